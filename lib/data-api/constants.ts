@@ -1,0 +1,60 @@
+// Value sets of the Data API (DATA-API.md) and the ones DESIGN.md settles. One place, used by the
+// query schemas, the UI's filter controls and the charts.
+
+export const SOURCES = [
+  "chatgpt",
+  "perplexity",
+  "claude",
+  "gemini",
+  "organic",
+  "direct",
+  "paid",
+  "social",
+  "referral",
+] as const;
+export type Source = (typeof SOURCES)[number];
+
+/** Sources that are AI platforms; the UI sets them apart from the rest. */
+export const AI_SOURCES = ["chatgpt", "perplexity", "claude", "gemini"] as const satisfies readonly Source[];
+export const isAiSource = (s: string): boolean => (AI_SOURCES as readonly string[]).includes(s);
+
+export const PLATFORMS = ["chatgpt", "claude", "perplexity", "gemini"] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+export const SENTIMENTS = ["positive", "neutral", "negative"] as const;
+export type Sentiment = (typeof SENTIMENTS)[number];
+
+export const PERIODS = ["24h", "7d", "30d", "90d"] as const;
+export type Period = (typeof PERIODS)[number];
+export const DEFAULT_PERIOD: Period = "30d";
+
+/** Intent is an open set (DESIGN.md): these are the values known today; any snake_case value is accepted. */
+export const KNOWN_INTENTS = [
+  "problem_research",
+  "solution_comparison",
+  "brand_search",
+  "pricing_research",
+  "support",
+  "unknown",
+] as const;
+
+export const TIMELINE_EVENT_TYPES = ["page_view", "ai_referral", "form_submit", "conversion", "return_visit"] as const;
+
+export const PAGE_SIZE_MAX = 100;
+export const PAGE_SIZE_DEFAULT = 20;
+/** Upper bound on offset accepted by this app: far beyond any workspace, small enough to stay an integer. */
+export const OFFSET_MAX = 10_000_000;
+
+export const VISITOR_ID_PATTERN = /^vis_[A-Za-z0-9_-]{1,64}$/;
+
+export const LABELS: Record<string, string> = {
+  chatgpt: "ChatGPT",
+  perplexity: "Perplexity",
+  claude: "Claude",
+  gemini: "Gemini",
+  organic: "Organic search",
+  direct: "Direct",
+  paid: "Paid",
+  social: "Social",
+  referral: "Referral",
+};

@@ -1,0 +1,166 @@
+// Query-parameter schemas: the single source of truth for a view's filters. The same schema parses
+// the page's URL (server prefetch and client), validates the route handler's query before any
+// upstream call, and serialises the upstream request, so a URL copied from the browser maps
+// one-to-one onto the Data API call.
+import { z } from "zod";
+import {
+  DEFAULT_PERIOD,
+  OFFSET_MAX,
+  PAGE_SIZE_DEFAULT,
+  PAGE_SIZE_MAX,
+  PERIODS,
+  PLATFORMS,
+  SENTIMENTS,
+  SOURCES,
+} from "./constants";
+
+const listOf = (values: readonly string[]) => values.join(", ");
+
+const intParam = (name: string, min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, { error: `${name} must be a whole number from ${min} to ${max}` })
+    .transform(Number)
+    .pipe(z.number().int().min(min, { error: `${name} must be at least ${min}` }).max(max, { error: `${name} must be at most ${max}` }));
+
+const enumParam = <T extends readonly [string, ...string[]]>(name: string, values: T) =>
+  z.enum(values, { error: `${name} must be one of: ${listOf(values)}` });
+
+const ISO_DATE_OR_DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+
+/** Earliest instant a `from`/`to` value denotes (a date-only value is that day's 00:00 UTC). */
+export function parseIsoBound(value: string): Date | null {
+  const m = ISO_DATE_OR_DATETIME.exec(value);
+  if (!m) return null;
+  const [, y, mo, d, h] = m;
+  // A date-only string is parsed as UTC by Date; a datetime must carry its zone (regex above).
+  const date = new Date(h === undefined ? `${y}-${mo}-${d}T00:00:00Z` : value);
+  if (Number.isNaN(date.getTime())) return null;
+  // Reject impossible calendar dates that Date would roll over (2026-02-31).
+  if (date.toISOString().slice(0, 10) !== `${y}-${mo}-${d}` && h === undefined) return null;
+  const year = Number(y);
+  if (year < 2000 || year > 2100) return null;
+  return date;
+}
+
+const dateParam = (name: string) =>
+  z
+    .string()
+    .max(40, { error: `${name} must be an ISO 8601 date (2026-11-01) or UTC datetime (2026-11-01T12:00:00Z)` })
+    .refine((v) => parseIsoBound(v) !== null, {
+      error: `${name} must be an ISO 8601 date (2026-11-01) or UTC datetime (2026-11-01T12:00:00Z)`,
+    });
+
+const fromTo = {
+  from: dateParam("from").optional(),
+  to: dateParam("to").optional(),
+};
+
+const checkRange = (v: { from?: string; to?: string }, ctx: z.RefinementCtx) => {
+  if (v.from && v.to) {
+    const from = parseIsoBound(v.from);
+    const to = parseIsoBound(v.to);
+    if (from && to && from.getTime() > to.getTime()) {
+      ctx.addIssue({ code: "custom", path: ["to"], message: "to must not be earlier than from" });
+    }
+  }
+};
+
+/** Intent is an open set: any snake_case identifier (the form of every known value). */
+export const INTENT_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
+
+const visitorListShape = {
+  source: enumParam("source", SOURCES).optional(),
+  intent: z
+    .string()
+    .regex(INTENT_PATTERN, { error: "intent must be a lowercase identifier such as problem_research (letters, digits, _; up to 64)" })
+    .optional(),
+  converted: enumParam("converted", ["true", "false"] as const).optional(),
+  ...fromTo,
+  limit: intParam("limit", 1, PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
+  offset: intParam("offset", 0, OFFSET_MAX).default(0),
+};
+
+const mentionListShape = {
+  platform: enumParam("platform", PLATFORMS).optional(),
+  sentiment: enumParam("sentiment", SENTIMENTS).optional(),
+  ...fromTo,
+  limit: intParam("limit", 1, PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
+  offset: intParam("offset", 0, OFFSET_MAX).default(0),
+};
+
+const formatShape = { format: enumParam("format", ["csv", "json"] as const).default("csv") };
+
+export const visitorListParams = z.object(visitorListShape).superRefine(checkRange);
+export type VisitorListParams = z.output<typeof visitorListParams>;
+
+export const mentionListParams = z.object(mentionListShape).superRefine(checkRange);
+export type MentionListParams = z.output<typeof mentionListParams>;
+
+/** Overview, traffic and funnel all take the same period (DESIGN.md: default 30d). */
+export const periodParams = z.object({
+  period: enumParam("period", PERIODS).default(DEFAULT_PERIOD),
+});
+export type PeriodParams = z.output<typeof periodParams>;
+
+/** Score and ranking take no parameters; unknown ones are dropped. */
+export const noParams = z.object({});
+
+/** Exports take a view's filters plus `format`; limit/offset are ignored (every matching row). */
+export const visitorExportParams = z.object({ ...visitorListShape, ...formatShape }).superRefine(checkRange);
+export type VisitorExportParams = z.output<typeof visitorExportParams>;
+export const mentionExportParams = z.object({ ...mentionListShape, ...formatShape }).superRefine(checkRange);
+export type MentionExportParams = z.output<typeof mentionExportParams>;
+
+// ---------------------------------------------------------------------------------------------
+// Reading a query string with a schema.
+
+export type QueryInput = URLSearchParams | Record<string, string | string[] | undefined>;
+
+export type ParseResult<T> =
+  | { success: true; data: T }
+  | { success: false; param: string; message: string };
+
+function entries(input: QueryInput): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const add = (k: string, v: string) => out.set(k, [...(out.get(k) ?? []), v]);
+  if (input instanceof URLSearchParams) {
+    for (const [k, v] of input) add(k, v);
+  } else {
+    for (const [k, v] of Object.entries(input)) {
+      if (v === undefined) continue;
+      for (const one of Array.isArray(v) ? v : [v]) add(k, one);
+    }
+  }
+  return out;
+}
+
+/**
+ * Parses a query with a params schema: unknown parameters are dropped, a repeated known parameter
+ * is an error, and the first failing parameter is named (the error shape's `param`).
+ */
+export function parseQuery<S extends z.ZodObject>(schema: S, input: QueryInput): ParseResult<z.output<S>> {
+  const known = new Set(Object.keys(schema.shape));
+  const raw: Record<string, string> = {};
+  for (const [key, values] of entries(input)) {
+    if (!known.has(key)) continue;
+    if (values.length > 1) return { success: false, param: key, message: `${key} must be given once` };
+    raw[key] = values[0]!;
+  }
+  const result = schema.safeParse(raw);
+  if (result.success) return { success: true, data: result.data };
+  const issue = result.error.issues[0]!;
+  const param = String(issue.path[0] ?? "query");
+  return { success: false, param, message: issue.message };
+}
+
+/** Serialises parsed params in a stable order, leaving out unset values and the given defaults. */
+export function toSearchParams(params: Record<string, string | number | boolean | undefined>, omit: Record<string, unknown> = {}): URLSearchParams {
+  const out = new URLSearchParams();
+  for (const key of Object.keys(params).sort()) {
+    const value = params[key];
+    if (value === undefined || value === "" || omit[key] === value) continue;
+    out.set(key, String(value));
+  }
+  return out;
+}
