@@ -1,0 +1,45 @@
+// The one typed error for every failure of a Data API call, upstream or through this app's BFF:
+// HTTP errors, timeouts, network errors, bad JSON and bodies that match no known shape.
+import type { ErrorBody } from "./schemas";
+
+export type DataApiErrorInit = {
+  status: number;
+  code: string;
+  message: string;
+  param?: string;
+  requestId?: string;
+  /** Seconds to wait before retrying, when known (Retry-After). */
+  retryAfter?: number;
+};
+
+export class DataApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly param?: string;
+  readonly requestId?: string;
+  readonly retryAfter?: number;
+
+  constructor(init: DataApiErrorInit) {
+    super(init.message);
+    this.name = "DataApiError";
+    this.status = init.status;
+    this.code = init.code;
+    this.param = init.param;
+    this.requestId = init.requestId;
+    this.retryAfter = init.retryAfter;
+  }
+
+  /** The browser-facing error body (DESIGN.md's error shape). */
+  toBody(): ErrorBody {
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.param ? { param: this.param } : {}),
+        ...(this.requestId ? { request_id: this.requestId } : {}),
+      },
+    };
+  }
+}
+
+export const isDataApiError = (e: unknown): e is DataApiError => e instanceof DataApiError;
