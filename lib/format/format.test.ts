@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import {
+  formatChange,
+  formatCountry,
+  formatDateTime,
+  formatDuration,
+  formatExact,
+  formatNumber,
+  formatPercent,
+  formatRange,
+  formatRelative,
+  humanize,
+  toDirection,
+} from "./format";
+
+describe("numbers", () => {
+  it("groups thousands and shows a dash for missing values", () => {
+    expect(formatNumber(12345)).toBe("12,345");
+    expect(formatNumber(0)).toBe("0");
+    expect(formatNumber(undefined)).toBe("—");
+    expect(formatNumber(Number.NaN)).toBe("—");
+  });
+  it("formats percentage points", () => {
+    expect(formatPercent(12.5)).toBe("12.5%");
+    expect(formatPercent(3)).toBe("3%");
+    expect(formatPercent(33.333)).toBe("33.3%");
+    expect(formatPercent(undefined)).toBe("—");
+  });
+});
+
+describe("formatChange", () => {
+  it("signs and labels increases", () => {
+    expect(formatChange(12.5)).toEqual({ direction: "up", text: "+12.5%", label: "up 12.5%" });
+  });
+  it("uses a true minus sign for decreases", () => {
+    expect(formatChange(-3.04)).toEqual({ direction: "down", text: "\u22123%", label: "down 3%" });
+  });
+  it("treats values that round to zero as flat", () => {
+    expect(formatChange(0.04).direction).toBe("flat");
+    expect(formatChange(-0.04).text).toBe("0%");
+  });
+  it("handles a missing change and unitless changes", () => {
+    expect(formatChange(undefined).text).toBe("—");
+    expect(formatChange(4, "").text).toBe("+4");
+  });
+});
+
+describe("toDirection", () => {
+  it("accepts any direction string and falls back to the sign of the change", () => {
+    expect(toDirection("UP")).toBe("up");
+    expect(toDirection("down")).toBe("down");
+    expect(toDirection("steady")).toBe("flat");
+    expect(toDirection("sideways", -2)).toBe("down");
+    expect(toDirection(undefined, 0)).toBe("flat");
+  });
+});
+
+describe("dates and times", () => {
+  const iso = "2026-11-20T12:03:07Z";
+  it("names the zone and converts to it", () => {
+    expect(formatDateTime(iso, "UTC")).toBe("Nov 20, 2026, 12:03 UTC");
+    expect(formatDateTime(iso, "America/New_York")).toBe("Nov 20, 2026, 07:03 EST");
+  });
+  it("gives the exact time with seconds for hover text", () => {
+    expect(formatExact(iso, "UTC")).toContain("12:03:07");
+    expect(formatExact(iso, "UTC")).toContain("Friday, November 20, 2026");
+  });
+  it("shows a dash for missing or invalid timestamps", () => {
+    expect(formatDateTime(undefined, "UTC")).toBe("—");
+    expect(formatDateTime("not a date", "UTC")).toBe("—");
+  });
+  it("formats relative times", () => {
+    const now = new Date("2026-11-20T15:03:07Z");
+    expect(formatRelative(iso, now)).toBe("3 hours ago");
+    expect(formatRelative("2026-11-18T15:03:07Z", now)).toBe("2 days ago");
+    expect(formatRelative(iso, new Date(iso))).toBe("now");
+  });
+  it("formats durations", () => {
+    expect(formatDuration(42)).toBe("42s");
+    expect(formatDuration(65)).toBe("1m 05s");
+    expect(formatDuration(7380)).toBe("2h 03m");
+    expect(formatDuration(undefined)).toBe("—");
+  });
+});
+
+describe("labels", () => {
+  it("humanizes identifiers", () => {
+    expect(humanize("problem_research")).toBe("Problem research");
+    expect(humanize("")).toBe("—");
+  });
+  it("names countries and keeps unknown codes", () => {
+    expect(formatCountry("DE")).toBe("Germany");
+    expect(formatCountry(undefined)).toBe("—");
+  });
+  it("describes the visible range of a page", () => {
+    expect(formatRange(0, 20, 12345)).toBe("1–20 of 12,345");
+    expect(formatRange(12340, 5, 12345)).toBe("12,341–12,345 of 12,345");
+    expect(formatRange(0, 0, 0)).toBe("0 results");
+  });
+});

@@ -1,0 +1,36 @@
+// The QueryClient: a new one per server request (prefetch for the first paint), one for the life of
+// the browser tab. Errors that a retry cannot fix (4xx) are not retried; the BFF already retries the
+// upstream's 429/5xx, so the browser only retries a failed network hop.
+import { QueryCache, QueryClient, isServer } from "@tanstack/react-query";
+import { isDataApiError } from "@/lib/data-api/errors";
+import { handleAuthError } from "./auth-redirect";
+
+export const STALE_TIME_MS = 30_000;
+
+/** Retry only when the request never got an HTTP answer (status 0), once. */
+export function shouldRetry(failureCount: number, error: unknown): boolean {
+  if (isDataApiError(error) && error.status > 0) return false;
+  return failureCount < 1;
+}
+
+function makeQueryClient(browser: boolean): QueryClient {
+  return new QueryClient({
+    queryCache: browser ? new QueryCache({ onError: handleAuthError }) : undefined,
+    defaultOptions: {
+      queries: {
+        staleTime: STALE_TIME_MS,
+        // On the server a failed prefetch is left to the browser, which shows the widget's error state.
+        retry: browser ? shouldRetry : false,
+        refetchOnWindowFocus: false,
+      },
+    },
+  });
+}
+
+let browserQueryClient: QueryClient | undefined;
+
+export function getQueryClient(): QueryClient {
+  if (isServer) return makeQueryClient(false);
+  browserQueryClient ??= makeQueryClient(true);
+  return browserQueryClient;
+}
