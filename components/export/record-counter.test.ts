@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { toCsv } from "@/lib/csv";
+import { csvRecordCounter, jsonArrayRecordCounter, type RecordCounter } from "./record-counter";
+
+const enc = new TextEncoder();
+
+/** Feeds the text in chunks of `size` bytes, so boundaries fall inside quotes, escapes and UTF-8 sequences. */
+function feed(counter: RecordCounter, text: string, size: number): number {
+  const all = enc.encode(text);
+  let n = 0;
+  for (let i = 0; i < all.length; i += size) n = counter.push(all.subarray(i, i + size));
+  return n;
+}
+
+const columns = ["id", "text"].map((k) => ({ key: k, header: k }));
+const rows = [
+  { id: "1", text: "plain" },
+  { id: "2", text: 'quote " and\r\nnewline, comma' },
+  { id: "3", text: "\n\n\r\n" },
+  { id: "4", text: 'ends with quote "' },
+  { id: "5", text: "Zürich 東京 🚀 { [ ] }" },
+];
+
+describe("csvRecordCounter", () => {
+  it.each([1, 2, 3, 7, 64, 4096])("counts records, not line breaks inside quotes (chunks of %i bytes)", (size) => {
+    expect(feed(csvRecordCounter(), toCsv(columns, rows), size)).toBe(rows.length);
+  });
+
+  it("does not count the header row or a record still in flight", () => {
+    const c = csvRecordCounter();
+    expect(c.push(enc.encode('"id","text"\r\n'))).toBe(0);
+    expect(c.push(enc.encode('"1","a\r\nb'))).toBe(0);
+    expect(c.push(enc.encode('"\r\n'))).toBe(1);
+  });
+});
+
+describe("jsonArrayRecordCounter", () => {
+  const json = "[" + rows.map((r) => JSON.stringify({ ...r, nested: { list: ["a", "}"] }, arr: [[1], { x: "\\\"" }] })).join(",") + "]";
+
+  it.each([1, 2, 5, 64, 4096])("counts top-level items only (chunks of %i bytes)", (size) => {
+    expect(JSON.parse(json)).toHaveLength(rows.length);
+    expect(feed(jsonArrayRecordCounter(), json, size)).toBe(rows.length);
+  });
+
+  it("counts nothing for an empty array", () => {
+    expect(feed(jsonArrayRecordCounter(), "[]", 1)).toBe(0);
+  });
+});
