@@ -1,0 +1,52 @@
+// How an export's rows become bytes: CSV (lib/csv.ts) or a JSON array, both written page by page so
+// the whole file is never held in memory. JSON is one valid array: "[" + items joined by "," + "]".
+import { csvHeaderRow, csvRow, type CsvColumn } from "@/lib/csv";
+import { projectRow } from "./columns";
+
+export type ExportFormat = "csv" | "json";
+
+export interface ExportEncoder {
+  readonly contentType: string;
+  readonly extension: string;
+  /** Text before the first row (CSV header row, "["). */
+  head(): string;
+  /** One page of rows; `firstIndex` is the index of the page's first row in the whole export. */
+  page(rows: readonly Readonly<Record<string, unknown>>[], firstIndex: number): string;
+  /** Text after the last row ("]" for JSON). */
+  tail(): string;
+}
+
+export function csvEncoder(columns: readonly CsvColumn[]): ExportEncoder {
+  return {
+    contentType: "text/csv; charset=utf-8",
+    extension: "csv",
+    head: () => csvHeaderRow(columns),
+    page: (rows) => {
+      let out = "";
+      for (const row of rows) out += csvRow(columns, row);
+      return out;
+    },
+    tail: () => "",
+  };
+}
+
+export function jsonEncoder(columns: readonly CsvColumn[]): ExportEncoder {
+  return {
+    contentType: "application/json; charset=utf-8",
+    extension: "json",
+    head: () => "[",
+    page: (rows, firstIndex) => {
+      let out = "";
+      rows.forEach((row, i) => {
+        // One item per line keeps large files readable and diff-able; it is still one JSON array.
+        out += (firstIndex + i === 0 ? "\n" : ",\n") + JSON.stringify(projectRow(columns, row));
+      });
+      return out;
+    },
+    tail: () => "\n]",
+  };
+}
+
+export function encoderFor(format: ExportFormat, columns: readonly CsvColumn[]): ExportEncoder {
+  return format === "json" ? jsonEncoder(columns) : csvEncoder(columns);
+}
