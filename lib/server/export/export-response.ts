@@ -1,0 +1,84 @@
+// Builds the HTTP response of an export from parsed filters and a DataApi for the session's key:
+// the first page is fetched first (its error is answered as a real status by the caller), then the
+// body streams every matching row with download headers. Kept apart from the route handler so the
+// integration tests and the benchmark drive exactly this code against the sandbox.
+import type { DataApi } from "@/lib/data-api/api";
+import type { MentionExportParams, VisitorExportParams } from "@/lib/data-api/params";
+import type { ListEnvelope } from "@/lib/data-api/schemas";
+import { exportFilename } from "@/lib/export-filename";
+import { EXPORT_COLUMNS, type ExportResource } from "./columns";
+import { encoderFor } from "./encoders";
+import { pagesFor } from "./rate-bound";
+import { startExport, type ExportOutcome, type FetchPage } from "./stream";
+
+export const EXPORT_PAGE_SIZE = 100;
+
+export type ExportRequest =
+  | { resource: "visitors"; params: VisitorExportParams }
+  | { resource: "mentions"; params: MentionExportParams };
+
+export type ExportResponseOptions = {
+  /** Aborted when the client goes away. */
+  signal?: AbortSignal;
+  now?: Date;
+  /** Seconds the remaining pages will take under the key's learned plan, when known. */
+  estimateSeconds?: (remainingPages: number) => number | undefined;
+  /** Failure after streaming began (no key in it: callers log masked data only). */
+  onError?: (error: unknown, info: { resource: ExportResource; rowsSent: number; total: number }) => void;
+  onEnd?: (outcome: ExportOutcome & { resource: ExportResource }) => void;
+  lookahead?: number;
+};
+
+/** The filters of an export: its params without format/limit/offset, in schema order. */
+export function exportFilters(request: ExportRequest): Record<string, string | undefined> {
+  const { format: _format, limit: _limit, offset: _offset, ...filters } = request.params;
+  return filters;
+}
+
+function pageFetcher(api: DataApi, request: ExportRequest): FetchPage<Readonly<Record<string, unknown>>> {
+  const base = { limit: EXPORT_PAGE_SIZE };
+  if (request.resource === "visitors") {
+    const filters = exportFilters(request) as Omit<VisitorExportParams, "format" | "limit" | "offset">;
+    return (offset, signal): Promise<ListEnvelope<Readonly<Record<string, unknown>>>> =>
+      api.listVisitors({ ...filters, ...base, offset }, { priority: "bulk", signal });
+  }
+  const filters = exportFilters(request) as Omit<MentionExportParams, "format" | "limit" | "offset">;
+  return (offset, signal) => api.listMentions({ ...filters, ...base, offset }, { priority: "bulk", signal });
+}
+
+/** RFC 6266: a quoted ASCII filename (ours are [A-Za-z0-9._-] only) plus the UTF-8 form. */
+function contentDisposition(filename: string): string {
+  return `attachment; filename="${filename}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+/**
+ * Starts the export. Throws the first page's error (DataApiError) so the caller can answer it in the
+ * shared error shape; resolves to a streaming 200 response otherwise.
+ */
+export async function exportResponse(api: DataApi, request: ExportRequest, options: ExportResponseOptions = {}): Promise<Response> {
+  const { resource } = request;
+  const format = request.params.format;
+  const columns = EXPORT_COLUMNS[resource];
+  const encoder = encoderFor(format, columns);
+  const started = await startExport({
+    fetchPage: pageFetcher(api, request),
+    encoder,
+    signal: options.signal,
+    lookahead: options.lookahead,
+    onError: (error, progress) => options.onError?.(error, { resource, ...progress }),
+    onEnd: (outcome) => options.onEnd?.({ ...outcome, resource }),
+  });
+
+  const filename = exportFilename(resource, exportFilters(request), encoder.extension, options.now ?? new Date());
+  const headers = new Headers({
+    "Content-Type": encoder.contentType,
+    "Content-Disposition": contentDisposition(filename),
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+    "X-Total-Count": String(started.total),
+    "X-Export-Pages": String(pagesFor(started.total, started.pageSize)),
+  });
+  const estimate = options.estimateSeconds?.(Math.max(0, started.pages - 1));
+  if (estimate !== undefined && Number.isFinite(estimate)) headers.set("X-Export-Estimated-Seconds", String(Math.ceil(estimate)));
+  return new Response(started.stream, { status: 200, headers });
+}
