@@ -1,0 +1,288 @@
+"use client";
+// The overview: period selector, KPI cards, traffic by source, the funnel, and the score with the top
+// of the ranking. Each widget has its own query and so its own loading, empty and error state.
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { FunnelChart } from "@/components/charts/funnel-chart";
+import { toFunnelChartData } from "@/components/charts/funnel-chart-data";
+import { TrafficChart } from "@/components/charts/traffic-chart";
+import { toTrafficChartData } from "@/components/charts/traffic-chart-data";
+import { CsvDownloadButton } from "@/components/export/csv-download-button";
+import { EmptyState, QueryView, Skeleton, SkeletonLines } from "@/components/states/states";
+import { Card } from "@/components/ui/card";
+import { ChangeBadge } from "@/components/ui/change-badge";
+import { ScoreSummary } from "@/components/ui/score-summary";
+import { PERIODS } from "@/lib/data-api/constants";
+import type { PeriodParams } from "@/lib/data-api/params";
+import type { Overview, Ranking } from "@/lib/data-api/schemas";
+import { formatNumber, formatPercent } from "@/lib/format/format";
+import { funnelQuery, overviewQuery, trafficQuery } from "@/lib/queries/analytics";
+import { browserApi } from "@/lib/queries/browser-api";
+import { rankingQuery, scoreQuery } from "@/lib/queries/intelligence";
+import { PERIOD_LABELS } from "./search-params";
+
+export function OverviewClient({ params, error }: { params: PeriodParams; error?: string }) {
+  const periodLabel = PERIOD_LABELS[params.period] ?? params.period;
+  return (
+    <div className="stack">
+      <div className="page-header">
+        <div>
+          <h1>Overview</h1>
+          <p>{periodLabel}: traffic, conversions and how AI platforms see the brand.</p>
+        </div>
+        <nav className="segmented" aria-label="Period">
+          {PERIODS.map((p) => (
+            <Link key={p} href={`/?period=${p}`} aria-current={p === params.period ? "true" : undefined} scroll={false}>
+              {p}
+            </Link>
+          ))}
+        </nav>
+      </div>
+      {error && (
+        <p className="notice notice-error" role="alert" data-testid="param-error">
+          {error}. Showing the last 30 days.
+        </p>
+      )}
+      <Kpis params={params} />
+      <div className="grid grid-2">
+        <TrafficCard params={params} periodLabel={periodLabel} />
+        <ScoreCard />
+      </div>
+      <FunnelCard params={params} periodLabel={periodLabel} />
+    </div>
+  );
+}
+
+function windowOf(overview: Overview): { from: string; to: string } | null {
+  const from = overview.from;
+  const to = overview.to;
+  return typeof from === "string" && typeof to === "string" ? { from, to } : null;
+}
+
+function Kpis({ params }: { params: PeriodParams }) {
+  const query = useQuery(overviewQuery(browserApi, params));
+  const loading = (
+    <div className="grid grid-kpis">
+      {[0, 1, 2, 3].map((i) => (
+        <div className="card" key={i}>
+          <SkeletonLines lines={3} height={20} />
+        </div>
+      ))}
+    </div>
+  );
+  return (
+    <section aria-labelledby="kpi-heading" data-testid="kpis">
+      <div className="card-header">
+        <h2 id="kpi-heading">Key metrics</h2>
+        {query.data && (
+          <div className="card-actions">
+            {windowOf(query.data) && (
+              <Link
+                className="button button-secondary button-small"
+                href={`/visitors?${new URLSearchParams(windowOf(query.data)!).toString()}`}
+                data-testid="view-visitors"
+              >
+                View these visitors
+              </Link>
+            )}
+            <CsvDownloadButton
+              filename={`overview_${params.period}`}
+              label="CSV"
+              columns={[
+                { key: "metric", header: "metric" },
+                { key: "total", header: "total" },
+                { key: "change", header: "change_pp" },
+                { key: "rate", header: "rate_or_share_pp" },
+              ]}
+              rows={[
+                { metric: "visitors", total: query.data.visitors?.total, change: query.data.visitors?.change },
+                { metric: "pageviews", total: query.data.pageviews?.total, change: query.data.pageviews?.change },
+                { metric: "conversions", total: query.data.conversions?.total, change: query.data.conversions?.change, rate: query.data.conversions?.rate },
+                { metric: "ai_traffic", total: query.data.ai_traffic?.total, rate: query.data.ai_traffic?.percentage },
+              ]}
+            />
+          </div>
+        )}
+      </div>
+      <QueryView query={query} what="the key metrics" loading={loading}>
+        {(o) => (
+          <div className={`grid grid-kpis ${query.isPlaceholderData ? "is-pending" : ""}`}>
+            <Kpi label="Visitors" testId="kpi-visitors" value={o.visitors?.total} foot={<ChangeBadge value={o.visitors?.change} />} />
+            <Kpi label="Pageviews" testId="kpi-pageviews" value={o.pageviews?.total} foot={<ChangeBadge value={o.pageviews?.change} />} />
+            <Kpi
+              label="Conversions"
+              testId="kpi-conversions"
+              value={o.conversions?.total}
+              foot={
+                <>
+                  <ChangeBadge value={o.conversions?.change} />
+                  <span data-testid="kpi-conversion-rate">{formatPercent(o.conversions?.rate)} conversion rate</span>
+                </>
+              }
+            />
+            <Kpi
+              label="AI traffic"
+              testId="kpi-ai"
+              value={o.ai_traffic?.total}
+              foot={<span data-testid="kpi-ai-share">{formatPercent(o.ai_traffic?.percentage)} of visitors</span>}
+            />
+          </div>
+        )}
+      </QueryView>
+    </section>
+  );
+}
+
+function Kpi({ label, value, foot, testId }: { label: string; value: number | undefined; foot: React.ReactNode; testId: string }) {
+  return (
+    <div className="card" data-testid={testId}>
+      <p className="kpi-label">{label}</p>
+      <p className="kpi-value" data-testid="kpi-value">
+        {formatNumber(value)}
+      </p>
+      <div className="kpi-foot">{foot}</div>
+    </div>
+  );
+}
+
+function TrafficCard({ params, periodLabel }: { params: PeriodParams; periodLabel: string }) {
+  const query = useQuery(trafficQuery(browserApi, params));
+  const data = query.data ? toTrafficChartData(query.data.data) : null;
+  return (
+    <Card
+      title="Traffic by source"
+      description="AI platforms set apart from other sources"
+      testId="traffic-card"
+      actions={
+        data && data.bars.length > 0 ? (
+          <CsvDownloadButton
+            filename={`traffic_${params.period}`}
+            label="CSV"
+            columns={[
+              { key: "source", header: "source" },
+              { key: "group", header: "group" },
+              { key: "visitors", header: "visitors" },
+              { key: "percentage", header: "percentage" },
+              { key: "change", header: "change_pp" },
+            ]}
+            rows={data.bars}
+          />
+        ) : undefined
+      }
+    >
+      <QueryView
+        query={query}
+        what="traffic by source"
+        loading={<Skeleton height={300} />}
+        isEmpty={(t) => t.data.length === 0 || t.data.every((r) => r.visitors === 0)}
+        empty={<EmptyState title="No visitors in this period">Traffic appears here once visitors arrive.</EmptyState>}
+      >
+        {() => (data ? <TrafficChart data={data} periodLabel={periodLabel} /> : null)}
+      </QueryView>
+    </Card>
+  );
+}
+
+function FunnelCard({ params, periodLabel }: { params: PeriodParams; periodLabel: string }) {
+  const query = useQuery(funnelQuery(browserApi, params));
+  const bars = query.data ? toFunnelChartData(query.data.data) : [];
+  return (
+    <Card
+      title="Conversion funnel"
+      description="Each stage's count and its conversion from the previous stage"
+      testId="funnel-card"
+      actions={
+        bars.length > 0 ? (
+          <CsvDownloadButton
+            filename={`funnel_${params.period}`}
+            label="CSV"
+            columns={[
+              { key: "stage", header: "stage" },
+              { key: "label", header: "label" },
+              { key: "count", header: "count" },
+              { key: "stepRate", header: "conversion_from_previous_pp" },
+              { key: "overallRate", header: "conversion_from_first_pp" },
+            ]}
+            rows={bars}
+          />
+        ) : undefined
+      }
+    >
+      <QueryView
+        query={query}
+        what="the funnel"
+        loading={<Skeleton height={300} />}
+        isEmpty={(f) => f.data.length === 0 || (f.data[0]?.count ?? 0) === 0}
+        empty={<EmptyState title="No funnel data in this period" />}
+      >
+        {() => <FunnelChart bars={bars} periodLabel={periodLabel} />}
+      </QueryView>
+    </Card>
+  );
+}
+
+function ScoreCard() {
+  const score = useQuery(scoreQuery(browserApi));
+  const ranking = useQuery(rankingQuery(browserApi));
+  return (
+    <Card
+      title="AI Positioning Score"
+      description="How AI platforms position the brand (0–100)"
+      testId="score-card"
+      actions={
+        <Link className="button button-secondary button-small" href="/intelligence">
+          Details
+        </Link>
+      }
+    >
+      <div className="stack">
+        <QueryView query={score} what="the score" loading={<SkeletonLines lines={2} height={28} />}>
+          {(s) => <ScoreSummary score={s} />}
+        </QueryView>
+        <div>
+          <h3 className="kpi-label" style={{ marginBottom: 8 }}>
+            Top of the ranking
+          </h3>
+          <QueryView
+            query={ranking}
+            what="the ranking"
+            loading={<SkeletonLines lines={3} />}
+            isEmpty={(r) => r.data.length === 0}
+            empty={<EmptyState title="No competitors tracked yet" />}
+          >
+            {(r) => <TopRanking ranking={r} />}
+          </QueryView>
+        </div>
+        <Link href="/intelligence" className="small">
+          See the full ranking and score breakdown →
+        </Link>
+      </div>
+    </Card>
+  );
+}
+
+function TopRanking({ ranking }: { ranking: Ranking }) {
+  const top = [...ranking.data].sort((a, b) => a.rank - b.rank).slice(0, 3);
+  const own = ranking.data.find((r) => r.is_workspace);
+  return (
+    <>
+      <ol className="rank-list" data-testid="top-ranking">
+        {top.map((r) => (
+          <li key={`${r.rank}-${r.name}`} className={r.is_workspace ? "is-workspace" : undefined}>
+            <span className="rank-number">#{r.rank}</span>
+            <span>
+              {r.name}
+              {r.is_workspace && <span className="visually-hidden"> (your workspace)</span>}
+            </span>
+            <span className="nowrap">{formatNumber(r.score)}</span>
+          </li>
+        ))}
+      </ol>
+      {own && !top.includes(own) && (
+        <p className="small muted" style={{ marginTop: 8 }}>
+          Your workspace: #{own.rank} ({own.name}, {formatNumber(own.score)})
+        </p>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,71 @@
+"use client";
+// The conversion funnel: a bar per stage with its count, the conversion from the previous stage
+// between bars, a tooltip, and a visually hidden table as the text alternative.
+import { Bar, BarChart, CartesianGrid, LabelList, Tooltip, XAxis, YAxis } from "recharts";
+import { formatCompact, formatNumber, formatPercent } from "@/lib/format/format";
+import { ChartTooltipBox } from "./chart-tooltip";
+import type { FunnelBar } from "./funnel-chart-data";
+
+export function FunnelChart({ bars, periodLabel }: { bars: FunnelBar[]; periodLabel: string }) {
+  return (
+    <div className="stack" style={{ gap: 12 }}>
+      <div className="chart" aria-hidden="true" data-testid="funnel-chart">
+        <BarChart responsive style={{ width: "100%", height: 240 }} data={bars} margin={{ top: 24, right: 8, bottom: 0, left: 0 }} accessibilityLayer={false}>
+          <CartesianGrid vertical={false} />
+          <XAxis dataKey="label" axisLine={false} tickLine={false} interval={0} />
+          <YAxis tickFormatter={(v: number) => formatCompact(v)} axisLine={false} tickLine={false} width={44} />
+          <Tooltip
+            cursor={{ className: "recharts-tooltip-cursor" }}
+            content={({ active, payload }) => {
+              const bar = active ? (payload?.[0]?.payload as FunnelBar | undefined) : undefined;
+              if (!bar) return null;
+              return (
+                <ChartTooltipBox
+                  title={bar.label}
+                  lines={[
+                    ["Count", formatNumber(bar.count)],
+                    ["From previous stage", bar.stepRate === undefined ? "—" : formatPercent(bar.stepRate)],
+                    ["From first stage", formatPercent(bar.overallRate)],
+                  ]}
+                />
+              );
+            }}
+          />
+          <Bar dataKey="count" name="Count" fill="var(--color-accent)" radius={[4, 4, 0, 0]} isAnimationActive={false}>
+            <LabelList dataKey="count" position="top" formatter={(v: unknown) => formatCompact(Number(v))} />
+          </Bar>
+        </BarChart>
+      </div>
+      <ol className="funnel-steps" aria-hidden="true">
+        {bars.map((b) => (
+          <li key={b.stage}>
+            <span className="funnel-step-label">{b.label}</span>
+            <span className="funnel-step-count">{formatNumber(b.count)}</span>
+            <span className="funnel-step-rate">{b.stepRate === undefined ? "start" : `${formatPercent(b.stepRate)} of previous`}</span>
+          </li>
+        ))}
+      </ol>
+      <table className="visually-hidden">
+        <caption>Conversion funnel, {periodLabel}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Stage</th>
+            <th scope="col">Count</th>
+            <th scope="col">Conversion from previous stage</th>
+            <th scope="col">Conversion from first stage</th>
+          </tr>
+        </thead>
+        <tbody>
+          {bars.map((b) => (
+            <tr key={b.stage}>
+              <th scope="row">{b.label}</th>
+              <td>{formatNumber(b.count)}</td>
+              <td>{b.stepRate === undefined ? "—" : formatPercent(b.stepRate)}</td>
+              <td>{formatPercent(b.overallRate)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+"use client";
+// Loading, empty and error states shared by every widget, and <QueryView>, which picks the right one
+// for a React Query result so each widget loads and fails on its own.
+import type { UseQueryResult } from "@tanstack/react-query";
+import type { ReactNode } from "react";
+import { isDataApiError } from "@/lib/data-api/errors";
+
+export function Skeleton({ height = 16, width = "100%", className }: { height?: number | string; width?: number | string; className?: string }) {
+  return <span className={`skeleton ${className ?? ""}`} style={{ height, width }} aria-hidden="true" />;
+}
+
+/** A skeleton block that also tells screen readers what is loading. */
+export function LoadingState({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div role="status" aria-live="polite" data-testid="loading">
+      <span className="visually-hidden">Loading {label}…</span>
+      {children}
+    </div>
+  );
+}
+
+export function SkeletonLines({ lines = 4, height = 18 }: { lines?: number; height?: number }) {
+  return (
+    <div className="stack" style={{ gap: 10 }}>
+      {Array.from({ length: lines }, (_, i) => (
+        <Skeleton key={i} height={height} width={`${100 - ((i * 13) % 40)}%`} />
+      ))}
+    </div>
+  );
+}
+
+export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="state" data-testid="empty-state">
+      <p className="state-title">{title}</p>
+      {children && <div className="muted small">{children}</div>}
+    </div>
+  );
+}
+
+export function ErrorState({ error, what, onRetry }: { error: unknown; what: string; onRetry?: () => void }) {
+  const apiError = isDataApiError(error) ? error : null;
+  if (apiError?.status === 403) {
+    return (
+      <div className="state state-forbidden" data-testid="forbidden-state" role="alert">
+        <p className="state-title">No access to {what}</p>
+        <p className="small">This API key has no access to {what}. Ask a workspace admin for a key with this permission.</p>
+        {apiError.requestId && <RequestId id={apiError.requestId} />}
+      </div>
+    );
+  }
+  if (apiError?.status === 401) {
+    return (
+      <div className="state" role="status">
+        <p className="state-title">Your session has ended. Taking you to sign in…</p>
+      </div>
+    );
+  }
+  const message = apiError?.message ?? (error instanceof Error ? error.message : "Something went wrong.");
+  return (
+    <div className="state state-error" data-testid="widget-error" role="alert">
+      <p className="state-title">Could not load {what}</p>
+      <p className="small">{message}</p>
+      {apiError?.requestId && <RequestId id={apiError.requestId} />}
+      {onRetry && (
+        <button type="button" className="button button-secondary button-small" onClick={onRetry}>
+          Retry
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function RequestId({ id }: { id: string }) {
+  return (
+    <p className="request-id">
+      Request ID: <span data-testid="request-id">{id}</span>
+    </p>
+  );
+}
+
+type QueryViewProps<T> = {
+  query: UseQueryResult<T>;
+  /** Names the data in messages: "traffic by source". */
+  what: string;
+  loading: ReactNode;
+  isEmpty?: (data: T) => boolean;
+  empty?: ReactNode;
+  children: (data: T) => ReactNode;
+};
+
+/** Renders a widget's data, or its own loading / empty / error state. */
+export function QueryView<T>({ query, what, loading, isEmpty, empty, children }: QueryViewProps<T>) {
+  const { data, error, isError, isPlaceholderData, refetch } = query;
+  const retry = () => void refetch();
+  if (isError) {
+    // Data of an earlier successful fetch of the same view stays visible below the failure.
+    if (data !== undefined && !isPlaceholderData) {
+      return (
+        <>
+          <ErrorState error={error} what={what} onRetry={retry} />
+          {children(data)}
+        </>
+      );
+    }
+    return <ErrorState error={error} what={what} onRetry={retry} />;
+  }
+  if (data === undefined) return <LoadingState label={what}>{loading}</LoadingState>;
+  if (isEmpty?.(data)) return <>{empty ?? <EmptyState title={`No ${what} yet`} />}</>;
+  return <>{children(data)}</>;
+}
