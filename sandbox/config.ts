@@ -1,0 +1,73 @@
+// Sandbox configuration from the environment (SANDBOX_*), validated once with zod. An invalid value
+// stops start-up with a message naming the variable and what to set.
+import { z } from "zod";
+import type { Faults, SandboxOptions } from "./types";
+
+export const DEFAULT_SEED = 42;
+export const DEFAULT_VISITORS = 20_000;
+export const MAX_VISITORS = 2_000_000;
+
+const intVar = (name: string, min: number, max: number, hint: string) =>
+  z
+    .string()
+    .regex(/^\d+$/, { error: `${name} must be a whole number from ${min} to ${max} (${hint})` })
+    .transform(Number)
+    .pipe(z.number().int().min(min, { error: `${name} must be at least ${min} (${hint})` }).max(max, { error: `${name} must be at most ${max} (${hint})` }));
+
+const rateVar = (name: string) =>
+  z
+    .string()
+    .regex(/^(0(\.\d+)?|1(\.0+)?)$/, { error: `${name} must be a number from 0 to 1, e.g. ${name}=0.1 for 10%` })
+    .transform(Number);
+
+const schema = z.object({
+  SANDBOX_PORT: intVar("SANDBOX_PORT", 0, 65535, "e.g. SANDBOX_PORT=4010; 0 picks a free port").default(4010),
+  SANDBOX_HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.:-]+$/, { error: "SANDBOX_HOST must be a host name or IP address, e.g. SANDBOX_HOST=127.0.0.1" })
+    .default("127.0.0.1"),
+  SANDBOX_SEED: intVar("SANDBOX_SEED", 0, 4294967295, "e.g. SANDBOX_SEED=42").default(DEFAULT_SEED),
+  SANDBOX_NOW: z
+    .string()
+    .refine((v) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(v) && !Number.isNaN(Date.parse(v)), {
+      error: "SANDBOX_NOW must be an ISO 8601 instant, e.g. SANDBOX_NOW=2026-11-20T12:00:00Z (unset = the real time)",
+    })
+    .optional(),
+  SANDBOX_VISITORS: intVar("SANDBOX_VISITORS", 0, MAX_VISITORS, "e.g. SANDBOX_VISITORS=20000; scale tests use 1000000").default(
+    DEFAULT_VISITORS,
+  ),
+  SANDBOX_LATENCY_MS: intVar("SANDBOX_LATENCY_MS", 0, 60_000, "added delay per response in ms, e.g. SANDBOX_LATENCY_MS=300").optional(),
+  SANDBOX_ERROR_RATE: rateVar("SANDBOX_ERROR_RATE").optional(),
+  SANDBOX_MALFORMED_RATE: rateVar("SANDBOX_MALFORMED_RATE").optional(),
+  SANDBOX_RATE_LIMIT_STORM: intVar("SANDBOX_RATE_LIMIT_STORM", 0, 1_000_000, "the next N requests get 429, e.g. SANDBOX_RATE_LIMIT_STORM=20").optional(),
+});
+
+export function loadSandboxConfig(env: NodeJS.ProcessEnv): SandboxOptions {
+  // An empty variable counts as unset (a common result of `VAR= cmd`).
+  const raw: Record<string, string> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value.trim() !== "") raw[key] = value.trim();
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0] ?? "SANDBOX_*");
+    const message = issue.message.startsWith(name) ? issue.message : `${name}: ${issue.message}`;
+    throw new Error(`Invalid sandbox configuration: ${message}`);
+  }
+  const c = parsed.data;
+  const faults: Faults = {};
+  if (c.SANDBOX_LATENCY_MS) faults.latencyMs = c.SANDBOX_LATENCY_MS;
+  if (c.SANDBOX_ERROR_RATE) faults.errorRate = c.SANDBOX_ERROR_RATE;
+  if (c.SANDBOX_MALFORMED_RATE) faults.malformedRate = c.SANDBOX_MALFORMED_RATE;
+  if (c.SANDBOX_RATE_LIMIT_STORM) faults.rateLimitStorm = c.SANDBOX_RATE_LIMIT_STORM;
+  return {
+    port: c.SANDBOX_PORT,
+    host: c.SANDBOX_HOST,
+    seed: c.SANDBOX_SEED,
+    now: c.SANDBOX_NOW,
+    visitors: c.SANDBOX_VISITORS,
+    faults,
+  };
+}

@@ -1,0 +1,88 @@
+// The sandbox's fixed, documented demo keys (test keys only; never real secrets). The dashboard's
+// sign-in page and every test read them from here or from `GET /sandbox/keys`.
+
+export const DEMO_KEYS = {
+  free: "svc_sk_test_demo_free_7f3a9c1e5b2d",
+  pro: "svc_sk_test_demo_pro_4e8b2a6c9d1f",
+  empty: "svc_sk_test_demo_empty_2c7e5a9b3f1d",
+  limited: "svc_sk_test_demo_limited_9a1d4f7c2e6b",
+} as const;
+
+/** A key that "was deleted in the dashboard": always 401 with a message saying it was revoked. */
+export const REVOKED_KEY = "svc_sk_test_demo_revoked_5b9e1c3a7d2f";
+
+export type DemoKeyKind = keyof typeof DEMO_KEYS;
+export type Plan = "Free" | "Pro";
+
+export type KeyInfo = {
+  kind: DemoKeyKind;
+  key: string;
+  plan: Plan;
+  /** Which generated workspace the key reads. */
+  workspace: "demo" | "empty";
+  /** Limited keys get 403 on the intelligence endpoints and on visitor timelines. */
+  limited: boolean;
+  description: string;
+};
+
+export const KEY_INFO: Record<DemoKeyKind, KeyInfo> = {
+  free: {
+    kind: "free",
+    key: DEMO_KEYS.free,
+    plan: "Free",
+    workspace: "demo",
+    limited: false,
+    description: "Free plan (100 requests/minute, 10/second) on the demo workspace",
+  },
+  pro: {
+    kind: "pro",
+    key: DEMO_KEYS.pro,
+    plan: "Pro",
+    workspace: "demo",
+    limited: false,
+    description: "Pro plan (1,000 requests/minute, 50/second) on the demo workspace",
+  },
+  empty: {
+    kind: "empty",
+    key: DEMO_KEYS.empty,
+    plan: "Free",
+    workspace: "empty",
+    limited: false,
+    description: "A workspace with no data at all (no visitors, no mentions)",
+  },
+  limited: {
+    kind: "limited",
+    key: DEMO_KEYS.limited,
+    plan: "Pro",
+    workspace: "demo",
+    limited: true,
+    description: "Demo workspace, but 403 forbidden on /intelligence/* and /visitors/{id}/timeline",
+  },
+};
+
+const BY_KEY = new Map<string, KeyInfo>(Object.values(KEY_INFO).map((info) => [info.key, info]));
+
+export const PLAN_LIMITS: Record<Plan, { perMinute: number; perSecond: number }> = {
+  Free: { perMinute: 100, perSecond: 10 },
+  Pro: { perMinute: 1000, perSecond: 50 },
+};
+
+export type AuthResult = { ok: true; info: KeyInfo } | { ok: false; message: string };
+
+/** Checks an Authorization header value. Messages never echo the key. */
+export function authenticate(header: string | undefined): AuthResult {
+  if (!header) return { ok: false, message: "Missing Authorization header; send `Authorization: Bearer <API_KEY>`" };
+  const m = /^Bearer ([A-Za-z0-9_]+)$/.exec(header.trim());
+  if (!m) return { ok: false, message: "Malformed Authorization header; expected `Bearer <API_KEY>`" };
+  const key = m[1]!;
+  if (key.startsWith("svc_sk_live_")) {
+    return { ok: false, message: "Live keys (svc_sk_live_) are not accepted by the sandbox; use a svc_sk_test_ demo key" };
+  }
+  if (key === REVOKED_KEY) return { ok: false, message: "This API key has been revoked" };
+  const info = BY_KEY.get(key);
+  if (!info) return { ok: false, message: "Invalid API key" };
+  return { ok: true, info };
+}
+
+/** A key as it may appear in logs: its last 4 characters only. */
+export const maskKey = (key: string): string => (key.length > 4 ? `…${key.slice(-4)}` : "…");

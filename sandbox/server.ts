@@ -1,0 +1,315 @@
+// The sandbox Data API server: every endpoint of DATA-API.md under /v1 (shapes as DESIGN.md settles
+// them), demo keys, per-key rate limits, fault injection, and admin endpoints under /sandbox/ for
+// tests in other processes. Binds loopback by default; `startSandbox({ port: 0 })` picks a free port.
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { z } from "zod";
+import { mentionListParams, noParams, parseQuery, periodParams, visitorListParams } from "@/lib/data-api/params";
+import { funnelJson, overviewJson, queryVisitors, trafficJson } from "./analytics";
+import { DEFAULT_SEED, DEFAULT_VISITORS } from "./config";
+import { faultsSchema, FaultState } from "./faults";
+import { authenticate, KEY_INFO, maskKey, type KeyInfo } from "./keys";
+import { mentionJson, queryMentions } from "./mentions";
+import { RateLimiter, type RateDecision } from "./rate-limit";
+import { visitorTimeline } from "./timeline";
+import type { Faults, Sandbox, SandboxLogEntry, SandboxOptions, SandboxStats } from "./types";
+import { visitorJson, visitorRow } from "./visitors";
+import { createWorkspace, type Workspace } from "./workspace";
+
+export type { Faults, Sandbox, SandboxOptions, SandboxStats } from "./types";
+
+const LOG_MAX = 20_000;
+
+type Reply = { status: number; body: unknown; headers?: Record<string, string | number> };
+
+const errorReply = (status: number, code: string, message: string, param?: string, headers?: Record<string, string | number>): Reply => ({
+  status,
+  body: { error: { code, message, ...(param ? { param } : {}) } },
+  headers,
+});
+
+const notFound = (what = "No such endpoint") => errorReply(404, "not_found", what);
+
+function paramError(result: { param: string; message: string }): Reply {
+  return errorReply(400, "invalid_parameter", result.message, result.param);
+}
+
+/** Parses the query with a shared params schema; a 400 reply when invalid. */
+function parseParams<S extends z.ZodObject>(schema: S, search: URLSearchParams): { ok: true; data: z.output<S> } | { ok: false; reply: Reply } {
+  const parsed = parseQuery(schema, search);
+  return parsed.success ? { ok: true, data: parsed.data } : { ok: false, reply: paramError(parsed) };
+}
+
+/** Routes an authenticated GET under /v1 (path without the /v1 prefix). */
+function routeApi(path: string, search: URLSearchParams, ws: Workspace, key: KeyInfo): Reply {
+  const segments = path.split("/").slice(1);
+  const [a, b, c, extra] = segments;
+  if (extra !== undefined) return notFound();
+
+  if (a === "visitors") {
+    if (b === undefined) {
+      const p = parseParams(visitorListParams, search);
+      if (!p.ok) return p.reply;
+      const { total, rows } = queryVisitors(ws.visitors, p.data);
+      return { status: 200, body: { data: rows.map((r) => visitorJson(ws.visitors, r)), meta: { total, limit: p.data.limit, offset: p.data.offset } } };
+    }
+    if (c !== undefined && c !== "timeline") return notFound();
+    if (c === "timeline" && key.limited) return errorReply(403, "forbidden", "This key has no access to visitor timelines");
+    let id: string;
+    try {
+      id = decodeURIComponent(b);
+    } catch {
+      return notFound("No visitor with this id");
+    }
+    const p = parseParams(noParams, search);
+    if (!p.ok) return p.reply;
+    const row = visitorRow(ws.visitors, id);
+    if (row < 0) return notFound("No visitor with this id");
+    return { status: 200, body: c === "timeline" ? visitorTimeline(ws.visitors, row) : visitorJson(ws.visitors, row) };
+  }
+
+  if (a === "mentions" && b === undefined) {
+    const p = parseParams(mentionListParams, search);
+    if (!p.ok) return p.reply;
+    const { total, page } = queryMentions(ws.mentions, p.data);
+    return { status: 200, body: { data: page.map(mentionJson), meta: { total, limit: p.data.limit, offset: p.data.offset } } };
+  }
+
+  if (a === "analytics" && c === undefined && (b === "overview" || b === "traffic" || b === "funnel")) {
+    const p = parseParams(periodParams, search);
+    if (!p.ok) return p.reply;
+    const agg = ws.aggregate(p.data.period);
+    return { status: 200, body: b === "overview" ? overviewJson(agg) : b === "traffic" ? trafficJson(agg) : funnelJson(agg) };
+  }
+
+  if (a === "intelligence" && c === undefined && (b === "score" || b === "ranking")) {
+    if (key.limited) return errorReply(403, "forbidden", "This key has no access to the intelligence endpoints");
+    const p = parseParams(noParams, search);
+    if (!p.ok) return p.reply;
+    return { status: 200, body: b === "score" ? ws.score : ws.ranking };
+  }
+
+  return notFound();
+}
+
+function rateHeaders(d: RateDecision): Record<string, number> {
+  return { "X-RateLimit-Limit": d.limit, "X-RateLimit-Remaining": d.remaining, "X-RateLimit-Reset": d.reset };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > 64 * 1024) throw new Error("body too large");
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString("utf8").trim();
+  return text === "" ? {} : (JSON.parse(text) as unknown);
+}
+
+export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<Sandbox> {
+  const options: SandboxOptions = {
+    port: 0,
+    host: "127.0.0.1",
+    seed: DEFAULT_SEED,
+    now: undefined,
+    visitors: DEFAULT_VISITORS,
+    faults: {},
+    ...opts,
+  };
+  const clock = options.clock ?? Date.now;
+  const nowMs = options.now ? Date.parse(options.now) : Date.now();
+  if (Number.isNaN(nowMs)) throw new Error(`Invalid sandbox option now=${options.now}: use an ISO 8601 instant`);
+
+  const demo = createWorkspace(options.seed, options.visitors, nowMs);
+  const empty = createWorkspace(options.seed, 0, nowMs, false);
+  const limiter = new RateLimiter();
+  const faults = new FaultState();
+  faults.set(options.faults);
+
+  let stats: SandboxStats = { requests: 0, byPath: {}, rateLimited: 0, log: [] };
+  const log = (entry: SandboxLogEntry) => {
+    stats.log.push(entry);
+    if (stats.log.length > LOG_MAX * 1.25) stats.log.splice(0, stats.log.length - LOG_MAX);
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const requestId = `req_${randomBytes(10).toString("hex")}`;
+    const method = req.method ?? "GET";
+    const url = new URL(req.url ?? "/", "http://sandbox.invalid");
+    const path = url.pathname;
+    let maskedKey = "";
+    stats.requests++;
+
+    const send = (reply: Reply, raw?: string) => {
+      const body = raw ?? JSON.stringify(reply.status >= 400 ? withRequestId(reply.body, requestId) : reply.body);
+      res.writeHead(reply.status, {
+        "Content-Type": "application/json",
+        "Cache-Control": "no-store",
+        "X-Request-ID": requestId,
+        ...reply.headers,
+      });
+      res.end(body);
+      if (reply.status === 429) stats.rateLimited++;
+      log({ t: clock(), key: maskedKey, method, path, query: url.search.slice(1), status: reply.status });
+    };
+
+    if (path.startsWith("/sandbox/")) {
+      send(await handleAdmin(req, method, path));
+      return;
+    }
+    if (path !== "/v1" && !path.startsWith("/v1/")) {
+      send(notFound("No such endpoint; the API lives under /v1"));
+      return;
+    }
+
+    const apiPath = path.slice(3) || "/";
+    stats.byPath[apiPath] = (stats.byPath[apiPath] ?? 0) + 1;
+
+    const auth = authenticate(req.headers.authorization);
+    if (!auth.ok) {
+      send(errorReply(401, "unauthorized", auth.message, undefined, rateHeaders(RateLimiter.idle("Free", clock()))));
+      return;
+    }
+    const key = auth.info;
+    maskedKey = maskKey(key.key);
+    const decision = limiter.hit(key.key, key.plan, clock());
+    const headers: Record<string, string | number> = rateHeaders(decision);
+    if (!decision.allowed) {
+      send(errorReply(429, "rate_limit_exceeded", `Rate limit exceeded for this key (${key.plan} plan); retry after ${decision.retryAfter}s`, undefined, {
+        ...headers,
+        "Retry-After": decision.retryAfter,
+      }));
+      return;
+    }
+
+    const latency = faults.latencyFor(apiPath, key.key);
+    if (latency > 0) await sleep(latency);
+    const action = faults.actionFor(apiPath, key.key);
+    if (action.kind === "rate_limit") {
+      send(errorReply(429, "rate_limit_exceeded", "Rate limit exceeded (injected by the sandbox)", undefined, { ...headers, "Retry-After": 1 }));
+      return;
+    }
+    if (action.kind === "error") {
+      send(errorReply(500, "internal_error", "Internal server error (injected by the sandbox)", undefined, headers));
+      return;
+    }
+
+    if (method !== "GET") {
+      send(errorReply(405, "method_not_allowed", `Method ${method} is not allowed; the Data API is read-only (GET)`, undefined, { ...headers, Allow: "GET" }));
+      return;
+    }
+
+    const ws = key.workspace === "empty" ? empty : demo;
+    let reply: Reply;
+    try {
+      reply = routeApi(apiPath, url.searchParams, ws, key);
+    } catch (err) {
+      console.error(`sandbox: ${requestId} ${method} ${path} failed:`, err);
+      reply = errorReply(500, "internal_error", "Internal server error");
+    }
+    reply.headers = { ...headers, ...reply.headers };
+    if (reply.status === 200 && faults.malformFor(apiPath, key.key)) {
+      const json = JSON.stringify(reply.body);
+      send(reply, json.slice(0, Math.max(1, Math.floor(json.length / 2))));
+      return;
+    }
+    send(reply);
+  }
+
+  async function handleAdmin(req: IncomingMessage, method: string, path: string): Promise<Reply> {
+    const route = `${method} ${path}`;
+    switch (route) {
+      case "GET /sandbox/health":
+        return { status: 200, body: { ok: true } };
+      case "GET /sandbox/keys":
+        return {
+          status: 200,
+          body: {
+            keys: Object.values(KEY_INFO).map((k) => ({ key: k.key, plan: k.plan, workspace: k.workspace, description: k.description })),
+          },
+        };
+      case "GET /sandbox/stats":
+        return { status: 200, body: snapshot() };
+      case "POST /sandbox/reset":
+        reset();
+        return { status: 200, body: { ok: true } };
+      case "GET /sandbox/faults":
+        return { status: 200, body: faults.get() };
+      case "POST /sandbox/faults": {
+        let body: unknown;
+        try {
+          body = await readJsonBody(req);
+        } catch {
+          return errorReply(400, "invalid_parameter", "The body must be a JSON object of faults", "body");
+        }
+        const parsed = faultsSchema.safeParse(body);
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0]!;
+          return errorReply(400, "invalid_parameter", `${issue.path.join(".") || "body"}: ${issue.message}`, String(issue.path[0] ?? "body"));
+        }
+        faults.set(parsed.data);
+        return { status: 200, body: faults.get() };
+      }
+    }
+    const known = ["/sandbox/health", "/sandbox/keys", "/sandbox/stats", "/sandbox/reset", "/sandbox/faults"];
+    if (known.includes(path)) return errorReply(405, "method_not_allowed", `Method ${method} is not allowed on ${path}`);
+    return notFound("No such sandbox endpoint");
+  }
+
+  function snapshot(): SandboxStats {
+    return { requests: stats.requests, byPath: { ...stats.byPath }, rateLimited: stats.rateLimited, log: stats.log.slice(-LOG_MAX) };
+  }
+
+  function reset(): void {
+    stats = { requests: 0, byPath: {}, rateLimited: 0, log: [] };
+    limiter.clear();
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      console.error("sandbox: request failed:", err);
+      if (!res.headersSent) {
+        res.writeHead(500, { "Content-Type": "application/json", "X-Request-ID": `req_${randomBytes(10).toString("hex")}` });
+        res.end(JSON.stringify({ error: { code: "internal_error", message: "Internal server error" } }));
+      } else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+  const url = `http://${host}:${port}`;
+
+  return {
+    url,
+    baseUrl: `${url}/v1`,
+    setFaults: (f: Faults) => faults.set(faultsSchema.parse(f)),
+    stats: snapshot,
+    reset,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function withRequestId(body: unknown, requestId: string): unknown {
+  if (body && typeof body === "object" && "error" in body) {
+    const { error } = body as { error: Record<string, unknown> };
+    return { error: { ...error, request_id: requestId } };
+  }
+  return body;
+}

@@ -1,0 +1,71 @@
+// Public types of the sandbox: its options, the faults tests can switch on, and its request stats.
+
+/** Faults injected into /v1 requests that match `paths` and `keys` (both optional). */
+export type Faults = {
+  /** Added delay before every matching response. */
+  latencyMs?: number;
+  /** 0..1 share of matching requests answered with 500 internal_error. */
+  errorRate?: number;
+  /** The next N matching requests get 500 internal_error. */
+  errorCount?: number;
+  /** The next N matching requests get 429 rate_limit_exceeded with Retry-After: 1. */
+  rateLimitStorm?: number;
+  /** 0..1 share of matching 200 responses whose body is invalid JSON. */
+  malformedRate?: number;
+  /** The next N matching 200 responses have an invalid JSON body. */
+  malformedCount?: number;
+  /** Only requests whose path after /v1 starts with one of these (e.g. "/visitors"). */
+  paths?: string[];
+  /** Only requests made with one of these (full) keys. */
+  keys?: string[];
+};
+
+export type SandboxOptions = {
+  /** 0 = any free port. */
+  port: number;
+  host: string;
+  seed: number;
+  /** ISO instant the data is dated relative to; undefined = the real time at start. */
+  now: string | undefined;
+  /** Visitors in the demo workspace. */
+  visitors: number;
+  /** Faults active from the start (from SANDBOX_* variables); tests use setFaults instead. */
+  faults: Faults;
+  /** Clock for rate-limit windows and logs (ms epoch); tests inject one to advance time. */
+  clock?: () => number;
+};
+
+export type SandboxLogEntry = {
+  t: number;
+  /** Masked key (last 4 characters), or "" when none was sent. */
+  key: string;
+  method: string;
+  /** Full request path without the query, e.g. "/v1/visitors". */
+  path: string;
+  /** Query string without "?" ("" when none). */
+  query: string;
+  status: number;
+};
+
+export type SandboxStats = {
+  /** Every request that reached the server (admin endpoints included). */
+  requests: number;
+  /** Requests per path after /v1 (e.g. "/visitors", "/visitors/vis_x/timeline"); /v1 requests only. */
+  byPath: Record<string, number>;
+  /** Responses with status 429 (real limits and injected storms). */
+  rateLimited: number;
+  /** The most recent requests, oldest first (bounded). */
+  log: SandboxLogEntry[];
+};
+
+export type Sandbox = {
+  /** http://127.0.0.1:PORT */
+  url: string;
+  /** url + "/v1" */
+  baseUrl: string;
+  setFaults(f: Faults): void;
+  stats(): SandboxStats;
+  /** Clears stats and rate-limit counters (faults stay). */
+  reset(): void;
+  close(): Promise<void>;
+};

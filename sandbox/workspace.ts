@@ -1,0 +1,27 @@
+// One generated workspace: visitors (columnar), cached per-period aggregates, mentions, score and
+// ranking. The demo keys share one; the empty key reads one with no data at all.
+import type { Period } from "@/lib/data-api/constants";
+import { createAggregates, type PeriodAggregate } from "./analytics";
+import { generateMentions, rankingJson, scoreJson, type ScoreJson } from "./mentions";
+import { generateVisitors, type VisitorColumns } from "./visitors";
+
+export type Workspace = {
+  visitors: VisitorColumns;
+  aggregate: (period: Period) => PeriodAggregate;
+  mentions: ReturnType<typeof generateMentions>;
+  score: ScoreJson;
+  ranking: ReturnType<typeof rankingJson>;
+};
+
+export function createWorkspace(seed: number, visitorCount: number, nowMs: number, withData = true): Workspace {
+  const visitors = generateVisitors(seed, withData ? visitorCount : 0, nowMs);
+  const mentions = withData ? generateMentions(seed, nowMs) : [];
+  const score = scoreJson(mentions, nowMs);
+  return {
+    visitors,
+    aggregate: createAggregates(visitors),
+    mentions,
+    score,
+    ranking: rankingJson(seed, withData ? score : null, nowMs),
+  };
+}
