@@ -1,0 +1,67 @@
+// Sandbox speed: data generation at 20,000 and 1,000,000 visitors, then median/p95 latency over
+// loopback HTTP of filtered, paginated /visitors queries and overviews on the 1,000,000-visitor sandbox.
+import { DEMO_KEYS } from "../sandbox/keys";
+import { startSandbox } from "../sandbox/server";
+import type { Sandbox } from "../sandbox/types";
+
+export const name = "sandbox: generation and query latency at 1,000,000 visitors";
+
+const NOW = "2026-11-20T12:00:00Z";
+const SOURCES = ["chatgpt", "organic", "direct", "perplexity", "social", "paid"];
+const INTENTS = ["problem_research", "solution_comparison", "pricing_research", "brand_search"];
+const FROMS = ["2026-11-13", "2026-10-21T12:00:00Z", "2026-08-22", "2026-06-01"];
+const PERIODS = ["24h", "7d", "30d", "90d"];
+
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+async function timeRequests(sandbox: Sandbox, label: string, paths: string[]): Promise<void> {
+  const times: number[] = [];
+  for (const [i, path] of paths.entries()) {
+    // Pro allows 50/s and 1000/min; the bench measures the server, not the limiter.
+    if (i % 40 === 0) sandbox.reset();
+    const started = performance.now();
+    const res = await fetch(sandbox.baseUrl + path, { headers: { Authorization: `Bearer ${DEMO_KEYS.pro}` } });
+    await res.arrayBuffer();
+    times.push(performance.now() - started);
+    if (res.status !== 200) throw new Error(`${path}: HTTP ${res.status}`);
+  }
+  times.sort((a, b) => a - b);
+  console.log(`${label.padEnd(44)} n=${times.length}  median ${quantile(times, 0.5).toFixed(2)} ms  p95 ${quantile(times, 0.95).toFixed(2)} ms`);
+}
+
+async function generate(visitors: number): Promise<{ sandbox: Sandbox; ms: number }> {
+  const started = performance.now();
+  const sandbox = await startSandbox({ visitors, now: NOW, port: 0 });
+  return { sandbox, ms: performance.now() - started };
+}
+
+export async function run(): Promise<void> {
+  const small = await generate(20_000);
+  console.log(`generate + start, 20,000 visitors:            ${small.ms.toFixed(0)} ms`);
+  await small.sandbox.close();
+
+  const { sandbox, ms } = await generate(1_000_000);
+  console.log(`generate + start, 1,000,000 visitors:         ${ms.toFixed(0)} ms (rss ${Math.round(process.memoryUsage().rss / 1e6)} MB)`);
+  try {
+    // Warm-up: the first overview per period builds its cached aggregates; first requests warm the JIT.
+    const warm = PERIODS.map((p) => `/analytics/overview?period=${p}`).concat(["/visitors", "/visitors?source=chatgpt&offset=500"]);
+    for (const p of warm) await fetch(sandbox.baseUrl + p, { headers: { Authorization: `Bearer ${DEMO_KEYS.pro}` } }).then((r) => r.arrayBuffer());
+
+    const visitorQueries = Array.from({ length: 200 }, (_, i) => {
+      const q = new URLSearchParams({ limit: String([20, 50, 100][i % 3]), offset: String((i * 137) % 2000) });
+      if (i % 2 === 0) q.set("source", SOURCES[i % SOURCES.length]!);
+      if (i % 3 === 0) q.set("intent", INTENTS[i % INTENTS.length]!);
+      if (i % 5 === 0) q.set("converted", i % 10 === 0 ? "true" : "false");
+      if (i % 4 !== 3) q.set("from", FROMS[i % FROMS.length]!);
+      if (i % 7 === 0) q.set("to", "2026-11-18");
+      return `/visitors?${q}`;
+    });
+    await timeRequests(sandbox, "/visitors filtered + paginated (1M)", visitorQueries);
+    const overviews = Array.from({ length: 200 }, (_, i) => `/analytics/overview?period=${PERIODS[i % PERIODS.length]}`);
+    await timeRequests(sandbox, "/analytics/overview (1M)", overviews);
+  } finally {
+    await sandbox.close();
+  }
+}
