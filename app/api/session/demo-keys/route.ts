@@ -1,0 +1,5 @@
+// GET /api/session/demo-keys - the sandbox's demo keys on offer for one-click sign-in (ids only, never key values).
+import { listDemoKeys } from "@/lib/server/session-routes";
+
+export const dynamic = "force-dynamic";
+export const GET = listDemoKeys;

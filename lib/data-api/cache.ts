@@ -1,0 +1,133 @@
+// Per-key response caching: identical concurrent requests are made once (single-flight) and
+// successful responses are kept for a few seconds, so a dashboard's widgets, a React Query refetch
+// and a server prefetch of the same view cost one upstream request. The store is an interface so a
+// shared store (e.g. Redis, one namespace per key) can replace the in-process one across instances.
+
+/** What a shared store must provide. Values are JSON-serialisable canonical resources. */
+export interface CacheStore {
+  get(key: string): Promise<unknown>;
+  set(key: string, value: unknown, ttlMs: number): Promise<void>;
+  delete(key: string): Promise<void>;
+  /** Drops every entry (of this API key's namespace). */
+  clear(): Promise<void>;
+}
+
+/** In-process store with a TTL per entry and a bound on entries (oldest evicted first). */
+export class MemoryCacheStore implements CacheStore {
+  private readonly entries = new Map<string, { value: unknown; expires: number }>();
+
+  constructor(
+    private readonly maxEntries = 500,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async get(key: string): Promise<unknown> {
+    const hit = this.entries.get(key);
+    if (!hit) return undefined;
+    if (hit.expires <= this.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return hit.value;
+  }
+
+  async set(key: string, value: unknown, ttlMs: number): Promise<void> {
+    if (ttlMs <= 0) return;
+    this.entries.delete(key);
+    this.entries.set(key, { value, expires: this.now() + ttlMs });
+    while (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.entries.delete(oldest);
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    this.entries.delete(key);
+  }
+
+  async clear(): Promise<void> {
+    this.entries.clear();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new DOMException("The operation was aborted.", "AbortError");
+}
+
+/**
+ * Single-flight: callers asking for the same key while a request is in flight share its result.
+ * The shared request is aborted only when every caller waiting on it has aborted, so one closed
+ * browser tab cannot fail another tab's identical request.
+ */
+export class SingleFlight {
+  private readonly flights = new Map<string, { promise: Promise<unknown>; controller: AbortController; waiters: number }>();
+
+  run<T>(key: string, work: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
+    let flight = this.flights.get(key);
+    if (!flight) {
+      const controller = new AbortController();
+      const promise = work(controller.signal).finally(() => {
+        if (this.flights.get(key) === entry) this.flights.delete(key);
+      });
+      const entry = { promise, controller, waiters: 0 };
+      // The shared promise may reject after every waiter left; keep that from being "unhandled".
+      promise.catch(() => undefined);
+      this.flights.set(key, entry);
+      flight = entry;
+    }
+    const current = flight;
+    current.waiters++;
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      const leave = () => {
+        if (settled) return;
+        settled = true;
+        signal?.removeEventListener("abort", onAbort);
+        current.waiters--;
+      };
+      const onAbort = () => {
+        leave();
+        if (current.waiters === 0) {
+          current.controller.abort(abortReason(signal!));
+          if (this.flights.get(key) === current) this.flights.delete(key);
+        }
+        reject(abortReason(signal!));
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      current.promise.then(
+        (value) => {
+          if (settled) return;
+          leave();
+          resolve(value as T);
+        },
+        (error: unknown) => {
+          if (settled) return;
+          leave();
+          reject(error);
+        },
+      );
+    });
+  }
+
+  get inFlight(): number {
+    return this.flights.size;
+  }
+}
+
+export type RequestCache = { store: CacheStore; flights: SingleFlight; ttlMs: number };
+
+export const DEFAULT_CACHE_TTL_MS = 5000;
+
+export function createRequestCache(options: { ttlMs?: number; store?: CacheStore } = {}): RequestCache {
+  return {
+    store: options.store ?? new MemoryCacheStore(),
+    flights: new SingleFlight(),
+    ttlMs: options.ttlMs ?? DEFAULT_CACHE_TTL_MS,
+  };
+}

@@ -1,0 +1,146 @@
+// The per-key request budget: decides when the next upstream request may be sent so that the key
+// stays under both the per-second and the per-minute limit of its plan. Pure bookkeeping with an
+// injected clock, so the arithmetic is unit-tested without waiting; the scheduler does the waiting.
+//
+// Why rolling windows: the Data API counts in fixed windows whose alignment (and clock) we do not
+// control. Never sending more than N requests within ANY span of the window's length keeps every
+// fixed window, however aligned, at N or fewer. The margins absorb loopback/network jitter between
+// our send time and the server's arrival time.
+import { DEFAULT_BUDGET, budgetForLimit, type PlanBudget, type RateLimitInfo } from "./rate-limit";
+
+export type RateBudgetOptions = {
+  budget?: PlanBudget;
+  /** Extra width of the per-second window (ms): jitter allowance. */
+  secondMarginMs?: number;
+  /** Extra width of the per-minute window (ms). */
+  minuteMarginMs?: number;
+};
+
+export type BudgetSnapshot = PlanBudget & {
+  learned: boolean;
+  /** Requests sent within the last minute (rolling). */
+  sentLastMinute: number;
+  inFlight: number;
+  /** The server's view of what is left in its window, when known. */
+  serverRemaining?: number;
+  pausedUntil?: number;
+};
+
+/** Longest pause a header may impose (a misread clock must not park a key for hours). */
+const MAX_PAUSE_MS = 65_000;
+
+export class RateBudget {
+  private plan: PlanBudget;
+  private learned = false;
+  private readonly secondWindow: number;
+  private readonly minuteWindow: number;
+  /** Send times, ascending, pruned to the minute window. */
+  private sends: number[] = [];
+  private inFlight = 0;
+  private pauseUntil = 0;
+  private server: { remaining: number; resetAt: number; sentSince: number } | null = null;
+
+  constructor(options: RateBudgetOptions = {}) {
+    this.plan = options.budget ?? DEFAULT_BUDGET;
+    this.secondWindow = 1000 + (options.secondMarginMs ?? 100);
+    this.minuteWindow = 60_000 + (options.minuteMarginMs ?? 500);
+  }
+
+  /** Milliseconds to wait before a request may be sent at `now` (0 = send now). */
+  delay(now: number): number {
+    this.prune(now);
+    let t = Math.max(now, this.pauseUntil);
+    // Each constraint can only move t later; two passes settle the interplay of the windows.
+    for (let pass = 0; pass < 3; pass++) {
+      const before = t;
+      t = this.windowFree(t, this.secondWindow, this.plan.perSecond);
+      t = this.windowFree(t, this.minuteWindow, this.plan.perMinute);
+      t = this.serverPacing(t, now);
+      if (t === before) break;
+    }
+    return Math.max(0, Math.ceil(t - now));
+  }
+
+  /** Records a request as sent (call when delay() returned 0). */
+  recordSend(now: number): void {
+    this.sends.push(now);
+    this.inFlight++;
+    if (this.server) this.server.sentSince++;
+  }
+
+  /** Records the end of a request and what its response said about the limit. */
+  recordResponse(now: number, status: number, info: RateLimitInfo): void {
+    this.inFlight = Math.max(0, this.inFlight - 1);
+    if (info.limit !== undefined) {
+      const next = budgetForLimit(info.limit);
+      if (next.perMinute !== this.plan.perMinute || next.perSecond !== this.plan.perSecond) this.plan = next;
+      this.learned = true;
+    }
+    if (info.remaining !== undefined && info.resetAt !== undefined && info.resetAt > now) {
+      // Requests still in flight may not be counted in `remaining` yet: reserve them.
+      const estimate = info.remaining - this.inFlight;
+      const sameWindow = this.server && Math.abs(this.server.resetAt - info.resetAt) < 1500;
+      const current = sameWindow && this.server ? this.server.remaining - this.server.sentSince : Infinity;
+      this.server = { remaining: Math.min(estimate, current), resetAt: info.resetAt, sentSince: 0 };
+    }
+    if (status === 429) {
+      const waitMs =
+        info.retryAfter !== undefined
+          ? info.retryAfter * 1000
+          : info.resetAt !== undefined && info.resetAt > now
+            ? info.resetAt - now
+            : 1000;
+      this.pauseUntil = Math.max(this.pauseUntil, now + Math.min(Math.max(waitMs, 250), MAX_PAUSE_MS));
+    }
+  }
+
+  /** Records a request that ended without a response (network error, timeout, abort). */
+  recordFailure(): void {
+    this.inFlight = Math.max(0, this.inFlight - 1);
+  }
+
+  snapshot(now: number): BudgetSnapshot {
+    this.prune(now);
+    return {
+      ...this.plan,
+      learned: this.learned,
+      sentLastMinute: this.sends.length,
+      inFlight: this.inFlight,
+      ...(this.server && now < this.server.resetAt ? { serverRemaining: this.server.remaining - this.server.sentSince } : {}),
+      ...(this.pauseUntil > now ? { pausedUntil: this.pauseUntil } : {}),
+    };
+  }
+
+  private prune(now: number): void {
+    const cutoff = now - this.minuteWindow;
+    let drop = 0;
+    while (drop < this.sends.length && this.sends[drop]! <= cutoff) drop++;
+    if (drop) this.sends = this.sends.slice(drop);
+    if (this.server && now >= this.server.resetAt) this.server = null;
+  }
+
+  /** Earliest time >= t at which fewer than `cap` sends fall within the trailing `width` ms. */
+  private windowFree(t: number, width: number, cap: number): number {
+    // Sends are ascending; count those in (t - width, t].
+    let first = this.sends.length;
+    while (first > 0 && this.sends[first - 1]! > t - width) first--;
+    const inWindow = this.sends.length - first;
+    if (inWindow < cap) return t;
+    // The oldest send that must leave the window for one more to fit.
+    const leaving = this.sends[this.sends.length - cap]!;
+    return Math.max(t, leaving + width);
+  }
+
+  /** Slows down as the server's Remaining nears 0, and stops until its reset at 0. */
+  private serverPacing(t: number, now: number): number {
+    const s = this.server;
+    if (!s || t >= s.resetAt) return t;
+    const left = s.remaining - s.sentSince;
+    if (left <= 0) return Math.max(t, Math.min(s.resetAt + 50, now + MAX_PAUSE_MS));
+    if (left >= this.plan.perSecond) return t;
+    // Spread what is left over the time to the reset.
+    const last = this.sends[this.sends.length - 1] ?? -Infinity;
+    const gap = (s.resetAt - now) / (left + 1);
+    return Math.max(t, last + gap);
+  }
+}

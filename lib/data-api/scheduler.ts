@@ -1,0 +1,143 @@
+// The per-key scheduler: every upstream request of one API key goes through it. It admits requests
+// one at a time in priority order (p-queue: interactive ahead of bulk export pages), holds each one
+// until the key's RateBudget allows it, and retries 429 / 5xx / network failures with bounded
+// exponential backoff and jitter (p-retry), waiting out Retry-After on 429 for the whole key.
+// p-queue and p-retry are used for the standard parts (priority queue, retry policy); the budget
+// accounting is the project's own (rate-budget.ts) because it needs two windows and header learning.
+import PQueue from "p-queue";
+import pRetry from "p-retry";
+import { DataApiError, isDataApiError } from "./errors";
+import { RateBudget, type BudgetSnapshot, type RateBudgetOptions } from "./rate-budget";
+import type { RateLimitInfo } from "./rate-limit";
+
+export type Priority = "interactive" | "bulk";
+
+export type SchedulerOptions = RateBudgetOptions & {
+  /** Retries after the first attempt (429, 5xx, network errors). */
+  retries?: number;
+  minBackoffMs?: number;
+  maxBackoffMs?: number;
+  /** Give up retrying once this much time has passed since the first attempt. */
+  maxRetryTimeMs?: number;
+  /** Longest a request may wait for the rate budget before failing with 503 (ms). */
+  maxQueueWaitMs?: number;
+  now?: () => number;
+};
+
+/** What an attempt reports back: the rate-limit headers of its response. */
+export type AttemptContext = {
+  signal: AbortSignal | undefined;
+  observe(status: number, info: RateLimitInfo): void;
+};
+
+export type ScheduleOptions = { priority?: Priority; signal?: AbortSignal };
+
+export interface Scheduler {
+  /**
+   * Runs `attempt` (once per try) within the key's budget. An attempt throws DataApiError on
+   * failure; retryable ones (429, 5xx, network) are tried again within the bounds.
+   */
+  schedule<T>(attempt: (ctx: AttemptContext) => Promise<T>, options?: ScheduleOptions): Promise<T>;
+  snapshot(): BudgetSnapshot & { queued: number };
+}
+
+const PRIORITY: Record<Priority, number> = { interactive: 1, bulk: 0 };
+
+/** Codes this app raises itself for conditions another try would not fix. */
+const FINAL_CODES = new Set(["rate_limited", "unexpected_response", "upstream_timeout", "redirect_rejected"]);
+
+export const isRetryable = (e: unknown): boolean =>
+  isDataApiError(e) &&
+  !FINAL_CODES.has(e.code) &&
+  (e.status === 429 || e.code === "network_error" || (e.status >= 500 && e.status !== 501));
+
+function abortError(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new DOMException("The operation was aborted.", "AbortError");
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError(signal));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortError(signal!));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+export function createScheduler(options: SchedulerOptions = {}): Scheduler {
+  const now = options.now ?? Date.now;
+  const budget = new RateBudget(options);
+  // Admission only (concurrency 1): the request itself runs outside the queue, so a slow upstream
+  // call never blocks the admission of the next one; the budget bounds the rate.
+  const admission = new PQueue({ concurrency: 1 });
+  const retries = options.retries ?? 4;
+  const maxQueueWaitMs = options.maxQueueWaitMs ?? 90_000;
+
+  async function admit(priority: Priority, signal: AbortSignal | undefined, deadline: number): Promise<void> {
+    await admission.add(
+      async () => {
+        for (;;) {
+          const wait = budget.delay(now());
+          if (wait === 0) break;
+          if (now() + wait > deadline) {
+            throw new DataApiError({
+              status: 503,
+              code: "rate_limited",
+              message: "The Data API rate limit for this key is used up; try again shortly.",
+              retryAfter: Math.max(1, Math.ceil(wait / 1000)),
+            });
+          }
+          // Re-check at least every second: a response may have changed the budget meanwhile.
+          await sleep(Math.min(wait, 1000), signal);
+        }
+        budget.recordSend(now());
+      },
+      { priority: PRIORITY[priority], signal },
+    );
+  }
+
+  return {
+    async schedule<T>(attempt: (ctx: AttemptContext) => Promise<T>, opts: ScheduleOptions = {}): Promise<T> {
+      const priority = opts.priority ?? "interactive";
+      const signal = opts.signal;
+      const deadline = now() + maxQueueWaitMs;
+      return pRetry(
+        async () => {
+          await admit(priority, signal, deadline);
+          let observed = false;
+          try {
+            return await attempt({
+              signal,
+              observe(status, info) {
+                if (observed) return;
+                observed = true;
+                budget.recordResponse(now(), status, info);
+              },
+            });
+          } finally {
+            if (!observed) budget.recordFailure();
+          }
+        },
+        {
+          retries,
+          factor: 2,
+          minTimeout: options.minBackoffMs ?? 200,
+          maxTimeout: options.maxBackoffMs ?? 4000,
+          randomize: true,
+          maxRetryTime: options.maxRetryTimeMs ?? 30_000,
+          signal,
+          shouldRetry: ({ error }) => isRetryable(error),
+        },
+      );
+    },
+    snapshot() {
+      return { ...budget.snapshot(now()), queued: admission.size + admission.pending };
+    },
+  };
+}

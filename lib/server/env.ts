@@ -1,0 +1,85 @@
+// Server configuration, validated with zod when first used and then kept. A missing or malformed
+// value becomes a ConfigError whose message says exactly what to set.
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import { DEFAULT_CACHE_TTL_MS } from "@/lib/data-api/cache";
+import { DEFAULT_TIMEOUT_MS } from "@/lib/data-api/client";
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+const BASE_URL_HINT = "an http(s) URL ending in /v1, e.g. https://api.example.com/v1";
+
+const schema = z.object({
+  DATA_API_BASE_URL: z
+    .string({ error: "is not set" })
+    .refine((u) => /^https?:\/\/[^\s/?#]+(?:\/[^\s?#]*)?\/v1\/?$/.test(u) && URL.canParse(u), { error: `must be ${BASE_URL_HINT}` }),
+  SESSION_SECRET: z.string().min(32, { error: "must be at least 32 characters (e.g. `openssl rand -base64 32`)" }).optional(),
+  DATA_API_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(DEFAULT_CACHE_TTL_MS),
+  DATA_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(DEFAULT_TIMEOUT_MS),
+  NODE_ENV: z.string().optional(),
+});
+
+export type ServerEnv = {
+  dataApiBaseUrl: string;
+  sessionSecret: string;
+  cacheTtlMs: number;
+  timeoutMs: number;
+  production: boolean;
+};
+
+const RELEVANT = ["DATA_API_BASE_URL", "SESSION_SECRET", "DATA_API_CACHE_TTL_MS", "DATA_API_TIMEOUT_MS", "NODE_ENV"] as const;
+
+type EnvState = { fingerprint: string; env: ServerEnv } | undefined;
+// On globalThis: the proxy and the route handlers are bundled separately but share the process,
+// and a generated session secret must be the same for both (and survive dev hot reloads).
+const g = globalThis as typeof globalThis & { __waEnv?: EnvState; __waGeneratedSecret?: string };
+
+/** The validated configuration. Re-validated only when the relevant variables change (tests). */
+export function getEnv(): ServerEnv {
+  const raw = Object.fromEntries(RELEVANT.map((k) => [k, process.env[k] || undefined]));
+  const fingerprint = JSON.stringify(raw);
+  if (g.__waEnv?.fingerprint === fingerprint) return g.__waEnv.env;
+
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0]);
+    if (name === "DATA_API_BASE_URL" && raw.DATA_API_BASE_URL === undefined) {
+      throw new ConfigError(
+        "DATA_API_BASE_URL is not set. Start the app with `npm start` or `npm run dev` (they start the sandbox Data API), " +
+          `or set DATA_API_BASE_URL to ${BASE_URL_HINT}.`,
+      );
+    }
+    throw new ConfigError(`${name} ${issue.message}.`);
+  }
+  const production = parsed.data.NODE_ENV === "production";
+  let sessionSecret = parsed.data.SESSION_SECRET;
+  if (!sessionSecret) {
+    if (production) {
+      throw new ConfigError(
+        "SESSION_SECRET is required in production: set it to a random string of at least 32 characters, " +
+          "e.g. `export SESSION_SECRET=$(openssl rand -base64 32)`.",
+      );
+    }
+    if (!g.__waGeneratedSecret) {
+      g.__waGeneratedSecret = randomBytes(32).toString("base64url");
+      console.warn("Warning: SESSION_SECRET is not set; generated one for this process. Sessions end when it restarts.");
+    }
+    sessionSecret = g.__waGeneratedSecret;
+  }
+  const env: ServerEnv = {
+    dataApiBaseUrl: parsed.data.DATA_API_BASE_URL.replace(/\/+$/, ""),
+    sessionSecret,
+    cacheTtlMs: parsed.data.DATA_API_CACHE_TTL_MS,
+    timeoutMs: parsed.data.DATA_API_TIMEOUT_MS,
+    production,
+  };
+  g.__waEnv = { fingerprint, env };
+  return env;
+}

@@ -1,0 +1,141 @@
+// Response helpers and error mapping for the route handlers (the BFF). Every answer is JSON, not
+// cached by the browser, and every error uses the shared shape {error:{code,message,param?,request_id?}}.
+// `withErrors` wraps a handler so that whatever it throws becomes a deliberate status, never a 500
+// (only a real bug still reaches 500, logged with the key redacted).
+import "server-only";
+import { DataApiError, isDataApiError } from "@/lib/data-api/errors";
+import { ConfigError } from "./env";
+import { sessionClearCookie } from "./session";
+
+const BASE_HEADERS = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" } as const;
+
+export function json(data: unknown, init: { status?: number; headers?: HeadersInit } = {}): Response {
+  const headers = new Headers(init.headers);
+  for (const [k, v] of Object.entries(BASE_HEADERS)) headers.set(k, v);
+  return Response.json(data, { status: init.status ?? 200, headers });
+}
+
+/** A browser-facing error response; Retry-After is set when the error knows it. */
+export function errorResponse(error: DataApiError, headers: HeadersInit = {}): Response {
+  const h = new Headers(headers);
+  if (error.retryAfter !== undefined) h.set("Retry-After", String(Math.max(1, Math.ceil(error.retryAfter))));
+  return json(error.toBody(), { status: error.status, headers: h });
+}
+
+/** Errors this app answers itself (not upstream failures): sent as they are, never re-mapped. */
+const finalErrors = new WeakSet<DataApiError>();
+export function finalError(init: ConstructorParameters<typeof DataApiError>[0]): DataApiError {
+  const error = new DataApiError(init);
+  finalErrors.add(error);
+  return error;
+}
+
+export const unauthorized = () =>
+  finalError({ status: 401, code: "unauthorized", message: "Sign in with a workspace API key to see this data." });
+
+export const invalidParameter = (param: string, message: string) =>
+  finalError({ status: 400, code: "invalid_parameter", message, param });
+
+/** What a widget is about, for messages such as "This API key has no access to the ranking." */
+export type Subject = string;
+
+/**
+ * Maps an upstream failure (after the scheduler's retries) to what the browser gets, per
+ * DESIGN.md: 400/404 pass through; 401 ends the session; 403 is "no access"; 429 becomes 503 and
+ * 5xx 502, each with Retry-After where known.
+ */
+export function mapUpstreamError(error: DataApiError, subject: Subject): { error: DataApiError; endSession: boolean } {
+  const requestId = error.requestId;
+  const base = { requestId, ...(error.retryAfter !== undefined ? { retryAfter: error.retryAfter } : {}) };
+  const s = error.status;
+  if (s === 400 || s === 404) return { error, endSession: false };
+  if (s === 401) {
+    return {
+      error: new DataApiError({
+        status: 401,
+        code: "session_expired",
+        message: "Your API key is no longer valid (revoked?). Sign in again.",
+        requestId,
+      }),
+      endSession: true,
+    };
+  }
+  if (s === 403) {
+    return {
+      error: new DataApiError({ status: 403, code: "forbidden", message: `This API key has no access to ${subject}.`, requestId }),
+      endSession: false,
+    };
+  }
+  if (s === 429 || error.code === "rate_limited") {
+    return {
+      error: new DataApiError({
+        status: 503,
+        code: "rate_limited",
+        message: "The Data API's rate limit for this key is used up right now; try again shortly.",
+        ...base,
+        retryAfter: error.retryAfter ?? 1,
+      }),
+      endSession: false,
+    };
+  }
+  if (error.code === "upstream_timeout") return { error: new DataApiError({ ...base, status: 504, code: error.code, message: error.message }), endSession: false };
+  if (error.code === "unexpected_response" || error.code === "redirect_rejected" || error.code === "network_error") {
+    return { error: new DataApiError({ ...base, status: 502, code: error.code, message: error.message }), endSession: false };
+  }
+  if (s >= 500) {
+    return {
+      error: new DataApiError({
+        ...base,
+        status: 502,
+        code: "upstream_error",
+        message: `The Data API failed (${s}) while loading ${subject}; try again shortly.`,
+      }),
+      endSession: false,
+    };
+  }
+  // Any other status (405, 409, 422...) is not one this app's requests can cause.
+  return {
+    error: new DataApiError({ ...base, status: 502, code: "upstream_error", message: `The Data API answered ${s} for ${subject}.` }),
+    endSession: false,
+  };
+}
+
+const isAbort = (e: unknown) => e instanceof Error && (e.name === "AbortError" || e.name === "TimeoutError");
+
+/** Turns anything thrown while handling `req` into a response. */
+export function responseForError(req: Request, thrown: unknown, subject: Subject = "this data"): Response {
+  if (isDataApiError(thrown)) {
+    if (finalErrors.has(thrown)) {
+      // A missing or unreadable session also clears whatever cookie came with the request.
+      return errorResponse(thrown, thrown.status === 401 ? { "Set-Cookie": sessionClearCookie(req) } : {});
+    }
+    const { error, endSession } = mapUpstreamError(thrown, subject);
+    return errorResponse(error, endSession ? { "Set-Cookie": sessionClearCookie(req) } : {});
+  }
+  if (thrown instanceof ConfigError) {
+    console.error(`[config] ${thrown.message}`);
+    return errorResponse(new DataApiError({ status: 503, code: "not_configured", message: thrown.message }));
+  }
+  if (isAbort(thrown) || req.signal.aborted) {
+    // The browser went away; nobody reads this answer.
+    return errorResponse(new DataApiError({ status: 499, code: "client_closed_request", message: "The request was cancelled." }));
+  }
+  console.error("[api] unexpected error:", thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : "non-error thrown");
+  return errorResponse(new DataApiError({ status: 500, code: "internal_error", message: "Something went wrong in this app." }));
+}
+
+export type RouteContext<P> = { params: Promise<P> };
+
+/** Wraps a handler so nothing it throws escapes as an unmapped error. */
+export function withErrors<C = unknown>(
+  subject: Subject,
+  handler: (req: Request, ctx: C) => Promise<Response>,
+): (req: Request, ctx: C) => Promise<Response> {
+  return async (req, ctx) => {
+    try {
+      return await handler(req, ctx);
+    } catch (thrown) {
+      return responseForError(req, thrown, subject);
+    }
+  };
+}

@@ -1,0 +1,162 @@
+// The session API: sign in with a workspace API key (or a sandbox demo key, resolved here), see
+// who is signed in (masked key only), sign out, and list the demo keys without their values.
+// Sign-in checks the key's form, then validates it with one cheap upstream call (/visitors?limit=1)
+// and tells a rejected key apart from an upstream that is rate limiting, failing or unreachable.
+import "server-only";
+import { z } from "zod";
+import { isDataApiError, type DataApiError } from "@/lib/data-api/errors";
+import { isSameOrigin } from "./csrf";
+import { DEMO_IDS, loadDemoKeys } from "./demo-keys";
+import { finalError, invalidParameter, json, withErrors } from "./http";
+import {
+  API_KEY_PATTERN,
+  getRequestSession,
+  hasSessionCookie,
+  sealSession,
+  sessionClearCookie,
+  sessionSetCookie,
+  toPageSession,
+} from "./session";
+import { clientIdOf, signInThrottle } from "./throttle";
+import { dataApiForKey, discardKey, forgetKey } from "./upstream";
+
+const MAX_BODY_BYTES = 4096;
+
+const KEY_FORM_MESSAGE =
+  "An API key starts with svc_sk_live_ or svc_sk_test_ followed by letters, digits, _ or - (copy it from Settings → API Keys).";
+
+const signInBody = z.union([
+  z.object({ apiKey: z.string({ error: "apiKey must be a string" }) }).strict(),
+  z.object({ demo: z.enum(DEMO_IDS, { error: `demo must be one of: ${DEMO_IDS.join(", ")}` }) }).strict(),
+]);
+
+const csrfRejected = () =>
+  finalError({ status: 403, code: "csrf_rejected", message: "This request did not come from this app's own pages." });
+
+function signedInBody(apiKey: string) {
+  const { environment, keyHint } = toPageSession(apiKey);
+  return { signedIn: true, environment, keyHint };
+}
+
+async function readJsonBody(req: Request): Promise<unknown> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw invalidParameter("body", "The request body is too large.");
+  const text = await req.text();
+  if (text.length > MAX_BODY_BYTES) throw invalidParameter("body", "The request body is too large.");
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw invalidParameter("body", 'The request body must be JSON: {"apiKey": "svc_sk_..."}.');
+  }
+}
+
+/** What the user is told when the validating call fails, by cause. */
+function signInFailure(error: DataApiError): DataApiError {
+  const requestId = error.requestId;
+  if (error.status === 401) {
+    return finalError({ status: 401, code: "invalid_key", message: "This key is not valid or was revoked.", param: "apiKey", requestId });
+  }
+  if (error.status === 429 || error.code === "rate_limited") {
+    return finalError({
+      status: 503,
+      code: "rate_limited",
+      message: "The Data API is rate limiting this key right now; the key may be fine. Try again shortly.",
+      requestId,
+      retryAfter: error.retryAfter ?? 1,
+    });
+  }
+  if (error.code === "upstream_timeout") {
+    return finalError({ status: 504, code: error.code, message: "The Data API did not answer in time; the key was not checked. Try again.", requestId });
+  }
+  if (error.code === "network_error") {
+    return finalError({ status: 502, code: error.code, message: "The Data API could not be reached; the key was not checked. Try again.", requestId });
+  }
+  return finalError({
+    status: 502,
+    code: "upstream_error",
+    message: `The Data API failed (${error.status}) while checking the key; the key may be fine. Try again shortly.`,
+    requestId,
+    ...(error.retryAfter !== undefined ? { retryAfter: error.retryAfter } : {}),
+  });
+}
+
+/** POST /api/session: {apiKey} or {demo}. */
+export const signIn = withErrors("sign-in", async (req: Request) => {
+  if (!isSameOrigin(req)) throw csrfRejected();
+  const client = clientIdOf(req);
+  const wait = signInThrottle.retryAfter(client);
+  if (wait > 0) {
+    throw finalError({ status: 429, code: "too_many_attempts", message: `Too many failed sign-in attempts; try again in ${wait} s.`, retryAfter: wait });
+  }
+
+  const parsed = signInBody.safeParse(await readJsonBody(req));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    // A union reports "no match" at the root: name the field the client tried to send.
+    const raw = issue?.path[0] ?? (issue?.code === "invalid_union" ? "apiKey" : "body");
+    throw invalidParameter(String(raw), issue?.code === "invalid_union" ? 'Send {"apiKey": "svc_sk_..."} or {"demo": "free"}.' : (issue?.message ?? "Invalid body."));
+  }
+
+  let apiKey: string;
+  if ("demo" in parsed.data) {
+    const demo = (await loadDemoKeys())?.find((k) => k.id === (parsed.data as { demo: string }).demo);
+    if (!demo) {
+      throw finalError({ status: 404, code: "demo_unavailable", message: "Demo keys are only offered when the Data API is the embedded sandbox.", param: "demo" });
+    }
+    apiKey = demo.key;
+  } else {
+    apiKey = parsed.data.apiKey.trim();
+    if (!API_KEY_PATTERN.test(apiKey)) {
+      signInThrottle.recordFailure(client);
+      throw invalidParameter("apiKey", KEY_FORM_MESSAGE);
+    }
+  }
+
+  // A fresh answer, not one cached under an earlier session of the same key.
+  await forgetKey(apiKey);
+  try {
+    await dataApiForKey(apiKey).listVisitors({ limit: 1, offset: 0 }, { signal: req.signal });
+  } catch (error) {
+    // 403 means the key is genuine but may not list visitors; it can still see other data.
+    if (!(isDataApiError(error) && error.status === 403)) {
+      if (isDataApiError(error)) {
+        if (error.status === 401) {
+          signInThrottle.recordFailure(client);
+          discardKey(apiKey);
+        }
+        throw signInFailure(error);
+      }
+      throw error;
+    }
+  }
+
+  const sealed = await sealSession(apiKey);
+  return json(signedInBody(apiKey), { headers: { "Set-Cookie": sessionSetCookie(req, sealed) } });
+});
+
+/** GET /api/session: who is signed in, with the masked key only. */
+export const readSession = withErrors("the session", async (req: Request) => {
+  const session = await getRequestSession(req);
+  if (!session) {
+    const headers: HeadersInit = hasSessionCookie(req) ? { "Set-Cookie": sessionClearCookie(req) } : {};
+    return json({ signedIn: false }, { headers });
+  }
+  return json(signedInBody(session.apiKey));
+});
+
+/** DELETE /api/session: sign out and drop the key's cached data. */
+export const signOut = withErrors("sign-out", async (req: Request) => {
+  if (!isSameOrigin(req)) throw csrfRejected();
+  const session = await getRequestSession(req);
+  if (session) await forgetKey(session.apiKey);
+  return json({ signedIn: false }, { headers: { "Set-Cookie": sessionClearCookie(req) } });
+});
+
+/** GET /api/session/demo-keys: the demo keys on offer, without their values. */
+export const listDemoKeys = withErrors("the demo keys", async () => {
+  const keys = await loadDemoKeys();
+  return json({
+    available: keys !== null,
+    keys: (keys ?? []).map(({ id, plan, workspace, description }) => ({ id, plan, workspace, description })),
+  });
+});

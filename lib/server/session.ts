@@ -1,0 +1,100 @@
+// The signed-in session: the workspace API key sealed (encrypted + signed) by iron-session into an
+// httpOnly cookie with a finite lifetime. Request-based helpers serve the route handlers (pure
+// `(req: Request) => Response` functions, testable without Next) and the proxy; getPageSession()
+// serves server components. Only the masked key hint ever leaves the server.
+import "server-only";
+import { sealData, unsealData } from "iron-session";
+import { cookies } from "next/headers";
+import { maskKey } from "@/lib/data-api/redact";
+import { getEnv } from "./env";
+
+export const SESSION_COOKIE = "wa_session";
+/** Eight hours: a working day, after which the key is pasted (or the demo picked) again. */
+export const SESSION_TTL_SECONDS = 8 * 3600;
+
+export type Environment = "live" | "test";
+export type PageSession = { apiKey: string; environment: Environment; keyHint: string };
+
+/** The form of a workspace API key: documented prefix, then a sane run of token characters. */
+export const API_KEY_PATTERN = /^svc_sk_(live|test)_[A-Za-z0-9_-]{8,200}$/;
+
+export function environmentOf(apiKey: string): Environment {
+  return apiKey.startsWith("svc_sk_live_") ? "live" : "test";
+}
+
+export function toPageSession(apiKey: string): PageSession {
+  return { apiKey, environment: environmentOf(apiKey), keyHint: maskKey(apiKey) };
+}
+
+export async function sealSession(apiKey: string): Promise<string> {
+  const { sessionSecret } = getEnv();
+  return sealData({ apiKey, iat: Date.now() }, { password: sessionSecret, ttl: SESSION_TTL_SECONDS });
+}
+
+/** The session in a cookie value, or null when it is missing, tampered with, foreign or expired. */
+export async function unsealSession(value: string | undefined | null): Promise<PageSession | null> {
+  if (!value || value.length > 4096) return null;
+  const { sessionSecret } = getEnv();
+  let data: unknown;
+  try {
+    data = await unsealData(value, { password: sessionSecret, ttl: SESSION_TTL_SECONDS });
+  } catch {
+    return null;
+  }
+  if (typeof data !== "object" || data === null) return null;
+  const { apiKey, iat } = data as { apiKey?: unknown; iat?: unknown };
+  if (typeof apiKey !== "string" || !API_KEY_PATTERN.test(apiKey)) return null;
+  if (typeof iat !== "number" || Date.now() - iat > SESSION_TTL_SECONDS * 1000) return null;
+  return toPageSession(apiKey);
+}
+
+/** Reads one cookie from a Cookie header. */
+export function readCookie(header: string | null, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() !== name) continue;
+    const raw = part.slice(eq + 1).trim();
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      return raw;
+    }
+  }
+  return undefined;
+}
+
+export function hasSessionCookie(req: Request): boolean {
+  return readCookie(req.headers.get("cookie"), SESSION_COOKIE) !== undefined;
+}
+
+export async function getRequestSession(req: Request): Promise<PageSession | null> {
+  return unsealSession(readCookie(req.headers.get("cookie"), SESSION_COOKIE));
+}
+
+const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+
+/** Secure everywhere except plain-http development on this machine. */
+function secureFor(req: Request): boolean {
+  const hostname = new URL(req.url).hostname;
+  return !LOCAL_HOSTS.has(hostname);
+}
+
+function cookieAttributes(req: Request, maxAge: number): string {
+  return `Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secureFor(req) ? "; Secure" : ""}`;
+}
+
+export function sessionSetCookie(req: Request, sealed: string): string {
+  return `${SESSION_COOKIE}=${sealed}; ${cookieAttributes(req, SESSION_TTL_SECONDS)}`;
+}
+
+export function sessionClearCookie(req: Request): string {
+  return `${SESSION_COOKIE}=; ${cookieAttributes(req, 0)}; Expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+}
+
+/** For server components: the session of the current request, or null. */
+export async function getPageSession(): Promise<PageSession | null> {
+  const store = await cookies();
+  return unsealSession(store.get(SESSION_COOKIE)?.value);
+}
