@@ -1,0 +1,149 @@
+"use client";
+// The sign-in form. Tells a malformed key, a rejected key and an unreachable or failing upstream
+// apart (the server decides which; this shows it with the request id).
+import { useId, useState } from "react";
+import { RequestId } from "@/components/states/states";
+import { LogoIcon } from "@/components/ui/icons";
+import { getQueryClient } from "@/lib/queries/get-query-client";
+
+export type DemoOption = { id: string; plan: string; workspace: string; description: string };
+
+type Failure = { title: string; message: string; requestId?: string; field?: boolean };
+
+const REASONS = {
+  expired: "Your session ended or the API key stopped working. Sign in again to continue.",
+  "signed-out": "You are signed out.",
+} as const;
+
+async function describeFailure(res: Response): Promise<Failure> {
+  let body: { error?: { code?: string; message?: string; param?: string; request_id?: string } } = {};
+  try {
+    body = (await res.json()) as typeof body;
+  } catch {
+    // An empty or non-JSON body: described by status below.
+  }
+  const e = body.error ?? {};
+  const message = e.message ?? `Sign-in failed (HTTP ${res.status}).`;
+  const requestId = e.request_id ?? res.headers.get("x-request-id") ?? undefined;
+  if (res.status === 400) return { title: "That is not an API key", message, requestId, field: true };
+  if (res.status === 401) return { title: "Key rejected", message, requestId, field: true };
+  if (res.status === 429) return { title: "Too many attempts", message, requestId };
+  if (res.status === 503 && e.code === "rate_limited") return { title: "The Data API is busy", message, requestId };
+  if (res.status >= 500) return { title: "The Data API could not be reached", message, requestId };
+  return { title: "Sign-in failed", message, requestId };
+}
+
+export function SignInForm({ next, reason, demos }: { next: string; reason?: keyof typeof REASONS; demos: DemoOption[] }) {
+  const inputId = useId();
+  const [apiKey, setApiKey] = useState("");
+  const [busy, setBusy] = useState<string | null>(null);
+  const [failure, setFailure] = useState<Failure | null>(null);
+
+  async function submit(body: { apiKey: string } | { demo: string }, label: string) {
+    setBusy(label);
+    setFailure(null);
+    try {
+      const res = await fetch("/api/session", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      if (!res.ok) {
+        setFailure(await describeFailure(res));
+        setBusy(null);
+        return;
+      }
+      // Nothing cached under an earlier session may show for this one.
+      getQueryClient().clear();
+      window.location.assign(next);
+    } catch {
+      setFailure({ title: "This app's server could not be reached", message: "Check your connection and try again." });
+      setBusy(null);
+    }
+  }
+
+  return (
+    <div className="card auth-card stack">
+      <div className="stack" style={{ gap: 8 }}>
+        <span className="brand">
+          <span className="brand-mark">
+            <LogoIcon />
+          </span>
+          Workspace Analytics
+        </span>
+        <h1>Sign in</h1>
+        <p className="muted">Paste a workspace API key. It stays on this app&apos;s server, sealed in your session; the browser never sees it.</p>
+      </div>
+      {reason && (
+        <p className="notice notice-info" role="status" data-testid="sign-in-reason">
+          {REASONS[reason]}
+        </p>
+      )}
+      <form
+        className="stack"
+        style={{ gap: 12 }}
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!apiKey.trim()) {
+            setFailure({ title: "Enter a key", message: "Paste the API key from Settings → API Keys in your workspace.", field: true });
+            return;
+          }
+          void submit({ apiKey: apiKey.trim() }, "key");
+        }}
+        noValidate
+      >
+        <div className="field">
+          <label htmlFor={inputId}>API key</label>
+          <input
+            id={inputId}
+            name="apiKey"
+            className="input mono"
+            type="password"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="svc_sk_live_… or svc_sk_test_…"
+            value={apiKey}
+            onChange={(e) => setApiKey(e.target.value)}
+            aria-invalid={failure?.field ? true : undefined}
+            aria-describedby={failure ? `${inputId}-error` : undefined}
+          />
+        </div>
+        {failure && (
+          <div id={`${inputId}-error`} className="state state-error" role="alert" data-testid="sign-in-error">
+            <p className="state-title">{failure.title}</p>
+            <p className="small">{failure.message}</p>
+            {failure.requestId && <RequestId id={failure.requestId} />}
+          </div>
+        )}
+        <button type="submit" className="button" disabled={busy !== null}>
+          {busy === "key" ? "Checking the key…" : "Sign in"}
+        </button>
+      </form>
+      {demos.length > 0 && (
+        <section aria-labelledby="demo-heading" className="stack" style={{ gap: 10 }}>
+          <div>
+            <h2 id="demo-heading">Or try a demo workspace</h2>
+            <p className="muted small">Sandbox test keys with generated data.</p>
+          </div>
+          <div className="demo-list">
+            {demos.map((d) => (
+              <button
+                key={d.id}
+                type="button"
+                className="demo-option"
+                disabled={busy !== null}
+                onClick={() => void submit({ demo: d.id }, d.id)}
+                data-testid={`demo-${d.id}`}
+              >
+                <span className="demo-title">
+                  {busy === d.id ? "Signing in…" : `${d.id.charAt(0).toUpperCase()}${d.id.slice(1)} demo`} <span className="badge badge-neutral">{d.plan}</span>
+                </span>
+                <span className="muted small">{d.description}</span>
+              </button>
+            ))}
+          </div>
+        </section>
+      )}
+    </div>
+  );
+}

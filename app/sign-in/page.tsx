@@ -1,0 +1,30 @@
+// `/sign-in` - paste a workspace API key, or (with the sandbox as upstream) pick a demo key.
+// Already signed in: go straight on to `next`.
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { loadDemoKeys } from "@/lib/server/demo-keys";
+import { getPageSession } from "@/lib/server/session";
+import { safeNextPath } from "@/lib/ui/safe-next";
+import { SignInForm, type DemoOption } from "./client";
+
+export const metadata: Metadata = { title: "Sign in" };
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const sp = await searchParams;
+  const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+  const next = safeNextPath(first(sp.next));
+  const reason = first(sp.reason);
+  if (await getPageSession()) redirect(next);
+  // Only the description of each demo key reaches the browser, never its value.
+  const demos: DemoOption[] = ((await loadDemoKeys().catch(() => null)) ?? []).map(({ id, plan, workspace, description }) => ({
+    id,
+    plan,
+    workspace,
+    description,
+  }));
+  return (
+    <main className="auth-page" id="main">
+      <SignInForm next={next} reason={reason === "expired" || reason === "signed-out" ? reason : undefined} demos={demos} />
+    </main>
+  );
+}

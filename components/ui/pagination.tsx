@@ -1,0 +1,69 @@
+"use client";
+// Previous/next paging with the visible range ("1–20 of 12,345") and the page size. Pages are links
+// (shareable, open in a new tab); the page size is a select that goes back to the first page.
+import Link from "next/link";
+import { useId } from "react";
+import { formatRange } from "@/lib/format/format";
+
+const PAGE_SIZES = [10, 20, 50, 100];
+
+export function Pagination({
+  offset,
+  limit,
+  count,
+  total,
+  noun,
+  hrefFor,
+  onLimit,
+}: {
+  offset: number;
+  limit: number;
+  count: number;
+  total: number;
+  noun: string;
+  hrefFor: (offset: number) => string;
+  onLimit: (limit: number) => void;
+}) {
+  const id = useId();
+  const prev = Math.max(0, offset - limit);
+  const hasPrev = offset > 0;
+  const hasNext = offset + count < total;
+  const sizes = PAGE_SIZES.includes(limit) ? PAGE_SIZES : [...PAGE_SIZES, limit].sort((a, b) => a - b);
+  return (
+    <nav className="pagination" aria-label={`${noun} pages`}>
+      <p className="muted small" data-testid="range" aria-live="polite">
+        {formatRange(offset, count, total)} {noun}
+      </p>
+      <div className="pagination-controls">
+        <label htmlFor={id} className="muted small">
+          Per page
+        </label>
+        <select id={id} className="select" style={{ width: "auto" }} value={limit} onChange={(e) => onLimit(Number(e.target.value))}>
+          {sizes.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+        {hasPrev ? (
+          <Link className="button button-secondary button-small" href={hrefFor(prev)} scroll={false} rel="prev">
+            ← Previous
+          </Link>
+        ) : (
+          <span className="button button-secondary button-small" aria-disabled="true">
+            ← Previous
+          </span>
+        )}
+        {hasNext ? (
+          <Link className="button button-secondary button-small" href={hrefFor(offset + limit)} scroll={false} rel="next">
+            Next →
+          </Link>
+        ) : (
+          <span className="button button-secondary button-small" aria-disabled="true">
+            Next →
+          </span>
+        )}
+      </div>
+    </nav>
+  );
+}
