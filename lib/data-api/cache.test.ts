@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { MemoryCacheStore, SingleFlight } from "./cache";
+
+describe("MemoryCacheStore", () => {
+  it("expires entries after their TTL and evicts the oldest beyond its bound", async () => {
+    let now = 0;
+    const store = new MemoryCacheStore(2, () => now);
+    await store.set("a", 1, 100);
+    await store.set("b", 2, 100);
+    expect(await store.get("a")).toBe(1);
+    now = 100;
+    expect(await store.get("a")).toBeUndefined();
+    await store.set("c", 3, 100);
+    await store.set("d", 4, 100);
+    await store.set("e", 5, 100);
+    expect(store.size).toBe(2);
+    expect(await store.get("c")).toBeUndefined();
+    expect(await store.get("e")).toBe(5);
+    await store.clear();
+    expect(await store.get("e")).toBeUndefined();
+  });
+});
+
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+describe("SingleFlight", () => {
+  it("runs identical concurrent work once and shares the result", async () => {
+    const flights = new SingleFlight();
+    let runs = 0;
+    const gate = deferred<string>();
+    const work = async () => {
+      runs++;
+      return gate.promise;
+    };
+    const a = flights.run("k", work);
+    const b = flights.run("k", work);
+    const c = flights.run("other", async () => "x");
+    gate.resolve("v");
+    expect(await Promise.all([a, b, c])).toEqual(["v", "v", "x"]);
+    expect(runs).toBe(1);
+    expect(flights.inFlight).toBe(0);
+  });
+
+  it("keeps the shared work going while one waiter remains, and aborts it when all left", async () => {
+    const flights = new SingleFlight();
+    const gate = deferred<string>();
+    let workSignal: AbortSignal | undefined;
+    const work = async (signal: AbortSignal) => {
+      workSignal = signal;
+      return gate.promise;
+    };
+    const one = new AbortController();
+    const two = new AbortController();
+    const a = flights.run("k", work, one.signal);
+    const b = flights.run("k", work, two.signal);
+    one.abort();
+    await expect(a).rejects.toThrow();
+    expect(workSignal?.aborted).toBe(false);
+    two.abort();
+    await expect(b).rejects.toThrow();
+    expect(workSignal?.aborted).toBe(true);
+    // A new caller starts fresh work rather than joining the aborted one.
+    let fresh = 0;
+    await flights.run("k", async () => ++fresh);
+    expect(fresh).toBe(1);
+  });
+
+  it("passes a failure to every waiter", async () => {
+    const flights = new SingleFlight();
+    const gate = deferred<string>();
+    const a = flights.run("k", () => gate.promise);
+    const b = flights.run("k", () => gate.promise);
+    gate.reject(new Error("boom"));
+    await expect(a).rejects.toThrow("boom");
+    await expect(b).rejects.toThrow("boom");
+  });
+});

@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import { RateBudget } from "./rate-budget";
+
+const T0 = 1_800_000_000_000;
+
+/** Sends as fast as the budget allows, on a simulated clock; returns the send times. */
+function drain(budget: RateBudget, count: number, start = T0): number[] {
+  const times: number[] = [];
+  let now = start;
+  while (times.length < count) {
+    const wait = budget.delay(now);
+    if (wait > 0) {
+      now += wait;
+      continue;
+    }
+    budget.recordSend(now);
+    budget.recordResponse(now, 200, {});
+    times.push(now);
+  }
+  return times;
+}
+
+const maxInAnyWindow = (times: number[], width: number) => {
+  let best = 0;
+  for (let i = 0, j = 0; i < times.length; i++) {
+    while (times[i]! - times[j]! >= width) j++;
+    best = Math.max(best, i - j + 1);
+  }
+  return best;
+};
+
+describe("RateBudget", () => {
+  it("keeps the Free plan under 10 per second and 100 per minute in every window", () => {
+    const times = drain(new RateBudget({ budget: { perSecond: 10, perMinute: 100 } }), 250);
+    expect(maxInAnyWindow(times, 1000)).toBeLessThanOrEqual(10);
+    expect(maxInAnyWindow(times, 60_000)).toBeLessThanOrEqual(100);
+    // ...and is not needlessly slow: 100 within the first ~10 s, the next 100 one minute later.
+    expect(times[99]! - T0).toBeLessThan(10_500);
+    expect(times[199]! - T0).toBeLessThan(72_000);
+  });
+
+  it("learns the Pro plan from X-RateLimit-Limit", () => {
+    const budget = new RateBudget();
+    budget.recordSend(T0);
+    budget.recordResponse(T0, 200, { limit: 1000, remaining: 999, resetAt: T0 + 60_000 });
+    expect(budget.snapshot(T0)).toMatchObject({ perSecond: 50, perMinute: 1000, learned: true });
+    const times = drain(budget, 120, T0 + 1);
+    expect(maxInAnyWindow([T0, ...times], 1000)).toBeLessThanOrEqual(50);
+  });
+
+  it("waits out Retry-After after a 429", () => {
+    const budget = new RateBudget();
+    budget.recordSend(T0);
+    budget.recordResponse(T0, 429, { retryAfter: 3 });
+    expect(budget.delay(T0)).toBe(3000);
+    expect(budget.delay(T0 + 3000)).toBe(0);
+  });
+
+  it("stops until the reset when the server says nothing remains", () => {
+    const budget = new RateBudget({ budget: { perSecond: 10, perMinute: 100 } });
+    budget.recordSend(T0);
+    budget.recordResponse(T0, 200, { limit: 100, remaining: 0, resetAt: T0 + 20_000 });
+    expect(budget.delay(T0 + 10)).toBeGreaterThanOrEqual(19_990);
+  });
+
+  it("slows down as Remaining nears 0", () => {
+    const budget = new RateBudget({ budget: { perSecond: 10, perMinute: 100 } });
+    budget.recordSend(T0);
+    budget.recordResponse(T0, 200, { limit: 100, remaining: 3, resetAt: T0 + 40_000 });
+    // Three requests left for 40 s: spaced ~10 s apart instead of sent at once.
+    expect(budget.delay(T0)).toBeGreaterThanOrEqual(9000);
+  });
+
+  it("reserves requests still in flight when reading Remaining", () => {
+    const budget = new RateBudget({ budget: { perSecond: 100, perMinute: 1000 } });
+    for (let i = 0; i < 5; i++) budget.recordSend(T0);
+    // One answer says 4 remain, but 4 others are still in flight: nothing is left.
+    budget.recordResponse(T0, 200, { limit: 1000, remaining: 4, resetAt: T0 + 30_000 });
+    expect(budget.snapshot(T0).serverRemaining).toBe(0);
+    expect(budget.delay(T0)).toBeGreaterThan(29_000);
+  });
+
+  it("caps a pause from a misread reset time", () => {
+    const budget = new RateBudget();
+    budget.recordSend(T0);
+    budget.recordResponse(T0, 429, { retryAfter: 86_400 });
+    expect(budget.delay(T0)).toBeLessThanOrEqual(65_000);
+  });
+});
