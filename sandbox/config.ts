@@ -20,6 +20,14 @@ const rateVar = (name: string) =>
     .regex(/^(0(\.\d+)?|1(\.0+)?)$/, { error: `${name} must be a number from 0 to 1, e.g. ${name}=0.1 for 10%` })
     .transform(Number);
 
+/** An ISO 8601 date or zoned datetime that names a real calendar day (Date.parse rolls 02-31 over). */
+function isIsoInstant(v: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/.exec(v);
+  if (!m || Number.isNaN(Date.parse(v))) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  return mo >= 1 && mo <= 12 && d >= 1 && d <= new Date(Date.UTC(y, mo, 0)).getUTCDate();
+}
+
 const schema = z.object({
   SANDBOX_PORT: intVar("SANDBOX_PORT", 0, 65535, "e.g. SANDBOX_PORT=4010; 0 picks a free port").default(4010),
   SANDBOX_HOST: z
@@ -29,7 +37,7 @@ const schema = z.object({
   SANDBOX_SEED: intVar("SANDBOX_SEED", 0, 4294967295, "e.g. SANDBOX_SEED=42").default(DEFAULT_SEED),
   SANDBOX_NOW: z
     .string()
-    .refine((v) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(v) && !Number.isNaN(Date.parse(v)), {
+    .refine(isIsoInstant, {
       error: "SANDBOX_NOW must be an ISO 8601 instant, e.g. SANDBOX_NOW=2026-11-20T12:00:00Z (unset = the real time)",
     })
     .optional(),
