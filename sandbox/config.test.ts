@@ -4,13 +4,16 @@ import { describe, expect, it } from "vitest";
 import { loadSandboxConfig } from "./config";
 import { DEMO_KEYS } from "./keys";
 
+// Next's types make NODE_ENV required on ProcessEnv; these tests pass only SANDBOX_* variables.
+const env = (vars: Record<string, string>) => vars as unknown as NodeJS.ProcessEnv;
+
 describe("loadSandboxConfig", () => {
   it("has defaults for everything", () => {
-    expect(loadSandboxConfig({})).toEqual({ port: 4010, host: "127.0.0.1", seed: 42, now: undefined, visitors: 20_000, faults: {} });
+    expect(loadSandboxConfig(env({}))).toEqual({ port: 4010, host: "127.0.0.1", seed: 42, now: undefined, visitors: 20_000, faults: {} });
   });
 
   it("reads every variable, treating empty ones as unset", () => {
-    const config = loadSandboxConfig({
+    const config = loadSandboxConfig(env({
       SANDBOX_PORT: "0",
       SANDBOX_HOST: "localhost",
       SANDBOX_SEED: "7",
@@ -21,7 +24,7 @@ describe("loadSandboxConfig", () => {
       SANDBOX_MALFORMED_RATE: "0.05",
       SANDBOX_RATE_LIMIT_STORM: "20",
       PORT: "",
-    });
+    }));
     expect(config).toEqual({
       port: 0,
       host: "localhost",
@@ -30,7 +33,7 @@ describe("loadSandboxConfig", () => {
       visitors: 1_000_000,
       faults: { latencyMs: 250, errorRate: 0.1, malformedRate: 0.05, rateLimitStorm: 20 },
     });
-    expect(loadSandboxConfig({ SANDBOX_PORT: "", SANDBOX_NOW: " " }).port).toBe(4010);
+    expect(loadSandboxConfig(env({ SANDBOX_PORT: "", SANDBOX_NOW: " " })).port).toBe(4010);
   });
 
   it.each([
@@ -47,7 +50,7 @@ describe("loadSandboxConfig", () => {
     ["SANDBOX_RATE_LIMIT_STORM", "-3", /SANDBOX_RATE_LIMIT_STORM/],
     ["SANDBOX_HOST", "local host", /SANDBOX_HOST/],
   ])("%s=%s is rejected with a message naming it and what to set", (name, value, message) => {
-    expect(() => loadSandboxConfig({ [name]: value })).toThrow(message);
+    expect(() => loadSandboxConfig(env({ [name]: value }))).toThrow(message);
   });
 });
 
