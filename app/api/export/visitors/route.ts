@@ -1,0 +1,5 @@
+// GET /api/export/visitors - every visitor matching the filters (source, intent, converted, from, to) as a CSV or JSON download (format=csv|json).
+import { exportVisitors } from "@/lib/server/export/handlers";
+
+export const dynamic = "force-dynamic";
+export const GET = exportVisitors;

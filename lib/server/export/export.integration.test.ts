@@ -1,0 +1,194 @@
+// The export route handlers against a sandbox over real HTTP: completeness and order for several
+// filter combinations (compared with paging the upstream directly), both formats through standard
+// parsers, validation and session before any upstream call, cancel stops paging, and an upstream
+// failure mid-way errors the body stream instead of ending it.
+import Papa from "papaparse";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Sandbox } from "@/sandbox/server";
+import { DEMO_KEYS } from "@/sandbox/keys";
+import { sessionCookie, startUpstream, ORIGIN } from "../test-support";
+import { EXPORT_COLUMNS, type ExportResource } from "./columns";
+import { exportMentions, exportVisitors } from "./handlers";
+
+type Row = Record<string, unknown>;
+
+let sandbox: Sandbox;
+let cookie: string;
+
+beforeAll(async () => {
+  sandbox = await startUpstream({ visitors: 2000 });
+  cookie = await sessionCookie(DEMO_KEYS.pro);
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+beforeEach(() => {
+  sandbox.setFaults({});
+});
+
+const handlerFor = (resource: ExportResource) => (resource === "visitors" ? exportVisitors : exportMentions);
+
+function exportRequest(resource: ExportResource, query: string, init: { signal?: AbortSignal; withCookie?: boolean } = {}): Promise<Response> {
+  const headers = new Headers();
+  if (init.withCookie !== false) headers.set("cookie", cookie);
+  const req = new Request(`${ORIGIN}/api/export/${resource}?${query}`, { headers, signal: init.signal });
+  return handlerFor(resource)(req, undefined);
+}
+
+/**
+ * Every row the upstream returns for `filters`, paging it directly with limit=100. Uses the
+ * "limited" demo key (same workspace and Pro plan, its own rate-limit counter) so the reference
+ * reads do not eat into the budget the export under test uses.
+ */
+async function upstreamRows(resource: ExportResource, filters: Record<string, string>): Promise<{ total: number; rows: Row[] }> {
+  const rows: Row[] = [];
+  let total = Infinity;
+  for (let offset = 0; offset < total; offset += 100) {
+    const qs = new URLSearchParams({ ...filters, limit: "100", offset: String(offset) });
+    let res: Response;
+    for (;;) {
+      res = await fetch(`${sandbox.baseUrl}/${resource}?${qs}`, { headers: { Authorization: `Bearer ${DEMO_KEYS.limited}` } });
+      if (res.status !== 429) break;
+      await new Promise((r) => setTimeout(r, 1000 * Number(res.headers.get("retry-after") ?? 1)));
+    }
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { data: Row[]; meta: { total: number } };
+    total = body.meta.total;
+    rows.push(...body.data);
+    if (body.data.length === 0) break;
+  }
+  return { total: total === Infinity ? 0 : total, rows };
+}
+
+/** What a spreadsheet cell should read for an upstream value (written independently of lib/csv). */
+function expectedCell(value: unknown): string {
+  if (value === undefined || value === null) return "";
+  if (Array.isArray(value)) return expectedCell(value.join("; "));
+  if (typeof value === "string") return /^[=+\-@\t\r\n]/.test(value) ? `'${value}` : value;
+  return String(value);
+}
+
+const cases: { resource: ExportResource; filters: Record<string, string> }[] = [
+  { resource: "visitors", filters: {} },
+  { resource: "visitors", filters: { source: "chatgpt", converted: "true" } },
+  { resource: "visitors", filters: { intent: "problem_research", from: "2026-11-01", to: "2026-11-15" } },
+  { resource: "visitors", filters: { source: "organic", converted: "false", from: "2026-10-01" } },
+  { resource: "mentions", filters: {} },
+  { resource: "mentions", filters: { platform: "claude", sentiment: "negative" } },
+  { resource: "mentions", filters: { sentiment: "positive", from: "2026-11-01", to: "2026-11-20" } },
+];
+
+describe.each(cases)("export $resource with $filters", ({ resource, filters }) => {
+  const columns = EXPORT_COLUMNS[resource].map((c) => c.key);
+
+  it("CSV holds exactly the upstream rows, in order, and parses with papaparse", async () => {
+    const expected = await upstreamRows(resource, filters);
+    const res = await exportRequest(resource, new URLSearchParams({ ...filters, format: "csv", limit: "5", offset: "40" }).toString());
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.headers.get("x-total-count")).toBe(String(expected.total));
+    expect(res.headers.get("content-disposition")).toMatch(new RegExp(`^attachment; filename="${resource}_[A-Za-z0-9_.-]+\\.csv"`));
+    const text = await res.text();
+    expect(text.endsWith("\r\n")).toBe(true);
+    const parsed = Papa.parse<string[]>(text, { newline: "\r\n", skipEmptyLines: true });
+    expect(parsed.errors).toEqual([]);
+    const [header, ...rows] = parsed.data;
+    expect(header).toEqual(columns);
+    // limit/offset were ignored: every matching row, not a page.
+    expect(rows.length).toBe(expected.total);
+    expect(rows).toEqual(expected.rows.map((r) => columns.map((c) => expectedCell(r[c]))));
+  });
+
+  it("JSON is one valid array of exactly the upstream rows, in order", async () => {
+    const expected = await upstreamRows(resource, filters);
+    const res = await exportRequest(resource, new URLSearchParams({ ...filters, format: "json" }).toString());
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(res.headers.get("content-disposition")).toMatch(/\.json"/);
+    const items = JSON.parse(await res.text()) as Row[];
+    expect(items.length).toBe(expected.total);
+    expect(items).toEqual(expected.rows.map((r) => Object.fromEntries(columns.filter((c) => r[c] !== undefined).map((c) => [c, r[c]]))));
+  });
+});
+
+describe("export requests", () => {
+  it("names the file after the filters and the day", async () => {
+    const res = await exportRequest("visitors", "source=chatgpt&converted=true&from=2026-11-01&to=2026-11-20&format=csv");
+    const today = new Date().toISOString().slice(0, 10);
+    expect(res.headers.get("content-disposition")).toContain(`filename="visitors_source-chatgpt_converted-true_2026-11-01_to_2026-11-20_${today}.csv"`);
+    expect(Number(res.headers.get("x-export-estimated-seconds"))).toBeGreaterThanOrEqual(0);
+    await res.body?.cancel();
+  });
+
+  it("answers an invalid filter with 400 naming it, before any upstream call", async () => {
+    const before = sandbox.stats().byPath["/visitors"] ?? 0;
+    for (const [query, param] of [
+      ["source=myspace", "source"],
+      ["format=xlsx", "format"],
+      ["from=2026-13-01", "from"],
+      ["from=2026-11-10&to=2026-11-01", "to"],
+    ] as const) {
+      const res = await exportRequest("visitors", query);
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { error: { code: string; param?: string } };
+      expect(body.error).toMatchObject({ code: "invalid_parameter", param });
+    }
+    const mention = await exportRequest("mentions", "platform=myspace");
+    expect(mention.status).toBe(400);
+    expect(sandbox.stats().byPath["/visitors"] ?? 0).toBe(before);
+  });
+
+  it("requires a session (401 in the error shape)", async () => {
+    const res = await exportRequest("visitors", "format=csv", { withCookie: false });
+    expect(res.status).toBe(401);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("unauthorized");
+  });
+
+  it("answers a first-page failure with a real status in the error shape, not a broken file", async () => {
+    sandbox.setFaults({ errorCount: 100, paths: ["/visitors"] });
+    const res = await exportRequest("visitors", "source=claude&format=csv");
+    expect(res.status).toBe(502);
+    expect(res.headers.get("content-disposition")).toBeNull();
+    const body = (await res.json()) as { error: { code: string; request_id?: string } };
+    expect(body.error.code).toBe("upstream_error");
+    expect(body.error.request_id).toBeTruthy();
+  });
+
+  it("stops paging the upstream when the client cancels mid-way", async () => {
+    sandbox.reset();
+    sandbox.setFaults({ latencyMs: 30, paths: ["/visitors"] });
+    const client = new AbortController();
+    const res = await exportRequest("visitors", "format=csv", { signal: client.signal });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    for (let i = 0; i < 3; i++) await reader.read();
+    client.abort();
+    await reader.cancel().catch(() => undefined);
+    // Let requests already in flight land, then the count must stay put.
+    await new Promise((r) => setTimeout(r, 200));
+    const settled = sandbox.stats().byPath["/visitors"] ?? 0;
+    await new Promise((r) => setTimeout(r, 500));
+    expect(sandbox.stats().byPath["/visitors"] ?? 0).toBe(settled);
+    // 2,000 visitors are 20 pages: far from all of them were asked for.
+    expect(settled).toBeLessThan(12);
+  });
+
+  it("errors the body stream (not a clean end) when the upstream fails after the first page", async () => {
+    const res = await exportRequest("visitors", "format=json");
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    expect(first.done).toBe(false);
+    // From now on every /visitors request fails, beyond what the scheduler's retries can absorb.
+    sandbox.setFaults({ errorCount: 1000, paths: ["/visitors"] });
+    const drain = async () => {
+      for (;;) if ((await reader.read()).done) return "ended cleanly";
+    };
+    // The upstream's error, after the scheduler's retries, is what ends the stream.
+    await expect(drain()).rejects.toThrow(/injected by the sandbox/);
+  }, 60_000);
+});
