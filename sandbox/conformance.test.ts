@@ -1,5 +1,6 @@
 // Conformance of the sandbox Data API over real HTTP: every endpoint, parameter (valid, boundary,
 // invalid), error status and code, header and key kind, plus the admin endpoints and faults.
+import { connect } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SOURCES } from "@/lib/data-api/constants";
 import {
@@ -500,8 +501,30 @@ describe("methods and unknown paths", () => {
   it("paths outside /v1 and /sandbox are 404 with the common headers", async () => {
     const res = await fetch(`${sb.url}/visitors`);
     expect(res.status).toBe(404);
+    const lower = await api(sb, "/visitors?limit=1", null, { headers: { Authorization: `bearer ${DEMO_KEYS.free}` } });
+    expect(lower.status).toBe(200);
     expectCommonHeaders(res.headers);
     expect(((await res.json()) as ErrorJson).error.code).toBe("not_found");
+  });
+});
+
+/** Sends a raw HTTP/1.1 request line (fetch normalises odd targets away) and returns the status line. */
+function rawStatus(target: string): Promise<string> {
+  const { port } = new URL(sb.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), "127.0.0.1", () => {
+      socket.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${DEMO_KEYS.pro}\r\nConnection: close\r\n\r\n`);
+    });
+    let data = "";
+    socket.on("data", (d) => (data += d.toString()));
+    socket.on("end", () => resolve(data.split("\r\n")[0] ?? ""));
+    socket.on("error", reject);
+  });
+}
+
+describe("odd request targets", () => {
+  it.each(["//v1/visitors", "http://other.example/v1/visitors", "/v1/visitors/%00", "/v1/visitors/vis_%E0%A4%A"])("%s: 404, never a crash", async (target) => {
+    expect(await rawStatus(target)).toMatch(/^HTTP\/1\.1 404/);
   });
 });
 

@@ -72,7 +72,8 @@ export type AuthResult = { ok: true; info: KeyInfo } | { ok: false; message: str
 /** Checks an Authorization header value. Messages never echo the key. */
 export function authenticate(header: string | undefined): AuthResult {
   if (!header) return { ok: false, message: "Missing Authorization header; send `Authorization: Bearer <API_KEY>`" };
-  const m = /^Bearer ([A-Za-z0-9_]+)$/.exec(header.trim());
+  // The auth scheme is case-insensitive (RFC 9110); the key itself is not.
+  const m = /^Bearer +([A-Za-z0-9_]+)$/i.exec(header.trim());
   if (!m) return { ok: false, message: "Malformed Authorization header; expected `Bearer <API_KEY>`" };
   const key = m[1]!;
   if (key.startsWith("svc_sk_live_")) {

@@ -140,10 +140,16 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = `req_${randomBytes(10).toString("hex")}`;
     const method = req.method ?? "GET";
-    const url = new URL(req.url ?? "/", "http://sandbox.invalid");
-    const path = url.pathname;
-    let maskedKey = "";
     stats.requests++;
+    let url: URL;
+    try {
+      url = new URL(req.url ?? "/", "http://sandbox.invalid");
+    } catch {
+      url = new URL("http://sandbox.invalid/");
+    }
+    // A request target that is not a plain path (e.g. "//v1/x" or an absolute URL) matches no route.
+    const path = req.url?.startsWith("/") && !req.url.startsWith("//") ? url.pathname : "/invalid-request-target";
+    let maskedKey = "";
 
     const send = (reply: Reply, raw?: string) => {
       const body = raw ?? JSON.stringify(reply.status >= 400 ? withRequestId(reply.body, requestId) : reply.body);

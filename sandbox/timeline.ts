@@ -90,8 +90,8 @@ export function visitorTimeline(cols: VisitorColumns, row: number): { visitor_id
     const gap = gaps[i]!;
     t += gap.inter ? (weightSum === 0 ? 0 : (interTotal * gap.w) / weightSum) : gap.w * scaleIn;
     const sec = i === drafts.length - 1 ? spanSec : Math.min(spanSec, Math.round(t));
-    const { session: _session, gapBefore: _gap, ...fields } = d;
-    return { id: `evt_${id.slice(4)}_${String(i + 1).padStart(3, "0")}`, occurred_at: new Date(firstMs + sec * 1000).toISOString(), ...fields };
+    const { session: _session, gapBefore: _gap, type, ...fields } = d;
+    return { id: `evt_${id.slice(4)}_${String(i + 1).padStart(3, "0")}`, type, occurred_at: new Date(firstMs + sec * 1000).toISOString(), ...fields };
   });
   // Time on page: until the next event of the same session, or a plausible read for a session's last page.
   data.forEach((e, i) => {
