@@ -32,7 +32,7 @@ export function OverviewClient({ params, error }: { params: PeriodParams; error?
         </div>
         <nav className="segmented" aria-label="Period">
           {PERIODS.map((p) => (
-            <Link key={p} href={`/?period=${p}`} aria-current={p === params.period ? "true" : undefined} scroll={false}>
+            <Link key={p} href={`/?period=${p}`} aria-current={p === params.period ? "true" : undefined} scroll={false} prefetch={false}>
               {p}
             </Link>
           ))}

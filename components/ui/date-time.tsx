@@ -3,7 +3,7 @@
 // optional relative form. The server renders UTC; the browser switches to its zone right after
 // hydration (useSyncExternalStore), so there is no hydration mismatch.
 import { useSyncExternalStore } from "react";
-import { formatDate, formatDateTime, formatExact, formatRelative, MISSING } from "@/lib/format/format";
+import { formatDate, formatDateTime, formatDateTimeShort, formatExact, formatRelative, MISSING, zoneName } from "@/lib/format/format";
 
 const noop = () => () => {};
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -23,7 +23,12 @@ const nowSnapshot = () => {
   return cachedNow;
 };
 
-type Props = { iso: string | null | undefined; mode?: "datetime" | "date" | "relative" };
+/** The viewer's zone name for a column header: "First seen (CET)". */
+export function ZoneName() {
+  return <>{zoneName(useTimeZone())}</>;
+}
+
+type Props = { iso: string | null | undefined; mode?: "datetime" | "short" | "date" | "relative" };
 
 export function DateTime({ iso, mode = "datetime" }: Props) {
   const zone = useTimeZone();
@@ -32,6 +37,7 @@ export function DateTime({ iso, mode = "datetime" }: Props) {
   const exact = formatExact(iso, zone);
   let text: string;
   if (mode === "date") text = formatDate(iso, zone);
+  else if (mode === "short") text = formatDateTimeShort(iso, zone);
   else if (mode === "relative" && now) text = formatRelative(iso, now);
   else text = formatDateTime(iso, zone);
   return (

@@ -46,7 +46,7 @@ export function Pagination({
           ))}
         </select>
         {hasPrev ? (
-          <Link className="button button-secondary button-small" href={hrefFor(prev)} scroll={false} rel="prev">
+          <Link className="button button-secondary button-small" href={hrefFor(prev)} scroll={false} prefetch={false} rel="prev">
             ← Previous
           </Link>
         ) : (
@@ -55,7 +55,7 @@ export function Pagination({
           </span>
         )}
         {hasNext ? (
-          <Link className="button button-secondary button-small" href={hrefFor(offset + limit)} scroll={false} rel="next">
+          <Link className="button button-secondary button-small" href={hrefFor(offset + limit)} scroll={false} prefetch={false} rel="next">
             Next →
           </Link>
         ) : (

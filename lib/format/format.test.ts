@@ -3,6 +3,7 @@ import {
   formatChange,
   formatCountry,
   formatDateTime,
+  formatDateTimeShort,
   formatDuration,
   formatExact,
   formatNumber,
@@ -11,6 +12,7 @@ import {
   formatRelative,
   humanize,
   toDirection,
+  zoneName,
 } from "./format";
 
 describe("numbers", () => {
@@ -60,6 +62,11 @@ describe("dates and times", () => {
   it("names the zone and converts to it", () => {
     expect(formatDateTime(iso, "UTC")).toBe("Nov 20, 2026, 12:03 UTC");
     expect(formatDateTime(iso, "America/New_York")).toBe("Nov 20, 2026, 07:03 EST");
+  });
+  it("has a short form for tables and names zones", () => {
+    expect(formatDateTimeShort(iso, "UTC")).toBe("Nov 20, 2026, 12:03");
+    expect(zoneName("UTC")).toBe("UTC");
+    expect(zoneName("America/New_York", new Date(iso))).toBe("EST");
   });
   it("gives the exact time with seconds for hover text", () => {
     expect(formatExact(iso, "UTC")).toContain("12:03:07");

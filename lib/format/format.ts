@@ -99,6 +99,27 @@ export function formatExact(iso: string | null | undefined, timeZone: string): s
   }).format(d);
 }
 
+/** "Nov 20, 2026 14:03" in the given zone, for tables whose header names the zone. */
+export function formatDateTimeShort(iso: string | null | undefined, timeZone: string): string {
+  const d = parseDate(iso);
+  if (!d) return MISSING;
+  return new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).format(d);
+}
+
+/** The short name of a zone at an instant: "UTC", "EST", "GMT+1". */
+export function zoneName(timeZone: string, at: Date = new Date()): string {
+  const part = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "short" }).formatToParts(at).find((p) => p.type === "timeZoneName");
+  return part?.value ?? timeZone;
+}
+
 /** "Nov 20, 2026" in the given zone. */
 export function formatDate(iso: string | null | undefined, timeZone: string): string {
   const d = parseDate(iso);

@@ -13,9 +13,16 @@ import { getQueryClient } from "./get-query-client";
 export async function prefetchPage(
   prefetch: (qc: QueryClient, api: DataApi) => Array<Promise<unknown>>,
 ): Promise<DehydratedState> {
+  return (await prefetchPageWithClient(prefetch)).state;
+}
+
+/** Same, also handing back the server's QueryClient so a page can act on a result (e.g. a 404). */
+export async function prefetchPageWithClient(
+  prefetch: (qc: QueryClient, api: DataApi) => Array<Promise<unknown>>,
+): Promise<{ state: DehydratedState; queryClient: QueryClient }> {
   const session = await getPageSession();
   if (!session) redirect("/sign-in");
-  const qc = getQueryClient();
-  await Promise.allSettled(prefetch(qc, dataApiForKey(session.apiKey)));
-  return dehydrate(qc);
+  const queryClient = getQueryClient();
+  await Promise.allSettled(prefetch(queryClient, dataApiForKey(session.apiKey)));
+  return { state: dehydrate(queryClient), queryClient };
 }

@@ -6,8 +6,9 @@ import { ExportButton } from "@/components/export/export-button";
 import { DateField, SelectField, SuggestField } from "@/components/filters/fields";
 import { useUrlFilters } from "@/components/filters/use-url-filters";
 import { EmptyState, QueryView, SkeletonLines } from "@/components/states/states";
-import { DateTime } from "@/components/ui/date-time";
+import { DateTime, ZoneName } from "@/components/ui/date-time";
 import { Pagination } from "@/components/ui/pagination";
+import { ConvertedBadge } from "@/components/ui/converted-badge";
 import { SourceBadge } from "@/components/ui/source-badge";
 import { AI_SOURCES, KNOWN_INTENTS, LABELS, SOURCES } from "@/lib/data-api/constants";
 import type { VisitorListParams } from "@/lib/data-api/params";
@@ -137,8 +138,12 @@ function VisitorTable({
               <thead>
                 <tr>
                   <th scope="col">Visitor</th>
-                  <th scope="col">First seen</th>
-                  <th scope="col">Last seen</th>
+                  <th scope="col">
+                    First seen (<ZoneName />)
+                  </th>
+                  <th scope="col">
+                    Last seen (<ZoneName />)
+                  </th>
                   <th scope="col">Source</th>
                   <th scope="col">Intent</th>
                   <th scope="col" className="num">
@@ -172,7 +177,7 @@ function VisitorTable({
 }
 
 function VisitorRow({ visitor: v }: { visitor: Visitor }) {
-  const location = [v.city, v.country ? formatCountry(v.country) : undefined].filter(Boolean).join(", ");
+  const location = [v.city, v.country].filter(Boolean).join(", ");
   return (
     <tr data-testid="visitor-row">
       <td>
@@ -181,10 +186,10 @@ function VisitorRow({ visitor: v }: { visitor: Visitor }) {
         </Link>
       </td>
       <td>
-        <DateTime iso={v.first_seen} />
+        <DateTime iso={v.first_seen} mode="short" />
       </td>
       <td>
-        <DateTime iso={v.last_seen} />
+        <DateTime iso={v.last_seen} mode="short" />
       </td>
       <td>
         <SourceBadge source={v.source} />
@@ -195,12 +200,9 @@ function VisitorRow({ visitor: v }: { visitor: Visitor }) {
         <ConvertedBadge converted={v.converted} />
       </td>
       <td>{v.email ?? <span className="muted">{MISSING}</span>}</td>
-      <td className="nowrap">{location || <span className="muted">{MISSING}</span>}</td>
+      <td className="nowrap" title={v.country ? formatCountry(v.country) : undefined}>
+        {location || <span className="muted">{MISSING}</span>}
+      </td>
     </tr>
   );
-}
-
-export function ConvertedBadge({ converted }: { converted: boolean | undefined }) {
-  if (converted === undefined) return <span className="muted">{MISSING}</span>;
-  return converted ? <span className="badge badge-success">✓ Yes</span> : <span className="badge badge-neutral">No</span>;
 }

@@ -1,0 +1,173 @@
+"use client";
+// One visitor: every field, then the complete timeline as a vertical list (newest or oldest first,
+// in the URL). The timeline loads and fails on its own: a key without access to timelines still
+// sees the visitor's details.
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { CsvDownloadButton } from "@/components/export/csv-download-button";
+import { EmptyState, QueryView, SkeletonLines } from "@/components/states/states";
+import { Card } from "@/components/ui/card";
+import { ConvertedBadge } from "@/components/ui/converted-badge";
+import { DateTime } from "@/components/ui/date-time";
+import { ArrowLeftIcon } from "@/components/ui/icons";
+import { SourceBadge } from "@/components/ui/source-badge";
+import { eventLabel, orderTimeline } from "@/components/ui/timeline-data";
+import type { TimelineEvent, Visitor } from "@/lib/data-api/schemas";
+import { formatCountry, formatDuration, formatNumber, humanize, MISSING } from "@/lib/format/format";
+import { browserApi } from "@/lib/queries/browser-api";
+import { visitorQuery, visitorTimelineQuery } from "@/lib/queries/visitors";
+import type { TimelineOrder } from "./search-params";
+
+const KNOWN_FIELDS = new Set(["id", "first_seen", "last_seen", "source", "intent", "pages_viewed", "converted", "email", "country", "city"]);
+
+export function VisitorClient({ id, order }: { id: string; order: TimelineOrder }) {
+  const visitor = useQuery(visitorQuery(browserApi, id));
+  return (
+    <div className="stack">
+      <div>
+        <Link href="/visitors" className="back-link">
+          <ArrowLeftIcon /> All visitors
+        </Link>
+      </div>
+      <div className="page-header">
+        <div>
+          <h1 className="mono" style={{ fontSize: "1.4rem" }}>
+            {id}
+          </h1>
+          <p>Visitor details and everything they did, in order.</p>
+        </div>
+      </div>
+      <Card title="Details" testId="visitor-details">
+        <QueryView query={visitor} what="this visitor" loading={<SkeletonLines lines={4} />}>
+          {(v) => <VisitorDetails visitor={v} />}
+        </QueryView>
+      </Card>
+      <TimelineCard id={id} order={order} />
+    </div>
+  );
+}
+
+function VisitorDetails({ visitor: v }: { visitor: Visitor }) {
+  const extra = Object.entries(v).filter(([k, value]) => !KNOWN_FIELDS.has(k) && (typeof value === "string" || typeof value === "number" || typeof value === "boolean"));
+  return (
+    <dl className="details">
+      <Item label="Visitor ID">
+        <span className="mono">{v.id}</span>
+      </Item>
+      <Item label="First seen">
+        <DateTime iso={v.first_seen} />
+      </Item>
+      <Item label="Last seen">
+        <DateTime iso={v.last_seen} />
+      </Item>
+      <Item label="Source">
+        <SourceBadge source={v.source} />
+      </Item>
+      <Item label="Intent">{humanize(v.intent)}</Item>
+      <Item label="Pages viewed">{formatNumber(v.pages_viewed)}</Item>
+      <Item label="Converted">
+        <ConvertedBadge converted={v.converted} />
+      </Item>
+      <Item label="Email">{v.email ?? MISSING}</Item>
+      <Item label="Country">{v.country ? `${formatCountry(v.country)} (${v.country})` : MISSING}</Item>
+      <Item label="City">{v.city ?? MISSING}</Item>
+      {extra.map(([k, value]) => (
+        <Item key={k} label={humanize(k)}>
+          {String(value)}
+        </Item>
+      ))}
+    </dl>
+  );
+}
+
+function Item({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+function TimelineCard({ id, order }: { id: string; order: TimelineOrder }) {
+  const timeline = useQuery(visitorTimelineQuery(browserApi, id));
+  const events = timeline.data ? orderTimeline(timeline.data.data, order) : [];
+  return (
+    <Card
+      title="Timeline"
+      description={timeline.data ? `${formatNumber(events.length)} events, ${order} first` : undefined}
+      testId="timeline-card"
+      actions={
+        <>
+          <nav className="segmented" aria-label="Timeline order">
+            <Link href={`?order=newest`} aria-current={order === "newest" ? "true" : undefined} scroll={false} replace prefetch={false}>
+              Newest first
+            </Link>
+            <Link href={`?order=oldest`} aria-current={order === "oldest" ? "true" : undefined} scroll={false} replace prefetch={false}>
+              Oldest first
+            </Link>
+          </nav>
+          {events.length > 0 && (
+            <CsvDownloadButton
+              filename={`timeline_${id}`}
+              label="CSV"
+              columns={[
+                { key: "occurred_at", header: "occurred_at" },
+                { key: "type", header: "type" },
+                { key: "title", header: "title" },
+                { key: "url", header: "url" },
+                { key: "source", header: "source" },
+                { key: "duration_seconds", header: "duration_seconds" },
+              ]}
+              rows={events}
+            />
+          )}
+        </>
+      }
+    >
+      <QueryView
+        query={timeline}
+        what="this visitor's timeline"
+        loading={<SkeletonLines lines={6} height={28} />}
+        isEmpty={(t) => t.data.length === 0}
+        empty={<EmptyState title="No activity recorded for this visitor" />}
+      >
+        {() => (
+          <ol className="timeline" data-testid="timeline">
+            {events.map((e, i) => (
+              <TimelineItem key={e.id ?? `${e.occurred_at}-${i}`} event={e} />
+            ))}
+          </ol>
+        )}
+      </QueryView>
+    </Card>
+  );
+}
+
+function TimelineItem({ event: e }: { event: TimelineEvent }) {
+  return (
+    <li className={`timeline-item timeline-${e.type}`} data-testid="timeline-event" data-type={e.type}>
+      <span className="timeline-dot" aria-hidden="true" />
+      <div className="timeline-body">
+        <div className="timeline-head">
+          <span className="timeline-type">{eventLabel(e.type)}</span>
+          <DateTime iso={e.occurred_at} />
+        </div>
+        {(e.title || e.url) && (
+          <p className="timeline-page">
+            {e.title && <span>{e.title}</span>}
+            {e.url && <span className="mono muted timeline-url">{e.url}</span>}
+          </p>
+        )}
+        <p className="timeline-meta small muted">
+          {e.source && (
+            <span>
+              Source: <SourceBadge source={e.source} />
+            </span>
+          )}
+          {e.duration_seconds !== undefined && <span>Time on page: {formatDuration(e.duration_seconds)}</span>}
+        </p>
+      </div>
+    </li>
+  );
+}

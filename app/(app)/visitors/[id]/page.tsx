@@ -1,0 +1,36 @@
+// `/visitors/[id]` - one visitor's details and complete timeline (`order=newest|oldest`).
+import { HydrationBoundary } from "@tanstack/react-query";
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { isDataApiError } from "@/lib/data-api/errors";
+import { prefetchPageWithClient } from "@/lib/queries/prefetch";
+import { visitorKeys, visitorQuery, visitorTimelineQuery } from "@/lib/queries/visitors";
+import { VisitorClient } from "./client";
+import { parseTimelineOrder, parseVisitorId } from "./search-params";
+
+type Props = {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const id = parseVisitorId((await params).id);
+  return { title: id ? `Visitor ${id}` : "Visitor not found" };
+}
+
+export default async function VisitorPage({ params, searchParams }: Props) {
+  const id = parseVisitorId((await params).id);
+  if (!id) notFound();
+  const order = parseTimelineOrder((await searchParams).order);
+  const { state, queryClient } = await prefetchPageWithClient((qc, api) => [
+    qc.prefetchQuery(visitorQuery(api, id)),
+    qc.prefetchQuery(visitorTimelineQuery(api, id)),
+  ]);
+  const error = queryClient.getQueryState(visitorKeys.detail(id))?.error;
+  if (isDataApiError(error) && error.status === 404) notFound();
+  return (
+    <HydrationBoundary state={state}>
+      <VisitorClient id={id} order={order} />
+    </HydrationBoundary>
+  );
+}
