@@ -107,7 +107,7 @@ export function responseForError(req: Request, thrown: unknown, subject: Subject
   if (isDataApiError(thrown)) {
     if (finalErrors.has(thrown)) {
       // A missing or unreadable session also clears whatever cookie came with the request.
-      return errorResponse(thrown, thrown.status === 401 ? { "Set-Cookie": sessionClearCookie(req) } : {});
+      return errorResponse(thrown, thrown.code === "unauthorized" ? { "Set-Cookie": sessionClearCookie(req) } : {});
     }
     const { error, endSession } = mapUpstreamError(thrown, subject);
     return errorResponse(error, endSession ? { "Set-Cookie": sessionClearCookie(req) } : {});

@@ -3,7 +3,6 @@
 // Sign-in checks the key's form, then validates it with one cheap upstream call (/visitors?limit=1)
 // and tells a rejected key apart from an upstream that is rate limiting, failing or unreachable.
 import "server-only";
-import { z } from "zod";
 import { isDataApiError, type DataApiError } from "@/lib/data-api/errors";
 import { isSameOrigin } from "./csrf";
 import { DEMO_IDS, loadDemoKeys } from "./demo-keys";
@@ -25,10 +24,21 @@ const MAX_BODY_BYTES = 4096;
 const KEY_FORM_MESSAGE =
   "An API key starts with svc_sk_live_ or svc_sk_test_ followed by letters, digits, _ or - (copy it from Settings → API Keys).";
 
-const signInBody = z.union([
-  z.object({ apiKey: z.string({ error: "apiKey must be a string" }) }).strict(),
-  z.object({ demo: z.enum(DEMO_IDS, { error: `demo must be one of: ${DEMO_IDS.join(", ")}` }) }).strict(),
-]);
+/** The sign-in body: `{apiKey}` or `{demo}`; other fields are ignored. */
+function signInRequest(body: unknown): { apiKey: string } | { demo: string } {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw invalidParameter("body", 'The request body must be a JSON object: {"apiKey": "svc_sk_..."} or {"demo": "free"}.');
+  }
+  const { apiKey, demo } = body as { apiKey?: unknown; demo?: unknown };
+  if (demo !== undefined && apiKey === undefined) {
+    if (typeof demo !== "string" || !(DEMO_IDS as readonly string[]).includes(demo)) {
+      throw invalidParameter("demo", `demo must be one of: ${DEMO_IDS.join(", ")}`);
+    }
+    return { demo };
+  }
+  if (typeof apiKey !== "string") throw invalidParameter("apiKey", "apiKey must be a string: the workspace API key.");
+  return { apiKey };
+}
 
 const csrfRejected = () =>
   finalError({ status: 403, code: "csrf_rejected", message: "This request did not come from this app's own pages." });
@@ -89,23 +99,17 @@ export const signIn = withErrors("sign-in", async (req: Request) => {
     throw finalError({ status: 429, code: "too_many_attempts", message: `Too many failed sign-in attempts; try again in ${wait} s.`, retryAfter: wait });
   }
 
-  const parsed = signInBody.safeParse(await readJsonBody(req));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    // A union reports "no match" at the root: name the field the client tried to send.
-    const raw = issue?.path[0] ?? (issue?.code === "invalid_union" ? "apiKey" : "body");
-    throw invalidParameter(String(raw), issue?.code === "invalid_union" ? 'Send {"apiKey": "svc_sk_..."} or {"demo": "free"}.' : (issue?.message ?? "Invalid body."));
-  }
+  const parsed = signInRequest(await readJsonBody(req));
 
   let apiKey: string;
-  if ("demo" in parsed.data) {
-    const demo = (await loadDemoKeys())?.find((k) => k.id === (parsed.data as { demo: string }).demo);
+  if ("demo" in parsed) {
+    const demo = (await loadDemoKeys())?.find((k) => k.id === parsed.demo);
     if (!demo) {
       throw finalError({ status: 404, code: "demo_unavailable", message: "Demo keys are only offered when the Data API is the embedded sandbox.", param: "demo" });
     }
     apiKey = demo.key;
   } else {
-    apiKey = parsed.data.apiKey.trim();
+    apiKey = parsed.apiKey.trim();
     if (!API_KEY_PATTERN.test(apiKey)) {
       signInThrottle.recordFailure(client);
       throw invalidParameter("apiKey", KEY_FORM_MESSAGE);

@@ -1,0 +1,240 @@
+// The session API against a sandbox over real HTTP: sign-in with a key or a demo id, cookie
+// attributes, key form checks, upstream outcomes (revoked, rate limited, failing, unreachable),
+// CSRF, throttling of failed attempts, sign-out dropping the key's cached data, expiry.
+import { sealData } from "iron-session";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
+import { startSandbox, type Sandbox } from "@/sandbox/server";
+import * as data from "./data-routes";
+import { SESSION_COOKIE } from "./session";
+import * as session from "./session-routes";
+import { call, sessionCookie, startUpstream, TEST_SECRET, type ErrorJson } from "./test-support";
+
+let sandbox: Sandbox;
+let ipCounter = 0;
+/** A fresh client address per attempt series, so the failure throttle of one test never affects another. */
+const freshIp = () => `198.51.100.${++ipCounter}`;
+
+beforeAll(async () => {
+  sandbox = await startUpstream({ cacheTtlMs: 60_000 });
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+beforeEach(() => {
+  sandbox.setFaults({});
+  sandbox.reset();
+});
+
+type SessionJson = { signedIn: boolean; environment?: string; keyHint?: string };
+
+function post(body: unknown, headers: Record<string, string> = {}, url = "/api/session") {
+  return call<SessionJson & ErrorJson>(session.signIn, url, {
+    init: {
+      method: "POST",
+      body: typeof body === "string" ? body : JSON.stringify(body),
+      headers: { "content-type": "application/json", "x-forwarded-for": freshIp(), origin: "http://localhost:3000", ...headers },
+    },
+  });
+}
+
+const cookieFrom = (res: { headers: Headers }) => res.headers.get("set-cookie")!.split(";")[0]!;
+
+describe("POST /api/session", () => {
+  it("signs in with a valid key: masked hint only, sealed httpOnly cookie", async () => {
+    const res = await post({ apiKey: `  ${DEMO_KEYS.pro}\n` });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ signedIn: true, environment: "test", keyHint: "svc_sk_test_…9d1f" });
+    const setCookie = res.headers.get("set-cookie")!;
+    expect(setCookie).toMatch(/^wa_session=Fe26\.2\*/);
+    expect(setCookie).toContain("HttpOnly");
+    expect(setCookie).toContain("SameSite=Lax");
+    expect(setCookie).toContain("Path=/");
+    expect(setCookie).toContain("Max-Age=28800");
+    expect(setCookie).not.toContain("Secure");
+    expect(setCookie).not.toContain(DEMO_KEYS.pro.slice(12));
+    // Exactly one cheap upstream call validated it.
+    expect(sandbox.stats().log.map((l) => `${l.path}?${l.query}`)).toEqual(["/v1/visitors?limit=1&offset=0"]);
+
+    const who = await call<SessionJson>(session.readSession, "/api/session", { cookie: cookieFrom(res) });
+    expect(who.body).toEqual({ signedIn: true, environment: "test", keyHint: "svc_sk_test_…9d1f" });
+    const visitors = await call(data.listVisitors, "/api/visitors?limit=2", { cookie: cookieFrom(res) });
+    expect(visitors.status).toBe(200);
+  });
+
+  it("marks the cookie Secure outside localhost", async () => {
+    const res = await post({ apiKey: DEMO_KEYS.pro }, { origin: "https://dash.example.com", host: "dash.example.com" });
+    // The test request URL is localhost; rebuild it as a public host.
+    expect(res.status).toBe(200);
+    const req = new Request("https://dash.example.com/api/session", {
+      method: "POST",
+      body: JSON.stringify({ apiKey: DEMO_KEYS.pro }),
+      headers: { origin: "https://dash.example.com", "x-forwarded-for": freshIp() },
+    });
+    const secure = await session.signIn(req, undefined);
+    expect(secure.headers.get("set-cookie")).toContain("; Secure");
+  });
+
+  it("signs in with a demo id, resolving the key on the server", async () => {
+    const res = await post({ demo: "limited" });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ signedIn: true, environment: "test" });
+    expect(res.text).not.toContain(DEMO_KEYS.limited);
+    // Limited keys get 403 on some endpoints, but the key is good: signed in.
+    const ranking = await call<ErrorJson>(data.getRanking, "/api/intelligence/ranking", { cookie: cookieFrom(res) });
+    expect(ranking.status).toBe(403);
+  });
+
+  it.each([
+    ["empty", ""],
+    ["no prefix", "abcdefghijklmnop"],
+    ["unknown environment", "svc_sk_prod_abcdefghijkl"],
+    ["prefix only", "svc_sk_test_"],
+    ["too short", "svc_sk_test_abc"],
+    ["too long", `svc_sk_test_${"a".repeat(300)}`],
+    ["inner space", "svc_sk_test_abcd efgh"],
+    ["unicode", "svc_sk_test_ключключключ"],
+    ["injection", "svc_sk_test_x' OR '1'='1"],
+  ])("refuses a key of the wrong form (%s) before any upstream call", async (_name, apiKey) => {
+    const res = await post({ apiKey });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: "invalid_parameter", param: "apiKey" });
+    expect(sandbox.stats().requests).toBe(0);
+  });
+
+  it.each([
+    ["not JSON", "apiKey=svc", "body"],
+    ["an array", "[]", "body"],
+    ["null", "null", "body"],
+    ["a number key", { apiKey: 5 }, "apiKey"],
+    ["an unknown demo", { demo: "gold" }, "demo"],
+    ["a key and a demo id at once", { apiKey: 1, demo: "free" }, "apiKey"],
+    ["too large", { apiKey: "x".repeat(5000) }, "body"],
+  ])("refuses a body that is %s", async (_name, body, param) => {
+    const res = await post(body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.param).toBe(param);
+    expect(sandbox.stats().requests).toBe(0);
+  });
+
+  it("revoked, unknown and live keys: 401 'not valid or was revoked', no cookie", async () => {
+    for (const apiKey of [REVOKED_KEY, "svc_sk_test_unknownkey123456", "svc_sk_live_0123456789abcdef"]) {
+      const res = await post({ apiKey });
+      expect(res.status).toBe(401);
+      expect(res.body.error).toMatchObject({ code: "invalid_key", message: "This key is not valid or was revoked.", param: "apiKey" });
+      expect(res.headers.get("set-cookie")).toBeNull();
+    }
+  });
+
+  it("an upstream that rate limits is said as such (503), not as a bad key", async () => {
+    sandbox.setFaults({ rateLimitStorm: 100, paths: ["/visitors"] });
+    const res = await post({ apiKey: DEMO_KEYS.free });
+    expect(res.status).toBe(503);
+    expect(res.body.error.code).toBe("rate_limited");
+    expect(res.body.error.message).toMatch(/rate limit/i);
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  });
+
+  it("an upstream failing with 5xx is said as such (502)", async () => {
+    sandbox.setFaults({ errorCount: 100, paths: ["/visitors"] });
+    const res = await post({ apiKey: DEMO_KEYS.empty });
+    expect(res.status).toBe(502);
+    expect(res.body.error.code).toBe("upstream_error");
+    expect(res.body.error.request_id).toMatch(/\S/);
+  });
+
+  it("refuses cross-site requests (Origin or Sec-Fetch-Site) with 403 csrf_rejected", async () => {
+    for (const headers of [{ origin: "https://evil.example" }, { origin: "null" }, { origin: "", "sec-fetch-site": "cross-site" }]) {
+      const clean = Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== ""));
+      const req = new Request("http://localhost:3000/api/session", {
+        method: "POST",
+        body: JSON.stringify({ apiKey: DEMO_KEYS.pro }),
+        headers: clean,
+      });
+      const res = await session.signIn(req, undefined);
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as ErrorJson).error.code).toBe("csrf_rejected");
+    }
+    expect(sandbox.stats().requests).toBe(0);
+  });
+
+  it("throttles a client after 10 failed attempts a minute, with Retry-After; others are unaffected", async () => {
+    const ip = freshIp();
+    for (let i = 0; i < 10; i++) expect((await post({ apiKey: "nonsense" }, { "x-forwarded-for": ip })).status).toBe(400);
+    const blocked = await post({ apiKey: DEMO_KEYS.pro }, { "x-forwarded-for": ip });
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.error.code).toBe("too_many_attempts");
+    expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await post({ apiKey: DEMO_KEYS.pro })).status).toBe(200);
+  });
+
+  it("successful sign-ins are not throttled", async () => {
+    const ip = freshIp();
+    for (let i = 0; i < 15; i++) expect((await post({ demo: "pro" }, { "x-forwarded-for": ip })).status).toBe(200);
+  });
+});
+
+describe("GET and DELETE /api/session", () => {
+  it("GET without a session, or with a tampered or expired one: signedIn false", async () => {
+    expect((await call<SessionJson>(session.readSession, "/api/session")).body).toEqual({ signedIn: false });
+    const good = await sessionCookie(DEMO_KEYS.pro);
+    const tampered = await call<SessionJson>(session.readSession, "/api/session", { cookie: good.replace(/.{4}$/, "abcd") });
+    expect(tampered.body).toEqual({ signedIn: false });
+    expect(tampered.headers.get("set-cookie")).toMatch(/^wa_session=;/);
+    const old = await sealData({ apiKey: DEMO_KEYS.pro, iat: Date.now() - 9 * 3600_000 }, { password: TEST_SECRET, ttl: 8 * 3600 });
+    expect((await call<SessionJson>(session.readSession, "/api/session", { cookie: `${SESSION_COOKIE}=${old}` })).body).toEqual({ signedIn: false });
+    const foreign = await sealData({ apiKey: DEMO_KEYS.pro, iat: Date.now() }, { password: "another-secret-of-at-least-32-characters!", ttl: 3600 });
+    expect((await call<SessionJson>(session.readSession, "/api/session", { cookie: `${SESSION_COOKIE}=${foreign}` })).body).toEqual({ signedIn: false });
+  });
+
+  it("DELETE signs out, clears the cookie and drops the key's cached data", async () => {
+    const cookie = cookieFrom(await post({ apiKey: DEMO_KEYS.pro }));
+    await call(data.getScore, "/api/intelligence/score", { cookie });
+    await call(data.getScore, "/api/intelligence/score", { cookie });
+    expect(sandbox.stats().byPath["/intelligence/score"]).toBe(1);
+    const out = await call<SessionJson>(session.signOut, "/api/session", { cookie, init: { method: "DELETE", headers: { origin: "http://localhost:3000" } } });
+    expect(out.body).toEqual({ signedIn: false });
+    expect(out.headers.get("set-cookie")).toMatch(/^wa_session=;.*Max-Age=0/);
+    const again = cookieFrom(await post({ apiKey: DEMO_KEYS.pro }));
+    await call(data.getScore, "/api/intelligence/score", { cookie: again });
+    expect(sandbox.stats().byPath["/intelligence/score"]).toBe(2);
+  });
+
+  it("DELETE from another site is refused", async () => {
+    const cookie = await sessionCookie(DEMO_KEYS.pro);
+    const res = await call<ErrorJson>(session.signOut, "/api/session", { cookie, init: { method: "DELETE", headers: { origin: "https://evil.example" } } });
+    expect(res.status).toBe(403);
+    expect(res.headers.get("set-cookie")).toBeNull();
+  });
+});
+
+describe("GET /api/session/demo-keys", () => {
+  it("lists the sandbox's demo keys by id, without key values", async () => {
+    const res = await call<{ available: boolean; keys: Record<string, string>[] }>(session.listDemoKeys, "/api/session/demo-keys");
+    expect(res.body.available).toBe(true);
+    expect(res.body.keys.map((k) => k.id).sort()).toEqual(["empty", "free", "limited", "pro"]);
+    for (const k of res.body.keys) expect(Object.keys(k).sort()).toEqual(["description", "id", "plan", "workspace"]);
+    for (const key of Object.values(DEMO_KEYS)) expect(res.text).not.toContain(key.slice(12));
+  });
+
+  it("offers none when the upstream is not the sandbox, and a demo sign-in is refused", async () => {
+    const saved = process.env.DATA_API_BASE_URL;
+    // A sandbox's /v1 behind a different origin path: /sandbox/keys does not exist at that origin's root.
+    const other = await startSandbox({ port: 0, visitors: 10 });
+    await other.close();
+    process.env.DATA_API_BASE_URL = `${other.url}/v1`;
+    try {
+      const res = await call<{ available: boolean; keys: unknown[] }>(session.listDemoKeys, "/api/session/demo-keys");
+      expect(res.body).toEqual({ available: false, keys: [] });
+      const demo = await post({ demo: "free" });
+      expect(demo.status).toBe(404);
+      expect(demo.body.error.code).toBe("demo_unavailable");
+      // A real key against an unreachable upstream: said as such, not as a bad key.
+      const unreachable = await post({ apiKey: DEMO_KEYS.pro });
+      expect(unreachable.status).toBe(502);
+      expect(unreachable.body.error.code).toBe("network_error");
+    } finally {
+      process.env.DATA_API_BASE_URL = saved;
+    }
+  });
+});
