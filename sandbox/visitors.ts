@@ -59,13 +59,19 @@ export function generateVisitors(seed: number, count: number, nowMs: number): Vi
     const u = rng();
     const x = (-1 + Math.sqrt(1 + 2 * g * u * (1 + g / 2))) / g;
     const f = Math.min(nowSec, startSec + Math.floor(x * spanSec));
-    const s = rng() < 0.72 ? 1 : 2 + geometric(rng, 0.45, 8);
+    let s = rng() < 0.72 ? 1 : 2 + geometric(rng, 0.45, 8);
     const p = s + geometric(rng, 0.55, 40);
-    let l: number;
-    if (s === 1) l = f + (p === 1 ? 0 : p * randInt(rng, 25, 150));
-    else l = f + Math.floor(3600 + -Math.log(1 - rng()) * 5 * 86_400);
-    // A visitor still "active" past now came back at some point before it instead.
-    if (l > nowSec) l = f + Math.floor((nowSec - f) * rng());
+    const oneSession = () => f + (p === 1 ? 0 : p * randInt(rng, 25, 150));
+    let l = s === 1 ? oneSession() : f + Math.floor(3600 + -Math.log(1 - rng()) * 5 * 86_400);
+    if (l > nowSec) {
+      // Visitors first seen shortly before now have not come back yet; older ones came back at some
+      // point before now.
+      if (s > 1 && nowSec - f < 6 * 3600) {
+        s = 1;
+        l = oneSession();
+      }
+      if (l > nowSec) l = f + Math.floor((nowSec - f) * (s > 1 ? 0.3 + 0.7 * rng() : rng()));
+    }
     first[i] = f;
     last[i] = l;
     sessions[i] = s;
