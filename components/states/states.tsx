@@ -3,7 +3,7 @@
 // for a React Query result so each widget loads and fails on its own.
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { isDataApiError } from "@/lib/data-api/errors";
+import { errorStatus } from "@/lib/queries/error-status";
 
 export function Skeleton({ height = 16, width = "100%", className }: { height?: number | string; width?: number | string; className?: string }) {
   return <span className={`skeleton ${className ?? ""}`} style={{ height, width }} aria-hidden="true" />;
@@ -39,17 +39,18 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
 }
 
 export function ErrorState({ error, what, onRetry }: { error: unknown; what: string; onRetry?: () => void }) {
-  const apiError = isDataApiError(error) ? error : null;
-  if (apiError?.status === 403) {
+  const status = errorStatus(error);
+  const apiError = status !== undefined ? (error as { message: string; requestId?: string }) : null;
+  if (status === 403) {
     return (
       <div className="state state-forbidden" data-testid="forbidden-state" role="alert">
         <p className="state-title">No access to {what}</p>
         <p className="small">This API key has no access to {what}. Ask a workspace admin for a key with this permission.</p>
-        {apiError.requestId && <RequestId id={apiError.requestId} />}
+        {apiError?.requestId && <RequestId id={apiError.requestId} />}
       </div>
     );
   }
-  if (apiError?.status === 401) {
+  if (status === 401) {
     return (
       <div className="state" role="status">
         <p className="state-title">Your session has ended. Taking you to sign in…</p>

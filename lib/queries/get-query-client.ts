@@ -2,14 +2,15 @@
 // the browser tab. Errors that a retry cannot fix (4xx) are not retried; the BFF already retries the
 // upstream's 429/5xx, so the browser only retries a failed network hop.
 import { QueryCache, QueryClient, isServer } from "@tanstack/react-query";
-import { isDataApiError } from "@/lib/data-api/errors";
+import { errorStatus } from "./error-status";
 import { handleAuthError } from "./auth-redirect";
 
 export const STALE_TIME_MS = 30_000;
 
 /** Retry only when the request never got an HTTP answer (status 0), once. */
 export function shouldRetry(failureCount: number, error: unknown): boolean {
-  if (isDataApiError(error) && error.status > 0) return false;
+  const status = errorStatus(error);
+  if (status !== undefined && status > 0) return false;
   return failureCount < 1;
 }
 

@@ -15,13 +15,18 @@ import { eventLabel, orderTimeline } from "@/components/ui/timeline-data";
 import type { TimelineEvent, Visitor } from "@/lib/data-api/schemas";
 import { formatCountry, formatDuration, formatNumber, humanize, MISSING } from "@/lib/format/format";
 import { browserApi } from "@/lib/queries/browser-api";
+import { errorStatus } from "@/lib/queries/error-status";
 import { visitorQuery, visitorTimelineQuery } from "@/lib/queries/visitors";
+import VisitorNotFound from "./not-found";
 import type { TimelineOrder } from "./search-params";
 
 const KNOWN_FIELDS = new Set(["id", "first_seen", "last_seen", "source", "intent", "pages_viewed", "converted", "email", "country", "city"]);
 
 export function VisitorClient({ id, order }: { id: string; order: TimelineOrder }) {
   const visitor = useQuery(visitorQuery(browserApi, id));
+  // The server answers an unknown id with the not-found page; this covers a visitor that
+  // disappears while the page is open.
+  if (errorStatus(visitor.error) === 404) return <VisitorNotFound />;
   return (
     <div className="stack">
       <div>

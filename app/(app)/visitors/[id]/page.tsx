@@ -2,7 +2,7 @@
 import { HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { isDataApiError } from "@/lib/data-api/errors";
+import { errorStatus } from "@/lib/queries/error-status";
 import { prefetchPageWithClient } from "@/lib/queries/prefetch";
 import { visitorKeys, visitorQuery, visitorTimelineQuery } from "@/lib/queries/visitors";
 import { VisitorClient } from "./client";
@@ -27,7 +27,7 @@ export default async function VisitorPage({ params, searchParams }: Props) {
     qc.prefetchQuery(visitorTimelineQuery(api, id)),
   ]);
   const error = queryClient.getQueryState(visitorKeys.detail(id))?.error;
-  if (isDataApiError(error) && error.status === 404) notFound();
+  if (errorStatus(error) === 404) notFound();
   return (
     <HydrationBoundary state={state}>
       <VisitorClient id={id} order={order} />
