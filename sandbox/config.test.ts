@@ -3,6 +3,7 @@ import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { loadSandboxConfig } from "./config";
 import { DEMO_KEYS } from "./keys";
+import { startSandbox } from "./server";
 
 // Next's types make NODE_ENV required on ProcessEnv; these tests pass only SANDBOX_* variables.
 const env = (vars: Record<string, string>) => vars as unknown as NodeJS.ProcessEnv;
@@ -51,6 +52,14 @@ describe("loadSandboxConfig", () => {
     ["SANDBOX_HOST", "local host", /SANDBOX_HOST/],
   ])("%s=%s is rejected with a message naming it and what to set", (name, value, message) => {
     expect(() => loadSandboxConfig(env({ [name]: value }))).toThrow(message);
+  });
+});
+
+describe("startSandbox options", () => {
+  it("rejects sizes and instants it cannot generate", async () => {
+    await expect(startSandbox({ visitors: 3_000_000 })).rejects.toThrow(/visitors/);
+    await expect(startSandbox({ visitors: 1.5 })).rejects.toThrow(/visitors/);
+    await expect(startSandbox({ now: "soon" })).rejects.toThrow(/now/);
   });
 });
 

@@ -5,6 +5,7 @@ import type { Faults, SandboxOptions } from "./types";
 
 export const DEFAULT_SEED = 42;
 export const DEFAULT_VISITORS = 20_000;
+/** The generator packs row numbers into 21 bits while sorting (see visitors.ts). */
 export const MAX_VISITORS = 2_000_000;
 
 const intVar = (name: string, min: number, max: number, hint: string) =>

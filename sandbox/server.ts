@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import type { z } from "zod";
 import { mentionListParams, noParams, parseQuery, periodParams, visitorListParams } from "@/lib/data-api/params";
 import { funnelJson, overviewJson, queryVisitors, trafficJson } from "./analytics";
-import { DEFAULT_SEED, DEFAULT_VISITORS } from "./config";
+import { DEFAULT_SEED, DEFAULT_VISITORS, MAX_VISITORS } from "./config";
 import { faultsSchema, FaultState } from "./faults";
 import { authenticate, KEY_INFO, maskKey, type KeyInfo } from "./keys";
 import { mentionJson, queryMentions } from "./mentions";
@@ -124,6 +124,9 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
   const clock = options.clock ?? Date.now;
   const nowMs = options.now ? Date.parse(options.now) : Date.now();
   if (Number.isNaN(nowMs)) throw new Error(`Invalid sandbox option now=${options.now}: use an ISO 8601 instant`);
+  if (!Number.isInteger(options.visitors) || options.visitors < 0 || options.visitors > MAX_VISITORS) {
+    throw new Error(`Invalid sandbox option visitors=${options.visitors}: use a whole number from 0 to ${MAX_VISITORS}`);
+  }
 
   const demo = createWorkspace(options.seed, options.visitors, nowMs);
   const empty = createWorkspace(options.seed, 0, nowMs, false);
