@@ -176,7 +176,7 @@ describe("against a tiny server serving the shape variants", () => {
   let tiny: Awaited<ReturnType<typeof tinyServer>>;
 
   beforeAll(async () => {
-    tiny = await tinyServer((path) => {
+    tiny = await tinyServer((path): ReturnType<Route> => {
       if (path.startsWith("/v1/visitors/vis_wrapped/timeline")) return { body: { visitor_id: "vis_wrapped", events: [event] } };
       if (path.startsWith("/v1/visitors/vis_wrapped")) return { body: { data: { id: "vis_wrapped", city: "Oslo" } } };
       if (path.startsWith("/v1/analytics/traffic")) return { body: [{ source: "claude", count: 7 }] };

@@ -12,6 +12,13 @@ export type DataApiErrorInit = {
   retryAfter?: number;
 };
 
+/**
+ * A process-wide brand: Next bundles server code into several layers (pages, route handlers,
+ * proxy), each with its own copy of this class, and the per-key clients are shared between them
+ * through globalThis. `instanceof` fails across those copies; the brand does not.
+ */
+const BRAND = Symbol.for("workspace-analytics.DataApiError");
+
 export class DataApiError extends Error {
   readonly status: number;
   readonly code: string;
@@ -27,6 +34,7 @@ export class DataApiError extends Error {
     this.param = init.param;
     this.requestId = init.requestId;
     this.retryAfter = init.retryAfter;
+    Object.defineProperty(this, BRAND, { value: true });
   }
 
   /** The browser-facing error body (DESIGN.md's error shape). */
@@ -42,4 +50,5 @@ export class DataApiError extends Error {
   }
 }
 
-export const isDataApiError = (e: unknown): e is DataApiError => e instanceof DataApiError;
+export const isDataApiError = (e: unknown): e is DataApiError =>
+  e instanceof DataApiError || (e instanceof Error && (e as unknown as Record<symbol, unknown>)[BRAND] === true);

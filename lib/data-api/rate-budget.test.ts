@@ -67,8 +67,10 @@ describe("RateBudget", () => {
     const budget = new RateBudget({ budget: { perSecond: 10, perMinute: 100 } });
     budget.recordSend(T0);
     budget.recordResponse(T0, 200, { limit: 100, remaining: 3, resetAt: T0 + 40_000 });
-    // Three requests left for 40 s: spaced ~10 s apart instead of sent at once.
-    expect(budget.delay(T0)).toBeGreaterThanOrEqual(9000);
+    // Three requests left: spaced evenly (1/perSecond) instead of sent in one burst.
+    expect(budget.delay(T0)).toBe(100);
+    budget.recordSend(T0 + 100);
+    expect(budget.delay(T0 + 100)).toBe(100);
   });
 
   it("reserves requests still in flight when reading Remaining", () => {

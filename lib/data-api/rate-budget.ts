@@ -131,16 +131,17 @@ export class RateBudget {
     return Math.max(t, leaving + width);
   }
 
-  /** Slows down as the server's Remaining nears 0, and stops until its reset at 0. */
+  /**
+   * Slows down as the server's Remaining nears 0 (requests are spaced evenly instead of sent in a
+   * burst, so in-flight ones are counted before more go out), and stops until its reset at 0.
+   */
   private serverPacing(t: number, now: number): number {
     const s = this.server;
     if (!s || t >= s.resetAt) return t;
     const left = s.remaining - s.sentSince;
     if (left <= 0) return Math.max(t, Math.min(s.resetAt + 50, now + MAX_PAUSE_MS));
     if (left >= this.plan.perSecond) return t;
-    // Spread what is left over the time to the reset.
     const last = this.sends[this.sends.length - 1] ?? -Infinity;
-    const gap = (s.resetAt - now) / (left + 1);
-    return Math.max(t, last + gap);
+    return Math.max(t, last + 1000 / this.plan.perSecond);
   }
 }

@@ -37,7 +37,7 @@ const BAD: Record<string, string[]> = {
 };
 BAD.to = BAD.from!;
 
-type Route = { name: string; handler: (req: Request, ctx: unknown) => Promise<Response>; path: string; params: string[] };
+type Route = { name: string; handler: (req: Request, ctx: never) => Promise<Response>; path: string; params: string[] };
 
 const ROUTES: Route[] = [
   { name: "visitors", handler: routes.listVisitors, path: "/api/visitors", params: ["source", "intent", "converted", "from", "to", "limit", "offset"] },

@@ -1,0 +1,95 @@
+// The key never leaves the server: a full run through every route (sign-in with a pasted key and
+// a demo id, every data route, every error path incl. upstream faults, sign-out) while recording
+// every response body and header and every console line; neither a key nor its secret part may
+// appear anywhere in them.
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { secretPart } from "@/lib/data-api/redact";
+import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
+import type { Sandbox } from "@/sandbox/server";
+import * as data from "./data-routes";
+import * as session from "./session-routes";
+import { call, sessionCookie, startUpstream } from "./test-support";
+
+let sandbox: Sandbox;
+const seen: string[] = [];
+const KEYS = [DEMO_KEYS.pro, DEMO_KEYS.limited, DEMO_KEYS.empty, REVOKED_KEY];
+
+beforeAll(async () => {
+  sandbox = await startUpstream();
+  for (const method of ["log", "info", "warn", "error", "debug"] as const) {
+    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+      seen.push(`console.${method}: ${args.map((a) => (a instanceof Error ? `${a.message} ${a.stack}` : String(a))).join(" ")}`);
+    });
+  }
+});
+afterAll(async () => {
+  vi.restoreAllMocks();
+  await sandbox?.close();
+});
+
+/** Calls a handler and records everything the browser would receive. */
+async function record(handler: Parameters<typeof call>[0], path: string, options: Parameters<typeof call>[2] = {}) {
+  const res = await call(handler, path, options);
+  seen.push(`${path} ${res.status} ${res.text}`);
+  for (const [k, v] of res.headers) seen.push(`${path} header ${k}: ${v}`);
+  return res;
+}
+
+function signIn(body: unknown) {
+  return record(session.signIn, "/api/session", {
+    init: { method: "POST", body: JSON.stringify(body), headers: { origin: "http://localhost:3000", "x-forwarded-for": "192.0.2.77" } },
+  });
+}
+
+const cookieOf = (res: { headers: Headers }) => res.headers.get("set-cookie")?.split(";")[0] ?? "";
+
+describe("the API key never appears in responses or logs", () => {
+  it("across a full run", async () => {
+    await record(session.listDemoKeys, "/api/session/demo-keys");
+    const pro = cookieOf(await signIn({ apiKey: DEMO_KEYS.pro }));
+    const limited = cookieOf(await signIn({ demo: "limited" }));
+    const empty = cookieOf(await signIn({ apiKey: DEMO_KEYS.empty }));
+    await signIn({ apiKey: REVOKED_KEY });
+    await signIn({ apiKey: `${DEMO_KEYS.pro}x` });
+    await record(session.readSession, "/api/session", { cookie: pro });
+
+    for (const cookie of [pro, limited, empty]) {
+      const list = await record(data.listVisitors, "/api/visitors?limit=3&source=chatgpt", { cookie });
+      const id = (list.body as { data: { id: string }[] }).data[0]?.id ?? "vis_none";
+      await record(data.getVisitor, `/api/visitors/${id}`, { cookie, params: { id } });
+      await record(data.getVisitorTimeline, `/api/visitors/${id}/timeline`, { cookie, params: { id } });
+      await record(data.listMentions, "/api/mentions?limit=3", { cookie });
+      await record(data.getOverview, "/api/analytics/overview?period=7d", { cookie });
+      await record(data.getTraffic, "/api/analytics/traffic", { cookie });
+      await record(data.getFunnel, "/api/analytics/funnel?period=90d", { cookie });
+      await record(data.getScore, "/api/intelligence/score", { cookie });
+      await record(data.getRanking, "/api/intelligence/ranking", { cookie });
+      await record(data.getVisitor, "/api/visitors/vis_unknown", { cookie, params: { id: "vis_unknown" } });
+      await record(data.listVisitors, "/api/visitors?limit=0", { cookie });
+    }
+
+    // A session whose key was revoked since, and upstream faults (logged as failures).
+    await record(data.getScore, "/api/intelligence/score", { cookie: await sessionCookie(REVOKED_KEY) });
+    sandbox.setFaults({ errorCount: 2, paths: ["/analytics/traffic"] });
+    await record(data.getTraffic, "/api/analytics/traffic?period=24h", { cookie: pro });
+    sandbox.setFaults({ malformedCount: 1, paths: ["/mentions"] });
+    await record(data.listMentions, "/api/mentions?limit=4", { cookie: pro });
+    sandbox.setFaults({ rateLimitStorm: 1, paths: ["/analytics/funnel"] });
+    await record(data.getFunnel, "/api/analytics/funnel?period=24h", { cookie: pro });
+    sandbox.setFaults({});
+
+    await record(session.signOut, "/api/session", { cookie: pro, init: { method: "DELETE", headers: { origin: "http://localhost:3000" } } });
+
+    // The run did exercise errors and logging, so the check below is not vacuous.
+    const all = seen.join("\n");
+    expect(all).toContain("session_expired");
+    expect(all).toContain("unexpected_response");
+    expect(all).toContain("console.warn: [data-api]");
+    expect(all).toContain("svc_sk_test_…9d1f");
+
+    for (const key of KEYS) {
+      expect(all).not.toContain(key);
+      expect(all).not.toContain(secretPart(key));
+    }
+  }, 60_000);
+});
