@@ -48,6 +48,13 @@ describe("RateBudget", () => {
     expect(maxInAnyWindow([T0, ...times], 1000)).toBeLessThanOrEqual(50);
   });
 
+  it("keeps a fixed budget (DATA_API_RATE_BUDGET) whatever the headers say", () => {
+    const budget = new RateBudget({ budget: { perSecond: 2, perMinute: 30 }, fixed: true });
+    budget.recordSend(T0);
+    budget.recordResponse(T0, 200, { limit: 1000, remaining: 999, resetAt: T0 + 60_000 });
+    expect(budget.snapshot(T0)).toMatchObject({ perSecond: 2, perMinute: 30, learned: false });
+  });
+
   it("waits out Retry-After after a 429", () => {
     const budget = new RateBudget();
     budget.recordSend(T0);

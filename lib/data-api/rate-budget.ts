@@ -10,6 +10,11 @@ import { DEFAULT_BUDGET, budgetForLimit, type PlanBudget, type RateLimitInfo } f
 
 export type RateBudgetOptions = {
   budget?: PlanBudget;
+  /**
+   * Keep `budget` as configured instead of learning the plan from X-RateLimit-Limit: for a key
+   * shared with other integrations (give this app a share) or a known custom plan.
+   */
+  fixed?: boolean;
   /** Extra width of the per-second window (ms): jitter allowance. */
   secondMarginMs?: number;
   /** Extra width of the per-minute window (ms). */
@@ -32,6 +37,7 @@ const MAX_PAUSE_MS = 65_000;
 export class RateBudget {
   private plan: PlanBudget;
   private learned = false;
+  private readonly fixed: boolean;
   private readonly secondWindow: number;
   private readonly minuteWindow: number;
   /** Send times, ascending, pruned to the minute window. */
@@ -42,6 +48,7 @@ export class RateBudget {
 
   constructor(options: RateBudgetOptions = {}) {
     this.plan = options.budget ?? DEFAULT_BUDGET;
+    this.fixed = options.fixed ?? false;
     this.secondWindow = 1000 + (options.secondMarginMs ?? 100);
     this.minuteWindow = 60_000 + (options.minuteMarginMs ?? 500);
   }
@@ -71,7 +78,7 @@ export class RateBudget {
   /** Records the end of a request and what its response said about the limit. */
   recordResponse(now: number, status: number, info: RateLimitInfo): void {
     this.inFlight = Math.max(0, this.inFlight - 1);
-    if (info.limit !== undefined) {
+    if (info.limit !== undefined && !this.fixed) {
       const next = budgetForLimit(info.limit);
       if (next.perMinute !== this.plan.perMinute || next.perSecond !== this.plan.perSecond) this.plan = next;
       this.learned = true;

@@ -22,6 +22,10 @@ const schema = z.object({
   SESSION_SECRET: z.string().min(32, { error: "must be at least 32 characters (e.g. `openssl rand -base64 32`)" }).optional(),
   DATA_API_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(DEFAULT_CACHE_TTL_MS),
   DATA_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(DEFAULT_TIMEOUT_MS),
+  DATA_API_RATE_BUDGET: z
+    .string()
+    .regex(/^\s*\d{1,7}\/s\s*,\s*\d{1,9}\/min\s*$/, { error: 'must look like "50/s,1000/min" (per-second and per-minute budget)' })
+    .optional(),
   NODE_ENV: z.string().optional(),
 });
 
@@ -30,15 +34,22 @@ export type ServerEnv = {
   sessionSecret: string;
   cacheTtlMs: number;
   timeoutMs: number;
+  /** A fixed per-key budget instead of the plan learned from the headers (DATA_API_RATE_BUDGET). */
+  rateBudget?: { perSecond: number; perMinute: number };
   production: boolean;
 };
 
-const RELEVANT = ["DATA_API_BASE_URL", "SESSION_SECRET", "DATA_API_CACHE_TTL_MS", "DATA_API_TIMEOUT_MS", "NODE_ENV"] as const;
+const RELEVANT = ["DATA_API_BASE_URL", "SESSION_SECRET", "DATA_API_CACHE_TTL_MS", "DATA_API_TIMEOUT_MS", "DATA_API_RATE_BUDGET", "NODE_ENV"] as const;
 
 type EnvState = { fingerprint: string; env: ServerEnv } | undefined;
 // On globalThis: the proxy and the route handlers are bundled separately but share the process,
 // and a generated session secret must be the same for both (and survive dev hot reloads).
 const g = globalThis as typeof globalThis & { __waEnv?: EnvState; __waGeneratedSecret?: string };
+
+function parseBudget(value: string): { perSecond: number; perMinute: number } {
+  const [perSecond, perMinute] = value.split(",").map((part) => Number.parseInt(part.trim(), 10));
+  return { perSecond: Math.max(1, perSecond!), perMinute: Math.max(1, perMinute!) };
+}
 
 /** The validated configuration. Re-validated only when the relevant variables change (tests). */
 export function getEnv(): ServerEnv {
@@ -78,6 +89,7 @@ export function getEnv(): ServerEnv {
     sessionSecret,
     cacheTtlMs: parsed.data.DATA_API_CACHE_TTL_MS,
     timeoutMs: parsed.data.DATA_API_TIMEOUT_MS,
+    ...(parsed.data.DATA_API_RATE_BUDGET ? { rateBudget: parseBudget(parsed.data.DATA_API_RATE_BUDGET) } : {}),
     production,
   };
   g.__waEnv = { fingerprint, env };

@@ -34,7 +34,7 @@ function entryFor(apiKey: string): Entry {
   const id = registryKey(env.dataApiBaseUrl, apiKey);
   let entry = registry.get(id);
   if (!entry) {
-    const scheduler = createScheduler();
+    const scheduler = createScheduler(env.rateBudget ? { budget: env.rateBudget, fixed: true } : {});
     const cache = createRequestCache({ ttlMs: env.cacheTtlMs });
     const api = createDataApiClient({ baseUrl: env.dataApiBaseUrl, apiKey, scheduler, cache, timeoutMs: env.timeoutMs, log: logUpstream });
     entry = { api, scheduler, cache };

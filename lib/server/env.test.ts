@@ -1,0 +1,63 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ConfigError, getEnv } from "./env";
+
+const saved = { ...process.env };
+const setEnv = (vars: Record<string, string | undefined>) => {
+  for (const [k, v] of Object.entries(vars)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+};
+
+beforeEach(() => setEnv({ DATA_API_BASE_URL: "http://127.0.0.1:4010/v1", SESSION_SECRET: "x".repeat(32), DATA_API_RATE_BUDGET: undefined }));
+afterEach(() => {
+  for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+  Object.assign(process.env, saved);
+});
+
+const configError = (): string => {
+  try {
+    getEnv();
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return (e as Error).message;
+  }
+  throw new Error("expected a ConfigError");
+};
+
+describe("getEnv", () => {
+  it("reads a valid configuration", () => {
+    setEnv({ DATA_API_CACHE_TTL_MS: "2500", DATA_API_RATE_BUDGET: "5/s, 60/min" });
+    expect(getEnv()).toMatchObject({ dataApiBaseUrl: "http://127.0.0.1:4010/v1", cacheTtlMs: 2500, rateBudget: { perSecond: 5, perMinute: 60 } });
+  });
+
+  it("tells how to start when DATA_API_BASE_URL is unset", () => {
+    setEnv({ DATA_API_BASE_URL: undefined });
+    expect(configError()).toMatch(/DATA_API_BASE_URL is not set.*npm start.*npm run dev/);
+  });
+
+  it.each(["https://api.example.com", "ftp://x/v1", "https://api.example.com/v2", "not a url/v1"])("rejects DATA_API_BASE_URL=%s", (url) => {
+    setEnv({ DATA_API_BASE_URL: url });
+    expect(configError()).toMatch(/^DATA_API_BASE_URL must be an http\(s\) URL ending in \/v1/);
+  });
+
+  it("requires SESSION_SECRET in production and a long enough one everywhere", () => {
+    setEnv({ SESSION_SECRET: "short" });
+    expect(configError()).toMatch(/SESSION_SECRET must be at least 32 characters/);
+    setEnv({ SESSION_SECRET: undefined, NODE_ENV: "production" });
+    expect(configError()).toMatch(/SESSION_SECRET is required in production.*openssl rand/);
+  });
+
+  it("generates a session secret outside production, the same one for the whole process", () => {
+    setEnv({ SESSION_SECRET: undefined, NODE_ENV: "development" });
+    const first = getEnv().sessionSecret;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    setEnv({ DATA_API_CACHE_TTL_MS: "1" });
+    expect(getEnv().sessionSecret).toBe(first);
+  });
+
+  it("rejects a malformed DATA_API_RATE_BUDGET", () => {
+    setEnv({ DATA_API_RATE_BUDGET: "fast" });
+    expect(configError()).toMatch(/DATA_API_RATE_BUDGET must look like "50\/s,1000\/min"/);
+  });
+});
