@@ -1,0 +1,137 @@
+// Exports in Chromium: the Export button on /visitors and /mentions downloads every row matching the
+// filters on screen (checked against paging the Data API directly), in CSV or JSON; progress shows
+// while it runs and the page stays usable; Cancel stops it; an upstream failure mid-way fails the
+// export visibly and saves nothing.
+import { readFile } from "node:fs/promises";
+import Papa from "papaparse";
+import { expect, test, type Page } from "@playwright/test";
+import { DEMO_KEYS, numberText, sandboxGet, setFaults } from "./helpers/sandbox";
+import { signIn, waitForWidgets } from "./helpers/session";
+
+type List<T> = { data: T[]; meta: { total: number } };
+type Row = Record<string, unknown>;
+
+/** Every row of a filtered list, paging the sandbox with limit=100 as the export does. */
+async function allRows(resource: "visitors" | "mentions", filters: string, key?: string): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (let offset = 0; ; offset += 100) {
+    const page = await sandboxGet<List<Row>>(`/${resource}?${filters}&limit=100&offset=${offset}`, key);
+    rows.push(...page.data);
+    if (rows.length >= page.meta.total || page.data.length === 0) return rows;
+  }
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+async function exportButton(page: Page, resource: "visitors" | "mentions", total: number) {
+  const region = page.getByTestId(`export-${resource}`);
+  const button = region.getByRole("button", { name: `Export ${numberText(total)} rows` });
+  await expect(button).toBeEnabled();
+  return { region, button };
+}
+
+test("visitors: a filtered CSV export holds exactly the matching rows, in order", async ({ page }) => {
+  await signIn(page, "pro");
+  const filters = "source=chatgpt&converted=true";
+  await page.goto(`/visitors?${filters}`);
+  await waitForWidgets(page);
+  const expected = await allRows("visitors", filters);
+  const { region, button } = await exportButton(page, "visitors", expected.length);
+
+  const downloading = page.waitForEvent("download");
+  await button.click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(`visitors_source-chatgpt_converted-true_${today()}.csv`);
+  const text = await readFile((await download.path())!, "utf8");
+
+  const parsed = Papa.parse<Record<string, string>>(text, { header: true, newline: "\r\n", skipEmptyLines: true });
+  expect(parsed.errors).toEqual([]);
+  expect(parsed.meta.fields).toEqual(["id", "first_seen", "last_seen", "source", "intent", "pages_viewed", "converted", "email", "country", "city"]);
+  expect(parsed.data.length).toBe(expected.length);
+  expect(parsed.data.map((r) => r.id)).toEqual(expected.map((r) => r.id));
+  expect(new Set(parsed.data.map((r) => `${r.source}/${r.converted}`))).toEqual(new Set(["chatgpt/true"]));
+  expect(parsed.data[0]!.pages_viewed).toBe(String(expected[0]!.pages_viewed));
+  await expect(region.getByRole("status")).toHaveText(`Saved ${numberText(expected.length)} rows as visitors_source-chatgpt_converted-true_${today()}.csv.`);
+});
+
+test("mentions: a JSON export is a valid array of the matching mentions", async ({ page }) => {
+  await signIn(page, "pro");
+  const filters = "platform=claude&sentiment=negative";
+  await page.goto(`/mentions?${filters}`);
+  await waitForWidgets(page);
+  const expected = await allRows("mentions", filters);
+  const { region, button } = await exportButton(page, "mentions", expected.length);
+  await region.getByLabel("Format").selectOption("json");
+
+  const downloading = page.waitForEvent("download");
+  await button.click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(`mentions_platform-claude_sentiment-negative_${today()}.json`);
+  const items = JSON.parse(await readFile((await download.path())!, "utf8")) as Row[];
+  expect(items.map((m) => m.id)).toEqual(expected.map((m) => m.id));
+  expect(items[0]).toEqual(
+    Object.fromEntries(
+      ["id", "created_at", "platform", "sentiment", "position", "query", "response_snippet", "competitors_mentioned"]
+        .filter((k) => expected[0]![k] !== undefined)
+        .map((k) => [k, expected[0]![k]]),
+    ),
+  );
+});
+
+test.describe("long exports (faults limited to the 'limited' demo key)", () => {
+  test.afterEach(async () => {
+    await setFaults({});
+  });
+
+  test("shows progress, keeps the page usable, and Cancel stops it without saving", async ({ page }) => {
+    await signIn(page, "limited");
+    // Slow pages so the export is still running while the test looks at it.
+    await setFaults({ latencyMs: 400, paths: ["/visitors"], keys: [DEMO_KEYS.limited] });
+    await page.goto("/visitors");
+    await waitForWidgets(page);
+    const total = (await sandboxGet<List<Row>>("/visitors?limit=1", DEMO_KEYS.limited)).meta.total;
+    const { region, button } = await exportButton(page, "visitors", total);
+    let downloads = 0;
+    page.on("download", () => downloads++);
+    await button.click();
+
+    const bar = region.getByRole("progressbar");
+    await expect(bar).toHaveAttribute("aria-valuemax", String(total));
+    await expect.poll(async () => Number(await bar.getAttribute("aria-valuenow")), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect(region.getByRole("status")).toContainText(`of ${numberText(total)} rows`);
+
+    // The rest of the page keeps working: page through the table while the export runs.
+    await page.getByRole("link", { name: /Next/ }).click();
+    await expect(page).toHaveURL(/offset=20/);
+    await expect(page.getByTestId("range")).toContainText(`21–40 of ${numberText(total)}`);
+    await expect(bar).toBeVisible();
+
+    await region.getByRole("button", { name: "Cancel export" }).click();
+    await expect(region.getByRole("status")).toContainText("Export cancelled after");
+    await expect(region.getByRole("status")).toContainText("Nothing was saved");
+    await expect(bar).toHaveCount(0);
+    expect(downloads).toBe(0);
+  });
+
+  test("an upstream failure mid-way fails the export visibly and saves nothing", async ({ page }) => {
+    await signIn(page, "limited");
+    await setFaults({ latencyMs: 400, paths: ["/visitors"], keys: [DEMO_KEYS.limited] });
+    await page.goto("/visitors");
+    await waitForWidgets(page);
+    const total = (await sandboxGet<List<Row>>("/visitors?limit=1", DEMO_KEYS.limited)).meta.total;
+    const { region, button } = await exportButton(page, "visitors", total);
+    let downloads = 0;
+    page.on("download", () => downloads++);
+    await button.click();
+
+    const bar = region.getByRole("progressbar");
+    await expect.poll(async () => Number(await bar.getAttribute("aria-valuenow")), { timeout: 15_000 }).toBeGreaterThan(0);
+    // From now on every page fails, beyond the server's retries.
+    await setFaults({ errorCount: 10_000, paths: ["/visitors"], keys: [DEMO_KEYS.limited] });
+
+    const alert = region.getByRole("alert");
+    await expect(alert).toContainText("The export failed after", { timeout: 25_000 });
+    await expect(alert).toContainText("Nothing was saved");
+    expect(downloads).toBe(0);
+  });
+});
