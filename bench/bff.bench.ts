@@ -1,0 +1,142 @@
+// The BFF's cost: latency (median/p95) and throughput of GET /api/visitors through a real
+// `next start` (proxy.ts, session unseal, validation, the upstream client, normalisation, JSON)
+// against the same call made directly to the sandbox, on loopback, in the same run; cache misses
+// (every request a different page) and the effect of the per-key cache on repeated calls.
+// Rate limits are taken out of the picture on both sides (the sandbox gets a clock that puts each
+// request in a fresh window; the BFF a fixed, huge DATA_API_RATE_BUDGET): this measures the proxy,
+// not the plan. Needs a build in .next-d (`NEXT_DIST_DIR=.next-d npx next build`, or set BENCH_DIST_DIR).
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { createServer } from "node:net";
+import path from "node:path";
+import { sealData } from "iron-session";
+import { DEMO_KEYS } from "../sandbox/keys";
+import { startSandbox } from "../sandbox/server";
+
+export const name = "bff: GET /api/visitors through next start vs direct to the sandbox";
+
+const SECRET = "bench-only-session-secret-0123456789abcdef";
+const N_LATENCY = 400;
+const N_THROUGHPUT = 1500;
+const CONCURRENCY = 16;
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url: string, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not come up within ${ms} ms`);
+}
+
+async function get(url: string, headers: Record<string, string>): Promise<void> {
+  const res = await fetch(url, { headers });
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`${url}: HTTP ${res.status}`);
+}
+
+type Target = { label: string; url: (i: number) => string; headers: Record<string, string> };
+
+/** Sequential latency, alternating between targets so both see the same machine conditions. */
+async function latency(targets: Target[], n: number): Promise<Map<string, number[]>> {
+  const times = new Map<string, number[]>(targets.map((t) => [t.label, []]));
+  for (let i = 0; i < n; i++) {
+    for (const t of targets) {
+      const started = performance.now();
+      await get(t.url(i), t.headers);
+      times.get(t.label)!.push(performance.now() - started);
+    }
+  }
+  for (const list of times.values()) list.sort((a, b) => a - b);
+  return times;
+}
+
+async function throughput(t: Target, n: number, offset: number): Promise<number> {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < n) {
+        const i = next++;
+        await get(t.url(offset + i), t.headers);
+      }
+    }),
+  );
+  return n / ((performance.now() - started) / 1000);
+}
+
+export async function run(): Promise<void> {
+  const distDir = process.env.BENCH_DIST_DIR ?? ".next-d";
+  if (!existsSync(path.join(distDir, "BUILD_ID"))) {
+    console.log(`skipped: no Next build in ${distDir} (run \`NEXT_DIST_DIR=${distDir} npx next build\` first)`);
+    return;
+  }
+  // Each request lands in a fresh rate-limit window of the sandbox.
+  let tick = 0;
+  const sandbox = await startSandbox({ port: 0, now: "2026-11-20T12:00:00Z", visitors: 20_000, clock: () => Date.now() + ++tick * 61_000 });
+  const port = await freePort();
+  const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
+  const child: ChildProcess = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      NEXT_DIST_DIR: distDir,
+      NEXT_TELEMETRY_DISABLED: "1",
+      DATA_API_BASE_URL: sandbox.baseUrl,
+      SESSION_SECRET: SECRET,
+      DATA_API_RATE_BUDGET: "100000/s,10000000/min",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  try {
+    const app = `http://127.0.0.1:${port}`;
+    await waitFor(`${app}/api/health`, 60_000);
+    const cookie = `wa_session=${await sealData({ apiKey: DEMO_KEYS.pro, iat: Date.now() }, { password: SECRET, ttl: 8 * 3600 })}`;
+
+    // Visitors pages of 20 (a ~6 KB body); offsets keep every request a cache miss.
+    const direct: Target = {
+      label: "direct  /v1/visitors",
+      url: (i) => `${sandbox.baseUrl}/visitors?limit=20&offset=${i % 19_000}`,
+      headers: { Authorization: `Bearer ${DEMO_KEYS.pro}`, "Content-Type": "application/json" },
+    };
+    const bff: Target = { label: "BFF     /api/visitors (miss)", url: (i) => `${app}/api/visitors?limit=20&offset=${i % 19_000}`, headers: { cookie } };
+    const hit: Target = { label: "BFF     /api/visitors (cache hit)", url: () => `${app}/api/visitors?limit=20&offset=42`, headers: { cookie } };
+
+    // Warm-up: JIT, Next's route compilation caches, connection pools.
+    await latency([direct, bff, hit], 60);
+
+    const lat = await latency([direct, bff, hit], N_LATENCY);
+    for (const [label, list] of lat) {
+      console.log(`${label.padEnd(36)} n=${list.length}  median ${quantile(list, 0.5).toFixed(2)} ms  p95 ${quantile(list, 0.95).toFixed(2)} ms`);
+    }
+    const added = quantile(lat.get(bff.label)!, 0.5) - quantile(lat.get(direct.label)!, 0.5);
+    console.log(`BFF adds at the median (miss):       ${added.toFixed(2)} ms   (target <= 2 ms)`);
+
+    const rDirect = await throughput(direct, N_THROUGHPUT, 1000);
+    const rBff = await throughput(bff, N_THROUGHPUT, 5000);
+    const rHit = await throughput(hit, N_THROUGHPUT, 0);
+    console.log(`throughput, ${CONCURRENCY} concurrent, n=${N_THROUGHPUT}:`);
+    console.log(`  direct ${rDirect.toFixed(0)} req/s   BFF miss ${rBff.toFixed(0)} req/s (${((rBff / rDirect) * 100).toFixed(0)}% of direct; target >= 50%)   BFF cache hit ${rHit.toFixed(0)} req/s`);
+  } finally {
+    child.kill("SIGTERM");
+    await sandbox.close();
+  }
+}

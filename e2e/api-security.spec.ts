@@ -1,0 +1,124 @@
+// Security of the BFF and pages against the real `next start` (HTTP only, no browser): security
+// headers and the per-request CSP nonce, the /sign-in redirect, session cookie attributes, CSRF,
+// and path attacks on the visitor id that must never reach another upstream path.
+import { expect, test, type APIResponse } from "@playwright/test";
+import { DEMO_KEYS, SANDBOX_URL } from "./helpers/sandbox";
+
+const expectSecurityHeaders = (res: APIResponse) => {
+  const h = res.headers();
+  expect(h["content-security-policy"]).toContain("frame-ancestors 'none'");
+  expect(h["content-security-policy"]).toContain("object-src 'none'");
+  expect(h["content-security-policy"]).not.toContain("unsafe-eval");
+  expect(h["x-content-type-options"]).toBe("nosniff");
+  expect(h["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+};
+
+const nonceOf = (res: APIResponse) => /'nonce-([^']+)'/.exec(res.headers()["content-security-policy"] ?? "")?.[1];
+
+async function upstreamPaths(): Promise<Record<string, number>> {
+  const stats = (await (await fetch(`${SANDBOX_URL}/sandbox/stats`)).json()) as { byPath: Record<string, number> };
+  return stats.byPath;
+}
+
+async function signedInCookie(request: import("@playwright/test").APIRequestContext, baseURL: string): Promise<string> {
+  const res = await request.post("/api/session", { data: { demo: "pro" }, headers: { origin: baseURL } });
+  expect(res.status()).toBe(200);
+  return res.headers()["set-cookie"]!.split(";")[0]!;
+}
+
+test.describe("GET pages without a session", () => {
+  for (const path of ["/", "/visitors?source=chatgpt&limit=50", "/intelligence"]) {
+    test(`${path} redirects to /sign-in?next=..., with security headers`, async ({ request }) => {
+      const res = await request.get(path, { maxRedirects: 0 });
+      expect(res.status()).toBe(307);
+      const location = new URL(res.headers()["location"]!, "http://x");
+      expect(location.pathname).toBe("/sign-in");
+      expect(location.searchParams.get("next")).toBe(path);
+      expectSecurityHeaders(res);
+    });
+  }
+
+  test("a tampered session cookie redirects too and is cleared", async ({ request }) => {
+    const res = await request.get("/settings", { maxRedirects: 0, headers: { cookie: "wa_session=Fe26.2**tampered" } });
+    expect(res.status()).toBe(307);
+    expect(res.headers()["set-cookie"]).toMatch(/wa_session=;/);
+  });
+});
+
+test("/sign-in: CSP with a fresh nonce per request that Next puts on its scripts", async ({ request }) => {
+  const first = await request.get("/sign-in");
+  const second = await request.get("/sign-in");
+  expect(first.status()).toBe(200);
+  expectSecurityHeaders(first);
+  const csp = first.headers()["content-security-policy"]!;
+  expect(csp).toMatch(/script-src 'self' 'nonce-[^']+' 'strict-dynamic'/);
+  const nonce = nonceOf(first)!;
+  expect(nonce).not.toBe(nonceOf(second));
+  const html = await first.text();
+  const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+});
+
+test("API without a session: 401 in the error shape, with security headers", async ({ request }) => {
+  const res = await request.get("/api/visitors");
+  expect(res.status()).toBe(401);
+  expect((await res.json()).error.code).toBe("unauthorized");
+  expectSecurityHeaders(res);
+});
+
+test("sign-in sets an httpOnly, SameSite=Lax session cookie; the key is in no response", async ({ request, baseURL }) => {
+  const res = await request.post("/api/session", { data: { demo: "pro" }, headers: { origin: baseURL! } });
+  expect(res.status()).toBe(200);
+  const setCookie = res.headers()["set-cookie"]!;
+  expect(setCookie).toMatch(/^wa_session=Fe26\.2\*/);
+  expect(setCookie).toMatch(/HttpOnly/i);
+  expect(setCookie).toMatch(/SameSite=Lax/i);
+  expect(setCookie).toMatch(/Path=\//);
+  expect(setCookie).toMatch(/Max-Age=\d+/);
+  const cookie = setCookie.split(";")[0]!;
+  const secret = DEMO_KEYS.pro.replace(/^svc_sk_test_/, "");
+  for (const path of ["/", "/visitors", "/settings", "/api/session", "/api/visitors?limit=5", "/api/intelligence/score"]) {
+    const page = await request.get(path, { headers: { cookie }, maxRedirects: 0 });
+    expect(page.status(), path).toBe(200);
+    const text = await page.text();
+    expect(text).not.toContain(secret);
+    expect(JSON.stringify(page.headers())).not.toContain(secret);
+  }
+});
+
+test("cross-site sign-in and sign-out are refused (403 csrf_rejected)", async ({ request }) => {
+  const signIn = await request.post("/api/session", { data: { demo: "pro" }, headers: { origin: "https://evil.example" } });
+  expect(signIn.status()).toBe(403);
+  expect((await signIn.json()).error.code).toBe("csrf_rejected");
+  const signOut = await request.delete("/api/session", { headers: { origin: "https://evil.example", "sec-fetch-site": "cross-site" } });
+  expect(signOut.status()).toBe(403);
+});
+
+test("path attacks on the visitor id never reach another upstream path", async ({ request, baseURL }) => {
+  const cookie = await signedInCookie(request, baseURL!);
+  const attacks = [
+    "/api/visitors/..%2F..%2Fintelligence%2Fscore",
+    "/api/visitors/%2e%2e%2fmentions",
+    "/api/visitors/vis_a%2Fb",
+    "/api/visitors/vis_a%2F..%2F..%2Fmentions/timeline",
+    "/api/visitors/vis_a%3Fsource%3Dx",
+    "/api/visitors/vis_a%23frag",
+    "/api/visitors/mnt_abc",
+    "/api/visitors/vis_a%252Fb",
+    "/api/visitors/vis_%E2%80%AE",
+  ];
+  for (const path of attacks) {
+    const res = await request.get(path, { headers: { cookie }, maxRedirects: 0 });
+    // 400 from the handler (or 404 when the router itself refuses the path); never a 200 or 500.
+    expect([400, 404], `${path}: ${res.status()}`).toContain(res.status());
+    if (res.status() === 400) expect((await res.json()).error.param).toBe("id");
+  }
+  const after = await upstreamPaths();
+  // No request reached an upstream path other than the allow-listed ones.
+  const allowed = /^\/(visitors|mentions|analytics\/(overview|traffic|funnel)|intelligence\/(score|ranking)|visitors\/vis_[A-Za-z0-9_-]+(\/timeline)?)$/;
+  for (const p of Object.keys(after)) {
+    expect(p, p).toMatch(allowed);
+    expect(p, p).not.toMatch(/%|\.\./);
+  }
+});
