@@ -29,7 +29,8 @@ export function BreakdownChart({ bars }: { bars: BreakdownBar[] }) {
           </Bar>
         </BarChart>
       </div>
-      <table className="visually-hidden">
+      <div className="visually-hidden">
+        <table>
         <caption>Score components, each out of 100</caption>
         <thead>
           <tr>
@@ -48,6 +49,7 @@ export function BreakdownChart({ bars }: { bars: BreakdownBar[] }) {
           ))}
         </tbody>
       </table>
+      </div>
     </div>
   );
 }

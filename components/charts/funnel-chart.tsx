@@ -1,6 +1,6 @@
 "use client";
-// The conversion funnel: a bar per stage with its count, the conversion from the previous stage
-// between bars, a tooltip, and a visually hidden table as the text alternative.
+// The conversion funnel: a bar per stage with its count, each stage's conversion from the previous
+// one below the chart, a tooltip, and a visually hidden table as the text alternative.
 import { Bar, BarChart, CartesianGrid, LabelList, Tooltip, XAxis, YAxis } from "recharts";
 import { formatCompact, formatNumber, formatPercent } from "@/lib/format/format";
 import { ChartTooltipBox } from "./chart-tooltip";
@@ -10,10 +10,18 @@ export function FunnelChart({ bars, periodLabel }: { bars: FunnelBar[]; periodLa
   return (
     <div className="stack" style={{ gap: 12 }}>
       <div className="chart" aria-hidden="true" data-testid="funnel-chart">
-        <BarChart responsive style={{ width: "100%", height: 240 }} data={bars} margin={{ top: 24, right: 8, bottom: 0, left: 0 }} accessibilityLayer={false}>
-          <CartesianGrid vertical={false} />
-          <XAxis dataKey="label" axisLine={false} tickLine={false} interval={0} />
-          <YAxis tickFormatter={(v: number) => formatCompact(v)} axisLine={false} tickLine={false} width={44} />
+        <BarChart
+          responsive
+          style={{ width: "100%", height: Math.max(160, bars.length * 46 + 30) }}
+          data={bars}
+          layout="vertical"
+          margin={{ top: 0, right: 56, bottom: 0, left: 8 }}
+          barCategoryGap={10}
+          accessibilityLayer={false}
+        >
+          <CartesianGrid horizontal={false} />
+          <XAxis type="number" tickFormatter={(v: number) => formatCompact(v)} axisLine={false} tickLine={false} />
+          <YAxis type="category" dataKey="label" width={132} axisLine={false} tickLine={false} />
           <Tooltip
             cursor={{ className: "recharts-tooltip-cursor" }}
             content={({ active, payload }) => {
@@ -31,8 +39,8 @@ export function FunnelChart({ bars, periodLabel }: { bars: FunnelBar[]; periodLa
               );
             }}
           />
-          <Bar dataKey="count" name="Count" fill="var(--color-accent)" radius={[4, 4, 0, 0]} isAnimationActive={false}>
-            <LabelList dataKey="count" position="top" formatter={(v: unknown) => formatCompact(Number(v))} />
+          <Bar dataKey="count" name="Count" fill="var(--color-accent)" radius={[0, 4, 4, 0]} isAnimationActive={false}>
+            <LabelList dataKey="count" position="right" formatter={(v: unknown) => formatCompact(Number(v))} />
           </Bar>
         </BarChart>
       </div>
@@ -45,7 +53,8 @@ export function FunnelChart({ bars, periodLabel }: { bars: FunnelBar[]; periodLa
           </li>
         ))}
       </ol>
-      <table className="visually-hidden">
+      <div className="visually-hidden">
+        <table>
         <caption>Conversion funnel, {periodLabel}</caption>
         <thead>
           <tr>
@@ -66,6 +75,7 @@ export function FunnelChart({ bars, periodLabel }: { bars: FunnelBar[]; periodLa
           ))}
         </tbody>
       </table>
+      </div>
     </div>
   );
 }

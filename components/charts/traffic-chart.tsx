@@ -58,7 +58,8 @@ export function TrafficChart({ data, periodLabel }: { data: TrafficChartData; pe
           </Bar>
         </BarChart>
       </div>
-      <table className="visually-hidden">
+      <div className="visually-hidden">
+        <table>
         <caption>Visitors by traffic source, {periodLabel}</caption>
         <thead>
           <tr>
@@ -81,6 +82,7 @@ export function TrafficChart({ data, periodLabel }: { data: TrafficChartData; pe
           ))}
         </tbody>
       </table>
+      </div>
     </div>
   );
 }

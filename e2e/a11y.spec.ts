@@ -1,0 +1,69 @@
+// Accessibility and layout of every page: axe finds no serious or critical violations in the light
+// and the dark theme, and at 375 px the page never scrolls sideways. Also the theme toggle.
+import { expect, test } from "@playwright/test";
+import { expectNoHorizontalOverflow, expectNoSeriousViolations } from "./helpers/a11y";
+import { sandboxGet } from "./helpers/sandbox";
+import { signIn, waitForWidgets } from "./helpers/session";
+
+let visitorId = "";
+test.beforeAll(async () => {
+  visitorId = (await sandboxGet<{ data: Array<{ id: string }> }>("/visitors?limit=1&source=chatgpt")).data[0]!.id;
+});
+
+const pages = () => ["/", "/visitors", `/visitors/${visitorId}`, "/mentions", "/intelligence", "/settings", "/visitors/vis_unknown", "/no-such-page"];
+
+for (const scheme of ["light", "dark"] as const) {
+  test(`axe: no serious violations on any page (${scheme})`, async ({ browser }) => {
+    test.setTimeout(60_000);
+    const context = await browser.newContext({ colorScheme: scheme });
+    const page = await context.newPage();
+    await page.goto("/sign-in");
+    await expectNoSeriousViolations(page, `/sign-in ${scheme}`);
+    await signIn(page, "pro");
+    for (const path of pages()) {
+      await page.goto(path);
+      await waitForWidgets(page);
+      await expectNoSeriousViolations(page, `${path} ${scheme}`);
+    }
+    await context.close();
+  });
+}
+
+test("375 px: no page scrolls sideways", async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  await page.goto("/sign-in");
+  await expectNoHorizontalOverflow(page, "/sign-in");
+  await signIn(page, "pro");
+  for (const path of pages()) {
+    await page.goto(path);
+    await waitForWidgets(page);
+    await expectNoHorizontalOverflow(page, path);
+  }
+  await context.close();
+});
+
+test("the theme toggle switches theme, and the choice survives a reload (cookie read on the server)", async ({ page }) => {
+  await signIn(page, "pro");
+  await page.goto("/settings");
+  const html = page.locator("html");
+  await expect(html).not.toHaveAttribute("data-theme", /./);
+  await page.getByTestId("theme-toggle").click();
+  await expect(html).toHaveAttribute("data-theme", "dark");
+  const dark = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await page.reload();
+  await expect(html).toHaveAttribute("data-theme", "dark");
+  expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(dark);
+  await page.getByRole("button", { name: "Follow system" }).click();
+  await expect(html).not.toHaveAttribute("data-theme", /./);
+});
+
+test("keyboard: the skip link is first and moves focus to the content", async ({ page }) => {
+  await signIn(page, "pro");
+  await page.goto("/visitors");
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Skip to content" });
+  await expect(skip).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/#main$/);
+});

@@ -1,0 +1,44 @@
+// Direct access to the sandbox Data API from tests: the same query the dashboard makes, straight to
+// the upstream with a demo key, so a page's numbers can be compared with the API's own answer; and
+// the sandbox's admin endpoints to inject and clear faults.
+import { DEMO_KEYS } from "../../sandbox/keys";
+
+export const SANDBOX_URL = `http://127.0.0.1:${Number(process.env.E2E_SANDBOX_PORT ?? 4117)}`;
+export { DEMO_KEYS };
+
+/** GET {SANDBOX_URL}/v1{path} with a demo key, waiting out a 429 (tests share the key's budget). */
+export async function sandboxGet<T>(path: string, key: string = DEMO_KEYS.pro): Promise<T> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const res = await fetch(`${SANDBOX_URL}/v1${path}`, { headers: { Authorization: `Bearer ${key}` } });
+    if (res.status === 429) {
+      await new Promise((r) => setTimeout(r, Number(res.headers.get("retry-after") ?? 1) * 1000));
+      continue;
+    }
+    if (!res.ok) throw new Error(`sandbox ${path}: HTTP ${res.status} ${await res.text()}`);
+    return (await res.json()) as T;
+  }
+  throw new Error(`sandbox ${path}: still rate limited`);
+}
+
+export type Faults = {
+  errorRate?: number;
+  errorCount?: number;
+  rateLimitStorm?: number;
+  malformedCount?: number;
+  latencyMs?: number;
+  paths?: string[];
+  keys?: string[];
+};
+
+export async function setFaults(faults: Faults): Promise<void> {
+  const res = await fetch(`${SANDBOX_URL}/sandbox/faults`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(faults),
+  });
+  if (!res.ok) throw new Error(`setting faults: HTTP ${res.status}`);
+}
+
+export const clearFaults = () => setFaults({});
+
+export const numberText = (n: number) => new Intl.NumberFormat("en-US").format(n);

@@ -1,0 +1,18 @@
+// Signing in from tests. `signIn` uses the app's own session API (as the demo buttons do) so a test
+// that is not about the sign-in page starts on its page at once; sign-in.spec.ts drives the form.
+import { expect, type Page } from "@playwright/test";
+
+/** The dashboard under test (playwright.config.ts starts it on this port). */
+export const BASE_URL = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3107)}`;
+
+export type DemoKind = "free" | "pro" | "empty" | "limited";
+
+export async function signIn(page: Page, demo: DemoKind = "pro"): Promise<void> {
+  const res = await page.request.post(`${BASE_URL}/api/session`, { data: { demo }, headers: { Origin: BASE_URL } });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+/** Waits until no widget on the page is still loading. */
+export async function waitForWidgets(page: Page): Promise<void> {
+  await expect(page.getByTestId("loading")).toHaveCount(0, { timeout: 15_000 });
+}

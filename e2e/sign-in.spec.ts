@@ -1,0 +1,61 @@
+// Sign-in page: demo keys, a pasted key, the three kinds of bad key, ?next=, and sign out.
+import { expect, test } from "@playwright/test";
+import { DEMO_KEYS } from "./helpers/sandbox";
+import { signIn } from "./helpers/session";
+import { REVOKED_KEY } from "../sandbox/keys";
+
+test.describe("sign in", () => {
+  test("a page without a session goes to sign-in and comes back to the same view after a demo key", async ({ page }) => {
+    await page.goto("/visitors?source=chatgpt");
+    await expect(page).toHaveURL(/\/sign-in\?next=/);
+    await page.getByTestId("demo-pro").click();
+    await expect(page).toHaveURL(/\/visitors\?source=chatgpt$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Visitors" })).toBeVisible();
+    await expect(page.getByTestId("test-data-badge")).toBeVisible();
+  });
+
+  test("a pasted key signs in; the key never appears in the page", async ({ page }) => {
+    await page.goto("/sign-in");
+    await page.getByLabel("API key").fill(DEMO_KEYS.pro);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
+    await page.goto("/settings");
+    await expect(page.getByTestId("key-hint")).toHaveText(/^svc_sk_test_…/);
+    expect(await page.content()).not.toContain(DEMO_KEYS.pro);
+  });
+
+  const badKeys = [
+    { name: "a malformed key", key: "not-a-key", title: "That is not an API key" },
+    { name: "a revoked key", key: REVOKED_KEY, title: "Key rejected" },
+    { name: "an unknown live key", key: "svc_sk_live_0123456789abcdef", title: "Key rejected" },
+  ];
+  for (const { name, key, title } of badKeys) {
+    test(`${name} is refused with a clear message`, async ({ page }) => {
+      await page.goto("/sign-in");
+      await page.getByLabel("API key").fill(key);
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
+      const error = page.getByTestId("sign-in-error");
+      await expect(error).toContainText(title);
+      await expect(page.getByLabel("API key")).toHaveAttribute("aria-invalid", "true");
+      await expect(page).toHaveURL(/\/sign-in/);
+    });
+  }
+
+  test("?next= pointing to another site is ignored", async ({ page }) => {
+    await page.goto("/sign-in?next=//evil.example/x");
+    await page.getByTestId("demo-pro").click();
+    await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
+  });
+
+  test("sign out ends the session and says so", async ({ page }) => {
+    await signIn(page, "pro");
+    await page.goto("/settings");
+    await expect(page.getByTestId("environment")).toContainText("Test");
+    await page.getByTestId("sign-out").click();
+    await expect(page).toHaveURL(/\/sign-in\?reason=signed-out/);
+    await expect(page.getByTestId("sign-in-reason")).toContainText("signed out");
+    await page.goto("/");
+    await expect(page).toHaveURL(/\/sign-in\?next=%2F/);
+  });
+});

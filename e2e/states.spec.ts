@@ -1,0 +1,75 @@
+// Widget states: the empty workspace and the limited key show their own states; an injected upstream
+// fault shows an error with a request id on that widget only, and Retry recovers once it clears.
+// Faults are global to the sandbox, so they target the Free demo key only (other specs use Pro)
+// and this file runs serially.
+import { expect, test } from "@playwright/test";
+import { clearFaults, DEMO_KEYS, numberText, sandboxGet, setFaults } from "./helpers/sandbox";
+import { signIn, waitForWidgets } from "./helpers/session";
+
+test.describe.configure({ mode: "serial" });
+
+test.afterEach(async () => {
+  await clearFaults();
+});
+
+test("the empty workspace shows empty states, not errors or zeros pretending to be charts", async ({ page }) => {
+  await signIn(page, "empty");
+  await page.goto("/");
+  await waitForWidgets(page);
+  await expect(page.getByTestId("kpi-visitors").getByTestId("kpi-value")).toHaveText("0");
+  await expect(page.getByTestId("traffic-card").getByTestId("empty-state")).toContainText("No visitors in this period");
+  await expect(page.getByTestId("funnel-card").getByTestId("empty-state")).toBeVisible();
+  await expect(page.getByTestId("score-card").getByTestId("empty-state")).toContainText("No competitors tracked yet");
+  await expect(page.getByTestId("widget-error")).toHaveCount(0);
+  await page.goto("/visitors");
+  await expect(page.getByTestId("empty-state")).toContainText("No visitors match these filters");
+  await page.goto("/mentions");
+  await expect(page.getByTestId("empty-state")).toContainText("No mentions match these filters");
+});
+
+test("the limited key sees 'no access' on the forbidden widgets only", async ({ page }) => {
+  await signIn(page, "limited");
+  await page.goto("/");
+  await waitForWidgets(page);
+  const visitors = await sandboxGet<{ visitors: { total: number } }>("/analytics/overview?period=30d", DEMO_KEYS.limited);
+  await expect(page.getByTestId("kpi-visitors").getByTestId("kpi-value")).toHaveText(numberText(visitors.visitors.total));
+  await expect(page.getByTestId("score-card").getByTestId("forbidden-state").first()).toContainText("no access");
+
+  await page.goto("/visitors");
+  await waitForWidgets(page);
+  await page.getByTestId("visitor-row").first().locator("td:first-child a").click();
+  await expect(page.getByTestId("visitor-details")).toContainText("Visitor ID");
+  await expect(page.getByTestId("timeline-card").getByTestId("forbidden-state")).toContainText("no access to this visitor's timeline");
+  await expect(page.getByTestId("visitor-details").getByTestId("forbidden-state")).toHaveCount(0);
+});
+
+test("an upstream fault on one endpoint shows an error with a request id while the rest of the page works", async ({ page }) => {
+  await signIn(page, "free");
+  await setFaults({ errorRate: 1, paths: ["/analytics/traffic"], keys: [DEMO_KEYS.free] });
+  await page.goto("/?period=90d");
+  const error = page.getByTestId("traffic-card").getByTestId("widget-error");
+  await expect(error).toBeVisible({ timeout: 25_000 });
+  await expect(error.getByTestId("request-id")).toHaveText(/^req_/);
+  // Everything else still shows its data.
+  const o = await sandboxGet<{ visitors: { total: number } }>("/analytics/overview?period=90d", DEMO_KEYS.free);
+  await expect(page.getByTestId("kpi-visitors").getByTestId("kpi-value")).toHaveText(numberText(o.visitors.total));
+  await expect(page.getByTestId("funnel-chart")).toBeVisible();
+  await expect(page.getByTestId("score-value")).toBeVisible();
+
+  await clearFaults();
+  await error.getByRole("button", { name: "Retry" }).click();
+  await expect(page.getByTestId("traffic-chart")).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId("traffic-card").getByTestId("widget-error")).toHaveCount(0);
+});
+
+test("sign-in tells a failing upstream apart from a bad key", async ({ page }) => {
+  // Every attempt of the validating call fails (1 + the BFF's retries).
+  await setFaults({ errorCount: 8, paths: ["/visitors"], keys: [DEMO_KEYS.free] });
+  await page.goto("/sign-in");
+  await page.getByLabel("API key").fill(DEMO_KEYS.free);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  const error = page.getByTestId("sign-in-error");
+  await expect(error).toContainText("The Data API could not be reached", { timeout: 25_000 });
+  await expect(error).toContainText("the key may be fine");
+  await expect(error.getByTestId("request-id")).toHaveText(/^req_/);
+});
