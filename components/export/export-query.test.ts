@@ -20,8 +20,14 @@ describe("estimateSecondsLeft", () => {
     expect(estimateSecondsLeft({ done: 0, total: 1000, elapsedMs: 500 })).toBeUndefined();
   });
 
-  it("extrapolates the observed rate after two seconds", () => {
+  it("extrapolates the observed rate after two seconds when it is slower than the plan", () => {
     expect(estimateSecondsLeft({ done: 500, total: 1500, elapsedMs: 5000, serverEstimateSeconds: 1 })).toBe(10);
+    expect(estimateSecondsLeft({ done: 500, total: 1500, elapsedMs: 5000 })).toBe(10);
+  });
+
+  it("keeps the plan's estimate while the observed rate is faster (a minute-window wait is still ahead)", () => {
+    // Free plan, 20,000 rows: 10,000 in the first 10 s, then a wait for the next minute window.
+    expect(estimateSecondsLeft({ done: 10_000, total: 20_000, elapsedMs: 10_000, serverEstimateSeconds: 70 })).toBe(60);
   });
 
   it("is zero when all rows are in", () => {

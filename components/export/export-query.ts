@@ -18,7 +18,11 @@ export function exportUrl(resource: ExportResource, filters: ExportFilters, form
   return `/api/export/${resource}?${query.toString()}`;
 }
 
-/** Seconds left, from the observed row rate once there is enough of it, else from the server's plan estimate. */
+/**
+ * Seconds left. The server's estimate comes from the key's plan, so it knows about waits for the
+ * per-minute window that the observed rate cannot foresee (a Free export runs fast for 10 s, then
+ * waits); the observed rate knows about a slow upstream. The larger of the two is the honest one.
+ */
 export function estimateSecondsLeft(input: {
   done: number;
   total: number;
@@ -27,10 +31,12 @@ export function estimateSecondsLeft(input: {
 }): number | undefined {
   const { done, total, elapsedMs, serverEstimateSeconds } = input;
   if (total <= done) return 0;
+  const fromPlan = serverEstimateSeconds !== undefined && Number.isFinite(serverEstimateSeconds) ? Math.max(0, serverEstimateSeconds - elapsedMs / 1000) : undefined;
   // Under ~2 s the observed rate is dominated by the first page's latency and the rate-limit burst.
-  if (elapsedMs >= 2000 && done > 0) return ((total - done) * elapsedMs) / done / 1000;
-  if (serverEstimateSeconds !== undefined) return Math.max(0, serverEstimateSeconds - elapsedMs / 1000);
-  return undefined;
+  const observed = elapsedMs >= 2000 && done > 0 ? ((total - done) * elapsedMs) / done / 1000 : undefined;
+  if (fromPlan === undefined) return observed;
+  if (observed === undefined) return fromPlan;
+  return Math.max(fromPlan, observed);
 }
 
 export function formatDuration(seconds: number): string {

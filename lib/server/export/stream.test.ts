@@ -128,7 +128,7 @@ describe("startExport", () => {
   it("stops paging when the caller's signal aborts (the client went away)", async () => {
     const { fetchPage, asked } = source(makeRows(10_000));
     const client = new AbortController();
-    const started = await startExport({ fetchPage, encoder: csvEncoder(columns), signal: client.signal });
+    const started = await startExport({ fetchPage, encoder: csvEncoder(columns), signal: client.signal, lookahead: 3 });
     const reader = started.stream.getReader();
     await reader.read();
     await reader.read();
