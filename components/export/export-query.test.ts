@@ -52,3 +52,14 @@ describe("filenameFromDisposition", () => {
     expect(filenameFromDisposition(null, "fallback.csv")).toBe("fallback.csv");
   });
 });
+
+describe("csvDownloadName", () => {
+  const now = new Date("2026-11-22T10:00:00Z");
+  it("adds the day unless the name already ends with a date, and keeps names file-safe", async () => {
+    const { csvDownloadName } = await import("./csv-download-button");
+    expect(csvDownloadName("traffic_30d", now)).toBe("traffic_30d_2026-11-22.csv");
+    expect(csvDownloadName("timeline_vis_abc.csv", now)).toBe("timeline_vis_abc_2026-11-22.csv");
+    expect(csvDownloadName("ranking_2026-11-20", now)).toBe("ranking_2026-11-20.csv");
+    expect(csvDownloadName("a b/c", now)).toBe("a-b-c_2026-11-22.csv");
+  });
+});
