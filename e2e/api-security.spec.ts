@@ -7,7 +7,7 @@ import { DEMO_KEYS, SANDBOX_URL } from "./helpers/sandbox";
 const expectSecurityHeaders = (res: APIResponse) => {
   const h = res.headers();
   expect(h["content-security-policy"]).toContain("frame-ancestors 'none'");
-  expect(h["content-security-policy"]).toContain("object-src 'none'");
+  expect(h["content-security-policy"]).toMatch(/object-src 'none'|default-src 'none'/);
   expect(h["content-security-policy"]).not.toContain("unsafe-eval");
   expect(h["x-content-type-options"]).toBe("nosniff");
   expect(h["referrer-policy"]).toBe("strict-origin-when-cross-origin");

@@ -31,10 +31,30 @@ export async function sealSession(apiKey: string): Promise<string> {
   return sealData({ apiKey, iat: Date.now() }, { password: sessionSecret, ttl: SESSION_TTL_SECONDS });
 }
 
+/**
+ * Recently unsealed cookies (seal -> session), so a dashboard's burst of API calls does not repeat
+ * the same decryption (WebCrypto round trips, ~0.5 ms each). Bounded, short-lived, and an entry
+ * never outlives its session. Keyed by the whole seal: any change to the cookie misses.
+ */
+const unsealed = new Map<string, { session: PageSession; until: number }>();
+const UNSEAL_CACHE_MAX = 1000;
+const UNSEAL_CACHE_MS = 60_000;
+let unsealedWith = "";
+
 /** The session in a cookie value, or null when it is missing, tampered with, foreign or expired. */
 export async function unsealSession(value: string | undefined | null): Promise<PageSession | null> {
   if (!value || value.length > 4096) return null;
   const { sessionSecret } = getEnv();
+  if (unsealedWith !== sessionSecret) {
+    unsealed.clear();
+    unsealedWith = sessionSecret;
+  }
+  const cacheKey = value;
+  const hit = unsealed.get(cacheKey);
+  if (hit) {
+    if (hit.until > Date.now()) return hit.session;
+    unsealed.delete(cacheKey);
+  }
   let data: unknown;
   try {
     data = await unsealData(value, { password: sessionSecret, ttl: SESSION_TTL_SECONDS });
@@ -45,7 +65,10 @@ export async function unsealSession(value: string | undefined | null): Promise<P
   const { apiKey, iat } = data as { apiKey?: unknown; iat?: unknown };
   if (typeof apiKey !== "string" || !API_KEY_PATTERN.test(apiKey)) return null;
   if (typeof iat !== "number" || Date.now() - iat > SESSION_TTL_SECONDS * 1000) return null;
-  return toPageSession(apiKey);
+  const session = toPageSession(apiKey);
+  if (unsealed.size >= UNSEAL_CACHE_MAX) unsealed.delete(unsealed.keys().next().value!);
+  unsealed.set(cacheKey, { session, until: Math.min(Date.now() + UNSEAL_CACHE_MS, iat + SESSION_TTL_SECONDS * 1000) });
+  return session;
 }
 
 /** Reads one cookie from a Cookie header. */
