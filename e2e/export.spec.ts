@@ -78,6 +78,25 @@ test("mentions: a JSON export is a valid array of the matching mentions", async 
   );
 });
 
+test("a visitor's timeline downloads as CSV built in the browser", async ({ page }) => {
+  await signIn(page, "pro");
+  const [visitor] = (await sandboxGet<List<Row>>("/visitors?limit=1")).data;
+  const id = String(visitor!.id);
+  const timeline = await sandboxGet<{ data: Row[] }>(`/visitors/${encodeURIComponent(id)}/timeline`);
+  await page.goto(`/visitors/${id}?order=oldest`);
+  await waitForWidgets(page);
+
+  const downloading = page.waitForEvent("download");
+  await page.getByRole("button", { name: "CSV" }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(`timeline_${id}_${today()}.csv`);
+  const text = await readFile((await download.path())!, "utf8");
+  expect(text.startsWith('"occurred_at","type","title","url","source","duration_seconds"\r\n')).toBe(true);
+  const parsed = Papa.parse<Record<string, string>>(text, { header: true, newline: "\r\n", skipEmptyLines: true });
+  expect(parsed.errors).toEqual([]);
+  expect(parsed.data.map((e) => `${e.occurred_at} ${e.type}`)).toEqual(timeline.data.map((e) => `${String(e.occurred_at)} ${String(e.type)}`));
+});
+
 test.describe("long exports (faults limited to the 'limited' demo key)", () => {
   test.afterEach(async () => {
     await setFaults({});
