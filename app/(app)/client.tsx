@@ -19,7 +19,7 @@ import { formatNumber, formatPercent } from "@/lib/format/format";
 import { funnelQuery, overviewQuery, trafficQuery } from "@/lib/queries/analytics";
 import { browserApi } from "@/lib/queries/browser-api";
 import { rankingQuery, scoreQuery } from "@/lib/queries/intelligence";
-import { PERIOD_LABELS } from "./search-params";
+import { PERIOD_LABELS } from "@/lib/ui/view-filters";
 
 export function OverviewClient({ params, error }: { params: PeriodParams; error?: string }) {
   const periodLabel = PERIOD_LABELS[params.period] ?? params.period;

@@ -8,10 +8,3 @@ export function parseOverviewSearch(input: QueryInput): OverviewSearch {
   const result = parseQuery(periodParams, input);
   return { result, params: result.success ? result.data : { period: "30d" } };
 }
-
-export const PERIOD_LABELS: Record<string, string> = {
-  "24h": "Last 24 hours",
-  "7d": "Last 7 days",
-  "30d": "Last 30 days",
-  "90d": "Last 90 days",
-};

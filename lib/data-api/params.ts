@@ -154,13 +154,5 @@ export function parseQuery<S extends z.ZodObject>(schema: S, input: QueryInput):
   return { success: false, param, message: issue.message };
 }
 
-/** Serialises parsed params in a stable order, leaving out unset values and the given defaults. */
-export function toSearchParams(params: Record<string, string | number | boolean | undefined>, omit: Record<string, unknown> = {}): URLSearchParams {
-  const out = new URLSearchParams();
-  for (const key of Object.keys(params).sort()) {
-    const value = params[key];
-    if (value === undefined || value === "" || omit[key] === value) continue;
-    out.set(key, String(value));
-  }
-  return out;
-}
+// Lives in query-string.ts so browser code can use it without importing zod.
+export { toSearchParams } from "./query-string";

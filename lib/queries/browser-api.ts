@@ -2,7 +2,7 @@
 // the server) and turns their error bodies into DataApiError, keeping the request id for the UI.
 import type { CallOptions, DataApi } from "@/lib/data-api/api";
 import { DataApiError } from "@/lib/data-api/errors";
-import { toSearchParams } from "@/lib/data-api/params";
+import { toSearchParams } from "@/lib/data-api/query-string";
 import type { ErrorBody } from "@/lib/data-api/schemas";
 
 type Query = Record<string, string | number | boolean | undefined>;

@@ -16,7 +16,8 @@ import type { Mention } from "@/lib/data-api/schemas";
 import { humanize, MISSING } from "@/lib/format/format";
 import { browserApi } from "@/lib/queries/browser-api";
 import { mentionListQuery } from "@/lib/queries/mentions";
-import { exportFilters, type MentionsSearch } from "./search-params";
+import { withoutPaging } from "@/lib/ui/view-filters";
+import type { MentionsSearch } from "./search-params";
 
 const SENTIMENT_MARK: Record<string, string> = { positive: "▲", neutral: "●", negative: "▼" };
 
@@ -89,7 +90,7 @@ export function MentionsClient({ search }: { search: MentionsSearch }) {
 
 function MentionsExport({ params }: { params: MentionListParams }) {
   const query = useQuery(mentionListQuery(browserApi, params));
-  return <ExportButton resource="mentions" filters={exportFilters(params)} total={query.data && !query.isPlaceholderData ? query.data.meta.total : undefined} />;
+  return <ExportButton resource="mentions" filters={withoutPaging(params)} total={query.data && !query.isPlaceholderData ? query.data.meta.total : undefined} />;
 }
 
 function MentionFeed({

@@ -13,7 +13,3 @@ export function parseMentionsSearch(input: Record<string, string | string[] | un
   return { raw: known, result: parseQuery(mentionListParams, input as QueryInput) };
 }
 
-export function exportFilters(params: MentionListParams): Record<string, string | number | undefined> {
-  const { limit: _limit, offset: _offset, ...filters } = params;
-  return filters;
-}

@@ -16,7 +16,8 @@ import type { Visitor } from "@/lib/data-api/schemas";
 import { formatCountry, formatNumber, humanize, MISSING } from "@/lib/format/format";
 import { browserApi } from "@/lib/queries/browser-api";
 import { visitorListQuery } from "@/lib/queries/visitors";
-import { exportFilters, type VisitorsSearch } from "./search-params";
+import { withoutPaging } from "@/lib/ui/view-filters";
+import type { VisitorsSearch } from "./search-params";
 
 const opt = (v: string) => ({ value: v, label: LABELS[v] ?? humanize(v) });
 
@@ -104,7 +105,7 @@ export function VisitorsClient({ search }: { search: VisitorsSearch }) {
 function VisitorsExport({ params }: { params: VisitorListParams }) {
   // Shares the table's cache entry: the total is known as soon as the list is.
   const query = useQuery(visitorListQuery(browserApi, params));
-  return <ExportButton resource="visitors" filters={exportFilters(params)} total={query.data && !query.isPlaceholderData ? query.data.meta.total : undefined} />;
+  return <ExportButton resource="visitors" filters={withoutPaging(params)} total={query.data && !query.isPlaceholderData ? query.data.meta.total : undefined} />;
 }
 
 function VisitorTable({

@@ -14,8 +14,3 @@ export function parseVisitorsSearch(input: Record<string, string | string[] | un
   return { raw: known, result: parseQuery(visitorListParams, input as QueryInput) };
 }
 
-/** The filters of a parsed view, without paging (what an export takes). */
-export function exportFilters(params: VisitorListParams): Record<string, string | number | undefined> {
-  const { limit: _limit, offset: _offset, ...filters } = params;
-  return filters;
-}
