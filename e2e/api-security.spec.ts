@@ -76,6 +76,8 @@ test("sign-in sets an httpOnly, SameSite=Lax session cookie; the key is in no re
   expect(setCookie).toMatch(/SameSite=Lax/i);
   expect(setCookie).toMatch(/Path=\//);
   expect(setCookie).toMatch(/Max-Age=\d+/);
+  // Plain http on 127.0.0.1: a Secure cookie would never come back.
+  expect(setCookie).not.toMatch(/;\s*Secure/i);
   const cookie = setCookie.split(";")[0]!;
   const secret = DEMO_KEYS.pro.replace(/^svc_sk_test_/, "");
   for (const path of ["/", "/visitors", "/settings", "/api/session", "/api/visitors?limit=5", "/api/intelligence/score"]) {

@@ -78,6 +78,7 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
   const admission = new PQueue({ concurrency: 1 });
   const retries = options.retries ?? 4;
   const maxQueueWaitMs = options.maxQueueWaitMs ?? 90_000;
+  const maxRetryTimeMs = options.maxRetryTimeMs ?? 30_000;
 
   async function admit(priority: Priority, signal: AbortSignal | undefined, deadline: number): Promise<void> {
     await admission.add(
@@ -107,9 +108,13 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
       const priority = opts.priority ?? "interactive";
       const signal = opts.signal;
       const deadline = now() + maxQueueWaitMs;
+      // The retry time bound counts from the first send, not from joining the queue: a request
+      // that waited out a used-up minute budget still gets its retries.
+      let firstSent: number | undefined;
       return pRetry(
         async () => {
           await admit(priority, signal, deadline);
+          firstSent ??= now();
           let observed = false;
           try {
             return await attempt({
@@ -130,9 +135,8 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
           minTimeout: options.minBackoffMs ?? 200,
           maxTimeout: options.maxBackoffMs ?? 4000,
           randomize: true,
-          maxRetryTime: options.maxRetryTimeMs ?? 30_000,
           signal,
-          shouldRetry: ({ error }) => isRetryable(error),
+          shouldRetry: ({ error }) => isRetryable(error) && now() - (firstSent ?? now()) < maxRetryTimeMs,
         },
       );
     },

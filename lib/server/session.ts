@@ -6,7 +6,7 @@ import "server-only";
 import { sealData, unsealData } from "iron-session";
 import { cookies } from "next/headers";
 import { maskKey } from "@/lib/data-api/redact";
-import { getEnv } from "./env";
+import { ConfigError, getEnv } from "./env";
 
 export const SESSION_COOKIE = "wa_session";
 /** Eight hours: a working day, after which the key is pasted (or the demo picked) again. */
@@ -116,8 +116,20 @@ export function sessionClearCookie(req: Request): string {
   return `${SESSION_COOKIE}=; ${cookieAttributes(req, 0)}; Expires=Thu, 01 Jan 1970 00:00:00 GMT`;
 }
 
-/** For server components: the session of the current request, or null. */
+/**
+ * For server components: the session of the current request, or null. A configuration error
+ * (e.g. no DATA_API_BASE_URL) is logged and reads as "not signed in", so the sign-in page still
+ * renders and shows the configuration message that the session API answers with.
+ */
 export async function getPageSession(): Promise<PageSession | null> {
   const store = await cookies();
-  return unsealSession(store.get(SESSION_COOKIE)?.value);
+  try {
+    return await unsealSession(store.get(SESSION_COOKIE)?.value);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`[config] ${error.message}`);
+      return null;
+    }
+    throw error;
+  }
 }

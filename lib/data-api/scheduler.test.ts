@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { DataApiError } from "./errors";
+import { createScheduler } from "./scheduler";
+
+const fail = (status: number, code = "x") => new DataApiError({ status, code, message: code });
+
+describe("createScheduler", () => {
+  it("retries 5xx and network errors, then succeeds", async () => {
+    const scheduler = createScheduler({ minBackoffMs: 1, maxBackoffMs: 2 });
+    const errors = [fail(500), fail(502, "network_error")];
+    let attempts = 0;
+    const result = await scheduler.schedule(async () => {
+      attempts++;
+      const e = errors.shift();
+      if (e) throw e;
+      return "ok";
+    });
+    expect(result).toBe("ok");
+    expect(attempts).toBe(3);
+  });
+
+  it.each([
+    [400, "invalid_parameter"],
+    [401, "unauthorized"],
+    [403, "forbidden"],
+    [404, "not_found"],
+    [502, "unexpected_response"],
+    [504, "upstream_timeout"],
+    [502, "redirect_rejected"],
+  ])("does not retry %i %s", async (status, code) => {
+    const scheduler = createScheduler({ minBackoffMs: 1 });
+    let attempts = 0;
+    await expect(
+      scheduler.schedule(async () => {
+        attempts++;
+        throw fail(status, code);
+      }),
+    ).rejects.toMatchObject({ status, code });
+    expect(attempts).toBe(1);
+  });
+
+  it("stops after the bounded number of retries", async () => {
+    const scheduler = createScheduler({ retries: 2, minBackoffMs: 1, maxBackoffMs: 2 });
+    let attempts = 0;
+    await expect(
+      scheduler.schedule(async () => {
+        attempts++;
+        throw fail(503);
+      }),
+    ).rejects.toMatchObject({ status: 503 });
+    expect(attempts).toBe(3);
+  });
+
+  it("fails fast with 503 rate_limited when the budget would make a request wait too long", async () => {
+    const scheduler = createScheduler({ budget: { perSecond: 1, perMinute: 1 }, fixed: true, maxQueueWaitMs: 1000 });
+    await scheduler.schedule(async () => "first");
+    const error = await scheduler.schedule(async () => "second").catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 503, code: "rate_limited" });
+    expect((error as DataApiError).retryAfter).toBeGreaterThanOrEqual(59);
+  });
+
+  it("an aborted request leaves the queue without running", async () => {
+    const scheduler = createScheduler({ budget: { perSecond: 1, perMinute: 100 }, fixed: true });
+    await scheduler.schedule(async () => "first");
+    const controller = new AbortController();
+    let ran = false;
+    const pending = scheduler.schedule(
+      async () => {
+        ran = true;
+      },
+      { signal: controller.signal },
+    );
+    controller.abort();
+    await expect(pending).rejects.toThrow();
+    expect(ran).toBe(false);
+  });
+});
