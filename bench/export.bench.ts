@@ -20,12 +20,20 @@ const PLANS = { Pro: { perSecond: 50, perMinute: 1000 }, Free: { perSecond: 10, 
  * `sandbox: "process"` runs the sandbox in its own process so the memory figure is the export
  * server's alone (not the sandbox's request handling) and the two do not compete for one thread.
  */
-type Scenario = { id: string; plan: keyof typeof PLANS; visitors: number; format: "csv" | "json"; sandbox: "in-process" | "process" };
+type Scenario = {
+  id: string;
+  plan: keyof typeof PLANS;
+  visitors: number;
+  format: "csv" | "json";
+  sandbox: "in-process" | "process";
+  /** Whether the >= 90% throughput target applies (the memory run reports its time for information). */
+  throughputTarget: boolean;
+};
 
 const SCENARIOS: Scenario[] = [
-  { id: "pro-20k", plan: "Pro", visitors: 20_000, format: "csv", sandbox: "in-process" },
-  { id: "free-20k", plan: "Free", visitors: 20_000, format: "csv", sandbox: "in-process" },
-  { id: "pro-100k-memory", plan: "Pro", visitors: 100_000, format: "csv", sandbox: "process" },
+  { id: "pro-20k", plan: "Pro", visitors: 20_000, format: "csv", sandbox: "in-process", throughputTarget: true },
+  { id: "free-20k", plan: "Free", visitors: 20_000, format: "csv", sandbox: "in-process", throughputTarget: true },
+  { id: "pro-100k-memory", plan: "Pro", visitors: 100_000, format: "csv", sandbox: "process", throughputTarget: false },
 ];
 
 type Result = {
@@ -215,12 +223,11 @@ export async function run(): Promise<void> {
         `(baseline RSS ${f1(r.baselineRssMb)} MB)`,
     );
   }
-  const failures = results.filter(
-    (r) => r.rows !== r.total || r.userErrors > 0 || (r.boundSeconds > 0 && r.boundSeconds / r.seconds < 0.9) || r.peakRssGrowthMb >= 50,
-  );
+  const slow = (r: Result) => SCENARIOS.find((s) => s.id === r.id)?.throughputTarget === true && r.boundSeconds / r.seconds < 0.9;
+  const failures = results.filter((r) => r.rows !== r.total || r.userErrors > 0 || slow(r) || r.peakRssGrowthMb >= 50);
   console.log(
     failures.length === 0
-      ? "targets met: every row exported, 0 errors/429s to the user, >= 90% of the bound's throughput, memory growth < 50 MB"
+      ? "targets met: every row exported, 0 errors/429s to the user, >= 90% of the bound's throughput (20,000-row runs), memory growth < 50 MB"
       : `TARGETS MISSED: ${failures.map((r) => r.id).join(", ")}`,
   );
 }

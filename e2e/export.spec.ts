@@ -5,7 +5,7 @@
 import { readFile } from "node:fs/promises";
 import Papa from "papaparse";
 import { expect, test, type Page } from "@playwright/test";
-import { DEMO_KEYS, numberText, sandboxGet, setFaults } from "./helpers/sandbox";
+import { DEMO_KEYS, numberText, SANDBOX_URL, sandboxGet, setFaults } from "./helpers/sandbox";
 import { signIn, waitForWidgets } from "./helpers/session";
 
 type List<T> = { data: T[]; meta: { total: number } };
@@ -19,6 +19,13 @@ async function allRows(resource: "visitors" | "mentions", filters: string, key?:
     rows.push(...page.data);
     if (rows.length >= page.meta.total || page.data.length === 0) return rows;
   }
+}
+
+/** Export page requests (limit=100) the sandbox has seen from the "limited" demo key. */
+async function exportPagesSeen(): Promise<number> {
+  const stats = (await (await fetch(`${SANDBOX_URL}/sandbox/stats`)).json()) as { log: { key: string; path: string; query: string }[] };
+  const hint = `…${DEMO_KEYS.limited.slice(-4)}`;
+  return stats.log.filter((e) => e.key === hint && e.path === "/v1/visitors" && /(^|&)limit=100(&|$)/.test(e.query)).length;
 }
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -130,6 +137,13 @@ test.describe("long exports (faults limited to the 'limited' demo key)", () => {
     await expect(region.getByRole("status")).toContainText("Nothing was saved");
     await expect(bar).toHaveCount(0);
     expect(downloads).toBe(0);
+
+    // The server stopped paging the upstream when the browser went away (pages in flight may land).
+    await page.waitForTimeout(1000);
+    const settled = await exportPagesSeen();
+    await page.waitForTimeout(1500);
+    expect(await exportPagesSeen()).toBe(settled);
+    expect(settled).toBeLessThan(Math.ceil(total / 100));
   });
 
   test("an upstream failure mid-way fails the export visibly and saves nothing", async ({ page }) => {

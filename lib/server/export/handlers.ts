@@ -26,7 +26,7 @@ function estimatorFor(apiKey: string): (remainingPages: number) => number | unde
   };
 }
 
-function describe(error: unknown): string {
+function describeError(error: unknown): string {
   if (error instanceof Error) {
     const extra = error as Error & { code?: unknown; status?: unknown; requestId?: unknown };
     const parts = [typeof extra.status === "number" ? String(extra.status) : "", typeof extra.code === "string" ? extra.code : error.name];
@@ -48,7 +48,7 @@ async function handleExport(req: Request, resource: ExportResource): Promise<Res
     estimateSeconds: estimatorFor(session.apiKey),
     onError: (error, info) => {
       // The key itself never reaches a log: only its masked hint.
-      console.error(`[export] ${info.resource} for ${keyHint} failed after ${info.rowsSent} of ${info.total} rows; download aborted. ${describe(error)}`);
+      console.error(`[export] ${info.resource} for ${keyHint} failed after ${info.rowsSent} of ${info.total} rows; download aborted. ${describeError(error)}`);
     },
   });
 }
