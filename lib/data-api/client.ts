@@ -38,7 +38,8 @@ export type DataApiClientOptions = {
   /** Upstream base, ending in /v1. */
   baseUrl: string;
   apiKey: string;
-  fetch?: typeof fetch;
+  /** The global fetch by default; the server passes a leaner one (lib/server/node-fetch.ts). */
+  fetch?: (url: string, init: RequestInit) => Promise<Response>;
   scheduler?: Scheduler;
   cache?: RequestCache;
   /** Per attempt, from sending to the end of the body. */

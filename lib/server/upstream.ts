@@ -9,6 +9,7 @@ import { createRequestCache, type RequestCache } from "@/lib/data-api/cache";
 import { createDataApiClient, type UpstreamLogEvent } from "@/lib/data-api/client";
 import { createScheduler, type Scheduler } from "@/lib/data-api/scheduler";
 import { getEnv } from "./env";
+import { nodeFetch } from "./node-fetch";
 
 export { maskKey } from "@/lib/data-api/redact";
 
@@ -36,7 +37,15 @@ function entryFor(apiKey: string): Entry {
   if (!entry) {
     const scheduler = createScheduler(env.rateBudget ? { budget: env.rateBudget, fixed: true } : {});
     const cache = createRequestCache({ ttlMs: env.cacheTtlMs });
-    const api = createDataApiClient({ baseUrl: env.dataApiBaseUrl, apiKey, scheduler, cache, timeoutMs: env.timeoutMs, log: logUpstream });
+    const api = createDataApiClient({
+      baseUrl: env.dataApiBaseUrl,
+      apiKey,
+      fetch: nodeFetch,
+      scheduler,
+      cache,
+      timeoutMs: env.timeoutMs,
+      log: logUpstream,
+    });
     entry = { api, scheduler, cache };
     registry.set(id, entry);
   }
