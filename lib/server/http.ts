@@ -1,7 +1,7 @@
 // Response helpers and error mapping for the route handlers (the BFF). Every answer is JSON, not
 // cached by the browser, and every error uses the shared shape {error:{code,message,param?,request_id?}}.
 // `withErrors` wraps a handler so that whatever it throws becomes a deliberate status, never a 500
-// (only a real bug still reaches 500, logged with the key redacted).
+// (only a real bug still reaches 500, logged by error name and message, never with request data).
 import "server-only";
 import { DataApiError, isDataApiError } from "@/lib/data-api/errors";
 import { ConfigError } from "./env";
