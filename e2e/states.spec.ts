@@ -53,6 +53,7 @@ test("an upstream fault on one endpoint shows an error with a request id while t
   // Everything else still shows its data.
   const o = await sandboxGet<{ visitors: { total: number } }>("/analytics/overview?period=90d", DEMO_KEYS.free);
   await expect(page.getByTestId("kpi-visitors").getByTestId("kpi-value")).toHaveText(numberText(o.visitors.total));
+  await page.getByTestId("funnel-card").scrollIntoViewIfNeeded();
   await expect(page.getByTestId("funnel-chart")).toBeVisible();
   await expect(page.getByTestId("score-value")).toBeVisible();
 

@@ -3,9 +3,8 @@
 // of the ranking. Each widget has its own query and so its own loading, empty and error state.
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { FunnelChart } from "@/components/charts/funnel-chart";
+import { FunnelFigure, TrafficFigure } from "@/components/charts/chart-figures";
 import { toFunnelChartData } from "@/components/charts/funnel-chart-data";
-import { TrafficChart } from "@/components/charts/traffic-chart";
 import { toTrafficChartData } from "@/components/charts/traffic-chart-data";
 import { CsvDownloadButton } from "@/components/export/csv-download-button";
 import { EmptyState, QueryView, Skeleton, SkeletonLines } from "@/components/states/states";
@@ -177,7 +176,7 @@ function TrafficCard({ params, periodLabel }: { params: PeriodParams; periodLabe
         isEmpty={(t) => t.data.length === 0 || t.data.every((r) => r.visitors === 0)}
         empty={<EmptyState title="No visitors in this period">Traffic appears here once visitors arrive.</EmptyState>}
       >
-        {() => (data ? <TrafficChart data={data} periodLabel={periodLabel} /> : null)}
+        {() => (data ? <TrafficFigure data={data} periodLabel={periodLabel} /> : null)}
       </QueryView>
     </Card>
   );
@@ -215,7 +214,7 @@ function FunnelCard({ params, periodLabel }: { params: PeriodParams; periodLabel
         isEmpty={(f) => f.data.length === 0 || (f.data[0]?.count ?? 0) === 0}
         empty={<EmptyState title="No funnel data in this period" />}
       >
-        {() => <FunnelChart bars={bars} periodLabel={periodLabel} />}
+        {() => <FunnelFigure bars={bars} periodLabel={periodLabel} />}
       </QueryView>
     </Card>
   );

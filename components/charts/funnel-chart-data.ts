@@ -28,3 +28,6 @@ export function toFunnelChartData(stages: readonly FunnelStage[]): FunnelBar[] {
     };
   });
 }
+
+/** The drawn chart's height for a number of stages (its placeholder reserves the same). */
+export const funnelChartHeight = (stages: number): number => Math.max(160, stages * 46 + 30);

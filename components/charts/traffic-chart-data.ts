@@ -42,3 +42,6 @@ export function toTrafficChartData(rows: readonly TrafficRow[]): TrafficChartDat
   const aiTotal = bars.filter((b) => b.group === "ai").reduce((sum, b) => sum + b.visitors, 0);
   return { bars, total, aiTotal, aiShare: total > 0 ? (aiTotal / total) * 100 : 0 };
 }
+
+/** The drawn chart's height for a number of bars (its placeholder reserves the same). */
+export const trafficChartHeight = (bars: number): number => Math.max(160, bars * 36 + 40);

@@ -7,6 +7,28 @@ const compactFormat = new Intl.NumberFormat("en-US", { notation: "compact", maxi
 
 const isNumber = (n: unknown): n is number => typeof n === "number" && Number.isFinite(n);
 
+// Intl formatters are costly to construct and a table formats hundreds of cells: reuse them.
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+function dateFormat(timeZone: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${timeZone}|${JSON.stringify(options)}`;
+  let f = dateFormats.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", { ...options, timeZone });
+    dateFormats.set(key, f);
+  }
+  return f;
+}
+const numberFormats = new Map<string, Intl.NumberFormat>();
+function numberFormat(minimumFractionDigits: number, maximumFractionDigits: number): Intl.NumberFormat {
+  const key = `${minimumFractionDigits}|${maximumFractionDigits}`;
+  let f = numberFormats.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat("en-US", { minimumFractionDigits, maximumFractionDigits });
+    numberFormats.set(key, f);
+  }
+  return f;
+}
+
 /** 12345 -> "12,345"; missing -> "—". */
 export function formatNumber(n: number | null | undefined): string {
   return isNumber(n) ? integerFormat.format(n) : MISSING;
@@ -20,7 +42,7 @@ export function formatCompact(n: number | null | undefined): string {
 /** Percentage points (12.5 means 12.5 %) -> "12.5%". */
 export function formatPercent(pp: number | null | undefined, digits = 1): string {
   if (!isNumber(pp)) return MISSING;
-  return `${new Intl.NumberFormat("en-US", { minimumFractionDigits: 0, maximumFractionDigits: digits }).format(pp)}%`;
+  return `${numberFormat(0, digits).format(pp)}%`;
 }
 
 export type ChangeDirection = "up" | "down" | "flat";
@@ -40,7 +62,7 @@ export type FormattedChange = {
 export function formatChange(pp: number | null | undefined, unit: "%" | "" = "%", digits = 1): FormattedChange {
   if (!isNumber(pp)) return { direction: "flat", text: MISSING, label: "change unknown" };
   const rounded = Number(pp.toFixed(digits));
-  const abs = new Intl.NumberFormat("en-US", { maximumFractionDigits: digits }).format(Math.abs(rounded));
+  const abs = numberFormat(0, digits).format(Math.abs(rounded));
   if (rounded === 0) return { direction: "flat", text: `0${unit}`, label: "no change" };
   const direction: ChangeDirection = rounded > 0 ? "up" : "down";
   const text = `${rounded > 0 ? "+" : "\u2212"}${abs}${unit}`;
@@ -76,8 +98,7 @@ const parseDate = (iso: string | null | undefined): Date | null => {
 export function formatDateTime(iso: string | null | undefined, timeZone: string): string {
   const d = parseDate(iso);
   if (!d) return MISSING;
-  return new Intl.DateTimeFormat("en-US", {
-    timeZone,
+  return dateFormat(timeZone, {
     year: "numeric",
     month: "short",
     day: "numeric",
@@ -92,31 +113,19 @@ export function formatDateTime(iso: string | null | undefined, timeZone: string)
 export function formatExact(iso: string | null | undefined, timeZone: string): string {
   const d = parseDate(iso);
   if (!d) return MISSING;
-  return new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    dateStyle: "full",
-    timeStyle: "long",
-  }).format(d);
+  return dateFormat(timeZone, { dateStyle: "full", timeStyle: "long" }).format(d);
 }
 
 /** "Nov 20, 2026 14:03" in the given zone, for tables whose header names the zone. */
 export function formatDateTimeShort(iso: string | null | undefined, timeZone: string): string {
   const d = parseDate(iso);
   if (!d) return MISSING;
-  return new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).format(d);
+  return dateFormat(timeZone, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(d);
 }
 
 /** The short name of a zone at an instant: "UTC", "EST", "GMT+1". */
 export function zoneName(timeZone: string, at: Date = new Date()): string {
-  const part = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "short" }).formatToParts(at).find((p) => p.type === "timeZoneName");
+  const part = dateFormat(timeZone, { timeZoneName: "short" }).formatToParts(at).find((p) => p.type === "timeZoneName");
   return part?.value ?? timeZone;
 }
 
@@ -124,7 +133,7 @@ export function zoneName(timeZone: string, at: Date = new Date()): string {
 export function formatDate(iso: string | null | undefined, timeZone: string): string {
   const d = parseDate(iso);
   if (!d) return MISSING;
-  return new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "short", day: "numeric" }).format(d);
+  return dateFormat(timeZone, { year: "numeric", month: "short", day: "numeric" }).format(d);
 }
 
 const RELATIVE_STEPS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
@@ -136,12 +145,15 @@ const RELATIVE_STEPS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
   ["year", Number.POSITIVE_INFINITY],
 ];
 
+const relativeFormat = new Intl.RelativeTimeFormat("en-US", { numeric: "auto" });
+const regionNames = new Intl.DisplayNames(["en"], { type: "region" });
+
 /** "3 hours ago" / "in 2 days" relative to `now`. */
 export function formatRelative(iso: string | null | undefined, now: Date): string {
   const d = parseDate(iso);
   if (!d) return MISSING;
   let value = (d.getTime() - now.getTime()) / 1000;
-  const rtf = new Intl.RelativeTimeFormat("en-US", { numeric: "auto" });
+  const rtf = relativeFormat;
   for (const [unit, size] of RELATIVE_STEPS) {
     if (Math.abs(value) < size) return rtf.format(Math.round(value), unit);
     value /= size;
@@ -169,7 +181,7 @@ export function formatRange(offset: number, count: number, total: number): strin
 export function formatCountry(code: string | null | undefined): string {
   if (!code) return MISSING;
   try {
-    return new Intl.DisplayNames(["en"], { type: "region" }).of(code.toUpperCase()) ?? code;
+    return regionNames.of(code.toUpperCase()) ?? code;
   } catch {
     return code;
   }

@@ -2,7 +2,7 @@
 // The AI Positioning Score (0–100) with its trend and four components, and the full competitor
 // ranking with the workspace highlighted. Score and ranking load and fail independently.
 import { useQuery } from "@tanstack/react-query";
-import { BreakdownChart } from "@/components/charts/breakdown-chart";
+import { BreakdownFigure } from "@/components/charts/chart-figures";
 import { toBreakdownData } from "@/components/charts/breakdown-chart-data";
 import { CsvDownloadButton } from "@/components/export/csv-download-button";
 import { EmptyState, QueryView, Skeleton, SkeletonLines } from "@/components/states/states";
@@ -46,7 +46,7 @@ export function IntelligenceClient() {
         </Card>
         <Card title="Score components" description="Each component on the same 0–100 scale" testId="breakdown-card">
           <QueryView query={score} what="the score components" loading={<Skeleton height={220} />} isEmpty={(s) => !s.breakdown} empty={<EmptyState title="No breakdown available" />}>
-            {(s) => <BreakdownChart bars={toBreakdownData(s)} />}
+            {(s) => <BreakdownFigure bars={toBreakdownData(s)} />}
           </QueryView>
         </Card>
       </div>

@@ -1,0 +1,14 @@
+"use client";
+// The recharts charts, loaded on demand: recharts is the heaviest code of a chart page, and a
+// responsive chart cannot draw on the server anyway (it needs its measured width).
+import dynamic from "next/dynamic";
+import { Skeleton } from "@/components/states/states";
+
+const placeholder = (height: number) => {
+  const ChartPlaceholder = () => <Skeleton height={height} />;
+  return ChartPlaceholder;
+};
+
+export const TrafficChart = dynamic(() => import("./traffic-chart").then((m) => m.TrafficChart), { ssr: false, loading: placeholder(380) });
+export const FunnelChart = dynamic(() => import("./funnel-chart").then((m) => m.FunnelChart), { ssr: false, loading: placeholder(220) });
+export const BreakdownChart = dynamic(() => import("./breakdown-chart").then((m) => m.BreakdownChart), { ssr: false, loading: placeholder(220) });
