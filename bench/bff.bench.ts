@@ -1,20 +1,24 @@
-// The BFF's cost: latency (median/p95) and throughput of GET /api/visitors through a real
-// `next start` (proxy.ts, session unseal, validation, the upstream client, normalisation, JSON)
-// against the same call made directly to the sandbox, on loopback, in the same run; cache misses
-// (every request a different page) and the effect of the per-key cache on repeated calls.
+// The BFF's cost, in two measurements on loopback in the same run:
+// 1. the route handler's own code, called in-process without Next (session unseal, validation,
+//    scheduler, cache, upstream call, normalisation, JSON), against the direct sandbox call;
+// 2. GET /api/visitors through a real `next start` (adds Next's request pipeline and proxy.ts):
+//    latency (median/p95) and throughput against the same call made directly to the sandbox, on
+//    cache misses (every request a different page), with the cache's effect on repeated calls and
+//    an empty route (/api/health) as Next's own floor.
 // Rate limits are taken out of the picture on both sides (the sandbox gets a clock that puts each
 // request in a fresh window; the BFF a fixed, huge DATA_API_RATE_BUDGET): this measures the proxy,
-// not the plan. Needs a build in .next-d (`NEXT_DIST_DIR=.next-d npx next build`, or set BENCH_DIST_DIR).
+// not the plan. Part 2 needs a build in .next-d (`NEXT_DIST_DIR=.next-d npx next build`, or set BENCH_DIST_DIR).
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { sealData } from "iron-session";
 import { DEMO_KEYS } from "../sandbox/keys";
 import { startSandbox } from "../sandbox/server";
 
-export const name = "bff: GET /api/visitors through next start vs direct to the sandbox";
+export const name = "bff: GET /api/visitors, the handler alone and through next start, vs direct to the sandbox";
 
 const SECRET = "bench-only-session-secret-0123456789abcdef";
 const N_LATENCY = 400;
@@ -83,7 +87,62 @@ async function throughput(t: Target, n: number, offset: number): Promise<number>
   return n / ((performance.now() - started) / 1000);
 }
 
+/**
+ * The handler alone, without Next: the route function called in-process (session unseal,
+ * validation, scheduler, cache, upstream call, normalisation, JSON) against the direct call.
+ * Runs in a child process with the react-server condition, where `server-only` imports resolve.
+ */
+async function inProcessChild(): Promise<void> {
+  let tick = 0;
+  const sandbox = await startSandbox({ port: 0, now: "2026-11-20T12:00:00Z", visitors: 20_000, clock: () => Date.now() + ++tick * 61_000 });
+  process.env.DATA_API_BASE_URL = sandbox.baseUrl;
+  process.env.SESSION_SECRET = SECRET;
+  process.env.DATA_API_RATE_BUDGET = "100000/s,10000000/min";
+  const { listVisitors } = await import("../lib/server/data-routes");
+  const { sealSession } = await import("../lib/server/session");
+  const cookie = `wa_session=${await sealSession(DEMO_KEYS.pro)}`;
+  const direct: number[] = [];
+  const handler: number[] = [];
+  for (let i = 0; i < 60 + N_LATENCY; i++) {
+    let started = performance.now();
+    await get(`${sandbox.baseUrl}/visitors?limit=20&offset=${i}`, { Authorization: `Bearer ${DEMO_KEYS.pro}` });
+    if (i >= 60) direct.push(performance.now() - started);
+    started = performance.now();
+    const res = await listVisitors(new Request(`http://127.0.0.1/api/visitors?limit=20&offset=${i}`, { headers: { cookie } }), undefined);
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`handler: HTTP ${res.status}`);
+    if (i >= 60) handler.push(performance.now() - started);
+  }
+  direct.sort((a, b) => a - b);
+  handler.sort((a, b) => a - b);
+  console.log(`direct  /v1/visitors (in-process run)   n=${direct.length}  median ${quantile(direct, 0.5).toFixed(2)} ms  p95 ${quantile(direct, 0.95).toFixed(2)} ms`);
+  console.log(`handler listVisitors, no Next (miss)  n=${handler.length}  median ${quantile(handler, 0.5).toFixed(2)} ms  p95 ${quantile(handler, 0.95).toFixed(2)} ms`);
+  console.log(`the handler's code adds at the median: ${(quantile(handler, 0.5) - quantile(direct, 0.5)).toFixed(2)} ms   (target <= 2 ms)`);
+  await sandbox.close();
+}
+
+function runInProcessChild(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", fileURLToPath(import.meta.url)], {
+      env: { ...process.env, BFF_BENCH_CHILD: "1" },
+      stdio: ["ignore", "inherit", "inherit"],
+    });
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`in-process bench exited with ${code}`))));
+  });
+}
+
+if (process.env.BFF_BENCH_CHILD) {
+  inProcessChild().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
+
 export async function run(): Promise<void> {
+  await runInProcessChild();
   const distDir = process.env.BENCH_DIST_DIR ?? ".next-d";
   if (!existsSync(path.join(distDir, "BUILD_ID"))) {
     console.log(`skipped: no Next build in ${distDir} (run \`NEXT_DIST_DIR=${distDir} npx next build\` first)`);
