@@ -58,4 +58,15 @@ test.describe("sign in", () => {
     await page.goto("/");
     await expect(page).toHaveURL(/\/sign-in\?next=%2F/);
   });
+
+  test("a session that ends while a page is open sends the user to sign in, back to the same view", async ({ page, context }) => {
+    await signIn(page, "pro");
+    await page.goto("/visitors?source=claude");
+    await expect(page.getByTestId("visitor-row").first()).toBeVisible();
+    await context.clearCookies();
+    await page.getByRole("link", { name: "Next →" }).click();
+    await expect(page).toHaveURL(/\/sign-in\?next=%2Fvisitors%3F/);
+    await page.getByTestId("demo-pro").click();
+    await expect(page).toHaveURL(/\/visitors\?(offset=20&source=claude|source=claude&offset=20)$/);
+  });
 });
