@@ -70,7 +70,7 @@ test("sign-in tells a failing upstream apart from a bad key", async ({ page }) =
   await page.getByLabel("API key").fill(DEMO_KEYS.free);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
   const error = page.getByTestId("sign-in-error");
-  await expect(error).toContainText("The Data API could not be reached", { timeout: 25_000 });
+  await expect(error).toContainText("The Data API is failing", { timeout: 25_000 });
   await expect(error).toContainText("the key may be fine");
   await expect(error.getByTestId("request-id")).toHaveText(/^req_/);
 });

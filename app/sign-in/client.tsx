@@ -29,7 +29,9 @@ async function describeFailure(res: Response): Promise<Failure> {
   if (res.status === 401) return { title: "Key rejected", message, requestId, field: true };
   if (res.status === 429) return { title: "Too many attempts", message, requestId };
   if (res.status === 503 && e.code === "rate_limited") return { title: "The Data API is busy", message, requestId };
-  if (res.status >= 500) return { title: "The Data API could not be reached", message, requestId };
+  if (e.code === "network_error") return { title: "The Data API could not be reached", message, requestId };
+  if (e.code === "upstream_timeout" || res.status === 504) return { title: "The Data API did not answer in time", message, requestId };
+  if (res.status >= 500) return { title: "The Data API is failing", message, requestId };
   return { title: "Sign-in failed", message, requestId };
 }
 

@@ -18,7 +18,7 @@ export function AppShell({ environment, children }: { environment: "live" | "tes
             <span className="brand-mark">
               <LogoIcon />
             </span>
-            Workspace Analytics
+            <span className="brand-name">Workspace Analytics</span>
           </Link>
           <NavLinks />
           <div className="header-tools">
