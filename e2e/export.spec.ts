@@ -5,7 +5,7 @@
 import { readFile } from "node:fs/promises";
 import Papa from "papaparse";
 import { expect, test, type Page } from "@playwright/test";
-import { DEMO_KEYS, numberText, SANDBOX_URL, sandboxGet, setFaults } from "./helpers/sandbox";
+import { clearFaults, DEMO_KEYS, numberText, SANDBOX_URL, sandboxGet, setFaults } from "./helpers/sandbox";
 import { signIn, waitForWidgets } from "./helpers/session";
 
 type List<T> = { data: T[]; meta: { total: number } };
@@ -105,11 +105,9 @@ test("a visitor's timeline downloads as CSV built in the browser", async ({ page
 });
 
 test.describe("long exports (faults limited to the 'limited' demo key)", () => {
-  // The sandbox holds one fault set for everyone: clear it only if it is still ours, so a spec in
-  // another worker that set its own (for another key) keeps it.
+  // The sandbox keeps one fault rule per key scope: clearing ours leaves other specs' rules alone.
   test.afterEach(async () => {
-    const current = (await (await fetch(`${SANDBOX_URL}/sandbox/faults`)).json()) as { keys?: string[] };
-    if (current.keys?.length === 1 && current.keys[0] === DEMO_KEYS.limited) await setFaults({});
+    await clearFaults([DEMO_KEYS.limited]);
   });
 
   test("shows progress, keeps the page usable, and Cancel stops it without saving", async ({ page }) => {

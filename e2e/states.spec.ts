@@ -1,7 +1,7 @@
 // Widget states: the empty workspace and the limited key show their own states; an injected upstream
 // fault shows an error with a request id on that widget only, and Retry recovers once it clears.
-// Faults are global to the sandbox, so they target the Free demo key only (other specs use Pro)
-// and this file runs serially.
+// Faults are set as a sandbox rule for the Free demo key only (other specs use other keys), and
+// this file runs serially.
 import { expect, test } from "@playwright/test";
 import { clearFaults, DEMO_KEYS, numberText, sandboxGet, setFaults } from "./helpers/sandbox";
 import { signIn, waitForWidgets } from "./helpers/session";
@@ -9,7 +9,7 @@ import { signIn, waitForWidgets } from "./helpers/session";
 test.describe.configure({ mode: "serial" });
 
 test.afterEach(async () => {
-  await clearFaults();
+  await clearFaults([DEMO_KEYS.free]);
 });
 
 test("the empty workspace shows empty states, not errors or zeros pretending to be charts", async ({ page }) => {
@@ -57,7 +57,7 @@ test("an upstream fault on one endpoint shows an error with a request id while t
   await expect(page.getByTestId("funnel-chart")).toBeVisible();
   await expect(page.getByTestId("score-value")).toBeVisible();
 
-  await clearFaults();
+  await clearFaults([DEMO_KEYS.free]);
   await error.getByRole("button", { name: "Retry" }).click();
   await expect(page.getByTestId("traffic-chart")).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId("traffic-card").getByTestId("widget-error")).toHaveCount(0);

@@ -94,16 +94,34 @@ describe("faults", () => {
       body: JSON.stringify({ errorCount: 1, paths: ["/mentions"] }),
     });
     expect(set.status).toBe(200);
-    expect(await (await fetch(`${sb.url}/sandbox/faults`)).json()).toEqual({ errorCount: 1, paths: ["/mentions"] });
+    expect(await (await fetch(`${sb.url}/sandbox/faults`)).json()).toEqual({ rules: [{ errorCount: 1, paths: ["/mentions"] }] });
     expect((await api(sb, "/mentions")).status).toBe(500);
     // The counter is spent.
-    expect(await (await fetch(`${sb.url}/sandbox/faults`)).json()).toEqual({ errorCount: 0, paths: ["/mentions"] });
+    expect(await (await fetch(`${sb.url}/sandbox/faults`)).json()).toEqual({ rules: [{ errorCount: 0, paths: ["/mentions"] }] });
 
     await fetch(`${sb.url}/sandbox/faults`, { method: "POST", body: JSON.stringify({ errorRate: 1 }) });
     expect((await api(sb, "/visitors")).status).toBe(500);
     await fetch(`${sb.url}/sandbox/faults`, { method: "POST", body: "{}" });
-    expect(await (await fetch(`${sb.url}/sandbox/faults`)).json()).toEqual({});
+    expect(await (await fetch(`${sb.url}/sandbox/faults`)).json()).toEqual({ rules: [] });
     expect((await api(sb, "/visitors")).status).toBe(200);
+  });
+
+  it("keeps one rule per key scope, so parallel tests can each fault their own key", async () => {
+    sb.setFaults({ errorRate: 1, paths: ["/analytics/traffic"], keys: [DEMO_KEYS.free] });
+    sb.setFaults({ errorCount: 100, paths: ["/visitors"], keys: [DEMO_KEYS.limited] });
+    expect((await api(sb, "/analytics/traffic", DEMO_KEYS.free)).status).toBe(500);
+    expect((await api(sb, "/visitors", DEMO_KEYS.limited)).status).toBe(500);
+    expect((await api(sb, "/visitors", DEMO_KEYS.free)).status).toBe(200);
+    // Clearing one key's rule (a body with only `keys`) leaves the other's in force.
+    sb.setFaults({ keys: [DEMO_KEYS.free] });
+    expect((await api(sb, "/analytics/traffic", DEMO_KEYS.free)).status).toBe(200);
+    expect((await api(sb, "/visitors", DEMO_KEYS.limited)).status).toBe(500);
+    // A key-scoped rule wins over the rule for every key; {} clears them all.
+    sb.setFaults({ latencyMs: 1 });
+    expect((await api(sb, "/visitors", DEMO_KEYS.limited)).status).toBe(500);
+    expect((await api(sb, "/visitors", DEMO_KEYS.pro)).status).toBe(200);
+    sb.setFaults({});
+    expect((await api(sb, "/visitors", DEMO_KEYS.limited)).status).toBe(200);
   });
 
   it("setFaults rejects invalid values", () => {

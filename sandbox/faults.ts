@@ -20,35 +20,59 @@ export const faultsSchema = z.strictObject({
 
 export type FaultAction = { kind: "none" } | { kind: "error" } | { kind: "rate_limit" };
 
+const FAULT_FIELDS = ["latencyMs", "errorRate", "errorCount", "rateLimitStorm", "malformedRate", "malformedCount"] as const;
+
+/**
+ * The faults in force, as rules: one per key scope (the set of `keys` it names, or none = every
+ * key). Setting faults for some keys leaves other keys' rules alone, so tests in parallel can
+ * each fault their own demo key. A request follows the first rule that names its key, else the
+ * rule for every key.
+ */
 export class FaultState {
-  private faults: Faults = {};
+  private rules = new Map<string, Faults>();
   private rng = mulberry32(0xfa017);
 
+  /**
+   * Replaces the rule for `faults.keys` (no keys: the rule for every key). A body with no fault
+   * fields removes that scope's rule; `{}` clears every rule.
+   */
   set(faults: Faults): void {
-    this.faults = { ...faults, paths: faults.paths ? [...faults.paths] : undefined, keys: faults.keys ? [...faults.keys] : undefined };
+    const scope = faults.keys?.length ? [...faults.keys].sort().join(",") : "";
+    const hasFault = FAULT_FIELDS.some((f) => faults[f] !== undefined);
+    if (!hasFault) {
+      if (scope === "") this.rules.clear();
+      else this.rules.delete(scope);
+    } else {
+      this.rules.set(scope, { ...faults, paths: faults.paths ? [...faults.paths] : undefined, keys: faults.keys ? [...faults.keys] : undefined });
+    }
     this.rng = mulberry32(0xfa017);
   }
 
-  /** The current faults, with the counters as they stand now (how many injections are left). */
-  get(): Faults {
-    return Object.fromEntries(Object.entries(this.faults).filter(([, v]) => v !== undefined)) as Faults;
+  /** The rules in force, with their counters as they stand now (how many injections are left). */
+  get(): { rules: Faults[] } {
+    const clean = (f: Faults) => Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as Faults;
+    return { rules: [...this.rules.values()].map(clean) };
   }
 
-  private matches(path: string, key: string): boolean {
-    const { paths, keys } = this.faults;
-    if (paths && !paths.some((p) => path.startsWith(p))) return false;
-    if (keys && !keys.includes(key)) return false;
-    return true;
+  /** The rule that applies to a request, if any. */
+  private ruleFor(path: string, key: string): Faults | undefined {
+    let global: Faults | undefined;
+    for (const rule of this.rules.values()) {
+      if (rule.paths && !rule.paths.some((p) => path.startsWith(p))) continue;
+      if (!rule.keys) global ??= rule;
+      else if (rule.keys.includes(key)) return rule;
+    }
+    return global;
   }
 
   latencyFor(path: string, key: string): number {
-    return this.faults.latencyMs && this.matches(path, key) ? this.faults.latencyMs : 0;
+    return this.ruleFor(path, key)?.latencyMs ?? 0;
   }
 
   /** Whether this request is answered with an injected 429 or 500 instead of its real response. */
   actionFor(path: string, key: string): FaultAction {
-    if (!this.matches(path, key)) return { kind: "none" };
-    const f = this.faults;
+    const f = this.ruleFor(path, key);
+    if (!f) return { kind: "none" };
     if (f.rateLimitStorm && f.rateLimitStorm > 0) {
       f.rateLimitStorm--;
       return { kind: "rate_limit" };
@@ -63,8 +87,8 @@ export class FaultState {
 
   /** Whether a successful body for this request is replaced with invalid JSON. */
   malformFor(path: string, key: string): boolean {
-    if (!this.matches(path, key)) return false;
-    const f = this.faults;
+    const f = this.ruleFor(path, key);
+    if (!f) return false;
     if (f.malformedCount && f.malformedCount > 0) {
       f.malformedCount--;
       return true;

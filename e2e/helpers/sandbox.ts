@@ -39,6 +39,7 @@ export async function setFaults(faults: Faults): Promise<void> {
   if (!res.ok) throw new Error(`setting faults: HTTP ${res.status}`);
 }
 
-export const clearFaults = () => setFaults({});
+/** Removes the fault rule of these keys only (the sandbox keeps one rule per key scope). */
+export const clearFaults = (keys: string[]) => setFaults({ keys });
 
 export const numberText = (n: number) => new Intl.NumberFormat("en-US").format(n);
