@@ -4,11 +4,11 @@ import { RateBudget } from "./rate-budget";
 const T0 = 1_800_000_000_000;
 
 /** Sends as fast as the budget allows, on a simulated clock; returns the send times. */
-function drain(budget: RateBudget, count: number, start = T0): number[] {
+function drain(budget: RateBudget, count: number, start = T0, priority: "interactive" | "bulk" = "interactive", until = Infinity): number[] {
   const times: number[] = [];
   let now = start;
-  while (times.length < count) {
-    const wait = budget.delay(now);
+  while (times.length < count && now < until) {
+    const wait = budget.delay(now, priority);
     if (wait > 0) {
       now += wait;
       continue;
@@ -30,6 +30,38 @@ const maxInAnyWindow = (times: number[], width: number) => {
 };
 
 describe("RateBudget", () => {
+  it("lets bulk requests (exports) use the whole budget while nobody uses the dashboard", () => {
+    const budget = new RateBudget({ budget: { perSecond: 10, perMinute: 100 } });
+    const times = drain(budget, 100, T0, "bulk");
+    expect(times).toHaveLength(100);
+    expect(times[99]! - T0).toBeLessThan(10_500);
+  });
+
+  it("keeps a share of each window for the dashboard while it is in use, so its requests do not wait for an export", () => {
+    const budget = new RateBudget({ budget: { perSecond: 10, perMinute: 100 } });
+    budget.noteInteractive(T0 - 30_000);
+    // An export drains as fast as it may for 30 s: it stops short of the minute's budget...
+    const bulk = drain(budget, 1000, T0, "bulk", T0 + 30_000);
+    expect(bulk.length).toBe(90);
+    expect(maxInAnyWindow(bulk, 1000)).toBeLessThanOrEqual(8);
+    // ...so a dashboard request made meanwhile is sent at once, not after the window.
+    expect(budget.delay(T0 + 30_000, "interactive")).toBe(0);
+    // Once the key has not been used interactively for the window, exports take the whole budget again.
+    const later = new RateBudget({ budget: { perSecond: 10, perMinute: 100 }, interactiveWindowMs: 60_000 });
+    later.noteInteractive(T0 - 61_000);
+    expect(drain(later, 1000, T0, "bulk", T0 + 30_000)).toHaveLength(100);
+  });
+
+  it("keeps the server-reported Remaining's last requests for the dashboard too", () => {
+    const budget = new RateBudget({ budget: { perSecond: 10, perMinute: 100 } });
+    budget.noteInteractive(T0);
+    budget.recordSend(T0);
+    budget.recordResponse(T0, 200, { limit: 100, remaining: 10, resetAt: T0 + 20_000 });
+    // 10 left and 10 reserved: an export waits for the reset, the dashboard does not.
+    expect(budget.delay(T0 + 10, "bulk")).toBeGreaterThanOrEqual(19_990);
+    expect(budget.delay(T0 + 10, "interactive")).toBeLessThan(1000);
+  });
+
   it("keeps the Free plan under 10 per second and 100 per minute in every window", () => {
     const times = drain(new RateBudget({ budget: { perSecond: 10, perMinute: 100 } }), 250);
     expect(maxInAnyWindow(times, 1000)).toBeLessThanOrEqual(10);

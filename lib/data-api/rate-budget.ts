@@ -6,6 +6,11 @@
 // control. Never sending more than N requests within ANY span of the window's length keeps every
 // fixed window, however aligned, at N or fewer. The margins absorb loopback/network jitter between
 // our send time and the server's arrival time.
+//
+// Why an adaptive reserve: an export can spend a whole minute's budget in seconds (Free: 100 pages
+// in 10 s), after which every dashboard request would wait for the window to pass. While the key
+// is in interactive use (an interactive request within `interactiveWindowMs`), bulk requests leave
+// a share of each window to interactive ones. With nobody at the dashboard, exports use it all.
 import { DEFAULT_BUDGET, budgetForLimit, type PlanBudget, type RateLimitInfo } from "./rate-limit";
 
 export type RateBudgetOptions = {
@@ -19,7 +24,19 @@ export type RateBudgetOptions = {
   secondMarginMs?: number;
   /** Extra width of the per-minute window (ms). */
   minuteMarginMs?: number;
+  /** How long after an interactive request the key counts as in interactive use (ms). */
+  interactiveWindowMs?: number;
 };
+
+export type BudgetPriority = "interactive" | "bulk";
+
+/** What bulk requests leave free, per window, while the key is in interactive use. */
+export function interactiveReserve(plan: PlanBudget): { perSecond: number; perMinute: number } {
+  return {
+    perSecond: Math.min(plan.perSecond - 1, Math.max(1, Math.ceil(plan.perSecond * 0.2))),
+    perMinute: Math.min(plan.perMinute - 1, Math.max(3, Math.ceil(plan.perMinute * 0.1))),
+  };
+}
 
 export type BudgetSnapshot = PlanBudget & {
   learned: boolean;
@@ -45,24 +62,36 @@ export class RateBudget {
   private inFlight = 0;
   private pauseUntil = 0;
   private server: { remaining: number; resetAt: number; sentSince: number } | null = null;
+  private readonly interactiveWindow: number;
+  private lastInteractive = -Infinity;
 
   constructor(options: RateBudgetOptions = {}) {
     this.plan = options.budget ?? DEFAULT_BUDGET;
     this.fixed = options.fixed ?? false;
     this.secondWindow = 1000 + (options.secondMarginMs ?? 100);
     this.minuteWindow = 60_000 + (options.minuteMarginMs ?? 500);
+    this.interactiveWindow = options.interactiveWindowMs ?? 5 * 60_000;
+  }
+
+  /** Marks the key as in interactive use (a dashboard request was made at `now`). */
+  noteInteractive(now: number): void {
+    this.lastInteractive = Math.max(this.lastInteractive, now);
   }
 
   /** Milliseconds to wait before a request may be sent at `now` (0 = send now). */
-  delay(now: number): number {
+  delay(now: number, priority: BudgetPriority = "interactive"): number {
     this.prune(now);
+    const reserve =
+      priority === "bulk" && now - this.lastInteractive < this.interactiveWindow
+        ? interactiveReserve(this.plan)
+        : { perSecond: 0, perMinute: 0 };
     let t = Math.max(now, this.pauseUntil);
     // Each constraint can only move t later; two passes settle the interplay of the windows.
     for (let pass = 0; pass < 3; pass++) {
       const before = t;
-      t = this.windowFree(t, this.secondWindow, this.plan.perSecond);
-      t = this.windowFree(t, this.minuteWindow, this.plan.perMinute);
-      t = this.serverPacing(t, now);
+      t = this.windowFree(t, this.secondWindow, this.plan.perSecond - reserve.perSecond);
+      t = this.windowFree(t, this.minuteWindow, this.plan.perMinute - reserve.perMinute);
+      t = this.serverPacing(t, now, reserve.perMinute);
       if (t === before) break;
     }
     return Math.max(0, Math.ceil(t - now));
@@ -142,10 +171,10 @@ export class RateBudget {
    * Slows down as the server's Remaining nears 0 (requests are spaced evenly instead of sent in a
    * burst, so in-flight ones are counted before more go out), and stops until its reset at 0.
    */
-  private serverPacing(t: number, now: number): number {
+  private serverPacing(t: number, now: number, reserved = 0): number {
     const s = this.server;
     if (!s || t >= s.resetAt) return t;
-    const left = s.remaining - s.sentSince;
+    const left = s.remaining - s.sentSince - reserved;
     if (left <= 0) return Math.max(t, Math.min(s.resetAt + 50, now + MAX_PAUSE_MS));
     if (left >= this.plan.perSecond) return t;
     const last = this.sends[this.sends.length - 1] ?? -Infinity;

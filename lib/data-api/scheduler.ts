@@ -74,33 +74,40 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
   const now = options.now ?? Date.now;
   const budget = new RateBudget(options);
   // Admission only (concurrency 1): the request itself runs outside the queue, so a slow upstream
-  // call never blocks the admission of the next one; the budget bounds the rate.
+  // call never blocks the admission of the next one; the budget bounds the rate. Waiting for the
+  // budget also happens outside the queue (see admit).
   const admission = new PQueue({ concurrency: 1 });
   const retries = options.retries ?? 4;
   const maxQueueWaitMs = options.maxQueueWaitMs ?? 90_000;
   const maxRetryTimeMs = options.maxRetryTimeMs ?? 30_000;
 
+  /**
+   * Waits until the budget lets a request of this priority go, then records it as sent. A request
+   * that must wait gives its place in the queue back while it sleeps, so one waiting export page
+   * never holds up a dashboard request that the budget (with its interactive reserve) would allow.
+   */
   async function admit(priority: Priority, signal: AbortSignal | undefined, deadline: number): Promise<void> {
-    await admission.add(
-      async () => {
-        for (;;) {
-          const wait = budget.delay(now());
-          if (wait === 0) break;
-          if (now() + wait > deadline) {
-            throw new DataApiError({
-              status: 503,
-              code: "rate_limited",
-              message: "The Data API rate limit for this key is used up; try again shortly.",
-              retryAfter: Math.max(1, Math.ceil(wait / 1000)),
-            });
-          }
-          // Re-check at least every second: a response may have changed the budget meanwhile.
-          await sleep(Math.min(wait, 1000), signal);
-        }
-        budget.recordSend(now());
-      },
-      { priority: PRIORITY[priority], signal },
-    );
+    for (;;) {
+      const wait = await admission.add(
+        () => {
+          const ms = budget.delay(now(), priority);
+          if (ms === 0) budget.recordSend(now());
+          return ms;
+        },
+        { priority: PRIORITY[priority], signal },
+      );
+      if (wait === 0) return;
+      if (now() + wait > deadline) {
+        throw new DataApiError({
+          status: 503,
+          code: "rate_limited",
+          message: "The Data API rate limit for this key is used up; try again shortly.",
+          retryAfter: Math.max(1, Math.ceil(wait / 1000)),
+        });
+      }
+      // Re-check at least every second: a response may have changed the budget meanwhile.
+      await sleep(Math.min(wait, 1000), signal);
+    }
   }
 
   return {
@@ -108,6 +115,7 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
       const priority = opts.priority ?? "interactive";
       const signal = opts.signal;
       const deadline = now() + maxQueueWaitMs;
+      if (priority === "interactive") budget.noteInteractive(now());
       // The retry time bound counts from the first send, not from joining the queue: a request
       // that waited out a used-up minute budget still gets its retries.
       let firstSent: number | undefined;
