@@ -4,11 +4,16 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
+import { loadEnvConfig } from "@next/env";
 import { z } from "zod";
 import { startSandbox } from "../sandbox/server";
 import { loadSandboxConfig } from "../sandbox/config";
 
 const mode = process.argv[2] === "dev" ? "dev" : "start";
+
+// Read .env / .env.local (etc.) the way Next does, before deciding whether to start the sandbox;
+// variables already in the environment win.
+loadEnvConfig(process.cwd(), mode === "dev", { info: () => {}, error: console.error });
 
 const env = z
   .object({
@@ -25,7 +30,8 @@ const env = z
   .safeParse({ ...process.env, DATA_API_BASE_URL: process.env.DATA_API_BASE_URL || undefined, SESSION_SECRET: process.env.SESSION_SECRET || undefined });
 
 if (!env.success) {
-  for (const issue of env.error.issues) console.error(`Configuration error: ${String(issue.path[0])}: ${issue.message}`);
+  const messages = new Set(env.error.issues.map((issue) => `Configuration error: ${String(issue.path[0])}: ${issue.message}`));
+  for (const message of messages) console.error(message);
   process.exit(1);
 }
 const config = env.data;
