@@ -112,6 +112,40 @@ describe("RateBudget", () => {
     expect(budget.delay(T0 + 100)).toBe(100);
   });
 
+  it("reads Remaining right when answers come back out of order, so a long run does not idle before the reset", () => {
+    // A Pro key, 8 requests in flight, answers in a shuffled order; the server counts each request
+    // when it arrives (send order) and its window resets at T0 + 60 s.
+    const limit = 1000;
+    const budget = new RateBudget({ budget: { perSecond: 50, perMinute: limit } });
+    const resetAt = T0 + 60_000;
+    let rng = 7;
+    const random = () => ((rng = (rng * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    // Each request in flight: its arrival number at the server and the budget's token for it.
+    const inFlight: { arrival: number; token: number }[] = [];
+    let now = T0;
+    let sent = 0;
+    while (sent < limit && now < resetAt) {
+      const wait = inFlight.length < 8 ? budget.delay(now, "bulk") : Infinity;
+      if (wait === 0) {
+        inFlight.push({ arrival: ++sent, token: budget.recordSend(now) });
+        continue;
+      }
+      if (inFlight.length > 0) {
+        const { arrival, token } = inFlight.splice(Math.floor(random() * inFlight.length), 1)[0]!;
+        now += 3;
+        // The server had counted requests 1..arrival when this one arrived.
+        budget.recordResponse(now, 200, { limit, remaining: limit - arrival, resetAt }, token);
+      } else {
+        now += Math.min(wait, 1000);
+      }
+    }
+    expect(sent).toBe(limit);
+    // 1000 requests at 50/s take ~22 s; idling until the reset would take 60 s.
+    expect(now - T0).toBeLessThan(30_000);
+    // ...and once the window's budget is spent, nothing more goes out before the reset.
+    expect(budget.delay(now, "bulk")).toBeGreaterThan(resetAt - now - 100);
+  });
+
   it("reserves requests still in flight when reading Remaining", () => {
     const budget = new RateBudget({ budget: { perSecond: 100, perMinute: 1000 } });
     for (let i = 0; i < 5; i++) budget.recordSend(T0);

@@ -59,9 +59,15 @@ export class RateBudget {
   private readonly minuteWindow: number;
   /** Send times, ascending, pruned to the minute window. */
   private sends: number[] = [];
-  private inFlight = 0;
+  /** Sequence numbers of requests sent and not yet answered, in send order. */
+  private inFlight: number[] = [];
+  private seq = 0;
   private pauseUntil = 0;
-  private server: { remaining: number; resetAt: number; sentSince: number } | null = null;
+  /**
+   * The server's Remaining as read from the newest-sent request answered so far (`seq`), minus the
+   * requests sent after that one (which it had not counted yet).
+   */
+  private server: { remaining: number; resetAt: number; sentSince: number; seq: number } | null = null;
   private readonly interactiveWindow: number;
   private lastInteractive = -Infinity;
 
@@ -97,27 +103,44 @@ export class RateBudget {
     return Math.max(0, Math.ceil(t - now));
   }
 
-  /** Records a request as sent (call when delay() returned 0). */
-  recordSend(now: number): void {
+  /** Records a request as sent (call when delay() returned 0); returns its sequence number. */
+  recordSend(now: number): number {
     this.sends.push(now);
-    this.inFlight++;
+    const seq = ++this.seq;
+    this.inFlight.push(seq);
     if (this.server) this.server.sentSince++;
+    return seq;
   }
 
-  /** Records the end of a request and what its response said about the limit. */
-  recordResponse(now: number, status: number, info: RateLimitInfo): void {
-    this.inFlight = Math.max(0, this.inFlight - 1);
+  /** Removes a request from those in flight (the oldest one when no sequence number is given). */
+  private settle(seq: number | undefined): number {
+    const i = seq === undefined ? 0 : this.inFlight.indexOf(seq);
+    if (i < 0 || this.inFlight.length === 0) return seq ?? this.seq;
+    return this.inFlight.splice(i, 1)[0]!;
+  }
+
+  /**
+   * Records the end of request `seq` (from recordSend) and what its response said about the limit.
+   *
+   * Why the sequence numbers: the server counts a request when it arrives, so a response's Remaining
+   * already includes every request sent before it, but not those sent after it. Subtracting all
+   * requests in flight instead would count answered-out-of-order ones twice, and taking the minimum
+   * across responses would let that undercount pile up until the key idles for the rest of the window.
+   */
+  recordResponse(now: number, status: number, info: RateLimitInfo, seq?: number): void {
+    const answered = this.settle(seq);
     if (info.limit !== undefined && !this.fixed) {
       const next = budgetForLimit(info.limit);
       if (next.perMinute !== this.plan.perMinute || next.perSecond !== this.plan.perSecond) this.plan = next;
       this.learned = true;
     }
     if (info.remaining !== undefined && info.resetAt !== undefined && info.resetAt > now) {
-      // Requests still in flight may not be counted in `remaining` yet: reserve them.
-      const estimate = info.remaining - this.inFlight;
-      const sameWindow = this.server && Math.abs(this.server.resetAt - info.resetAt) < 1500;
-      const current = sameWindow && this.server ? this.server.remaining - this.server.sentSince : Infinity;
-      this.server = { remaining: Math.min(estimate, current), resetAt: info.resetAt, sentSince: 0 };
+      const sameWindow = this.server !== null && Math.abs(this.server.resetAt - info.resetAt) < 1500;
+      // An answer to a request sent before the one last read is older news in the same window.
+      if (!sameWindow || answered > this.server!.seq) {
+        const sentAfter = this.inFlight.filter((s) => s > answered).length;
+        this.server = { remaining: info.remaining - sentAfter, resetAt: info.resetAt, sentSince: 0, seq: answered };
+      }
     }
     if (status === 429) {
       const waitMs =
@@ -131,8 +154,8 @@ export class RateBudget {
   }
 
   /** Records a request that ended without a response (network error, timeout, abort). */
-  recordFailure(): void {
-    this.inFlight = Math.max(0, this.inFlight - 1);
+  recordFailure(seq?: number): void {
+    this.settle(seq);
   }
 
   snapshot(now: number): BudgetSnapshot {
@@ -141,7 +164,7 @@ export class RateBudget {
       ...this.plan,
       learned: this.learned,
       sentLastMinute: this.sends.length,
-      inFlight: this.inFlight,
+      inFlight: this.inFlight.length,
       ...(this.server && now < this.server.resetAt ? { serverRemaining: this.server.remaining - this.server.sentSince } : {}),
       ...(this.pauseUntil > now ? { pausedUntil: this.pauseUntil } : {}),
     };

@@ -86,17 +86,17 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
    * that must wait gives its place in the queue back while it sleeps, so one waiting export page
    * never holds up a dashboard request that the budget (with its interactive reserve) would allow.
    */
-  async function admit(priority: Priority, signal: AbortSignal | undefined, deadline: number): Promise<void> {
+  async function admit(priority: Priority, signal: AbortSignal | undefined, deadline: number): Promise<number> {
     for (;;) {
-      const wait = await admission.add(
+      const admitted = await admission.add(
         () => {
           const ms = budget.delay(now(), priority);
-          if (ms === 0) budget.recordSend(now());
-          return ms;
+          return ms === 0 ? { wait: 0, seq: budget.recordSend(now()) } : { wait: ms, seq: 0 };
         },
         { priority: PRIORITY[priority], signal },
       );
-      if (wait === 0) return;
+      const wait = admitted.wait;
+      if (wait === 0) return admitted.seq;
       if (now() + wait > deadline) {
         throw new DataApiError({
           status: 503,
@@ -121,7 +121,7 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
       let firstSent: number | undefined;
       return pRetry(
         async () => {
-          await admit(priority, signal, deadline);
+          const seq = await admit(priority, signal, deadline);
           firstSent ??= now();
           let observed = false;
           try {
@@ -130,11 +130,11 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
               observe(status, info) {
                 if (observed) return;
                 observed = true;
-                budget.recordResponse(now(), status, info);
+                budget.recordResponse(now(), status, info, seq);
               },
             });
           } finally {
-            if (!observed) budget.recordFailure();
+            if (!observed) budget.recordFailure(seq);
           }
         },
         {
