@@ -1,6 +1,7 @@
 // Test helper: calls a running sandbox over real HTTP and returns status, headers and parsed body.
 import { DEMO_KEYS } from "./keys";
 import type { Sandbox } from "./types";
+import type { VisitorJson } from "./visitors";
 
 export const TEST_NOW = "2026-11-20T12:00:00Z";
 
@@ -28,18 +29,8 @@ export async function api<T = Record<string, unknown>>(
 
 export type ErrorJson = { error: { code: string; message: string; param?: string; request_id?: string } };
 export type ListJson<T> = { data: T[]; meta: { total: number; limit: number; offset: number } };
-export type VisitorItem = {
-  id: string;
-  first_seen: string;
-  last_seen: string;
-  source: string;
-  intent: string;
-  pages_viewed: number;
-  converted: boolean;
-  email?: string;
-  country: string;
-  city?: string;
-};
+/** A visitor as the sandbox serves it. */
+export type VisitorItem = VisitorJson;
 
 /** Every visitor matching `query`, page by page (Pro key; resets the limiter between pages). */
 export async function allVisitors(sandbox: Sandbox, query = ""): Promise<VisitorItem[]> {
