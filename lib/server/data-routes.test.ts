@@ -5,6 +5,7 @@ import type { ListEnvelope, Mention, Visitor } from "@/lib/data-api/schemas";
 import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
 import type { Sandbox } from "@/sandbox/server";
 import * as routes from "./data-routes";
+import { UNCOMPRESSED_MAX_BYTES } from "./http";
 import { call, sessionCookie, startUpstream, type ErrorJson } from "./test-support";
 
 let sandbox: Sandbox;
@@ -32,6 +33,13 @@ describe("GET /api/visitors", () => {
     expect(res.status).toBe(200);
     expect(res.body.meta).toMatchObject({ limit: 20, offset: 0 });
     expect(res.body.data).toHaveLength(20);
+    expect(res.headers.get("cache-control")).toBe("no-store, no-transform");
+  });
+
+  it("leaves a body over the uncompressed bound to gzip (no no-transform), never cached", async () => {
+    const res = await call<ListEnvelope<Visitor>>(routes.listVisitors, "/api/visitors?limit=100", { cookie: pro });
+    expect(res.status).toBe(200);
+    expect(JSON.stringify(res.body).length).toBeGreaterThan(UNCOMPRESSED_MAX_BYTES);
     expect(res.headers.get("cache-control")).toBe("no-store");
   });
 

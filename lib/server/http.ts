@@ -7,12 +7,23 @@ import { DataApiError, isDataApiError } from "@/lib/data-api/errors";
 import { ConfigError } from "./env";
 import { sessionClearCookie } from "./session";
 
-const BASE_HEADERS = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" } as const;
+/**
+ * Bodies up to this size go out uncompressed (`no-transform` keeps `next start`'s gzip, and any
+ * proxy honouring it, off them). They fit in TCP's initial congestion window (10 segments, ~14 KB),
+ * so gzip would not save a round trip, while it costs ~1 ms of latency per response (zlib runs on
+ * the libuv thread pool, and chunked gzip takes extra writes; bench/bff.bench.ts). Larger bodies
+ * (pages of 100 rows, timelines) are still compressed.
+ */
+export const UNCOMPRESSED_MAX_BYTES = 14_000;
 
 export function json(data: unknown, init: { status?: number; headers?: HeadersInit } = {}): Response {
+  const body = JSON.stringify(data);
+  const bytes = Buffer.byteLength(body);
   const headers = new Headers(init.headers);
-  for (const [k, v] of Object.entries(BASE_HEADERS)) headers.set(k, v);
-  return Response.json(data, { status: init.status ?? 200, headers });
+  headers.set("Cache-Control", bytes <= UNCOMPRESSED_MAX_BYTES ? "no-store, no-transform" : "no-store");
+  headers.set("X-Content-Type-Options", "nosniff");
+  headers.set("Content-Type", "application/json");
+  return new Response(body, { status: init.status ?? 200, headers });
 }
 
 /** A browser-facing error response; Retry-After is set when the error knows it. */
