@@ -83,6 +83,8 @@ test("sign-in sets an httpOnly, SameSite=Lax session cookie; the key is in no re
   for (const path of ["/", "/visitors", "/settings", "/api/session", "/api/visitors?limit=5", "/api/intelligence/score"]) {
     const page = await request.get(path, { headers: { cookie }, maxRedirects: 0 });
     expect(page.status(), path).toBe(200);
+    // API responses get theirs from next.config.mjs headers() (they skip the proxy), pages from the proxy.
+    expectSecurityHeaders(page);
     const text = await page.text();
     expect(text).not.toContain(secret);
     expect(JSON.stringify(page.headers())).not.toContain(secret);
@@ -114,7 +116,10 @@ test("path attacks on the visitor id never reach another upstream path", async (
     const res = await request.get(path, { headers: { cookie }, maxRedirects: 0 });
     // 400 from the handler (or 404 when the router itself refuses the path); never a 200 or 500.
     expect([400, 404], `${path}: ${res.status()}`).toContain(res.status());
-    if (res.status() === 400) expect((await res.json()).error.param).toBe("id");
+    if (res.status() === 400) {
+      expect((await res.json()).error.param).toBe("id");
+      expectSecurityHeaders(res);
+    }
   }
   const after = await upstreamPaths();
   // No request reached an upstream path other than the allow-listed ones.
