@@ -11,12 +11,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { sealData } from "iron-session";
 import { DEMO_KEYS } from "../sandbox/keys";
 import { startSandbox } from "../sandbox/server";
+import { freePort, waitFor } from "./support";
 
 export const name = "bff: GET /api/visitors, the handler alone and through next start, vs direct to the sandbox";
 
@@ -29,29 +29,6 @@ const THROUGHPUT_ROUNDS = 3;
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 const median = (values: number[]) => quantile([...values].sort((a, b) => a - b), 0.5);
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(url: string, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not come up within ${ms} ms`);
-}
 
 async function get(url: string, headers: Record<string, string>): Promise<void> {
   const res = await fetch(url, { headers });

@@ -6,11 +6,11 @@
 // performance >= 90 and accessibility 100.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium } from "@playwright/test";
 import { startSandbox } from "../sandbox/server";
+import { freePort, waitFor } from "./support";
 
 export const name = "pages: first-load JS per route (gzip) and Lighthouse (mobile)";
 
@@ -18,29 +18,6 @@ const SECRET = "bench-only-session-secret-0123456789abcdef";
 const CHROME = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const BUDGET_KB: Record<string, number> = { "/visitors": 180, "/mentions": 180, "/": 260, "/intelligence": 260 };
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(url: string, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not come up within ${ms} ms`);
-}
 
 type LighthouseResult = {
   environment?: { benchmarkIndex?: number };
