@@ -110,19 +110,25 @@ test.describe("long exports (faults limited to the 'limited' demo key)", () => {
     await clearFaults([DEMO_KEYS.limited]);
   });
 
-  test("shows progress, keeps the page usable, and Cancel stops it without saving", async ({ page }) => {
+  /**
+   * Signs in with the limited key, slows its /visitors pages so the export is still running while
+   * the test looks at it, and starts a CSV export of /visitors. `downloads()` counts saved files.
+   */
+  async function startSlowExport(page: Page) {
     await signIn(page, "limited");
-    // Slow pages so the export is still running while the test looks at it.
     await setFaults({ latencyMs: 400, paths: ["/visitors"], keys: [DEMO_KEYS.limited] });
     await page.goto("/visitors");
     await waitForWidgets(page);
     const total = (await sandboxGet<List<Row>>("/visitors?limit=1", DEMO_KEYS.limited)).meta.total;
     const { region, button } = await exportButton(page, "visitors", total);
-    let downloads = 0;
-    page.on("download", () => downloads++);
+    let saved = 0;
+    page.on("download", () => saved++);
     await button.click();
+    return { region, bar: region.getByRole("progressbar"), total, downloads: () => saved };
+  }
 
-    const bar = region.getByRole("progressbar");
+  test("shows progress, keeps the page usable, and Cancel stops it without saving", async ({ page }) => {
+    const { region, bar, total, downloads } = await startSlowExport(page);
     await expect(bar).toHaveAttribute("aria-valuemax", String(total));
     await expect.poll(async () => Number(await bar.getAttribute("aria-valuenow")), { timeout: 15_000 }).toBeGreaterThan(0);
     await expect(region.getByRole("status")).toContainText(`of ${numberText(total)} rows`);
@@ -137,7 +143,7 @@ test.describe("long exports (faults limited to the 'limited' demo key)", () => {
     await expect(region.getByRole("status")).toContainText("Export cancelled after");
     await expect(region.getByRole("status")).toContainText("Nothing was saved");
     await expect(bar).toHaveCount(0);
-    expect(downloads).toBe(0);
+    expect(downloads()).toBe(0);
 
     // The server stopped paging the upstream when the browser went away (pages in flight may land).
     await page.waitForTimeout(1000);
@@ -148,17 +154,7 @@ test.describe("long exports (faults limited to the 'limited' demo key)", () => {
   });
 
   test("an upstream failure mid-way fails the export visibly and saves nothing", async ({ page }) => {
-    await signIn(page, "limited");
-    await setFaults({ latencyMs: 400, paths: ["/visitors"], keys: [DEMO_KEYS.limited] });
-    await page.goto("/visitors");
-    await waitForWidgets(page);
-    const total = (await sandboxGet<List<Row>>("/visitors?limit=1", DEMO_KEYS.limited)).meta.total;
-    const { region, button } = await exportButton(page, "visitors", total);
-    let downloads = 0;
-    page.on("download", () => downloads++);
-    await button.click();
-
-    const bar = region.getByRole("progressbar");
+    const { region, bar, downloads } = await startSlowExport(page);
     await expect.poll(async () => Number(await bar.getAttribute("aria-valuenow")), { timeout: 15_000 }).toBeGreaterThan(0);
     // From now on every page fails, beyond the server's retries.
     await setFaults({ errorCount: 10_000, paths: ["/visitors"], keys: [DEMO_KEYS.limited] });
@@ -166,6 +162,6 @@ test.describe("long exports (faults limited to the 'limited' demo key)", () => {
     const alert = region.getByRole("alert");
     await expect(alert).toContainText("The export failed after", { timeout: 25_000 });
     await expect(alert).toContainText("Nothing was saved");
-    expect(downloads).toBe(0);
+    expect(downloads()).toBe(0);
   });
 });
