@@ -134,7 +134,7 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
               },
             });
           } finally {
-            if (!observed) budget.recordFailure(seq);
+            if (!observed) budget.recordFailure(now(), seq);
           }
         },
         {
