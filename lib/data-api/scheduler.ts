@@ -71,7 +71,8 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 export function createScheduler(options: SchedulerOptions = {}): Scheduler {
-  const now = options.now ?? Date.now;
+  // Read Date at each call rather than keep the function: a scheduler made before a test fakes Date follows it.
+  const now = options.now ?? (() => Date.now());
   const budget = new RateBudget(options);
   // Admission only (concurrency 1): the request itself runs outside the queue, so a slow upstream
   // call never blocks the admission of the next one; the budget bounds the rate. Waiting for the
