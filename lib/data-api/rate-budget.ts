@@ -23,7 +23,7 @@
 // in 10 s), after which every dashboard request would wait for the window to pass. While the key
 // is in interactive use (an interactive request within `interactiveWindowMs`), bulk requests leave
 // a share of each window to interactive ones. With nobody at the dashboard, exports use it all.
-import { DEFAULT_BUDGET, budgetForLimit, type PlanBudget, type RateLimitInfo } from "./rate-limit";
+import { DEFAULT_BUDGET, MAX_RETRY_AFTER_SECONDS, budgetForLimit, type PlanBudget, type RateLimitInfo } from "./rate-limit";
 
 export type RateBudgetOptions = {
   budget?: PlanBudget;
@@ -61,7 +61,7 @@ export type BudgetSnapshot = PlanBudget & {
 };
 
 /** Longest pause a header may impose (a misread clock must not park a key for hours). */
-const MAX_PAUSE_MS = 65_000;
+const MAX_PAUSE_MS = MAX_RETRY_AFTER_SECONDS * 1000;
 
 export class RateBudget {
   private plan: PlanBudget;
