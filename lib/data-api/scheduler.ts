@@ -83,7 +83,8 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
   const maxRetryTimeMs = options.maxRetryTimeMs ?? 30_000;
 
   /**
-   * Waits until the budget lets a request of this priority go, then records it as sent. A request
+   * Waits until the budget lets a request of this priority go, then records it as admitted (it
+   * counts against the budget from now until its answer, see rate-budget.ts). A request
    * that must wait gives its place in the queue back while it sleeps, so one waiting export page
    * never holds up a dashboard request that the budget (with its interactive reserve) would allow.
    */
@@ -106,7 +107,8 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
           retryAfter: Math.max(1, Math.ceil(wait / 1000)),
         });
       }
-      // Re-check at least every second: a response may have changed the budget meanwhile.
+      // Re-check at least every second: a response may have changed the budget meanwhile (an answer
+      // places a request that was in flight, headers teach the plan or a pause).
       await sleep(Math.min(wait, 1000), signal);
     }
   }
