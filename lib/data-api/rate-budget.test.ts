@@ -71,6 +71,22 @@ describe("RateBudget", () => {
     expect(times[199]! - T0).toBeLessThan(72_000);
   });
 
+  it("counts a request from its admission until its answer, and at the answer's time after that", () => {
+    const budget = new RateBudget({ budget: { perSecond: 10, perMinute: 100 } });
+    const seqs = Array.from({ length: 10 }, () => budget.recordSend(T0));
+    // The ten were admitted at T0 but not yet answered (a stalled loop has not even written them):
+    // the server may count them at any moment, so the second's budget is still spent 1.2 s later.
+    expect(budget.delay(T0 + 1200)).toBeGreaterThan(0);
+    // Answered at T0 + 1200: they may have arrived as late as that, so the next go 1.1 s after it.
+    for (const seq of seqs) budget.recordResponse(T0 + 1200, 200, {}, seq);
+    expect(budget.delay(T0 + 1200)).toBe(1100);
+    expect(budget.delay(T0 + 2300)).toBe(0);
+    // A request that failed without an answer may still have arrived: it keeps its place too.
+    const other = new RateBudget({ budget: { perSecond: 1, perMinute: 100 } });
+    other.recordFailure(T0 + 500, other.recordSend(T0));
+    expect(other.delay(T0 + 1000)).toBe(600);
+  });
+
   it("learns the Pro plan from X-RateLimit-Limit", () => {
     const budget = new RateBudget();
     budget.recordSend(T0);

@@ -4,14 +4,26 @@
 //
 // Why rolling windows: the Data API counts in fixed windows whose alignment (and clock) we do not
 // control. Never sending more than N requests within ANY span of the window's length keeps every
-// fixed window, however aligned, at N or fewer. The margins absorb loopback/network jitter between
-// our send time and the server's arrival time.
+// fixed window, however aligned, at N or fewer.
+//
+// When a request counts: the server counts it when it arrives, and the only span we know holds that
+// moment runs from admission (it may be written at once) to its answer (it has certainly arrived).
+// So a request counts in every window from admission until its answer, and at the time of its answer
+// after that. Recording the admission time instead undercounts whenever the write or the server's
+// read comes late: a Next server busy with a flood of requests for a second admits ten, writes them
+// only once it is free again, and by then the timers of the waiting requests fire together and find
+// the ten "sent" a second ago, so ten more leave in the same upstream second (issue 9, finding 10).
+// With the answer time, of any N+1 requests that reach one server window, the last one admitted
+// found the other N in flight or answered within the window's length before it (each was answered
+// after it arrived, in that window), so it was held back: however late the writes, the reads or the
+// timers, no server window sees more than N. The margins are a further allowance (clock rates).
+// A side effect worth having: at most the per-second budget of requests is ever in flight per key.
 //
 // Why an adaptive reserve: an export can spend a whole minute's budget in seconds (Free: 100 pages
 // in 10 s), after which every dashboard request would wait for the window to pass. While the key
 // is in interactive use (an interactive request within `interactiveWindowMs`), bulk requests leave
 // a share of each window to interactive ones. With nobody at the dashboard, exports use it all.
-import { DEFAULT_BUDGET, budgetForLimit, type PlanBudget, type RateLimitInfo } from "./rate-limit";
+import { DEFAULT_BUDGET, MAX_RETRY_AFTER_SECONDS, budgetForLimit, type PlanBudget, type RateLimitInfo } from "./rate-limit";
 
 export type RateBudgetOptions = {
   budget?: PlanBudget;
@@ -49,7 +61,7 @@ export type BudgetSnapshot = PlanBudget & {
 };
 
 /** Longest pause a header may impose (a misread clock must not park a key for hours). */
-const MAX_PAUSE_MS = 65_000;
+const MAX_PAUSE_MS = MAX_RETRY_AFTER_SECONDS * 1000;
 
 export class RateBudget {
   private plan: PlanBudget;
@@ -57,10 +69,12 @@ export class RateBudget {
   private readonly fixed: boolean;
   private readonly secondWindow: number;
   private readonly minuteWindow: number;
-  /** Send times, ascending, pruned to the minute window. */
-  private sends: number[] = [];
-  /** Sequence numbers of requests sent and not yet answered, in send order. */
+  /** When answered requests were answered (their place in the windows), ascending, pruned to the minute window. */
+  private answered: number[] = [];
+  /** Sequence numbers of requests admitted and not yet answered, in admission order: they count in every window. */
   private inFlight: number[] = [];
+  /** When the newest request was admitted (the spacing near Remaining 0 counts from it). */
+  private lastSent = -Infinity;
   private seq = 0;
   private pauseUntil = 0;
   /**
@@ -95,27 +109,37 @@ export class RateBudget {
     // Each constraint can only move t later; two passes settle the interplay of the windows.
     for (let pass = 0; pass < 3; pass++) {
       const before = t;
-      t = this.windowFree(t, this.secondWindow, this.plan.perSecond - reserve.perSecond);
-      t = this.windowFree(t, this.minuteWindow, this.plan.perMinute - reserve.perMinute);
+      t = this.windowFree(t, now, this.secondWindow, this.plan.perSecond - reserve.perSecond);
+      t = this.windowFree(t, now, this.minuteWindow, this.plan.perMinute - reserve.perMinute);
       t = this.serverPacing(t, now, reserve.perMinute);
       if (t === before) break;
     }
     return Math.max(0, Math.ceil(t - now));
   }
 
-  /** Records a request as sent (call when delay() returned 0); returns its sequence number. */
+  /**
+   * Records a request as admitted (call when delay() returned 0, right before it is sent); returns
+   * its sequence number. It counts in every window until recordResponse / recordFailure.
+   */
   recordSend(now: number): number {
-    this.sends.push(now);
+    this.lastSent = now;
     const seq = ++this.seq;
     this.inFlight.push(seq);
     if (this.server) this.server.sentSince++;
     return seq;
   }
 
-  /** Removes a request from those in flight (the oldest one when no sequence number is given). */
-  private settle(seq: number | undefined): number {
+  /**
+   * Moves a request from those in flight (the oldest one when no sequence number is given) to the
+   * answered ones, placed at `now`. Answering twice does nothing the second time.
+   */
+  private settle(now: number, seq: number | undefined): number {
     const i = seq === undefined ? 0 : this.inFlight.indexOf(seq);
     if (i < 0 || this.inFlight.length === 0) return seq ?? this.seq;
+    // Kept ascending even if the clock stepped back: insert from the end (answers come in time order).
+    let at = this.answered.length;
+    while (at > 0 && this.answered[at - 1]! > now) at--;
+    this.answered.splice(at, 0, now);
     return this.inFlight.splice(i, 1)[0]!;
   }
 
@@ -128,7 +152,7 @@ export class RateBudget {
    * across responses would let that undercount pile up until the key idles for the rest of the window.
    */
   recordResponse(now: number, status: number, info: RateLimitInfo, seq?: number): void {
-    const answered = this.settle(seq);
+    const answered = this.settle(now, seq);
     if (info.limit !== undefined && !this.fixed) {
       const next = budgetForLimit(info.limit);
       if (next.perMinute !== this.plan.perMinute || next.perSecond !== this.plan.perSecond) this.plan = next;
@@ -153,9 +177,12 @@ export class RateBudget {
     }
   }
 
-  /** Records a request that ended without a response (network error, timeout, abort). */
-  recordFailure(seq?: number): void {
-    this.settle(seq);
+  /**
+   * Records a request that ended without a response (network error, timeout, abort). It may still
+   * have reached the server, so it keeps its place in the windows, at `now`.
+   */
+  recordFailure(now: number, seq?: number): void {
+    this.settle(now, seq);
   }
 
   snapshot(now: number): BudgetSnapshot {
@@ -163,7 +190,7 @@ export class RateBudget {
     return {
       ...this.plan,
       learned: this.learned,
-      sentLastMinute: this.sends.length,
+      sentLastMinute: this.answered.length + this.inFlight.length,
       inFlight: this.inFlight.length,
       ...(this.server && now < this.server.resetAt ? { serverRemaining: this.server.remaining - this.server.sentSince } : {}),
       ...(this.pauseUntil > now ? { pausedUntil: this.pauseUntil } : {}),
@@ -173,20 +200,26 @@ export class RateBudget {
   private prune(now: number): void {
     const cutoff = now - this.minuteWindow;
     let drop = 0;
-    while (drop < this.sends.length && this.sends[drop]! <= cutoff) drop++;
-    if (drop) this.sends = this.sends.slice(drop);
+    while (drop < this.answered.length && this.answered[drop]! <= cutoff) drop++;
+    if (drop) this.answered = this.answered.slice(drop);
     if (this.server && now >= this.server.resetAt) this.server = null;
   }
 
-  /** Earliest time >= t at which fewer than `cap` sends fall within the trailing `width` ms. */
-  private windowFree(t: number, width: number, cap: number): number {
-    // Sends are ascending; count those in (t - width, t].
-    let first = this.sends.length;
-    while (first > 0 && this.sends[first - 1]! > t - width) first--;
-    const inWindow = this.sends.length - first;
-    if (inWindow < cap) return t;
-    // The oldest send that must leave the window for one more to fit.
-    const leaving = this.sends[this.sends.length - cap]!;
+  /**
+   * Earliest time >= t at which fewer than `cap` requests count within the trailing `width` ms:
+   * those answered within it, and all those in flight.
+   */
+  private windowFree(t: number, now: number, width: number, cap: number): number {
+    const open = this.inFlight.length;
+    // Answered times are ascending; count those in (t - width, t].
+    let first = this.answered.length;
+    while (first > 0 && this.answered[first - 1]! > t - width) first--;
+    if (this.answered.length - first + open < cap) return t;
+    // Requests in flight leave the window no sooner than `width` after an answer that could come
+    // now: a lower bound, re-checked by the scheduler once they are answered.
+    if (open >= cap) return Math.max(t, now + width);
+    // The oldest answered request that must leave the window for one more to fit.
+    const leaving = this.answered[this.answered.length - (cap - open)]!;
     return Math.max(t, leaving + width);
   }
 
@@ -200,7 +233,6 @@ export class RateBudget {
     const left = s.remaining - s.sentSince - reserved;
     if (left <= 0) return Math.max(t, Math.min(s.resetAt + 50, now + MAX_PAUSE_MS));
     if (left >= this.plan.perSecond) return t;
-    const last = this.sends[this.sends.length - 1] ?? -Infinity;
-    return Math.max(t, last + 1000 / this.plan.perSecond);
+    return Math.max(t, this.lastSent + 1000 / this.plan.perSecond);
   }
 }

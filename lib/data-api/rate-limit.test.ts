@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { budgetForLimit, parseRateLimitHeaders, parseResetHeader, parseRetryAfter } from "./rate-limit";
+import { MAX_RETRY_AFTER_SECONDS, budgetForLimit, parseRateLimitHeaders, parseResetHeader, parseRetryAfter } from "./rate-limit";
 
 const NOW = Date.UTC(2026, 10, 20, 12, 0, 30);
 
@@ -28,6 +28,15 @@ describe("parseRetryAfter", () => {
     expect(parseRetryAfter("Fri, 20 Nov 2026 12:00:40 GMT", NOW)).toBe(10);
     expect(parseRetryAfter("Fri, 20 Nov 2026 11:00:00 GMT", NOW)).toBe(0);
     expect(parseRetryAfter("later", NOW)).toBeUndefined();
+  });
+  it("caps a huge wait, in either form, at the longest pause the client takes", () => {
+    expect(MAX_RETRY_AFTER_SECONDS).toBe(65);
+    expect(parseRetryAfter("999999999", NOW)).toBe(MAX_RETRY_AFTER_SECONDS);
+    expect(parseRetryAfter("999999999999999", NOW)).toBe(MAX_RETRY_AFTER_SECONDS);
+    expect(parseRetryAfter("Fri, 01 Jan 2100 00:00:00 GMT", NOW)).toBe(MAX_RETRY_AFTER_SECONDS);
+    expect(parseRetryAfter("65", NOW)).toBe(65);
+    expect(parseRetryAfter("30", NOW)).toBe(30);
+    expect(parseRateLimitHeaders(new Headers({ "Retry-After": "999999999" }), NOW)).toEqual({ retryAfter: MAX_RETRY_AFTER_SECONDS });
   });
 });
 

@@ -15,6 +15,14 @@ export type RateLimitInfo = {
 
 type HeaderSource = Pick<Headers, "get">;
 
+/**
+ * The longest wait a rate-limit header may impose, in seconds: on the key's requests (a pause after a
+ * 429, waiting for a reset) and in the Retry-After this app sends on. Both of the API's windows end
+ * within a minute; the rest is room for clock skew. A Retry-After of 999999999, a far HTTP date or a
+ * misread reset must not park a key, or tell a browser to stay away, for years.
+ */
+export const MAX_RETRY_AFTER_SECONDS = 65;
+
 /** Values below this are read as seconds-to-reset rather than an epoch time (epoch seconds are ~1.7e9). */
 const RELATIVE_RESET_MAX = 10 * 365 * 24 * 3600;
 
@@ -44,14 +52,14 @@ function parseHttpDate(value: string): number | undefined {
   return Number.isNaN(t) ? undefined : t;
 }
 
-/** Parses Retry-After (delay-seconds or HTTP date) into seconds to wait, at least 0. */
+/** Parses Retry-After (delay-seconds or HTTP date) into seconds to wait, 0 to MAX_RETRY_AFTER_SECONDS. */
 export function parseRetryAfter(value: string | null, now: number = Date.now()): number | undefined {
   if (value === null || value.trim() === "") return undefined;
   const n = parseInteger(value);
-  if (n !== undefined) return n;
+  if (n !== undefined) return Math.min(n, MAX_RETRY_AFTER_SECONDS);
   const t = parseHttpDate(value);
   if (t === undefined) return undefined;
-  return Math.max(0, Math.ceil((t - now) / 1000));
+  return Math.min(Math.max(0, Math.ceil((t - now) / 1000)), MAX_RETRY_AFTER_SECONDS);
 }
 
 export function parseRateLimitHeaders(headers: HeaderSource, now: number = Date.now()): RateLimitInfo {

@@ -71,7 +71,8 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 export function createScheduler(options: SchedulerOptions = {}): Scheduler {
-  const now = options.now ?? Date.now;
+  // Read Date at each call rather than keep the function: a scheduler made before a test fakes Date follows it.
+  const now = options.now ?? (() => Date.now());
   const budget = new RateBudget(options);
   // Admission only (concurrency 1): the request itself runs outside the queue, so a slow upstream
   // call never blocks the admission of the next one; the budget bounds the rate. Waiting for the
@@ -82,7 +83,8 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
   const maxRetryTimeMs = options.maxRetryTimeMs ?? 30_000;
 
   /**
-   * Waits until the budget lets a request of this priority go, then records it as sent. A request
+   * Waits until the budget lets a request of this priority go, then records it as admitted (it
+   * counts against the budget from now until its answer, see rate-budget.ts). A request
    * that must wait gives its place in the queue back while it sleeps, so one waiting export page
    * never holds up a dashboard request that the budget (with its interactive reserve) would allow.
    */
@@ -105,7 +107,8 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
           retryAfter: Math.max(1, Math.ceil(wait / 1000)),
         });
       }
-      // Re-check at least every second: a response may have changed the budget meanwhile.
+      // Re-check at least every second: a response may have changed the budget meanwhile (an answer
+      // places a request that was in flight, headers teach the plan or a pause).
       await sleep(Math.min(wait, 1000), signal);
     }
   }
@@ -134,7 +137,7 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
               },
             });
           } finally {
-            if (!observed) budget.recordFailure(seq);
+            if (!observed) budget.recordFailure(now(), seq);
           }
         },
         {

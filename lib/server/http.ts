@@ -4,6 +4,7 @@
 // (only a real bug still reaches 500, logged by error name and message, never with request data).
 import "server-only";
 import { DataApiError, isDataApiError } from "@/lib/data-api/errors";
+import { MAX_RETRY_AFTER_SECONDS } from "@/lib/data-api/rate-limit";
 import { ConfigError } from "./env";
 import { sessionClearCookie } from "./session";
 
@@ -26,10 +27,19 @@ export function json(data: unknown, init: { status?: number; headers?: HeadersIn
   return new Response(body, { status: init.status ?? 200, headers });
 }
 
+/**
+ * Retry-After as sent to the browser: whole seconds, 1 to MAX_RETRY_AFTER_SECONDS, whatever the
+ * source said (an upstream's header is capped when parsed; this also bounds this app's own values).
+ */
+function retryAfterHeader(seconds: number): string {
+  if (Number.isNaN(seconds)) return "1";
+  return String(Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, Math.ceil(seconds))));
+}
+
 /** A browser-facing error response; Retry-After is set when the error knows it. */
 export function errorResponse(error: DataApiError, headers: HeadersInit = {}): Response {
   const h = new Headers(headers);
-  if (error.retryAfter !== undefined) h.set("Retry-After", String(Math.max(1, Math.ceil(error.retryAfter))));
+  if (error.retryAfter !== undefined) h.set("Retry-After", retryAfterHeader(error.retryAfter));
   return json(error.toBody(), { status: error.status, headers: h });
 }
 

@@ -1,5 +1,6 @@
 // Test support for the route handler tests: a sandbox on a free port as the upstream (real HTTP),
 // the environment pointing at it, and small helpers to call a handler like Next would.
+import { vi } from "vitest";
 import { startSandbox, type Sandbox } from "@/sandbox/server";
 import { SESSION_COOKIE, sealSession } from "./session";
 
@@ -7,8 +8,12 @@ export const TEST_NOW = "2026-11-20T12:00:00Z";
 export const TEST_SECRET = "test-only-session-secret-0123456789abcdef";
 export const ORIGIN = "http://localhost:3000";
 
-export async function startUpstream(options: { visitors?: number; cacheTtlMs?: number } = {}): Promise<Sandbox> {
-  const sandbox = await startSandbox({ port: 0, now: TEST_NOW, visitors: options.visitors ?? 2000 });
+/**
+ * A sandbox on a free port as the upstream of the route handlers. Its rate-limit clock reads `Date`
+ * at each call (so it follows fake time, see onFakeTime) unless `clock` is given.
+ */
+export async function startUpstream(options: { visitors?: number; cacheTtlMs?: number; clock?: () => number } = {}): Promise<Sandbox> {
+  const sandbox = await startSandbox({ port: 0, now: TEST_NOW, visitors: options.visitors ?? 2000, clock: options.clock ?? (() => Date.now()) });
   process.env.DATA_API_BASE_URL = sandbox.baseUrl;
   process.env.SESSION_SECRET = TEST_SECRET;
   process.env.DATA_API_CACHE_TTL_MS = String(options.cacheTtlMs ?? 0);
@@ -46,3 +51,30 @@ export async function call<T = Record<string, unknown>>(
 }
 
 export type ErrorJson = { error: { code: string; message: string; param?: string; request_id?: string } };
+
+/** One turn of the real event loop (setImmediate is never faked): sockets are read and written. */
+export const ioTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Runs `work` on fake time, as a discrete-event simulation over real I/O: setTimeout, clearTimeout
+ * and Date are faked (the scheduler's waits and retries, its clock, and the sandbox's clock), real
+ * sockets still run. While an upstream request is in flight (`inFlight() > 0`) the loop turns and
+ * the clock stands still; when none is, the clock jumps to the next timer. So minutes of rate-limit
+ * waiting take a fraction of a second, and a request's latency is zero on the fake clock.
+ */
+export async function onFakeTime<T>(work: () => Promise<T>, inFlight: () => number): Promise<T> {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+  try {
+    let done = false;
+    const result = work().finally(() => {
+      done = true;
+    });
+    while (!done) {
+      await ioTurn();
+      if (inFlight() === 0) vi.advanceTimersToNextTimer();
+    }
+    return await result;
+  } finally {
+    vi.useRealTimers();
+  }
+}
