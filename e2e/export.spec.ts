@@ -93,8 +93,8 @@ test("a visitor's timeline downloads as CSV built in the browser", async ({ page
   await page.goto(`/visitors/${id}?order=oldest`);
   await waitForWidgets(page);
 
-  const downloading = page.waitForEvent("download");
-  await page.getByRole("button", { name: "CSV" }).click();
+  const downloading = page.getByTestId("csv-download").getByText("Download").click().then(() => page.waitForEvent("download"));
+  await page.getByRole("button", { name: "CSV", exact: true }).click();
   const download = await downloading;
   expect(download.suggestedFilename()).toBe(`timeline_${id}_${today()}.csv`);
   const text = await readFile((await download.path())!, "utf8");
@@ -102,6 +102,37 @@ test("a visitor's timeline downloads as CSV built in the browser", async ({ page
   const parsed = Papa.parse<Record<string, string>>(text, { header: true, newline: "\r\n", skipEmptyLines: true });
   expect(parsed.errors).toEqual([]);
   expect(parsed.data.map((e) => `${e.occurred_at} ${e.type}`)).toEqual(timeline.data.map((e) => `${String(e.occurred_at)} ${String(e.type)}`));
+});
+
+test("CSV for Excel: a BOM, readable headers, and São Paulo intact when read as UTF-8 with BOM", async ({ page }) => {
+  await signIn(page, "pro");
+  // Brazilian visitors include São Paulo: a city Excel garbles (SÃ£o Paulo) when a CSV has no BOM.
+  const filters = "source=organic&converted=true";
+  await page.goto(`/visitors?${filters}`);
+  await waitForWidgets(page);
+  const expected = await allRows("visitors", filters);
+  const { region, button } = await exportButton(page, "visitors", expected.length);
+  await region.getByLabel("Format").selectOption({ label: "CSV for Excel" });
+
+  const downloading = page.waitForEvent("download");
+  await button.click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(`visitors_source-organic_converted-true_${today()}.csv`);
+  const bytes = await readFile((await download.path())!);
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  // What Excel does with a BOM: decode as UTF-8.
+  const text = new TextDecoder("utf-8").decode(bytes);
+  const parsed = Papa.parse<Record<string, string>>(text, { header: true, newline: "\r\n", skipEmptyLines: true });
+  expect(parsed.errors).toEqual([]);
+  expect(parsed.meta.fields).toEqual(["Visitor ID", "First seen (UTC)", "Last seen (UTC)", "Source", "Intent", "Pages viewed", "Converted", "Email", "Country", "City"]);
+  expect(parsed.data.map((r) => r["Visitor ID"])).toEqual(expected.map((r) => r.id));
+  const cities = new Set(expected.map((r) => r.city).filter((c): c is string => typeof c === "string"));
+  expect(cities.has("São Paulo"), "the filter should include a visitor from São Paulo").toBe(true);
+  expect(parsed.data.filter((r) => r.City === "São Paulo").length).toBe(expected.filter((r) => r.city === "São Paulo").length);
+  expect(text).not.toContain("SÃ£o");
+  // Excel reads these as date-times and Yes/No as text people read.
+  expect(parsed.data[0]!["First seen (UTC)"]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+  expect(new Set(parsed.data.map((r) => r.Converted))).toEqual(new Set(["Yes"]));
 });
 
 test.describe("long exports (faults limited to the 'limited' demo key)", () => {

@@ -1,6 +1,6 @@
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
-import { csvField, csvHeaderRow, csvRecord, csvRow, toCsv } from "./csv";
+import { csvField, csvHeaderRow, csvRecord, csvRow, looksLikeFormula, toCsv, UTF8_BOM } from "./csv";
 
 const bytes = (s: string) => Array.from(new TextEncoder().encode(s));
 
@@ -42,6 +42,31 @@ describe("csvField", () => {
     ["LF", "\nx", "\"'\nx\""],
   ])("neutralises a string cell starting with %s", (_name, value, expected) => {
     expect(csvField(value)).toBe(expected);
+  });
+
+  // Spreadsheets trim these before looking for a formula (the outside review's variants).
+  it.each([
+    ["space then =", " =1+1"],
+    ["spaces then +", "   +1+1"],
+    ["NBSP then =", "\u00A0=1+1"],
+    ["BOM then =", "\uFEFF=1+1"],
+    ["zero-width space then @", "\u200B@SUM(A1)"],
+    ["ideographic space then -", "\u3000-1+2"],
+    ["TAB then =", "\t=1+1"],
+    ["full-width =", "\uFF1D1+1"],
+    ["full-width +", "\uFF0B1+1"],
+    ["full-width -", "\uFF0D1+1"],
+    ["full-width @", "\uFF20SUM(A1)"],
+    ["space then full-width =", " \uFF1D1+1"],
+  ])("neutralises a cell starting with %s", (_name, value) => {
+    expect(looksLikeFormula(value)).toBe(true);
+    expect(csvField(value)).toBe(`"'${value}"`);
+  });
+
+  it("leaves ordinary text with leading spaces alone", () => {
+    expect(csvField("  São Paulo")).toBe('"  São Paulo"');
+    expect(csvField("\u00A0")).toBe('"\u00A0"');
+    expect(looksLikeFormula("   ")).toBe(false);
   });
 
   it("neutralises a formula whose quotes also need escaping", () => {
@@ -121,5 +146,46 @@ describe("records", () => {
       ["b", "Zürich 東京", "3.25", "false", ""],
       ["c", "", "", "", ""],
     ]);
+  });
+});
+
+describe("the Excel dialect", () => {
+  const columns = [
+    { key: "id", header: "id", label: "Visitor ID" },
+    { key: "city", header: "city", label: "City" },
+    { key: "first_seen", header: "first_seen", label: "First seen (UTC)", kind: "timestamp" as const },
+    { key: "converted", header: "converted", label: "Converted", kind: "boolean" as const },
+  ];
+  const rows = [
+    { id: "vis_1", city: "São Paulo", first_seen: "2026-11-20T12:34:56.789Z", converted: true },
+    { id: "vis_2", city: "=cmd", first_seen: "not a date", converted: false },
+  ];
+
+  it("starts with a UTF-8 BOM and readable headers; plain CSV has neither", () => {
+    const excel = toCsv(columns, rows, "excel");
+    expect(excel.startsWith(`${UTF8_BOM}"Visitor ID","City","First seen (UTC)","Converted"\r\n`)).toBe(true);
+    const plain = toCsv(columns, rows);
+    expect(plain.startsWith('"id","city","first_seen","converted"\r\n')).toBe(true);
+    expect(plain.includes(UTF8_BOM)).toBe(false);
+  });
+
+  it("keeps São Paulo when the bytes are read as UTF-8 with the BOM (as Excel does)", () => {
+    const bytes = new TextEncoder().encode(toCsv(columns, rows, "excel"));
+    expect(Array.from(bytes.slice(0, 3))).toEqual([0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder("utf-8", { ignoreBOM: false }).decode(bytes);
+    expect(text).toContain('"São Paulo"');
+  });
+
+  it("writes timestamps Excel reads as date-times, Yes/No, and still neutralises formulas", () => {
+    const excel = toCsv(columns, rows, "excel");
+    expect(excel).toContain('"vis_1","São Paulo","2026-11-20 12:34:56","Yes"\r\n');
+    // An unparseable timestamp is written as the text it was, never as an invented date.
+    expect(excel).toContain(`"vis_2","'=cmd","not a date","No"\r\n`);
+  });
+
+  it("parses back with papaparse to the same number of rows and columns", () => {
+    const parsed = Papa.parse<string[]>(toCsv(columns, rows, "excel").slice(1), { newline: "\r\n", skipEmptyLines: true });
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.data.map((r) => r.length)).toEqual([4, 4, 4]);
   });
 });

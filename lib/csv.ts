@@ -3,60 +3,114 @@
 // cell that starts with = + - @ TAB CR or LF as a formula, so such string cells get a leading single
 // quote (OWASP "CSV injection"); numbers are written as numbers, so a real -5 stays -5.
 //
-// No byte-order mark: pandas, papaparse, Google Sheets, LibreOffice, Numbers and Excel's
-// "From Text/CSV" import read UTF-8 without one, while a BOM becomes part of the first header name
-// ("\uFEFFid") for many scripts and naive parsers. Users double-clicking in old Excel can import instead.
+// Two dialects:
+// - "rfc4180" (plain CSV, for tools): no byte-order mark, machine header names (`first_seen`), values
+//   as the API gives them. pandas, papaparse, Google Sheets, LibreOffice and Excel's "From Text/CSV"
+//   import read UTF-8 without a BOM, while a BOM becomes part of the first header name for many scripts.
+// - "excel" ("CSV for Excel", for people): a UTF-8 BOM, without which Excel opening the file by
+//   double-click reads it as the local code page (São Paulo becomes SÃ£o Paulo); header labels people
+//   read ("First seen (UTC)"); timestamps as `2026-11-20 12:00:00`, which Excel takes as a date-time;
+//   booleans as Yes/No. No `sep=` line: with one, Excel ignores the BOM.
 
-export type CsvColumn = { key: string; header: string };
+export type CsvDialect = "rfc4180" | "excel";
 
-/** Characters that make a spreadsheet treat a text cell as a formula. */
-const FORMULA_PREFIXES = new Set(["=", "+", "-", "@", "\t", "\r", "\n"]);
+/** How a column's values read in a spreadsheet; "text" unless said otherwise. */
+export type CsvValueKind = "text" | "timestamp" | "boolean";
+
+export type CsvColumn = {
+  key: string;
+  /** The plain CSV's header: the machine name tools expect. */
+  header: string;
+  /** The header people read, for the Excel dialect; `header` when absent. */
+  label?: string;
+  kind?: CsvValueKind;
+};
 
 export const CSV_LINE_END = "\r\n";
+export const UTF8_BOM = "\uFEFF";
 
 /** Shown between the items of an array cell (competitors_mentioned). */
 export const CSV_ARRAY_SEPARATOR = "; ";
 
-/** The text of one cell before quoting: how each JSON value type reads in a spreadsheet. */
-export function csvCellText(value: unknown): string {
-  if (value === undefined || value === null) return "";
-  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
-  if (typeof value === "bigint") return value.toString();
-  if (typeof value === "boolean") return value ? "true" : "false";
-  if (typeof value === "string") return neutraliseFormula(value);
-  if (Array.isArray(value)) {
-    return neutraliseFormula(value.map((item) => (typeof item === "string" ? item : csvCellText(item))).join(CSV_ARRAY_SEPARATOR));
-  }
-  // Unknown object fields (kept by the lenient schemas) are written as their JSON text.
-  return neutraliseFormula(JSON.stringify(value) ?? "");
+/** Characters that make a spreadsheet treat a text cell as a formula (ASCII and full-width forms). */
+const FORMULA_STARTS = new Set(["=", "+", "-", "@", "\uFF1D", "\uFF0B", "\uFF0D", "\uFF20"]);
+/** Control characters that start a formula-like cell by themselves. */
+const CONTROL_STARTS = new Set(["\t", "\r", "\n"]);
+/**
+ * What spreadsheets skip before deciding that a cell is a formula: spaces (ASCII, NBSP and the other
+ * Unicode spaces), tabs and line breaks, the byte-order mark and zero-width characters. "  =1+1" and
+ * "\u00A0=1+1" are evaluated by some spreadsheets after trimming, so they are neutralised too.
+ */
+const SKIPPED_BEFORE_FORMULA = /^[\s\u00A0\u1680\u2000-\u200D\u2028\u2029\u202F\u205F\u2060\u3000\uFEFF]+/;
+
+/** Whether a text cell would be read as a formula (or a control-led cell) by a spreadsheet. */
+export function looksLikeFormula(text: string): boolean {
+  if (text.length === 0) return false;
+  if (CONTROL_STARTS.has(text[0]!)) return true;
+  const rest = text.replace(SKIPPED_BEFORE_FORMULA, "");
+  return rest.length > 0 && FORMULA_STARTS.has(rest[0]!);
 }
 
 function neutraliseFormula(text: string): string {
-  return text.length > 0 && FORMULA_PREFIXES.has(text[0]!) ? `'${text}` : text;
+  return looksLikeFormula(text) ? `'${text}` : text;
 }
 
+/** `2026-11-20T12:00:00.000Z` -> `2026-11-20 12:00:00` (UTC), which Excel reads as a date-time. */
+function excelTimestamp(value: string): string | undefined {
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) return undefined;
+  return new Date(ms).toISOString().slice(0, 19).replace("T", " ");
+}
+
+/** The text of one cell before quoting: how each JSON value type reads in a spreadsheet. */
+export function csvCellText(value: unknown, kind: CsvValueKind = "text", dialect: CsvDialect = "rfc4180"): string {
+  if (value === undefined || value === null) return "";
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
+  if (typeof value === "bigint") return value.toString();
+  if (typeof value === "boolean") {
+    if (dialect === "excel") return value ? "Yes" : "No";
+    return value ? "true" : "false";
+  }
+  if (typeof value === "string") {
+    if (dialect === "excel" && kind === "timestamp") {
+      const stamp = excelTimestamp(value);
+      if (stamp !== undefined) return stamp;
+    }
+    return neutraliseFormula(value);
+  }
+  if (Array.isArray(value)) {
+    return neutraliseFormula(value.map((item) => (typeof item === "string" ? item : csvCellText(item))).join(CSV_ARRAY_SEPARATOR));
+  }
+  // An object where a scalar was expected: its JSON text, never "[object Object]".
+  return neutraliseFormula(JSON.stringify(value) ?? "");
+}
+
+const quote = (text: string) => `"${text.replaceAll('"', '""')}"`;
+
 /** One quoted field: the cell text with every `"` doubled, between quotes. */
-export function csvField(value: unknown): string {
-  return `"${csvCellText(value).replaceAll('"', '""')}"`;
+export function csvField(value: unknown, kind: CsvValueKind = "text", dialect: CsvDialect = "rfc4180"): string {
+  return quote(csvCellText(value, kind, dialect));
 }
 
 /** One record, CRLF-terminated. */
 export function csvRecord(values: readonly unknown[]): string {
-  return values.map(csvField).join(",") + CSV_LINE_END;
+  return values.map((v) => csvField(v)).join(",") + CSV_LINE_END;
 }
 
-export function csvHeaderRow(columns: readonly CsvColumn[]): string {
+/** The header row, preceded by the BOM in the Excel dialect (the start of the file). */
+export function csvHeaderRow(columns: readonly CsvColumn[], dialect: CsvDialect = "rfc4180"): string {
+  const names = columns.map((c) => (dialect === "excel" ? (c.label ?? c.header) : c.header));
   // Header names are ours, but quoting them the same way keeps every field quoted.
-  return columns.map((c) => `"${c.header.replaceAll('"', '""')}"`).join(",") + CSV_LINE_END;
+  return (dialect === "excel" ? UTF8_BOM : "") + names.map(quote).join(",") + CSV_LINE_END;
 }
 
-export function csvRow(columns: readonly CsvColumn[], row: Readonly<Record<string, unknown>>): string {
-  return csvRecord(columns.map((c) => row[c.key]));
+export function csvRow(columns: readonly CsvColumn[], row: Readonly<Record<string, unknown>>, dialect: CsvDialect = "rfc4180"): string {
+  return columns.map((c) => csvField(row[c.key], c.kind, dialect)).join(",") + CSV_LINE_END;
 }
 
 /** A whole small table as CSV text (header plus rows). Streaming exports use csvHeaderRow/csvRow. */
-export function toCsv(columns: readonly CsvColumn[], rows: readonly Readonly<Record<string, unknown>>[]): string {
-  let out = csvHeaderRow(columns);
-  for (const row of rows) out += csvRow(columns, row);
+export function toCsv(columns: readonly CsvColumn[], rows: readonly Readonly<Record<string, unknown>>[], dialect: CsvDialect = "rfc4180"): string {
+  let out = csvHeaderRow(columns, dialect);
+  for (const row of rows) out += csvRow(columns, row, dialect);
   return out;
 }

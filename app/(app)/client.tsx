@@ -7,6 +7,7 @@ import { FunnelFigure, TrafficFigure } from "@/components/charts/chart-figures";
 import { toFunnelChartData } from "@/components/charts/funnel-chart-data";
 import { toTrafficChartData } from "@/components/charts/traffic-chart-data";
 import { CsvDownloadButton } from "@/components/export/csv-download-button";
+import { FUNNEL_CSV_COLUMNS, OVERVIEW_CSV_COLUMNS, TRAFFIC_CSV_COLUMNS } from "@/components/export/table-columns";
 import { EmptyState, QueryView, Skeleton, SkeletonLines } from "@/components/states/states";
 import { Card } from "@/components/ui/card";
 import { ChangeBadge } from "@/components/ui/change-badge";
@@ -86,13 +87,7 @@ function Kpis({ params }: { params: PeriodParams }) {
             )}
             <CsvDownloadButton
               filename={`overview_${params.period}`}
-              label="CSV"
-              columns={[
-                { key: "metric", header: "metric" },
-                { key: "total", header: "total" },
-                { key: "change", header: "change_pp" },
-                { key: "rate", header: "rate_or_share_pp" },
-              ]}
+              columns={OVERVIEW_CSV_COLUMNS}
               rows={[
                 { metric: "visitors", total: query.data.visitors?.total, change: query.data.visitors?.change },
                 { metric: "pageviews", total: query.data.pageviews?.total, change: query.data.pageviews?.change },
@@ -156,14 +151,7 @@ function TrafficCard({ params, periodLabel }: { params: PeriodParams; periodLabe
         data && data.bars.length > 0 ? (
           <CsvDownloadButton
             filename={`traffic_${params.period}`}
-            label="CSV"
-            columns={[
-              { key: "source", header: "source" },
-              { key: "group", header: "group" },
-              { key: "visitors", header: "visitors" },
-              { key: "percentage", header: "percentage" },
-              { key: "change", header: "change_pp" },
-            ]}
+            columns={TRAFFIC_CSV_COLUMNS}
             rows={data.bars}
           />
         ) : undefined
@@ -194,14 +182,7 @@ function FunnelCard({ params, periodLabel }: { params: PeriodParams; periodLabel
         bars.length > 0 ? (
           <CsvDownloadButton
             filename={`funnel_${params.period}`}
-            label="CSV"
-            columns={[
-              { key: "stage", header: "stage" },
-              { key: "label", header: "label" },
-              { key: "count", header: "count" },
-              { key: "stepRate", header: "conversion_from_previous_pp" },
-              { key: "overallRate", header: "conversion_from_first_pp" },
-            ]}
+            columns={FUNNEL_CSV_COLUMNS}
             rows={bars}
           />
         ) : undefined

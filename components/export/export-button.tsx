@@ -7,11 +7,15 @@ import { useEffect, useId, useRef, useState } from "react";
 import { downloadBlob, filenameFromDisposition } from "./download-blob";
 import {
   estimateSecondsLeft,
+  EXPORT_FORMAT_OPTIONS,
   exportUrl,
   formatDuration,
+  isExportFormat,
+  unreadableMessage,
   type ExportFilters,
   type ExportFormat,
   type ExportResource,
+  type UnreadableReport,
 } from "./export-query";
 import { csvRecordCounter, jsonArrayRecordCounter } from "./record-counter";
 import styles from "./export.module.css";
@@ -28,7 +32,7 @@ type State =
   | { phase: "idle" }
   | { phase: "starting" }
   | { phase: "running"; done: number; total: number; secondsLeft?: number }
-  | { phase: "done"; rows: number; filename: string }
+  | { phase: "done"; rows: number; filename: string; unreadable?: string }
   | { phase: "cancelled"; done: number }
   | { phase: "failed"; message: string; done?: number };
 
@@ -36,7 +40,28 @@ const numberFormat = new Intl.NumberFormat("en-US");
 const fmt = (n: number) => numberFormat.format(n);
 const PROGRESS_UPDATE_MS = 150;
 
-const MEDIA_TYPE: Record<ExportFormat, string> = { csv: "text/csv;charset=utf-8", json: "application/json" };
+const MEDIA_TYPE: Record<ExportFormat, string> = { csv: "text/csv;charset=utf-8", "csv-excel": "text/csv;charset=utf-8", json: "application/json" };
+
+/**
+ * What the server recorded about the export once the download ended: the rows it left out because
+ * they could not be read. The record may trail the last byte by a moment (a shared store), so a
+ * "running" answer is asked again a few times; no answer at all is no report, never an error.
+ */
+async function unreadableReport(exportId: string | null): Promise<UnreadableReport | undefined> {
+  if (!exportId) return undefined;
+  for (let attempt = 0; attempt < 4; attempt++) {
+    try {
+      const res = await fetch(`/api/export/status?${new URLSearchParams({ id: exportId })}`, { cache: "no-store" });
+      if (!res.ok) return undefined;
+      const status = (await res.json()) as { state?: string; unreadable?: UnreadableReport };
+      if (status.state !== "running") return status.unreadable;
+    } catch {
+      return undefined;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return undefined;
+}
 
 async function errorMessage(res: Response): Promise<string> {
   try {
@@ -73,8 +98,9 @@ export function ExportButton({ resource, filters, total }: ExportButtonProps) {
       const expected = Number(res.headers.get("X-Total-Count") ?? total ?? 0);
       const estimateHeader = res.headers.get("X-Export-Estimated-Seconds");
       const serverEstimateSeconds = estimateHeader === null ? undefined : Number(estimateHeader);
-      const filename = filenameFromDisposition(res.headers.get("Content-Disposition"), `${resource}.${format}`);
-      const counter = format === "csv" ? csvRecordCounter() : jsonArrayRecordCounter();
+      const filename = filenameFromDisposition(res.headers.get("Content-Disposition"), `${resource}.${format === "json" ? "json" : "csv"}`);
+      const exportId = res.headers.get("X-Export-Id");
+      const counter = format === "json" ? jsonArrayRecordCounter() : csvRecordCounter();
       const chunks: Uint8Array<ArrayBuffer>[] = [];
       const startedAt = performance.now();
       let lastUpdate = 0;
@@ -100,6 +126,8 @@ export function ExportButton({ resource, filters, total }: ExportButtonProps) {
       if (format === "json" && lastByte !== 0x5d) throw new Error("the download ended before the end of the data");
       downloadBlob(new Blob(chunks, { type: MEDIA_TYPE[format] }), filename);
       setState({ phase: "done", rows: done, filename });
+      const unreadable = unreadableMessage(await unreadableReport(exportId));
+      if (unreadable) setState({ phase: "done", rows: done, filename, unreadable });
     } catch (err) {
       if (abort.signal.aborted) {
         setState({ phase: "cancelled", done });
@@ -128,7 +156,7 @@ export function ExportButton({ resource, filters, total }: ExportButtonProps) {
   else if (state.phase === "running") {
     const eta = state.secondsLeft === undefined ? "estimating time left" : `about ${formatDuration(state.secondsLeft)} left`;
     status = `${fmt(state.done)} of ${fmt(state.total)} rows, ${eta}`;
-  } else if (state.phase === "done") status = `Saved ${fmt(state.rows)} rows as ${state.filename}.`;
+  } else if (state.phase === "done") status = `Saved ${fmt(state.rows)} rows as ${state.filename}.${state.unreadable ? ` ${state.unreadable}` : ""}`;
   else if (state.phase === "cancelled") status = `Export cancelled after ${fmt(state.done)} rows. Nothing was saved.`;
 
   const percent = state.phase === "running" && state.total > 0 ? Math.min(100, Math.round((state.done / state.total) * 100)) : 0;
@@ -144,10 +172,13 @@ export function ExportButton({ resource, filters, total }: ExportButtonProps) {
           className={styles.select}
           value={format}
           disabled={running}
-          onChange={(e) => setFormat(e.target.value === "json" ? "json" : "csv")}
+          onChange={(e) => setFormat(isExportFormat(e.target.value) ? e.target.value : "csv")}
         >
-          <option value="csv">CSV</option>
-          <option value="json">JSON</option>
+          {EXPORT_FORMAT_OPTIONS.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
         </select>
         {running ? (
           <button type="button" className={styles.secondary} onClick={cancel}>

@@ -2,7 +2,27 @@
 // always holds every matching row.
 
 export type ExportResource = "visitors" | "mentions";
-export type ExportFormat = "csv" | "json";
+export type ExportFormat = "csv" | "csv-excel" | "json";
+
+/** The export menu, in order, named as people know the formats. */
+export const EXPORT_FORMAT_OPTIONS: readonly { value: ExportFormat; label: string }[] = [
+  { value: "csv", label: "CSV" },
+  { value: "csv-excel", label: "CSV for Excel" },
+  { value: "json", label: "JSON" },
+];
+
+export const isExportFormat = (v: string): v is ExportFormat => EXPORT_FORMAT_OPTIONS.some((o) => o.value === v);
+
+/** What the status route (GET /api/export/status) says about unreadable rows. */
+export type UnreadableReport = { count: number; request_ids: string[] };
+
+/** "3 rows could not be read (request req_1, req_2)": the report shown after a download. */
+export function unreadableMessage(report: UnreadableReport | undefined): string | undefined {
+  if (!report || report.count <= 0) return undefined;
+  const rows = `${new Intl.NumberFormat("en-US").format(report.count)} ${report.count === 1 ? "row" : "rows"}`;
+  const ids = report.request_ids.length ? ` (request ${report.request_ids.join(", ")})` : "";
+  return `${rows} could not be read and ${report.count === 1 ? "was" : "were"} left out${ids}.`;
+}
 export type ExportFilters = Record<string, string | number | undefined>;
 
 const PAGING = new Set(["limit", "offset", "format"]);

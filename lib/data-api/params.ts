@@ -89,7 +89,11 @@ const mentionListShape = {
   offset: intParam("offset", 0, OFFSET_MAX).default(0),
 };
 
-const formatShape = { format: enumParam("format", ["csv", "json"] as const).default("csv") };
+/** Export formats: plain CSV (RFC 4180, for tools), CSV for Excel (BOM, readable headers), JSON. */
+export const EXPORT_FORMATS = ["csv", "csv-excel", "json"] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+const formatShape = { format: enumParam("format", EXPORT_FORMATS).default("csv") };
 
 export const visitorListParams = z.object(visitorListShape).superRefine(checkRange);
 export type VisitorListParams = z.output<typeof visitorListParams>;

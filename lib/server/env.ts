@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { DEFAULT_CACHE_TTL_MS } from "@/lib/data-api/cache";
 import { DEFAULT_TIMEOUT_MS } from "@/lib/data-api/client";
+import { DEFAULT_MAX_EXPORT_ROWS } from "./export/stream";
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -26,6 +27,7 @@ const schema = z.object({
     .string()
     .regex(/^\s*\d{1,7}\/s\s*,\s*\d{1,9}\/min\s*$/, { error: 'must look like "50/s,1000/min" (per-second and per-minute budget)' })
     .optional(),
+  EXPORT_MAX_ROWS: z.coerce.number().int().min(1).max(100_000_000).default(DEFAULT_MAX_EXPORT_ROWS),
   NODE_ENV: z.string().optional(),
 });
 
@@ -36,10 +38,20 @@ export type ServerEnv = {
   timeoutMs: number;
   /** A fixed per-key budget instead of the plan learned from the headers (DATA_API_RATE_BUDGET). */
   rateBudget?: { perSecond: number; perMinute: number };
+  /** The most rows one export may hold; a larger view is refused with a message to narrow it. */
+  exportMaxRows: number;
   production: boolean;
 };
 
-const RELEVANT = ["DATA_API_BASE_URL", "SESSION_SECRET", "DATA_API_CACHE_TTL_MS", "DATA_API_TIMEOUT_MS", "DATA_API_RATE_BUDGET", "NODE_ENV"] as const;
+const RELEVANT = [
+  "DATA_API_BASE_URL",
+  "SESSION_SECRET",
+  "DATA_API_CACHE_TTL_MS",
+  "DATA_API_TIMEOUT_MS",
+  "DATA_API_RATE_BUDGET",
+  "EXPORT_MAX_ROWS",
+  "NODE_ENV",
+] as const;
 
 type EnvState = { fingerprint: string; env: ServerEnv } | undefined;
 // On globalThis: the proxy and the route handlers are bundled separately but share the process,
@@ -90,6 +102,7 @@ export function getEnv(): ServerEnv {
     cacheTtlMs: parsed.data.DATA_API_CACHE_TTL_MS,
     timeoutMs: parsed.data.DATA_API_TIMEOUT_MS,
     ...(parsed.data.DATA_API_RATE_BUDGET ? { rateBudget: parseBudget(parsed.data.DATA_API_RATE_BUDGET) } : {}),
+    exportMaxRows: parsed.data.EXPORT_MAX_ROWS,
     production,
   };
   g.__waEnv = { fingerprint, env };

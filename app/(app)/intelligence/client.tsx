@@ -5,6 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { BreakdownFigure } from "@/components/charts/chart-figures";
 import { toBreakdownData } from "@/components/charts/breakdown-chart-data";
 import { CsvDownloadButton } from "@/components/export/csv-download-button";
+import { RANKING_CSV_COLUMNS } from "@/components/export/table-columns";
 import { EmptyState, QueryView, Skeleton, SkeletonLines } from "@/components/states/states";
 import { Card } from "@/components/ui/card";
 import { ChangeBadge } from "@/components/ui/change-badge";
@@ -58,14 +59,7 @@ export function IntelligenceClient() {
           ranking.data && ranking.data.data.length > 0 ? (
             <CsvDownloadButton
               filename="ranking"
-              label="CSV"
-              columns={[
-                { key: "rank", header: "rank" },
-                { key: "name", header: "name" },
-                { key: "score", header: "score" },
-                { key: "change", header: "change" },
-                { key: "is_workspace", header: "is_workspace" },
-              ]}
+              columns={RANKING_CSV_COLUMNS}
               rows={ranking.data.data}
             />
           ) : undefined

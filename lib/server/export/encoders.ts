@@ -1,9 +1,11 @@
-// How an export's rows become bytes: CSV (lib/csv.ts) or a JSON array, both written page by page so
-// the whole file is never held in memory. JSON is one valid array: "[" + items joined by "," + "]".
-import { csvHeaderRow, csvRow, type CsvColumn } from "@/lib/csv";
+// How an export's rows become bytes: CSV (lib/csv.ts, plain or "CSV for Excel") or a JSON array, all
+// written page by page so the whole file is never held in memory. JSON is one valid array:
+// "[" + items joined by "," + "]".
+import { csvHeaderRow, csvRow, type CsvColumn, type CsvDialect } from "@/lib/csv";
+import type { ExportFormat } from "@/lib/data-api/params";
 import { projectRow } from "./columns";
 
-export type ExportFormat = "csv" | "json";
+export type { ExportFormat };
 
 export interface ExportEncoder {
   readonly contentType: string;
@@ -16,14 +18,14 @@ export interface ExportEncoder {
   tail(): string;
 }
 
-export function csvEncoder(columns: readonly CsvColumn[]): ExportEncoder {
+export function csvEncoder(columns: readonly CsvColumn[], dialect: CsvDialect = "rfc4180"): ExportEncoder {
   return {
     contentType: "text/csv; charset=utf-8",
     extension: "csv",
-    head: () => csvHeaderRow(columns),
+    head: () => csvHeaderRow(columns, dialect),
     page: (rows) => {
       let out = "";
-      for (const row of rows) out += csvRow(columns, row);
+      for (const row of rows) out += csvRow(columns, row, dialect);
       return out;
     },
     tail: () => "",
@@ -48,5 +50,6 @@ export function jsonEncoder(columns: readonly CsvColumn[]): ExportEncoder {
 }
 
 export function encoderFor(format: ExportFormat, columns: readonly CsvColumn[]): ExportEncoder {
-  return format === "json" ? jsonEncoder(columns) : csvEncoder(columns);
+  if (format === "json") return jsonEncoder(columns);
+  return csvEncoder(columns, format === "csv-excel" ? "excel" : "rfc4180");
 }

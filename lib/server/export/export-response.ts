@@ -4,12 +4,10 @@
 // integration tests and the benchmark drive exactly this code against the sandbox.
 import type { DataApi } from "@/lib/data-api/api";
 import type { MentionExportParams, VisitorExportParams } from "@/lib/data-api/params";
-import type { ListEnvelope } from "@/lib/data-api/schemas";
 import { exportFilename } from "@/lib/export-filename";
 import { EXPORT_COLUMNS, type ExportResource } from "./columns";
 import { encoderFor } from "./encoders";
-import { pagesFor } from "./rate-bound";
-import { startExport, type ExportOutcome, type FetchPage } from "./stream";
+import { startExport, type ExportOutcome, type ExportProgress, type FetchPage } from "./stream";
 
 export const EXPORT_PAGE_SIZE = 100;
 
@@ -23,10 +21,16 @@ export type ExportResponseOptions = {
   now?: Date;
   /** Seconds the remaining pages will take under the key's learned plan, when known. */
   estimateSeconds?: (remainingPages: number) => number | undefined;
+  /** After every page written, with the rows written and the unreadable ones left out so far. */
+  onProgress?: (progress: ExportProgress) => void;
   /** Failure after streaming began (no key in it: callers log masked data only). */
-  onError?: (error: unknown, info: { resource: ExportResource; rowsSent: number; total: number }) => void;
+  onError?: (error: unknown, info: ExportProgress & { resource: ExportResource }) => void;
   onEnd?: (outcome: ExportOutcome & { resource: ExportResource }) => void;
   lookahead?: number;
+  /** The most rows an export may hold (see startExport). */
+  maxRows?: number;
+  /** Extra response headers (e.g. the export's id). */
+  headers?: Record<string, string>;
 };
 
 /** The filters of an export: its params without format/limit/offset, in schema order. */
@@ -39,7 +43,7 @@ function pageFetcher(api: DataApi, request: ExportRequest): FetchPage<Readonly<R
   const base = { limit: EXPORT_PAGE_SIZE };
   if (request.resource === "visitors") {
     const filters = exportFilters(request) as Omit<VisitorExportParams, "format" | "limit" | "offset">;
-    return (offset, signal): Promise<ListEnvelope<Readonly<Record<string, unknown>>>> =>
+    return (offset, signal) =>
       api.listVisitors({ ...filters, ...base, offset }, { priority: "bulk", signal });
   }
   const filters = exportFilters(request) as Omit<MentionExportParams, "format" | "limit" | "offset">;
@@ -65,6 +69,8 @@ export async function exportResponse(api: DataApi, request: ExportRequest, optio
     encoder,
     signal: options.signal,
     lookahead: options.lookahead,
+    maxRows: options.maxRows,
+    onProgress: options.onProgress,
     onError: (error, progress) => options.onError?.(error, { resource, ...progress }),
     onEnd: (outcome) => options.onEnd?.({ ...outcome, resource }),
   });
@@ -75,10 +81,11 @@ export async function exportResponse(api: DataApi, request: ExportRequest, optio
     "Content-Disposition": contentDisposition(filename),
     "Cache-Control": "no-store",
     "X-Content-Type-Options": "nosniff",
-    "X-Total-Count": String(started.total),
-    "X-Export-Pages": String(pagesFor(started.total, started.pageSize)),
+    ...options.headers,
   });
-  const estimate = options.estimateSeconds?.(Math.max(0, started.pages - 1));
+  if (started.total !== null) headers.set("X-Total-Count", String(started.total));
+  if (started.pages !== null) headers.set("X-Export-Pages", String(started.pages));
+  const estimate = started.pages === null ? undefined : options.estimateSeconds?.(Math.max(0, started.pages - 1));
   if (estimate !== undefined && Number.isFinite(estimate)) headers.set("X-Export-Estimated-Seconds", String(Math.ceil(estimate)));
   return new Response(started.stream, { status: 200, headers });
 }

@@ -6,9 +6,9 @@ import Papa from "papaparse";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Sandbox } from "@/sandbox/server";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import { sessionCookie, startUpstream, ORIGIN } from "../test-support";
+import { call, sessionCookie, startUpstream, ORIGIN, type ErrorJson } from "../test-support";
 import { EXPORT_COLUMNS, type ExportResource } from "./columns";
-import { exportMentions, exportVisitors } from "./handlers";
+import { exportMentions, exportStatus, exportVisitors } from "./handlers";
 
 type Row = Record<string, unknown>;
 
@@ -30,8 +30,12 @@ beforeEach(() => {
 
 const handlerFor = (resource: ExportResource) => (resource === "visitors" ? exportVisitors : exportMentions);
 
-function exportRequest(resource: ExportResource, query: string, init: { signal?: AbortSignal; withCookie?: boolean } = {}): Promise<Response> {
-  const headers = new Headers();
+function exportRequest(
+  resource: ExportResource,
+  query: string,
+  init: { signal?: AbortSignal; withCookie?: boolean; headers?: Record<string, string> } = {},
+): Promise<Response> {
+  const headers = new Headers(init.headers);
   if (init.withCookie !== false) headers.set("cookie", cookie);
   const req = new Request(`${ORIGIN}/api/export/${resource}?${query}`, { headers, signal: init.signal });
   return handlerFor(resource)(req, undefined);
@@ -191,4 +195,82 @@ describe("export requests", () => {
     // The upstream's error, after the scheduler's retries, is what ends the stream.
     await expect(drain()).rejects.toThrow(/injected by the sandbox/);
   }, 60_000);
+
+  it("records its outcome under X-Export-Id, readable by the same key only", async () => {
+    const res = await exportRequest("visitors", "source=claude&format=csv");
+    const id = res.headers.get("x-export-id")!;
+    expect(id).toMatch(/^exp_[A-Za-z0-9_-]{22}$/);
+    const rows = (await res.text()).split("\r\n").filter(Boolean).length - 1;
+    const status = await call<{ state: string; rows_written: number; total: number; unreadable: { count: number } }>(exportStatus, `/api/export/status?id=${id}`, { cookie });
+    expect(status.status).toBe(200);
+    expect(status.body).toMatchObject({ id, resource: "visitors", format: "csv", state: "complete", rows_written: rows, total: rows, unreadable: { count: 0, request_ids: [] } });
+    // Another workspace's key cannot see it; a malformed id is a 400 naming `id`.
+    const other = await call<ErrorJson>(exportStatus, `/api/export/status?id=${id}`, { cookie: await sessionCookie(DEMO_KEYS.free) });
+    expect(other.status).toBe(404);
+    for (const bad of ["", "exp_x", "../x", `${id}&id=${id}`]) {
+      const res = await call<ErrorJson>(exportStatus, `/api/export/status?id=${bad}`, { cookie });
+      expect(res.status, bad).toBe(400);
+      expect(res.body.error.param).toBe("id");
+    }
+    expect((await call(exportStatus, `/api/export/status?id=${id}`)).status).toBe(401);
+  });
+
+  it("records a cancelled export as cancelled", async () => {
+    sandbox.setFaults({ latencyMs: 30, paths: ["/visitors"] });
+    const client = new AbortController();
+    const res = await exportRequest("visitors", "format=json", { signal: client.signal });
+    const id = res.headers.get("x-export-id")!;
+    const reader = res.body!.getReader();
+    await reader.read();
+    client.abort();
+    await reader.cancel().catch(() => undefined);
+    const status = await call<{ state: string; rows_written: number }>(exportStatus, `/api/export/status?id=${id}`, { cookie });
+    expect(status.body.state).toBe("cancelled");
+    expect(status.body.rows_written).toBeGreaterThan(0);
+  });
+
+  it("refuses a cross-site request (a link on another site must not spend the key's budget)", async () => {
+    const before = sandbox.stats().requests;
+    for (const site of ["cross-site", "same-site"]) {
+      const res = await exportRequest("visitors", "format=csv", { headers: { "sec-fetch-site": site } });
+      expect(res.status, site).toBe(403);
+      expect(((await res.json()) as ErrorJson).error.code).toBe("cross_site_rejected");
+    }
+    expect(sandbox.stats().requests).toBe(before);
+    // The app's own pages (same-origin) and a typed-in URL (none) are fine.
+    for (const site of ["same-origin", "none"]) {
+      const res = await exportRequest("visitors", "source=gemini&converted=true&format=csv", { headers: { "sec-fetch-site": site } });
+      expect(res.status, site).toBe(200);
+      await res.body?.cancel();
+    }
+  });
+
+  it("refuses a view larger than EXPORT_MAX_ROWS with 422, before streaming anything", async () => {
+    process.env.EXPORT_MAX_ROWS = "500";
+    try {
+      const res = await exportRequest("visitors", "format=csv");
+      expect(res.status).toBe(422);
+      expect(res.headers.get("content-disposition")).toBeNull();
+      const body = (await res.json()) as ErrorJson;
+      expect(body.error.code).toBe("export_too_large");
+      expect(body.error.message).toMatch(/2,000 rows; an export holds at most 500\. Narrow the filters/);
+    } finally {
+      delete process.env.EXPORT_MAX_ROWS;
+    }
+  });
+
+  it("CSV for Excel: the same rows with a BOM and readable headers", async () => {
+    const plain = await (await exportRequest("mentions", "platform=gemini&format=csv")).text();
+    const excelBytes = new Uint8Array(await (await exportRequest("mentions", "platform=gemini&format=csv-excel")).arrayBuffer());
+    // Response.text() would drop the BOM (UTF-8 decoding strips it), so look at the bytes.
+    expect([...excelBytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const excel = new TextDecoder("utf-8", { ignoreBOM: true }).decode(excelBytes);
+    expect(excel.startsWith("\uFEFF\"Mention ID\",\"Mentioned at (UTC)\",\"AI platform\"")).toBe(true);
+    const rows = (text: string) => Papa.parse<string[]>(text.replace(/^\uFEFF/, ""), { newline: "\r\n", skipEmptyLines: true }).data;
+    const [plainHead, ...plainRows] = rows(plain);
+    const [, ...excelRows] = rows(excel);
+    expect(plainHead![0]).toBe("id");
+    expect(excelRows.map((r) => r[0])).toEqual(plainRows.map((r) => r[0]));
+    expect(excelRows.length).toBeGreaterThan(0);
+  });
 });

@@ -43,3 +43,52 @@ describe("pagesFor", () => {
     expect(pagesFor(20_001)).toBe(201);
   });
 });
+
+/** The step-by-step simulations the closed forms replace (the definitions, written out). */
+function simulatedMinSeconds(n: number, plan: { perSecond: number; perMinute: number }): number {
+  if (n <= 0) return 0;
+  const step = 1 / Math.max(1, plan.perSecond);
+  const m = Math.max(1, Math.floor(plan.perMinute));
+  const times: number[] = [];
+  let last = -step;
+  for (let i = 0; i < n; i++) {
+    let t = last + step;
+    if (i >= m) t = Math.max(t, times[i - m]! + 60);
+    times.push(t);
+    last = t;
+  }
+  return Math.round((last + step) * 1000) / 1000;
+}
+
+function simulatedBurst(n: number, plan: { perSecond: number; perMinute: number }): number {
+  if (n <= 1) return 0;
+  const b = Math.max(1, Math.floor(plan.perSecond));
+  const m = Math.max(b, Math.floor(plan.perMinute));
+  const times: number[] = [];
+  let last = 0;
+  for (let i = 0; i < n; i++) {
+    let t = last;
+    if (i >= b) t = Math.max(t, times[i - b]! + 1);
+    if (i >= m) t = Math.max(t, times[i - m]! + 60);
+    times.push(t);
+    last = t;
+  }
+  return last;
+}
+
+describe("closed forms agree with the step-by-step definitions", () => {
+  const plans = [FREE, PRO, { perSecond: 3, perMinute: 10 }, { perSecond: 7, perMinute: 100 }, { perSecond: 1, perMinute: 1 }, { perSecond: 2, perMinute: 500 }, { perSecond: 50, perMinute: 3000 }, { perSecond: 50, perMinute: 3001 }, { perSecond: 4, perMinute: 241 }];
+  const counts = [0, 1, 2, 9, 10, 11, 99, 100, 101, 199, 200, 201, 999, 1000, 1001, 2500, 7777];
+  it.each(plans)("plan %o", (plan) => {
+    for (const n of counts) {
+      expect(minSecondsForRequests(n, plan), `min n=${n}`).toBeCloseTo(simulatedMinSeconds(n, plan), 6);
+      expect(burstBoundSeconds(n, plan), `burst n=${n}`).toBe(simulatedBurst(n, plan));
+    }
+  });
+
+  it("answers at once for an absurd request count (1e9 pages of an upstream total of 1e11)", () => {
+    // The old step-by-step loop would run a billion iterations here (the test would time out).
+    expect(minSecondsForRequests(1e9, PRO)).toBe(60 * (1e6 - 1) + 20);
+    expect(burstBoundSeconds(1e9, FREE)).toBe(60 * (1e7 - 1) + 9);
+  });
+});

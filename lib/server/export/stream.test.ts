@@ -5,7 +5,7 @@ import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 import { EXPORT_COLUMNS } from "./columns";
 import { csvEncoder, jsonEncoder } from "./encoders";
-import { startExport, type FetchPage } from "./stream";
+import { ExportIntegrityError, ExportTooLargeError, startExport, type ExportOutcome, type ExportPage, type FetchPage } from "./stream";
 
 type Row = { id: string; source?: string; pages_viewed?: number; converted?: boolean };
 
@@ -85,7 +85,7 @@ describe("startExport", () => {
     const started = await startExport({
       fetchPage,
       encoder: csvEncoder(columns),
-      onError: (e, p) => errors.push([(e as Error).message, p.rowsSent]),
+      onError: (e, p) => errors.push([(e as Error).message, p.rowsWritten]),
       onEnd: (o) => outcomes.push(o.status),
     });
     await expect(readAll(started.stream)).rejects.toThrow("upstream 500");
@@ -140,5 +140,71 @@ describe("startExport", () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(asked.length).toBe(after);
     expect(after).toBeLessThan(10);
+  });
+
+  it("writes every readable row and counts the unreadable ones, with their request ids", async () => {
+    // 250 upstream items; every 7th could not be read by the normaliser (left out, counted per page).
+    const rows = makeRows(250);
+    const unreadableAt = (i: number) => i % 7 === 3;
+    const fetchPage: FetchPage<Row> = async (offset) => {
+      const items = rows.slice(offset, offset + 100);
+      const readable = items.filter((r) => !unreadableAt(Number(r.id.slice(4))));
+      const count = items.length - readable.length;
+      return { data: readable, meta: { total: rows.length, limit: 100, offset }, ...(count ? { unreadable: { count, request_id: `req_${offset}` } } : {}) };
+    };
+    const ends: ExportOutcome[] = [];
+    const progress: number[] = [];
+    const started = await startExport({ fetchPage, encoder: jsonEncoder(columns), onEnd: (o) => ends.push(o), onProgress: (p) => progress.push(p.rowsWritten + p.unreadable) });
+    const items = JSON.parse(await readAll(started.stream)) as { id: string }[];
+    const expected = rows.filter((r) => !unreadableAt(Number(r.id.slice(4))));
+    expect(items.map((r) => r.id)).toEqual(expected.map((r) => r.id));
+    expect(ends).toHaveLength(1);
+    expect(ends[0]).toMatchObject({ status: "complete", rowsWritten: expected.length, unreadable: 250 - expected.length, unreadableRequestIds: ["req_0", "req_100", "req_200"] });
+    expect(progress).toEqual([100, 200, 250]);
+  });
+
+  it("keeps the JSON array valid when the first page's items were all unreadable", async () => {
+    const fetchPage: FetchPage<Row> = async (offset) =>
+      offset === 0
+        ? { data: [], meta: { total: 3, limit: 2 }, unreadable: { count: 2 } }
+        : { data: [{ id: "vis_2" }], meta: { total: 3, limit: 2 } };
+    const started = await startExport({ fetchPage, encoder: jsonEncoder(columns) });
+    expect(JSON.parse(await readAll(started.stream))).toEqual([{ id: "vis_2" }]);
+  });
+
+  it("refuses an absurd total before streaming, without planning its pages", async () => {
+    const asked: number[] = [];
+    const fetchPage: FetchPage<Row> = async (offset) => {
+      asked.push(offset);
+      return { data: makeRows(100), meta: { total: 1e11, limit: 100 } };
+    };
+    const error = await startExport({ fetchPage, encoder: csvEncoder(columns), maxRows: 1_000_000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ExportTooLargeError);
+    expect((error as Error).message).toMatch(/100,000,000,000 rows; an export holds at most 1,000,000/);
+    expect(asked).toEqual([0]);
+  });
+
+  it("without a usable total, reads pages until a short one", async () => {
+    const rows = makeRows(230);
+    const asked: number[] = [];
+    const fetchPage: FetchPage<Row> = async (offset) => {
+      asked.push(offset);
+      return { data: rows.slice(offset, offset + 100), meta: { total: null, limit: 100 } } satisfies ExportPage<Row>;
+    };
+    const started = await startExport({ fetchPage, encoder: jsonEncoder(columns) });
+    expect(started.total).toBeNull();
+    expect((JSON.parse(await readAll(started.stream)) as unknown[]).length).toBe(230);
+    expect(asked).toEqual([0, 100, 200]);
+  });
+
+  it("without a usable total, still stops at the row cap (a download failure, not a silent cut)", async () => {
+    const fetchPage: FetchPage<Row> = async () => ({ data: makeRows(100), meta: { limit: 100 } });
+    const started = await startExport({ fetchPage, encoder: csvEncoder(columns), maxRows: 250 });
+    await expect(readAll(started.stream)).rejects.toBeInstanceOf(ExportTooLargeError);
+  });
+
+  it("refuses a first page that does not add up before a 200 goes out", async () => {
+    const fetchPage: FetchPage<Row> = async () => ({ data: makeRows(30), meta: { total: 500, limit: 100 } });
+    await expect(startExport({ fetchPage, encoder: csvEncoder(columns) })).rejects.toBeInstanceOf(ExportIntegrityError);
   });
 });

@@ -6,14 +6,41 @@
 //   per-key scheduler, not round-trip latency, sets the pace; pages are emitted strictly in order.
 // - Pull-based: a page is only fetched when the consumer has room, so memory stays constant
 //   (at most `lookahead` pages plus one encoded chunk), whatever the size of the export.
+// - Odd rows never stop an export: items the normaliser could not read at all arrive as a per-page
+//   `unreadable` count; every readable row is written, the unreadable ones are counted (with the
+//   upstream request ids) and reported through `onProgress`/`onEnd`.
+// - The total is the first page's meta.total. An export larger than `maxRows` is refused before it
+//   starts (ExportTooLargeError); an absurd total can never plan an endless export. When the upstream
+//   gives no usable total, pages are read until a short page, still within `maxRows`.
 // - The consumer going away (stream cancel or the caller's abort signal) aborts in-flight page
 //   requests and stops paging.
 // - A failure after the first page ERRORS the stream. The HTTP layer then aborts the response
 //   instead of ending it, so the client's download fails: a file is never silently truncated.
-import type { ListEnvelope } from "@/lib/data-api/schemas";
 import type { ExportEncoder } from "./encoders";
 
-export type FetchPage<T> = (offset: number, signal: AbortSignal) => Promise<ListEnvelope<T>>;
+/** What the exporter needs of a list page (the canonical list envelope satisfies it). */
+export type ExportPage<T> = {
+  data: T[];
+  meta: { total?: number | null; limit?: number | null };
+  /** Items of this page the normaliser could not read at all. */
+  unreadable?: { count: number; request_id?: string };
+};
+
+export type FetchPage<T> = (offset: number, signal: AbortSignal) => Promise<ExportPage<T>>;
+
+export type ExportProgress = {
+  /** Rows written to the file so far. */
+  rowsWritten: number;
+  /** Upstream items left out because they could not be read. */
+  unreadable: number;
+  /** Request ids of the upstream responses that held unreadable items (the first few). */
+  unreadableRequestIds: string[];
+  /** Rows the export will hold (meta.total of the first page), or null when the upstream gave none. */
+  total: number | null;
+  pagesFetched: number;
+};
+
+export type ExportOutcome = ExportProgress & { status: "complete" | "failed" | "cancelled"; error?: unknown };
 
 export type ExportStreamOptions<T> = {
   fetchPage: FetchPage<T>;
@@ -22,21 +49,23 @@ export type ExportStreamOptions<T> = {
   signal?: AbortSignal;
   /** Pages fetched ahead of the consumer. */
   lookahead?: number;
+  /** The most rows one export may hold; a larger total is refused before streaming starts. */
+  maxRows?: number;
+  /** After every page written (and once for the first page). */
+  onProgress?: (progress: ExportProgress) => void;
   /** Called once if the export fails after it started streaming (for logging; no key in it). */
-  onError?: (error: unknown, progress: { rowsSent: number; total: number }) => void;
+  onError?: (error: unknown, progress: ExportProgress) => void;
   /** Called once when the stream ends for any reason (complete, failed, cancelled). */
   onEnd?: (outcome: ExportOutcome) => void;
 };
 
-export type ExportOutcome = { status: "complete" | "failed" | "cancelled"; rowsSent: number; total: number; pagesFetched: number };
-
 export type StartedExport = {
-  /** meta.total of the first page: the number of rows the export will hold. */
-  total: number;
+  /** meta.total of the first page: the number of rows the export will hold (null: not known). */
+  total: number | null;
   /** Rows per upstream page, as the upstream applied it. */
   pageSize: number;
-  /** Upstream pages the whole export takes (the first one already fetched). */
-  pages: number;
+  /** Upstream pages the whole export takes (the first one already fetched), when the total is known. */
+  pages: number | null;
   stream: ReadableStream<Uint8Array>;
 };
 
@@ -48,21 +77,44 @@ export class ExportIntegrityError extends Error {
   }
 }
 
+/** An export larger than this app will plan (its total, or rows seen when the total is unknown). */
+export class ExportTooLargeError extends Error {
+  constructor(
+    readonly total: number,
+    readonly maxRows: number,
+  ) {
+    super(`This view has ${total.toLocaleString("en-US")} rows; an export holds at most ${maxRows.toLocaleString("en-US")}. Narrow the filters (a date range, a source) and export the parts.`);
+    this.name = "ExportTooLargeError";
+  }
+}
+
 // Enough pages in flight to keep Pro's 50 requests/s going at ~150 ms upstream latency, while the
 // pages held stay around 100 KB.
 const DEFAULT_LOOKAHEAD = 8;
+export const DEFAULT_MAX_EXPORT_ROWS = 1_000_000;
+/** Request ids kept for the "could not be read" report: enough to quote, bounded for any export. */
+const MAX_REPORTED_REQUEST_IDS = 5;
+/** Page sizes an upstream may apply (the Data API's limit is 1 to 100). */
+const MAX_PAGE_SIZE = 1000;
 
 function abortReason(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new DOMException("The export was cancelled.", "AbortError");
 }
 
+const isCount = (n: unknown): n is number => typeof n === "number" && Number.isSafeInteger(n) && n >= 0;
+
+const unreadableOf = (page: ExportPage<unknown>): number => (isCount(page.unreadable?.count) ? page.unreadable.count : 0);
+
+/** Items the upstream sent on a page, readable or not. */
+const itemsOn = (page: ExportPage<unknown>): number => page.data.length + unreadableOf(page);
+
 /**
- * Fetches the first page (throws its error), then returns the total and a stream of the whole export.
- * Rows are taken up to the first page's meta.total, the count promised to the client.
+ * Fetches the first page (throws its error, ExportTooLargeError, or ExportIntegrityError when the
+ * first page does not add up), then returns the total and a stream of the whole export. Rows are taken up to the first page's meta.total, the count promised.
  */
 export async function startExport<T extends Readonly<Record<string, unknown>>>(options: ExportStreamOptions<T>): Promise<StartedExport> {
-  const { fetchPage, encoder, onError, onEnd } = options;
-  const lookahead = Math.max(1, options.lookahead ?? DEFAULT_LOOKAHEAD);
+  const { fetchPage, encoder, onError, onEnd, onProgress } = options;
+  const maxRows = options.maxRows ?? DEFAULT_MAX_EXPORT_ROWS;
   // One controller for every page request of this export, aborted by the client or on failure.
   const paging = new AbortController();
   const external = options.signal;
@@ -70,7 +122,7 @@ export async function startExport<T extends Readonly<Record<string, unknown>>>(o
   if (external?.aborted) throw abortReason(external);
   external?.addEventListener("abort", onExternalAbort, { once: true });
 
-  let first: ListEnvelope<T>;
+  let first: ExportPage<T>;
   try {
     first = await fetchPage(0, paging.signal);
   } catch (err) {
@@ -78,28 +130,39 @@ export async function startExport<T extends Readonly<Record<string, unknown>>>(o
     throw err;
   }
 
-  const total = first.meta.total;
+  const total = isCount(first.meta.total) ? first.meta.total : null;
+  if (total !== null && total > maxRows) {
+    external?.removeEventListener("abort", onExternalAbort);
+    throw new ExportTooLargeError(total, maxRows);
+  }
   // The upstream may apply a smaller page than asked; later offsets follow what it applied.
-  const pageSize = Math.max(1, first.data.length || first.meta.limit || 1);
-  const pages = total <= first.data.length ? 1 : Math.ceil(total / pageSize);
+  const limit = first.meta.limit;
+  const pageSize = Math.min(MAX_PAGE_SIZE, Math.max(1, isCount(limit) && limit >= itemsOn(first) ? limit : itemsOn(first) || 1));
+  const pages = total === null ? null : total <= itemsOn(first) ? 1 : Math.ceil(total / pageSize);
+  // Without a total, one page at a time: pages past the end would be requests for nothing.
+  const lookahead = total === null ? 1 : Math.max(1, options.lookahead ?? DEFAULT_LOOKAHEAD);
   const textEncoder = new TextEncoder();
 
-  let rowsSent = 0;
-  let pagesFetched = 1;
+  const progress: ExportProgress = { rowsWritten: 0, unreadable: 0, unreadableRequestIds: [], total, pagesFetched: 1 };
+  const snapshot = (): ExportProgress => ({ ...progress, unreadableRequestIds: [...progress.unreadableRequestIds] });
   let nextOffset = pageSize;
+  /** No usable total: the export ends after the first page with fewer items than a full page. */
+  let sawShortPage = total === null && itemsOn(first) < pageSize;
   let ended = false;
-  const inFlight: { offset: number; page: Promise<ListEnvelope<T>> }[] = [];
+  const inFlight: { offset: number; page: Promise<ExportPage<T>> }[] = [];
 
-  const finish = (status: ExportOutcome["status"]) => {
+  const finish = (status: ExportOutcome["status"], error?: unknown) => {
     if (ended) return;
     ended = true;
     external?.removeEventListener("abort", onExternalAbort);
     if (status !== "complete") paging.abort();
-    onEnd?.({ status, rowsSent, total, pagesFetched });
+    onEnd?.({ ...snapshot(), status, ...(error === undefined ? {} : { error }) });
   };
 
+  const morePages = () => (total === null ? !sawShortPage : nextOffset < total);
+
   const fill = () => {
-    while (inFlight.length < lookahead && nextOffset < total && !paging.signal.aborted) {
+    while (inFlight.length < lookahead && morePages() && !paging.signal.aborted) {
       const offset = nextOffset;
       const page = fetchPage(offset, paging.signal);
       // Awaited in order later; until then a rejection must not count as unhandled.
@@ -109,27 +172,53 @@ export async function startExport<T extends Readonly<Record<string, unknown>>>(o
     }
   };
 
-  /** The rows of a page that belong to the export, checked so a gap can never pass silently. */
-  const take = (offset: number, page: ListEnvelope<T>): T[] => {
-    const wanted = Math.min(pageSize, total - offset);
-    if (page.data.length < wanted) {
+  /**
+   * The readable rows of a page that belong to the export, counting its unreadable items. A page
+   * with fewer items than the export still needs is a gap, never passed over silently.
+   */
+  const take = (offset: number, page: ExportPage<T>): T[] => {
+    const unreadable = unreadableOf(page);
+    const wanted = total === null ? itemsOn(page) : Math.min(pageSize, total - offset);
+    if (total === null && itemsOn(page) < pageSize) sawShortPage = true;
+    if (itemsOn(page) < wanted) {
       throw new ExportIntegrityError(
-        `The Data API returned ${page.data.length} rows at offset ${offset} where ${wanted} were expected; the data may have changed during the export.`,
+        `The Data API returned ${itemsOn(page)} rows at offset ${offset} where ${wanted} were expected; the data may have changed during the export.`,
       );
     }
-    return page.data.slice(0, wanted);
+    // Where on the page the unreadable items were is unknown; they count against what is wanted.
+    const skipped = Math.min(unreadable, wanted);
+    const rows = page.data.slice(0, wanted - skipped);
+    progress.unreadable += skipped;
+    const requestId = page.unreadable?.request_id;
+    if (skipped > 0 && requestId && progress.unreadableRequestIds.length < MAX_REPORTED_REQUEST_IDS && !progress.unreadableRequestIds.includes(requestId)) {
+      progress.unreadableRequestIds.push(requestId);
+    }
+    if (total === null && progress.rowsWritten + progress.unreadable + rows.length > maxRows) {
+      throw new ExportTooLargeError(progress.rowsWritten + progress.unreadable + rows.length, maxRows);
+    }
+    return rows;
   };
+
+  const done = () => (total === null ? sawShortPage : progress.rowsWritten + progress.unreadable >= total);
+
+  // The first page must add up before a 200 goes out: a gap here is an error status, not a broken file.
+  let firstRows: T[];
+  try {
+    firstRows = take(0, first);
+  } catch (err) {
+    external?.removeEventListener("abort", onExternalAbort);
+    throw err;
+  }
 
   const stream = new ReadableStream<Uint8Array>(
     {
       start(controller) {
         // The first chunk is ready at once: head plus the first page.
-        const rows = first.data.slice(0, total);
-        let text = encoder.head() + encoder.page(rows, 0);
-        rowsSent = rows.length;
-        if (rowsSent >= total) {
-          text += encoder.tail();
-          controller.enqueue(textEncoder.encode(text));
+        const text = encoder.head() + encoder.page(firstRows, 0);
+        progress.rowsWritten = firstRows.length;
+        onProgress?.(snapshot());
+        if (done()) {
+          controller.enqueue(textEncoder.encode(text + encoder.tail()));
           controller.close();
           finish("complete");
           return;
@@ -144,13 +233,14 @@ export async function startExport<T extends Readonly<Record<string, unknown>>>(o
           if (!next) throw new ExportIntegrityError("No page left to fetch before the export was complete.");
           const page = await next.page;
           if (ended) return;
-          pagesFetched++;
+          progress.pagesFetched++;
           const rows = take(next.offset, page);
-          let text = encoder.page(rows, rowsSent);
-          rowsSent += rows.length;
-          const complete = rowsSent >= total;
+          let text = encoder.page(rows, progress.rowsWritten);
+          progress.rowsWritten += rows.length;
+          const complete = done();
           if (complete) text += encoder.tail();
           controller.enqueue(textEncoder.encode(text));
+          onProgress?.(snapshot());
           if (complete) {
             controller.close();
             finish("complete");
@@ -165,8 +255,8 @@ export async function startExport<T extends Readonly<Record<string, unknown>>>(o
             controller.error(abortReason(paging.signal));
             return;
           }
-          onError?.(err, { rowsSent, total });
-          finish("failed");
+          onError?.(err, snapshot());
+          finish("failed", err);
           // Erroring (not closing) makes the HTTP layer abort the response: the download fails.
           controller.error(err);
         }

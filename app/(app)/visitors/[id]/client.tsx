@@ -5,6 +5,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { CsvDownloadButton } from "@/components/export/csv-download-button";
+import { TIMELINE_CSV_COLUMNS } from "@/components/export/table-columns";
 import { EmptyState, QueryView, SkeletonLines } from "@/components/states/states";
 import { Card } from "@/components/ui/card";
 import { ConvertedBadge } from "@/components/ui/converted-badge";
@@ -115,15 +116,7 @@ function TimelineCard({ id, order }: { id: string; order: TimelineOrder }) {
           {events.length > 0 && (
             <CsvDownloadButton
               filename={`timeline_${id}`}
-              label="CSV"
-              columns={[
-                { key: "occurred_at", header: "occurred_at" },
-                { key: "type", header: "type" },
-                { key: "title", header: "title" },
-                { key: "url", header: "url" },
-                { key: "source", header: "source" },
-                { key: "duration_seconds", header: "duration_seconds" },
-              ]}
+              columns={TIMELINE_CSV_COLUMNS}
               rows={events}
             />
           )}

@@ -1,0 +1,92 @@
+// Where a running or finished export can be looked up by id: rows written, total, unreadable rows
+// (with request ids), outcome. The browser reads it through GET /api/export/status?id=… (e.g. to say
+// "3 rows could not be read" once a download ends). Entries are scoped to the API key that started
+// the export (a keyed hash, never the key), bounded in number, and expire: running ones a day after
+// their last update, finished ones after an hour. The store is an interface so a shared store
+// (Redis) can back it when several instances run.
+import "server-only";
+import { randomBytes } from "node:crypto";
+
+export type ExportState = "running" | "complete" | "failed" | "cancelled";
+
+/** The status as the browser gets it (snake_case, like the Data API and the error shape). */
+export type ExportStatus = {
+  id: string;
+  resource: string;
+  format: string;
+  state: ExportState;
+  rows_written: number;
+  /** Rows the export holds (the upstream's meta.total), null when the upstream gave none. */
+  total: number | null;
+  unreadable: { count: number; request_ids: string[] };
+  error?: { code: string; message: string; request_id?: string };
+  started_at: string;
+  updated_at: string;
+};
+
+export interface ExportStatusStore {
+  put(owner: string, status: ExportStatus, ttlMs: number): Promise<void>;
+  get(owner: string, id: string): Promise<ExportStatus | undefined>;
+}
+
+export const RUNNING_TTL_MS = 24 * 3600_000;
+export const FINISHED_TTL_MS = 3600_000;
+
+/** In-process store: a Map in insertion order, so the oldest entries go first when it is full. */
+export class MemoryExportStatusStore implements ExportStatusStore {
+  private readonly entries = new Map<string, { status: ExportStatus; expires: number }>();
+
+  constructor(
+    private readonly maxEntries = 5000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async put(owner: string, status: ExportStatus, ttlMs: number): Promise<void> {
+    const key = `${owner}:${status.id}`;
+    this.entries.delete(key);
+    this.entries.set(key, { status, expires: this.now() + ttlMs });
+    if (this.entries.size > this.maxEntries) this.evict();
+  }
+
+  async get(owner: string, id: string): Promise<ExportStatus | undefined> {
+    const key = `${owner}:${id}`;
+    const hit = this.entries.get(key);
+    if (!hit) return undefined;
+    if (hit.expires <= this.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return hit.status;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Expired entries first, then finished ones, oldest first; running ones only as a last resort. */
+  private evict(): void {
+    const t = this.now();
+    for (const [key, entry] of this.entries) if (entry.expires <= t) this.entries.delete(key);
+    for (const [key, entry] of this.entries) {
+      if (this.entries.size <= this.maxEntries) return;
+      if (entry.status.state !== "running") this.entries.delete(key);
+    }
+    for (const key of this.entries.keys()) {
+      if (this.entries.size <= this.maxEntries) return;
+      this.entries.delete(key);
+    }
+  }
+}
+
+export const EXPORT_ID_PATTERN = /^exp_[A-Za-z0-9_-]{22}$/;
+
+export function newExportId(): string {
+  return `exp_${randomBytes(16).toString("base64url")}`;
+}
+
+const g = globalThis as typeof globalThis & { __waExportStatus?: ExportStatusStore };
+
+/** The process's store (on globalThis: route handlers are bundled separately but share the process). */
+export function exportStatusStore(): ExportStatusStore {
+  return (g.__waExportStatus ??= new MemoryExportStatusStore());
+}
