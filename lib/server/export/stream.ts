@@ -10,6 +10,7 @@
 //   requests and stops paging.
 // - A failure after the first page ERRORS the stream. The HTTP layer then aborts the response
 //   instead of ending it, so the client's download fails: a file is never silently truncated.
+import { unexpectedResponse } from "@/lib/data-api/normalize";
 import type { ListEnvelope } from "@/lib/data-api/schemas";
 import type { ExportEncoder } from "./encoders";
 
@@ -79,6 +80,11 @@ export async function startExport<T extends Readonly<Record<string, unknown>>>(o
   }
 
   const total = first.meta.total;
+  // Without a valid total the export cannot promise (or check) a complete file: refuse it up front.
+  if (total === undefined) {
+    external?.removeEventListener("abort", onExternalAbort);
+    throw unexpectedResponse("the export", undefined, "no valid meta.total");
+  }
   // The upstream may apply a smaller page than asked; later offsets follow what it applied.
   const pageSize = Math.max(1, first.data.length || first.meta.limit || 1);
   const pages = total <= first.data.length ? 1 : Math.ceil(total / pageSize);
