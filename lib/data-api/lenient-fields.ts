@@ -98,47 +98,69 @@ const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9}
 // The form this app passes on unchanged: date, time with seconds, and a zone.
 const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?(?:Z|[+-]\d{2}:\d{2})$/;
 
+// The form nearly every timestamp has ("2026-11-20T10:00:00.000Z"), checked without captures.
+const CANONICAL_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/;
+
+/** A two- or four-digit number at `at` of a string already known to hold digits there. */
+const digits = (text: string, at: number, n: number) => {
+  let v = 0;
+  for (let i = at; i < at + n; i++) v = v * 10 + text.charCodeAt(i) - 48;
+  return v;
+};
+
+/** Whether a CANONICAL_UTC string names a real date and time. */
+function realUtcFields(text: string): boolean {
+  const year = digits(text, 0, 4);
+  const month = digits(text, 5, 2);
+  const day = digits(text, 8, 2);
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month) && digits(text, 11, 2) <= 23 && digits(text, 14, 2) <= 59 && digits(text, 17, 2) <= 59;
+}
+
 /** Like Date.UTC, but years 0-99 are those years (Date.UTC reads them as 1900-1999). */
-function utc(year: number, monthIndex: number, day: number, hour = 0, minute = 0, second = 0, ms = 0): Date {
+function utcMs(year: number, monthIndex: number, day: number, hour: number, minute: number, second: number, ms: number): number {
   const d = new Date(0);
   d.setUTCFullYear(year, monthIndex, day);
   d.setUTCHours(hour, minute, second, ms);
-  return d;
+  return d.getTime();
 }
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const daysIn = (year: number, month: number) =>
+  month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : DAYS_IN_MONTH[month - 1]!;
 
 /**
  * An instant as an ISO 8601 string, or absent when it is not a real one. Well-formed zoned
  * timestamps are passed on as they are; other accepted forms (no zone = UTC, as DATA-API.md says
  * its timestamps are) become `toISOString()`. An invalid date never reaches Intl.DateTimeFormat,
- * which throws a RangeError on one.
+ * which throws a RangeError on one. (Every list row has a few timestamps, so the common, canonical
+ * case allocates nothing.)
  */
 export function readTimestamp(value: unknown): string | undefined {
   if (typeof value !== "string") return undefined;
-  const text = value.trim();
-  const m = text.length <= 40 ? ISO.exec(text) : null;
+  if (CANONICAL_UTC.test(value)) return realUtcFields(value) ? value : undefined;
+  const text = value.length <= 40 ? value.trim() : "";
+  const m = ISO.exec(text);
   if (!m) return undefined;
-  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4] ?? "0", m[5] ?? "0", m[6] ?? "0"].map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const daysInMonth = utc(year, month, 0).getUTCDate();
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) return undefined;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const hour = m[4] === undefined ? 0 : Number(m[4]);
+  const minute = m[5] === undefined ? 0 : Number(m[5]);
+  const second = m[6] === undefined ? 0 : Number(m[6]);
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59 || second > 59) return undefined;
   let offsetMs = 0;
-  const zone = m[8]?.toUpperCase();
-  if (zone && zone !== "Z") {
+  const zone = m[8];
+  if (zone !== undefined && zone !== "Z" && zone !== "z") {
     const digits = zone.replace(":", "");
-    const [hours, minutes] = [Number(digits.slice(1, 3)), Number(digits.slice(3, 5))];
+    const hours = Number(digits.slice(1, 3));
+    const minutes = Number(digits.slice(3, 5));
     // Real offsets lie within ±18:00 (what ECMAScript and ISO 8601 profiles accept).
     if (hours > 18 || minutes > 59 || hours * 60 + minutes > 18 * 60) return undefined;
     offsetMs = (digits[0] === "-" ? -1 : 1) * (hours * 60 + minutes) * 60_000;
   }
   if (CANONICAL.test(text)) return text;
   const fraction = m[7] ? Math.floor(Number(m[7]) * 1000) : 0;
-  return new Date(utc(year, month - 1, day, hour, minute, second, fraction).getTime() - offsetMs).toISOString();
+  return new Date(utcMs(year, month - 1, day, hour, minute, second, fraction) - offsetMs).toISOString();
 }
 
 /** Plain object (not null, not an array): what an item or a nested group must be. */
