@@ -167,7 +167,8 @@ function MentionCard({ mention: m }: { mention: Mention }) {
         </span>
       </div>
       <p className="mention-query">
-        <span className="visually-hidden">Query: </span>“{m.query ?? MISSING}”
+        <span className="visually-hidden">Query: </span>
+        {m.query === undefined ? <span className="muted">{MISSING}</span> : `“${m.query}”`}
       </p>
       <blockquote className="mention-snippet">{m.response_snippet ?? MISSING}</blockquote>
       <div className="mention-foot small">
