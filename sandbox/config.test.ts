@@ -24,6 +24,7 @@ describe("loadSandboxConfig", () => {
       SANDBOX_ERROR_RATE: "0.1",
       SANDBOX_MALFORMED_RATE: "0.05",
       SANDBOX_RATE_LIMIT_STORM: "20",
+      SANDBOX_ODD_RATE: "0.25",
       PORT: "",
     }));
     expect(config).toEqual({
@@ -32,7 +33,7 @@ describe("loadSandboxConfig", () => {
       seed: 7,
       now: "2026-11-20T12:00:00Z",
       visitors: 1_000_000,
-      faults: { latencyMs: 250, errorRate: 0.1, malformedRate: 0.05, rateLimitStorm: 20 },
+      faults: { latencyMs: 250, errorRate: 0.1, malformedRate: 0.05, rateLimitStorm: 20, oddRate: 0.25 },
     });
     expect(loadSandboxConfig(env({ SANDBOX_PORT: "", SANDBOX_NOW: " " })).port).toBe(4010);
   });
@@ -48,6 +49,7 @@ describe("loadSandboxConfig", () => {
     ["SANDBOX_ERROR_RATE", "10%", /SANDBOX_ERROR_RATE.*0 to 1/],
     ["SANDBOX_MALFORMED_RATE", "1.5", /SANDBOX_MALFORMED_RATE.*0 to 1/],
     ["SANDBOX_LATENCY_MS", "fast", /SANDBOX_LATENCY_MS/],
+    ["SANDBOX_ODD_RATE", "2", /SANDBOX_ODD_RATE.*0 to 1/],
     ["SANDBOX_RATE_LIMIT_STORM", "-3", /SANDBOX_RATE_LIMIT_STORM/],
     ["SANDBOX_HOST", "local host", /SANDBOX_HOST/],
   ])("%s=%s is rejected with a message naming it and what to set", (name, value, message) => {
@@ -75,7 +77,8 @@ describe("npm run sandbox (sandbox/main.ts)", () => {
       child.stdout.on("data", (d: Buffer) => {
         out += d.toString();
         const m = /(http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(out);
-        if (m && out.includes(DEMO_KEYS.limited)) resolve(m[1]!);
+        // Every demo key printed (they come last), not just the first few: output may arrive in chunks.
+        if (m && Object.values(DEMO_KEYS).every((k) => out.includes(k))) resolve(m[1]!);
       });
       child.on("exit", (code) => reject(new Error(`exited early (${code}): ${out}`)));
     });

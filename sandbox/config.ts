@@ -48,6 +48,7 @@ const schema = z.object({
   SANDBOX_LATENCY_MS: intVar("SANDBOX_LATENCY_MS", 0, 60_000, "added delay per response in ms, e.g. SANDBOX_LATENCY_MS=300").optional(),
   SANDBOX_ERROR_RATE: rateVar("SANDBOX_ERROR_RATE").optional(),
   SANDBOX_MALFORMED_RATE: rateVar("SANDBOX_MALFORMED_RATE").optional(),
+  SANDBOX_ODD_RATE: rateVar("SANDBOX_ODD_RATE").optional(),
   SANDBOX_RATE_LIMIT_STORM: intVar("SANDBOX_RATE_LIMIT_STORM", 0, 1_000_000, "the next N requests get 429, e.g. SANDBOX_RATE_LIMIT_STORM=20").optional(),
 });
 
@@ -71,6 +72,7 @@ export function loadSandboxConfig(env: NodeJS.ProcessEnv): SandboxOptions {
   if (c.SANDBOX_ERROR_RATE) faults.errorRate = c.SANDBOX_ERROR_RATE;
   if (c.SANDBOX_MALFORMED_RATE) faults.malformedRate = c.SANDBOX_MALFORMED_RATE;
   if (c.SANDBOX_RATE_LIMIT_STORM) faults.rateLimitStorm = c.SANDBOX_RATE_LIMIT_STORM;
+  if (c.SANDBOX_ODD_RATE) faults.oddRate = c.SANDBOX_ODD_RATE;
   return {
     port: c.SANDBOX_PORT,
     host: c.SANDBOX_HOST,

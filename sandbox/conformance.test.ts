@@ -1,6 +1,7 @@
 // Conformance of the sandbox Data API over real HTTP: every endpoint, parameter (valid, boundary,
 // invalid), error status and code, header and key kind, plus the admin endpoints and faults.
 import { connect } from "node:net";
+import type { z } from "zod";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SOURCES } from "@/lib/data-api/constants";
 import {
@@ -18,6 +19,17 @@ import { DEMO_KEYS, REVOKED_KEY } from "./keys";
 import { startSandbox } from "./server";
 import { api, TEST_NOW, type ErrorJson, type ListJson, type VisitorItem } from "./test-client";
 import type { Sandbox } from "./types";
+
+/**
+ * The body parsed with the app's canonical schema, which must change nothing: the lenient parse
+ * would quietly turn a wrongly typed field into an absent one, so equality is what shows that the
+ * sandbox sends every field in its documented type.
+ */
+function canonical<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  const parsed = schema.parse(body);
+  expect(parsed).toStrictEqual(body);
+  return parsed;
+}
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -163,12 +175,12 @@ describe("authentication and key kinds", () => {
       conversions: { total: 0, rate: 0, change: 0 },
       ai_traffic: { total: 0, percentage: 0 },
     });
-    const traffic = trafficSchema.parse((await api(sb, "/analytics/traffic", k)).body);
+    const traffic = canonical(trafficSchema, (await api(sb, "/analytics/traffic", k)).body);
     expect(traffic.data.map((r) => r.source)).toEqual([...SOURCES]);
     expect(traffic.data.every((r) => r.visitors === 0 && r.percentage === 0)).toBe(true);
-    const funnel = funnelSchema.parse((await api(sb, "/analytics/funnel", k)).body);
+    const funnel = canonical(funnelSchema, (await api(sb, "/analytics/funnel", k)).body);
     expect(funnel.data.every((s) => s.count === 0)).toBe(true);
-    const score = scoreSchema.parse((await api(sb, "/intelligence/score", k)).body);
+    const score = canonical(scoreSchema, (await api(sb, "/intelligence/score", k)).body);
     expect(score).toMatchObject({ score: 0, trend: { direction: "flat", change: 0 } });
     expect((await api(sb, "/intelligence/ranking", k)).body).toMatchObject({ data: [] });
     expectError(await api(sb, "/visitors/vis_000000000", k), 404, "not_found");
@@ -179,7 +191,7 @@ describe("GET /visitors", () => {
   it("returns the list envelope with full visitor items, newest last_seen first, defaults limit 20 offset 0", async () => {
     const res = await api<ListJson<VisitorItem>>(sb, "/visitors");
     expect(res.status).toBe(200);
-    listEnvelope(visitorSchema).parse(res.body);
+    canonical(listEnvelope(visitorSchema), res.body);
     expect(res.body.meta).toEqual({ total: 5000, limit: 20, offset: 0 });
     expect(res.body.data).toHaveLength(20);
     for (const v of res.body.data) {
@@ -312,9 +324,9 @@ describe("GET /visitors/{id} and /visitors/{id}/timeline", () => {
     for (const item of list.body.data) {
       const res = await api(sb, `/visitors/${item.id}/timeline`);
       expect(res.status).toBe(200);
-      const timeline = visitorTimelineSchema.parse(res.body);
+      const timeline = canonical(visitorTimelineSchema, res.body);
       expect(timeline.visitor_id).toBe(item.id);
-      const times = timeline.data.map((e) => Date.parse(e.occurred_at));
+      const times = timeline.data.map((e) => Date.parse(e.occurred_at!));
       expect(times).toEqual([...times].sort((a, b) => a - b));
       expect(new Set(timeline.data.map((e) => e.id)).size).toBe(timeline.data.length);
     }
@@ -351,7 +363,7 @@ describe("GET /visitors/{id} and /visitors/{id}/timeline", () => {
 describe("GET /mentions", () => {
   it("returns mention items newest first with offset accepted", async () => {
     const res = await api<ListJson<{ id: string; created_at: string; response_snippet: string; competitors_mentioned: string[] }>>(sb, "/mentions?limit=50");
-    listEnvelope(mentionSchema).parse(res.body);
+    canonical(listEnvelope(mentionSchema), res.body);
     expect(res.body.meta.total).toBeGreaterThan(1000);
     expect(res.body.meta).toMatchObject({ limit: 50, offset: 0 });
     const times = res.body.data.map((m) => Date.parse(m.created_at));
@@ -405,7 +417,7 @@ describe("analytics endpoints", () => {
     const dflt = await api(sb, `/analytics/${name}`);
     const explicit = await api(sb, `/analytics/${name}?period=30d`);
     expect(dflt.status).toBe(200);
-    schema.parse(dflt.body);
+    canonical(schema, dflt.body);
     expect(dflt.text).toBe(explicit.text);
     for (const period of ["24h", "7d", "90d"]) {
       const res = await api<{ period: string; from: string; to: string }>(sb, `/analytics/${name}?period=${period}`);
@@ -434,7 +446,7 @@ describe("analytics endpoints", () => {
   });
 
   it("traffic lists all nine sources with visitors, percentage and change", async () => {
-    const traffic = trafficSchema.parse((await api(sb, "/analytics/traffic?period=90d")).body);
+    const traffic = canonical(trafficSchema, (await api(sb, "/analytics/traffic?period=90d")).body);
     expect(traffic.data.map((r) => r.source)).toEqual([...SOURCES]);
     for (const r of traffic.data) {
       expect(Number.isInteger(r.visitors)).toBe(true);
@@ -445,9 +457,9 @@ describe("analytics endpoints", () => {
   });
 
   it("funnel lists its stages in order with counts that never grow", async () => {
-    const funnel = funnelSchema.parse((await api(sb, "/analytics/funnel?period=90d")).body);
+    const funnel = canonical(funnelSchema, (await api(sb, "/analytics/funnel?period=90d")).body);
     expect(funnel.data.map((s) => s.stage)).toEqual(["visitors", "engaged", "leads", "conversions"]);
-    for (let i = 1; i < funnel.data.length; i++) expect(funnel.data[i]!.count).toBeLessThanOrEqual(funnel.data[i - 1]!.count);
+    for (let i = 1; i < funnel.data.length; i++) expect(funnel.data[i]!.count).toBeLessThanOrEqual(funnel.data[i - 1]!.count!);
     expect(funnel.data[0]!.rate).toBe(100);
     expect(funnel.data.every((s) => typeof s.label === "string" && s.label.length > 0)).toBe(true);
   });
@@ -456,7 +468,7 @@ describe("analytics endpoints", () => {
 describe("intelligence endpoints", () => {
   it("score: 0-100 with a trend and four integer components", async () => {
     const res = await api(sb, "/intelligence/score");
-    const score = scoreSchema.parse(res.body);
+    const score = canonical(scoreSchema, res.body);
     expect(score.score).toBeGreaterThanOrEqual(0);
     expect(score.score).toBeLessThanOrEqual(100);
     expect(["up", "down", "flat"]).toContain(score.trend?.direction);
@@ -471,12 +483,12 @@ describe("intelligence endpoints", () => {
   });
 
   it("ranking: 1..n by score, the workspace once, with the score endpoint's score", async () => {
-    const ranking = rankingSchema.parse((await api(sb, "/intelligence/ranking")).body);
-    const score = scoreSchema.parse((await api(sb, "/intelligence/score")).body);
+    const ranking = canonical(rankingSchema, (await api(sb, "/intelligence/ranking")).body);
+    const score = canonical(scoreSchema, (await api(sb, "/intelligence/score")).body);
     expect(ranking.data.length).toBeGreaterThanOrEqual(7);
     expect(ranking.data.map((r) => r.rank)).toEqual(ranking.data.map((_, i) => i + 1));
     const scores = ranking.data.map((r) => r.score);
-    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    expect(scores).toEqual([...scores].sort((a, b) => b! - a!));
     const mine = ranking.data.filter((r) => r.is_workspace);
     expect(mine).toHaveLength(1);
     expect(mine[0]!.score).toBe(score.score);

@@ -104,13 +104,13 @@ describe("every period: overview = traffic = funnel = visitor list", () => {
     const total = async (q: string) => (await api<ListJson<VisitorItem>>(big, `/visitors?limit=1&${window}${q}`)).body.meta.total;
 
     expect(overview.visitors.total).toBeGreaterThan(0);
-    expect(traffic.data.reduce((n, r) => n + r.visitors, 0)).toBe(overview.visitors.total);
+    expect(traffic.data.reduce((n, r) => n + r.visitors!, 0)).toBe(overview.visitors.total);
     expect(await total("")).toBe(overview.visitors.total);
     expect(await total("&converted=true")).toBe(overview.conversions.total);
     expect(funnel.data.at(-1)).toMatchObject({ stage: "conversions", count: overview.conversions.total });
     expect(funnel.data[0]!.count).toBe(overview.visitors.total);
     const aiRows = traffic.data.filter((r) => (AI_SOURCES as readonly string[]).includes(r.source));
-    expect(aiRows.reduce((n, r) => n + r.visitors, 0)).toBe(overview.ai_traffic.total);
+    expect(aiRows.reduce((n, r) => n + r.visitors!, 0)).toBe(overview.ai_traffic.total);
     for (const row of traffic.data.filter((_, i) => i % 3 === 0)) {
       expect(await total(`&source=${row.source}`), row.source).toBe(row.visitors);
     }
@@ -157,7 +157,7 @@ describe("timelines agree with their visitors", () => {
       expect(t.visitor_id).toBe(v.id);
       expect(events[0]!.occurred_at, v.id).toBe(v.first_seen);
       expect(events.at(-1)!.occurred_at, v.id).toBe(v.last_seen);
-      const times = events.map((e) => Date.parse(e.occurred_at));
+      const times = events.map((e) => Date.parse(e.occurred_at!));
       expect(times).toEqual([...times].sort((a, b) => a - b));
       expect(count("page_view"), v.id).toBe(v.pages_viewed);
       expect(count("conversion"), v.id).toBe(v.converted ? 1 : 0);

@@ -1,5 +1,7 @@
-// Fault injection for tests and manual runs: latency, 500s, 429 storms and malformed JSON bodies,
-// limited to some paths and keys when asked. Shares are drawn from a seeded PRNG so runs repeat.
+// Fault injection for tests and manual runs: latency, 500s, 429 storms, malformed JSON bodies, and
+// hostile-but-valid bodies (odd fields and items, an echoed key, an absurd meta.total; see
+// oddities.ts), limited to some paths and keys when asked. Shares are drawn from a seeded PRNG so
+// runs repeat.
 import { z } from "zod";
 import { mulberry32 } from "./prng";
 import type { Faults } from "./types";
@@ -14,13 +16,16 @@ export const faultsSchema = z.strictObject({
   rateLimitStorm: count.optional(),
   malformedRate: share.optional(),
   malformedCount: count.optional(),
+  oddRate: share.optional(),
+  echoKey: z.boolean().optional(),
+  metaTotal: z.number().optional(),
   paths: z.array(z.string().startsWith("/")).optional(),
   keys: z.array(z.string()).optional(),
 }) satisfies z.ZodType<Faults>;
 
 export type FaultAction = { kind: "none" } | { kind: "error" } | { kind: "rate_limit" };
 
-const FAULT_FIELDS = ["latencyMs", "errorRate", "errorCount", "rateLimitStorm", "malformedRate", "malformedCount"] as const;
+const FAULT_FIELDS = ["latencyMs", "errorRate", "errorCount", "rateLimitStorm", "malformedRate", "malformedCount", "oddRate", "echoKey", "metaTotal"] as const;
 
 /**
  * The faults in force, as rules: one per key scope (the set of `keys` it names, or none = every
@@ -83,6 +88,12 @@ export class FaultState {
     }
     if (f.errorRate && this.rng() < f.errorRate) return { kind: "error" };
     return { kind: "none" };
+  }
+
+  /** How this request's answer is reshaped (odd data, echoed key, meta.total); nothing without a rule. */
+  shapeFor(path: string, key: string): Pick<Faults, "oddRate" | "echoKey" | "metaTotal"> {
+    const f = this.ruleFor(path, key);
+    return f ? { oddRate: f.oddRate, echoKey: f.echoKey, metaTotal: f.metaTotal } : {};
   }
 
   /** Whether a successful body for this request is replaced with invalid JSON. */

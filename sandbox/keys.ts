@@ -6,6 +6,8 @@ export const DEMO_KEYS = {
   pro: "svc_sk_test_demo_pro_4e8b2a6c9d1f",
   empty: "svc_sk_test_demo_empty_2c7e5a9b3f1d",
   limited: "svc_sk_test_demo_limited_9a1d4f7c2e6b",
+  /** For tests that switch hostile data on for one key (oddRate, echoKey) while others run. */
+  odd: "svc_sk_test_demo_odd_6d2f8b4a1c7e",
 } as const;
 
 /** A key that "was deleted in the dashboard": always 401 with a message saying it was revoked. */
@@ -57,6 +59,14 @@ export const KEY_INFO: Record<DemoKeyKind, KeyInfo> = {
     workspace: "demo",
     limited: true,
     description: "Demo workspace, but 403 forbidden on /intelligence/* and /visitors/{id}/timeline",
+  },
+  odd: {
+    kind: "odd",
+    key: DEMO_KEYS.odd,
+    plan: "Pro",
+    workspace: "demo",
+    limited: false,
+    description: "Pro plan on the demo workspace, kept for tests that give one key odd data (fault oddRate / echoKey)",
   },
 };
 

@@ -54,3 +54,13 @@ export function geometric(rng: Rng, p: number, max: number): number {
   while (n < max && rng() < p) n++;
   return n;
 }
+
+/** FNV-1a over a string's UTF-16 units: a stable seed from an identity such as an item's id. */
+export function hashString(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}

@@ -11,6 +11,7 @@ import { DEFAULT_SEED, DEFAULT_VISITORS, MAX_VISITORS } from "./config";
 import { faultsSchema, FaultState } from "./faults";
 import { authenticate, KEY_INFO, maskKey, type KeyInfo } from "./keys";
 import { mentionJson, queryMentions } from "./mentions";
+import { withEchoedKey, withMetaTotal, withOddities } from "./oddities";
 import { RateLimiter, type RateDecision } from "./rate-limit";
 import { visitorTimeline } from "./timeline";
 import type { Faults, Sandbox, SandboxLogEntry, SandboxOptions, SandboxStats } from "./types";
@@ -153,13 +154,17 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
     // A request target that is not a plain path (e.g. "//v1/x" or an absolute URL) matches no route.
     const path = req.url?.startsWith("/") && !req.url.startsWith("//") ? url.pathname : "/invalid-request-target";
     let maskedKey = "";
+    // Set by the echoKey fault: a careless upstream that repeats the caller's key back.
+    let echoedKey: string | undefined;
 
     const send = (reply: Reply, raw?: string) => {
-      const body = raw ?? JSON.stringify(reply.status >= 400 ? withRequestId(reply.body, requestId) : reply.body);
+      const id = echoedKey ? `${requestId}-${echoedKey}` : requestId;
+      const errorBody = () => withRequestId(echoedKey ? withKeyInError(reply.body, echoedKey) : reply.body, id);
+      const body = raw ?? JSON.stringify(reply.status >= 400 ? errorBody() : reply.body);
       res.writeHead(reply.status, {
         "Content-Type": "application/json",
         "Cache-Control": "no-store",
-        "X-Request-ID": requestId,
+        "X-Request-ID": id,
         ...reply.headers,
       });
       res.end(body);
@@ -186,6 +191,8 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
     }
     const key = auth.info;
     maskedKey = maskKey(key.key);
+    const shape = faults.shapeFor(apiPath, key.key);
+    if (shape.echoKey) echoedKey = key.key;
     const decision = limiter.hit(key.key, key.plan, clock());
     const headers: Record<string, string | number> = rateHeaders(decision);
     if (!decision.allowed) {
@@ -222,6 +229,11 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
       reply = errorReply(500, "internal_error", "Internal server error");
     }
     reply.headers = { ...headers, ...reply.headers };
+    if (reply.status === 200) {
+      if (shape.oddRate) reply.body = withOddities(reply.body, apiPath, url.search.slice(1), shape.oddRate);
+      if (shape.metaTotal !== undefined) reply.body = withMetaTotal(reply.body, shape.metaTotal);
+      if (shape.echoKey) reply.body = withEchoedKey(reply.body, apiPath, key.key);
+    }
     if (reply.status === 200 && faults.malformFor(apiPath, key.key)) {
       const json = JSON.stringify(reply.body);
       send(reply, json.slice(0, Math.max(1, Math.floor(json.length / 2))));
@@ -312,6 +324,15 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeAllConnections();
       }),
+  };
+}
+
+/** An error body with the key in its code, message and param (the echoKey fault). */
+function withKeyInError(body: unknown, key: string): unknown {
+  if (!body || typeof body !== "object" || !("error" in body)) return body;
+  const { error } = body as { error: { code: string; message: string; param?: string } };
+  return {
+    error: { ...error, code: `${error.code}_${key}`, message: `${error.message} (API key ${key})`, ...(error.param ? { param: `${error.param}:${key}` } : {}) },
   };
 }
 

@@ -14,6 +14,16 @@ export type Faults = {
   malformedRate?: number;
   /** The next N matching 200 responses have an invalid JSON body. */
   malformedCount?: number;
+  /**
+   * 0..1 share of the items and objects of matching 200 bodies that get realistic oddities (null,
+   * missing, numeric-string and wrongly typed fields, unknown enum values, invalid timestamps); a
+   * fifth of the odd list items cannot be read at all. Deterministic per item (see oddities.ts).
+   */
+  oddRate?: number;
+  /** Echo the caller's key in error codes, messages and params, X-Request-ID and 200 bodies. */
+  echoKey?: boolean;
+  /** Replaces `meta.total` of matching list bodies (e.g. 1e11, or an invalid -1 / 2.5). */
+  metaTotal?: number;
   /** Only requests whose path after /v1 starts with one of these (e.g. "/visitors"). */
   paths?: string[];
   /** Only requests made with one of these (full) keys. */

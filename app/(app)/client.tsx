@@ -8,14 +8,15 @@ import { toFunnelChartData } from "@/components/charts/funnel-chart-data";
 import { toTrafficChartData } from "@/components/charts/traffic-chart-data";
 import { CsvDownloadButton } from "@/components/export/csv-download-button";
 import { FUNNEL_CSV_COLUMNS, OVERVIEW_CSV_COLUMNS, TRAFFIC_CSV_COLUMNS } from "@/components/export/table-columns";
-import { EmptyState, QueryView, Skeleton, SkeletonLines } from "@/components/states/states";
+import { EmptyState, QueryView, Skeleton, SkeletonLines, UnreadableNotice } from "@/components/states/states";
 import { Card } from "@/components/ui/card";
 import { ChangeBadge } from "@/components/ui/change-badge";
+import { sortByRank } from "@/components/ui/ranking-data";
 import { ScoreSummary } from "@/components/ui/score-summary";
 import { PERIODS } from "@/lib/data-api/constants";
 import type { PeriodParams } from "@/lib/data-api/params";
 import type { Overview, Ranking } from "@/lib/data-api/schemas";
-import { formatNumber, formatPercent } from "@/lib/format/format";
+import { formatNumber, formatPercent, MISSING } from "@/lib/format/format";
 import { funnelQuery, overviewQuery, trafficQuery } from "@/lib/queries/analytics";
 import { browserApi } from "@/lib/queries/browser-api";
 import { rankingQuery, scoreQuery } from "@/lib/queries/intelligence";
@@ -161,10 +162,15 @@ function TrafficCard({ params, periodLabel }: { params: PeriodParams; periodLabe
         query={query}
         what="traffic by source"
         loading={<Skeleton height={300} />}
-        isEmpty={(t) => t.data.length === 0 || t.data.every((r) => r.visitors === 0)}
+        isEmpty={(t) => !t.unreadable && t.data.every((r) => r.visitors === 0)}
         empty={<EmptyState title="No visitors in this period">Traffic appears here once visitors arrive.</EmptyState>}
       >
-        {() => (data ? <TrafficFigure data={data} periodLabel={periodLabel} /> : null)}
+        {(t) => (
+          <>
+            {data ? <TrafficFigure data={data} periodLabel={periodLabel} /> : null}
+            <UnreadableNotice unreadable={t.unreadable} noun={["source row", "source rows"]} />
+          </>
+        )}
       </QueryView>
     </Card>
   );
@@ -192,10 +198,15 @@ function FunnelCard({ params, periodLabel }: { params: PeriodParams; periodLabel
         query={query}
         what="the funnel"
         loading={<Skeleton height={300} />}
-        isEmpty={(f) => f.data.length === 0 || (f.data[0]?.count ?? 0) === 0}
+        isEmpty={(f) => !f.unreadable && f.data.every((s) => s.count === 0)}
         empty={<EmptyState title="No funnel data in this period" />}
       >
-        {() => <FunnelFigure bars={bars} periodLabel={periodLabel} />}
+        {(f) => (
+          <>
+            <FunnelFigure bars={bars} periodLabel={periodLabel} />
+            <UnreadableNotice unreadable={f.unreadable} noun={["stage", "stages"]} />
+          </>
+        )}
       </QueryView>
     </Card>
   );
@@ -227,10 +238,15 @@ function ScoreCard() {
             query={ranking}
             what="the ranking"
             loading={<SkeletonLines lines={3} />}
-            isEmpty={(r) => r.data.length === 0}
+            isEmpty={(r) => r.data.length === 0 && !r.unreadable}
             empty={<EmptyState title="No competitors tracked yet" />}
           >
-            {(r) => <TopRanking ranking={r} />}
+            {(r) => (
+              <>
+                <TopRanking ranking={r} />
+                <UnreadableNotice unreadable={r.unreadable} noun={["ranking row", "ranking rows"]} />
+              </>
+            )}
           </QueryView>
         </div>
         <Link href="/intelligence" className="small">
@@ -242,14 +258,14 @@ function ScoreCard() {
 }
 
 function TopRanking({ ranking }: { ranking: Ranking }) {
-  const top = [...ranking.data].sort((a, b) => a.rank - b.rank).slice(0, 3);
+  const top = sortByRank(ranking.data).slice(0, 3);
   const own = ranking.data.find((r) => r.is_workspace);
   return (
     <>
       <ol className="rank-list" data-testid="top-ranking">
-        {top.map((r) => (
-          <li key={`${r.rank}-${r.name}`} className={r.is_workspace ? "is-workspace" : undefined}>
-            <span className="rank-number">#{r.rank}</span>
+        {top.map((r, i) => (
+          <li key={`${i}-${r.name}`} className={r.is_workspace ? "is-workspace" : undefined}>
+            <span className="rank-number">#{r.rank ?? MISSING}</span>
             <span>
               {r.name}
               {r.is_workspace && <span className="visually-hidden"> (your workspace)</span>}
@@ -260,7 +276,7 @@ function TopRanking({ ranking }: { ranking: Ranking }) {
       </ol>
       {own && !top.includes(own) && (
         <p className="small muted" style={{ marginTop: 8 }}>
-          Your workspace: #{own.rank} ({own.name}, {formatNumber(own.score)})
+          Your workspace: #{own.rank ?? MISSING} ({own.name}, {formatNumber(own.score)})
         </p>
       )}
     </>

@@ -55,8 +55,8 @@ export function TrafficFigure({ data, periodLabel }: { data: TrafficChartData; p
             </tr>
           </thead>
           <tbody>
-            {data.bars.map((b) => (
-              <tr key={b.source}>
+            {data.bars.map((b, i) => (
+              <tr key={`${i}-${b.source}`}>
                 <th scope="row">{b.label}</th>
                 <td>{b.group === "ai" ? "AI platform" : "Other source"}</td>
                 <td>{formatNumber(b.visitors)}</td>
@@ -78,11 +78,11 @@ export function FunnelFigure({ bars, periodLabel }: { bars: FunnelBar[]; periodL
         <FunnelChart bars={bars} />
       </WhenNearViewport>
       <ol className="funnel-steps" aria-hidden="true">
-        {bars.map((b) => (
-          <li key={b.stage}>
+        {bars.map((b, i) => (
+          <li key={`${i}-${b.stage}`}>
             <span className="funnel-step-label">{b.label}</span>
             <span className="funnel-step-count">{formatNumber(b.count)}</span>
-            <span className="funnel-step-rate">{b.stepRate === undefined ? "start" : `${formatPercent(b.stepRate)} of previous`}</span>
+            <span className="funnel-step-rate">{i === 0 ? "start" : `${formatPercent(b.stepRate)} of previous`}</span>
           </li>
         ))}
       </ol>
@@ -98,11 +98,11 @@ export function FunnelFigure({ bars, periodLabel }: { bars: FunnelBar[]; periodL
             </tr>
           </thead>
           <tbody>
-            {bars.map((b) => (
-              <tr key={b.stage}>
+            {bars.map((b, i) => (
+              <tr key={`${i}-${b.stage}`}>
                 <th scope="row">{b.label}</th>
                 <td>{formatNumber(b.count)}</td>
-                <td>{b.stepRate === undefined ? "—" : formatPercent(b.stepRate)}</td>
+                <td>{formatPercent(b.stepRate)}</td>
                 <td>{formatPercent(b.overallRate)}</td>
               </tr>
             ))}

@@ -1,9 +1,10 @@
 // Maps the traffic-by-source rows onto what the chart draws: AI platforms first (set apart by group
 // and colour), then the other sources, each group by visitors descending, with shares filled in when
-// the upstream left them out.
-import { isAiSource, LABELS } from "@/lib/data-api/constants";
+// the upstream left them out. A row whose visitor count is unknown keeps its place in the list with
+// "—" and draws no bar (it counts in no total); a source this dashboard does not know is labelled
+// as sent.
+import { isAiSource, sourceLabelOf } from "@/lib/data-api/constants";
 import type { TrafficRow } from "@/lib/data-api/schemas";
-import { humanize } from "@/lib/format/format";
 
 export type TrafficGroup = "ai" | "other";
 
@@ -11,9 +12,10 @@ export type TrafficBar = {
   source: string;
   label: string;
   group: TrafficGroup;
-  visitors: number;
+  /** Undefined when the upstream's value could not be read. */
+  visitors?: number;
   /** Share of all visitors in the period, percentage points. */
-  percentage: number;
+  percentage?: number;
   change?: number;
 };
 
@@ -25,21 +27,24 @@ export type TrafficChartData = {
   aiShare: number;
 };
 
-export const sourceLabel = (source: string): string => LABELS[source] ?? humanize(source);
+export const sourceLabel = (source: string): string => sourceLabelOf(source) ?? source;
+
+const known = (n: number | undefined) => (n === undefined ? 0 : Math.max(0, n));
 
 export function toTrafficChartData(rows: readonly TrafficRow[]): TrafficChartData {
-  const total = rows.reduce((sum, r) => sum + Math.max(0, r.visitors), 0);
+  const total = rows.reduce((sum, r) => sum + known(r.visitors), 0);
   const bars: TrafficBar[] = rows.map((r) => ({
     source: r.source,
     label: sourceLabel(r.source),
     group: isAiSource(r.source) ? "ai" : "other",
     visitors: r.visitors,
-    percentage: r.percentage ?? (total > 0 ? (r.visitors / total) * 100 : 0),
+    percentage: r.percentage ?? (r.visitors === undefined ? undefined : total > 0 ? (known(r.visitors) / total) * 100 : 0),
     change: r.change,
   }));
   const order = (b: TrafficBar) => (b.group === "ai" ? 0 : 1);
-  bars.sort((a, b) => order(a) - order(b) || b.visitors - a.visitors || a.label.localeCompare(b.label));
-  const aiTotal = bars.filter((b) => b.group === "ai").reduce((sum, b) => sum + b.visitors, 0);
+  // Unknown counts sort after every known one (-1 is below any count).
+  bars.sort((a, b) => order(a) - order(b) || (b.visitors ?? -1) - (a.visitors ?? -1) || a.label.localeCompare(b.label));
+  const aiTotal = bars.filter((b) => b.group === "ai").reduce((sum, b) => sum + known(b.visitors), 0);
   return { bars, total, aiTotal, aiShare: total > 0 ? (aiTotal / total) * 100 : 0 };
 }
 

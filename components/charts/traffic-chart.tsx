@@ -42,8 +42,8 @@ export function TrafficChart({ data }: { data: TrafficChartData }) {
           }}
         />
         <Bar dataKey="visitors" name="Visitors" radius={[0, 4, 4, 0]} isAnimationActive={false}>
-          {data.bars.map((b) => (
-            <Cell key={b.source} fill={COLORS[b.group]} />
+          {data.bars.map((b, i) => (
+            <Cell key={`${i}-${b.source}`} fill={COLORS[b.group]} />
           ))}
           <LabelList dataKey="visitors" position="right" formatter={(v: unknown) => formatCompact(Number(v))} />
         </Bar>

@@ -3,6 +3,8 @@
 // for a React Query result so each widget loads and fails on its own.
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
+import type { Unreadable } from "@/lib/data-api/schemas";
+import { formatNumber } from "@/lib/format/format";
 import { errorStatus } from "@/lib/queries/error-status";
 
 export function Skeleton({ height = 16, width = "100%", className }: { height?: number | string; width?: number | string; className?: string }) {
@@ -76,6 +78,27 @@ export function RequestId({ id }: { id: string }) {
   return (
     <p className="request-id">
       Request ID: <span data-testid="request-id">{id}</span>
+    </p>
+  );
+}
+
+/**
+ * Items of a response that could not be read at all (left out by the normalizers): how many, and
+ * the upstream request to quote, so an odd row is reported rather than silently missing.
+ */
+export function UnreadableNotice({ unreadable, noun }: { unreadable: Unreadable | undefined; noun: readonly [singular: string, plural: string] }) {
+  if (!unreadable || !(unreadable.count > 0)) return null;
+  const { count, request_id: requestId } = unreadable;
+  return (
+    <p className="notice notice-warning small unreadable-notice" data-testid="unreadable-notice">
+      {formatNumber(count)} {count === 1 ? noun[0] : noun[1]} could not be read
+      {requestId && (
+        <>
+          {" "}
+          (request <span className="mono" data-testid="unreadable-request-id">{requestId}</span>)
+        </>
+      )}{" "}
+      and {count === 1 ? "is" : "are"} not shown.
     </p>
   );
 }

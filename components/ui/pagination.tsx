@@ -1,6 +1,8 @@
 "use client";
 // Previous/next paging with the visible range ("1–20 of 12,345") and the page size. Pages are links
 // (shareable, open in a new tab); the page size is a select that goes back to the first page.
+// Rows the upstream sent but that could not be read still took their place in the page, and a list
+// whose total is unknown still pages: a full page means there may be more.
 import Link from "next/link";
 import { useId } from "react";
 import { formatRange } from "@/lib/format/format";
@@ -11,6 +13,7 @@ export function Pagination({
   offset,
   limit,
   count,
+  skipped = 0,
   total,
   noun,
   hrefFor,
@@ -18,8 +21,12 @@ export function Pagination({
 }: {
   offset: number;
   limit: number;
+  /** Rows shown. */
   count: number;
-  total: number;
+  /** Rows of this page that could not be read (left out of `count`). */
+  skipped?: number;
+  /** Matching rows in all; undefined when the upstream gave no valid total. */
+  total: number | undefined;
   noun: string;
   hrefFor: (offset: number) => string;
   onLimit: (limit: number) => void;
@@ -27,12 +34,14 @@ export function Pagination({
   const id = useId();
   const prev = Math.max(0, offset - limit);
   const hasPrev = offset > 0;
-  const hasNext = offset + count < total;
+  const covered = count + skipped;
+  const hasNext = total === undefined ? covered >= limit : offset + covered < total;
   const sizes = PAGE_SIZES.includes(limit) ? PAGE_SIZES : [...PAGE_SIZES, limit].sort((a, b) => a - b);
   return (
     <nav className="pagination" aria-label={`${noun} pages`}>
       <p className="muted small" data-testid="range" aria-live="polite">
-        {formatRange(offset, count, total)} {noun}
+        {formatRange(offset, covered, total)} {noun}
+        {total === undefined && covered > 0 && " (total unknown)"}
       </p>
       <div className="pagination-controls">
         <label htmlFor={id} className="muted small">

@@ -6,33 +6,38 @@ import { ChangeBadge } from "./change-badge";
 export const SCORE_MAX = 100;
 
 export function ScoreSummary({ score, size = "normal" }: { score: Score; size?: "normal" | "large" }) {
-  const pct = Math.max(0, Math.min(100, (score.score / SCORE_MAX) * 100));
+  const value = score.score;
   const direction = toDirection(score.trend?.direction, score.trend?.change);
   return (
     <div className={`score score-${size}`}>
       <div className="score-figure">
         <span className="score-value" data-testid="score-value">
-          {formatNumber(score.score)}
+          {formatNumber(value)}
         </span>
         <span className="score-range">/ {SCORE_MAX}</span>
         <ChangeBadge value={score.trend?.change} unit="" direction={direction} suffix="points, trend" />
       </div>
-      <div
-        className="meter"
-        role="meter"
-        aria-label="AI Positioning Score"
-        aria-valuemin={0}
-        aria-valuemax={SCORE_MAX}
-        aria-valuenow={score.score}
-        aria-valuetext={`${formatNumber(score.score)} out of ${SCORE_MAX}`}
-      >
-        <span className="meter-fill" style={{ width: `${pct}%` }} />
-      </div>
-      <div className="meter-scale muted small" aria-hidden="true">
-        <span>0</span>
-        <span>50</span>
-        <span>100</span>
-      </div>
+      {/* An unknown score draws no meter: an empty one would read as a score of 0. */}
+      {value !== undefined && (
+        <>
+          <div
+            className="meter"
+            role="meter"
+            aria-label="AI Positioning Score"
+            aria-valuemin={0}
+            aria-valuemax={SCORE_MAX}
+            aria-valuenow={value}
+            aria-valuetext={`${formatNumber(value)} out of ${SCORE_MAX}`}
+          >
+            <span className="meter-fill" style={{ width: `${Math.max(0, Math.min(100, (value / SCORE_MAX) * 100))}%` }} />
+          </div>
+          <div className="meter-scale muted small" aria-hidden="true">
+            <span>0</span>
+            <span>50</span>
+            <span>100</span>
+          </div>
+        </>
+      )}
     </div>
   );
 }

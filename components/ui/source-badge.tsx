@@ -1,10 +1,12 @@
-// A traffic source or AI platform name, AI platforms marked as such (text, not colour alone).
-import { isAiSource, LABELS } from "@/lib/data-api/constants";
-import { humanize, MISSING } from "@/lib/format/format";
+// A traffic source or AI platform name, AI platforms marked as such (text, not colour alone); a
+// source this dashboard does not know is shown as sent, in a neutral badge.
+import { isAiSource, sourceLabelOf } from "@/lib/data-api/constants";
+import { Missing, UnknownValue } from "./value-badge";
 
 export function SourceBadge({ source }: { source: string | undefined }) {
-  if (!source) return <span className="muted">{MISSING}</span>;
-  const label = LABELS[source] ?? humanize(source);
+  if (!source) return <Missing />;
+  const label = sourceLabelOf(source);
+  if (label === undefined) return <UnknownValue value={source} />;
   if (!isAiSource(source)) return <span className="nowrap">{label}</span>;
   return (
     <span className="badge badge-ai" title="AI platform">

@@ -1,7 +1,6 @@
 // Timeline events in the order the viewer chose, with labels for the known event types (unknown
-// types are shown generically, by their own name).
+// types are shown by the UI as sent, in a neutral badge).
 import type { TimelineEvent } from "@/lib/data-api/schemas";
-import { humanize } from "@/lib/format/format";
 
 export const EVENT_LABELS: Record<string, string> = {
   page_view: "Page view",
@@ -11,16 +10,25 @@ export const EVENT_LABELS: Record<string, string> = {
   return_visit: "Returned",
 };
 
-export const eventLabel = (type: string): string => EVENT_LABELS[type] ?? humanize(type);
+/** The label of a known event type; undefined for any other value (own keys only). */
+export const eventLabel = (type: string): string | undefined => (Object.hasOwn(EVENT_LABELS, type) ? EVENT_LABELS[type] : undefined);
+
+/** An event's instant in ms, or undefined when it has none. */
+const timeOf = (e: TimelineEvent): number | undefined => {
+  const t = e.occurred_at === undefined ? NaN : Date.parse(e.occurred_at);
+  return Number.isNaN(t) ? undefined : t;
+};
 
 export function orderTimeline(events: readonly TimelineEvent[], order: "newest" | "oldest"): TimelineEvent[] {
-  const time = (e: TimelineEvent) => {
-    const t = new Date(e.occurred_at).getTime();
-    return Number.isNaN(t) ? 0 : t;
-  };
+  // An event without a time stays right after the event the upstream listed before it (it takes
+  // that event's time; before any timed event, it goes first), rather than jumping to one end.
+  let carried = Number.NEGATIVE_INFINITY;
+  const indexed = events.map((e, i) => {
+    carried = timeOf(e) ?? carried;
+    return { e, i, t: carried };
+  });
   // Stable: events at the same instant keep the upstream's order (reversed for newest first).
-  const indexed = events.map((e, i) => ({ e, i }));
-  indexed.sort((a, b) => time(a.e) - time(b.e) || a.i - b.i);
+  indexed.sort((a, b) => a.t - b.t || a.i - b.i);
   const sorted = indexed.map((x) => x.e);
   return order === "newest" ? sorted.reverse() : sorted;
 }

@@ -26,6 +26,12 @@ export type Faults = {
   rateLimitStorm?: number;
   malformedCount?: number;
   latencyMs?: number;
+  /** 0..1 share of items and objects of 200 bodies with realistic oddities (sandbox/oddities.ts). */
+  oddRate?: number;
+  /** Echo the caller's key in errors, X-Request-ID and 200 bodies. */
+  echoKey?: boolean;
+  /** Replaces meta.total of list bodies. */
+  metaTotal?: number;
   paths?: string[];
   keys?: string[];
 };

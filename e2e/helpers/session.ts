@@ -12,6 +12,12 @@ export async function signIn(page: Page, demo: DemoKind = "pro"): Promise<void> 
   expect(res.status(), await res.text()).toBe(200);
 }
 
+/** Signs in with a pasted key (any key the upstream accepts, e.g. a sandbox key the sign-in page does not offer). */
+export async function signInWithKey(page: Page, apiKey: string): Promise<void> {
+  const res = await page.request.post(`${BASE_URL}/api/session`, { data: { apiKey }, headers: { Origin: BASE_URL } });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
 /** Waits until no widget on the page is still loading. */
 export async function waitForWidgets(page: Page): Promise<void> {
   await expect(page.getByTestId("loading")).toHaveCount(0, { timeout: 15_000 });

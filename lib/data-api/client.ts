@@ -20,7 +20,7 @@ import {
 } from "./normalize";
 import { mentionListParams, parseQuery, periodParams, toSearchParams, visitorListParams } from "./params";
 import { parseRateLimitHeaders } from "./rate-limit";
-import { maskKey, redactKey } from "./redact";
+import { cleanToken, jsonMayHoldKey, maskKey, redactKey, redactStrings } from "./redact";
 import { createScheduler, type AttemptContext, type Scheduler } from "./scheduler";
 import { errorBodySchema } from "./schemas";
 
@@ -87,7 +87,10 @@ export function createDataApiClient(options: DataApiClientOptions): DataApi {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const keyHint = maskKey(apiKey);
   const log = options.log;
-  const clean = (text: string) => redactKey(text, apiKey);
+  // Everything the upstream says goes to the browser and the logs only through these: an upstream
+  // that echoes the key (in a message, code, X-Request-ID or any field) must not pass it on.
+  const clean = (text: string, max: number) => redactKey(text, apiKey).slice(0, max);
+  const token = (raw: string | null | undefined, max?: number) => cleanToken(raw, apiKey, max);
 
   async function attempt<T>(relative: string, normalize: Normalizer<T>, ctx: AttemptContext): Promise<T> {
     const started = performance.now();
@@ -118,7 +121,7 @@ export function createDataApiClient(options: DataApiClientOptions): DataApi {
           signal,
         });
         status = response.status;
-        requestId = response.headers.get("x-request-id") ?? undefined;
+        requestId = token(response.headers.get("x-request-id"));
         ctx.observe(response.status, parseRateLimitHeaders(response.headers));
         text = await response.text();
       } catch (error) {
@@ -155,7 +158,8 @@ export function createDataApiClient(options: DataApiClientOptions): DataApi {
           requestId,
         });
       }
-      return normalize(body, requestId);
+      const value = normalize(body, requestId);
+      return jsonMayHoldKey(text, apiKey) ? redactStrings(value, apiKey) : value;
     } catch (error) {
       log?.({ key: keyHint, path: relative, status, ms: performance.now() - started, requestId, code: isDataApiError(error) ? error.code : "aborted" });
       throw error;
@@ -176,12 +180,13 @@ export function createDataApiClient(options: DataApiClientOptions): DataApi {
     const status = response.status;
     const fallbackCode = CODE_BY_STATUS[status] ?? (status >= 500 ? "upstream_error" : "upstream_client_error");
     const error = parsed?.success ? parsed.data.error : undefined;
+    const param = error?.param ? token(error.param, 100) : undefined;
     return new DataApiError({
       status,
-      code: error?.code ?? fallbackCode,
-      message: clean(error?.message ?? `The Data API answered ${status}.`),
-      ...(error?.param ? { param: clean(error.param) } : {}),
-      requestId: requestId ?? error?.request_id,
+      code: token(error?.code, 64) ?? fallbackCode,
+      message: clean(error?.message ?? `The Data API answered ${status}.`, 1000),
+      ...(param ? { param } : {}),
+      requestId: requestId ?? token(error?.request_id),
       ...(info.retryAfter !== undefined ? { retryAfter: info.retryAfter } : {}),
     });
   }

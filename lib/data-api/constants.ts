@@ -58,3 +58,9 @@ export const LABELS: Record<string, string> = {
   social: "Social",
   referral: "Referral",
 };
+
+/**
+ * The label of a known source or platform; undefined for any other value. Own keys only, so an
+ * upstream value such as "constructor" is an unknown value, not Object.prototype's function.
+ */
+export const sourceLabelOf = (value: string): string | undefined => (Object.hasOwn(LABELS, value) ? LABELS[value] : undefined);

@@ -1,17 +1,27 @@
 // Turns upstream response bodies into the canonical shapes of schemas.ts. DATA-API.md leaves most
 // shapes open; DESIGN.md's "settled unknowns" table lists the variants accepted here (wrapped or
 // bare bodies, `events`/`competitors` array names, `timestamp`/`created_at` for `occurred_at`,
-// `count` for `visitors`, `name` for `stage`). A body that matches none of them becomes one clear
-// DataApiError (`unexpected_response`, 502) carrying the request id, never a crash downstream.
+// `count` for `visitors`, `name` for `stage`).
+//
+// Parse at the edge, per item (DESIGN.md "Tolerance of real data"): the envelope is checked
+// strictly, each item on its own. An item that cannot be read at all (not an object, or without its
+// identity; see schemas.ts) is left out and counted in `unreadable`, with the request id, so the UI
+// can say "1 row could not be read". Only a body that is not the expected envelope becomes one
+// clear DataApiError (`unexpected_response`, 502) carrying the request id, never a crash downstream.
 import type { z } from "zod";
 import { DataApiError } from "./errors";
+import { isRecord } from "./lenient-fields";
 import {
   funnelSchema,
-  listEnvelope,
+  funnelStageSchema,
+  listMetaSchema,
   mentionSchema,
   overviewSchema,
+  rankingRowSchema,
   rankingSchema,
   scoreSchema,
+  timelineEventSchema,
+  trafficRowSchema,
   trafficSchema,
   visitorSchema,
   visitorTimelineSchema,
@@ -22,13 +32,12 @@ import {
   type Ranking,
   type Score,
   type Traffic,
+  type Unreadable,
   type Visitor,
   type VisitorTimeline,
 } from "./schemas";
 
 type Obj = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export function unexpectedResponse(what: string, requestId?: string, detail?: string): DataApiError {
   return new DataApiError({
@@ -39,17 +48,33 @@ export function unexpectedResponse(what: string, requestId?: string, detail?: st
   });
 }
 
-function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: string, requestId?: string): z.output<S> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const where = issue && issue.path.length ? issue.path.join(".") : undefined;
-  throw unexpectedResponse(what, requestId, where ? `field ${where}` : undefined);
+/** Each item parsed on its own: the readable ones, and how many could not be read. */
+function readItems<S extends z.ZodType>(
+  items: readonly unknown[],
+  schema: S,
+  requestId: string | undefined,
+  prepare: (item: unknown) => unknown = (item) => item,
+): { data: z.output<S>[]; unreadable?: Unreadable } {
+  const data: z.output<S>[] = [];
+  let count = 0;
+  for (const item of items) {
+    const result = schema.safeParse(prepare(item));
+    if (result.success) data.push(result.data);
+    else count++;
+  }
+  if (count === 0) return { data };
+  return { data, unreadable: { count, ...(requestId ? { request_id: requestId } : {}) } };
+}
+
+/** The container's own fields (period, updated_at...); all lenient, so this cannot fail. */
+function readHeader<S extends z.ZodObject>(schema: S, rest: Obj): z.output<S> {
+  const result = schema.safeParse(rest);
+  return result.success ? result.data : schema.parse({});
 }
 
 /** A single object, bare or wrapped as `{data: {...}}`. */
 function unwrapObject(body: unknown, mainKey: string): unknown {
-  if (isObject(body) && !(mainKey in body) && isObject(body.data)) return body.data;
+  if (isRecord(body) && !(mainKey in body) && isRecord(body.data)) return body.data;
   return body;
 }
 
@@ -57,84 +82,100 @@ function unwrapObject(body: unknown, mainKey: string): unknown {
  * An array-holding resource: bare array, or an object whose array is under one of `names`.
  * Returns the container's other fields (period, updated_at, visitor_id...) and the items.
  */
-function unwrapArray(body: unknown, names: readonly string[]): { rest: Obj; items: unknown } | null {
+function unwrapArray(body: unknown, names: readonly string[]): { rest: Obj; items: unknown[] } | null {
   if (Array.isArray(body)) return { rest: {}, items: body };
-  if (!isObject(body)) return null;
+  if (!isRecord(body)) return null;
   for (const name of names) {
-    if (Array.isArray(body[name])) {
+    const items = body[name];
+    if (Array.isArray(items)) {
       const rest: Obj = { ...body };
       delete rest[name];
-      return { rest, items: body[name] };
+      return { rest, items };
     }
   }
   return null;
 }
 
 /** Copies the first present alternative name into `canonical` when `canonical` is absent. */
-function renamed(item: unknown, canonical: string, alternatives: readonly string[]): unknown {
-  if (!isObject(item) || item[canonical] !== undefined) return item;
-  for (const alt of alternatives) {
-    if (item[alt] !== undefined) {
-      const out: Obj = { ...item, [canonical]: item[alt] };
-      delete out[alt];
-      return out;
+function renamed(canonical: string, alternatives: readonly string[]): (item: unknown) => unknown {
+  return (item) => {
+    if (!isRecord(item) || (item[canonical] !== undefined && item[canonical] !== null)) return item;
+    for (const alt of alternatives) {
+      if (item[alt] !== undefined && item[alt] !== null) return { ...item, [canonical]: item[alt] };
     }
-  }
-  return item;
+    return item;
+  };
 }
 
-const visitorList = listEnvelope(visitorSchema);
-const mentionList = listEnvelope(mentionSchema);
+function normalizeList<S extends z.ZodType>(body: unknown, item: S, what: string, requestId?: string): ListEnvelope<z.output<S>> {
+  if (!isRecord(body) || !Array.isArray(body.data)) throw unexpectedResponse(what, requestId, "no data array");
+  // Paging values are lenient like any field; a missing meta leaves them unknown, not the page unread.
+  const meta = listMetaSchema.parse(isRecord(body.meta) ? body.meta : {});
+  const { data, unreadable } = readItems(body.data, item, requestId);
+  return { data, meta, ...(unreadable ? { unreadable } : {}) };
+}
 
 export function normalizeVisitorList(body: unknown, requestId?: string): ListEnvelope<Visitor> {
-  return parseWith(visitorList, body, "the visitor list", requestId);
+  return normalizeList(body, visitorSchema, "the visitor list", requestId);
 }
 
 export function normalizeMentionList(body: unknown, requestId?: string): ListEnvelope<Mention> {
-  return parseWith(mentionList, body, "the mention list", requestId);
+  return normalizeList(body, mentionSchema, "the mention list", requestId);
 }
 
 export function normalizeVisitor(body: unknown, requestId?: string): Visitor {
-  return parseWith(visitorSchema, unwrapObject(body, "id"), "the visitor", requestId);
+  const result = visitorSchema.safeParse(unwrapObject(body, "id"));
+  if (!result.success) throw unexpectedResponse("the visitor", requestId, "no visitor id");
+  return result.data;
 }
+
+const timelineHeader = visitorTimelineSchema.pick({ visitor_id: true });
 
 export function normalizeTimeline(body: unknown, requestId?: string): VisitorTimeline {
   const found = unwrapArray(body, ["data", "events"]);
-  if (!found || !Array.isArray(found.items)) throw unexpectedResponse("the visitor timeline", requestId);
-  const data = found.items.map((e) => renamed(e, "occurred_at", ["timestamp", "created_at"]));
-  return parseWith(visitorTimelineSchema, { ...found.rest, data }, "the visitor timeline", requestId);
+  if (!found) throw unexpectedResponse("the visitor timeline", requestId);
+  const items = readItems(found.items, timelineEventSchema, requestId, renamed("occurred_at", ["timestamp", "created_at"]));
+  return { ...readHeader(timelineHeader, found.rest), ...items };
 }
+
+const trafficHeader = trafficSchema.pick({ period: true, from: true, to: true });
 
 export function normalizeTraffic(body: unknown, requestId?: string): Traffic {
   const found = unwrapArray(body, ["data"]);
-  if (!found || !Array.isArray(found.items)) throw unexpectedResponse("traffic by source", requestId);
-  const data = found.items.map((row) => renamed(row, "visitors", ["count"]));
-  return parseWith(trafficSchema, { ...found.rest, data }, "traffic by source", requestId);
+  if (!found) throw unexpectedResponse("traffic by source", requestId);
+  return { ...readHeader(trafficHeader, found.rest), ...readItems(found.items, trafficRowSchema, requestId, renamed("visitors", ["count"])) };
 }
+
+const funnelHeader = funnelSchema.pick({ period: true, from: true, to: true });
 
 export function normalizeFunnel(body: unknown, requestId?: string): Funnel {
   const found = unwrapArray(body, ["data"]);
-  if (!found || !Array.isArray(found.items)) throw unexpectedResponse("the funnel", requestId);
-  const data = found.items.map((row) => renamed(row, "stage", ["name"]));
-  return parseWith(funnelSchema, { ...found.rest, data }, "the funnel", requestId);
+  if (!found) throw unexpectedResponse("the funnel", requestId);
+  return { ...readHeader(funnelHeader, found.rest), ...readItems(found.items, funnelStageSchema, requestId, renamed("stage", ["name"])) };
 }
+
+const rankingHeader = rankingSchema.pick({ updated_at: true });
 
 export function normalizeRanking(body: unknown, requestId?: string): Ranking {
   const found = unwrapArray(body, ["data", "competitors"]);
-  if (!found || !Array.isArray(found.items)) throw unexpectedResponse("the ranking", requestId);
-  return parseWith(rankingSchema, { ...found.rest, data: found.items }, "the ranking", requestId);
+  if (!found) throw unexpectedResponse("the ranking", requestId);
+  return { ...readHeader(rankingHeader, found.rest), ...readItems(found.items, rankingRowSchema, requestId) };
 }
 
-const OVERVIEW_KEYS = ["visitors", "pageviews", "conversions", "ai_traffic"] as const;
+/**
+ * Single objects whose every field is optional need one of their own keys present (with any
+ * value, null included): `{}` or an unrelated object is a wrong body, not a resource of nothing.
+ */
+function singleObject(body: unknown, mainKey: string, keys: readonly string[], what: string, requestId?: string): Obj {
+  const value = unwrapObject(body, mainKey);
+  if (!isRecord(value) || !keys.some((k) => k in value)) throw unexpectedResponse(what, requestId);
+  return value;
+}
 
 export function normalizeOverview(body: unknown, requestId?: string): Overview {
-  const value = unwrapObject(body, "visitors");
-  // Every overview field is optional, so require at least one known metric: `{}` or an unrelated
-  // object is a wrong body, not an overview of nothing.
-  if (!isObject(value) || !OVERVIEW_KEYS.some((k) => isObject(value[k]))) throw unexpectedResponse("the overview", requestId);
-  return parseWith(overviewSchema, value, "the overview", requestId);
+  return overviewSchema.parse(singleObject(body, "visitors", ["visitors", "pageviews", "conversions", "ai_traffic"], "the overview", requestId));
 }
 
 export function normalizeScore(body: unknown, requestId?: string): Score {
-  return parseWith(scoreSchema, unwrapObject(body, "score"), "the AI Positioning Score", requestId);
+  return scoreSchema.parse(singleObject(body, "score", ["score", "trend", "breakdown"], "the AI Positioning Score", requestId));
 }

@@ -1,120 +1,154 @@
-// Canonical shapes of the Data API's resources, as this app passes them to the browser.
-// Lenient where DATA-API.md is silent: unknown fields are kept (`loose`), fields not guaranteed
-// present are optional, and the UI shows "—" for a missing value. Upstream variants listed in
-// DESIGN.md's "settled unknowns" (wrapped/bare bodies, alternative names) are turned into these
-// shapes by the normalizers in `normalize.ts`; types are inferred from here, never restated.
+// Canonical shapes of the Data API's resources, as this app passes them to the browser and to exports.
+// Tolerant of real data (DESIGN.md "Tolerance of real data"): every field is read on its own by the
+// lenient readers of `lenient-fields.ts`; a null, missing or wrongly typed value becomes absent
+// (the UI shows "—"), numeric strings are read as numbers, enum-ish fields keep any string. Only an
+// item's identity is required: an item without one cannot be read and is left out and counted by
+// the normalizers (`normalize.ts`), which also turn DESIGN.md's upstream variants into these shapes.
+// Objects strip unknown fields: only what the UI and the exports use reaches the browser, so an
+// upstream that echoes secrets into extra fields cannot pass them on. Types are inferred from here.
 import { z } from "zod";
+import {
+  booleanField,
+  countField,
+  groupField,
+  idField,
+  keyField,
+  integerField,
+  numberField,
+  stringListField,
+  textField,
+  timestampField,
+  tokenField,
+} from "./lenient-fields";
 
-const isoTimestamp = z.string();
+/** Items of one response that could not be read at all: left out, counted, shown with the request id. */
+export type Unreadable = { count: number; request_id?: string };
+export const unreadableSchema = z.object({ count: z.number().int().positive(), request_id: z.string().optional() }) satisfies z.ZodType<Unreadable>;
 
-export const listMetaSchema = z.looseObject({
-  total: z.number().int().nonnegative(),
-  limit: z.number().int(),
-  offset: z.number().int().nonnegative(),
+/**
+ * Paging of a list. Each value is absent when the upstream's is not a valid one; `total` must be a
+ * non-negative safe integer (a numeric string is read; a negative, fractional or larger value is
+ * not a count). Without a total the UI still shows the rows it got and pages by their number.
+ */
+export const listMetaSchema = z.object({
+  total: countField(),
+  limit: countField(),
+  offset: countField(),
 });
 export type ListMeta = z.infer<typeof listMetaSchema>;
 
+/** A list body (visitors, mentions); the normalizers read its items one by one. */
 export const listEnvelope = <T extends z.ZodType>(item: T) =>
-  z.looseObject({ data: z.array(item), meta: listMetaSchema });
-export type ListEnvelope<T> = { data: T[]; meta: ListMeta };
+  z.object({ data: z.array(item), meta: listMetaSchema, unreadable: unreadableSchema.optional() });
+export type ListEnvelope<T> = { data: T[]; meta: ListMeta; unreadable?: Unreadable };
 
-export const visitorSchema = z.looseObject({
-  id: z.string(),
-  first_seen: isoTimestamp.optional(),
-  last_seen: isoTimestamp.optional(),
-  source: z.string().optional(),
-  intent: z.string().optional(),
-  pages_viewed: z.number().int().optional(),
-  converted: z.boolean().optional(),
-  email: z.string().optional(),
-  country: z.string().optional(),
-  city: z.string().optional(),
+export const visitorSchema = z.object({
+  id: idField(),
+  first_seen: timestampField(),
+  last_seen: timestampField(),
+  source: tokenField(),
+  intent: tokenField(),
+  pages_viewed: integerField(),
+  converted: booleanField(),
+  email: textField(),
+  country: tokenField(),
+  city: textField(),
 });
 export type Visitor = z.infer<typeof visitorSchema>;
 
-export const timelineEventSchema = z.looseObject({
-  id: z.string().optional(),
-  type: z.string(),
-  occurred_at: isoTimestamp,
-  url: z.string().optional(),
-  title: z.string().optional(),
-  source: z.string().optional(),
-  duration_seconds: z.number().optional(),
-});
+/**
+ * A timeline event is readable when it says what happened (`type`) or when (`occurred_at`): with
+ * neither there is nothing to show. `id` is optional (the UI keys events by position).
+ */
+export const timelineEventSchema = z
+  .object({
+    id: tokenField(),
+    type: tokenField(),
+    occurred_at: timestampField(),
+    url: textField(),
+    title: textField(),
+    source: tokenField(),
+    duration_seconds: numberField(),
+  })
+  .refine((e) => e.type !== undefined || e.occurred_at !== undefined, { error: "an event needs a type or a time" });
 export type TimelineEvent = z.infer<typeof timelineEventSchema>;
 
-export const visitorTimelineSchema = z.looseObject({
-  visitor_id: z.string().optional(),
+export const visitorTimelineSchema = z.object({
+  visitor_id: tokenField(),
   data: z.array(timelineEventSchema),
+  unreadable: unreadableSchema.optional(),
 });
 export type VisitorTimeline = z.infer<typeof visitorTimelineSchema>;
 
-export const mentionSchema = z.looseObject({
-  id: z.string(),
-  query: z.string().optional(),
-  platform: z.string().optional(),
-  response_snippet: z.string().optional(),
-  position: z.number().int().optional(),
-  sentiment: z.string().optional(),
-  competitors_mentioned: z.array(z.string()).optional(),
-  created_at: isoTimestamp.optional(),
+export const mentionSchema = z.object({
+  id: idField(),
+  query: textField(),
+  platform: tokenField(),
+  response_snippet: textField(),
+  position: integerField(),
+  sentiment: tokenField(),
+  competitors_mentioned: stringListField(),
+  created_at: timestampField(),
 });
 export type Mention = z.infer<typeof mentionSchema>;
 
-const metric = <S extends z.ZodRawShape>(shape: S) => z.looseObject(shape).optional();
+/** The window an aggregate covers (the sandbox sends it; the overview links to its visitors). */
+const windowShape = { period: tokenField(), from: timestampField(), to: timestampField() };
 
-export const overviewSchema = z.looseObject({
-  visitors: metric({ total: z.number().optional(), change: z.number().optional() }),
-  pageviews: metric({ total: z.number().optional(), change: z.number().optional() }),
-  conversions: metric({ total: z.number().optional(), rate: z.number().optional(), change: z.number().optional() }),
-  ai_traffic: metric({ total: z.number().optional(), percentage: z.number().optional() }),
+export const overviewSchema = z.object({
+  visitors: groupField({ total: integerField(), change: numberField() }),
+  pageviews: groupField({ total: integerField(), change: numberField() }),
+  conversions: groupField({ total: integerField(), rate: numberField(), change: numberField() }),
+  ai_traffic: groupField({ total: integerField(), percentage: numberField() }),
+  ...windowShape,
 });
 export type Overview = z.infer<typeof overviewSchema>;
 
-export const trafficRowSchema = z.looseObject({
-  source: z.string(),
-  visitors: z.number(),
-  percentage: z.number().optional(),
-  change: z.number().optional(),
+/** Readable with its `source` (the row's identity; any string, unknown sources included). */
+export const trafficRowSchema = z.object({
+  source: keyField(),
+  visitors: integerField(),
+  percentage: numberField(),
+  change: numberField(),
 });
 export type TrafficRow = z.infer<typeof trafficRowSchema>;
-export const trafficSchema = z.looseObject({ period: z.string().optional(), data: z.array(trafficRowSchema) });
+export const trafficSchema = z.object({ ...windowShape, data: z.array(trafficRowSchema), unreadable: unreadableSchema.optional() });
 export type Traffic = z.infer<typeof trafficSchema>;
 
-export const funnelStageSchema = z.looseObject({
-  stage: z.string(),
-  label: z.string().optional(),
-  count: z.number(),
-  rate: z.number().optional(),
+/** Readable with its `stage` (the row's identity). */
+export const funnelStageSchema = z.object({
+  stage: keyField(),
+  label: textField(),
+  count: integerField(),
+  rate: numberField(),
 });
 export type FunnelStage = z.infer<typeof funnelStageSchema>;
-export const funnelSchema = z.looseObject({ period: z.string().optional(), data: z.array(funnelStageSchema) });
+export const funnelSchema = z.object({ ...windowShape, data: z.array(funnelStageSchema), unreadable: unreadableSchema.optional() });
 export type Funnel = z.infer<typeof funnelSchema>;
 
-export const scoreSchema = z.looseObject({
-  score: z.number(),
-  trend: z.looseObject({ direction: z.string().optional(), change: z.number().optional() }).optional(),
-  breakdown: z
-    .looseObject({
-      visibility: z.number().optional(),
-      sentiment: z.number().optional(),
-      authority: z.number().optional(),
-      coverage: z.number().optional(),
-    })
-    .optional(),
-  updated_at: isoTimestamp.optional(),
+export const scoreSchema = z.object({
+  score: integerField(),
+  trend: groupField({ direction: tokenField(), change: integerField() }),
+  breakdown: groupField({
+    visibility: integerField(),
+    sentiment: integerField(),
+    authority: integerField(),
+    coverage: integerField(),
+  }),
+  updated_at: timestampField(),
 });
 export type Score = z.infer<typeof scoreSchema>;
 
-export const rankingRowSchema = z.looseObject({
-  rank: z.number().int(),
-  name: z.string(),
-  score: z.number(),
-  change: z.number().optional(),
-  is_workspace: z.boolean().optional(),
+/** Readable with its `name` (the row's identity). */
+export const rankingRowSchema = z.object({
+  rank: integerField(),
+  name: keyField(),
+  score: numberField(),
+  change: numberField(),
+  is_workspace: booleanField(),
 });
 export type RankingRow = z.infer<typeof rankingRowSchema>;
-export const rankingSchema = z.looseObject({ updated_at: isoTimestamp.optional(), data: z.array(rankingRowSchema) });
+export const rankingSchema = z.object({ updated_at: timestampField(), data: z.array(rankingRowSchema), unreadable: unreadableSchema.optional() });
 export type Ranking = z.infer<typeof rankingSchema>;
 
 /** The error body, browser-facing and upstream alike. */

@@ -171,8 +171,12 @@ export function formatDuration(seconds: number | null | undefined): string {
   return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, "0")}m`;
 }
 
-/** "1–20 of 12,345" for a list page; "0 results" when empty. */
-export function formatRange(offset: number, count: number, total: number): string {
+/**
+ * "1–20 of 12,345" for a list page; "0 results" when empty. `count` is the positions the page
+ * covered (rows shown plus rows that could not be read); without a valid total: "1–20".
+ */
+export function formatRange(offset: number, count: number, total: number | undefined): string {
+  if (total === undefined) return count === 0 ? `none from ${formatNumber(offset + 1)}` : `${formatNumber(offset + 1)}–${formatNumber(offset + count)}`;
   if (total === 0 || count === 0) return total === 0 ? "0 results" : `${formatNumber(offset + 1)}+ of ${formatNumber(total)}`;
   return `${formatNumber(offset + 1)}–${formatNumber(offset + count)} of ${formatNumber(total)}`;
 }

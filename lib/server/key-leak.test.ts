@@ -43,6 +43,31 @@ function signIn(body: unknown) {
 
 const cookieOf = (res: { headers: Headers }) => res.headers.get("set-cookie")?.split(";")[0] ?? "";
 
+/** Every data route once with this session, unknown ids and a bad parameter included. */
+async function everyRoute(cookie: string) {
+  const list = await record(data.listVisitors, "/api/visitors?limit=3&source=chatgpt", { cookie });
+  const id = (list.body as { data?: { id: string }[] }).data?.[0]?.id ?? "vis_none";
+  await record(data.getVisitor, `/api/visitors/${id}`, { cookie, params: { id } });
+  await record(data.getVisitorTimeline, `/api/visitors/${id}/timeline`, { cookie, params: { id } });
+  await record(data.listMentions, "/api/mentions?limit=3", { cookie });
+  await record(data.getOverview, "/api/analytics/overview?period=7d", { cookie });
+  await record(data.getTraffic, "/api/analytics/traffic", { cookie });
+  await record(data.getFunnel, "/api/analytics/funnel?period=90d", { cookie });
+  await record(data.getScore, "/api/intelligence/score", { cookie });
+  await record(data.getRanking, "/api/intelligence/ranking", { cookie });
+  await record(data.getVisitor, "/api/visitors/vis_unknown", { cookie, params: { id: "vis_unknown" } });
+  await record(data.getVisitorTimeline, "/api/visitors/vis_unknown/timeline", { cookie, params: { id: "vis_unknown" } });
+  await record(data.listVisitors, "/api/visitors?limit=0", { cookie });
+}
+
+function expectNoKey(keys: readonly string[]) {
+  const all = seen.join("\n");
+  for (const key of keys) {
+    expect(all).not.toContain(key);
+    expect(all).not.toContain(secretPart(key));
+  }
+}
+
 describe("the API key never appears in responses or logs", () => {
   it("across a full run", async () => {
     await record(session.listDemoKeys, "/api/session/demo-keys");
@@ -53,20 +78,7 @@ describe("the API key never appears in responses or logs", () => {
     await signIn({ apiKey: `${DEMO_KEYS.pro}x` });
     await record(session.readSession, "/api/session", { cookie: pro });
 
-    for (const cookie of [pro, limited, empty]) {
-      const list = await record(data.listVisitors, "/api/visitors?limit=3&source=chatgpt", { cookie });
-      const id = (list.body as { data: { id: string }[] }).data[0]?.id ?? "vis_none";
-      await record(data.getVisitor, `/api/visitors/${id}`, { cookie, params: { id } });
-      await record(data.getVisitorTimeline, `/api/visitors/${id}/timeline`, { cookie, params: { id } });
-      await record(data.listMentions, "/api/mentions?limit=3", { cookie });
-      await record(data.getOverview, "/api/analytics/overview?period=7d", { cookie });
-      await record(data.getTraffic, "/api/analytics/traffic", { cookie });
-      await record(data.getFunnel, "/api/analytics/funnel?period=90d", { cookie });
-      await record(data.getScore, "/api/intelligence/score", { cookie });
-      await record(data.getRanking, "/api/intelligence/ranking", { cookie });
-      await record(data.getVisitor, "/api/visitors/vis_unknown", { cookie, params: { id: "vis_unknown" } });
-      await record(data.listVisitors, "/api/visitors?limit=0", { cookie });
-    }
+    for (const cookie of [pro, limited, empty]) await everyRoute(cookie);
 
     // A session whose key was revoked since, and upstream faults (logged as failures).
     await record(data.getScore, "/api/intelligence/score", { cookie: await sessionCookie(REVOKED_KEY) });
@@ -87,9 +99,34 @@ describe("the API key never appears in responses or logs", () => {
     expect(all).toContain("console.warn: [data-api]");
     expect(all).toContain("svc_sk_test_…9d1f");
 
-    for (const key of KEYS) {
-      expect(all).not.toContain(key);
-      expect(all).not.toContain(secretPart(key));
-    }
+    expectNoKey(KEYS);
+  }, 60_000);
+
+  it("when the upstream echoes the key: in error codes, messages and params, X-Request-ID, extra and text fields of 200 bodies", async () => {
+    seen.length = 0;
+    sandbox.setFaults({ echoKey: true });
+    const pro = cookieOf(await signIn({ apiKey: DEMO_KEYS.pro }));
+    const limited = cookieOf(await signIn({ demo: "limited" }));
+    // A key that the upstream rejects with its key-echoing 401 and request id.
+    await signIn({ apiKey: `${DEMO_KEYS.pro}x` });
+    for (const cookie of [pro, limited]) await everyRoute(cookie);
+    // Every upstream error kind, each echoing the key, and odd data on top.
+    sandbox.setFaults({ echoKey: true, errorCount: 5, paths: ["/analytics/traffic"] });
+    await record(data.getTraffic, "/api/analytics/traffic?period=24h", { cookie: pro });
+    sandbox.setFaults({ echoKey: true, rateLimitStorm: 1, paths: ["/analytics/funnel"] });
+    await record(data.getFunnel, "/api/analytics/funnel?period=24h", { cookie: pro });
+    sandbox.setFaults({ echoKey: true, oddRate: 0.5 });
+    await everyRoute(pro);
+    sandbox.setFaults({});
+
+    // The upstream did echo it (so the check is not vacuous), and the app passed on what it could.
+    const upstream = await fetch(`${sandbox.baseUrl}/visitors/vis_unknown`, { headers: { Authorization: `Bearer ${DEMO_KEYS.pro}` } });
+    expect(upstream.status).toBe(404);
+    const all = seen.join("\n");
+    expect(all).toMatch(/"request_id":"req_[0-9a-f]+-svc_sk_test_/);
+    expect(all).toContain("not_found_svc_sk_test_");
+    expect(all).toContain(`"unreadable":{"count":`);
+
+    expectNoKey([DEMO_KEYS.pro, DEMO_KEYS.limited]);
   }, 60_000);
 });

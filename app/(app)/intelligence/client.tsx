@@ -6,13 +6,15 @@ import { BreakdownFigure } from "@/components/charts/chart-figures";
 import { toBreakdownData } from "@/components/charts/breakdown-chart-data";
 import { CsvDownloadButton } from "@/components/export/csv-download-button";
 import { RANKING_CSV_COLUMNS } from "@/components/export/table-columns";
-import { EmptyState, QueryView, Skeleton, SkeletonLines } from "@/components/states/states";
+import { EmptyState, QueryView, Skeleton, SkeletonLines, UnreadableNotice } from "@/components/states/states";
 import { Card } from "@/components/ui/card";
 import { ChangeBadge } from "@/components/ui/change-badge";
 import { DateTime } from "@/components/ui/date-time";
+import { scoreBarWidth, sortByRank } from "@/components/ui/ranking-data";
 import { ScoreSummary } from "@/components/ui/score-summary";
+import { UnknownValue } from "@/components/ui/value-badge";
 import type { Ranking } from "@/lib/data-api/schemas";
-import { formatNumber } from "@/lib/format/format";
+import { formatNumber, MISSING } from "@/lib/format/format";
 import { browserApi } from "@/lib/queries/browser-api";
 import { rankingQuery, scoreQuery } from "@/lib/queries/intelligence";
 
@@ -38,7 +40,7 @@ export function IntelligenceClient() {
               <div className="stack">
                 <ScoreSummary score={s} size="large" />
                 <p className="small muted">
-                  Range 0 (never surfaced) to 100 (consistently recommended first). Trend: {s.trend?.direction ?? "unknown"}
+                  Range 0 (never surfaced) to 100 (consistently recommended first). Trend: <TrendDirection direction={s.trend?.direction} />
                   {s.trend?.change !== undefined && `, ${s.trend.change > 0 ? "+" : ""}${s.trend.change} points`}.
                 </p>
               </div>
@@ -69,10 +71,15 @@ export function IntelligenceClient() {
           query={ranking}
           what="the ranking"
           loading={<SkeletonLines lines={6} height={24} />}
-          isEmpty={(r) => r.data.length === 0}
+          isEmpty={(r) => r.data.length === 0 && !r.unreadable}
           empty={<EmptyState title="No competitors tracked yet" />}
         >
-          {(r) => <RankingTable ranking={r} />}
+          {(r) => (
+            <>
+              <RankingTable ranking={r} />
+              <UnreadableNotice unreadable={r.unreadable} noun={["row", "rows"]} />
+            </>
+          )}
         </QueryView>
       </Card>
     </div>
@@ -80,8 +87,7 @@ export function IntelligenceClient() {
 }
 
 function RankingTable({ ranking }: { ranking: Ranking }) {
-  const rows = [...ranking.data].sort((a, b) => a.rank - b.rank);
-  const max = Math.max(100, ...rows.map((r) => r.score));
+  const rows = sortByRank(ranking.data);
   return (
     <div className="table-wrap" role="region" aria-label="Ranking (scrolls sideways)" tabIndex={0}>
       <table className="table" data-testid="ranking-table">
@@ -99,9 +105,9 @@ function RankingTable({ ranking }: { ranking: Ranking }) {
           </tr>
         </thead>
         <tbody>
-          {rows.map((r) => (
-            <tr key={`${r.rank}-${r.name}`} className={r.is_workspace ? "highlight" : undefined} data-testid="ranking-row" aria-current={r.is_workspace ? "true" : undefined}>
-              <td className="rank-number">#{r.rank}</td>
+          {rows.map((r, i) => (
+            <tr key={`${i}-${r.name}`} className={r.is_workspace ? "highlight" : undefined} data-testid="ranking-row" aria-current={r.is_workspace ? "true" : undefined}>
+              <td className="rank-number">#{r.rank ?? MISSING}</td>
               <td>
                 {r.name}
                 {r.is_workspace && <span className="badge badge-accent" style={{ marginLeft: 8 }}>You</span>}
@@ -109,14 +115,22 @@ function RankingTable({ ranking }: { ranking: Ranking }) {
               <td className="num">{formatNumber(r.score)}</td>
               <td aria-hidden="true">
                 <span className="rank-bar">
-                  <span className={r.is_workspace ? "rank-bar-fill is-workspace" : "rank-bar-fill"} style={{ width: `${(r.score / max) * 100}%` }} />
+                  <span className={r.is_workspace ? "rank-bar-fill is-workspace" : "rank-bar-fill"} style={{ width: `${scoreBarWidth(r.score, rows)}%` }} />
                 </span>
               </td>
-              <td>{r.change === undefined ? <span className="muted">—</span> : <ChangeBadge value={r.change} unit="" suffix="points" />}</td>
+              <td>{r.change === undefined ? <span className="muted">{MISSING}</span> : <ChangeBadge value={r.change} unit="" suffix="points" />}</td>
             </tr>
           ))}
         </tbody>
       </table>
     </div>
   );
+}
+
+const DIRECTIONS = ["up", "down", "flat"];
+
+/** The trend's direction as sent: the known ones as words, any other value as it is, neutral. */
+function TrendDirection({ direction }: { direction: string | undefined }) {
+  if (direction === undefined) return <>unknown</>;
+  return DIRECTIONS.includes(direction) ? <>{direction}</> : <UnknownValue value={direction} />;
 }

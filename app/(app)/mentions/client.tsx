@@ -6,10 +6,11 @@ import Link from "next/link";
 import { ExportButton } from "@/components/export/export-button";
 import { DateField, SelectField } from "@/components/filters/fields";
 import { useUrlFilters } from "@/components/filters/use-url-filters";
-import { EmptyState, QueryView, SkeletonLines } from "@/components/states/states";
+import { EmptyState, QueryView, SkeletonLines, UnreadableNotice } from "@/components/states/states";
 import { DateTime } from "@/components/ui/date-time";
 import { Pagination } from "@/components/ui/pagination";
 import { SourceBadge } from "@/components/ui/source-badge";
+import { SentimentBadge } from "@/components/ui/value-badge";
 import { LABELS, PLATFORMS, SENTIMENTS } from "@/lib/data-api/constants";
 import type { MentionListParams } from "@/lib/data-api/params";
 import type { Mention } from "@/lib/data-api/schemas";
@@ -18,8 +19,6 @@ import { browserApi } from "@/lib/queries/browser-api";
 import { mentionListQuery } from "@/lib/queries/mentions";
 import { withoutPaging } from "@/lib/ui/view-filters";
 import type { MentionsSearch } from "./search-params";
-
-const SENTIMENT_MARK: Record<string, string> = { positive: "▲", neutral: "●", negative: "▼" };
 
 export function MentionsClient({ search }: { search: MentionsSearch }) {
   const { raw, result } = search;
@@ -119,7 +118,7 @@ function MentionFeed({
       query={query}
       what="mentions"
       loading={loading}
-      isEmpty={(d) => d.data.length === 0}
+      isEmpty={(d) => d.data.length === 0 && !d.unreadable}
       empty={
         <div className="card">
           <EmptyState title={params.offset > 0 ? "No mentions on this page" : "No mentions match these filters"}>
@@ -130,16 +129,18 @@ function MentionFeed({
     >
       {(d) => (
         <div className={pending || query.isPlaceholderData ? "is-pending" : undefined}>
+          <UnreadableNotice unreadable={d.unreadable} noun={["mention", "mentions"]} />
           <ul className="mention-grid" data-testid="mentions-feed">
-            {d.data.map((m) => (
-              <MentionCard key={m.id} mention={m} />
+            {d.data.map((m, i) => (
+              <MentionCard key={`${i}-${m.id}`} mention={m} />
             ))}
           </ul>
           <div className="card" style={{ marginTop: 16, paddingTop: 4, paddingBottom: 16 }}>
             <Pagination
-              offset={d.meta.offset}
+              offset={d.meta.offset ?? params.offset}
               limit={params.limit}
               count={d.data.length}
+              skipped={d.unreadable?.count}
               total={d.meta.total}
               noun="mentions"
               hrefFor={(offset) => hrefFor({ offset: offset === 0 ? undefined : String(offset) }, false)}
@@ -153,16 +154,11 @@ function MentionFeed({
 }
 
 function MentionCard({ mention: m }: { mention: Mention }) {
-  const sentiment = m.sentiment ?? "";
   return (
     <li className="card mention" data-testid="mention-card">
       <div className="mention-head">
         <SourceBadge source={m.platform} />
-        {m.sentiment ? (
-          <span className={`badge badge-${sentiment}`} data-testid="mention-sentiment">
-            <span aria-hidden="true">{SENTIMENT_MARK[sentiment] ?? "●"}</span> {humanize(sentiment)}
-          </span>
-        ) : null}
+        <SentimentBadge sentiment={m.sentiment} />
         <span className="badge badge-neutral" title="Position of the brand in the answer">
           Position {m.position ?? MISSING}
         </span>
@@ -171,15 +167,16 @@ function MentionCard({ mention: m }: { mention: Mention }) {
         </span>
       </div>
       <p className="mention-query">
-        <span className="visually-hidden">Query: </span>“{m.query ?? MISSING}”
+        <span className="visually-hidden">Query: </span>
+        {m.query === undefined ? <span className="muted">{MISSING}</span> : `“${m.query}”`}
       </p>
       <blockquote className="mention-snippet">{m.response_snippet ?? MISSING}</blockquote>
       <div className="mention-foot small">
         <span className="muted">Competitors named:</span>{" "}
         {m.competitors_mentioned && m.competitors_mentioned.length > 0 ? (
           <span className="chips">
-            {m.competitors_mentioned.map((c) => (
-              <span key={c} className="chip">
+            {m.competitors_mentioned.map((c, i) => (
+              <span key={`${i}-${c}`} className="chip">
                 {c}
               </span>
             ))}

@@ -5,15 +5,16 @@ import Link from "next/link";
 import { ExportButton } from "@/components/export/export-button";
 import { DateField, SelectField, SuggestField } from "@/components/filters/fields";
 import { useUrlFilters } from "@/components/filters/use-url-filters";
-import { EmptyState, QueryView, SkeletonLines } from "@/components/states/states";
+import { EmptyState, QueryView, SkeletonLines, UnreadableNotice } from "@/components/states/states";
 import { DateTime, ZoneName } from "@/components/ui/date-time";
 import { Pagination } from "@/components/ui/pagination";
 import { ConvertedBadge } from "@/components/ui/converted-badge";
 import { SourceBadge } from "@/components/ui/source-badge";
+import { IntentLabel, Missing } from "@/components/ui/value-badge";
 import { AI_SOURCES, KNOWN_INTENTS, LABELS, SOURCES } from "@/lib/data-api/constants";
 import type { VisitorListParams } from "@/lib/data-api/params";
 import type { Visitor } from "@/lib/data-api/schemas";
-import { formatCountry, formatNumber, humanize, MISSING } from "@/lib/format/format";
+import { formatCountry, formatNumber, humanize } from "@/lib/format/format";
 import { browserApi } from "@/lib/queries/browser-api";
 import { visitorListQuery } from "@/lib/queries/visitors";
 import { withoutPaging } from "@/lib/ui/view-filters";
@@ -125,7 +126,7 @@ function VisitorTable({
       query={query}
       what="visitors"
       loading={<SkeletonLines lines={8} height={22} />}
-      isEmpty={(d) => d.data.length === 0}
+      isEmpty={(d) => d.data.length === 0 && !d.unreadable}
       empty={
         <EmptyState title={params.offset > 0 ? "No visitors on this page" : "No visitors match these filters"}>
           {params.offset > 0 ? <Link href={hrefFor({ offset: undefined })}>Go to the first page</Link> : "Try a wider date range or fewer filters."}
@@ -134,6 +135,7 @@ function VisitorTable({
     >
       {(d) => (
         <div className={pending || query.isPlaceholderData ? "is-pending" : undefined}>
+          <UnreadableNotice unreadable={d.unreadable} noun={["row", "rows"]} />
           <div className="table-wrap" role="region" aria-label="Visitors (scrolls sideways)" tabIndex={0}>
             <table className="table" data-testid="visitors-table">
               <thead>
@@ -156,16 +158,17 @@ function VisitorTable({
                 </tr>
               </thead>
               <tbody>
-                {d.data.map((v) => (
-                  <VisitorRow key={v.id} visitor={v} />
+                {d.data.map((v, i) => (
+                  <VisitorRow key={`${i}-${v.id}`} visitor={v} />
                 ))}
               </tbody>
             </table>
           </div>
           <Pagination
-            offset={d.meta.offset}
+            offset={d.meta.offset ?? params.offset}
             limit={params.limit}
             count={d.data.length}
+            skipped={d.unreadable?.count}
             total={d.meta.total}
             noun="visitors"
             hrefFor={(offset) => hrefFor({ offset: offset === 0 ? undefined : String(offset) }, false)}
@@ -195,14 +198,16 @@ function VisitorRow({ visitor: v }: { visitor: Visitor }) {
       <td>
         <SourceBadge source={v.source} />
       </td>
-      <td className="nowrap">{humanize(v.intent)}</td>
+      <td className="nowrap">
+        <IntentLabel intent={v.intent} />
+      </td>
       <td className="num">{formatNumber(v.pages_viewed)}</td>
       <td>
         <ConvertedBadge converted={v.converted} />
       </td>
-      <td>{v.email ?? <span className="muted">{MISSING}</span>}</td>
+      <td>{v.email ?? <Missing />}</td>
       <td className="nowrap" title={v.country ? formatCountry(v.country) : undefined}>
-        {location || <span className="muted">{MISSING}</span>}
+        {location || <Missing />}
       </td>
     </tr>
   );

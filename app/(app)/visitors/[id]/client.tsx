@@ -6,22 +6,21 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { CsvDownloadButton } from "@/components/export/csv-download-button";
 import { TIMELINE_CSV_COLUMNS } from "@/components/export/table-columns";
-import { EmptyState, QueryView, SkeletonLines } from "@/components/states/states";
+import { EmptyState, QueryView, SkeletonLines, UnreadableNotice } from "@/components/states/states";
 import { Card } from "@/components/ui/card";
 import { ConvertedBadge } from "@/components/ui/converted-badge";
 import { DateTime } from "@/components/ui/date-time";
 import { ArrowLeftIcon } from "@/components/ui/icons";
 import { SourceBadge } from "@/components/ui/source-badge";
+import { IntentLabel, UnknownValue } from "@/components/ui/value-badge";
 import { eventLabel, orderTimeline } from "@/components/ui/timeline-data";
 import type { TimelineEvent, Visitor } from "@/lib/data-api/schemas";
-import { formatCountry, formatDuration, formatNumber, humanize, MISSING } from "@/lib/format/format";
+import { formatCountry, formatDuration, formatNumber, MISSING } from "@/lib/format/format";
 import { browserApi } from "@/lib/queries/browser-api";
 import { errorStatus } from "@/lib/queries/error-status";
 import { visitorQuery, visitorTimelineQuery } from "@/lib/queries/visitors";
 import VisitorNotFound from "./not-found";
 import type { TimelineOrder } from "./search-params";
-
-const KNOWN_FIELDS = new Set(["id", "first_seen", "last_seen", "source", "intent", "pages_viewed", "converted", "email", "country", "city"]);
 
 export function VisitorClient({ id, order }: { id: string; order: TimelineOrder }) {
   const visitor = useQuery(visitorQuery(browserApi, id));
@@ -54,7 +53,6 @@ export function VisitorClient({ id, order }: { id: string; order: TimelineOrder 
 }
 
 function VisitorDetails({ visitor: v }: { visitor: Visitor }) {
-  const extra = Object.entries(v).filter(([k, value]) => !KNOWN_FIELDS.has(k) && (typeof value === "string" || typeof value === "number" || typeof value === "boolean"));
   return (
     <dl className="details">
       <Item label="Visitor ID">
@@ -69,7 +67,9 @@ function VisitorDetails({ visitor: v }: { visitor: Visitor }) {
       <Item label="Source">
         <SourceBadge source={v.source} />
       </Item>
-      <Item label="Intent">{humanize(v.intent)}</Item>
+      <Item label="Intent">
+        <IntentLabel intent={v.intent} />
+      </Item>
       <Item label="Pages viewed">{formatNumber(v.pages_viewed)}</Item>
       <Item label="Converted">
         <ConvertedBadge converted={v.converted} />
@@ -77,11 +77,6 @@ function VisitorDetails({ visitor: v }: { visitor: Visitor }) {
       <Item label="Email">{v.email ?? MISSING}</Item>
       <Item label="Country">{v.country ? `${formatCountry(v.country)} (${v.country})` : MISSING}</Item>
       <Item label="City">{v.city ?? MISSING}</Item>
-      {extra.map(([k, value]) => (
-        <Item key={k} label={humanize(k)}>
-          {String(value)}
-        </Item>
-      ))}
     </dl>
   );
 }
@@ -98,10 +93,11 @@ function Item({ label, children }: { label: string; children: React.ReactNode })
 function TimelineCard({ id, order }: { id: string; order: TimelineOrder }) {
   const timeline = useQuery(visitorTimelineQuery(browserApi, id));
   const events = timeline.data ? orderTimeline(timeline.data.data, order) : [];
+  const eventCount = timeline.data ? `${formatNumber(events.length)} ${events.length === 1 ? "event" : "events"}, ${order} first` : undefined;
   return (
     <Card
       title="Timeline"
-      description={timeline.data ? `${formatNumber(events.length)} events, ${order} first` : undefined}
+      description={eventCount}
       testId="timeline-card"
       actions={
         <>
@@ -127,15 +123,18 @@ function TimelineCard({ id, order }: { id: string; order: TimelineOrder }) {
         query={timeline}
         what="this visitor's timeline"
         loading={<SkeletonLines lines={6} height={28} />}
-        isEmpty={(t) => t.data.length === 0}
+        isEmpty={(t) => t.data.length === 0 && !t.unreadable}
         empty={<EmptyState title="No activity recorded for this visitor" />}
       >
-        {() => (
-          <ol className="timeline" data-testid="timeline">
-            {events.map((e, i) => (
-              <TimelineItem key={e.id ?? `${e.occurred_at}-${i}`} event={e} />
-            ))}
-          </ol>
+        {(t) => (
+          <>
+            <UnreadableNotice unreadable={t.unreadable} noun={["event", "events"]} />
+            <ol className="timeline" data-testid="timeline">
+              {events.map((e, i) => (
+                <TimelineItem key={`${i}-${e.id ?? ""}`} event={e} />
+              ))}
+            </ol>
+          </>
         )}
       </QueryView>
     </Card>
@@ -143,12 +142,14 @@ function TimelineCard({ id, order }: { id: string; order: TimelineOrder }) {
 }
 
 function TimelineItem({ event: e }: { event: TimelineEvent }) {
+  const label = e.type === undefined ? undefined : eventLabel(e.type);
   return (
-    <li className={`timeline-item timeline-${e.type}`} data-testid="timeline-event" data-type={e.type}>
+    // Only a known type names a style: an upstream value never becomes a class name.
+    <li className={label ? `timeline-item timeline-${e.type}` : "timeline-item"} data-testid="timeline-event" data-type={e.type}>
       <span className="timeline-dot" aria-hidden="true" />
       <div className="timeline-body">
         <div className="timeline-head">
-          <span className="timeline-type">{eventLabel(e.type)}</span>
+          <span className="timeline-type">{label ?? (e.type === undefined ? "Event of unknown type" : <UnknownValue value={e.type} />)}</span>
           <DateTime iso={e.occurred_at} />
         </div>
         {(e.title || e.url) && (
