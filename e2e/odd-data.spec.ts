@@ -209,6 +209,34 @@ test("intelligence: score, components and the full ranking", async ({ page }) =>
   await screenshots(page, "intelligence");
 });
 
+test("exports: every readable row in the file, and the unreadable ones reported when the download ends", async ({ page }) => {
+  const errors = watchErrors(page);
+  await signInWithKey(page, KEY);
+  const filters = "source=claude&converted=true";
+  const items: unknown[] = [];
+  for (let offset = 0; ; offset += 100) {
+    const pageOf = await sandboxGet<{ data: unknown[]; meta: { total: unknown } }>(`/visitors?${filters}&limit=100&offset=${offset}`, KEY);
+    items.push(...pageOf.data);
+    if (pageOf.data.length < 100) break;
+  }
+  const expected = readable(items, ["id"]);
+  const skipped = unreadableCount(items, ["id"]);
+  expect(skipped).toBeGreaterThan(0);
+  await page.goto(`/visitors?${filters}`);
+  await expectWhole(page, errors);
+
+  const region = page.getByTestId("export-visitors");
+  const downloading = page.waitForEvent("download");
+  await region.getByRole("button", { name: /^Export/ }).click();
+  const download = await downloading;
+  const { readFile } = await import("node:fs/promises");
+  const lines = (await readFile((await download.path())!, "utf8")).split("\r\n").filter(Boolean);
+  expect(lines.slice(1).map((l) => l.slice(1, l.indexOf('"', 1)))).toEqual(expected.map((v) => String(v.id)));
+  await expect(region.getByRole("status")).toContainText(
+    `${skipped} ${skipped === 1 ? "row" : "rows"} could not be read and ${skipped === 1 ? "was" : "were"} left out (request req_`,
+  );
+});
+
 test("an upstream that echoes the key: not in any page's HTML (the dehydrated state included) or API response", async ({ page }) => {
   await setFaults({ oddRate: 1, echoKey: true, keys: [KEY] });
   await signInWithKey(page, KEY);

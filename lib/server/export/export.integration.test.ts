@@ -273,4 +273,48 @@ describe("export requests", () => {
     expect(excelRows.map((r) => r[0])).toEqual(plainRows.map((r) => r[0]));
     expect(excelRows.length).toBeGreaterThan(0);
   });
+
+  it("over odd upstream data: every readable row written in order, the unreadable ones counted with request ids", async () => {
+    // The same oddities for the export's key and the reference key: they are seeded by each item's identity.
+    sandbox.setFaults({ oddRate: 0.3, paths: ["/visitors"], keys: [DEMO_KEYS.pro, DEMO_KEYS.limited] });
+    try {
+      const filters = { source: "chatgpt" };
+      const raw = await upstreamRows("visitors", filters);
+      const readable = raw.rows.filter((r) => typeof r === "object" && r !== null && typeof r.id === "string" && r.id !== "");
+      const unreadable = raw.rows.length - readable.length;
+      expect(unreadable, "the sandbox should have sent some unreadable rows").toBeGreaterThan(0);
+
+      const res = await exportRequest("visitors", new URLSearchParams({ ...filters, format: "csv" }).toString());
+      expect(res.status).toBe(200);
+      expect(res.headers.get("x-total-count")).toBe(String(raw.total));
+      const parsed = Papa.parse<Record<string, string>>(await res.text(), { header: true, newline: "\r\n", skipEmptyLines: true });
+      expect(parsed.errors).toEqual([]);
+      expect(parsed.data.map((r) => r.id)).toEqual(readable.map((r) => r.id));
+
+      const id = res.headers.get("x-export-id")!;
+      const status = await call<{ state: string; rows_written: number; unreadable: { count: number; request_ids: string[] } }>(
+        exportStatus,
+        `/api/export/status?id=${id}`,
+        { cookie },
+      );
+      expect(status.body).toMatchObject({ state: "complete", rows_written: readable.length, unreadable: { count: unreadable } });
+      expect(status.body.unreadable.request_ids.length).toBeGreaterThan(0);
+      for (const rid of status.body.unreadable.request_ids) expect(rid).toMatch(/^req_/);
+    } finally {
+      sandbox.setFaults({ keys: [DEMO_KEYS.pro, DEMO_KEYS.limited] });
+    }
+  });
+
+  it("an upstream claiming 1e11 rows: a 422 after one upstream call, nothing planned", async () => {
+    sandbox.setFaults({ metaTotal: 1e11, paths: ["/mentions"], keys: [DEMO_KEYS.pro] });
+    try {
+      const before = sandbox.stats().byPath["/mentions"] ?? 0;
+      const res = await exportRequest("mentions", "format=json");
+      expect(res.status).toBe(422);
+      expect(((await res.json()) as ErrorJson).error.message).toMatch(/100,000,000,000 rows/);
+      expect((sandbox.stats().byPath["/mentions"] ?? 0) - before).toBe(1);
+    } finally {
+      sandbox.setFaults({ keys: [DEMO_KEYS.pro] });
+    }
+  });
 });
