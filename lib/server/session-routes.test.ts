@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
 import { startSandbox, type Sandbox } from "@/sandbox/server";
 import * as data from "./data-routes";
-import { SESSION_COOKIE } from "./session";
+import { SESSION_COOKIE, unsealSession } from "./session";
 import * as session from "./session-routes";
 import { call, sessionCookie, startUpstream, TEST_SECRET, type ErrorJson } from "./test-support";
 
@@ -198,6 +198,30 @@ describe("GET and DELETE /api/session", () => {
     const again = cookieFrom(await post({ apiKey: DEMO_KEYS.pro }));
     await call(data.getScore, "/api/intelligence/score", { cookie: again });
     expect(sandbox.stats().byPath["/intelligence/score"]).toBe(2);
+  });
+
+  it("session revocation: a cookie saved before sign-out is refused afterwards (401 on the API, no page session)", async () => {
+    const saved = cookieFrom(await post({ apiKey: DEMO_KEYS.pro }));
+    // Used once before sign-out, so the unseal cache holds it: the revocation must win over the cache.
+    expect((await call(data.getScore, "/api/intelligence/score", { cookie: saved })).status).toBe(200);
+    expect(await unsealSession(saved.slice(SESSION_COOKIE.length + 1))).not.toBeNull();
+    const out = await call(session.signOut, "/api/session", { cookie: saved, init: { method: "DELETE", headers: { origin: "http://localhost:3000" } } });
+    expect(out.status).toBe(200);
+
+    const replayed = await call<ErrorJson>(data.getScore, "/api/intelligence/score", { cookie: saved });
+    expect(replayed.status).toBe(401);
+    expect(replayed.body.error.code).toBe("unauthorized");
+    expect((await call<SessionJson>(session.readSession, "/api/session", { cookie: saved })).body).toEqual({ signedIn: false });
+    // Pages (the proxy and server components) read the session through unsealSession.
+    expect(await unsealSession(saved.slice(SESSION_COOKIE.length + 1))).toBeNull();
+    // Only that session ended: a new sign-in with the same key works.
+    const again = cookieFrom(await post({ apiKey: DEMO_KEYS.pro }));
+    expect((await call(data.getScore, "/api/intelligence/score", { cookie: again })).status).toBe(200);
+  });
+
+  it("session revocation: a cookie without a session id (sealed before revocation existed) is not accepted", async () => {
+    const legacy = await sealData({ apiKey: DEMO_KEYS.pro, iat: Date.now() }, { password: TEST_SECRET, ttl: 8 * 3600 });
+    expect((await call(data.getScore, "/api/intelligence/score", { cookie: `${SESSION_COOKIE}=${legacy}` })).status).toBe(401);
   });
 
   it("DELETE from another site is refused", async () => {

@@ -11,6 +11,7 @@ import {
   API_KEY_PATTERN,
   getRequestSession,
   hasSessionCookie,
+  revokeSession,
   sealSession,
   sessionClearCookie,
   sessionSetCookie,
@@ -148,11 +149,14 @@ export const readSession = withErrors("the session", async (req: Request) => {
   return json(signedInBody(session.apiKey));
 });
 
-/** DELETE /api/session: sign out and drop the key's cached data. */
+/** DELETE /api/session: sign out (the session is revoked on the server) and drop the key's cached data. */
 export const signOut = withErrors("sign-out", async (req: Request) => {
   if (!isSameOrigin(req)) throw csrfRejected();
   const session = await getRequestSession(req);
-  if (session) await forgetKey(session.apiKey);
+  if (session) {
+    await revokeSession(session);
+    await forgetKey(session.apiKey);
+  }
   return json({ signedIn: false }, { headers: { "Set-Cookie": sessionClearCookie(req) } });
 });
 
