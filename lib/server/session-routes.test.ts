@@ -109,12 +109,61 @@ describe("POST /api/session", () => {
     ["a number key", { apiKey: 5 }, "apiKey"],
     ["an unknown demo", { demo: "gold" }, "demo"],
     ["a key and a demo id at once", { apiKey: 1, demo: "free" }, "apiKey"],
-    ["too large", { apiKey: "x".repeat(5000) }, "body"],
   ])("refuses a body that is %s", async (_name, body, param) => {
     const res = await post(body);
     expect(res.status).toBe(400);
     expect(res.body.error.param).toBe(param);
     expect(sandbox.stats().requests).toBe(0);
+  });
+
+  /** A body streamed in 16 KB chunks, counting how much of it the server pulled. */
+  function streamedBody(totalBytes: number) {
+    const chunk = new TextEncoder().encode("x".repeat(16 * 1024));
+    const state = { pulled: 0, cancelled: false };
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (state.pulled >= totalBytes) return controller.close();
+        state.pulled += chunk.length;
+        controller.enqueue(chunk);
+      },
+      cancel() {
+        state.cancelled = true;
+      },
+    });
+    return { stream, state };
+  }
+
+  const signInRequest = (body: ReadableStream<Uint8Array> | string, headers: Record<string, string> = {}) =>
+    new Request("http://localhost:3000/api/session", {
+      method: "POST",
+      body,
+      headers: { "content-type": "application/json", origin: "http://localhost:3000", ...headers },
+      duplex: "half",
+    } as RequestInit);
+
+  it("sign-in body: a chunked body over the limit is refused with 413 after reading only past the limit, and the stream is cancelled", async () => {
+    const { stream, state } = streamedBody(100 * 1024 * 1024);
+    const res = await session.signIn(signInRequest(stream), undefined);
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as ErrorJson).error).toMatchObject({ code: "payload_too_large" });
+    expect(state.pulled).toBeLessThan(64 * 1024);
+    expect(state.cancelled).toBe(true);
+    expect(sandbox.stats().requests).toBe(0);
+  });
+
+  it("sign-in body: a declared Content-Length over the limit is refused with 413 before reading any of it", async () => {
+    const { stream, state } = streamedBody(100 * 1024 * 1024);
+    const res = await session.signIn(signInRequest(stream, { "content-length": String(100 * 1024 * 1024) }), undefined);
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as ErrorJson).error.code).toBe("payload_too_large");
+    expect(state.pulled).toBeLessThanOrEqual(16 * 1024);
+  });
+
+  it("sign-in body: just over the limit is 413, just under is read", async () => {
+    const over = await session.signIn(signInRequest(JSON.stringify({ apiKey: "x".repeat(5000) })), undefined);
+    expect(over.status).toBe(413);
+    const under = await session.signIn(signInRequest(JSON.stringify({ apiKey: DEMO_KEYS.pro, pad: " ".repeat(3000) }), { "x-forwarded-for": freshIp() }), undefined);
+    expect(under.status).toBe(200);
   });
 
   it("revoked, unknown and live keys: 401 'not valid or was revoked', no cookie", async () => {

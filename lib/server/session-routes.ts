@@ -7,6 +7,7 @@ import { isDataApiError, type DataApiError } from "@/lib/data-api/errors";
 import { isSameOrigin } from "./csrf";
 import { DEMO_IDS, loadDemoKeys } from "./demo-keys";
 import { finalError, invalidParameter, json, withErrors } from "./http";
+import { readBodyText } from "./request-body";
 import {
   API_KEY_PATTERN,
   getRequestSession,
@@ -20,6 +21,7 @@ import {
 import { clientIdOf, signInThrottle } from "./throttle";
 import { dataApiForKey, discardKey, forgetKey } from "./upstream";
 
+/** A sign-in body is `{"apiKey": "..."}`: a few hundred bytes. Larger ones are refused with 413. */
 const MAX_BODY_BYTES = 4096;
 
 const KEY_FORM_MESSAGE =
@@ -50,10 +52,7 @@ function signedInBody(apiKey: string) {
 }
 
 async function readJsonBody(req: Request): Promise<unknown> {
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw invalidParameter("body", "The request body is too large.");
-  const text = await req.text();
-  if (text.length > MAX_BODY_BYTES) throw invalidParameter("body", "The request body is too large.");
+  const text = await readBodyText(req, MAX_BODY_BYTES);
   try {
     return JSON.parse(text);
   } catch {
