@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { DEFAULT_CACHE_TTL_MS } from "@/lib/data-api/cache";
 import { DEFAULT_TIMEOUT_MS } from "@/lib/data-api/client";
+import { parseTrustedProxies, type TrustedProxies } from "./client-address";
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -12,6 +13,8 @@ export class ConfigError extends Error {
     this.name = "ConfigError";
   }
 }
+
+const COOKIE_SECURE_MODES = ["auto", "always", "never"] as const;
 
 const BASE_URL_HINT = "an http(s) URL ending in /v1, e.g. https://api.example.com/v1";
 
@@ -26,8 +29,22 @@ const schema = z.object({
     .string()
     .regex(/^\s*\d{1,7}\/s\s*,\s*\d{1,9}\/min\s*$/, { error: 'must look like "50/s,1000/min" (per-second and per-minute budget)' })
     .optional(),
+  TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .superRefine((v, ctx) => {
+      try {
+        parseTrustedProxies(v);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: `must be a comma list of IP addresses and CIDR ranges, e.g. "10.0.0.0/8,192.168.1.1": ${(error as Error).message}` });
+      }
+    }),
+  COOKIE_SECURE: z.enum(COOKIE_SECURE_MODES, { error: 'must be "auto", "always" or "never"' }).default("auto"),
   NODE_ENV: z.string().optional(),
 });
+
+/** The Secure flag of the session cookie: `auto` decides per request (see session.ts). */
+export type CookieSecureMode = (typeof COOKIE_SECURE_MODES)[number];
 
 export type ServerEnv = {
   dataApiBaseUrl: string;
@@ -36,10 +53,22 @@ export type ServerEnv = {
   timeoutMs: number;
   /** A fixed per-key budget instead of the plan learned from the headers (DATA_API_RATE_BUDGET). */
   rateBudget?: { perSecond: number; perMinute: number };
+  /** Proxies whose X-Forwarded-For is believed (TRUSTED_PROXIES); none by default. */
+  trustedProxies: TrustedProxies;
+  cookieSecure: CookieSecureMode;
   production: boolean;
 };
 
-const RELEVANT = ["DATA_API_BASE_URL", "SESSION_SECRET", "DATA_API_CACHE_TTL_MS", "DATA_API_TIMEOUT_MS", "DATA_API_RATE_BUDGET", "NODE_ENV"] as const;
+const RELEVANT = [
+  "DATA_API_BASE_URL",
+  "SESSION_SECRET",
+  "DATA_API_CACHE_TTL_MS",
+  "DATA_API_TIMEOUT_MS",
+  "DATA_API_RATE_BUDGET",
+  "TRUSTED_PROXIES",
+  "COOKIE_SECURE",
+  "NODE_ENV",
+] as const;
 
 type EnvState = { fingerprint: string; env: ServerEnv } | undefined;
 // On globalThis: the proxy and the route handlers are bundled separately but share the process,
@@ -90,6 +119,8 @@ export function getEnv(): ServerEnv {
     cacheTtlMs: parsed.data.DATA_API_CACHE_TTL_MS,
     timeoutMs: parsed.data.DATA_API_TIMEOUT_MS,
     ...(parsed.data.DATA_API_RATE_BUDGET ? { rateBudget: parseBudget(parsed.data.DATA_API_RATE_BUDGET) } : {}),
+    trustedProxies: parseTrustedProxies(parsed.data.TRUSTED_PROXIES),
+    cookieSecure: parsed.data.COOKIE_SECURE,
     production,
   };
   g.__waEnv = { fingerprint, env };

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
 import { startSandbox, type Sandbox } from "@/sandbox/server";
 import * as data from "./data-routes";
+import { PEER_ADDRESS_HEADER } from "./client-address";
+import { setRuntimeFlags } from "./runtime-flags";
 import { SESSION_COOKIE, unsealSession } from "./session";
 import * as session from "./session-routes";
 import { call, sessionCookie, startUpstream, TEST_SECRET, type ErrorJson } from "./test-support";
@@ -13,10 +15,12 @@ import { call, sessionCookie, startUpstream, TEST_SECRET, type ErrorJson } from 
 let sandbox: Sandbox;
 let ipCounter = 0;
 /** A fresh client address per attempt series, so the failure throttle of one test never affects another. */
-const freshIp = () => `198.51.100.${++ipCounter}`;
+const freshIp = () => `198.51.${100 + (ipCounter >> 8)}.${++ipCounter & 255}`;
 
 beforeAll(async () => {
   sandbox = await startUpstream({ cacheTtlMs: 60_000 });
+  // As under `npm start`: the front server passes each request's socket address in PEER_ADDRESS_HEADER.
+  setRuntimeFlags({ frontServer: true });
 });
 afterAll(async () => {
   await sandbox?.close();
@@ -33,7 +37,7 @@ function post(body: unknown, headers: Record<string, string> = {}, url = "/api/s
     init: {
       method: "POST",
       body: typeof body === "string" ? body : JSON.stringify(body),
-      headers: { "content-type": "application/json", "x-forwarded-for": freshIp(), origin: "http://localhost:3000", ...headers },
+      headers: { "content-type": "application/json", [PEER_ADDRESS_HEADER]: freshIp(), origin: "http://localhost:3000", ...headers },
     },
   });
 }
@@ -69,10 +73,35 @@ describe("POST /api/session", () => {
     const req = new Request("https://dash.example.com/api/session", {
       method: "POST",
       body: JSON.stringify({ apiKey: DEMO_KEYS.pro }),
-      headers: { origin: "https://dash.example.com", "x-forwarded-for": freshIp() },
+      headers: { origin: "https://dash.example.com", [PEER_ADDRESS_HEADER]: freshIp() },
     });
     const secure = await session.signIn(req, undefined);
     expect(secure.headers.get("set-cookie")).toContain("; Secure");
+  });
+
+  it.each([
+    ["behind a TLS proxy (X-Forwarded-Proto: https) -> Secure", { "x-forwarded-proto": "https" }, undefined, true],
+    ["X-Forwarded-Proto with several hops, https first -> Secure", { "x-forwarded-proto": "https, http" }, undefined, true],
+    ["a public Host over plain http -> Secure", { host: "dash.example.com", origin: "http://dash.example.com" }, undefined, true],
+    ["a LAN address as Host -> Secure", { host: "192.168.1.20:3000", origin: "http://192.168.1.20:3000" }, undefined, true],
+    ["plain http to localhost -> not Secure", { host: "localhost:3000" }, undefined, false],
+    ["plain http to 127.0.0.1 -> not Secure", { host: "127.0.0.1:3000", origin: "http://127.0.0.1:3000" }, undefined, false],
+    ["plain http to [::1] -> not Secure", { host: "[::1]:3000", origin: "http://[::1]:3000" }, undefined, false],
+    ["plain http to a .localhost name -> not Secure", { host: "dash.localhost:3000", origin: "http://dash.localhost:3000" }, undefined, false],
+    ["COOKIE_SECURE=never behind a TLS proxy -> not Secure", { "x-forwarded-proto": "https" }, "never", false],
+    ["COOKIE_SECURE=always on localhost -> Secure", { host: "localhost:3000" }, "always", true],
+  ] as const)("session cookie Secure flag: %s", async (_name, headers, mode, secure) => {
+    if (mode) process.env.COOKIE_SECURE = mode;
+    try {
+      const res = await post({ demo: "pro" }, headers);
+      expect(res.status).toBe(200);
+      expect(/;\s*Secure/.test(res.headers.get("set-cookie")!)).toBe(secure);
+      // Signing out clears the cookie with the same attributes (a browser ignores a mismatched clear).
+      const out = await call(session.signOut, "/api/session", { cookie: cookieFrom(res), init: { method: "DELETE", headers: { origin: "http://localhost:3000", ...headers } } });
+      expect(/;\s*Secure/.test(out.headers.get("set-cookie")!)).toBe(secure);
+    } finally {
+      delete process.env.COOKIE_SECURE;
+    }
   });
 
   it("signs in with a demo id, resolving the key on the server", async () => {
@@ -162,7 +191,7 @@ describe("POST /api/session", () => {
   it("sign-in body: just over the limit is 413, just under is read", async () => {
     const over = await session.signIn(signInRequest(JSON.stringify({ apiKey: "x".repeat(5000) })), undefined);
     expect(over.status).toBe(413);
-    const under = await session.signIn(signInRequest(JSON.stringify({ apiKey: DEMO_KEYS.pro, pad: " ".repeat(3000) }), { "x-forwarded-for": freshIp() }), undefined);
+    const under = await session.signIn(signInRequest(JSON.stringify({ apiKey: DEMO_KEYS.pro, pad: " ".repeat(3000) }), { [PEER_ADDRESS_HEADER]: freshIp() }), undefined);
     expect(under.status).toBe(200);
   });
 
@@ -209,17 +238,64 @@ describe("POST /api/session", () => {
 
   it("throttles a client after 10 failed attempts a minute, with Retry-After; others are unaffected", async () => {
     const ip = freshIp();
-    for (let i = 0; i < 10; i++) expect((await post({ apiKey: "nonsense" }, { "x-forwarded-for": ip })).status).toBe(400);
-    const blocked = await post({ apiKey: DEMO_KEYS.pro }, { "x-forwarded-for": ip });
+    for (let i = 0; i < 10; i++) expect((await post({ apiKey: "nonsense" }, { [PEER_ADDRESS_HEADER]: ip })).status).toBe(400);
+    const blocked = await post({ apiKey: DEMO_KEYS.pro }, { [PEER_ADDRESS_HEADER]: ip });
     expect(blocked.status).toBe(429);
     expect(blocked.body.error.code).toBe("too_many_attempts");
     expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
     expect((await post({ apiKey: DEMO_KEYS.pro })).status).toBe(200);
   });
 
+  it("sign-in throttling: a rotating X-Forwarded-For from a peer that is not a trusted proxy does not escape the limit", async () => {
+    const ip = freshIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      statuses.push((await post({ apiKey: "nonsense" }, { [PEER_ADDRESS_HEADER]: ip, "x-forwarded-for": `203.0.113.${i + 1}`, "x-real-ip": `203.0.113.${i + 1}` })).status);
+    }
+    expect(statuses).toEqual([...Array(10).fill(400), 429, 429]);
+  });
+
+  it("sign-in throttling: behind a trusted proxy, each forwarded client has its own limit", async () => {
+    process.env.TRUSTED_PROXIES = "10.9.0.0/16";
+    try {
+      const proxy = "10.9.0.1";
+      for (let i = 0; i < 10; i++) await post({ apiKey: "nonsense" }, { [PEER_ADDRESS_HEADER]: proxy, "x-forwarded-for": "1.2.3.4, 203.0.113.200" });
+      expect((await post({ apiKey: "nonsense" }, { [PEER_ADDRESS_HEADER]: proxy, "x-forwarded-for": "9.9.9.9, 203.0.113.200" })).status).toBe(429);
+      // Another client through the same proxy is not affected.
+      expect((await post({ apiKey: DEMO_KEYS.pro }, { [PEER_ADDRESS_HEADER]: proxy, "x-forwarded-for": "203.0.113.201" })).status).toBe(200);
+    } finally {
+      delete process.env.TRUSTED_PROXIES;
+    }
+  });
+
+  it("sign-in throttling: a bad body, a rejected key and an unreachable upstream all count as failures", async () => {
+    const ip = freshIp();
+    expect((await post("not json", { [PEER_ADDRESS_HEADER]: ip })).status).toBe(400);
+    expect((await post({ apiKey: REVOKED_KEY }, { [PEER_ADDRESS_HEADER]: ip })).status).toBe(401);
+    const saved = process.env.DATA_API_BASE_URL;
+    const gone = await startSandbox({ port: 0, visitors: 10 });
+    await gone.close();
+    process.env.DATA_API_BASE_URL = `${gone.url}/v1`;
+    try {
+      // Eight attempts at once, each reserving its point before the upstream fails them.
+      const unreachable = await Promise.all(Array.from({ length: 8 }, () => post({ apiKey: DEMO_KEYS.pro }, { [PEER_ADDRESS_HEADER]: ip })));
+      expect(unreachable.map((r) => r.body.error.code)).toEqual(Array(8).fill("network_error"));
+    } finally {
+      process.env.DATA_API_BASE_URL = saved;
+    }
+    // Ten failures: even a correct key from this client now waits.
+    expect((await post({ apiKey: DEMO_KEYS.pro }, { [PEER_ADDRESS_HEADER]: ip })).status).toBe(429);
+  });
+
+  it("sign-in throttling: cross-site attempts are refused without spending the visitor's attempts", async () => {
+    const ip = freshIp();
+    for (let i = 0; i < 15; i++) expect((await post({ apiKey: "nonsense" }, { [PEER_ADDRESS_HEADER]: ip, origin: "https://evil.example" })).status).toBe(403);
+    expect((await post({ apiKey: DEMO_KEYS.pro }, { [PEER_ADDRESS_HEADER]: ip })).status).toBe(200);
+  });
+
   it("successful sign-ins are not throttled", async () => {
     const ip = freshIp();
-    for (let i = 0; i < 15; i++) expect((await post({ demo: "pro" }, { "x-forwarded-for": ip })).status).toBe(200);
+    for (let i = 0; i < 15; i++) expect((await post({ demo: "pro" }, { [PEER_ADDRESS_HEADER]: ip })).status).toBe(200);
   });
 });
 

@@ -8,7 +8,7 @@ import "server-only";
 import { sealData, unsealData } from "iron-session";
 import { cookies } from "next/headers";
 import { maskKey } from "@/lib/data-api/redact";
-import { ConfigError, getEnv } from "./env";
+import { ConfigError, getEnv, type CookieSecureMode } from "./env";
 import { revocationStore } from "./stores/revocations";
 
 export const SESSION_COOKIE = "wa_session";
@@ -119,12 +119,38 @@ export async function getRequestSession(req: Request): Promise<Session | null> {
   return unsealSession(readCookie(req.headers.get("cookie"), SESSION_COOKIE));
 }
 
-const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+/** Host names that only ever reach this machine, where browsers allow plain-http development. */
+function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[(.*)\]$/, "$1");
+  return h === "localhost" || h.endsWith(".localhost") || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h);
+}
 
-/** Secure everywhere except plain-http development on this machine. */
+/**
+ * Whether the session cookie gets `Secure`: always, unless the request is plain http to a loopback
+ * host (local development, where a Secure cookie would never come back). Behind a TLS-terminating
+ * proxy the app sees plain http, so X-Forwarded-Proto: https counts as https; believing it from
+ * anyone is safe here, as a forged value can only add the flag. A public Host is taken as served
+ * over https. COOKIE_SECURE=always|never overrides (e.g. `never` for plain http on a LAN address).
+ */
 function secureFor(req: Request): boolean {
-  const hostname = new URL(req.url).hostname;
-  return !LOCAL_HOSTS.has(hostname);
+  let mode: CookieSecureMode = "auto";
+  try {
+    mode = getEnv().cookieSecure;
+  } catch {
+    // Misconfigured: the request fails with that message elsewhere; clearing a cookie must not throw.
+  }
+  if (mode !== "auto") return mode === "always";
+  const url = new URL(req.url);
+  const forwardedProto = req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
+  if (forwardedProto === "https" || url.protocol === "https:") return true;
+  const host = req.headers.get("host") ?? url.host;
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${host}`).hostname;
+  } catch {
+    return true;
+  }
+  return !isLoopbackHost(hostname);
 }
 
 function cookieAttributes(req: Request, maxAge: number): string {
