@@ -1,13 +1,15 @@
 // The session API against a sandbox over real HTTP: sign-in with a key or a demo id, cookie
 // attributes, key form checks, upstream outcomes (revoked, rate limited, failing, unreachable),
 // CSRF, throttling of failed attempts, sign-out dropping the key's cached data, expiry.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { sealData } from "iron-session";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
 import { startSandbox, type Sandbox } from "@/sandbox/server";
 import * as data from "./data-routes";
 import { PEER_ADDRESS_HEADER } from "./client-address";
-import { setRuntimeFlags } from "./runtime-flags";
+import { runtimeFlags, setRuntimeFlags } from "./runtime-flags";
 import { SESSION_COOKIE, unsealSession } from "./session";
 import * as session from "./session-routes";
 import { call, sessionCookie, startUpstream, TEST_SECRET, type ErrorJson } from "./test-support";
@@ -384,6 +386,52 @@ describe("GET /api/session/demo-keys", () => {
       expect(unreachable.body.error.code).toBe("network_error");
     } finally {
       process.env.DATA_API_BASE_URL = saved;
+    }
+  });
+
+  it("demo keys: asks only the embedded sandbox, not an upstream that merely serves /sandbox/keys", async () => {
+    const saved = process.env.DATA_API_BASE_URL;
+    // A running sandbox that this process did not start (as a real upstream answering /sandbox/keys would).
+    const foreign = await startSandbox({ port: 0, visitors: 10 });
+    process.env.DATA_API_BASE_URL = foreign.baseUrl;
+    try {
+      const res = await call<{ available: boolean; keys: unknown[] }>(session.listDemoKeys, "/api/session/demo-keys");
+      expect(res.body).toEqual({ available: false, keys: [] });
+      expect(foreign.stats().log.filter((l) => l.path === "/sandbox/keys")).toEqual([]);
+      expect((await post({ demo: "pro" })).body.error.code).toBe("demo_unavailable");
+    } finally {
+      process.env.DATA_API_BASE_URL = saved;
+      await foreign.close();
+    }
+  });
+
+  it("demo keys: only svc_sk_test_ keys are offered, never live ones, even from the embedded sandbox", async () => {
+    const hostile = createServer((req, res) => {
+      res.setHeader("Content-Type", "application/json");
+      res.end(
+        JSON.stringify({
+          keys: [
+            { id: "free", key: "svc_sk_live_realcustomerkey_0123456789" },
+            { id: "pro", key: "svc_sk_test_demo_pro_4e8b2a6c9d1f", plan: "Pro" },
+            { id: "empty", key: "svc_sk_test_bad key with spaces" },
+            { key: "svc_sk_live_demo_limited_0123456789" },
+          ],
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => hostile.listen(0, "127.0.0.1", resolve));
+    const origin = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
+    const saved = { base: process.env.DATA_API_BASE_URL, flags: runtimeFlags() };
+    process.env.DATA_API_BASE_URL = `${origin}/v1`;
+    setRuntimeFlags({ embeddedSandboxOrigin: origin });
+    try {
+      const res = await call<{ available: boolean; keys: { id: string }[] }>(session.listDemoKeys, "/api/session/demo-keys");
+      expect(res.body.keys.map((k) => k.id)).toEqual(["pro"]);
+      expect((await post({ demo: "free" })).body.error.code).toBe("demo_unavailable");
+    } finally {
+      process.env.DATA_API_BASE_URL = saved.base;
+      setRuntimeFlags(saved.flags);
+      hostile.close();
     }
   });
 });
