@@ -11,7 +11,8 @@ import { NextResponse, type NextRequest } from "next/server";
 import { SESSION_COOKIE, unsealSession } from "@/lib/server/session";
 import { safeNextPath } from "@/lib/ui/safe-next";
 
-const PUBLIC_PAGES = new Set(["/sign-in"]);
+// The not-found route is public: the front server shows it for odd page paths, signed in or not.
+const PUBLIC_PAGES = new Set(["/sign-in", "/_not-found"]);
 
 export function contentSecurityPolicy(nonce: string, options: { dev: boolean; https: boolean }): string {
   return [
