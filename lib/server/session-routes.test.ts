@@ -308,9 +308,9 @@ describe("GET and DELETE /api/session", () => {
     const tampered = await call<SessionJson>(session.readSession, "/api/session", { cookie: good.replace(/.{4}$/, "abcd") });
     expect(tampered.body).toEqual({ signedIn: false });
     expect(tampered.headers.get("set-cookie")).toMatch(/^wa_session=;/);
-    const old = await sealData({ apiKey: DEMO_KEYS.pro, iat: Date.now() - 9 * 3600_000 }, { password: TEST_SECRET, ttl: 8 * 3600 });
+    const old = await sealData({ apiKey: DEMO_KEYS.pro, iat: Date.now() - 9 * 3600_000, sid: crypto.randomUUID() }, { password: TEST_SECRET, ttl: 8 * 3600 });
     expect((await call<SessionJson>(session.readSession, "/api/session", { cookie: `${SESSION_COOKIE}=${old}` })).body).toEqual({ signedIn: false });
-    const foreign = await sealData({ apiKey: DEMO_KEYS.pro, iat: Date.now() }, { password: "another-secret-of-at-least-32-characters!", ttl: 3600 });
+    const foreign = await sealData({ apiKey: DEMO_KEYS.pro, iat: Date.now(), sid: crypto.randomUUID() }, { password: "another-secret-of-at-least-32-characters!", ttl: 3600 });
     expect((await call<SessionJson>(session.readSession, "/api/session", { cookie: `${SESSION_COOKIE}=${foreign}` })).body).toEqual({ signedIn: false });
   });
 
