@@ -54,7 +54,7 @@ test.describe("sign-in throttling", () => {
     // 15 clients x 10 failures: 150 failed attempts a minute, over the old global cap of 100.
     await Promise.all(
       Array.from({ length: 15 }, async (_, c) => {
-        for (let i = 0; i < 10; i++) await rawSignIn({ apiKey: "svc_sk_test_wrongwrongwrong" }, { localAddress: `127.0.1.${c + 1}` });
+        for (let i = 0; i < 10; i++) await rawSignIn({ apiKey: "not-a-key" }, { localAddress: `127.0.1.${c + 1}` });
       }),
     );
     const res = await rawSignIn({ apiKey: DEMO_KEYS.pro }, { localAddress: "127.0.0.32" });
