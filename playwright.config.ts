@@ -1,5 +1,5 @@
-// End-to-end tests in Chromium. Playwright starts the sandbox and the built dashboard on loopback
-// (fixed test ports, overridable) and stops them when the run ends.
+// End-to-end tests in Chromium. Playwright starts the built dashboard through the production entry,
+// which starts the sandbox, on loopback (fixed test ports, overridable) and stops both when the run ends.
 import { defineConfig, devices } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 3107);
@@ -28,24 +28,22 @@ export default defineConfig({
     },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
-  webServer: [
-    {
-      command: "npx tsx sandbox/main.ts",
-      url: `${SANDBOX_URL}/sandbox/health`,
-      env: { SANDBOX_PORT: String(sandboxPort), SANDBOX_HOST: "127.0.0.1", SANDBOX_NOW: "2026-11-20T12:00:00Z" },
-      reuseExistingServer: false,
-      timeout: 60_000,
+  // The production entry (`npm start`, scripts/run.ts): the front server with Next in-process, and the
+  // embedded sandbox it starts as a child process on the test port (so the sign-in page offers its
+  // demo keys, and tests reach it directly for faults and stats).
+  webServer: {
+    command: "npx tsx scripts/run.ts start",
+    url: `http://127.0.0.1:${port}/api/health`,
+    env: {
+      PORT: String(port),
+      HOSTNAME: "127.0.0.1",
+      DATA_API_BASE_URL: "",
+      SANDBOX_PORT: String(sandboxPort),
+      SANDBOX_NOW: "2026-11-20T12:00:00Z",
+      SESSION_SECRET: "e2e-only-session-secret-0123456789abcdef",
+      NEXT_TELEMETRY_DISABLED: "1",
     },
-    {
-      command: `npx next start -p ${port} -H 127.0.0.1`,
-      url: `http://127.0.0.1:${port}/api/health`,
-      env: {
-        DATA_API_BASE_URL: `${SANDBOX_URL}/v1`,
-        SESSION_SECRET: "e2e-only-session-secret-0123456789abcdef",
-        NEXT_TELEMETRY_DISABLED: "1",
-      },
-      reuseExistingServer: false,
-      timeout: 120_000,
-    },
-  ],
+    reuseExistingServer: false,
+    timeout: 120_000,
+  },
 });

@@ -9,8 +9,10 @@
 // headers are static (JSON runs no scripts, so no nonce) and come from `headers()` in next.config.mjs.
 import { NextResponse, type NextRequest } from "next/server";
 import { SESSION_COOKIE, unsealSession } from "@/lib/server/session";
+import { safeNextPath } from "@/lib/ui/safe-next";
 
-const PUBLIC_PAGES = new Set(["/sign-in"]);
+// The not-found route is public: the front server shows it for odd page paths, signed in or not.
+const PUBLIC_PAGES = new Set(["/sign-in", "/_not-found"]);
 
 export function contentSecurityPolicy(nonce: string, options: { dev: boolean; https: boolean }): string {
   return [
@@ -61,7 +63,10 @@ export async function proxy(request: NextRequest) {
     }
     if (!valid) {
       const target = new URL("/sign-in", request.url);
-      target.searchParams.set("next", `${pathname}${search}`);
+      // Only a path that is safe to return to is carried along: the request path itself may be a
+      // trick ("//evil.example", "/.//evil.example") that the sign-in page must never be handed.
+      const next = safeNextPath(`${pathname}${search}`, "");
+      if (next) target.searchParams.set("next", next);
       const response = NextResponse.redirect(target, 307);
       if (request.cookies.has(SESSION_COOKIE)) response.cookies.delete(SESSION_COOKIE);
       for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);

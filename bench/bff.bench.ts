@@ -147,7 +147,7 @@ export async function run(): Promise<void> {
   try {
     const app = `http://127.0.0.1:${port}`;
     await waitFor(`${app}/api/health`, 60_000);
-    const cookie = `wa_session=${await sealData({ apiKey: DEMO_KEYS.pro, iat: Date.now() }, { password: SECRET, ttl: 8 * 3600 })}`;
+    const cookie = `wa_session=${await sealData({ apiKey: DEMO_KEYS.pro, iat: Date.now(), sid: crypto.randomUUID() }, { password: SECRET, ttl: 8 * 3600 })}`;
 
     // Visitors pages of 20 (a ~6 KB body); offsets keep every request a cache miss.
     const direct: Target = {

@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium } from "@playwright/test";
+import { DEMO_KEYS } from "../sandbox/keys";
 import { startSandbox } from "../sandbox/server";
 import { freePort, waitFor } from "./support";
 
@@ -74,7 +75,8 @@ export async function run(): Promise<void> {
     const signIn = await fetch(`${base}/api/session`, {
       method: "POST",
       headers: { "Content-Type": "application/json", Origin: base },
-      body: JSON.stringify({ demo: "pro" }),
+      // By key: demo ids are only offered when the app's own entry started the sandbox.
+      body: JSON.stringify({ apiKey: DEMO_KEYS.pro }),
     });
     const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0]!;
     if (signIn.status !== 200 || !cookie) throw new Error(`sign-in failed: HTTP ${signIn.status}`);

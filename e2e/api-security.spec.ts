@@ -2,6 +2,7 @@
 // headers and the per-request CSP nonce, the /sign-in redirect, session cookie attributes, CSRF,
 // and path attacks on the visitor id that must never reach another upstream path.
 import { expect, test, type APIResponse } from "@playwright/test";
+import { rawRequest, type RawResponse } from "./helpers/raw-http";
 import { DEMO_KEYS, SANDBOX_URL } from "./helpers/sandbox";
 
 const expectSecurityHeaders = (res: APIResponse) => {
@@ -128,4 +129,71 @@ test("path attacks on the visitor id never reach another upstream path", async (
     expect(p, p).toMatch(allowed);
     expect(p, p).not.toMatch(/%|\.\./);
   }
+});
+
+test.describe("odd paths and methods (raw HTTP against the production entry)", () => {
+  const jsonError = (res: RawResponse) => {
+    expect(res.headers["content-type"], res.body).toMatch(/^application\/json/);
+    const body = JSON.parse(res.body) as { error: { code: string; message: string } };
+    expect(body.error.code).toMatch(/^[a-z_]+$/);
+    expect(body.error.message.length).toBeGreaterThan(0);
+    return body.error;
+  };
+
+  const apiCases = [
+    { head: "GET /api/visitors/vis_abc% HTTP/1.1", status: 400, what: "bad percent-encoding in an API path" },
+    { head: "GET /api/visitors/vis_abc%zz/timeline HTTP/1.1", status: 400, what: "bad percent-encoding before a known suffix" },
+    { head: "GET /api/visitors/%2e%2e HTTP/1.1", status: 400, what: "an encoded dot-dot segment" },
+    { head: "GET /api/visitors/%2E%2E/%2e%2e/intelligence/score HTTP/1.1", status: 400, what: "encoded traversal" },
+    { head: "GET /api/visitors/./vis_abc HTTP/1.1", status: 400, what: "a raw dot segment" },
+    { head: "GET /api/visitors/../intelligence/score HTTP/1.1", status: 400, what: "raw traversal" },
+    { head: "GET /api/visitors\\..\\intelligence HTTP/1.1", status: 400, what: "backslashes" },
+    { head: "GET /api/nothing-here HTTP/1.1", status: 404, what: "an unknown API path" },
+    { head: "GET /api/visitors/vis_abc/unknown HTTP/1.1", status: 404, what: "an unknown suffix under a known route" },
+    { head: "POST /api/nothing-here HTTP/1.1\r\nContent-Length: 0", status: 405, what: "POST where the app takes none" },
+    { head: "TRACE /api/visitors HTTP/1.1", status: 405, what: "TRACE on the API" },
+    { head: "PUT /api/session HTTP/1.1\r\nContent-Length: 0", status: 405, what: "PUT on the session" },
+    { head: "DELETE /api/visitors HTTP/1.1", status: 405, what: "DELETE on a read-only route" },
+    { head: "OPTIONS /api/visitors HTTP/1.1", status: 405, what: "OPTIONS on the API (no CORS here)" },
+  ];
+  for (const c of apiCases) {
+    test(`odd request: ${c.what} (${c.head.split("\r\n")[0]}) -> ${c.status} in the JSON error shape, no redirect`, async () => {
+      const res = await rawRequest(c.head);
+      expect(res.status, res.body.slice(0, 200)).toBe(c.status);
+      expect(res.headers["location"]).toBeUndefined();
+      jsonError(res);
+      expect(res.headers["x-content-type-options"]).toBe("nosniff");
+    });
+  }
+
+  const otherCases = [
+    { head: "GET /visitors/% HTTP/1.1", status: 404, page: true, what: "bad percent-encoding in a page path" },
+    { head: "GET /visitors/%E0%A4%A HTTP/1.1", status: 404, page: true, what: "truncated UTF-8 in a page path" },
+    { head: "GET /visitors/%2e%2e/settings HTTP/1.1", status: 404, page: true, what: "encoded traversal in a page path" },
+    { head: "TRACE / HTTP/1.1", status: 405, page: false, what: "TRACE" },
+    { head: "TRACK / HTTP/1.1", status: 400, page: false, what: "TRACK (unknown to Node's HTTP parser)" },
+    { head: "OPTIONS * HTTP/1.1", status: 405, page: false, what: "OPTIONS *" },
+    { head: "CONNECT 127.0.0.1:22 HTTP/1.1", status: 405, page: false, what: "CONNECT" },
+    { head: "PROPFIND / HTTP/1.1", status: 405, page: false, what: "a WebDAV method" },
+    { head: "GET http://evil.example/ HTTP/1.1", status: 400, page: false, what: "an absolute-form request target" },
+  ];
+  for (const c of otherCases) {
+    test(`odd request: ${c.what} (${c.head}) -> ${c.status}${c.page ? " with the not-found page" : ""}, never a 5xx or redirect`, async () => {
+      const res = await rawRequest(c.head);
+      expect(res.status, res.body.slice(0, 200)).toBe(c.status);
+      expect(res.headers["location"]).toBeUndefined();
+      if (c.page) {
+        expect(res.headers["content-type"]).toMatch(/^text\/html/);
+        expect(res.body).toContain("Page not found");
+      }
+    });
+  }
+
+  test("odd request: a signed-in visitor's unknown API path is the JSON 404 too, not the HTML page", async ({ request, baseURL }) => {
+    const cookie = await signedInCookie(request, baseURL!);
+    const res = await request.get("/api/visitors/vis_abc/timeline/extra", { headers: { cookie } });
+    expect(res.status()).toBe(404);
+    expect((await res.json()).error.code).toBe("not_found");
+    expectSecurityHeaders(res);
+  });
 });

@@ -5,6 +5,7 @@ import { useId, useState } from "react";
 import { RequestId } from "@/components/states/states";
 import { LogoIcon } from "@/components/ui/icons";
 import { getQueryClient } from "@/lib/queries/get-query-client";
+import { safeNextPath } from "@/lib/ui/safe-next";
 
 export type DemoOption = { id: string; plan: string; workspace: string; description: string };
 
@@ -57,7 +58,8 @@ export function SignInForm({ next, reason, demos }: { next: string; reason?: key
       }
       // Nothing cached under an earlier session may show for this one.
       getQueryClient().clear();
-      window.location.assign(next);
+      // Checked again here: the browser never navigates with a value it was merely handed.
+      window.location.assign(safeNextPath(next));
     } catch {
       setFailure({ title: "This app's server could not be reached", message: "Check your connection and try again." });
       setBusy(null);

@@ -126,6 +126,8 @@ export function createDataApiClient(options: DataApiClientOptions): DataApi {
         text = await response.text();
       } catch (error) {
         if (ctx.signal?.aborted) throw error;
+        // The transport's own verdict (e.g. a body over its size bound) stands as it is.
+        if (isDataApiError(error)) throw error;
         if (timedOut) {
           throw new DataApiError({
             status: 504,

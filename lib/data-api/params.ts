@@ -26,22 +26,32 @@ const intParam = (name: string, min: number, max: number) =>
 const enumParam = <T extends readonly [string, ...string[]]>(name: string, values: T) =>
   z.enum(values, { error: `${name} must be one of: ${listOf(values)}` });
 
-const ISO_DATE_OR_DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+const ISO_DATE_OR_DATETIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2})))?$/;
 
-/** Earliest instant a `from`/`to` value denotes (a date-only value is that day's 00:00 UTC). */
+const daysInMonth = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
+
+/**
+ * Earliest instant a `from`/`to` value denotes (a date-only value is that day's 00:00 UTC), or null.
+ * Every field is range-checked before Date sees it: Date rolls impossible values over
+ * (2026-02-31T10:00:00Z becomes March 3rd), which would silently query another range.
+ */
 export function parseIsoBound(value: string): Date | null {
   const m = ISO_DATE_OR_DATETIME.exec(value);
   if (!m) return null;
-  const [, y, mo, d, h] = m;
-  // A date-only string is parsed as UTC by Date; a datetime must carry its zone (regex above).
+  const [, y, mo, d, h, mi, sec, offH, offM] = m;
+  const [year, month, day] = [Number(y), Number(mo), Number(d)];
+  if (year < 2000 || year > 2100 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  if (h !== undefined) {
+    if (Number(h) > 23 || Number(mi) > 59 || (sec !== undefined && Number(sec) > 59)) return null;
+    if (offH !== undefined && (Number(offH) > 23 || Number(offM) > 59)) return null;
+  }
   const date = new Date(h === undefined ? `${y}-${mo}-${d}T00:00:00Z` : value);
-  if (Number.isNaN(date.getTime())) return null;
-  // Reject impossible calendar dates that Date would roll over (2026-02-31).
-  if (date.toISOString().slice(0, 10) !== `${y}-${mo}-${d}` && h === undefined) return null;
-  const year = Number(y);
-  if (year < 2000 || year > 2100) return null;
-  return date;
+  return Number.isNaN(date.getTime()) ? null : date;
 }
+
+/** Whether a valid `from`/`to` value is a calendar date (and not a datetime). */
+const isDateOnly = (value: string) => value.length === 10;
 
 const dateParam = (name: string) =>
   z
@@ -58,6 +68,16 @@ const fromTo = {
 
 const checkRange = (v: { from?: string; to?: string }, ctx: z.RefinementCtx) => {
   if (v.from && v.to) {
+    // A date-only `to` includes its whole day, a datetime `to` is an instant: mixing the forms makes
+    // the range mean something other than what either reading suggests.
+    if (isDateOnly(v.from) !== isDateOnly(v.to)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["to"],
+        message: "to must have the same form as from: both dates (2026-11-01) or both datetimes (2026-11-01T12:00:00Z)",
+      });
+      return;
+    }
     const from = parseIsoBound(v.from);
     const to = parseIsoBound(v.to);
     if (from && to && from.getTime() > to.getTime()) {

@@ -30,7 +30,31 @@ const BAD: Record<string, string[]> = {
   source: [...COMMON, "CHATGPT", "chatgpt ", "bing", "chatgpt,claude", "chatgpт"],
   intent: [...COMMON.filter((v) => v !== "null" && v !== "undefined"), "Problem_Research", "has space", "a;b", "1abc", "x".repeat(65), "intént", "_x"],
   converted: [...COMMON, "yes", "1", "0", "TRUE", "False"],
-  from: [...COMMON, "yesterday", "2026-13-01", "2026-02-30", "2026-11-01T25:00:00Z", "2026-11-01T10:00:00", "1999-01-01", "20261101", "２０２６-１１-０１"],
+  from: [
+    ...COMMON,
+    "yesterday",
+    "2026-13-01",
+    "2026-00-10",
+    "2026-02-30",
+    "2026-02-29",
+    "2026-04-31",
+    "2026-11-00",
+    // Impossible datetimes, which Date would roll over into another day.
+    "2026-02-31T10:00:00Z",
+    "2026-02-29T00:00:00Z",
+    "2026-13-01T10:00:00Z",
+    "2026-04-31T10:00:00+02:00",
+    "2026-11-01T25:00:00Z",
+    "2026-11-01T24:00:00Z",
+    "2026-11-01T23:60:00Z",
+    "2026-11-01T23:59:60Z",
+    "2026-11-01T10:00:00+24:00",
+    "2026-11-01T10:00:00+05:60",
+    "2026-11-01T10:00:00",
+    "1999-01-01",
+    "20261101",
+    "２０２６-１１-０１",
+  ],
   platform: [...COMMON, "bing", "ChatGPT", "organic"],
   sentiment: [...COMMON, "happy", "POSITIVE"],
   period: [...COMMON, "1d", "30D", "365d", "30d ", "7"],
@@ -88,6 +112,24 @@ describe("bad query values: 400 naming the parameter, no upstream request", () =
       const res = await call<ErrorJson>(route.handler, `${route.path}?from=2026-11-10&to=2026-11-01`, { cookie });
       expect(res.status).toBe(400);
       expect(res.body.error.param).toBe("to");
+    }
+  });
+
+  it.each([
+    ["a date-only to with a datetime from", "from=2026-11-01T10:00:00Z&to=2026-11-20"],
+    ["a datetime to with a date-only from", "from=2026-11-01&to=2026-11-20T10:00:00Z"],
+  ])("refuses %s, naming `to`", async (_name, query) => {
+    for (const route of ROUTES.slice(0, 2)) {
+      const res = await call<ErrorJson>(route.handler, `${route.path}?${query}`, { cookie });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: "invalid_parameter", param: "to" });
+      expect(res.body.error.message).toMatch(/both dates|same form/);
+    }
+  });
+
+  it("accepts real dates and datetimes of the same form, leap day and offsets included", async () => {
+    for (const query of ["from=2028-02-29&to=2028-03-01", "from=2026-11-01T00:00:00Z&to=2026-11-20T23:59:59.999Z", "from=2026-10-31T23:00:00-05:00&to=2026-11-02T10:00:00%2B14:00"]) {
+      expect((await call(routes.listVisitors, `/api/visitors?${query}&limit=1`, { cookie })).status, query).toBe(200);
     }
   });
 

@@ -26,6 +26,22 @@ const configError = (): string => {
 };
 
 describe("getEnv", () => {
+  it("TRUSTED_PROXIES: none by default; a bad entry is named", () => {
+    setEnv({ TRUSTED_PROXIES: undefined, COOKIE_SECURE: undefined });
+    expect(getEnv()).toMatchObject({ trustedProxies: [], cookieSecure: "auto" });
+    setEnv({ TRUSTED_PROXIES: "10.0.0.0/8, ::1" });
+    expect(getEnv().trustedProxies).toHaveLength(2);
+    setEnv({ TRUSTED_PROXIES: "10.0.0.0/8,lb.internal" });
+    expect(configError()).toMatch(/^TRUSTED_PROXIES must be a comma list of IP addresses and CIDR ranges.*"lb.internal"/);
+  });
+
+  it("COOKIE_SECURE: auto, always or never", () => {
+    setEnv({ COOKIE_SECURE: "always" });
+    expect(getEnv().cookieSecure).toBe("always");
+    setEnv({ COOKIE_SECURE: "yes" });
+    expect(configError()).toMatch(/^COOKIE_SECURE must be "auto", "always" or "never"/);
+  });
+
   it("reads a valid configuration", () => {
     setEnv({ DATA_API_CACHE_TTL_MS: "2500", DATA_API_RATE_BUDGET: "5/s, 60/min" });
     expect(getEnv()).toMatchObject({ dataApiBaseUrl: "http://127.0.0.1:4010/v1", cacheTtlMs: 2500, rateBudget: { perSecond: 5, perMinute: 60 } });

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { DEFAULT_CACHE_TTL_MS } from "@/lib/data-api/cache";
 import { DEFAULT_TIMEOUT_MS } from "@/lib/data-api/client";
 import { DEFAULT_MAX_EXPORT_ROWS } from "./export/stream";
+import { parseTrustedProxies, type TrustedProxies } from "./client-address";
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -13,6 +14,8 @@ export class ConfigError extends Error {
     this.name = "ConfigError";
   }
 }
+
+const COOKIE_SECURE_MODES = ["auto", "always", "never"] as const;
 
 const BASE_URL_HINT = "an http(s) URL ending in /v1, e.g. https://api.example.com/v1";
 
@@ -28,8 +31,22 @@ const schema = z.object({
     .regex(/^\s*\d{1,7}\/s\s*,\s*\d{1,9}\/min\s*$/, { error: 'must look like "50/s,1000/min" (per-second and per-minute budget)' })
     .optional(),
   EXPORT_MAX_ROWS: z.coerce.number().int().min(1).max(100_000_000).default(DEFAULT_MAX_EXPORT_ROWS),
+  TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .superRefine((v, ctx) => {
+      try {
+        parseTrustedProxies(v);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: `must be a comma list of IP addresses and CIDR ranges, e.g. "10.0.0.0/8,192.168.1.1": ${(error as Error).message}` });
+      }
+    }),
+  COOKIE_SECURE: z.enum(COOKIE_SECURE_MODES, { error: 'must be "auto", "always" or "never"' }).default("auto"),
   NODE_ENV: z.string().optional(),
 });
+
+/** The Secure flag of the session cookie: `auto` decides per request (see session.ts). */
+export type CookieSecureMode = (typeof COOKIE_SECURE_MODES)[number];
 
 export type ServerEnv = {
   dataApiBaseUrl: string;
@@ -40,6 +57,9 @@ export type ServerEnv = {
   rateBudget?: { perSecond: number; perMinute: number };
   /** The most rows one export may hold; a larger view is refused with a message to narrow it. */
   exportMaxRows: number;
+  /** Proxies whose X-Forwarded-For is believed (TRUSTED_PROXIES); none by default. */
+  trustedProxies: TrustedProxies;
+  cookieSecure: CookieSecureMode;
   production: boolean;
 };
 
@@ -50,6 +70,8 @@ const RELEVANT = [
   "DATA_API_TIMEOUT_MS",
   "DATA_API_RATE_BUDGET",
   "EXPORT_MAX_ROWS",
+  "TRUSTED_PROXIES",
+  "COOKIE_SECURE",
   "NODE_ENV",
 ] as const;
 
@@ -103,6 +125,8 @@ export function getEnv(): ServerEnv {
     timeoutMs: parsed.data.DATA_API_TIMEOUT_MS,
     ...(parsed.data.DATA_API_RATE_BUDGET ? { rateBudget: parseBudget(parsed.data.DATA_API_RATE_BUDGET) } : {}),
     exportMaxRows: parsed.data.EXPORT_MAX_ROWS,
+    trustedProxies: parseTrustedProxies(parsed.data.TRUSTED_PROXIES),
+    cookieSecure: parsed.data.COOKIE_SECURE,
     production,
   };
   g.__waEnv = { fingerprint, env };

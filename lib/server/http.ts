@@ -54,6 +54,11 @@ export function finalError(init: ConstructorParameters<typeof DataApiError>[0]):
 export const unauthorized = () =>
   finalError({ status: 401, code: "unauthorized", message: "Sign in with a workspace API key to see this data." });
 
+/** GET (or any method) of an /api path that no route handles. */
+export async function apiNotFound(): Promise<Response> {
+  return errorResponse(new DataApiError({ status: 404, code: "not_found", message: "There is no such API endpoint." }));
+}
+
 export const invalidParameter = (param: string, message: string) =>
   finalError({ status: 400, code: "invalid_parameter", message, param });
 

@@ -5,9 +5,23 @@
 import "server-only";
 import http from "node:http";
 import https from "node:https";
+import { DataApiError } from "@/lib/data-api/errors";
 
-/** Larger bodies are refused: a Data API page of 100 rows is a few tens of kilobytes. */
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/**
+ * Larger bodies are refused: a Data API page of 100 rows is a few tens of kilobytes, and a visitor's
+ * whole timeline a few hundred. The bound keeps a hostile or broken upstream from filling memory
+ * (20 parallel 15 MB bodies took the server to 830 MB under the earlier 16 MB cap).
+ */
+export const MAX_UPSTREAM_BODY_BYTES = 4 * 1024 * 1024;
+
+/** Not retried (a DataApiError passes through the client as it is): the same request gets the same body. */
+const tooLarge = (requestId: string | undefined) =>
+  new DataApiError({
+    status: 502,
+    code: "unexpected_response",
+    message: `The Data API sent a response larger than ${MAX_UPSTREAM_BODY_BYTES / 1024 / 1024} MB, which this app does not read.`,
+    requestId,
+  });
 
 const agents = {
   "http:": new http.Agent({ keepAlive: true, maxSockets: 128 }),
@@ -29,12 +43,20 @@ export function nodeFetch(input: string, init: RequestInit = {}): Promise<Respon
       url,
       { method: init.method ?? "GET", headers, agent: agents[url.protocol], signal: init.signal ?? undefined },
       (res) => {
+        const requestId = typeof res.headers["x-request-id"] === "string" ? res.headers["x-request-id"] : undefined;
+        // Refused on the declared length before a byte of the body is read.
+        if (Number(res.headers["content-length"] ?? 0) > MAX_UPSTREAM_BODY_BYTES) {
+          res.destroy();
+          return reject(tooLarge(requestId));
+        }
         const chunks: Buffer[] = [];
         let size = 0;
         res.on("data", (chunk: Buffer) => {
           size += chunk.length;
-          if (size > MAX_BODY_BYTES) {
-            res.destroy(new Error("upstream body too large"));
+          if (size > MAX_UPSTREAM_BODY_BYTES) {
+            chunks.length = 0;
+            res.destroy();
+            reject(tooLarge(requestId));
             return;
           }
           chunks.push(chunk);

@@ -1,22 +1,28 @@
 // The session API against a sandbox over real HTTP: sign-in with a key or a demo id, cookie
 // attributes, key form checks, upstream outcomes (revoked, rate limited, failing, unreachable),
 // CSRF, throttling of failed attempts, sign-out dropping the key's cached data, expiry.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { sealData } from "iron-session";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
 import { startSandbox, type Sandbox } from "@/sandbox/server";
 import * as data from "./data-routes";
-import { SESSION_COOKIE } from "./session";
+import { PEER_ADDRESS_HEADER } from "./client-address";
+import { runtimeFlags, setRuntimeFlags } from "./runtime-flags";
+import { SESSION_COOKIE, unsealSession } from "./session";
 import * as session from "./session-routes";
 import { call, sessionCookie, startUpstream, TEST_SECRET, type ErrorJson } from "./test-support";
 
 let sandbox: Sandbox;
 let ipCounter = 0;
 /** A fresh client address per attempt series, so the failure throttle of one test never affects another. */
-const freshIp = () => `198.51.100.${++ipCounter}`;
+const freshIp = () => `198.51.${100 + (ipCounter >> 8)}.${++ipCounter & 255}`;
 
 beforeAll(async () => {
   sandbox = await startUpstream({ cacheTtlMs: 60_000 });
+  // As under `npm start`: the front server passes each request's socket address in PEER_ADDRESS_HEADER.
+  setRuntimeFlags({ frontServer: true });
 });
 afterAll(async () => {
   await sandbox?.close();
@@ -33,7 +39,7 @@ function post(body: unknown, headers: Record<string, string> = {}, url = "/api/s
     init: {
       method: "POST",
       body: typeof body === "string" ? body : JSON.stringify(body),
-      headers: { "content-type": "application/json", "x-forwarded-for": freshIp(), origin: "http://localhost:3000", ...headers },
+      headers: { "content-type": "application/json", [PEER_ADDRESS_HEADER]: freshIp(), origin: "http://localhost:3000", ...headers },
     },
   });
 }
@@ -69,10 +75,35 @@ describe("POST /api/session", () => {
     const req = new Request("https://dash.example.com/api/session", {
       method: "POST",
       body: JSON.stringify({ apiKey: DEMO_KEYS.pro }),
-      headers: { origin: "https://dash.example.com", "x-forwarded-for": freshIp() },
+      headers: { origin: "https://dash.example.com", [PEER_ADDRESS_HEADER]: freshIp() },
     });
     const secure = await session.signIn(req, undefined);
     expect(secure.headers.get("set-cookie")).toContain("; Secure");
+  });
+
+  it.each([
+    ["behind a TLS proxy (X-Forwarded-Proto: https) -> Secure", { "x-forwarded-proto": "https" }, undefined, true],
+    ["X-Forwarded-Proto with several hops, https first -> Secure", { "x-forwarded-proto": "https, http" }, undefined, true],
+    ["a public Host over plain http -> Secure", { host: "dash.example.com", origin: "http://dash.example.com" }, undefined, true],
+    ["a LAN address as Host -> Secure", { host: "192.168.1.20:3000", origin: "http://192.168.1.20:3000" }, undefined, true],
+    ["plain http to localhost -> not Secure", { host: "localhost:3000" }, undefined, false],
+    ["plain http to 127.0.0.1 -> not Secure", { host: "127.0.0.1:3000", origin: "http://127.0.0.1:3000" }, undefined, false],
+    ["plain http to [::1] -> not Secure", { host: "[::1]:3000", origin: "http://[::1]:3000" }, undefined, false],
+    ["plain http to a .localhost name -> not Secure", { host: "dash.localhost:3000", origin: "http://dash.localhost:3000" }, undefined, false],
+    ["COOKIE_SECURE=never behind a TLS proxy -> not Secure", { "x-forwarded-proto": "https" }, "never", false],
+    ["COOKIE_SECURE=always on localhost -> Secure", { host: "localhost:3000" }, "always", true],
+  ] as const)("session cookie Secure flag: %s", async (_name, headers, mode, secure) => {
+    if (mode) process.env.COOKIE_SECURE = mode;
+    try {
+      const res = await post({ demo: "pro" }, headers);
+      expect(res.status).toBe(200);
+      expect(/;\s*Secure/.test(res.headers.get("set-cookie")!)).toBe(secure);
+      // Signing out clears the cookie with the same attributes (a browser ignores a mismatched clear).
+      const out = await call(session.signOut, "/api/session", { cookie: cookieFrom(res), init: { method: "DELETE", headers: { origin: "http://localhost:3000", ...headers } } });
+      expect(/;\s*Secure/.test(out.headers.get("set-cookie")!)).toBe(secure);
+    } finally {
+      delete process.env.COOKIE_SECURE;
+    }
   });
 
   it("signs in with a demo id, resolving the key on the server", async () => {
@@ -109,12 +140,61 @@ describe("POST /api/session", () => {
     ["a number key", { apiKey: 5 }, "apiKey"],
     ["an unknown demo", { demo: "gold" }, "demo"],
     ["a key and a demo id at once", { apiKey: 1, demo: "free" }, "apiKey"],
-    ["too large", { apiKey: "x".repeat(5000) }, "body"],
   ])("refuses a body that is %s", async (_name, body, param) => {
     const res = await post(body);
     expect(res.status).toBe(400);
     expect(res.body.error.param).toBe(param);
     expect(sandbox.stats().requests).toBe(0);
+  });
+
+  /** A body streamed in 16 KB chunks, counting how much of it the server pulled. */
+  function streamedBody(totalBytes: number) {
+    const chunk = new TextEncoder().encode("x".repeat(16 * 1024));
+    const state = { pulled: 0, cancelled: false };
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (state.pulled >= totalBytes) return controller.close();
+        state.pulled += chunk.length;
+        controller.enqueue(chunk);
+      },
+      cancel() {
+        state.cancelled = true;
+      },
+    });
+    return { stream, state };
+  }
+
+  const signInRequest = (body: ReadableStream<Uint8Array> | string, headers: Record<string, string> = {}) =>
+    new Request("http://localhost:3000/api/session", {
+      method: "POST",
+      body,
+      headers: { "content-type": "application/json", origin: "http://localhost:3000", ...headers },
+      duplex: "half",
+    } as RequestInit);
+
+  it("sign-in body: a chunked body over the limit is refused with 413 after reading only past the limit, and the stream is cancelled", async () => {
+    const { stream, state } = streamedBody(100 * 1024 * 1024);
+    const res = await session.signIn(signInRequest(stream), undefined);
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as ErrorJson).error).toMatchObject({ code: "payload_too_large" });
+    expect(state.pulled).toBeLessThan(64 * 1024);
+    expect(state.cancelled).toBe(true);
+    expect(sandbox.stats().requests).toBe(0);
+  });
+
+  it("sign-in body: a declared Content-Length over the limit is refused with 413 before reading any of it", async () => {
+    const { stream, state } = streamedBody(100 * 1024 * 1024);
+    const res = await session.signIn(signInRequest(stream, { "content-length": String(100 * 1024 * 1024) }), undefined);
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as ErrorJson).error.code).toBe("payload_too_large");
+    expect(state.pulled).toBeLessThanOrEqual(16 * 1024);
+  });
+
+  it("sign-in body: just over the limit is 413, just under is read", async () => {
+    const over = await session.signIn(signInRequest(JSON.stringify({ apiKey: "x".repeat(5000) })), undefined);
+    expect(over.status).toBe(413);
+    const under = await session.signIn(signInRequest(JSON.stringify({ apiKey: DEMO_KEYS.pro, pad: " ".repeat(3000) }), { [PEER_ADDRESS_HEADER]: freshIp() }), undefined);
+    expect(under.status).toBe(200);
   });
 
   it("revoked, unknown and live keys: 401 'not valid or was revoked', no cookie", async () => {
@@ -160,17 +240,64 @@ describe("POST /api/session", () => {
 
   it("throttles a client after 10 failed attempts a minute, with Retry-After; others are unaffected", async () => {
     const ip = freshIp();
-    for (let i = 0; i < 10; i++) expect((await post({ apiKey: "nonsense" }, { "x-forwarded-for": ip })).status).toBe(400);
-    const blocked = await post({ apiKey: DEMO_KEYS.pro }, { "x-forwarded-for": ip });
+    for (let i = 0; i < 10; i++) expect((await post({ apiKey: "nonsense" }, { [PEER_ADDRESS_HEADER]: ip })).status).toBe(400);
+    const blocked = await post({ apiKey: DEMO_KEYS.pro }, { [PEER_ADDRESS_HEADER]: ip });
     expect(blocked.status).toBe(429);
     expect(blocked.body.error.code).toBe("too_many_attempts");
     expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
     expect((await post({ apiKey: DEMO_KEYS.pro })).status).toBe(200);
   });
 
+  it("sign-in throttling: a rotating X-Forwarded-For from a peer that is not a trusted proxy does not escape the limit", async () => {
+    const ip = freshIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      statuses.push((await post({ apiKey: "nonsense" }, { [PEER_ADDRESS_HEADER]: ip, "x-forwarded-for": `203.0.113.${i + 1}`, "x-real-ip": `203.0.113.${i + 1}` })).status);
+    }
+    expect(statuses).toEqual([...Array(10).fill(400), 429, 429]);
+  });
+
+  it("sign-in throttling: behind a trusted proxy, each forwarded client has its own limit", async () => {
+    process.env.TRUSTED_PROXIES = "10.9.0.0/16";
+    try {
+      const proxy = "10.9.0.1";
+      for (let i = 0; i < 10; i++) await post({ apiKey: "nonsense" }, { [PEER_ADDRESS_HEADER]: proxy, "x-forwarded-for": "1.2.3.4, 203.0.113.200" });
+      expect((await post({ apiKey: "nonsense" }, { [PEER_ADDRESS_HEADER]: proxy, "x-forwarded-for": "9.9.9.9, 203.0.113.200" })).status).toBe(429);
+      // Another client through the same proxy is not affected.
+      expect((await post({ apiKey: DEMO_KEYS.pro }, { [PEER_ADDRESS_HEADER]: proxy, "x-forwarded-for": "203.0.113.201" })).status).toBe(200);
+    } finally {
+      delete process.env.TRUSTED_PROXIES;
+    }
+  });
+
+  it("sign-in throttling: a bad body, a rejected key and an unreachable upstream all count as failures", async () => {
+    const ip = freshIp();
+    expect((await post("not json", { [PEER_ADDRESS_HEADER]: ip })).status).toBe(400);
+    expect((await post({ apiKey: REVOKED_KEY }, { [PEER_ADDRESS_HEADER]: ip })).status).toBe(401);
+    const saved = process.env.DATA_API_BASE_URL;
+    const gone = await startSandbox({ port: 0, visitors: 10 });
+    await gone.close();
+    process.env.DATA_API_BASE_URL = `${gone.url}/v1`;
+    try {
+      // Eight attempts at once, each reserving its point before the upstream fails them.
+      const unreachable = await Promise.all(Array.from({ length: 8 }, () => post({ apiKey: DEMO_KEYS.pro }, { [PEER_ADDRESS_HEADER]: ip })));
+      expect(unreachable.map((r) => r.body.error.code)).toEqual(Array(8).fill("network_error"));
+    } finally {
+      process.env.DATA_API_BASE_URL = saved;
+    }
+    // Ten failures: even a correct key from this client now waits.
+    expect((await post({ apiKey: DEMO_KEYS.pro }, { [PEER_ADDRESS_HEADER]: ip })).status).toBe(429);
+  });
+
+  it("sign-in throttling: cross-site attempts are refused without spending the visitor's attempts", async () => {
+    const ip = freshIp();
+    for (let i = 0; i < 15; i++) expect((await post({ apiKey: "nonsense" }, { [PEER_ADDRESS_HEADER]: ip, origin: "https://evil.example" })).status).toBe(403);
+    expect((await post({ apiKey: DEMO_KEYS.pro }, { [PEER_ADDRESS_HEADER]: ip })).status).toBe(200);
+  });
+
   it("successful sign-ins are not throttled", async () => {
     const ip = freshIp();
-    for (let i = 0; i < 15; i++) expect((await post({ demo: "pro" }, { "x-forwarded-for": ip })).status).toBe(200);
+    for (let i = 0; i < 15; i++) expect((await post({ demo: "pro" }, { [PEER_ADDRESS_HEADER]: ip })).status).toBe(200);
   });
 });
 
@@ -181,9 +308,9 @@ describe("GET and DELETE /api/session", () => {
     const tampered = await call<SessionJson>(session.readSession, "/api/session", { cookie: good.replace(/.{4}$/, "abcd") });
     expect(tampered.body).toEqual({ signedIn: false });
     expect(tampered.headers.get("set-cookie")).toMatch(/^wa_session=;/);
-    const old = await sealData({ apiKey: DEMO_KEYS.pro, iat: Date.now() - 9 * 3600_000 }, { password: TEST_SECRET, ttl: 8 * 3600 });
+    const old = await sealData({ apiKey: DEMO_KEYS.pro, iat: Date.now() - 9 * 3600_000, sid: crypto.randomUUID() }, { password: TEST_SECRET, ttl: 8 * 3600 });
     expect((await call<SessionJson>(session.readSession, "/api/session", { cookie: `${SESSION_COOKIE}=${old}` })).body).toEqual({ signedIn: false });
-    const foreign = await sealData({ apiKey: DEMO_KEYS.pro, iat: Date.now() }, { password: "another-secret-of-at-least-32-characters!", ttl: 3600 });
+    const foreign = await sealData({ apiKey: DEMO_KEYS.pro, iat: Date.now(), sid: crypto.randomUUID() }, { password: "another-secret-of-at-least-32-characters!", ttl: 3600 });
     expect((await call<SessionJson>(session.readSession, "/api/session", { cookie: `${SESSION_COOKIE}=${foreign}` })).body).toEqual({ signedIn: false });
   });
 
@@ -198,6 +325,30 @@ describe("GET and DELETE /api/session", () => {
     const again = cookieFrom(await post({ apiKey: DEMO_KEYS.pro }));
     await call(data.getScore, "/api/intelligence/score", { cookie: again });
     expect(sandbox.stats().byPath["/intelligence/score"]).toBe(2);
+  });
+
+  it("session revocation: a cookie saved before sign-out is refused afterwards (401 on the API, no page session)", async () => {
+    const saved = cookieFrom(await post({ apiKey: DEMO_KEYS.pro }));
+    // Used once before sign-out, so the unseal cache holds it: the revocation must win over the cache.
+    expect((await call(data.getScore, "/api/intelligence/score", { cookie: saved })).status).toBe(200);
+    expect(await unsealSession(saved.slice(SESSION_COOKIE.length + 1))).not.toBeNull();
+    const out = await call(session.signOut, "/api/session", { cookie: saved, init: { method: "DELETE", headers: { origin: "http://localhost:3000" } } });
+    expect(out.status).toBe(200);
+
+    const replayed = await call<ErrorJson>(data.getScore, "/api/intelligence/score", { cookie: saved });
+    expect(replayed.status).toBe(401);
+    expect(replayed.body.error.code).toBe("unauthorized");
+    expect((await call<SessionJson>(session.readSession, "/api/session", { cookie: saved })).body).toEqual({ signedIn: false });
+    // Pages (the proxy and server components) read the session through unsealSession.
+    expect(await unsealSession(saved.slice(SESSION_COOKIE.length + 1))).toBeNull();
+    // Only that session ended: a new sign-in with the same key works.
+    const again = cookieFrom(await post({ apiKey: DEMO_KEYS.pro }));
+    expect((await call(data.getScore, "/api/intelligence/score", { cookie: again })).status).toBe(200);
+  });
+
+  it("session revocation: a cookie without a session id (sealed before revocation existed) is not accepted", async () => {
+    const legacy = await sealData({ apiKey: DEMO_KEYS.pro, iat: Date.now() }, { password: TEST_SECRET, ttl: 8 * 3600 });
+    expect((await call(data.getScore, "/api/intelligence/score", { cookie: `${SESSION_COOKIE}=${legacy}` })).status).toBe(401);
   });
 
   it("DELETE from another site is refused", async () => {
@@ -235,6 +386,52 @@ describe("GET /api/session/demo-keys", () => {
       expect(unreachable.body.error.code).toBe("network_error");
     } finally {
       process.env.DATA_API_BASE_URL = saved;
+    }
+  });
+
+  it("demo keys: asks only the embedded sandbox, not an upstream that merely serves /sandbox/keys", async () => {
+    const saved = process.env.DATA_API_BASE_URL;
+    // A running sandbox that this process did not start (as a real upstream answering /sandbox/keys would).
+    const foreign = await startSandbox({ port: 0, visitors: 10 });
+    process.env.DATA_API_BASE_URL = foreign.baseUrl;
+    try {
+      const res = await call<{ available: boolean; keys: unknown[] }>(session.listDemoKeys, "/api/session/demo-keys");
+      expect(res.body).toEqual({ available: false, keys: [] });
+      expect(foreign.stats().log.filter((l) => l.path === "/sandbox/keys")).toEqual([]);
+      expect((await post({ demo: "pro" })).body.error.code).toBe("demo_unavailable");
+    } finally {
+      process.env.DATA_API_BASE_URL = saved;
+      await foreign.close();
+    }
+  });
+
+  it("demo keys: only svc_sk_test_ keys are offered, never live ones, even from the embedded sandbox", async () => {
+    const hostile = createServer((req, res) => {
+      res.setHeader("Content-Type", "application/json");
+      res.end(
+        JSON.stringify({
+          keys: [
+            { id: "free", key: "svc_sk_live_realcustomerkey_0123456789" },
+            { id: "pro", key: "svc_sk_test_demo_pro_4e8b2a6c9d1f", plan: "Pro" },
+            { id: "empty", key: "svc_sk_test_bad key with spaces" },
+            { key: "svc_sk_live_demo_limited_0123456789" },
+          ],
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => hostile.listen(0, "127.0.0.1", resolve));
+    const origin = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
+    const saved = { base: process.env.DATA_API_BASE_URL, flags: runtimeFlags() };
+    process.env.DATA_API_BASE_URL = `${origin}/v1`;
+    setRuntimeFlags({ embeddedSandboxOrigin: origin });
+    try {
+      const res = await call<{ available: boolean; keys: { id: string }[] }>(session.listDemoKeys, "/api/session/demo-keys");
+      expect(res.body.keys.map((k) => k.id)).toEqual(["pro"]);
+      expect((await post({ demo: "free" })).body.error.code).toBe("demo_unavailable");
+    } finally {
+      process.env.DATA_API_BASE_URL = saved.base;
+      setRuntimeFlags(saved.flags);
+      hostile.close();
     }
   });
 });

@@ -4,21 +4,26 @@
 // and tells a rejected key apart from an upstream that is rate limiting, failing or unreachable.
 import "server-only";
 import { isDataApiError, type DataApiError } from "@/lib/data-api/errors";
+import { clientKey } from "./client-address";
 import { isSameOrigin } from "./csrf";
 import { DEMO_IDS, loadDemoKeys } from "./demo-keys";
+import { getEnv } from "./env";
 import { finalError, invalidParameter, json, withErrors } from "./http";
+import { readBodyText } from "./request-body";
 import {
   API_KEY_PATTERN,
   getRequestSession,
   hasSessionCookie,
+  revokeSession,
   sealSession,
   sessionClearCookie,
   sessionSetCookie,
   toPageSession,
 } from "./session";
-import { clientIdOf, signInThrottle } from "./throttle";
+import { signInThrottle } from "./sign-in-throttle";
 import { dataApiForKey, discardKey, forgetKey } from "./upstream";
 
+/** A sign-in body is `{"apiKey": "..."}`: a few hundred bytes. Larger ones are refused with 413. */
 const MAX_BODY_BYTES = 4096;
 
 const KEY_FORM_MESSAGE =
@@ -49,10 +54,7 @@ function signedInBody(apiKey: string) {
 }
 
 async function readJsonBody(req: Request): Promise<unknown> {
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw invalidParameter("body", "The request body is too large.");
-  const text = await req.text();
-  if (text.length > MAX_BODY_BYTES) throw invalidParameter("body", "The request body is too large.");
+  const text = await readBodyText(req, MAX_BODY_BYTES);
   try {
     return JSON.parse(text);
   } catch {
@@ -90,15 +92,25 @@ function signInFailure(error: DataApiError): DataApiError {
   });
 }
 
-/** POST /api/session: {apiKey} or {demo}. */
+/**
+ * POST /api/session: {apiKey} or {demo}. Every attempt reserves a throttle point for its client
+ * first; only a successful sign-in gives it back, so whatever fails (bad body or key form, rejected
+ * key, upstream errors, timeouts) counts. Cross-site requests are refused before that: a foreign page
+ * must not be able to spend a visitor's attempts.
+ */
 export const signIn = withErrors("sign-in", async (req: Request) => {
   if (!isSameOrigin(req)) throw csrfRejected();
-  const client = clientIdOf(req);
-  const wait = signInThrottle.retryAfter(client);
+  const client = clientKey(req, getEnv().trustedProxies);
+  const wait = await signInThrottle().begin(client);
   if (wait > 0) {
     throw finalError({ status: 429, code: "too_many_attempts", message: `Too many failed sign-in attempts; try again in ${wait} s.`, retryAfter: wait });
   }
+  const response = await signInOnce(req);
+  await signInThrottle().succeeded(client);
+  return response;
+});
 
+async function signInOnce(req: Request): Promise<Response> {
   const parsed = signInRequest(await readJsonBody(req));
 
   let apiKey: string;
@@ -110,10 +122,7 @@ export const signIn = withErrors("sign-in", async (req: Request) => {
     apiKey = demo.key;
   } else {
     apiKey = parsed.apiKey.trim();
-    if (!API_KEY_PATTERN.test(apiKey)) {
-      signInThrottle.recordFailure(client);
-      throw invalidParameter("apiKey", KEY_FORM_MESSAGE);
-    }
+    if (!API_KEY_PATTERN.test(apiKey)) throw invalidParameter("apiKey", KEY_FORM_MESSAGE);
   }
 
   // A fresh answer, not one cached under an earlier session of the same key.
@@ -124,10 +133,7 @@ export const signIn = withErrors("sign-in", async (req: Request) => {
     // 403 means the key is genuine but may not list visitors; it can still see other data.
     if (!(isDataApiError(error) && error.status === 403)) {
       if (isDataApiError(error)) {
-        if (error.status === 401) {
-          signInThrottle.recordFailure(client);
-          discardKey(apiKey);
-        }
+        if (error.status === 401) discardKey(apiKey);
         throw signInFailure(error);
       }
       throw error;
@@ -136,7 +142,7 @@ export const signIn = withErrors("sign-in", async (req: Request) => {
 
   const sealed = await sealSession(apiKey);
   return json(signedInBody(apiKey), { headers: { "Set-Cookie": sessionSetCookie(req, sealed) } });
-});
+}
 
 /** GET /api/session: who is signed in, with the masked key only. */
 export const readSession = withErrors("the session", async (req: Request) => {
@@ -148,11 +154,14 @@ export const readSession = withErrors("the session", async (req: Request) => {
   return json(signedInBody(session.apiKey));
 });
 
-/** DELETE /api/session: sign out and drop the key's cached data. */
+/** DELETE /api/session: sign out (the session is revoked on the server) and drop the key's cached data. */
 export const signOut = withErrors("sign-out", async (req: Request) => {
   if (!isSameOrigin(req)) throw csrfRejected();
   const session = await getRequestSession(req);
-  if (session) await forgetKey(session.apiKey);
+  if (session) {
+    await revokeSession(session);
+    await forgetKey(session.apiKey);
+  }
   return json({ signedIn: false }, { headers: { "Set-Cookie": sessionClearCookie(req) } });
 });
 

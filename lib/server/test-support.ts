@@ -2,6 +2,7 @@
 // the environment pointing at it, and small helpers to call a handler like Next would.
 import { vi } from "vitest";
 import { startSandbox, type Sandbox } from "@/sandbox/server";
+import { setRuntimeFlags } from "./runtime-flags";
 import { SESSION_COOKIE, sealSession } from "./session";
 
 export const TEST_NOW = "2026-11-20T12:00:00Z";
@@ -17,6 +18,8 @@ export async function startUpstream(options: { visitors?: number; cacheTtlMs?: n
   process.env.DATA_API_BASE_URL = sandbox.baseUrl;
   process.env.SESSION_SECRET = TEST_SECRET;
   process.env.DATA_API_CACHE_TTL_MS = String(options.cacheTtlMs ?? 0);
+  // As `npm start` does for the sandbox it starts: this one is the embedded sandbox (demo keys on offer).
+  setRuntimeFlags({ embeddedSandboxOrigin: sandbox.url });
   return sandbox;
 }
 

@@ -1,0 +1,102 @@
+// Memory of the server under an oversized sign-in body: starts the production entry (`npm start`:
+// front server + Next in one process, the sandbox as a child) and sends POST /api/session bodies of
+// 100 MB, chunked and with a declared Content-Length, as fast as the server takes them. Prints the
+// server process's resident memory growth (sampled every 10 ms from /proc) and how much of each
+// body the server read before answering. Goal: < 10 MB growth (the outside review measured 300 MB
+// for a 100 MB chunked body, and a crash into a 500 at 600 MB). Needs a build in BENCH_DIST_DIR
+// (default .next; `npx next build` first).
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { request } from "node:http";
+import path from "node:path";
+import { freePort, waitFor } from "./support";
+
+export const name = "sign-in body: server memory growth for a 100 MB sign-in body (chunked, and declared)";
+
+const BODY_BYTES = 100 * 1024 * 1024;
+const CHUNK = Buffer.alloc(64 * 1024, "x");
+const GOAL_MB = 10;
+
+function rssMb(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return match ? Number(match[1]) / 1024 : NaN;
+}
+
+type Upload = { status: number | string; sentMb: number; ms: number };
+
+/** Streams up to BODY_BYTES as one sign-in body; stops when the server answers or drops the connection. */
+function upload(base: string, declared: boolean): Promise<Upload> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    let sent = 0;
+    let done = false;
+    const finish = (status: number | string) => {
+      if (done) return;
+      done = true;
+      req.destroy();
+      resolve({ status, sentMb: sent / 1024 / 1024, ms: performance.now() - started });
+    };
+    const headers: Record<string, string> = { "Content-Type": "application/json", Origin: base };
+    if (declared) headers["Content-Length"] = String(BODY_BYTES);
+    const req = request(`${base}/api/session`, { method: "POST", headers }, (res) => {
+      res.resume();
+      finish(res.statusCode ?? "?");
+    });
+    req.on("error", (error: NodeJS.ErrnoException) => finish(error.code ?? error.message));
+    const pump = () => {
+      while (!done && sent < BODY_BYTES) {
+        sent += CHUNK.length;
+        if (!req.write(CHUNK)) return void req.once("drain", pump);
+      }
+      if (!done) req.end();
+    };
+    pump();
+  });
+}
+
+export async function run(): Promise<void> {
+  const distDir = process.env.BENCH_DIST_DIR ?? ".next";
+  if (!existsSync(path.join(distDir, "BUILD_ID"))) {
+    console.log(`skipped: no build in ${distDir} (run \`npx next build\` first)`);
+    return;
+  }
+  const [port, sandboxPort] = [await freePort(), await freePort()];
+  const base = `http://127.0.0.1:${port}`;
+  const server = spawn(process.execPath, ["--import", "tsx", "scripts/run.ts", "start"], {
+    env: {
+      ...process.env,
+      NEXT_DIST_DIR: distDir,
+      PORT: String(port),
+      HOSTNAME: "127.0.0.1",
+      SANDBOX_PORT: String(sandboxPort),
+      DATA_API_BASE_URL: "",
+      SESSION_SECRET: "bench-only-session-secret-0123456789abcdef",
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+    stdio: "ignore",
+  });
+  try {
+    await waitFor(`${base}/api/health`, 60_000);
+    // Warm-up: the sign-in route loaded and run once.
+    for (let i = 0; i < 3; i++) await fetch(`${base}/api/session`, { method: "POST", headers: { Origin: base, "Content-Type": "application/json" }, body: '{"demo":"pro"}' });
+    for (const declared of [false, true]) {
+      await new Promise((r) => setTimeout(r, 500));
+      const before = rssMb(server.pid!);
+      let peak = before;
+      const sampler = setInterval(() => (peak = Math.max(peak, rssMb(server.pid!))), 10);
+      const result = await upload(base, declared);
+      await new Promise((r) => setTimeout(r, 300));
+      clearInterval(sampler);
+      peak = Math.max(peak, rssMb(server.pid!));
+      const growth = peak - before;
+      console.log(
+        `${declared ? "declared" : "chunked "} 100 MB body: HTTP ${result.status} after ${result.ms.toFixed(0)} ms, client had sent ${result.sentMb.toFixed(1)} MB; ` +
+          `server RSS ${before.toFixed(1)} MB -> peak ${peak.toFixed(1)} MB: growth ${growth.toFixed(1)} MB (goal < ${GOAL_MB} MB) ${growth < GOAL_MB ? "ok" : "OVER"}`,
+      );
+    }
+    const health = await fetch(`${base}/api/health`);
+    console.log(`server still answers: /api/health HTTP ${health.status}`);
+  } finally {
+    server.kill("SIGTERM");
+  }
+}

@@ -1,0 +1,40 @@
+// Reading a request body with a hard size bound. The body is read chunk by chunk and the stream is
+// cancelled as soon as the bound is passed (chunked uploads) or refused before reading at all when
+// the declared Content-Length is already over it, so an oversized upload never gets buffered.
+import "server-only";
+import { finalError } from "./http";
+
+export const payloadTooLarge = (maxBytes: number) =>
+  finalError({
+    status: 413,
+    code: "payload_too_large",
+    message: `The request body is larger than ${Math.round(maxBytes / 1024)} KB.`,
+  });
+
+/** The body as UTF-8 text, at most `maxBytes`; a 413 `payload_too_large` error otherwise. */
+export async function readBodyText(req: Request, maxBytes: number): Promise<string> {
+  const declared = req.headers.get("content-length");
+  if (declared !== null && Number(declared) > maxBytes) {
+    await req.body?.cancel().catch(() => {});
+    throw payloadTooLarge(maxBytes);
+  }
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => {});
+        throw payloadTooLarge(maxBytes);
+      }
+      chunks.push(value);
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { createMemoryRevocationStore } from "./revocations";
+
+describe("memory revocation store", () => {
+  it("a revoked session stays revoked until its own expiry, then the entry is gone", async () => {
+    let t = 1_000;
+    const store = createMemoryRevocationStore({ now: () => t });
+    await store.revoke("s1", 5_000);
+    expect(await store.isRevoked("s1")).toBe(true);
+    expect(await store.isRevoked("s2")).toBe(false);
+    t = 4_999;
+    expect(await store.isRevoked("s1")).toBe(true);
+    t = 5_000;
+    expect(await store.isRevoked("s1")).toBe(false);
+    expect(store.size()).toBe(0);
+  });
+
+  it("does not record a session that has already expired", async () => {
+    const store = createMemoryRevocationStore({ now: () => 10_000 });
+    await store.revoke("old", 9_000);
+    expect(store.size()).toBe(0);
+  });
+
+  it("stays within its bound: expired entries go first, then the one expiring soonest", async () => {
+    let t = 0;
+    const store = createMemoryRevocationStore({ maxEntries: 3, now: () => t });
+    await store.revoke("a", 100);
+    await store.revoke("b", 300);
+    await store.revoke("c", 200);
+    await store.revoke("d", 400);
+    expect(store.size()).toBe(3);
+    // "a" expired soonest and was the one dropped.
+    expect(await store.isRevoked("a")).toBe(false);
+    expect(await store.isRevoked("b")).toBe(true);
+    t = 250;
+    await store.revoke("e", 500);
+    // "c" had expired by now; nothing live had to go.
+    expect(store.size()).toBe(3);
+    expect([await store.isRevoked("b"), await store.isRevoked("d"), await store.isRevoked("e")]).toEqual([true, true, true]);
+    for (let i = 0; i < 1000; i++) await store.revoke(`x${i}`, 1000 + i);
+    expect(store.size()).toBe(3);
+  });
+});
