@@ -17,9 +17,7 @@ import { PERIODS } from "@/lib/data-api/constants";
 import type { PeriodParams } from "@/lib/data-api/params";
 import type { Overview, Ranking } from "@/lib/data-api/schemas";
 import { formatNumber, formatPercent, MISSING } from "@/lib/format/format";
-import { funnelQuery, overviewQuery, trafficQuery } from "@/lib/queries/analytics";
-import { browserApi } from "@/lib/queries/browser-api";
-import { rankingQuery, scoreQuery } from "@/lib/queries/intelligence";
+import { apiQuery, browserApi } from "@/lib/queries/api";
 import { PERIOD_LABELS } from "@/lib/ui/view-filters";
 
 export function OverviewClient({ params, error }: { params: PeriodParams; error?: string }) {
@@ -61,7 +59,7 @@ function windowOf(overview: Overview): { from: string; to: string } | null {
 }
 
 function Kpis({ params }: { params: PeriodParams }) {
-  const query = useQuery(overviewQuery(browserApi, params));
+  const query = useQuery(apiQuery(browserApi, "/analytics/overview", { query: params }));
   const loading = (
     <div className="grid grid-kpis">
       {[0, 1, 2, 3].map((i) => (
@@ -141,7 +139,7 @@ function Kpi({ label, value, foot, testId }: { label: string; value: number | un
 }
 
 function TrafficCard({ params, periodLabel }: { params: PeriodParams; periodLabel: string }) {
-  const query = useQuery(trafficQuery(browserApi, params));
+  const query = useQuery(apiQuery(browserApi, "/analytics/traffic", { query: params }));
   const data = query.data ? toTrafficChartData(query.data.data) : null;
   return (
     <Card
@@ -177,7 +175,7 @@ function TrafficCard({ params, periodLabel }: { params: PeriodParams; periodLabe
 }
 
 function FunnelCard({ params, periodLabel }: { params: PeriodParams; periodLabel: string }) {
-  const query = useQuery(funnelQuery(browserApi, params));
+  const query = useQuery(apiQuery(browserApi, "/analytics/funnel", { query: params }));
   const bars = query.data ? toFunnelChartData(query.data.data) : [];
   return (
     <Card
@@ -213,8 +211,8 @@ function FunnelCard({ params, periodLabel }: { params: PeriodParams; periodLabel
 }
 
 function ScoreCard() {
-  const score = useQuery(scoreQuery(browserApi));
-  const ranking = useQuery(rankingQuery(browserApi));
+  const score = useQuery(apiQuery(browserApi, "/intelligence/score", {}));
+  const ranking = useQuery(apiQuery(browserApi, "/intelligence/ranking", {}));
   return (
     <Card
       title="AI Positioning Score"

@@ -46,7 +46,7 @@ async function failure(p: Promise<unknown>): Promise<DataApiError> {
 
 describe("against the sandbox", () => {
   it("lists visitors with filters and pagination meta", async () => {
-    const page = await client().listVisitors({ source: "chatgpt", limit: 5, offset: 5 });
+    const page = await client().get("/visitors", { query: { source: "chatgpt", limit: 5, offset: 5 } });
     expect(page.meta).toMatchObject({ limit: 5, offset: 5 });
     expect(page.meta.total).toBeGreaterThan(10);
     expect(page.data).toHaveLength(5);
@@ -56,38 +56,38 @@ describe("against the sandbox", () => {
 
   it("reads one visitor and its timeline by id", async () => {
     const api = client();
-    const id = (await api.listVisitors({ limit: 1, offset: 0 })).data[0]!.id;
-    expect((await api.getVisitor(id)).id).toBe(id);
-    const timeline = await api.getVisitorTimeline(id);
+    const id = (await api.get("/visitors", { query: { limit: 1, offset: 0 } })).data[0]!.id;
+    expect((await api.get("/visitors/:id", { params: { id: id } })).id).toBe(id);
+    const timeline = await api.get("/visitors/:id/timeline", { params: { id: id } });
     expect(timeline.data.length).toBeGreaterThan(0);
   });
 
   it("rejects a malformed id before any request", async () => {
     const before = sandbox.stats().requests;
-    const e = await failure(client().getVisitor("vis_../../intelligence/score"));
+    const e = await failure(client().get("/visitors/:id", { params: { id: "vis_../../intelligence/score" } }));
     expect(e).toMatchObject({ status: 400, code: "invalid_parameter", param: "id" });
     expect(sandbox.stats().requests).toBe(before);
   });
 
   it("maps upstream errors: 401 revoked, 404 unknown id, 403 limited", async () => {
-    const revoked = await failure(client(REVOKED_KEY).getScore());
+    const revoked = await failure(client(REVOKED_KEY).get("/intelligence/score", {}));
     expect(revoked).toMatchObject({ status: 401, code: "unauthorized" });
     expect(revoked.requestId).toMatch(/\S/);
     expect(revoked.message).not.toContain(REVOKED_KEY);
-    expect(await failure(client().getVisitor("vis_doesnotexist"))).toMatchObject({ status: 404, code: "not_found" });
-    expect(await failure(client(DEMO_KEYS.limited).getRanking())).toMatchObject({ status: 403, code: "forbidden" });
+    expect(await failure(client().get("/visitors/:id", { params: { id: "vis_doesnotexist" } }))).toMatchObject({ status: 404, code: "not_found" });
+    expect(await failure(client(DEMO_KEYS.limited).get("/intelligence/ranking", {}))).toMatchObject({ status: 403, code: "forbidden" });
   });
 
   it("rides out a burst of 500s within the retry bounds", async () => {
     sandbox.setFaults({ errorCount: 3, paths: ["/intelligence/score"] });
-    const score = await client().getScore();
+    const score = await client().get("/intelligence/score", {});
     expect(typeof score.score).toBe("number");
     expect(sandbox.stats().byPath["/intelligence/score"]).toBe(4);
   });
 
   it("gives up after the bounded retries with the upstream's status and request id", async () => {
     sandbox.setFaults({ errorCount: 50, paths: ["/intelligence/score"] });
-    const e = await failure(client().getScore());
+    const e = await failure(client().get("/intelligence/score", {}));
     expect(e).toMatchObject({ status: 500, code: "internal_error" });
     expect(e.requestId).toMatch(/\S/);
     expect(sandbox.stats().byPath["/intelligence/score"]).toBe(5);
@@ -95,7 +95,7 @@ describe("against the sandbox", () => {
 
   it("waits out a 429 storm (Retry-After) and then succeeds", async () => {
     sandbox.setFaults({ rateLimitStorm: 2, paths: ["/intelligence/ranking"] });
-    const ranking = await client().getRanking();
+    const ranking = await client().get("/intelligence/ranking", {});
     expect(ranking.data.length).toBeGreaterThan(0);
     const log = sandbox.stats().log.filter((l) => l.path === "/v1/intelligence/ranking");
     expect(log.map((l) => l.status)).toEqual([429, 429, 200]);
@@ -106,7 +106,7 @@ describe("against the sandbox", () => {
 
   it("does not retry a malformed body: unexpected_response with the request id", async () => {
     sandbox.setFaults({ malformedCount: 1, paths: ["/analytics/overview"] });
-    const e = await failure(client().getOverview({ period: "7d" }));
+    const e = await failure(client().get("/analytics/overview", { query: { period: "7d" } }));
     expect(e).toMatchObject({ status: 502, code: "unexpected_response" });
     expect(e.requestId).toMatch(/\S/);
     expect(sandbox.stats().byPath["/analytics/overview"]).toBe(1);
@@ -114,24 +114,24 @@ describe("against the sandbox", () => {
 
   it("times out a slow upstream with upstream_timeout", async () => {
     sandbox.setFaults({ latencyMs: 400, paths: ["/analytics/funnel"] });
-    const e = await failure(client(DEMO_KEYS.pro, { timeoutMs: 100 }).getFunnel({ period: "30d" }));
+    const e = await failure(client(DEMO_KEYS.pro, { timeoutMs: 100 }).get("/analytics/funnel", { query: { period: "30d" } }));
     expect(e).toMatchObject({ status: 504, code: "upstream_timeout" });
   });
 
   it("makes identical concurrent requests once (single-flight)", async () => {
     const api = client();
-    const results = await Promise.all(Array.from({ length: 6 }, () => api.getTraffic({ period: "90d" })));
+    const results = await Promise.all(Array.from({ length: 6 }, () => api.get("/analytics/traffic", { query: { period: "90d" } })));
     expect(new Set(results).size).toBe(1);
     expect(sandbox.stats().byPath["/analytics/traffic"]).toBe(1);
   });
 
   it("caches successful responses per key for the TTL, but not bulk (export) pages", async () => {
     const api = client(DEMO_KEYS.pro, { ttlMs: 60_000 });
-    await api.listMentions({ limit: 3, offset: 0 });
-    await api.listMentions({ limit: 3, offset: 0 });
+    await api.get("/mentions", { query: { limit: 3, offset: 0 } });
+    await api.get("/mentions", { query: { limit: 3, offset: 0 } });
     expect(sandbox.stats().byPath["/mentions"]).toBe(1);
-    await api.listMentions({ limit: 3, offset: 3 }, { priority: "bulk" });
-    await api.listMentions({ limit: 3, offset: 3 }, { priority: "bulk" });
+    await api.get("/mentions", { query: { limit: 3, offset: 3 } }, { priority: "bulk" });
+    await api.get("/mentions", { query: { limit: 3, offset: 3 } }, { priority: "bulk" });
     expect(sandbox.stats().byPath["/mentions"]).toBe(3);
   });
 
@@ -143,9 +143,9 @@ describe("against the sandbox", () => {
       scheduler: createScheduler({ budget: { perSecond: 1, perMinute: 20 }, secondMarginMs: 10 }),
       cache: createRequestCache({ ttlMs: 0 }),
     });
-    const jobs: Promise<unknown>[] = [1, 2, 3, 4].map((offset) => api.listVisitors({ limit: 1, offset }, { priority: "bulk" }));
+    const jobs: Promise<unknown>[] = [1, 2, 3, 4].map((offset) => api.get("/visitors", { query: { limit: 1, offset } }, { priority: "bulk" }));
     await new Promise((r) => setTimeout(r, 20));
-    jobs.push(api.getScore());
+    jobs.push(api.get("/intelligence/score", {}));
     await Promise.all(jobs);
     const arrivals = sandbox.stats().log.map((l) => (l.path.endsWith("/score") ? "interactive" : `bulk${/offset=(\d)/.exec(l.query)?.[1]}`));
     // bulk1 was sent and bulk2 was being admitted; the interactive request overtakes bulk3 and bulk4.
@@ -199,31 +199,31 @@ describe("against a tiny server serving the shape variants", () => {
 
   it("normalises wrapped visitors, `events` + `timestamp` timelines, `count` traffic, `name` funnels, `competitors` rankings", async () => {
     const api = tinyClient();
-    expect(await api.getVisitor("vis_wrapped")).toEqual({ id: "vis_wrapped", city: "Oslo" });
-    expect(await api.getVisitorTimeline("vis_wrapped")).toEqual({
+    expect(await api.get("/visitors/:id", { params: { id: "vis_wrapped" } })).toEqual({ id: "vis_wrapped", city: "Oslo" });
+    expect(await api.get("/visitors/:id/timeline", { params: { id: "vis_wrapped" } })).toEqual({
       visitor_id: "vis_wrapped",
       data: [{ id: "e1", type: "page_view", occurred_at: "2026-11-01T10:00:00Z" }],
     });
-    expect(await api.getTraffic({ period: "30d" })).toEqual({ data: [{ source: "claude", visitors: 7 }] });
-    expect(await api.getFunnel({ period: "30d" })).toEqual({ data: [{ stage: "visit", count: 9 }] });
-    expect(await api.getRanking()).toEqual({ data: [{ rank: 1, name: "Acme", score: 90 }] });
+    expect(await api.get("/analytics/traffic", { query: { period: "30d" } })).toEqual({ data: [{ source: "claude", visitors: 7 }] });
+    expect(await api.get("/analytics/funnel", { query: { period: "30d" } })).toEqual({ data: [{ stage: "visit", count: 9 }] });
+    expect(await api.get("/intelligence/ranking", {})).toEqual({ data: [{ rank: 1, name: "Acme", score: 90 }] });
   });
 
   it("treats a redirect as an error and never follows it", async () => {
-    const e = await failure(tinyClient().getScore());
+    const e = await failure(tinyClient().get("/intelligence/score", {}));
     expect(e).toMatchObject({ status: 502, code: "redirect_rejected", requestId: "req_tiny" });
     expect(tiny.seen.some((s) => s.path.includes("steal"))).toBe(false);
   });
 
   it("retries a 5xx without an error body, then reports it with its status", async () => {
     const before = tiny.seen.length;
-    const e = await failure(tinyClient().getOverview({ period: "30d" }));
+    const e = await failure(tinyClient().get("/analytics/overview", { query: { period: "30d" } }));
     expect(e).toMatchObject({ status: 503, code: "upstream_error", retryAfter: 1 });
     expect(tiny.seen.length - before).toBe(2);
   });
 
   it("sends the key as a Bearer token with Content-Type, and nothing from any browser request", async () => {
-    await tinyClient().getTraffic({ period: "7d" });
+    await tinyClient().get("/analytics/traffic", { query: { period: "7d" } });
     const { headers, path } = tiny.seen.at(-1)!;
     expect(path).toBe("/v1/analytics/traffic?period=7d");
     expect(headers.authorization).toBe(`Bearer ${DEMO_KEYS.free}`);

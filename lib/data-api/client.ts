@@ -1,26 +1,17 @@
 // The typed upstream client: the one place that builds Data API requests, sends them with the key
 // through the key's scheduler (rate budget, priority, retries) and cache (single-flight + TTL),
 // reads the rate-limit headers, maps every failure to DataApiError and normalises every body into
-// the canonical shapes of schemas.ts. It implements the DataApi interface used by pages and routes.
+// the canonical shapes of schemas.ts. Its one method, `get(path, input)`, serves every endpoint of
+// the registry (endpoints.ts): path parameters checked, query validated, the declared normaliser run.
 import type { z } from "zod";
 import type { CallOptions, DataApi } from "./api";
 import { createRequestCache, type RequestCache } from "./cache";
-import { VISITOR_ID_PATTERN } from "./constants";
+import { endpoints, type EndpointDef, type EndpointPath } from "./endpoints";
 import { DataApiError, isDataApiError } from "./errors";
-import {
-  normalizeFunnel,
-  normalizeMentionList,
-  normalizeOverview,
-  normalizeRanking,
-  normalizeScore,
-  normalizeTimeline,
-  normalizeTraffic,
-  normalizeVisitor,
-  normalizeVisitorList,
-} from "./normalize";
-import { mentionListParams, parseQuery, periodParams, toSearchParams, visitorListParams } from "./params";
+import { parseQuery, toSearchParams } from "./params";
 import { parseRateLimitHeaders } from "./rate-limit";
 import { cleanToken, jsonMayHoldKey, maskKey, redactKey, redactStrings } from "./redact";
+import { fillPath, withQuery } from "./route-path";
 import { createScheduler, type AttemptContext, type Scheduler } from "./scheduler";
 import { errorBodySchema } from "./schemas";
 
@@ -60,22 +51,35 @@ const CODE_BY_STATUS: Record<number, string> = {
 
 type Normalizer<T> = (body: unknown, requestId?: string) => T;
 
+type QueryValues = Record<string, string | number | boolean | undefined>;
+
 function invalidParam(param: string, message: string): DataApiError {
   return new DataApiError({ status: 400, code: "invalid_parameter", message, param });
 }
 
-/** Re-checks params against their schema: callers may pass values that never went through a URL. */
-function validated<S extends z.ZodObject>(schema: S, params: Record<string, string | number | boolean | undefined>): URLSearchParams {
-  const parsed = parseQuery(schema, toSearchParams(params));
+/** Re-checks a query against its schema: callers may pass values that never went through a URL. */
+export function validatedQuery<S extends z.ZodObject>(schema: S, query: QueryValues): z.output<S> {
+  const parsed = parseQuery(schema, toSearchParams(query));
   if (!parsed.success) throw invalidParam(parsed.param, parsed.message);
-  return toSearchParams(parsed.data as Record<string, string | number | boolean | undefined>);
+  return parsed.data;
 }
 
-function visitorPath(id: string, suffix = ""): string {
-  if (typeof id !== "string" || !VISITOR_ID_PATTERN.test(id)) {
-    throw invalidParam("id", "id must be a visitor id: vis_ followed by up to 64 letters, digits, _ or -");
+/** Checks each declared path parameter against its rule; nothing else can reach the path. */
+export function validatedParams(def: { pathParams?: EndpointDef["pathParams"] }, params: Readonly<Record<string, unknown>> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, rule] of Object.entries(def.pathParams ?? {})) {
+    const value = params?.[name];
+    if (typeof value !== "string" || !rule.pattern.test(value)) throw invalidParam(name, rule.message);
+    out[name] = value;
   }
-  return `/visitors/${encodeURIComponent(id)}${suffix}`;
+  return out;
+}
+
+/** The request path (relative to the base URL) of a registry endpoint, validated. */
+export function endpointRequestPath(path: EndpointPath, input: { params?: Readonly<Record<string, unknown>>; query?: object }): string {
+  const def: EndpointDef = endpoints[path];
+  const filled = fillPath(path, validatedParams(def, input.params));
+  return def.query ? withQuery(filled, validatedQuery(def.query, (input.query ?? {}) as QueryValues) as QueryValues) : filled;
 }
 
 export function createDataApiClient(options: DataApiClientOptions): DataApi {
@@ -193,10 +197,10 @@ export function createDataApiClient(options: DataApiClientOptions): DataApi {
     });
   }
 
-  async function get<T>(relative: string, normalize: Normalizer<T>, callOptions: CallOptions = {}): Promise<T> {
+  async function get<T>(relative: string, normalize: Normalizer<T>, callOptions: CallOptions = {}, ttlMs = cache.ttlMs): Promise<T> {
     const priority = callOptions.priority ?? "interactive";
     // Bulk (export) pages are read once: caching them would only push interactive entries out.
-    const useCache = priority === "interactive" && cache.ttlMs > 0;
+    const useCache = priority === "interactive" && ttlMs > 0;
     if (useCache) {
       const hit = await cache.store.get(relative);
       if (hit !== undefined) return hit as T;
@@ -207,27 +211,19 @@ export function createDataApiClient(options: DataApiClientOptions): DataApi {
         const started = performance.now();
         const value = await scheduler.schedule((ctx) => attempt(relative, normalize, ctx), { priority, signal });
         log?.({ key: keyHint, path: relative, status: 200, ms: performance.now() - started });
-        if (useCache) await cache.store.set(relative, value, cache.ttlMs);
+        if (useCache) await cache.store.set(relative, value, ttlMs);
         return value;
       },
       callOptions.signal,
     );
   }
 
-  const withQuery = (path: string, query: URLSearchParams) => {
-    const qs = query.toString();
-    return qs ? `${path}?${qs}` : path;
-  };
-
   return {
-    listVisitors: async (params, o) => get(withQuery("/visitors", validated(visitorListParams, params)), normalizeVisitorList, o),
-    getVisitor: async (id, o) => get(visitorPath(id), normalizeVisitor, o),
-    getVisitorTimeline: async (id, o) => get(visitorPath(id, "/timeline"), normalizeTimeline, o),
-    listMentions: async (params, o) => get(withQuery("/mentions", validated(mentionListParams, params)), normalizeMentionList, o),
-    getOverview: async (params, o) => get(withQuery("/analytics/overview", validated(periodParams, params)), normalizeOverview, o),
-    getTraffic: async (params, o) => get(withQuery("/analytics/traffic", validated(periodParams, params)), normalizeTraffic, o),
-    getFunnel: async (params, o) => get(withQuery("/analytics/funnel", validated(periodParams, params)), normalizeFunnel, o),
-    getScore: (o) => get("/intelligence/score", normalizeScore, o),
-    getRanking: (o) => get("/intelligence/ranking", normalizeRanking, o),
+    async get(path, input, callOptions) {
+      const def: EndpointDef = endpoints[path];
+      const relative = endpointRequestPath(path, input);
+      // The registry's type ties each path to its normaliser's result; one cast at this seam.
+      return get(relative, def.normalize as Normalizer<never>, callOptions, def.cacheTtlMs ?? cache.ttlMs);
+    },
   };
 }

@@ -5,24 +5,23 @@
 import "server-only";
 import { dehydrate, type DehydratedState, type QueryClient } from "@tanstack/react-query";
 import { redirect } from "next/navigation";
-import type { DataApi } from "@/lib/data-api/api";
+import { serverApi, type ApiTransport } from "@/lib/server/routes";
 import { getPageSession } from "@/lib/server/session";
-import { dataApiForKey } from "@/lib/server/upstream";
 import { getQueryClient } from "./get-query-client";
 
 export async function prefetchPage(
-  prefetch: (qc: QueryClient, api: DataApi) => Array<Promise<unknown>>,
+  prefetch: (qc: QueryClient, api: ApiTransport) => Array<Promise<unknown>>,
 ): Promise<DehydratedState> {
   return (await prefetchPageWithClient(prefetch)).state;
 }
 
 /** Same, also handing back the server's QueryClient so a page can act on a result (e.g. a 404). */
 export async function prefetchPageWithClient(
-  prefetch: (qc: QueryClient, api: DataApi) => Array<Promise<unknown>>,
+  prefetch: (qc: QueryClient, api: ApiTransport) => Array<Promise<unknown>>,
 ): Promise<{ state: DehydratedState; queryClient: QueryClient }> {
   const session = await getPageSession();
   if (!session) redirect("/sign-in");
   const queryClient = getQueryClient();
-  await Promise.allSettled(prefetch(queryClient, dataApiForKey(session.apiKey)));
+  await Promise.allSettled(prefetch(queryClient, serverApi(session)));
   return { state: dehydrate(queryClient), queryClient };
 }

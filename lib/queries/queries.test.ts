@@ -1,32 +1,23 @@
+// The React Query options derived from the route table: keys start with the resource and carry
+// every parameter (so two views never share a cache entry by accident, and ["visitors"] is the
+// prefix of everything about visitors), the query function calls the transport with the route and
+// its input, and the browser transport builds the route's URL.
 import { hashKey, QueryClient } from "@tanstack/react-query";
-import { describe, expect, it } from "vitest";
-import type { DataApi } from "@/lib/data-api/api";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { DataApiError } from "@/lib/data-api/errors";
 import { mentionListParams, parseQuery, periodParams, visitorListParams } from "@/lib/data-api/params";
-import { funnelQuery, overviewQuery, trafficQuery } from "./analytics";
+import { apiQuery, apiUrl, browserApi, type ApiTransport } from "./api";
 import { shouldRetry } from "./get-query-client";
-import { rankingQuery, scoreQuery } from "./intelligence";
-import { mentionListQuery } from "./mentions";
-import { visitorListQuery, visitorQuery, visitorTimelineQuery } from "./visitors";
 
-/** A DataApi that records which method was called with what (a stand-in for the transport). */
+/** A transport that records which route was asked with what input (a stand-in for HTTP). */
 function recordingApi() {
   const calls: Array<[string, unknown]> = [];
-  const record = (name: string) => async (arg?: unknown) => {
-    calls.push([name, typeof arg === "object" && arg !== null && "signal" in arg ? undefined : arg]);
-    return { data: [], meta: { total: 0, limit: 20, offset: 0 } };
+  const api: ApiTransport = {
+    get: async (path, input) => {
+      calls.push([path, input]);
+      return { data: [], meta: { total: 0, limit: 20, offset: 0 } } as never;
+    },
   };
-  const api = {
-    listVisitors: record("listVisitors"),
-    getVisitor: record("getVisitor"),
-    getVisitorTimeline: record("getVisitorTimeline"),
-    listMentions: record("listMentions"),
-    getOverview: record("getOverview"),
-    getTraffic: record("getTraffic"),
-    getFunnel: record("getFunnel"),
-    getScore: record("getScore"),
-    getRanking: record("getRanking"),
-  } as unknown as DataApi;
   return { api, calls };
 }
 
@@ -38,64 +29,73 @@ const parse = <T>(r: { success: true; data: T } | { success: false }): T => {
 describe("query keys", () => {
   const { api } = recordingApi();
   const full = parse(
-    parseQuery(visitorListParams, {
-      source: "chatgpt",
-      intent: "support",
-      converted: "true",
-      from: "2026-11-01",
-      to: "2026-11-20",
-      limit: "50",
-      offset: "100",
-    }),
+    parseQuery(visitorListParams, { source: "chatgpt", intent: "support", converted: "true", from: "2026-11-01", to: "2026-11-20", limit: "50", offset: "100" }),
   );
 
   it("start with the resource and carry every visitor list parameter", () => {
-    const key = visitorListQuery(api, full).queryKey;
-    expect(key[0]).toBe("visitors");
-    expect(key[2]).toEqual({ source: "chatgpt", intent: "support", converted: "true", from: "2026-11-01", to: "2026-11-20", limit: 50, offset: 100 });
+    const key = apiQuery(api, "/visitors", { query: full }).queryKey;
+    expect(key).toEqual(["visitors", { source: "chatgpt", intent: "support", converted: "true", from: "2026-11-01", to: "2026-11-20", limit: 50, offset: 100 }]);
   });
 
   it("differ when any one parameter differs", () => {
-    const base = hashKey(visitorListQuery(api, full).queryKey);
+    const base = hashKey(apiQuery(api, "/visitors", { query: full }).queryKey);
     for (const [k, v] of Object.entries({ source: "claude", intent: "unknown", converted: "false", from: "2026-10-01", to: "2026-11-19", limit: 20, offset: 0 })) {
-      const other = hashKey(visitorListQuery(api, { ...full, [k]: v }).queryKey);
+      const other = hashKey(apiQuery(api, "/visitors", { query: { ...full, [k]: v } }).queryKey);
       expect(other, k).not.toBe(base);
     }
   });
 
-  it("carry mention filters, ids and periods", () => {
+  it("carry mention filters, ids (in the path's place) and periods", () => {
     const m = parse(parseQuery(mentionListParams, { platform: "gemini", sentiment: "negative", offset: "40" }));
-    expect(mentionListQuery(api, m).queryKey).toEqual(["mentions", "list", { platform: "gemini", sentiment: "negative", limit: 20, offset: 40 }]);
-    expect(visitorQuery(api, "vis_1").queryKey).toEqual(["visitors", "detail", "vis_1"]);
-    expect(visitorTimelineQuery(api, "vis_1").queryKey).toEqual(["visitors", "timeline", "vis_1"]);
+    expect(apiQuery(api, "/mentions", { query: m }).queryKey).toEqual(["mentions", { platform: "gemini", sentiment: "negative", limit: 20, offset: 40 }]);
+    expect(apiQuery(api, "/visitors/:id", { params: { id: "vis_1" } }).queryKey).toEqual(["visitors", "vis_1"]);
+    expect(apiQuery(api, "/visitors/:id/timeline", { params: { id: "vis_1" } }).queryKey).toEqual(["visitors", "vis_1", "timeline"]);
     const p = parse(parseQuery(periodParams, { period: "7d" }));
-    expect(overviewQuery(api, p).queryKey).toEqual(["analytics", "overview", { period: "7d" }]);
-    expect(trafficQuery(api, p).queryKey).toEqual(["analytics", "traffic", { period: "7d" }]);
-    expect(funnelQuery(api, p).queryKey).toEqual(["analytics", "funnel", { period: "7d" }]);
-    expect(scoreQuery(api).queryKey).toEqual(["intelligence", "score"]);
-    expect(rankingQuery(api).queryKey).toEqual(["intelligence", "ranking"]);
+    expect(apiQuery(api, "/analytics/overview", { query: p }).queryKey).toEqual(["analytics", "overview", { period: "7d" }]);
+    expect(apiQuery(api, "/analytics/traffic", { query: p }).queryKey).toEqual(["analytics", "traffic", { period: "7d" }]);
+    expect(apiQuery(api, "/intelligence/score", {}).queryKey).toEqual(["intelligence", "score"]);
+    expect(apiQuery(api, "/intelligence/ranking", {}).queryKey).toEqual(["intelligence", "ranking"]);
   });
 
   it("the same URL parsed twice (server prefetch and browser) gives the same cache entry", () => {
     const a = parse(parseQuery(visitorListParams, new URLSearchParams("source=paid&offset=20")));
     const b = parse(parseQuery(visitorListParams, { offset: "20", source: "paid" }));
-    expect(hashKey(visitorListQuery(api, a).queryKey)).toBe(hashKey(visitorListQuery(api, b).queryKey));
+    expect(hashKey(apiQuery(api, "/visitors", { query: a }).queryKey)).toBe(hashKey(apiQuery(api, "/visitors", { query: b }).queryKey));
   });
 });
 
 describe("query functions", () => {
-  it("call the DataApi method with the key's parameters", async () => {
+  it("call the transport with the route and its input", async () => {
     const { api, calls } = recordingApi();
     const client = new QueryClient();
     const params = parse(parseQuery(visitorListParams, { source: "direct" }));
-    await client.fetchQuery(visitorListQuery(api, params));
-    await client.fetchQuery(visitorQuery(api, "vis_x"));
-    await client.fetchQuery(overviewQuery(api, { period: "90d" }));
+    await client.fetchQuery(apiQuery(api, "/visitors", { query: params }));
+    await client.fetchQuery(apiQuery(api, "/visitors/:id", { params: { id: "vis_x" } }));
+    await client.fetchQuery(apiQuery(api, "/analytics/overview", { query: { period: "90d" } }));
     expect(calls).toEqual([
-      ["listVisitors", { source: "direct", limit: 20, offset: 0 }],
-      ["getVisitor", "vis_x"],
-      ["getOverview", { period: "90d" }],
+      ["/visitors", { query: { source: "direct", limit: 20, offset: 0 } }],
+      ["/visitors/:id", { params: { id: "vis_x" } }],
+      ["/analytics/overview", { query: { period: "90d" } }],
     ]);
+  });
+});
+
+describe("the browser transport", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("builds each route's URL: path parameters encoded, the query sorted, unset values left out", () => {
+    expect(apiUrl("/visitors", { query: { source: "chatgpt", limit: 20, offset: 0, intent: undefined } })).toBe("/api/visitors?limit=20&offset=0&source=chatgpt");
+    expect(apiUrl("/visitors/:id/timeline", { params: { id: "vis_a b/c" } })).toBe("/api/visitors/vis_a%20b%2Fc/timeline");
+    expect(apiUrl("/intelligence/score", {})).toBe("/api/intelligence/score");
+  });
+
+  it("turns an error body into DataApiError with its request id and Retry-After", async () => {
+    vi.stubGlobal("fetch", async () =>
+      Response.json({ error: { code: "rate_limited", message: "busy", request_id: "req_1" } }, { status: 503, headers: { "Retry-After": "7" } }),
+    );
+    const error = await browserApi.get("/intelligence/score", {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DataApiError);
+    expect(error).toMatchObject({ status: 503, code: "rate_limited", requestId: "req_1", retryAfter: 7 });
   });
 });
 

@@ -5,8 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import type { Sandbox } from "@/sandbox/server";
-import * as routes from "./data-routes";
-import { call, sessionCookie, startUpstream, type ErrorJson } from "./test-support";
+import { apiRoute, callApi, call, sessionCookie, startUpstream, type ErrorJson } from "./test-support";
 
 let sandbox: Sandbox;
 let cookie: string;
@@ -64,11 +63,11 @@ BAD.to = BAD.from!;
 type Route = { name: string; handler: (req: Request, ctx: never) => Promise<Response>; path: string; params: string[] };
 
 const ROUTES: Route[] = [
-  { name: "visitors", handler: routes.listVisitors, path: "/api/visitors", params: ["source", "intent", "converted", "from", "to", "limit", "offset"] },
-  { name: "mentions", handler: routes.listMentions, path: "/api/mentions", params: ["platform", "sentiment", "from", "to", "limit", "offset"] },
-  { name: "overview", handler: routes.getOverview, path: "/api/analytics/overview", params: ["period"] },
-  { name: "traffic", handler: routes.getTraffic, path: "/api/analytics/traffic", params: ["period"] },
-  { name: "funnel", handler: routes.getFunnel, path: "/api/analytics/funnel", params: ["period"] },
+  { name: "visitors", handler: apiRoute, path: "/api/visitors", params: ["source", "intent", "converted", "from", "to", "limit", "offset"] },
+  { name: "mentions", handler: apiRoute, path: "/api/mentions", params: ["platform", "sentiment", "from", "to", "limit", "offset"] },
+  { name: "overview", handler: apiRoute, path: "/api/analytics/overview", params: ["period"] },
+  { name: "traffic", handler: apiRoute, path: "/api/analytics/traffic", params: ["period"] },
+  { name: "funnel", handler: apiRoute, path: "/api/analytics/funnel", params: ["period"] },
 ];
 
 const VALID: Record<string, string> = {
@@ -129,12 +128,12 @@ describe("bad query values: 400 naming the parameter, no upstream request", () =
 
   it("accepts real dates and datetimes of the same form, leap day and offsets included", async () => {
     for (const query of ["from=2028-02-29&to=2028-03-01", "from=2026-11-01T00:00:00Z&to=2026-11-20T23:59:59.999Z", "from=2026-10-31T23:00:00-05:00&to=2026-11-02T10:00:00%2B14:00"]) {
-      expect((await call(routes.listVisitors, `/api/visitors?${query}&limit=1`, { cookie })).status, query).toBe(200);
+      expect((await call(apiRoute, `/api/visitors?${query}&limit=1`, { cookie })).status, query).toBe(200);
     }
   });
 
   it("still reports the bad parameter when valid ones come with it", async () => {
-    const res = await call<ErrorJson>(routes.listVisitors, "/api/visitors?source=chatgpt&limit=500&offset=3", { cookie });
+    const res = await call<ErrorJson>(apiRoute, "/api/visitors?source=chatgpt&limit=500&offset=3", { cookie });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: "invalid_parameter", param: "limit" });
     expect(res.body.error.message).toMatch(/100/);
@@ -173,8 +172,9 @@ const ID_ATTACKS = [
 describe("path attacks on the visitor id: 400 id, no upstream request", () => {
   it.each(ID_ATTACKS)("%j", async (id) => {
     const before = sandbox.stats().requests;
-    for (const handler of [routes.getVisitor, routes.getVisitorTimeline]) {
-      const res = await call<ErrorJson>(handler, `/api/visitors/x`, { cookie, params: { id } });
+    // The segments as the router hands them over (decoded once), for the visitor and its timeline.
+    for (const segments of [["visitors", id], ["visitors", id, "timeline"]]) {
+      const res = await callApi<ErrorJson>(`/api/visitors/x`, { cookie, segments });
       expect(res.status).toBe(400);
       expect(res.body.error).toMatchObject({ code: "invalid_parameter", param: "id" });
     }
@@ -184,8 +184,8 @@ describe("path attacks on the visitor id: 400 id, no upstream request", () => {
 
 describe("routes without parameters", () => {
   it("drop whatever query they are given", async () => {
-    for (const handler of [routes.getScore, routes.getRanking]) {
-      const res = await call(handler, `/api/intelligence/x?limit=${HUGE}&q=%3Cscript%3E&limit=1`, { cookie });
+    for (const path of ["/api/intelligence/score", "/api/intelligence/ranking"]) {
+      const res = await callApi(`${path}?limit=${HUGE}&q=%3Cscript%3E&limit=1`, { cookie });
       expect(res.status).toBe(200);
     }
     expect(sandbox.stats().log.slice(-2).map((l) => l.query)).toEqual(["", ""]);

@@ -6,9 +6,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { secretPart } from "@/lib/data-api/redact";
 import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
 import type { Sandbox } from "@/sandbox/server";
-import * as data from "./data-routes";
 import * as session from "./session-routes";
-import { call, sessionCookie, startUpstream } from "./test-support";
+import { apiRoute, call, sessionCookie, startUpstream } from "./test-support";
 
 let sandbox: Sandbox;
 const seen: string[] = [];
@@ -45,19 +44,19 @@ const cookieOf = (res: { headers: Headers }) => res.headers.get("set-cookie")?.s
 
 /** Every data route once with this session, unknown ids and a bad parameter included. */
 async function everyRoute(cookie: string) {
-  const list = await record(data.listVisitors, "/api/visitors?limit=3&source=chatgpt", { cookie });
+  const list = await record(apiRoute, "/api/visitors?limit=3&source=chatgpt", { cookie });
   const id = (list.body as { data?: { id: string }[] }).data?.[0]?.id ?? "vis_none";
-  await record(data.getVisitor, `/api/visitors/${id}`, { cookie, params: { id } });
-  await record(data.getVisitorTimeline, `/api/visitors/${id}/timeline`, { cookie, params: { id } });
-  await record(data.listMentions, "/api/mentions?limit=3", { cookie });
-  await record(data.getOverview, "/api/analytics/overview?period=7d", { cookie });
-  await record(data.getTraffic, "/api/analytics/traffic", { cookie });
-  await record(data.getFunnel, "/api/analytics/funnel?period=90d", { cookie });
-  await record(data.getScore, "/api/intelligence/score", { cookie });
-  await record(data.getRanking, "/api/intelligence/ranking", { cookie });
-  await record(data.getVisitor, "/api/visitors/vis_unknown", { cookie, params: { id: "vis_unknown" } });
-  await record(data.getVisitorTimeline, "/api/visitors/vis_unknown/timeline", { cookie, params: { id: "vis_unknown" } });
-  await record(data.listVisitors, "/api/visitors?limit=0", { cookie });
+  await record(apiRoute, `/api/visitors/${id}`, { cookie });
+  await record(apiRoute, `/api/visitors/${id}/timeline`, { cookie });
+  await record(apiRoute, "/api/mentions?limit=3", { cookie });
+  await record(apiRoute, "/api/analytics/overview?period=7d", { cookie });
+  await record(apiRoute, "/api/analytics/traffic", { cookie });
+  await record(apiRoute, "/api/analytics/funnel?period=90d", { cookie });
+  await record(apiRoute, "/api/intelligence/score", { cookie });
+  await record(apiRoute, "/api/intelligence/ranking", { cookie });
+  await record(apiRoute, "/api/visitors/vis_unknown", { cookie });
+  await record(apiRoute, "/api/visitors/vis_unknown/timeline", { cookie });
+  await record(apiRoute, "/api/visitors?limit=0", { cookie });
 }
 
 function expectNoKey(keys: readonly string[]) {
@@ -81,13 +80,13 @@ describe("the API key never appears in responses or logs", () => {
     for (const cookie of [pro, limited, empty]) await everyRoute(cookie);
 
     // A session whose key was revoked since, and upstream faults (logged as failures).
-    await record(data.getScore, "/api/intelligence/score", { cookie: await sessionCookie(REVOKED_KEY) });
+    await record(apiRoute, "/api/intelligence/score", { cookie: await sessionCookie(REVOKED_KEY) });
     sandbox.setFaults({ errorCount: 2, paths: ["/analytics/traffic"] });
-    await record(data.getTraffic, "/api/analytics/traffic?period=24h", { cookie: pro });
+    await record(apiRoute, "/api/analytics/traffic?period=24h", { cookie: pro });
     sandbox.setFaults({ malformedCount: 1, paths: ["/mentions"] });
-    await record(data.listMentions, "/api/mentions?limit=4", { cookie: pro });
+    await record(apiRoute, "/api/mentions?limit=4", { cookie: pro });
     sandbox.setFaults({ rateLimitStorm: 1, paths: ["/analytics/funnel"] });
-    await record(data.getFunnel, "/api/analytics/funnel?period=24h", { cookie: pro });
+    await record(apiRoute, "/api/analytics/funnel?period=24h", { cookie: pro });
     sandbox.setFaults({});
 
     await record(session.signOut, "/api/session", { cookie: pro, init: { method: "DELETE", headers: { origin: "http://localhost:3000" } } });
@@ -112,9 +111,9 @@ describe("the API key never appears in responses or logs", () => {
     for (const cookie of [pro, limited]) await everyRoute(cookie);
     // Every upstream error kind, each echoing the key, and odd data on top.
     sandbox.setFaults({ echoKey: true, errorCount: 5, paths: ["/analytics/traffic"] });
-    await record(data.getTraffic, "/api/analytics/traffic?period=24h", { cookie: pro });
+    await record(apiRoute, "/api/analytics/traffic?period=24h", { cookie: pro });
     sandbox.setFaults({ echoKey: true, rateLimitStorm: 1, paths: ["/analytics/funnel"] });
-    await record(data.getFunnel, "/api/analytics/funnel?period=24h", { cookie: pro });
+    await record(apiRoute, "/api/analytics/funnel?period=24h", { cookie: pro });
     sandbox.setFaults({ echoKey: true, oddRate: 0.5 });
     await everyRoute(pro);
     sandbox.setFaults({});

@@ -114,7 +114,7 @@ describe("nodeFetch", () => {
   it("upstream body cap: through the client, an oversized body is a 502 unexpected_response, not retried", async () => {
     const api = createDataApiClient({ baseUrl: `${base}/v1`, apiKey: "svc_sk_test_0123456789abcdef", fetch: nodeFetch });
     const before = seen.filter((s) => s.url === "/v1/intelligence/score").length;
-    const error = await api.getScore().catch((e: unknown) => e);
+    const error = await api.get("/intelligence/score", {}).catch((e: unknown) => e);
     expect(isDataApiError(error) && [error.status, error.code]).toEqual([502, "unexpected_response"]);
     expect(seen.filter((s) => s.url === "/v1/intelligence/score").length - before).toBe(1);
   });

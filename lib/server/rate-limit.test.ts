@@ -5,8 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import type { Sandbox } from "@/sandbox/server";
-import * as routes from "./data-routes";
-import { call, onFakeTime, sessionCookie, startUpstream, type ErrorJson } from "./test-support";
+import { apiRoute, call, onFakeTime, sessionCookie, startUpstream, type ErrorJson } from "./test-support";
 import { discardKey, rateBudgetForKey } from "./upstream";
 
 let sandbox: Sandbox;
@@ -41,9 +40,9 @@ const maxPerBucket = (times: number[], width: number) => {
 /** 200 distinct requests (no single-flight or cache can merge them) over several routes. */
 function requests(n: number): { handler: Parameters<typeof call>[0]; path: string; params?: Record<string, string> }[] {
   return Array.from({ length: n }, (_, i) => {
-    if (i % 4 === 1) return { handler: routes.listMentions, path: `/api/mentions?limit=1&offset=${i}` };
-    if (i % 4 === 2) return { handler: routes.listVisitors, path: `/api/visitors?limit=2&offset=${i}&converted=false` };
-    return { handler: routes.listVisitors, path: `/api/visitors?limit=1&offset=${i}` };
+    if (i % 4 === 1) return { handler: apiRoute, path: `/api/mentions?limit=1&offset=${i}` };
+    if (i % 4 === 2) return { handler: apiRoute, path: `/api/visitors?limit=2&offset=${i}&converted=false` };
+    return { handler: apiRoute, path: `/api/visitors?limit=1&offset=${i}` };
   });
 }
 

@@ -7,12 +7,11 @@ import { sealData } from "iron-session";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
 import { startSandbox, type Sandbox } from "@/sandbox/server";
-import * as data from "./data-routes";
 import { PEER_ADDRESS_HEADER } from "./client-address";
 import { runtimeFlags, setRuntimeFlags } from "./runtime-flags";
 import { SESSION_COOKIE, unsealSession } from "./session";
 import * as session from "./session-routes";
-import { call, sessionCookie, startUpstream, TEST_SECRET, type ErrorJson } from "./test-support";
+import { apiRoute, call, sessionCookie, startUpstream, TEST_SECRET, type ErrorJson } from "./test-support";
 
 let sandbox: Sandbox;
 let ipCounter = 0;
@@ -64,7 +63,7 @@ describe("POST /api/session", () => {
 
     const who = await call<SessionJson>(session.readSession, "/api/session", { cookie: cookieFrom(res) });
     expect(who.body).toEqual({ signedIn: true, environment: "test", keyHint: "svc_sk_test_…9d1f" });
-    const visitors = await call(data.listVisitors, "/api/visitors?limit=2", { cookie: cookieFrom(res) });
+    const visitors = await call(apiRoute, "/api/visitors?limit=2", { cookie: cookieFrom(res) });
     expect(visitors.status).toBe(200);
   });
 
@@ -112,7 +111,7 @@ describe("POST /api/session", () => {
     expect(res.body).toMatchObject({ signedIn: true, environment: "test" });
     expect(res.text).not.toContain(DEMO_KEYS.limited);
     // Limited keys get 403 on some endpoints, but the key is good: signed in.
-    const ranking = await call<ErrorJson>(data.getRanking, "/api/intelligence/ranking", { cookie: cookieFrom(res) });
+    const ranking = await call<ErrorJson>(apiRoute, "/api/intelligence/ranking", { cookie: cookieFrom(res) });
     expect(ranking.status).toBe(403);
   });
 
@@ -316,26 +315,26 @@ describe("GET and DELETE /api/session", () => {
 
   it("DELETE signs out, clears the cookie and drops the key's cached data", async () => {
     const cookie = cookieFrom(await post({ apiKey: DEMO_KEYS.pro }));
-    await call(data.getScore, "/api/intelligence/score", { cookie });
-    await call(data.getScore, "/api/intelligence/score", { cookie });
+    await call(apiRoute, "/api/intelligence/score", { cookie });
+    await call(apiRoute, "/api/intelligence/score", { cookie });
     expect(sandbox.stats().byPath["/intelligence/score"]).toBe(1);
     const out = await call<SessionJson>(session.signOut, "/api/session", { cookie, init: { method: "DELETE", headers: { origin: "http://localhost:3000" } } });
     expect(out.body).toEqual({ signedIn: false });
     expect(out.headers.get("set-cookie")).toMatch(/^wa_session=;.*Max-Age=0/);
     const again = cookieFrom(await post({ apiKey: DEMO_KEYS.pro }));
-    await call(data.getScore, "/api/intelligence/score", { cookie: again });
+    await call(apiRoute, "/api/intelligence/score", { cookie: again });
     expect(sandbox.stats().byPath["/intelligence/score"]).toBe(2);
   });
 
   it("session revocation: a cookie saved before sign-out is refused afterwards (401 on the API, no page session)", async () => {
     const saved = cookieFrom(await post({ apiKey: DEMO_KEYS.pro }));
     // Used once before sign-out, so the unseal cache holds it: the revocation must win over the cache.
-    expect((await call(data.getScore, "/api/intelligence/score", { cookie: saved })).status).toBe(200);
+    expect((await call(apiRoute, "/api/intelligence/score", { cookie: saved })).status).toBe(200);
     expect(await unsealSession(saved.slice(SESSION_COOKIE.length + 1))).not.toBeNull();
     const out = await call(session.signOut, "/api/session", { cookie: saved, init: { method: "DELETE", headers: { origin: "http://localhost:3000" } } });
     expect(out.status).toBe(200);
 
-    const replayed = await call<ErrorJson>(data.getScore, "/api/intelligence/score", { cookie: saved });
+    const replayed = await call<ErrorJson>(apiRoute, "/api/intelligence/score", { cookie: saved });
     expect(replayed.status).toBe(401);
     expect(replayed.body.error.code).toBe("unauthorized");
     expect((await call<SessionJson>(session.readSession, "/api/session", { cookie: saved })).body).toEqual({ signedIn: false });
@@ -343,12 +342,12 @@ describe("GET and DELETE /api/session", () => {
     expect(await unsealSession(saved.slice(SESSION_COOKIE.length + 1))).toBeNull();
     // Only that session ended: a new sign-in with the same key works.
     const again = cookieFrom(await post({ apiKey: DEMO_KEYS.pro }));
-    expect((await call(data.getScore, "/api/intelligence/score", { cookie: again })).status).toBe(200);
+    expect((await call(apiRoute, "/api/intelligence/score", { cookie: again })).status).toBe(200);
   });
 
   it("session revocation: a cookie without a session id (sealed before revocation existed) is not accepted", async () => {
     const legacy = await sealData({ apiKey: DEMO_KEYS.pro, iat: Date.now() }, { password: TEST_SECRET, ttl: 8 * 3600 });
-    expect((await call(data.getScore, "/api/intelligence/score", { cookie: `${SESSION_COOKIE}=${legacy}` })).status).toBe(401);
+    expect((await call(apiRoute, "/api/intelligence/score", { cookie: `${SESSION_COOKIE}=${legacy}` })).status).toBe(401);
   });
 
   it("DELETE from another site is refused", async () => {

@@ -128,7 +128,7 @@ async function signInOnce(req: Request): Promise<Response> {
   // A fresh answer, not one cached under an earlier session of the same key.
   await forgetKey(apiKey);
   try {
-    await dataApiForKey(apiKey).listVisitors({ limit: 1, offset: 0 }, { signal: req.signal });
+    await dataApiForKey(apiKey).get("/visitors", { query: { limit: 1, offset: 0 } }, { signal: req.signal });
   } catch (error) {
     // 403 means the key is genuine but may not list visitors; it can still see other data.
     if (!(isDataApiError(error) && error.status === 403)) {

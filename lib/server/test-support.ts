@@ -1,6 +1,7 @@
 // Test support for the route handler tests: a sandbox on a free port as the upstream (real HTTP),
 // the environment pointing at it, and small helpers to call a handler like Next would.
 import { vi } from "vitest";
+import { handleApiGet } from "./routes";
 import { startSandbox, type Sandbox } from "@/sandbox/server";
 import { setRuntimeFlags } from "./runtime-flags";
 import { SESSION_COOKIE, sealSession } from "./session";
@@ -36,7 +37,7 @@ export type Called<T = unknown> = { status: number; headers: Headers; text: stri
 export async function call<T = Record<string, unknown>>(
   handler: Handler,
   path: string,
-  options: { cookie?: string; init?: RequestInit; params?: Record<string, string> } = {},
+  options: { cookie?: string; init?: RequestInit; params?: Record<string, string | string[]> } = {},
 ): Promise<Called<T>> {
   const headers = new Headers(options.init?.headers);
   if (options.cookie) headers.set("cookie", options.cookie);
@@ -51,6 +52,30 @@ export async function call<T = Record<string, unknown>>(
     body = undefined;
   }
   return { status: res.status, headers: res.headers, text, body: body as T };
+}
+
+/** The segments Next gives the catch-all for a URL: the path after /api, split and decoded. */
+function apiSegments(url: string): string[] {
+  return new URL(url).pathname.replace(/^\/api\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+}
+
+/**
+ * The BFF's one GET handler (app/api/[[...path]]) as a plain handler for `call`: segments from the
+ * request URL, unless the call gives `params: { path: [...] }` (what the router passes for odd paths).
+ */
+export const apiRoute = (req: Request, ctx: { params: Promise<{ path?: string[] }> }) =>
+  ctx.params.then((p) => handleApiGet(req, { params: Promise.resolve({ path: p.path ?? apiSegments(req.url) }) }));
+
+/**
+ * GET /api/... through the BFF's one handler (app/api/[[...path]]), as Next calls it: the path's
+ * segments after /api, decoded (pass `segments` to give them as the router would for odd paths).
+ */
+export async function callApi<T = Record<string, unknown>>(
+  path: string,
+  options: { cookie?: string; init?: RequestInit; segments?: string[] } = {},
+): Promise<Called<T>> {
+  const segments = options.segments ?? apiSegments(`${ORIGIN}${path}`);
+  return call<T>(handleApiGet, path, { ...options, params: { path: segments } });
 }
 
 export type ErrorJson = { error: { code: string; message: string; param?: string; request_id?: string } };

@@ -15,12 +15,11 @@ import { ScoreSummary } from "@/components/ui/score-summary";
 import { UnknownValue } from "@/components/ui/value-badge";
 import type { Ranking } from "@/lib/data-api/schemas";
 import { formatNumber, MISSING } from "@/lib/format/format";
-import { browserApi } from "@/lib/queries/browser-api";
-import { rankingQuery, scoreQuery } from "@/lib/queries/intelligence";
+import { apiQuery, browserApi } from "@/lib/queries/api";
 
 export function IntelligenceClient() {
-  const score = useQuery(scoreQuery(browserApi));
-  const ranking = useQuery(rankingQuery(browserApi));
+  const score = useQuery(apiQuery(browserApi, "/intelligence/score", {}));
+  const ranking = useQuery(apiQuery(browserApi, "/intelligence/ranking", {}));
   return (
     <div className="stack">
       <div className="page-header">

@@ -15,8 +15,7 @@ import { LABELS, PLATFORMS, SENTIMENTS } from "@/lib/data-api/constants";
 import type { MentionListParams } from "@/lib/data-api/params";
 import type { Mention } from "@/lib/data-api/schemas";
 import { humanize, MISSING } from "@/lib/format/format";
-import { browserApi } from "@/lib/queries/browser-api";
-import { mentionListQuery } from "@/lib/queries/mentions";
+import { apiQuery, browserApi } from "@/lib/queries/api";
 import { withoutPaging } from "@/lib/ui/view-filters";
 import type { MentionsSearch } from "./search-params";
 
@@ -88,7 +87,7 @@ export function MentionsClient({ search }: { search: MentionsSearch }) {
 }
 
 function MentionsExport({ params }: { params: MentionListParams }) {
-  const query = useQuery(mentionListQuery(browserApi, params));
+  const query = useQuery(apiQuery(browserApi, "/mentions", { query: params }));
   return <ExportButton resource="mentions" filters={withoutPaging(params)} total={query.data && !query.isPlaceholderData ? query.data.meta.total : undefined} />;
 }
 
@@ -103,7 +102,7 @@ function MentionFeed({
   hrefFor: (changes: Record<string, string | undefined>, resetOffset?: boolean) => string;
   onLimit: (limit: number) => void;
 }) {
-  const query = useQuery(mentionListQuery(browserApi, params));
+  const query = useQuery(apiQuery(browserApi, "/mentions", { query: params }));
   const loading = (
     <div className="mention-grid">
       {[0, 1, 2, 3].map((i) => (

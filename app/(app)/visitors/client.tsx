@@ -15,8 +15,7 @@ import { AI_SOURCES, KNOWN_INTENTS, LABELS, SOURCES } from "@/lib/data-api/const
 import type { VisitorListParams } from "@/lib/data-api/params";
 import type { Visitor } from "@/lib/data-api/schemas";
 import { formatCountry, formatNumber, humanize } from "@/lib/format/format";
-import { browserApi } from "@/lib/queries/browser-api";
-import { visitorListQuery } from "@/lib/queries/visitors";
+import { apiQuery, browserApi } from "@/lib/queries/api";
 import { withoutPaging } from "@/lib/ui/view-filters";
 import type { VisitorsSearch } from "./search-params";
 
@@ -105,7 +104,7 @@ export function VisitorsClient({ search }: { search: VisitorsSearch }) {
 
 function VisitorsExport({ params }: { params: VisitorListParams }) {
   // Shares the table's cache entry: the total is known as soon as the list is.
-  const query = useQuery(visitorListQuery(browserApi, params));
+  const query = useQuery(apiQuery(browserApi, "/visitors", { query: params }));
   return <ExportButton resource="visitors" filters={withoutPaging(params)} total={query.data && !query.isPlaceholderData ? query.data.meta.total : undefined} />;
 }
 
@@ -120,7 +119,7 @@ function VisitorTable({
   hrefFor: (changes: Record<string, string | undefined>, resetOffset?: boolean) => string;
   onLimit: (limit: number) => void;
 }) {
-  const query = useQuery(visitorListQuery(browserApi, params));
+  const query = useQuery(apiQuery(browserApi, "/visitors", { query: params }));
   return (
     <QueryView
       query={query}

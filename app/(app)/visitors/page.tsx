@@ -1,8 +1,8 @@
 // `/visitors` - the visitor table with filters, paging and export.
 import { HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
+import { apiQuery } from "@/lib/queries/api";
 import { prefetchPage } from "@/lib/queries/prefetch";
-import { visitorListQuery } from "@/lib/queries/visitors";
 import { VisitorsClient } from "./client";
 import { parseVisitorsSearch } from "./search-params";
 
@@ -11,7 +11,7 @@ export const metadata: Metadata = { title: "Visitors" };
 export default async function VisitorsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const search = parseVisitorsSearch(await searchParams);
   const { result } = search;
-  const state = await prefetchPage((qc, api) => (result.success ? [qc.prefetchQuery(visitorListQuery(api, result.data))] : []));
+  const state = await prefetchPage((qc, api) => (result.success ? [qc.prefetchQuery(apiQuery(api, "/visitors", { query: result.data }))] : []));
   return (
     <HydrationBoundary state={state}>
       <VisitorsClient search={search} />

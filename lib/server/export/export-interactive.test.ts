@@ -4,7 +4,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Sandbox } from "@/sandbox/server";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import { visitorListParams } from "@/lib/data-api/params";
 import { sessionCookie, startUpstream, ORIGIN } from "../test-support";
 import { dataApiForKey } from "../upstream";
 import { exportVisitors } from "./handlers";
@@ -23,7 +22,7 @@ afterAll(async () => {
 it("keeps dashboard requests flowing during a Free-plan export that exhausts the minute's budget", async () => {
   const api = dataApiForKey(DEMO_KEYS.free);
   // The user is on the dashboard (interactive requests) and then starts an export.
-  await api.getOverview({ period: "30d" });
+  await api.get("/analytics/overview", { query: { period: "30d" } });
 
   const abort = new AbortController();
   const req = new Request(`${ORIGIN}/api/export/visitors?format=csv`, {
@@ -52,7 +51,7 @@ it("keeps dashboard requests flowing during a Free-plan export that exhausts the
   // A dashboard request now (new parameters, so no cache) must not wait for the next window.
   const started = Date.now();
   const page = await Promise.race([
-    api.listVisitors(visitorListParams.parse({ source: "claude" })),
+    api.get("/visitors", { query: { source: "claude" } }),
     new Promise<"waited">((r) => setTimeout(() => r("waited"), 8_000)),
   ]);
   expect(page, "the dashboard request waited for the export's rate-limit window").not.toBe("waited");

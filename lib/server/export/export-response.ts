@@ -40,14 +40,9 @@ export function exportFilters(request: ExportRequest): Record<string, string | u
 }
 
 function pageFetcher(api: DataApi, request: ExportRequest): FetchPage<Readonly<Record<string, unknown>>> {
-  const base = { limit: EXPORT_PAGE_SIZE };
-  if (request.resource === "visitors") {
-    const filters = exportFilters(request) as Omit<VisitorExportParams, "format" | "limit" | "offset">;
-    return (offset, signal) =>
-      api.listVisitors({ ...filters, ...base, offset }, { priority: "bulk", signal });
-  }
-  const filters = exportFilters(request) as Omit<MentionExportParams, "format" | "limit" | "offset">;
-  return (offset, signal) => api.listMentions({ ...filters, ...base, offset }, { priority: "bulk", signal });
+  const query = { ...exportFilters(request), limit: EXPORT_PAGE_SIZE };
+  const path = request.resource === "visitors" ? "/visitors" : "/mentions";
+  return (offset, signal) => api.get(path, { query: { ...query, offset } }, { priority: "bulk", signal });
 }
 
 /** RFC 6266: a quoted ASCII filename (ours are [A-Za-z0-9._-] only) plus the UTF-8 form. */

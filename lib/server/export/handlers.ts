@@ -9,7 +9,7 @@
 import "server-only";
 import { isDataApiError } from "@/lib/data-api/errors";
 import { mentionExportParams, visitorExportParams } from "@/lib/data-api/params";
-import { queryOf, requireSession } from "../data-routes";
+import { queryOf, requireSession } from "../routes";
 import { getEnv } from "../env";
 import { finalError, invalidParameter, json, withErrors } from "../http";
 import { keyId } from "../key-id";

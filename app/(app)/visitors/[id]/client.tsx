@@ -16,14 +16,13 @@ import { IntentLabel, UnknownValue } from "@/components/ui/value-badge";
 import { eventLabel, orderTimeline } from "@/components/ui/timeline-data";
 import type { TimelineEvent, Visitor } from "@/lib/data-api/schemas";
 import { formatCountry, formatDuration, formatNumber, MISSING } from "@/lib/format/format";
-import { browserApi } from "@/lib/queries/browser-api";
+import { apiQuery, browserApi } from "@/lib/queries/api";
 import { errorStatus } from "@/lib/queries/error-status";
-import { visitorQuery, visitorTimelineQuery } from "@/lib/queries/visitors";
 import VisitorNotFound from "./not-found";
 import type { TimelineOrder } from "./search-params";
 
 export function VisitorClient({ id, order }: { id: string; order: TimelineOrder }) {
-  const visitor = useQuery(visitorQuery(browserApi, id));
+  const visitor = useQuery(apiQuery(browserApi, "/visitors/:id", { params: { id } }));
   // The server answers an unknown id with the not-found page; this covers a visitor that
   // disappears while the page is open.
   if (errorStatus(visitor.error) === 404) return <VisitorNotFound />;
@@ -91,7 +90,7 @@ function Item({ label, children }: { label: string; children: React.ReactNode })
 }
 
 function TimelineCard({ id, order }: { id: string; order: TimelineOrder }) {
-  const timeline = useQuery(visitorTimelineQuery(browserApi, id));
+  const timeline = useQuery(apiQuery(browserApi, "/visitors/:id/timeline", { params: { id } }));
   const events = timeline.data ? orderTimeline(timeline.data.data, order) : [];
   const eventCount = timeline.data ? `${formatNumber(events.length)} ${events.length === 1 ? "event" : "events"}, ${order} first` : undefined;
   return (

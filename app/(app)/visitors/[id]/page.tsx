@@ -3,8 +3,9 @@ import { HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { errorStatus } from "@/lib/queries/error-status";
+import { routeKey } from "@/lib/data-api/route-path";
+import { apiQuery } from "@/lib/queries/api";
 import { prefetchPageWithClient } from "@/lib/queries/prefetch";
-import { visitorKeys, visitorQuery, visitorTimelineQuery } from "@/lib/queries/visitors";
 import { VisitorClient } from "./client";
 import { parseTimelineOrder, parseVisitorId } from "./search-params";
 
@@ -23,10 +24,10 @@ export default async function VisitorPage({ params, searchParams }: Props) {
   if (!id) notFound();
   const order = parseTimelineOrder((await searchParams).order);
   const { state, queryClient } = await prefetchPageWithClient((qc, api) => [
-    qc.prefetchQuery(visitorQuery(api, id)),
-    qc.prefetchQuery(visitorTimelineQuery(api, id)),
+    qc.prefetchQuery(apiQuery(api, "/visitors/:id", { params: { id } })),
+    qc.prefetchQuery(apiQuery(api, "/visitors/:id/timeline", { params: { id } })),
   ]);
-  const error = queryClient.getQueryState(visitorKeys.detail(id))?.error;
+  const error = queryClient.getQueryState(routeKey("/visitors/:id", { id }))?.error;
   if (errorStatus(error) === 404) notFound();
   return (
     <HydrationBoundary state={state}>

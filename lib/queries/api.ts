@@ -1,0 +1,84 @@
+// The route table (lib/server/routes.ts) seen from the browser: `browserApi.get(path, input)` calls
+// this app's /api routes (never the upstream; the key stays on the server) and turns their error
+// bodies into DataApiError with the request id for the UI; `apiQuery(api, path, input)` is the React
+// Query options of any route, for the browser and for server prefetch (`serverApi`) alike. Typed from
+// the table through `import type` only: no zod and no normaliser reaches the browser bundle.
+import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import type { CallOptions } from "@/lib/data-api/api";
+import type { InputOf, ResultOf } from "@/lib/data-api/endpoints";
+import { DataApiError } from "@/lib/data-api/errors";
+import { fillPath, routeKey, withQuery } from "@/lib/data-api/route-path";
+import type { ErrorBody } from "@/lib/data-api/schemas";
+import type { ApiPath, ApiRoutes, ApiTransport } from "@/lib/server/routes";
+
+export type { ApiPath, ApiTransport };
+
+type QueryValues = Record<string, string | number | boolean | undefined>;
+
+function isErrorBody(body: unknown): body is ErrorBody {
+  if (typeof body !== "object" || body === null || !("error" in body)) return false;
+  const error = (body as { error: unknown }).error;
+  return typeof error === "object" && error !== null && typeof (error as { code?: unknown }).code === "string";
+}
+
+/** GET one of this app's JSON routes; any failure is a DataApiError (status 0: no answer at all). */
+export async function getJson<T>(url: string, options?: CallOptions): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: { Accept: "application/json" }, signal: options?.signal, cache: "no-store" });
+  } catch (err) {
+    if (options?.signal?.aborted) throw err;
+    throw new DataApiError({ status: 0, code: "network_error", message: "Could not reach the dashboard server. Check your connection." });
+  }
+  const headerRequestId = res.headers.get("x-request-id") ?? undefined;
+  let body: unknown;
+  try {
+    body = await res.json();
+  } catch {
+    throw new DataApiError({
+      status: res.ok ? 502 : res.status,
+      code: "unexpected_response",
+      message: "The server sent an unexpected response.",
+      requestId: headerRequestId,
+    });
+  }
+  if (!res.ok) {
+    if (isErrorBody(body)) {
+      const retryAfter = Number(res.headers.get("retry-after"));
+      throw new DataApiError({
+        status: res.status,
+        code: body.error.code,
+        message: body.error.message,
+        param: body.error.param,
+        requestId: body.error.request_id ?? headerRequestId,
+        retryAfter: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
+      });
+    }
+    throw new DataApiError({ status: res.status, code: "http_error", message: `Request failed (HTTP ${res.status}).`, requestId: headerRequestId });
+  }
+  // The route handlers already validated and normalised the body into the canonical shapes.
+  return body as T;
+}
+
+/** The URL of a route of this app's API for an input (path parameters URL-encoded, query sorted). */
+export function apiUrl(path: ApiPath, input: { params?: Readonly<Record<string, string>>; query?: object }): string {
+  return `/api${withQuery(fillPath(path, input.params), input.query as QueryValues | undefined)}`;
+}
+
+export const browserApi: ApiTransport = {
+  get: (path, input, options) => getJson(apiUrl(path, input), options),
+};
+
+/**
+ * React Query options for a route: the key is the path's segments (parameters filled) plus the
+ * query, and a list keeps showing its previous page while the next one loads.
+ */
+export function apiQuery<P extends ApiPath>(api: ApiTransport, path: P, input: InputOf<ApiRoutes[P]>) {
+  const params = input.params as Readonly<Record<string, string>> | undefined;
+  const query = input.query as QueryValues | undefined;
+  return queryOptions<ResultOf<ApiRoutes[P]>>({
+    queryKey: routeKey(path, params, query),
+    queryFn: ({ signal }) => api.get(path, input, { signal }),
+    ...(query ? { placeholderData: keepPreviousData } : {}),
+  });
+}

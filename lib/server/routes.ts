@@ -1,0 +1,135 @@
+// The BFF's routes: an allow-list derived from declarations, not a catch-all proxy. Every Data API
+// endpoint of the registry (lib/data-api/endpoints.ts) is served at /api + its path with the same
+// query; BFF-only routes (answers the Data API has no endpoint for) are declared below with a
+// resolver. One handler (`handleApiGet`, mounted by app/api/[[...path]]/route.ts) serves them all:
+// it matches the path against the table, reads the session (401 without one), checks each path
+// parameter after decoding and the query with the route's schema (400 naming the parameter, before
+// any upstream call; unknown parameters dropped), then answers with the canonical shape.
+// `serverApi` gives server components the same routes in-process, for prefetching.
+import "server-only";
+import type { z } from "zod";
+import type { CallOptions } from "@/lib/data-api/api";
+import { validatedParams, validatedQuery } from "@/lib/data-api/client";
+import { endpoints, type EndpointPath, type InputOf, type ResultOf, type RouteInputDef } from "@/lib/data-api/endpoints";
+import { noParams, parseQuery } from "@/lib/data-api/params";
+import { apiNotFound, errorResponse, invalidParameter, json, responseForError, unauthorized } from "./http";
+import { DataApiError } from "@/lib/data-api/errors";
+import { getRequestSession, type PageSession } from "./session";
+import { dataApiForKey } from "./upstream";
+
+/** What a BFF-only route's resolver gets: the session's Data API and the caller's signal. */
+export type RouteContext = { session: PageSession; api: ReturnType<typeof dataApiForKey>; signal?: AbortSignal };
+
+export type BffRouteDef = RouteInputDef & {
+  resolve: (ctx: RouteContext, input: { params: Record<string, string>; query: Record<string, unknown> }) => Promise<unknown>;
+};
+
+/** Answers the Data API has no endpoint for (insights), each one declaration. */
+const bffRoutes = {} as const satisfies Record<string, BffRouteDef>;
+
+export const apiRoutes = { ...endpoints, ...bffRoutes };
+export type ApiRoutes = typeof apiRoutes;
+export type ApiPath = keyof ApiRoutes;
+
+/** The same routes seen from server code: `get(path, input)` with the session's key, in-process. */
+export interface ApiTransport {
+  get<P extends ApiPath>(path: P, input: InputOf<ApiRoutes[P]>, options?: CallOptions): Promise<ResultOf<ApiRoutes[P]>>;
+}
+
+const isEndpoint = (path: string): path is EndpointPath => Object.hasOwn(endpoints, path);
+
+type AnyRoute = RouteInputDef & Partial<Pick<BffRouteDef, "resolve">>;
+
+function routeDef(path: ApiPath): AnyRoute {
+  return apiRoutes[path] as AnyRoute;
+}
+
+/** Runs a route for a session, in-process (the input is validated exactly as over HTTP). */
+async function runRoute(session: PageSession, path: ApiPath, input: { params?: Readonly<Record<string, unknown>>; query?: object }, options: CallOptions = {}): Promise<unknown> {
+  const api = dataApiForKey(session.apiKey);
+  if (isEndpoint(path)) return api.get(path, input as never, options);
+  const def = routeDef(path);
+  const params = validatedParams(def, input.params);
+  const query = def.query ? validatedQuery(def.query, (input.query ?? {}) as Record<string, string | number | boolean | undefined>) : {};
+  return def.resolve!({ session, api, signal: options.signal }, { params, query });
+}
+
+export function serverApi(session: PageSession): ApiTransport {
+  return {
+    // The table's types tie each path to its result; one cast at this seam.
+    get: (path, input, options) => runRoute(session, path, input, options) as never,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Matching a request path against the table.
+
+const ROUTES = (Object.keys(apiRoutes) as ApiPath[]).map((path) => ({ path, segments: path.split("/").filter(Boolean) }));
+
+/** Decodes a path segment once more, in case the router left escapes (`%252F` arrives as `%2F`). */
+function decodeSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
+type Match = { path: ApiPath; params: Record<string, string>; badParam?: string };
+
+export function matchRoute(segments: readonly string[]): Match | null {
+  for (const route of ROUTES) {
+    if (route.segments.length !== segments.length) continue;
+    const params: Record<string, string> = {};
+    let badParam: string | undefined;
+    const ok = route.segments.every((expected, i) => {
+      const raw = segments[i]!;
+      if (expected.startsWith(":")) {
+        const value = raw.length > 300 ? null : decodeSegment(raw);
+        if (value === null) badParam = expected.slice(1);
+        else params[expected.slice(1)] = value;
+        return true;
+      }
+      return raw === expected;
+    });
+    if (ok) return { path: route.path, params, ...(badParam ? { badParam } : {}) };
+  }
+  return null;
+}
+
+/** The request's query parsed with `schema`, or a 400 naming the first bad parameter. */
+export function queryOf<S extends z.ZodObject>(req: Request, schema: S): z.output<S> {
+  const parsed = parseQuery(schema, new URL(req.url).searchParams);
+  if (!parsed.success) throw invalidParameter(parsed.param, parsed.message);
+  return parsed.data;
+}
+
+export async function requireSession(req: Request): Promise<PageSession> {
+  const session = await getRequestSession(req);
+  if (!session) throw unauthorized();
+  return session;
+}
+
+type CatchAllContext = { params: Promise<{ path?: string[] }> };
+
+/** GET /api/{any route of the table}: the route's answer, or the shared error shape. */
+export async function handleApiGet(req: Request, ctx: CatchAllContext): Promise<Response> {
+  const match = matchRoute((await ctx.params).path ?? []);
+  if (!match) return apiNotFound();
+  const def = routeDef(match.path);
+  try {
+    const session = await requireSession(req);
+    if (match.badParam) throw invalidParameter(match.badParam, def.pathParams?.[match.badParam]?.message ?? `${match.badParam} is not valid`);
+    const params = validatedParams(def, match.params);
+    const query = queryOf(req, def.query ?? noParams);
+    return json(await runRoute(session, match.path, { params, query }, { signal: req.signal }));
+  } catch (thrown) {
+    return responseForError(req, thrown, def.subject);
+  }
+}
+
+/** Any other method on /api/*: 405 with Allow on a route of the table, the JSON 404 elsewhere. */
+export async function handleApiOther(_req: Request, ctx: CatchAllContext): Promise<Response> {
+  if (!matchRoute((await ctx.params).path ?? [])) return apiNotFound();
+  return errorResponse(new DataApiError({ status: 405, code: "method_not_allowed", message: "This endpoint answers GET only." }), { Allow: "GET, HEAD" });
+}
