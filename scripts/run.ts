@@ -8,9 +8,8 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadEnvConfig } from "@next/env";
-import { z } from "zod";
 import { loadSandboxConfig } from "../sandbox/config";
-import { parseTrustedProxies } from "../lib/server/client-address";
+import { parseDashboardEnv } from "../lib/config/env-schema";
 import { createFrontServer } from "../lib/server/front-server";
 import { setRuntimeFlags } from "../lib/server/runtime-flags";
 
@@ -22,41 +21,14 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // variables already in the environment win.
 loadEnvConfig(root, dev, { info: () => {}, error: console.error });
 
-const env = z
-  .object({
-    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-    HOSTNAME: z.string().min(1).optional(),
-    DATA_API_BASE_URL: z
-      .url({ error: "DATA_API_BASE_URL must be an http(s) URL ending in /v1, e.g. https://api.example.com/v1" })
-      .refine((u) => /^https?:\/\//.test(u) && /\/v1\/?$/.test(u), {
-        error: "DATA_API_BASE_URL must be an http(s) URL ending in /v1, e.g. https://api.example.com/v1",
-      })
-      .optional(),
-    SESSION_SECRET: z.string().min(32, { error: "SESSION_SECRET must be at least 32 characters (e.g. `openssl rand -base64 32`)" }).optional(),
-    TRUSTED_PROXIES: z
-      .string()
-      .optional()
-      .refine(
-        (v) => {
-          try {
-            parseTrustedProxies(v);
-            return true;
-          } catch {
-            return false;
-          }
-        },
-        { error: 'TRUSTED_PROXIES must be a comma list of IP addresses and CIDR ranges, e.g. "10.0.0.0/8,192.168.1.1"' },
-      ),
-    COOKIE_SECURE: z.enum(["auto", "always", "never"], { error: 'COOKIE_SECURE must be "auto", "always" or "never"' }).optional(),
-  })
-  .safeParse(Object.fromEntries(Object.entries(process.env).map(([k, v]) => [k, v === "" ? undefined : v])));
-
-if (!env.success) {
-  const messages = new Set(env.error.issues.map((issue) => `Configuration error: ${String(issue.path[0])}: ${issue.message}`));
-  for (const message of messages) console.error(message);
+// The same declaration the app reads (lib/config/env-schema.ts), checked before anything starts so a
+// bad value stops start-up here with a message, not later on the first request.
+const parsed = parseDashboardEnv(process.env);
+if (!parsed.ok) {
+  for (const problem of parsed.problems) console.error(`Configuration error: ${problem}.`);
   process.exit(1);
 }
-const config = env.data;
+const config = parsed.env;
 
 /** Starts sandbox/main.ts as a child process and resolves with its base URL once it listens. */
 function startSandboxProcess(): Promise<{ child: ChildProcess; baseUrl: string }> {

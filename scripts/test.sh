@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { printf '\n== %s\n' "$*"; }
-step "lint";        npx eslint --max-warnings=0 .
+step "lint (eslint, knip)"; npm run --silent lint
 step "typecheck";   npx tsc --noEmit
 step "unit + integration (vitest)"; npx vitest run
 step "end-to-end (Playwright, Chromium)"; bash scripts/e2e.sh

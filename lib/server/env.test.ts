@@ -72,6 +72,15 @@ describe("getEnv", () => {
     expect(getEnv().sessionSecret).toBe(first);
   });
 
+  it.each([
+    ["DATA_API_TIMEOUT_MS", "50", "DATA_API_TIMEOUT_MS must be a whole number of milliseconds from 100 to 120000."],
+    ["DATA_API_CACHE_TTL_MS", "soon", "DATA_API_CACHE_TTL_MS must be a whole number of milliseconds from 0 to 600000."],
+    ["EXPORT_MAX_ROWS", "1.5", "EXPORT_MAX_ROWS must be a whole number from 1 to 100000000."],
+  ])("%s=%s is refused with its range", (name, value, message) => {
+    setEnv({ [name]: value });
+    expect(configError()).toBe(message);
+  });
+
   it("rejects a malformed DATA_API_RATE_BUDGET", () => {
     setEnv({ DATA_API_RATE_BUDGET: "fast" });
     expect(configError()).toMatch(/DATA_API_RATE_BUDGET must look like "50\/s,1000\/min"/);

@@ -1,12 +1,12 @@
-// Server configuration, validated with zod when first used and then kept. A missing or malformed
-// value becomes a ConfigError whose message says exactly what to set.
+// The server's configuration as the app reads it: the variables declared in lib/config/env-schema.ts,
+// validated when first used and then kept. A missing or malformed value becomes a ConfigError whose
+// message says exactly what to set.
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { z } from "zod";
-import { DEFAULT_CACHE_TTL_MS } from "@/lib/data-api/cache";
-import { DEFAULT_TIMEOUT_MS } from "@/lib/data-api/client";
-import { DEFAULT_MAX_EXPORT_ROWS } from "./export/stream";
+import { BASE_URL_HINT, declaredEnv, parseDashboardEnv, type CookieSecureMode } from "@/lib/config/env-schema";
 import { parseTrustedProxies, type TrustedProxies } from "./client-address";
+
+export type { CookieSecureMode };
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -14,39 +14,6 @@ export class ConfigError extends Error {
     this.name = "ConfigError";
   }
 }
-
-const COOKIE_SECURE_MODES = ["auto", "always", "never"] as const;
-
-const BASE_URL_HINT = "an http(s) URL ending in /v1, e.g. https://api.example.com/v1";
-
-const schema = z.object({
-  DATA_API_BASE_URL: z
-    .string({ error: "is not set" })
-    .refine((u) => /^https?:\/\/[^\s/?#]+(?:\/[^\s?#]*)?\/v1\/?$/.test(u) && URL.canParse(u), { error: `must be ${BASE_URL_HINT}` }),
-  SESSION_SECRET: z.string().min(32, { error: "must be at least 32 characters (e.g. `openssl rand -base64 32`)" }).optional(),
-  DATA_API_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(DEFAULT_CACHE_TTL_MS),
-  DATA_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(DEFAULT_TIMEOUT_MS),
-  DATA_API_RATE_BUDGET: z
-    .string()
-    .regex(/^\s*\d{1,7}\/s\s*,\s*\d{1,9}\/min\s*$/, { error: 'must look like "50/s,1000/min" (per-second and per-minute budget)' })
-    .optional(),
-  EXPORT_MAX_ROWS: z.coerce.number().int().min(1).max(100_000_000).default(DEFAULT_MAX_EXPORT_ROWS),
-  TRUSTED_PROXIES: z
-    .string()
-    .optional()
-    .superRefine((v, ctx) => {
-      try {
-        parseTrustedProxies(v);
-      } catch (error) {
-        ctx.addIssue({ code: "custom", message: `must be a comma list of IP addresses and CIDR ranges, e.g. "10.0.0.0/8,192.168.1.1": ${(error as Error).message}` });
-      }
-    }),
-  COOKIE_SECURE: z.enum(COOKIE_SECURE_MODES, { error: 'must be "auto", "always" or "never"' }).default("auto"),
-  NODE_ENV: z.string().optional(),
-});
-
-/** The Secure flag of the session cookie: `auto` decides per request (see session.ts). */
-export type CookieSecureMode = (typeof COOKIE_SECURE_MODES)[number];
 
 export type ServerEnv = {
   dataApiBaseUrl: string;
@@ -63,18 +30,6 @@ export type ServerEnv = {
   production: boolean;
 };
 
-const RELEVANT = [
-  "DATA_API_BASE_URL",
-  "SESSION_SECRET",
-  "DATA_API_CACHE_TTL_MS",
-  "DATA_API_TIMEOUT_MS",
-  "DATA_API_RATE_BUDGET",
-  "EXPORT_MAX_ROWS",
-  "TRUSTED_PROXIES",
-  "COOKIE_SECURE",
-  "NODE_ENV",
-] as const;
-
 type EnvState = { fingerprint: string; env: ServerEnv } | undefined;
 // On globalThis: the proxy and the route handlers are bundled separately but share the process,
 // and a generated session secret must be the same for both (and survive dev hot reloads).
@@ -87,24 +42,24 @@ function parseBudget(value: string): { perSecond: number; perMinute: number } {
 
 /** The validated configuration. Re-validated only when the relevant variables change (tests). */
 export function getEnv(): ServerEnv {
-  const raw = Object.fromEntries(RELEVANT.map((k) => [k, process.env[k] || undefined]));
-  const fingerprint = JSON.stringify(raw);
+  // NODE_ENV is not configuration (the entry and Next set it) but decides whether a secret is required.
+  const nodeEnv = process.env.NODE_ENV || undefined;
+  const fingerprint = JSON.stringify([declaredEnv(process.env), nodeEnv]);
   if (g.__waEnv?.fingerprint === fingerprint) return g.__waEnv.env;
 
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const name = String(issue.path[0]);
-    if (name === "DATA_API_BASE_URL" && raw.DATA_API_BASE_URL === undefined) {
-      throw new ConfigError(
-        "DATA_API_BASE_URL is not set. Start the app with `npm start` or `npm run dev` (they start the sandbox Data API), " +
-          `or set DATA_API_BASE_URL to ${BASE_URL_HINT}.`,
-      );
-    }
-    throw new ConfigError(`${name} ${issue.message}.`);
+  const parsed = parseDashboardEnv(process.env);
+  if (!parsed.ok) throw new ConfigError(`${parsed.problems[0]}.`);
+  const config = parsed.env;
+  // Optional in the declaration (the entry starts the sandbox when it is unset), required by the time
+  // the app serves: the entry sets it before Next loads.
+  if (!config.DATA_API_BASE_URL) {
+    throw new ConfigError(
+      "DATA_API_BASE_URL is not set. Start the app with `npm start` or `npm run dev` (they start the sandbox Data API), " +
+        `or set DATA_API_BASE_URL to ${BASE_URL_HINT}.`,
+    );
   }
-  const production = parsed.data.NODE_ENV === "production";
-  let sessionSecret = parsed.data.SESSION_SECRET;
+  const production = nodeEnv === "production";
+  let sessionSecret = config.SESSION_SECRET;
   if (!sessionSecret) {
     if (production) {
       throw new ConfigError(
@@ -119,14 +74,14 @@ export function getEnv(): ServerEnv {
     sessionSecret = g.__waGeneratedSecret;
   }
   const env: ServerEnv = {
-    dataApiBaseUrl: parsed.data.DATA_API_BASE_URL.replace(/\/+$/, ""),
+    dataApiBaseUrl: config.DATA_API_BASE_URL.replace(/\/+$/, ""),
     sessionSecret,
-    cacheTtlMs: parsed.data.DATA_API_CACHE_TTL_MS,
-    timeoutMs: parsed.data.DATA_API_TIMEOUT_MS,
-    ...(parsed.data.DATA_API_RATE_BUDGET ? { rateBudget: parseBudget(parsed.data.DATA_API_RATE_BUDGET) } : {}),
-    exportMaxRows: parsed.data.EXPORT_MAX_ROWS,
-    trustedProxies: parseTrustedProxies(parsed.data.TRUSTED_PROXIES),
-    cookieSecure: parsed.data.COOKIE_SECURE,
+    cacheTtlMs: config.DATA_API_CACHE_TTL_MS,
+    timeoutMs: config.DATA_API_TIMEOUT_MS,
+    ...(config.DATA_API_RATE_BUDGET ? { rateBudget: parseBudget(config.DATA_API_RATE_BUDGET) } : {}),
+    exportMaxRows: config.EXPORT_MAX_ROWS,
+    trustedProxies: parseTrustedProxies(config.TRUSTED_PROXIES),
+    cookieSecure: config.COOKIE_SECURE,
     production,
   };
   g.__waEnv = { fingerprint, env };

@@ -1,0 +1,119 @@
+// The dashboard's environment, declared once: every variable, its validation, its default and a
+// one-line description (zod `.meta`). Read by the production entry (scripts/run.ts, plain Node via tsx)
+// and by the server-only reader (lib/server/env.ts); `.env.example` is generated from it
+// (scripts/env-example.ts). No `server-only` here: that marker throws outside Next's server bundles, and
+// the entry validates the same schema before Next loads. The sandbox's SANDBOX_* variables are declared
+// in sandbox/config.ts, which stays independent of the app.
+import { z } from "zod";
+import { DEFAULT_CACHE_TTL_MS } from "../data-api/cache";
+import { DEFAULT_TIMEOUT_MS } from "../data-api/client";
+import { parseTrustedProxies } from "../server/client-address";
+import { DEFAULT_MAX_EXPORT_ROWS } from "../server/export/stream";
+
+export const BASE_URL_HINT = "an http(s) URL ending in /v1, e.g. https://api.example.com/v1";
+
+const COOKIE_SECURE_MODES = ["auto", "always", "never"] as const;
+/** The Secure flag of the session cookie: `auto` decides per request (see lib/server/session.ts). */
+export type CookieSecureMode = (typeof COOKIE_SECURE_MODES)[number];
+
+/** A whole number in a range, with one message that says what to set whatever is wrong with it. */
+const wholeNumber = (min: number, max: number, unit: string) => {
+  const error = `must be a whole number${unit} from ${min} to ${max}`;
+  return z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+};
+
+export const dashboardEnvSchema = z.object({
+  DATA_API_BASE_URL: z
+    .string()
+    .refine((u) => /^https?:\/\/[^\s/?#]+(?:\/[^\s?#]*)?\/v1\/?$/.test(u) && URL.canParse(u), { error: `must be ${BASE_URL_HINT}` })
+    .optional()
+    .meta({
+      description: "Upstream Data API base URL, ending in /v1.",
+      whenUnset: "`npm start` / `npm run dev` start the embedded sandbox and use it (only then does the sign-in page offer demo keys)",
+      example: "https://api.example.com/v1",
+    }),
+  SESSION_SECRET: z
+    .string()
+    .min(32, { error: "must be at least 32 characters (e.g. `openssl rand -base64 32`)" })
+    .optional()
+    .meta({
+      description: "iron-session password sealing the cookie that holds the key: at least 32 characters, e.g. `openssl rand -base64 32`.",
+      whenUnset:
+        "generated per start with a warning (sessions end on restart) on the sandbox or in development; with a real upstream in production the server refuses to start without it",
+    }),
+  PORT: wholeNumber(1, 65535, "").default(3000).meta({ description: "Dashboard port." }),
+  HOSTNAME: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({ description: "The interface the dashboard listens on.", whenUnset: "all interfaces", example: "127.0.0.1" }),
+  DATA_API_CACHE_TTL_MS: wholeNumber(0, 600_000, " of milliseconds")
+    .default(DEFAULT_CACHE_TTL_MS)
+    .meta({ description: "Per-key response cache lifetime in ms (0 disables the cache; identical concurrent requests are still made once)." }),
+  DATA_API_TIMEOUT_MS: wholeNumber(100, 120_000, " of milliseconds")
+    .default(DEFAULT_TIMEOUT_MS)
+    .meta({ description: "Timeout of one upstream attempt in ms, from sending to the end of the body." }),
+  DATA_API_RATE_BUDGET: z
+    .string()
+    .regex(/^\s*\d{1,7}\/s\s*,\s*\d{1,9}\/min\s*$/, { error: 'must look like "50/s,1000/min" (per-second and per-minute budget)' })
+    .optional()
+    .meta({
+      description: "A fixed per-key request budget, e.g. to leave part of a shared key's budget to other integrations.",
+      whenUnset: "learned from the upstream's X-RateLimit-Limit",
+      example: "5/s,60/min",
+    }),
+  EXPORT_MAX_ROWS: wholeNumber(1, 100_000_000, "")
+    .default(DEFAULT_MAX_EXPORT_ROWS)
+    .meta({
+      description:
+        "The most rows one export may hold: a larger view is refused (422) with a message to narrow the filters, so an absurd upstream total never plans an endless export.",
+    }),
+  TRUSTED_PROXIES: z
+    .string()
+    .superRefine((v, ctx) => {
+      try {
+        parseTrustedProxies(v);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: `must be a comma list of IP addresses and CIDR ranges, e.g. "10.0.0.0/8,192.168.1.1": ${(error as Error).message}` });
+      }
+    })
+    .optional()
+    .meta({
+      description:
+        "Reverse proxies in front of the app (comma list of IPs and CIDR ranges) whose X-Forwarded-For is believed when throttling sign-in attempts: the right-most address that is not one of them is the client.",
+      whenUnset: "nothing forwarded is believed; the socket address is the client",
+      example: "10.0.0.0/8",
+    }),
+  COOKIE_SECURE: z
+    .enum(COOKIE_SECURE_MODES, { error: 'must be "auto", "always" or "never"' })
+    .default("auto")
+    .meta({
+      description:
+        "The session cookie's Secure flag. `auto` sets it unless the request is plain http to a loopback host (localhost, 127.x, ::1); X-Forwarded-Proto: https or any other Host means Secure. `always` / `never` override; `never` only for plain http on a LAN address.",
+    }),
+});
+
+export type DashboardEnv = z.output<typeof dashboardEnvSchema>;
+
+/** The declared variables of `source`, an empty value counting as unset (what `VAR= cmd` gives). */
+export function declaredEnv(source: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
+  return Object.fromEntries(Object.keys(dashboardEnvSchema.shape).map((name) => [name, source[name] || undefined]));
+}
+
+/**
+ * Validates the dashboard's environment. On failure, one line per problem, each naming the variable
+ * and what to set ("PORT must be a whole number from 1 to 65535").
+ */
+export function parseDashboardEnv(
+  source: Readonly<Record<string, string | undefined>>,
+): { ok: true; env: DashboardEnv } | { ok: false; problems: string[] } {
+  const parsed = dashboardEnvSchema.safeParse(declaredEnv(source));
+  if (parsed.success) return { ok: true, env: parsed.data };
+  // One line per variable: its first problem is enough to say what to set.
+  const problems = new Map<string, string>();
+  for (const issue of parsed.error.issues) {
+    const name = String(issue.path[0]);
+    if (!problems.has(name)) problems.set(name, `${name} ${issue.message}`);
+  }
+  return { ok: false, problems: [...problems.values()] };
+}

@@ -1,0 +1,36 @@
+// `.env.example` is generated from the declarations of the environment and must never drift from them.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { dashboardEnvSchema } from "../lib/config/env-schema";
+import { sandboxEnvSchema } from "../sandbox/config";
+import { documentedVariables, ENV_EXAMPLE_PATH, renderEnvExample } from "./env-example";
+
+describe(".env.example", () => {
+  it("is what `npm run env:example` generates from the declarations (run it after changing one)", () => {
+    expect(readFileSync(ENV_EXAMPLE_PATH, "utf8")).toBe(renderEnvExample());
+  });
+
+  it.each([
+    ["dashboard", dashboardEnvSchema],
+    ["sandbox", sandboxEnvSchema],
+  ])("every %s example value is one its declaration accepts", (_, schema) => {
+    for (const v of documentedVariables(schema).filter((d) => d.value !== "")) {
+      expect(v.field.safeParse(v.value).success, `${v.name}=${v.value}`).toBe(true);
+    }
+  });
+
+  it("names every variable, each once, and only the app's in the dashboard part", () => {
+    const names = [...renderEnvExample().matchAll(/^# ([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]);
+    expect(names).toEqual([...Object.keys(dashboardEnvSchema.shape), ...Object.keys(sandboxEnvSchema.shape)]);
+    expect(new Set(names).size).toBe(names.length);
+    expect(Object.keys(dashboardEnvSchema.shape).some((n) => n.startsWith("SANDBOX_"))).toBe(false);
+  });
+
+  it("refuses a declaration without a description, or without a default or what unset means", () => {
+    expect(() => documentedVariables(z.object({ UNDOCUMENTED: z.string().optional() }))).toThrow(/UNDOCUMENTED needs \.meta/);
+    // A description attached before `.optional()` stays on the inner schema and is lost.
+    expect(() => documentedVariables(z.object({ LOST: z.string().meta({ description: "x" }).optional() }))).toThrow(/LOST needs \.meta/);
+    expect(() => documentedVariables(z.object({ VAGUE: z.string().optional().meta({ description: "x" }) }))).toThrow(/VAGUE has no default/);
+  });
+});
