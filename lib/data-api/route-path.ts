@@ -4,11 +4,6 @@ import { toSearchParams } from "./query-string";
 
 type QueryValues = Record<string, string | number | boolean | undefined>;
 
-/** The names of a template's `:name` segments, in order. */
-export function pathParamNames(path: string): string[] {
-  return [...path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!);
-}
-
 /** Fills `:name` segments with URL-encoded parameters (the server validates them before this). */
 export function fillPath(path: string, params: Readonly<Record<string, string>> | undefined): string {
   return path.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(params?.[name] ?? ""));

@@ -150,7 +150,6 @@ export function responseForError(req: Request, thrown: unknown, subject: Subject
   return errorResponse(new DataApiError({ status: 500, code: "internal_error", message: "Something went wrong in this app." }));
 }
 
-export type RouteContext<P> = { params: Promise<P> };
 
 /** Wraps a handler so nothing it throws escapes as an unmapped error. */
 export function withErrors<C = unknown>(
