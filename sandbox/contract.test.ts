@@ -10,17 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import * as client from "@/lib/data-api/constants";
-import {
-  normalizeFunnel,
-  normalizeMentionList,
-  normalizeOverview,
-  normalizeRanking,
-  normalizeScore,
-  normalizeTimeline,
-  normalizeTraffic,
-  normalizeVisitor,
-  normalizeVisitorList,
-} from "@/lib/data-api/normalize";
+import * as normalize from "@/lib/data-api/normalize";
 import { mentionListParams, parseQuery, periodParams, toSearchParams, visitorListParams } from "@/lib/data-api/params";
 import * as sandbox from "./contract";
 import { DEMO_KEYS } from "./keys";
@@ -125,11 +115,13 @@ function missingFields(value: unknown, shape: Shape, at = ""): string[] {
   });
 }
 
+type Normaliser = (body: unknown, requestId?: string) => unknown;
+
 /**
  * Holds one answer against the client's normaliser: the body carries every documented field, the
  * normalised body keeps each of them unchanged, and the client adds nothing the sandbox did not say.
  */
-function expectNormalisedAsSent(body: unknown, normalise: (body: unknown, requestId?: string) => unknown, shape: Shape, what: string) {
+function expectNormalisedAsSent(body: unknown, normalise: Normaliser, shape: Shape, what: string) {
   expect(missingFields(body, shape), what).toEqual([]);
   const normalised = normalise(body, "req_contract");
   expect(restrict(normalised, shape), what).toStrictEqual(restrict(body, shape));
@@ -154,36 +146,32 @@ async function get(path: string, key: string = DEMO_KEYS.pro): Promise<unknown> 
 }
 
 describe("the client's normalisers read every documented field of every endpoint as the sandbox sends it", () => {
-  const visitorQueries = [
-    "",
-    "limit=100",
-    "limit=7&offset=33",
-    "source=perplexity&limit=50",
-    "intent=pricing_research&converted=true",
-    "converted=false&from=2026-11-01&to=2026-11-10&limit=100",
-    "source=chatgpt&intent=problem_research&from=2026-10-01T00:00:00Z&to=2026-11-19T12:00:00%2B02:00&limit=100",
-    "offset=1990",
+  type ListCase = [endpoint: string, query: string, schema: z.ZodObject, normalise: Normaliser, shape: Shape];
+  const listCases: ListCase[] = [
+    ...[
+      "",
+      "limit=100",
+      "limit=7&offset=33",
+      "source=perplexity&limit=50",
+      "intent=pricing_research&converted=true",
+      "converted=false&from=2026-11-01&to=2026-11-10&limit=100",
+      "source=chatgpt&intent=problem_research&from=2026-10-01T00:00:00Z&to=2026-11-19T12:00:00%2B02:00&limit=100",
+      "offset=1990",
+    ].map((q): ListCase => ["/visitors", q, visitorListParams, normalize.normalizeVisitorList, list(VISITOR)]),
+    ...[
+      "",
+      "limit=100&offset=40",
+      "platform=claude",
+      "sentiment=negative&from=2026-09-01&to=2026-10-31&limit=100",
+      "platform=gemini&sentiment=positive&limit=5&offset=5",
+      "from=2026-11-19T06:00:00Z&to=2026-11-20T12:00:00Z",
+    ].map((q): ListCase => ["/mentions", q, mentionListParams, normalize.normalizeMentionList, list(MENTION)]),
   ];
-  it.each(visitorQueries)("GET /visitors?%s", async (raw) => {
-    const path = `/visitors?${clientQuery(visitorListParams, raw)}`;
-    const body = await get(path);
-    expect((body as ListJson<VisitorItem>).data.length, path).toBeGreaterThan(0);
-    expectNormalisedAsSent(body, normalizeVisitorList, list(VISITOR), path);
-  });
-
-  const mentionQueries = [
-    "",
-    "limit=100&offset=40",
-    "platform=claude",
-    "sentiment=negative&from=2026-09-01&to=2026-10-31&limit=100",
-    "platform=gemini&sentiment=positive&limit=5&offset=5",
-    "from=2026-11-19T06:00:00Z&to=2026-11-20T12:00:00Z",
-  ];
-  it.each(mentionQueries)("GET /mentions?%s", async (raw) => {
-    const path = `/mentions?${clientQuery(mentionListParams, raw)}`;
+  it.each(listCases)("GET %s?%s", async (endpoint, raw, schema, normalise, shape) => {
+    const path = `${endpoint}?${clientQuery(schema, raw)}`;
     const body = await get(path);
     expect((body as ListJson<unknown>).data.length, path).toBeGreaterThan(0);
-    expectNormalisedAsSent(body, normalizeMentionList, list(MENTION), path);
+    expectNormalisedAsSent(body, normalise, shape, path);
   });
 
   it("GET /visitors/{id} and /visitors/{id}/timeline: identified, anonymous, converted and AI-referred visitors", async () => {
@@ -196,16 +184,16 @@ describe("the client's normalisers read every documented field of every endpoint
     expect(visitors.some((v) => v.email !== undefined)).toBe(true);
     for (const v of visitors) {
       const detail = await get(`/visitors/${v.id}`);
-      expectNormalisedAsSent(detail, normalizeVisitor, VISITOR, v.id);
+      expectNormalisedAsSent(detail, normalize.normalizeVisitor, VISITOR, v.id);
       const timeline = await get(`/visitors/${v.id}/timeline`);
-      expectNormalisedAsSent(timeline, normalizeTimeline, TIMELINE, `${v.id}/timeline`);
+      expectNormalisedAsSent(timeline, normalize.normalizeTimeline, TIMELINE, `${v.id}/timeline`);
     }
   });
 
-  const analytics: Array<[string, (body: unknown, requestId?: string) => unknown, Shape]> = [
-    ["overview", normalizeOverview, OVERVIEW],
-    ["traffic", normalizeTraffic, TRAFFIC],
-    ["funnel", normalizeFunnel, FUNNEL],
+  const analytics: Array<[string, Normaliser, Shape]> = [
+    ["overview", normalize.normalizeOverview, OVERVIEW],
+    ["traffic", normalize.normalizeTraffic, TRAFFIC],
+    ["funnel", normalize.normalizeFunnel, FUNNEL],
   ];
   it.each(analytics)("GET /analytics/%s, every period and none", async (name, normalise, shape) => {
     for (const raw of ["", ...client.PERIODS.map((p) => `period=${p}`)]) {
@@ -215,17 +203,17 @@ describe("the client's normalisers read every documented field of every endpoint
   });
 
   it("GET /intelligence/score and /intelligence/ranking", async () => {
-    expectNormalisedAsSent(await get("/intelligence/score"), normalizeScore, SCORE, "score");
-    expectNormalisedAsSent(await get("/intelligence/ranking"), normalizeRanking, RANKING, "ranking");
+    expectNormalisedAsSent(await get("/intelligence/score"), normalize.normalizeScore, SCORE, "score");
+    expectNormalisedAsSent(await get("/intelligence/ranking"), normalize.normalizeRanking, RANKING, "ranking");
   });
 
   it("the empty workspace: every endpoint in the same shapes", async () => {
     const k = DEMO_KEYS.empty;
-    expectNormalisedAsSent(await get("/visitors", k), normalizeVisitorList, list(VISITOR), "visitors");
-    expectNormalisedAsSent(await get("/mentions", k), normalizeMentionList, list(MENTION), "mentions");
+    expectNormalisedAsSent(await get("/visitors", k), normalize.normalizeVisitorList, list(VISITOR), "visitors");
+    expectNormalisedAsSent(await get("/mentions", k), normalize.normalizeMentionList, list(MENTION), "mentions");
     for (const [name, normalise, shape] of analytics) expectNormalisedAsSent(await get(`/analytics/${name}`, k), normalise, shape, name);
-    expectNormalisedAsSent(await get("/intelligence/score", k), normalizeScore, SCORE, "score");
-    expectNormalisedAsSent(await get("/intelligence/ranking", k), normalizeRanking, RANKING, "ranking");
+    expectNormalisedAsSent(await get("/intelligence/score", k), normalize.normalizeScore, SCORE, "score");
+    expectNormalisedAsSent(await get("/intelligence/ranking", k), normalize.normalizeRanking, RANKING, "ranking");
   });
 });
 
