@@ -18,7 +18,7 @@ import type { Faults, Sandbox, SandboxLogEntry, SandboxOptions, SandboxStats } f
 import { visitorJson, visitorRow } from "./visitors";
 import { createWorkspace, type Workspace } from "./workspace";
 
-export type { Faults, Sandbox, SandboxOptions, SandboxStats } from "./types";
+export type { Sandbox, SandboxOptions } from "./types";
 
 const LOG_MAX = 20_000;
 

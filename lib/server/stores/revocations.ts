@@ -67,7 +67,3 @@ export function revocationStore(): RevocationStore {
   return (g.__waRevocations ??= createMemoryRevocationStore());
 }
 
-/** Replaces the process's store (a shared store at start-up; tests). */
-export function setRevocationStore(store: RevocationStore): void {
-  g.__waRevocations = store;
-}
