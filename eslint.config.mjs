@@ -14,6 +14,25 @@ const config = [
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
   },
+  {
+    // The sandbox is the independent reference the app is tested against: its sources must not
+    // import the app (sandbox/independence.test.ts checks the same, dynamic imports included).
+    files: ["sandbox/**/*.ts"],
+    ignores: ["sandbox/**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^(@/(?!sandbox/)|\\.\\./(?!sandbox/))",
+              message: "The sandbox keeps its own definitions of the Data API (sandbox/contract.ts); it must not import the app.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 ];
 
 export default config;

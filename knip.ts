@@ -13,15 +13,6 @@ const config: KnipConfig = {
   // bench/pages.bench.ts runs Lighthouse's CLI by path (node_modules/lighthouse/cli/index.js) in a
   // child process, which no import shows.
   ignoreDependencies: ["lighthouse"],
-  // Dead exports in modules that other work on issue 10 is rewriting at the same time; to be removed
-  // there and these lines dropped once it is merged.
-  ignoreIssues: {
-    "lib/data-api/constants.ts": ["exports", "types"], // TIMELINE_EVENT_TYPES, Platform, Sentiment
-    "lib/server/stores/revocations.ts": ["exports"], // setRevocationStore (the store becomes injected)
-    "sandbox/analytics.ts": ["exports"], // ALL_PERIODS
-    "sandbox/catalog.ts": ["exports"], // BRAND_DOMAIN
-    "sandbox/server.ts": ["types"], // re-exports of Faults and SandboxStats
-  },
 };
 
 export default config;

@@ -1,7 +1,6 @@
 // Queries over the visitor columns: the filtered list, and per-period aggregates (overview, traffic,
 // funnel) computed from the same rows with the same window rule, so they always agree.
-import { KNOWN_INTENTS, PERIODS, SOURCES, type Period } from "@/lib/data-api/constants";
-import type { VisitorListParams } from "@/lib/data-api/params";
+import { KNOWN_INTENTS, SOURCES, type Period, type VisitorListQuery } from "./contract";
 import { DAY_MS, isAiSourceIndex, type VisitorColumns } from "./visitors";
 
 export const PERIOD_MS: Record<Period, number> = {
@@ -84,8 +83,6 @@ export function createAggregates(cols: VisitorColumns): (period: Period) => Peri
   };
 }
 
-export const ALL_PERIODS = PERIODS;
-
 /** Percentage points with one decimal (12.5 means 12.5%). */
 export const pct = (part: number, whole: number): number => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10);
 
@@ -138,28 +135,18 @@ export function funnelJson(agg: PeriodAggregate) {
 // ---------------------------------------------------------------------------------------------
 // The visitor list.
 
-/** The last instant a `to` value covers: a date-only value includes that whole UTC day. */
-export function toBoundMs(to: string): number {
-  const ms = /^\d{4}-\d{2}-\d{2}$/.test(to) ? Date.parse(`${to}T00:00:00Z`) + DAY_MS - 1 : Date.parse(to);
-  return ms;
-}
-
-export function fromBoundMs(from: string): number {
-  return /^\d{4}-\d{2}-\d{2}$/.test(from) ? Date.parse(`${from}T00:00:00Z`) : Date.parse(from);
-}
-
 /** Rows matching the filters, in list order: the total and the rows of one page. */
-export function queryVisitors(cols: VisitorColumns, params: VisitorListParams): { total: number; rows: number[] } {
-  const fromMs = params.from ? fromBoundMs(params.from) : -Infinity;
-  const toMs = params.to ? toBoundMs(params.to) : Infinity;
-  const sourceIdx = params.source ? SOURCES.indexOf(params.source) : -1;
+export function queryVisitors(cols: VisitorColumns, query: VisitorListQuery): { total: number; rows: number[] } {
+  const fromMs = query.from ?? -Infinity;
+  const toMs = query.to ?? Infinity;
+  const sourceIdx = query.source ? SOURCES.indexOf(query.source) : -1;
   // Intent is an open set: a well-formed value no visitor has simply matches nothing.
-  const intentIdx = params.intent === undefined ? -1 : (KNOWN_INTENTS as readonly string[]).indexOf(params.intent);
-  if (params.intent !== undefined && intentIdx < 0) return { total: 0, rows: [] };
-  const conv = params.converted === undefined ? -1 : params.converted === "true" ? 1 : 0;
+  const intentIdx = query.intent === undefined ? -1 : (KNOWN_INTENTS as readonly string[]).indexOf(query.intent);
+  if (query.intent !== undefined && intentIdx < 0) return { total: 0, rows: [] };
+  const conv = query.converted === undefined ? -1 : query.converted ? 1 : 0;
   const { firstSeen, lastSeen, source, intent, converted } = cols;
-  const start = params.offset;
-  const end = params.offset + params.limit;
+  const start = query.offset;
+  const end = query.offset + query.limit;
   const rows: number[] = [];
   let total = 0;
   for (let r = 0; r < cols.count; r++) {

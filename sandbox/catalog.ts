@@ -2,7 +2,6 @@
 // Plausible but fictional companies; cities are real and belong to their country.
 
 export const BRAND = "Northwind Analytics";
-export const BRAND_DOMAIN = "northwind-analytics.com";
 
 export const COMPETITORS = [
   "Brightmetric",

@@ -252,6 +252,13 @@ describe("GET /visitors", () => {
     ["to=2026-11-20T25:00:00Z", "to"],
     ["to=20261120", "to"],
     ["from=2026-11-10&to=2026-11-01", "to", /earlier/],
+    ["from=2026-11-20T00:00:00Z&to=2026-11-19", "to", /earlier/],
+    ["to=2026-11-19T12:00:00", "to", /zone/],
+    ["from=2026-11-19t12:00:00z", "from"],
+    ["from=2027-02-29", "from"],
+    ["from=1900-02-29", "from"],
+    ["to=2026-11-19T12:00:00%2B24:00", "to"],
+    ["offset=99999999999999999", "offset"],
     ["source=chatgpt&source=claude", "source", /once/],
     ["limit=10&limit=10", "limit"],
   ];
@@ -306,6 +313,35 @@ describe("GET /visitors", () => {
     const exact = await api<ListJson<VisitorItem>>(sb, `/visitors?from=${one.first_seen}&to=${one.first_seen}`);
     expect(exact.body.data.map((v) => v.id)).toContain(one.id);
     expect(exact.body.data.every((v) => v.first_seen === one.first_seen)).toBe(true);
+  });
+});
+
+describe("GET /visitors: where the API document is more lenient than the app (README: Parameters)", () => {
+  it("a date-only to with a datetime from (and the reverse) is the range it says: the whole UTC day of the date", async () => {
+    const total = async (q: string) => {
+      const res = await api<ListJson<VisitorItem>>(sb, `/visitors?${q}&limit=100`);
+      expect(res.status, q).toBe(200);
+      return res.body;
+    };
+    const mixed = await total("from=2026-11-19T12:00:00Z&to=2026-11-19");
+    const explicit = await total("from=2026-11-19T12:00:00Z&to=2026-11-19T23:59:59.999Z");
+    expect(mixed.meta.total).toBeGreaterThan(0);
+    expect(mixed).toEqual(explicit);
+    for (const v of mixed.data) expect(v.first_seen >= "2026-11-19T12:00:00" && v.first_seen < "2026-11-20").toBe(true);
+    const reverse = await total("from=2026-11-19&to=2026-11-19T11:59:59Z");
+    expect(reverse).toEqual(await total("from=2026-11-19T00:00:00Z&to=2026-11-19T11:59:59Z"));
+    expect(reverse.meta.total + mixed.meta.total).toBe((await total("from=2026-11-19&to=2026-11-19")).meta.total);
+    // The last millisecond of the day is still inside a date-only to.
+    expect((await api(sb, "/visitors?from=2026-11-19T23:59:59.999Z&to=2026-11-19")).status).toBe(200);
+  });
+
+  it("any calendar year, leading zeros and offsets beyond the app's bound are accepted", async () => {
+    const all = await api<ListJson<VisitorItem>>(sb, "/visitors?limit=5");
+    expect((await api<ListJson<VisitorItem>>(sb, "/visitors?from=1999-01-01&to=2999-12-31&limit=5")).body).toEqual(all.body);
+    expect((await api<ListJson<VisitorItem>>(sb, "/visitors?from=2000-02-29&limit=5")).body).toEqual(all.body);
+    expect((await api<ListJson<VisitorItem>>(sb, "/visitors?limit=0000000005")).body).toEqual(all.body);
+    const far = await api<ListJson<VisitorItem>>(sb, "/visitors?offset=99999999999");
+    expect(far.body).toEqual({ data: [], meta: { total: 5000, limit: 20, offset: 99999999999 } });
   });
 });
 

@@ -2,8 +2,8 @@
 // traffic, funnel and the visitor list agree; timelines agree with their visitors; the same seed
 // gives the same data; the shape of the data is realistic.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AI_SOURCES, KNOWN_INTENTS, PERIODS, SOURCES } from "@/lib/data-api/constants";
 import { visitorTimelineSchema, type Funnel, type Traffic, type VisitorTimeline } from "@/lib/data-api/schemas";
+import { AI_SOURCES, KNOWN_INTENTS, PERIODS, SOURCES } from "./contract";
 import { DEMO_KEYS } from "./keys";
 import { startSandbox } from "./server";
 import { allVisitors, api, TEST_NOW, type ListJson, type VisitorItem } from "./test-client";

@@ -1,9 +1,7 @@
 // The demo workspace's AI mentions (a few thousand over the last ~180 days), and the AI Positioning
 // Score and competitor ranking derived from them.
-import { PLATFORMS, SENTIMENTS } from "@/lib/data-api/constants";
-import type { MentionListParams } from "@/lib/data-api/params";
-import { fromBoundMs, toBoundMs } from "./analytics";
 import { BRAND, COMPETITORS, MENTION_QUERIES, SNIPPETS, SOLO_SNIPPETS } from "./catalog";
+import { PLATFORMS, SENTIMENTS, type MentionListQuery, type TrendDirection } from "./contract";
 import { cumulative, hash32, mulberry32, pick, pickWeighted, randInt, type Rng } from "./prng";
 import { DAY_MS } from "./visitors";
 
@@ -73,17 +71,17 @@ export function mentionJson(row: MentionRow): MentionJson {
   return json;
 }
 
-export function queryMentions(rows: MentionRow[], params: MentionListParams): { total: number; page: MentionRow[] } {
-  const fromMs = params.from ? fromBoundMs(params.from) : -Infinity;
-  const toMs = params.to ? toBoundMs(params.to) : Infinity;
+export function queryMentions(rows: MentionRow[], query: MentionListQuery): { total: number; page: MentionRow[] } {
+  const fromMs = query.from ?? -Infinity;
+  const toMs = query.to ?? Infinity;
   const matches = rows.filter(
     (m) =>
-      (!params.platform || m.platform === params.platform) &&
-      (!params.sentiment || m.sentiment === params.sentiment) &&
+      (!query.platform || m.platform === query.platform) &&
+      (!query.sentiment || m.sentiment === query.sentiment) &&
       m.createdMs >= fromMs &&
       m.createdMs <= toMs,
   );
-  return { total: matches.length, page: matches.slice(params.offset, params.offset + params.limit) };
+  return { total: matches.length, page: matches.slice(query.offset, query.offset + query.limit) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -92,7 +90,7 @@ export function queryMentions(rows: MentionRow[], params: MentionListParams): { 
 
 export type ScoreJson = {
   score: number;
-  trend: { direction: "up" | "down" | "flat"; change: number };
+  trend: { direction: TrendDirection; change: number };
   breakdown: { visibility: number; sentiment: number; authority: number; coverage: number };
   updated_at: string;
 };

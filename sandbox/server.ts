@@ -5,9 +5,9 @@ import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { z } from "zod";
-import { mentionListParams, noParams, parseQuery, periodParams, visitorListParams } from "@/lib/data-api/params";
 import { funnelJson, overviewJson, queryVisitors, trafficJson } from "./analytics";
 import { DEFAULT_SEED, DEFAULT_VISITORS, MAX_VISITORS } from "./config";
+import { mentionListQuery, noQuery, periodQuery, readQuery, visitorListQuery } from "./contract";
 import { faultsSchema, FaultState } from "./faults";
 import { authenticate, KEY_INFO, maskKey, type KeyInfo } from "./keys";
 import { mentionJson, queryMentions } from "./mentions";
@@ -18,7 +18,7 @@ import type { Faults, Sandbox, SandboxLogEntry, SandboxOptions, SandboxStats } f
 import { visitorJson, visitorRow } from "./visitors";
 import { createWorkspace, type Workspace } from "./workspace";
 
-export type { Faults, Sandbox, SandboxOptions, SandboxStats } from "./types";
+export type { Sandbox, SandboxOptions } from "./types";
 
 const LOG_MAX = 20_000;
 
@@ -32,14 +32,10 @@ const errorReply = (status: number, code: string, message: string, param?: strin
 
 const notFound = (what = "No such endpoint") => errorReply(404, "not_found", what);
 
-function paramError(result: { param: string; message: string }): Reply {
-  return errorReply(400, "invalid_parameter", result.message, result.param);
-}
-
-/** Parses the query with a shared params schema; a 400 reply when invalid. */
+/** Reads the query with the endpoint's schema (contract.ts); a 400 invalid_parameter reply when invalid. */
 function parseParams<S extends z.ZodObject>(schema: S, search: URLSearchParams): { ok: true; data: z.output<S> } | { ok: false; reply: Reply } {
-  const parsed = parseQuery(schema, search);
-  return parsed.success ? { ok: true, data: parsed.data } : { ok: false, reply: paramError(parsed) };
+  const read = readQuery(schema, search);
+  return read.ok ? { ok: true, data: read.query } : { ok: false, reply: errorReply(400, "invalid_parameter", read.message, read.param) };
 }
 
 /** Routes an authenticated GET under /v1 (path without the /v1 prefix). */
@@ -50,7 +46,7 @@ function routeApi(path: string, search: URLSearchParams, ws: Workspace, key: Key
 
   if (a === "visitors") {
     if (b === undefined) {
-      const p = parseParams(visitorListParams, search);
+      const p = parseParams(visitorListQuery, search);
       if (!p.ok) return p.reply;
       const { total, rows } = queryVisitors(ws.visitors, p.data);
       return { status: 200, body: { data: rows.map((r) => visitorJson(ws.visitors, r)), meta: { total, limit: p.data.limit, offset: p.data.offset } } };
@@ -63,7 +59,7 @@ function routeApi(path: string, search: URLSearchParams, ws: Workspace, key: Key
     } catch {
       return notFound("No visitor with this id");
     }
-    const p = parseParams(noParams, search);
+    const p = parseParams(noQuery, search);
     if (!p.ok) return p.reply;
     const row = visitorRow(ws.visitors, id);
     if (row < 0) return notFound("No visitor with this id");
@@ -71,14 +67,14 @@ function routeApi(path: string, search: URLSearchParams, ws: Workspace, key: Key
   }
 
   if (a === "mentions" && b === undefined) {
-    const p = parseParams(mentionListParams, search);
+    const p = parseParams(mentionListQuery, search);
     if (!p.ok) return p.reply;
     const { total, page } = queryMentions(ws.mentions, p.data);
     return { status: 200, body: { data: page.map(mentionJson), meta: { total, limit: p.data.limit, offset: p.data.offset } } };
   }
 
   if (a === "analytics" && c === undefined && (b === "overview" || b === "traffic" || b === "funnel")) {
-    const p = parseParams(periodParams, search);
+    const p = parseParams(periodQuery, search);
     if (!p.ok) return p.reply;
     const agg = ws.aggregate(p.data.period);
     return { status: 200, body: b === "overview" ? overviewJson(agg) : b === "traffic" ? trafficJson(agg) : funnelJson(agg) };
@@ -86,7 +82,7 @@ function routeApi(path: string, search: URLSearchParams, ws: Workspace, key: Key
 
   if (a === "intelligence" && c === undefined && (b === "score" || b === "ranking")) {
     if (key.limited) return errorReply(403, "forbidden", "This key has no access to the intelligence endpoints");
-    const p = parseParams(noParams, search);
+    const p = parseParams(noQuery, search);
     if (!p.ok) return p.reply;
     return { status: 200, body: b === "score" ? ws.score : ws.ranking };
   }

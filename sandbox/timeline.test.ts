@@ -1,7 +1,7 @@
 // Every generated visitor's timeline (not a sample) agrees with its row; the HTTP-level checks are in
 // consistency.test.ts. Also checks the id scheme round-trips for every row.
 import { describe, expect, it } from "vitest";
-import { AI_SOURCES, SOURCES } from "@/lib/data-api/constants";
+import { AI_SOURCES, SOURCES } from "./contract";
 import { visitorTimeline } from "./timeline";
 import { generateVisitors, visitorId, visitorRow } from "./visitors";
 

@@ -2,14 +2,14 @@
 // visitor's row by construction: first event at first_seen, last at last_seen, one page_view per page
 // viewed, an ai_referral for AI sources, return_visit events between sessions, form_submit for leads,
 // and exactly one conversion event iff converted. Events are oldest first.
-import { KNOWN_INTENTS, SOURCES } from "@/lib/data-api/constants";
 import { PAGES, PAGES_BY_INTENT, type Page } from "./catalog";
+import { KNOWN_INTENTS, SOURCES, type TimelineType } from "./contract";
 import { mulberry32, pick, randInt } from "./prng";
 import { isAiSourceIndex, visitorId, visitorSeed, type VisitorColumns } from "./visitors";
 
 export type TimelineEventJson = {
   id: string;
-  type: "page_view" | "ai_referral" | "form_submit" | "conversion" | "return_visit";
+  type: TimelineType;
   occurred_at: string;
   url?: string;
   title?: string;

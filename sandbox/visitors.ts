@@ -1,8 +1,8 @@
 // The demo workspace's visitors, stored column by column in typed arrays (1,000,000 visitors are a
 // few tens of MB, not a million objects). Row r is the visitor with the r-th most recent last_seen,
 // so the list endpoint's order (last_seen descending) is the row order and needs no sort per query.
-import { AI_SOURCES, KNOWN_INTENTS, SOURCES } from "@/lib/data-api/constants";
 import { COUNTRIES, EMAIL_DOMAINS, FIRST_NAMES, LAST_NAMES } from "./catalog";
+import { AI_SOURCES, KNOWN_INTENTS, SOURCES } from "./contract";
 import { cumulative, geometric, hash32, mulberry32, pick, pickWeighted, randInt } from "./prng";
 
 export const DAY_MS = 86_400_000;

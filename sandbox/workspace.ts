@@ -1,7 +1,7 @@
 // One generated workspace: visitors (columnar), cached per-period aggregates, mentions, score and
 // ranking. The demo keys share one; the empty key reads one with no data at all.
-import { PERIODS, type Period } from "@/lib/data-api/constants";
 import { createAggregates, type PeriodAggregate } from "./analytics";
+import { PERIODS, type Period } from "./contract";
 import { generateMentions, rankingJson, scoreJson, type ScoreJson } from "./mentions";
 import { generateVisitors, type VisitorColumns } from "./visitors";
 

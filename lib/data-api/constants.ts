@@ -19,10 +19,8 @@ export const AI_SOURCES = ["chatgpt", "perplexity", "claude", "gemini"] as const
 export const isAiSource = (s: string): boolean => (AI_SOURCES as readonly string[]).includes(s);
 
 export const PLATFORMS = ["chatgpt", "claude", "perplexity", "gemini"] as const;
-export type Platform = (typeof PLATFORMS)[number];
 
 export const SENTIMENTS = ["positive", "neutral", "negative"] as const;
-export type Sentiment = (typeof SENTIMENTS)[number];
 
 export const PERIODS = ["24h", "7d", "30d", "90d"] as const;
 export type Period = (typeof PERIODS)[number];
