@@ -5,7 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { BreakdownFigure } from "@/components/charts/chart-figures";
 import { toBreakdownData } from "@/components/charts/breakdown-chart-data";
 import { CsvDownloadButton } from "@/components/export/csv-download-button";
-import { RANKING_CSV_COLUMNS } from "@/components/export/table-columns";
+import { RANKING_COLUMNS } from "@/lib/columns/ranking";
 import { EmptyState, QueryView, Skeleton, SkeletonLines, UnreadableNotice } from "@/components/states/states";
 import { Card } from "@/components/ui/card";
 import { ChangeBadge } from "@/components/ui/change-badge";
@@ -61,7 +61,7 @@ export function IntelligenceClient() {
           ranking.data && ranking.data.data.length > 0 ? (
             <CsvDownloadButton
               filename="ranking"
-              columns={RANKING_CSV_COLUMNS}
+              columns={RANKING_COLUMNS}
               rows={ranking.data.data}
             />
           ) : undefined
