@@ -51,6 +51,8 @@ describe("TrafficFigure", () => {
   it("reads as a table: AI platforms first, then other sources by visitors, shares filled in, unknowns as sent or '—'", () => {
     renderWithProviders(<TrafficFigure data={data} periodLabel="Last 30 days" />);
     const table = screen.getByRole("table", { name: "Visitors by traffic source, Last 30 days" });
+    // Headed as the card's "CSV for Excel" download is (lib/columns/analytics.ts).
+    expect(within(table).getAllByRole("columnheader").map((th) => th.textContent)).toEqual(["Source", "Group", "Visitors", "Share of visitors (%)", "Change vs previous period (%)"]);
     expect(rowsOf(table)).toEqual([
       ["ChatGPT", "AI platform", "250", "25%", "up 4.5%"],
       // Claude's share was left out: 50 of the 950 visitors with a known count.
@@ -89,6 +91,12 @@ describe("FunnelFigure", () => {
   it("gives each stage its conversion from the previous and the first stage, '—' where a count is unknown", () => {
     renderWithProviders(<FunnelFigure bars={bars} periodLabel="Last 7 days" />);
     const table = screen.getByRole("table", { name: "Conversion funnel, Last 7 days" });
+    expect(within(table).getAllByRole("columnheader").map((th) => th.textContent)).toEqual([
+      "Stage name",
+      "Visitors",
+      "Conversion from previous stage (%)",
+      "Conversion from first stage (%)",
+    ]);
     expect(rowsOf(table)).toEqual([
       ["Visited", "1,000", "—", "100%"],
       ["Engaged", "400", "40%", "40%"],
