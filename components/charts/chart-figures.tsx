@@ -6,7 +6,7 @@
 // lib/columns).
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { FUNNEL_COLUMNS, TRAFFIC_COLUMNS } from "@/lib/columns/analytics";
-import { columnOf } from "@/lib/columns/column";
+import { columnOf, type Column } from "@/lib/columns/column";
 import { formatChange, formatNumber, formatPercent } from "@/lib/format/format";
 import type { BreakdownBar } from "./breakdown-chart-data";
 import { funnelChartHeight, type FunnelBar } from "./funnel-chart-data";
@@ -31,6 +31,15 @@ function WhenNearViewport({ height, children }: { height: number; children: Reac
   );
 }
 
+/** Column headers labelled as the declared columns are (lib/columns). */
+function ColumnHeaders<K extends string>({ columns, keys }: { columns: readonly Column<K>[]; keys: readonly K[] }) {
+  return keys.map((key) => (
+    <th key={key} scope="col">
+      {columnOf(columns, key).label}
+    </th>
+  ));
+}
+
 export function TrafficFigure({ data, periodLabel }: { data: TrafficChartData; periodLabel: string }) {
   return (
     <div className="stack" style={{ gap: 12 }}>
@@ -50,11 +59,7 @@ export function TrafficFigure({ data, periodLabel }: { data: TrafficChartData; p
           <caption>Visitors by traffic source, {periodLabel}</caption>
           <thead>
             <tr>
-              {(["source", "group", "visitors", "percentage", "change"] as const).map((key) => (
-                <th key={key} scope="col">
-                  {columnOf(TRAFFIC_COLUMNS, key).label}
-                </th>
-              ))}
+              <ColumnHeaders columns={TRAFFIC_COLUMNS} keys={["source", "group", "visitors", "percentage", "change"]} />
             </tr>
           </thead>
           <tbody>
@@ -94,11 +99,7 @@ export function FunnelFigure({ bars, periodLabel }: { bars: FunnelBar[]; periodL
           <caption>Conversion funnel, {periodLabel}</caption>
           <thead>
             <tr>
-              {(["label", "count", "stepRate", "overallRate"] as const).map((key) => (
-                <th key={key} scope="col">
-                  {columnOf(FUNNEL_COLUMNS, key).label}
-                </th>
-              ))}
+              <ColumnHeaders columns={FUNNEL_COLUMNS} keys={["label", "count", "stepRate", "overallRate"]} />
             </tr>
           </thead>
           <tbody>
