@@ -10,9 +10,9 @@ import { columnOf, type Column, type ValueKind } from "@/lib/columns/column";
  * holds the numbers). It is the table's own width, not the window's, so the same table in a narrow
  * card hides columns as it would on a narrow screen. Below 760 px rows become cards showing every column.
  */
-export type Breakpoint = "md" | "lg" | "xl";
+type Breakpoint = "md" | "lg" | "xl";
 
-export type CellContext<Row> = { rows: readonly Row[] };
+type CellContext<Row> = { rows: readonly Row[] };
 
 export type TableColumn<Row> = {
   id: string;

@@ -11,7 +11,7 @@ import { afterEach } from "vitest";
 
 afterEach(cleanup);
 
-export function createTestQueryClient(): QueryClient {
+function createTestQueryClient(): QueryClient {
   return new QueryClient({ defaultOptions: { queries: { retry: false, gcTime: Number.POSITIVE_INFINITY, staleTime: Number.POSITIVE_INFINITY } } });
 }
 
