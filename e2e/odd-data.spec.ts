@@ -131,7 +131,7 @@ test("visitors: every readable row, '—' for bad fields, numeric strings read, 
   await expect(page.getByTestId("range")).toContainText("1–100");
 
   const rowOf = (v: Item) => page.getByTestId("visitor-row").filter({ hasText: String(v.id) });
-  const pagesCell = (v: Item) => rowOf(v).locator("td").nth(5);
+  const pagesCell = (v: Item) => rowOf(v).locator('[data-column="pages_viewed"]');
   const missingPages = rows.find((v) => v.pages_viewed === null || !("pages_viewed" in v));
   const textPages = rows.find((v) => typeof v.pages_viewed === "string" && /^\s*\d+\s*$/.test(v.pages_viewed));
   const bing = rows.find((v) => v.source === "bing");

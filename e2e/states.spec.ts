@@ -37,7 +37,7 @@ test("the limited key sees 'no access' on the forbidden widgets only", async ({ 
 
   await page.goto("/visitors");
   await waitForWidgets(page);
-  await page.getByTestId("visitor-row").first().locator("td:first-child a").click();
+  await page.getByTestId("visitor-row").first().getByRole("link").click();
   await expect(page.getByTestId("visitor-details")).toContainText("Visitor ID");
   await expect(page.getByTestId("timeline-card").getByTestId("forbidden-state")).toContainText("no access to this visitor's timeline");
   await expect(page.getByTestId("visitor-details").getByTestId("forbidden-state")).toHaveCount(0);

@@ -8,7 +8,8 @@ type Visitor = { id: string; source: string; converted: boolean; intent: string 
 type List = { data: Visitor[]; meta: { total: number; limit: number; offset: number } };
 type Timeline = { data: Array<{ type: string; occurred_at: string }> };
 
-const rowIds = (page: Page) => page.getByTestId("visitor-row").locator("td:first-child a").allTextContents();
+// Each row is named by its visitor id (the row header), a link to the visitor.
+const rowIds = (page: Page) => page.getByTestId("visitor-row").getByRole("rowheader").allTextContents();
 
 test.beforeEach(async ({ page }) => {
   await signIn(page, "pro");
@@ -92,7 +93,7 @@ test("an invalid filter in the URL is shown on its field, not as a crash", async
 test("drill-down from a row to the visitor and its complete timeline, newest or oldest first", async ({ page }) => {
   await page.goto("/visitors?source=perplexity");
   await waitForWidgets(page);
-  const first = page.getByTestId("visitor-row").first().locator("td:first-child a");
+  const first = page.getByTestId("visitor-row").first().getByRole("link");
   const id = (await first.textContent())!;
   await first.click();
   await expect(page).toHaveURL(new RegExp(`/visitors/${id}$`));

@@ -153,7 +153,7 @@ describe("the Excel dialect", () => {
   const columns = [
     { key: "id", header: "id", label: "Visitor ID" },
     { key: "city", header: "city", label: "City" },
-    { key: "first_seen", header: "first_seen", label: "First seen (UTC)", kind: "timestamp" as const },
+    { key: "first_seen", header: "first_seen", label: "First seen", kind: "timestamp" as const },
     { key: "converted", header: "converted", label: "Converted", kind: "boolean" as const },
   ];
   const rows = [
@@ -161,7 +161,7 @@ describe("the Excel dialect", () => {
     { id: "vis_2", city: "=cmd", first_seen: "not a date", converted: false },
   ];
 
-  it("starts with a UTF-8 BOM and readable headers; plain CSV has neither", () => {
+  it("starts with a UTF-8 BOM and readable headers (a timestamp's names its zone); plain CSV has neither", () => {
     const excel = toCsv(columns, rows, "excel");
     expect(excel.startsWith(`${UTF8_BOM}"Visitor ID","City","First seen (UTC)","Converted"\r\n`)).toBe(true);
     const plain = toCsv(columns, rows);

@@ -11,20 +11,13 @@
 //   double-click reads it as the local code page (São Paulo becomes SÃ£o Paulo); header labels people
 //   read ("First seen (UTC)"); timestamps as `2026-11-20 12:00:00`, which Excel takes as a date-time;
 //   booleans as Yes/No. No `sep=` line: with one, Excel ignores the BOM.
+// Columns are declared once per resource in lib/columns; this module only needs their names and kinds.
+import type { Column, ValueKind } from "@/lib/columns/column";
 
 export type CsvDialect = "rfc4180" | "excel";
 
-/** How a column's values read in a spreadsheet; "text" unless said otherwise. */
-export type CsvValueKind = "text" | "timestamp" | "boolean";
-
-export type CsvColumn = {
-  key: string;
-  /** The plain CSV's header: the machine name tools expect. */
-  header: string;
-  /** The header people read, for the Excel dialect; `header` when absent. */
-  label?: string;
-  kind?: CsvValueKind;
-};
+/** A column as CSV needs it: `label` (the Excel header) defaults to `header`, `kind` to text. */
+export type CsvColumn = Pick<Column, "key" | "header"> & Partial<Pick<Column, "label" | "kind">>;
 
 export const CSV_LINE_END = "\r\n";
 export const UTF8_BOM = "\uFEFF";
@@ -63,7 +56,7 @@ function excelTimestamp(value: string): string | undefined {
 }
 
 /** The text of one cell before quoting: how each JSON value type reads in a spreadsheet. */
-export function csvCellText(value: unknown, kind: CsvValueKind = "text", dialect: CsvDialect = "rfc4180"): string {
+export function csvCellText(value: unknown, kind: ValueKind = "text", dialect: CsvDialect = "rfc4180"): string {
   if (value === undefined || value === null) return "";
   if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
   if (typeof value === "bigint") return value.toString();
@@ -88,7 +81,7 @@ export function csvCellText(value: unknown, kind: CsvValueKind = "text", dialect
 const quote = (text: string) => `"${text.replaceAll('"', '""')}"`;
 
 /** One quoted field: the cell text with every `"` doubled, between quotes. */
-export function csvField(value: unknown, kind: CsvValueKind = "text", dialect: CsvDialect = "rfc4180"): string {
+export function csvField(value: unknown, kind: ValueKind = "text", dialect: CsvDialect = "rfc4180"): string {
   return quote(csvCellText(value, kind, dialect));
 }
 
@@ -97,9 +90,18 @@ export function csvRecord(values: readonly unknown[]): string {
   return values.map((v) => csvField(v)).join(",") + CSV_LINE_END;
 }
 
+/**
+ * A column's "CSV for Excel" header: its label, and for a timestamp the zone its cells are written in
+ * ("First seen (UTC)"), since the table shows the same label with the viewer's zone instead.
+ */
+function excelHeader(column: CsvColumn): string {
+  const label = column.label ?? column.header;
+  return column.kind === "timestamp" ? `${label} (UTC)` : label;
+}
+
 /** The header row, preceded by the BOM in the Excel dialect (the start of the file). */
 export function csvHeaderRow(columns: readonly CsvColumn[], dialect: CsvDialect = "rfc4180"): string {
-  const names = columns.map((c) => (dialect === "excel" ? (c.label ?? c.header) : c.header));
+  const names = columns.map((c) => (dialect === "excel" ? excelHeader(c) : c.header));
   // Header names are ours, but quoting them the same way keeps every field quoted.
   return (dialect === "excel" ? UTF8_BOM : "") + names.map(quote).join(",") + CSV_LINE_END;
 }

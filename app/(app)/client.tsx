@@ -7,7 +7,7 @@ import { FunnelFigure, TrafficFigure } from "@/components/charts/chart-figures";
 import { toFunnelChartData } from "@/components/charts/funnel-chart-data";
 import { toTrafficChartData } from "@/components/charts/traffic-chart-data";
 import { CsvDownloadButton } from "@/components/export/csv-download-button";
-import { FUNNEL_CSV_COLUMNS, OVERVIEW_CSV_COLUMNS, TRAFFIC_CSV_COLUMNS } from "@/components/export/table-columns";
+import { FUNNEL_COLUMNS, OVERVIEW_COLUMNS, TRAFFIC_COLUMNS } from "@/lib/columns/analytics";
 import { EmptyState, QueryView, Skeleton, SkeletonLines, UnreadableNotice } from "@/components/states/states";
 import { Card } from "@/components/ui/card";
 import { ChangeBadge } from "@/components/ui/change-badge";
@@ -86,7 +86,7 @@ function Kpis({ params }: { params: PeriodParams }) {
             )}
             <CsvDownloadButton
               filename={`overview_${params.period}`}
-              columns={OVERVIEW_CSV_COLUMNS}
+              columns={OVERVIEW_COLUMNS}
               rows={[
                 { metric: "visitors", total: query.data.visitors?.total, change: query.data.visitors?.change },
                 { metric: "pageviews", total: query.data.pageviews?.total, change: query.data.pageviews?.change },
@@ -150,7 +150,7 @@ function TrafficCard({ params, periodLabel }: { params: PeriodParams; periodLabe
         data && data.bars.length > 0 ? (
           <CsvDownloadButton
             filename={`traffic_${params.period}`}
-            columns={TRAFFIC_CSV_COLUMNS}
+            columns={TRAFFIC_COLUMNS}
             rows={data.bars}
           />
         ) : undefined
@@ -186,7 +186,7 @@ function FunnelCard({ params, periodLabel }: { params: PeriodParams; periodLabel
         bars.length > 0 ? (
           <CsvDownloadButton
             filename={`funnel_${params.period}`}
-            columns={FUNNEL_CSV_COLUMNS}
+            columns={FUNNEL_COLUMNS}
             rows={bars}
           />
         ) : undefined

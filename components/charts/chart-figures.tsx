@@ -2,8 +2,11 @@
 // Chart widgets as figures: the drawn chart (recharts, loaded and rendered once the figure is near
 // the viewport, so a phone does not pay for charts below the fold before the user scrolls), plus
 // the parts that need no chart library and are always there: legend, step list, and a visually
-// hidden table that is the chart's text alternative.
+// hidden table that is the chart's text alternative (headed like the card's CSV download, from
+// lib/columns).
 import { useEffect, useRef, useState, type ReactNode } from "react";
+import { FUNNEL_COLUMNS, TRAFFIC_COLUMNS } from "@/lib/columns/analytics";
+import { columnOf, type Column } from "@/lib/columns/column";
 import { formatChange, formatNumber, formatPercent } from "@/lib/format/format";
 import type { BreakdownBar } from "./breakdown-chart-data";
 import { funnelChartHeight, type FunnelBar } from "./funnel-chart-data";
@@ -28,6 +31,15 @@ function WhenNearViewport({ height, children }: { height: number; children: Reac
   );
 }
 
+/** Column headers labelled as the declared columns are (lib/columns). */
+function ColumnHeaders<K extends string>({ columns, keys }: { columns: readonly Column<K>[]; keys: readonly K[] }) {
+  return keys.map((key) => (
+    <th key={key} scope="col">
+      {columnOf(columns, key).label}
+    </th>
+  ));
+}
+
 export function TrafficFigure({ data, periodLabel }: { data: TrafficChartData; periodLabel: string }) {
   return (
     <div className="stack" style={{ gap: 12 }}>
@@ -47,11 +59,7 @@ export function TrafficFigure({ data, periodLabel }: { data: TrafficChartData; p
           <caption>Visitors by traffic source, {periodLabel}</caption>
           <thead>
             <tr>
-              <th scope="col">Source</th>
-              <th scope="col">Group</th>
-              <th scope="col">Visitors</th>
-              <th scope="col">Share</th>
-              <th scope="col">Change</th>
+              <ColumnHeaders columns={TRAFFIC_COLUMNS} keys={["source", "group", "visitors", "percentage", "change"]} />
             </tr>
           </thead>
           <tbody>
@@ -91,10 +99,7 @@ export function FunnelFigure({ bars, periodLabel }: { bars: FunnelBar[]; periodL
           <caption>Conversion funnel, {periodLabel}</caption>
           <thead>
             <tr>
-              <th scope="col">Stage</th>
-              <th scope="col">Count</th>
-              <th scope="col">Conversion from previous stage</th>
-              <th scope="col">Conversion from first stage</th>
+              <ColumnHeaders columns={FUNNEL_COLUMNS} keys={["label", "count", "stepRate", "overallRate"]} />
             </tr>
           </thead>
           <tbody>

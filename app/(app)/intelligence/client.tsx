@@ -2,19 +2,20 @@
 // The AI Positioning Score (0–100) with its trend and four components, and the full competitor
 // ranking with the workspace highlighted. Score and ranking load and fail independently.
 import { useQuery } from "@tanstack/react-query";
+import { useMemo } from "react";
+import { isWorkspaceRow, RANKING_TABLE_COLUMNS, rankingRowKey } from "@/components/data-table/columns/ranking";
+import { DataTable } from "@/components/data-table/data-table";
 import { BreakdownFigure } from "@/components/charts/chart-figures";
 import { toBreakdownData } from "@/components/charts/breakdown-chart-data";
 import { CsvDownloadButton } from "@/components/export/csv-download-button";
-import { RANKING_CSV_COLUMNS } from "@/components/export/table-columns";
-import { EmptyState, QueryView, Skeleton, SkeletonLines, UnreadableNotice } from "@/components/states/states";
+import { RANKING_COLUMNS } from "@/lib/columns/ranking";
+import { EmptyState, QueryView, Skeleton, SkeletonLines } from "@/components/states/states";
 import { Card } from "@/components/ui/card";
-import { ChangeBadge } from "@/components/ui/change-badge";
 import { DateTime } from "@/components/ui/date-time";
-import { scoreBarWidth, sortByRank } from "@/components/ui/ranking-data";
+import { sortByRank } from "@/components/ui/ranking-data";
 import { ScoreSummary } from "@/components/ui/score-summary";
 import { UnknownValue } from "@/components/ui/value-badge";
 import type { Ranking } from "@/lib/data-api/schemas";
-import { formatNumber, MISSING } from "@/lib/format/format";
 import { apiQuery, browserApi } from "@/lib/queries/api";
 
 export function IntelligenceClient() {
@@ -60,7 +61,7 @@ export function IntelligenceClient() {
           ranking.data && ranking.data.data.length > 0 ? (
             <CsvDownloadButton
               filename="ranking"
-              columns={RANKING_CSV_COLUMNS}
+              columns={RANKING_COLUMNS}
               rows={ranking.data.data}
             />
           ) : undefined
@@ -73,12 +74,7 @@ export function IntelligenceClient() {
           isEmpty={(r) => r.data.length === 0 && !r.unreadable}
           empty={<EmptyState title="No competitors tracked yet" />}
         >
-          {(r) => (
-            <>
-              <RankingTable ranking={r} />
-              <UnreadableNotice unreadable={r.unreadable} noun={["row", "rows"]} />
-            </>
-          )}
+          {(r) => <RankingTable ranking={r} />}
         </QueryView>
       </Card>
     </div>
@@ -86,43 +82,18 @@ export function IntelligenceClient() {
 }
 
 function RankingTable({ ranking }: { ranking: Ranking }) {
-  const rows = sortByRank(ranking.data);
+  const rows = useMemo(() => sortByRank(ranking.data), [ranking.data]);
   return (
-    <div className="table-wrap" role="region" aria-label="Ranking (scrolls sideways)" tabIndex={0}>
-      <table className="table" data-testid="ranking-table">
-        <thead>
-          <tr>
-            <th scope="col">Rank</th>
-            <th scope="col">Brand</th>
-            <th scope="col" className="num">
-              Score
-            </th>
-            <th scope="col" style={{ width: "40%" }}>
-              <span className="visually-hidden">Score bar</span>
-            </th>
-            <th scope="col">Change</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r, i) => (
-            <tr key={`${i}-${r.name}`} className={r.is_workspace ? "highlight" : undefined} data-testid="ranking-row" aria-current={r.is_workspace ? "true" : undefined}>
-              <td className="rank-number">#{r.rank ?? MISSING}</td>
-              <td>
-                {r.name}
-                {r.is_workspace && <span className="badge badge-accent" style={{ marginLeft: 8 }}>You</span>}
-              </td>
-              <td className="num">{formatNumber(r.score)}</td>
-              <td aria-hidden="true">
-                <span className="rank-bar">
-                  <span className={r.is_workspace ? "rank-bar-fill is-workspace" : "rank-bar-fill"} style={{ width: `${scoreBarWidth(r.score, rows)}%` }} />
-                </span>
-              </td>
-              <td>{r.change === undefined ? <span className="muted">{MISSING}</span> : <ChangeBadge value={r.change} unit="" suffix="points" />}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      rows={rows}
+      columns={RANKING_TABLE_COLUMNS}
+      caption="Competitor ranking"
+      rowKey={rankingRowKey}
+      isCurrent={isWorkspaceRow}
+      testId="ranking-table"
+      rowTestId="ranking-row"
+      unreadable={ranking.unreadable}
+    />
   );
 }
 

@@ -2,19 +2,17 @@
 // The visitor table: filters in the URL, paging with the total, a link to each visitor, export.
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { VISITOR_TABLE_COLUMNS, visitorRowKey } from "@/components/data-table/columns/visitors";
+import { DataTable } from "@/components/data-table/data-table";
 import { ExportButton } from "@/components/export/export-button";
 import { DateField, SelectField, SuggestField } from "@/components/filters/fields";
 import { useUrlFilters } from "@/components/filters/use-url-filters";
-import { EmptyState, QueryView, SkeletonLines, UnreadableNotice } from "@/components/states/states";
-import { DateTime, ZoneName } from "@/components/ui/date-time";
+import { EmptyState, QueryView, SkeletonLines } from "@/components/states/states";
+import { DateTime } from "@/components/ui/date-time";
 import { Pagination } from "@/components/ui/pagination";
-import { ConvertedBadge } from "@/components/ui/converted-badge";
-import { SourceBadge } from "@/components/ui/source-badge";
-import { IntentLabel, Missing } from "@/components/ui/value-badge";
 import { AI_SOURCES, KNOWN_INTENTS, LABELS, SOURCES } from "@/lib/data-api/constants";
 import type { VisitorListParams } from "@/lib/data-api/params";
-import type { Visitor } from "@/lib/data-api/schemas";
-import { formatCountry, formatNumber, humanize } from "@/lib/format/format";
+import { humanize } from "@/lib/format/format";
 import { apiQuery, browserApi } from "@/lib/queries/api";
 import { withoutPaging } from "@/lib/ui/view-filters";
 import type { VisitorsSearch } from "./search-params";
@@ -134,35 +132,15 @@ function VisitorTable({
     >
       {(d) => (
         <div className={pending || query.isPlaceholderData ? "is-pending" : undefined}>
-          <UnreadableNotice unreadable={d.unreadable} noun={["row", "rows"]} />
-          <div className="table-wrap" role="region" aria-label="Visitors (scrolls sideways)" tabIndex={0}>
-            <table className="table" data-testid="visitors-table">
-              <thead>
-                <tr>
-                  <th scope="col">Visitor</th>
-                  <th scope="col">
-                    First seen (<ZoneName />)
-                  </th>
-                  <th scope="col">
-                    Last seen (<ZoneName />)
-                  </th>
-                  <th scope="col">Source</th>
-                  <th scope="col">Intent</th>
-                  <th scope="col" className="num">
-                    Pages
-                  </th>
-                  <th scope="col">Converted</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Location</th>
-                </tr>
-              </thead>
-              <tbody>
-                {d.data.map((v, i) => (
-                  <VisitorRow key={`${i}-${v.id}`} visitor={v} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            rows={d.data}
+            columns={VISITOR_TABLE_COLUMNS}
+            caption="Visitors"
+            rowKey={visitorRowKey}
+            testId="visitors-table"
+            rowTestId="visitor-row"
+            unreadable={d.unreadable}
+          />
           <Pagination
             offset={d.meta.offset ?? params.offset}
             limit={params.limit}
@@ -176,38 +154,5 @@ function VisitorTable({
         </div>
       )}
     </QueryView>
-  );
-}
-
-function VisitorRow({ visitor: v }: { visitor: Visitor }) {
-  const location = [v.city, v.country].filter(Boolean).join(", ");
-  return (
-    <tr data-testid="visitor-row">
-      <td>
-        <Link href={`/visitors/${encodeURIComponent(v.id)}`} className="mono">
-          {v.id}
-        </Link>
-      </td>
-      <td>
-        <DateTime iso={v.first_seen} mode="short" />
-      </td>
-      <td>
-        <DateTime iso={v.last_seen} mode="short" />
-      </td>
-      <td>
-        <SourceBadge source={v.source} />
-      </td>
-      <td className="nowrap">
-        <IntentLabel intent={v.intent} />
-      </td>
-      <td className="num">{formatNumber(v.pages_viewed)}</td>
-      <td>
-        <ConvertedBadge converted={v.converted} />
-      </td>
-      <td>{v.email ?? <Missing />}</td>
-      <td className="nowrap" title={v.country ? formatCountry(v.country) : undefined}>
-        {location || <Missing />}
-      </td>
-    </tr>
   );
 }

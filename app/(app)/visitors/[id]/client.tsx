@@ -5,7 +5,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { CsvDownloadButton } from "@/components/export/csv-download-button";
-import { TIMELINE_CSV_COLUMNS } from "@/components/export/table-columns";
+import { TIMELINE_COLUMNS } from "@/lib/columns/timeline";
 import { EmptyState, QueryView, SkeletonLines, UnreadableNotice } from "@/components/states/states";
 import { Card } from "@/components/ui/card";
 import { ConvertedBadge } from "@/components/ui/converted-badge";
@@ -111,7 +111,7 @@ function TimelineCard({ id, order }: { id: string; order: TimelineOrder }) {
           {events.length > 0 && (
             <CsvDownloadButton
               filename={`timeline_${id}`}
-              columns={TIMELINE_CSV_COLUMNS}
+              columns={TIMELINE_COLUMNS}
               rows={events}
             />
           )}

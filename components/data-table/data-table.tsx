@@ -1,0 +1,202 @@
+"use client";
+// One table for every tabular list (visitors, the competitor ranking): TanStack Table builds the
+// column and row model from per-resource column definitions (./columns), this renders it twice and
+// CSS shows one by the table's own width: a real <table> (column headers, a row header per row, a
+// caption) where it fits, and from phone widths a list of cards with each value under its label, so
+// nothing scrolls sideways. Columns that do not fit a medium width are hidden from the table only.
+// The query's loading, empty and error states stay with QueryView around it; a response's
+// unreadable rows are reported above the rows.
+import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from "@tanstack/react-table";
+import { useMemo, type ReactNode } from "react";
+import { UnreadableNotice } from "@/components/states/states";
+import { DateTime, ZoneName } from "@/components/ui/date-time";
+import { Missing } from "@/components/ui/value-badge";
+import type { ValueKind } from "@/lib/columns/column";
+import type { Unreadable } from "@/lib/data-api/schemas";
+import { formatNumber } from "@/lib/format/format";
+import styles from "./data-table.module.css";
+import type { TableColumn } from "./table-column";
+
+type DataTableProps<Row> = {
+  rows: readonly Row[];
+  columns: readonly TableColumn<Row>[];
+  /** Names the table (its caption) and the card list, for screen readers. */
+  caption: string;
+  /** A stable key per row; the position is part of it so two rows with one id stay apart. */
+  rowKey: (row: Row, index: number) => string;
+  /** The row the viewer is on (their own workspace in a ranking): highlighted, `aria-current`. */
+  isCurrent?: (row: Row) => boolean;
+  /** The table's test id; rows get `rowTestId`, the card list `${testId}-cards`, cards `${rowTestId}-card`. */
+  testId: string;
+  rowTestId: string;
+  unreadable?: Unreadable;
+  /** Names unreadable rows in the notice: ["row", "rows"]. */
+  noun?: readonly [singular: string, plural: string];
+  /** Shown instead of the table when there is no row to show. */
+  empty?: ReactNode;
+};
+
+export function DataTable<Row>({ rows, columns, caption, rowKey, isCurrent, testId, rowTestId, unreadable, noun = ["row", "rows"], empty }: DataTableProps<Row>) {
+  const data = useMemo(() => [...rows], [rows]);
+  const byId = useMemo(() => new Map(columns.map((c) => [c.id, c])), [columns]);
+  const columnDefs = useMemo<ColumnDef<Row>[]>(
+    () =>
+      columns.map((c) => ({
+        id: c.id,
+        accessorFn: c.value,
+        header: () => <ColumnLabel column={c} />,
+        cell: ({ row, getValue }) => (c.cell ? c.cell(row.original, { rows: data }) : <DefaultCell kind={c.kind} value={getValue()} />),
+      })),
+    [columns, data],
+  );
+  // TanStack Table's instance is mutable, which React Compiler cannot memoize; this app does not
+  // enable the compiler, and the table recomputes its row model only when `data` or the columns change.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const table = useReactTable({ data, columns: columnDefs, getCoreRowModel: getCoreRowModel(), getRowId: rowKey });
+  const tableRows = table.getRowModel().rows;
+  const columnOf = (id: string) => byId.get(id)!;
+  const titles = columns.filter((c) => c.cardTitle);
+
+  return (
+    <div className={styles.root}>
+      <UnreadableNotice unreadable={unreadable} noun={noun} />
+      {tableRows.length === 0 ? (
+        empty
+      ) : (
+        <>
+          <div className={styles.wide}>
+            <table className={`table ${styles.table}`} data-testid={testId}>
+              <caption className="visually-hidden">{caption}</caption>
+              <thead>
+                {table.getHeaderGroups().map((group) => (
+                  <tr key={group.id}>
+                    {group.headers.map((header) => (
+                      <th key={header.id} scope="col" {...cellAttributes(columnOf(header.column.id))}>
+                        {flexRender(header.column.columnDef.header, header.getContext())}
+                      </th>
+                    ))}
+                  </tr>
+                ))}
+              </thead>
+              <tbody>
+                {tableRows.map((row) => {
+                  const current = isCurrent?.(row.original) ?? false;
+                  return (
+                    <tr key={row.id} className={current ? "highlight" : undefined} aria-current={current ? "true" : undefined} data-testid={rowTestId}>
+                      {row.getVisibleCells().map((cell) => {
+                        const column = columnOf(cell.column.id);
+                        const content = (
+                          <CellContent column={column} row={row.original}>
+                            {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                          </CellContent>
+                        );
+                        return column.rowHeader ? (
+                          <th key={cell.id} scope="row" {...cellAttributes(column)}>
+                            {content}
+                          </th>
+                        ) : (
+                          <td key={cell.id} {...cellAttributes(column)}>
+                            {content}
+                          </td>
+                        );
+                      })}
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+          <ul className={styles.cards} aria-label={caption} data-testid={`${testId}-cards`}>
+            {tableRows.map((row) => {
+              const current = isCurrent?.(row.original) ?? false;
+              const cells = new Map(row.getVisibleCells().map((cell) => [cell.column.id, cell]));
+              const render = (id: string) => {
+                const cell = cells.get(id)!;
+                return flexRender(cell.column.columnDef.cell, cell.getContext());
+              };
+              return (
+                <li key={row.id} className={current ? `${styles.card} ${styles.current}` : styles.card} aria-current={current ? "true" : undefined} data-testid={`${rowTestId}-card`}>
+                  {titles.length > 0 && (
+                    <p className={styles.cardTitle}>
+                      {titles.map((c) => (
+                        <span key={c.id}>{render(c.id)}</span>
+                      ))}
+                    </p>
+                  )}
+                  <dl className={styles.fields}>
+                    {columns
+                      .filter((c) => !c.cardTitle)
+                      .map((c) => (
+                        <div key={c.id} className={c.fit === "ellipsis" ? styles.wideField : undefined} data-column={c.id}>
+                          <dt>
+                            <ColumnLabel column={c} />
+                          </dt>
+                          <dd>
+                            <CellContent column={c} row={row.original}>
+                              {render(c.id)}
+                            </CellContent>
+                          </dd>
+                        </div>
+                      ))}
+                  </dl>
+                </li>
+              );
+            })}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}
+
+const isNumeric = (kind: ValueKind) => kind === "integer" || kind === "number";
+
+/** The attributes a column gives its header and cells: alignment, the width it shows from, its id. */
+function cellAttributes<Row>(column: TableColumn<Row>) {
+  const end = (column.align ?? (isNumeric(column.kind) ? "end" : "start")) === "end";
+  return {
+    className: end ? "num" : undefined,
+    "data-column": column.id,
+    "data-show-from": column.showFrom,
+    style: column.width ? { width: column.width } : undefined,
+  };
+}
+
+/** A header: the declared label, and for times the zone they are shown in ("First seen (CET)"). */
+function ColumnLabel<Row>({ column }: { column: TableColumn<Row> }) {
+  if (column.kind !== "timestamp") return <>{column.label}</>;
+  return (
+    <>
+      {column.label} (<ZoneName />)
+    </>
+  );
+}
+
+/** A cell's content; an ellipsised one keeps its full text on hover (and whole for screen readers). */
+function CellContent<Row>({ column, row, children }: { column: TableColumn<Row>; row: Row; children: ReactNode }) {
+  if (column.fit !== "ellipsis") return <>{children}</>;
+  const value = column.value(row);
+  return (
+    <span className={styles.ellipsis} title={typeof value === "string" ? value : undefined}>
+      {children}
+    </span>
+  );
+}
+
+/** A value shown by its kind when the column has no renderer of its own; "—" when absent. */
+function DefaultCell({ kind, value }: { kind: ValueKind; value: unknown }) {
+  if (value === undefined || value === null || value === "") return <Missing />;
+  switch (kind) {
+    case "timestamp":
+      return typeof value === "string" ? <DateTime iso={value} mode="short" /> : <Missing />;
+    case "integer":
+    case "number":
+      return typeof value === "number" ? <>{formatNumber(value)}</> : <Missing />;
+    case "boolean":
+      return typeof value === "boolean" ? <>{value ? "Yes" : "No"}</> : <Missing />;
+    case "list":
+      return Array.isArray(value) && value.length > 0 ? <>{value.join(", ")}</> : <Missing />;
+    default:
+      return <>{String(value)}</>;
+  }
+}

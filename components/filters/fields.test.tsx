@@ -1,0 +1,121 @@
+// @vitest-environment jsdom
+// The filter controls as a person uses them: choosing or typing a value calls back with it (the page
+// puts it in the URL), and an invalid value in the URL is shown on its field, announced with it
+// (aria-invalid, aria-describedby naming the message).
+import { fireEvent, screen } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { renderWithProviders } from "@/components/test-utils/render";
+import { DateField, SelectField, SuggestField } from "./fields";
+
+/** The text of the element(s) a field's aria-describedby names. */
+const description = (field: HTMLElement) =>
+  (field.getAttribute("aria-describedby") ?? "")
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((id) => document.getElementById(id)?.textContent)
+    .join(" ");
+
+const sourceGroups = [
+  { label: "AI platforms", options: [{ value: "chatgpt", label: "ChatGPT" }] },
+  { label: "Other sources", options: [{ value: "organic", label: "Organic search" }] },
+];
+
+describe("SelectField", () => {
+  it("calls back with the value chosen, and with '' for Any", async () => {
+    const onChange = vi.fn();
+    const { user } = renderWithProviders(<SelectField name="source" label="Source" value="" onChange={onChange} groups={sourceGroups} />);
+    const select = screen.getByRole("combobox", { name: "Source" });
+    await user.selectOptions(select, "Organic search");
+    expect(onChange).toHaveBeenLastCalledWith("organic");
+    await user.selectOptions(select, "Any");
+    expect(onChange).toHaveBeenLastCalledWith("");
+    expect(screen.getByRole("group", { name: "AI platforms" })).toBeTruthy();
+    expect(select.getAttribute("aria-invalid")).toBeNull();
+    expect(select.getAttribute("aria-describedby")).toBeNull();
+  });
+
+  it("shows an invalid value from the URL as chosen, marked invalid, with the error on the field", () => {
+    renderWithProviders(<SelectField name="source" label="Source" value="myspace" onChange={() => {}} groups={sourceGroups} error="source must be one of chatgpt, organic" />);
+    const select = screen.getByRole<HTMLSelectElement>("combobox", { name: "Source" });
+    expect(select.value).toBe("myspace");
+    expect(screen.getByRole("option", { name: "myspace (invalid)" })).toBeTruthy();
+    expect(select.getAttribute("aria-invalid")).toBe("true");
+    expect(description(select)).toBe("source must be one of chatgpt, organic");
+  });
+});
+
+describe("DateField", () => {
+  it("calls back with the date picked, as YYYY-MM-DD", () => {
+    const onChange = vi.fn();
+    renderWithProviders(<DateField name="from" label="First seen from" value="" onChange={onChange} />);
+    // jsdom has no date picker: a change event with the picked value is what the browser sends.
+    fireEvent.change(screen.getByLabelText("First seen from"), { target: { value: "2026-11-01" } });
+    expect(onChange).toHaveBeenCalledWith("2026-11-01");
+  });
+
+  it("shows the day of a full timestamp from the URL, with the instant as a hint", () => {
+    renderWithProviders(<DateField name="from" label="First seen from" value="2026-10-21T12:00:00.000Z" onChange={() => {}} hint={<span>Oct 21, 12:00</span>} />);
+    expect(screen.getByLabelText<HTMLInputElement>("First seen from").value).toBe("2026-10-21");
+    expect(screen.getByText("Oct 21, 12:00")).toBeTruthy();
+  });
+
+  it("marks an invalid date and names the message, without the hint", () => {
+    renderWithProviders(
+      <DateField name="to" label="First seen to" value="2026-13-45T00:00:00Z" onChange={() => {}} error="to must be an ISO 8601 date" hint={<span>hint</span>} />,
+    );
+    const input = screen.getByLabelText("First seen to");
+    expect(input.getAttribute("aria-invalid")).toBe("true");
+    expect(description(input)).toBe("to must be an ISO 8601 date");
+    expect(screen.queryByText("hint")).toBeNull();
+  });
+});
+
+describe("SuggestField", () => {
+  const intents = ["problem_research", "solution_comparison"];
+
+  it("applies typed text on Enter, trimmed, and says how in its description", async () => {
+    const onApply = vi.fn();
+    const { user } = renderWithProviders(<SuggestField name="intent" label="Intent" value="" suggestions={intents} onApply={onApply} />);
+    const input = screen.getByRole("combobox", { name: "Intent" });
+    expect(description(input)).toBe("Pick a suggestion or type any value, then press Enter");
+    await user.type(input, "  newsletter ");
+    expect(onApply).not.toHaveBeenCalled();
+    await user.keyboard("{Enter}");
+    expect(onApply).toHaveBeenCalledExactlyOnceWith("newsletter");
+  });
+
+  it("applies a suggestion as soon as it is picked, and a draft when the field is left", async () => {
+    const onApply = vi.fn();
+    const { user } = renderWithProviders(<SuggestField name="intent" label="Intent" value="" suggestions={intents} onApply={onApply} />);
+    const input = screen.getByRole("combobox", { name: "Intent" });
+    // Picking from the datalist sets the whole value at once.
+    fireEvent.change(input, { target: { value: "solution_comparison" } });
+    expect(onApply).toHaveBeenLastCalledWith("solution_comparison");
+    await user.clear(input);
+    await user.type(input, "support");
+    await user.tab();
+    expect(onApply).toHaveBeenLastCalledWith("support");
+  });
+
+  it("does not call back when the value did not change", async () => {
+    const onApply = vi.fn();
+    const { user } = renderWithProviders(<SuggestField name="intent" label="Intent" value="support" suggestions={intents} onApply={onApply} />);
+    await user.click(screen.getByRole("combobox", { name: "Intent" }));
+    await user.keyboard("{Enter}");
+    await user.tab();
+    expect(onApply).not.toHaveBeenCalled();
+  });
+
+  it("follows the URL when it changes under it (back, clear filters)", () => {
+    const { rerender } = renderWithProviders(<SuggestField name="intent" label="Intent" value="support" suggestions={intents} onApply={() => {}} />);
+    rerender(<SuggestField name="intent" label="Intent" value="" suggestions={intents} onApply={() => {}} />);
+    expect(screen.getByRole<HTMLInputElement>("combobox", { name: "Intent" }).value).toBe("");
+  });
+
+  it("marks an invalid intent and names the message instead of the help", () => {
+    renderWithProviders(<SuggestField name="intent" label="Intent" value="Not An Intent" suggestions={intents} onApply={() => {}} error="intent must be a token" />);
+    const input = screen.getByRole("combobox", { name: "Intent" });
+    expect(input.getAttribute("aria-invalid")).toBe("true");
+    expect(description(input)).toBe("intent must be a token");
+  });
+});

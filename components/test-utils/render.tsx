@@ -1,0 +1,21 @@
+// Renders a component for a React Testing Library test as the app would: inside a QueryClientProvider
+// with a fresh QueryClient per test (no retries, nothing shared between tests, no garbage-collection
+// timers left running), plus a userEvent session. Importing it also unmounts after each test, since
+// these tests run without vitest globals (Testing Library registers its own cleanup only with them).
+// Test files that render use `// @vitest-environment jsdom`; everything else stays on Node.
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, render, type RenderOptions } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { ReactElement, ReactNode } from "react";
+import { afterEach } from "vitest";
+
+afterEach(cleanup);
+
+function createTestQueryClient(): QueryClient {
+  return new QueryClient({ defaultOptions: { queries: { retry: false, gcTime: Number.POSITIVE_INFINITY, staleTime: Number.POSITIVE_INFINITY } } });
+}
+
+export function renderWithProviders(ui: ReactElement, { queryClient = createTestQueryClient(), ...options }: RenderOptions & { queryClient?: QueryClient } = {}) {
+  const Wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+  return { queryClient, user: userEvent.setup(), ...render(ui, { wrapper: Wrapper, ...options }) };
+}

@@ -1,0 +1,33 @@
+// What a column of a resource is, declared once per resource (the other files of this folder) and
+// read by every place that shows or writes that resource: the tables' headers and cells
+// (components/data-table), "CSV for Excel" headers, plain CSV headers and the server's exports
+// (lib/server/export/columns.ts). No React and no zod here, so the server, the browser and tests all
+// import it cheaply.
+
+/**
+ * How a column's values read, which decides their default rendering (a number right-aligned and
+ * formatted, a timestamp in the viewer's zone, a boolean as Yes/No, "—" when absent) and how a
+ * spreadsheet gets them (a timestamp as a UTC date-time, a boolean as Yes/No in "CSV for Excel").
+ * `token` is an enum-ish value from an open set (a source, an intent): shown as sent when unknown.
+ */
+export type ValueKind = "text" | "token" | "integer" | "number" | "boolean" | "timestamp" | "list";
+
+export type Column<K extends string = string> = {
+  /** The field of the row that holds the value. */
+  key: K;
+  /** What people read: the table header and the "CSV for Excel" header (timestamps add their zone). */
+  label: string;
+  /** The plain CSV header, the machine name tools expect: the Data API's field name where there is one. */
+  header: string;
+  kind: ValueKind;
+};
+
+/** Declares a resource's columns in file order, keeping their keys as a union for typed lookups. */
+export const defineColumns = <const K extends string>(columns: readonly Column<K>[]): readonly Column<K>[] => columns;
+
+/** The column of a key; a key that is not declared is a programming error, so this throws. */
+export function columnOf<K extends string>(columns: readonly Column<K>[], key: K): Column<K> {
+  const column = columns.find((c) => c.key === key);
+  if (!column) throw new Error(`No column "${key}"`);
+  return column;
+}
