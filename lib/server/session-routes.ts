@@ -20,7 +20,7 @@ import {
   sessionSetCookie,
   toPageSession,
 } from "./session";
-import { signInThrottle } from "./sign-in-throttle";
+import { serverContext } from "./context";
 import { dataApiForKey, discardKey, forgetKey } from "./upstream";
 
 /** A sign-in body is `{"apiKey": "..."}`: a few hundred bytes. Larger ones are refused with 413. */
@@ -101,12 +101,12 @@ function signInFailure(error: DataApiError): DataApiError {
 export const signIn = withErrors("sign-in", async (req: Request) => {
   if (!isSameOrigin(req)) throw csrfRejected();
   const client = clientKey(req, getEnv().trustedProxies);
-  const wait = await signInThrottle().begin(client);
+  const wait = await serverContext().stores.signInThrottle.begin(client);
   if (wait > 0) {
     throw finalError({ status: 429, code: "too_many_attempts", message: `Too many failed sign-in attempts; try again in ${wait} s.`, retryAfter: wait });
   }
   const response = await signInOnce(req);
-  await signInThrottle().succeeded(client);
+  await serverContext().stores.signInThrottle.succeeded(client);
   return response;
 });
 

@@ -9,7 +9,7 @@ import { sealData, unsealData } from "iron-session";
 import { cookies } from "next/headers";
 import { maskKey } from "@/lib/data-api/redact";
 import { ConfigError, getEnv, type CookieSecureMode } from "./env";
-import { revocationStore } from "./stores/revocations";
+import { serverContext } from "./context";
 
 export const SESSION_COOKIE = "wa_session";
 /** Eight hours: a working day, after which the key is pasted (or the demo picked) again. */
@@ -36,7 +36,7 @@ export function toPageSession(apiKey: string): PageSession {
 
 export async function sealSession(apiKey: string): Promise<string> {
   const { sessionSecret } = getEnv();
-  return sealData({ apiKey, iat: Date.now(), sid: crypto.randomUUID() }, { password: sessionSecret, ttl: SESSION_TTL_SECONDS });
+  return sealData({ apiKey, iat: serverContext().now(), sid: crypto.randomUUID() }, { password: sessionSecret, ttl: SESSION_TTL_SECONDS });
 }
 
 /**
@@ -53,7 +53,7 @@ let unsealedWith = "";
 export async function unsealSession(value: string | undefined | null): Promise<Session | null> {
   const session = await unsealCached(value);
   // Checked on every read, cache hit or not: a revocation takes effect on the next request.
-  if (!session || (await revocationStore().isRevoked(session.sessionId))) return null;
+  if (!session || (await serverContext().stores.revocations.isRevoked(session.sessionId))) return null;
   return session;
 }
 
@@ -67,7 +67,7 @@ async function unsealCached(value: string | undefined | null): Promise<Session |
   const cacheKey = value;
   const hit = unsealed.get(cacheKey);
   if (hit) {
-    if (hit.until > Date.now()) return hit.session;
+    if (hit.until > serverContext().now()) return hit.session;
     unsealed.delete(cacheKey);
   }
   let data: unknown;
@@ -79,13 +79,13 @@ async function unsealCached(value: string | undefined | null): Promise<Session |
   if (typeof data !== "object" || data === null) return null;
   const { apiKey, iat, sid } = data as { apiKey?: unknown; iat?: unknown; sid?: unknown };
   if (typeof apiKey !== "string" || !API_KEY_PATTERN.test(apiKey)) return null;
-  if (typeof iat !== "number" || Date.now() - iat > SESSION_TTL_SECONDS * 1000) return null;
+  if (typeof iat !== "number" || serverContext().now() - iat > SESSION_TTL_SECONDS * 1000) return null;
   // A session without an id could never be revoked: not accepted.
   if (typeof sid !== "string" || !SESSION_ID_PATTERN.test(sid)) return null;
   const expiresAt = iat + SESSION_TTL_SECONDS * 1000;
   const session: Session = { ...toPageSession(apiKey), sessionId: sid, expiresAt };
   if (unsealed.size >= UNSEAL_CACHE_MAX) unsealed.delete(unsealed.keys().next().value!);
-  unsealed.set(cacheKey, { session, until: Math.min(Date.now() + UNSEAL_CACHE_MS, expiresAt) });
+  unsealed.set(cacheKey, { session, until: Math.min(serverContext().now() + UNSEAL_CACHE_MS, expiresAt) });
   return session;
 }
 
@@ -112,7 +112,7 @@ export function hasSessionCookie(req: Request): boolean {
 
 /** Ends a session on the server: its cookie, and every copy of it, is refused from now on. */
 export async function revokeSession(session: Session): Promise<void> {
-  await revocationStore().revoke(session.sessionId, session.expiresAt);
+  await serverContext().stores.revocations.revoke(session.sessionId, session.expiresAt);
 }
 
 export async function getRequestSession(req: Request): Promise<Session | null> {

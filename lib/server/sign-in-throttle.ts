@@ -62,9 +62,3 @@ export function createSignInThrottle(options: ThrottleOptions = {}): SignInThrot
     trackedClients: () => seen.size,
   };
 }
-
-const g = globalThis as typeof globalThis & { __waSignInThrottle?: SignInThrottle };
-
-export function signInThrottle(): SignInThrottle {
-  return (g.__waSignInThrottle ??= createSignInThrottle());
-}

@@ -13,13 +13,14 @@ import { queryOf, requireSession } from "../routes";
 import { getEnv } from "../env";
 import { finalError, invalidParameter, json, withErrors } from "../http";
 import { keyId } from "../key-id";
+import { serverContext } from "../context";
 import { dataApiForKey, maskKey, rateBudgetForKey } from "../upstream";
 import type { ExportResource } from "./columns";
 import { exportResponse, type ExportRequest } from "./export-response";
 import { minSecondsForRequests } from "./rate-bound";
 import {
   EXPORT_ID_PATTERN,
-  exportStatusStore,
+
   FINISHED_TTL_MS,
   newExportId,
   RUNNING_TTL_MS,
@@ -81,7 +82,7 @@ async function handleExport(req: Request, resource: ExportResource): Promise<Res
       : { resource, params: queryOf(req, mentionExportParams) };
   const keyHint = maskKey(session.apiKey);
   const owner = keyId(session.apiKey);
-  const store = exportStatusStore();
+  const store = serverContext().stores.exportStatus;
   const id = newExportId();
   const startedAt = new Date().toISOString();
   const record = (state: ExportState, progress: ExportProgress, error?: unknown) =>
@@ -140,7 +141,7 @@ export const exportStatus = withErrors("the export status", async (req: Request)
   if (ids.length !== 1 || !EXPORT_ID_PATTERN.test(ids[0]!)) {
     throw invalidParameter("id", "id must be one export id as given in the X-Export-Id header (exp_ followed by 22 characters)");
   }
-  const status = await exportStatusStore().get(keyId(session.apiKey), ids[0]!);
+  const status = await serverContext().stores.exportStatus.get(keyId(session.apiKey), ids[0]!);
   if (!status) throw finalError({ status: 404, code: "not_found", message: "No export with this id for this API key (finished exports are kept for an hour)." });
   return json(status);
 });

@@ -83,10 +83,3 @@ export const EXPORT_ID_PATTERN = /^exp_[A-Za-z0-9_-]{22}$/;
 export function newExportId(): string {
   return `exp_${randomBytes(16).toString("base64url")}`;
 }
-
-const g = globalThis as typeof globalThis & { __waExportStatus?: ExportStatusStore };
-
-/** The process's store (on globalThis: route handlers are bundled separately but share the process). */
-export function exportStatusStore(): ExportStatusStore {
-  return (g.__waExportStatus ??= new MemoryExportStatusStore());
-}

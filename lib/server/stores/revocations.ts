@@ -58,12 +58,3 @@ export function createMemoryRevocationStore(options: MemoryRevocationOptions = {
     size: () => until.size,
   };
 }
-
-// On globalThis: the proxy, the route handlers and the server components are bundled separately
-// but must all see the same revocations.
-const g = globalThis as typeof globalThis & { __waRevocations?: RevocationStore };
-
-export function revocationStore(): RevocationStore {
-  return (g.__waRevocations ??= createMemoryRevocationStore());
-}
-

@@ -1,0 +1,109 @@
+// The server's dependencies in one place: the clock, the upstream retry policy, the transport, the
+// stores (revoked sessions, export status, sign-in throttle) and the per-key upstream clients made
+// from them. Everything server-side reads them here instead of keeping its own module-level
+// singleton, so a test replaces the whole set (`setServerContext`: a fake clock, a short retry
+// policy, its own stores) and a shared store (Redis, when several instances run) plugs in at start.
+// Kept on globalThis: the proxy, route handlers and server components are bundled separately but run
+// in one process, and must share one context.
+import "server-only";
+import { createHash } from "node:crypto";
+import type { DataApi } from "@/lib/data-api/api";
+import { createRequestCache, MemoryCacheStore, type RequestCache } from "@/lib/data-api/cache";
+import { createDataApiClient, type DataApiClientOptions, type UpstreamLogEvent } from "@/lib/data-api/client";
+import { createScheduler, type Scheduler, type SchedulerOptions } from "@/lib/data-api/scheduler";
+import { getEnv } from "./env";
+import { MemoryExportStatusStore, type ExportStatusStore } from "./export/registry";
+import { nodeFetch } from "./node-fetch";
+import { createSignInThrottle, type SignInThrottle } from "./sign-in-throttle";
+import { createMemoryRevocationStore, type RevocationStore } from "./stores/revocations";
+
+/** How failed upstream attempts (429, 5xx, network) are retried. */
+export type RetryPolicy = Pick<SchedulerOptions, "retries" | "minBackoffMs" | "maxBackoffMs" | "maxRetryTimeMs">;
+
+/** One key's view of the Data API: its client, and the scheduler (rate budget) and cache behind it. */
+export type Upstream = { api: DataApi; scheduler: Scheduler; cache: RequestCache };
+
+export type ServerContext = {
+  /** Milliseconds since the epoch: every timing decision of the server reads this clock. */
+  now: () => number;
+  retry: RetryPolicy;
+  /** The transport of every upstream request. */
+  fetch: NonNullable<DataApiClientOptions["fetch"]>;
+  stores: {
+    revocations: RevocationStore;
+    exportStatus: ExportStatusStore;
+    signInThrottle: SignInThrottle;
+  };
+  /** The upstream clients made so far, one per base URL and key (a keyed hash, never the key). */
+  upstreams: Map<string, Upstream>;
+};
+
+/** Logs failed and slow upstream calls; the event carries only the masked key. */
+function logUpstream(event: UpstreamLogEvent): void {
+  if (event.status === 200 && event.ms < 2000) return;
+  const detail = `${event.status}${event.code ? ` ${event.code}` : ""} ${Math.round(event.ms)}ms`;
+  console.warn(`[data-api] ${event.key} GET ${event.path} -> ${detail}${event.requestId ? ` (request ${event.requestId})` : ""}`);
+}
+
+function defaultContext(): ServerContext {
+  // The stores read the context's clock when they run, so a replaced clock reaches them too.
+  const now = () => serverContext().now();
+  return {
+    now: () => Date.now(),
+    retry: {},
+    fetch: nodeFetch,
+    stores: {
+      revocations: createMemoryRevocationStore({ now }),
+      exportStatus: new MemoryExportStatusStore(undefined, now),
+      signInThrottle: createSignInThrottle(),
+    },
+    upstreams: new Map(),
+  };
+}
+
+const g = globalThis as typeof globalThis & { __waServerContext?: ServerContext };
+
+export function serverContext(): ServerContext {
+  return (g.__waServerContext ??= defaultContext());
+}
+
+/**
+ * Replaces parts of the context (tests; a shared store at start-up), with a fresh set of upstream
+ * clients so none made under the old clock or transport lingers. Returns what puts the old one back.
+ */
+export function setServerContext(overrides: Partial<Omit<ServerContext, "upstreams">>): () => void {
+  const previous = serverContext();
+  g.__waServerContext = { ...previous, ...overrides, stores: { ...previous.stores, ...overrides.stores }, upstreams: new Map() };
+  return () => {
+    g.__waServerContext = previous;
+  };
+}
+
+/** Registry key: the base URL and a hash of the key (the raw key is not kept as a map key). */
+function upstreamId(baseUrl: string, apiKey: string): string {
+  return `${baseUrl}|${createHash("sha256").update(apiKey).digest("base64url")}`;
+}
+
+/**
+ * The upstream of a key (created on first use): pages, route handlers and exports all go through it,
+ * so every request of a key counts against one budget and shares one cache.
+ */
+export function upstreamFor(apiKey: string): Upstream {
+  const ctx = serverContext();
+  const env = getEnv();
+  const id = upstreamId(env.dataApiBaseUrl, apiKey);
+  let entry = ctx.upstreams.get(id);
+  if (!entry) {
+    const scheduler = createScheduler({ ...ctx.retry, now: ctx.now, ...(env.rateBudget ? { budget: env.rateBudget, fixed: true } : {}) });
+    const cache = createRequestCache({ ttlMs: env.cacheTtlMs, store: new MemoryCacheStore(500, ctx.now) });
+    const api = createDataApiClient({ baseUrl: env.dataApiBaseUrl, apiKey, fetch: ctx.fetch, scheduler, cache, timeoutMs: env.timeoutMs, log: logUpstream });
+    entry = { api, scheduler, cache };
+    ctx.upstreams.set(id, entry);
+  }
+  return entry;
+}
+
+/** Removes everything held for a key that turned out not to work (a rejected sign-in). */
+export function discardUpstream(apiKey: string): void {
+  serverContext().upstreams.delete(upstreamId(getEnv().dataApiBaseUrl, apiKey));
+}
