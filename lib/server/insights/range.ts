@@ -2,11 +2,11 @@
 // time zone `tz`, the range [start of `from`, start of the day after `to`), its buckets (days, or
 // ISO weeks from Monday clipped to the range), and the previous period: the same number of days
 // ending the day before `from`, its buckets the current ones moved back by that many days.
-// Calendar arithmetic (which date, how many days apart, which weekday) runs on dates in UTC, where
-// every day has 24 hours; each date's first instant in `tz` comes from @date-fns/tz, which knows
-// the zone's offsets and its clock changes (a 23- or 25-hour day, a midnight that does not exist).
+// Calendar arithmetic (which date, how many days apart, which weekday) runs on day numbers (days
+// since 1970-01-01), where every day is one step; each date's first instant in `tz` comes from
+// @date-fns/tz, which knows the zone's offsets and its clock changes (a 23- or 25-hour day, a
+// midnight that does not exist).
 import { TZDate } from "@date-fns/tz";
-import { addDays, differenceInCalendarDays, format, isMonday } from "date-fns";
 import {
   INSIGHTS_DAY_BUCKETS_MAX_DAYS,
   INSIGHTS_DEFAULT_DAYS,
@@ -34,22 +34,25 @@ export type InsightRange = {
   window: DaySpan;
 };
 
-const utcDate = (date: string) => new TZDate(`${date}T00:00:00Z`, "UTC");
+const DAY_MS = 86_400_000;
+
+/** The calendar date of a day number (its UTC fields: a calendar, not a clock). */
+const dateOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
 /** The first instant of a calendar date in `tz` (if the zone skips midnight that day, its first existing minute). */
-function dayStart(date: TZDate, tz: string): number {
-  return new TZDate(date.getFullYear(), date.getMonth(), date.getDate(), tz).getTime();
+function dayStart(day: number, tz: string): number {
+  const d = new Date(day * DAY_MS);
+  return new TZDate(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), tz).getTime();
 }
 
-/** `count` consecutive days from `first` (a UTC calendar date), each with its instants in `tz`. */
-function daysFrom(first: TZDate, count: number, tz: string): Day[] {
+/** `count` consecutive days from day number `first`, each with its instants in `tz`. */
+function daysFrom(first: number, count: number, tz: string): Day[] {
   const days: Day[] = [];
   let start = dayStart(first, tz);
   for (let i = 0; i < count; i++) {
-    // Each date's start is computed from the date, never from the previous start plus 24 hours.
-    const next = addDays(first, i + 1);
-    const end = dayStart(next, tz);
-    days.push({ date: format(addDays(first, i), "yyyy-MM-dd"), startMs: start, endMs: end });
+    // Each date's start comes from the date, never from the previous start plus 24 hours.
+    const end = dayStart(first + i + 1, tz);
+    days.push({ date: dateOf(first + i), startMs: start, endMs: end });
     start = end;
   }
   return days;
@@ -59,15 +62,16 @@ export const spanOf = (days: Day[]): DaySpan => ({ startMs: days[0]!.startMs, en
 
 /** Today's date in `tz` at the instant `nowMs`. */
 export function todayIn(tz: string, nowMs: number): string {
-  return format(new TZDate(nowMs, tz), "yyyy-MM-dd");
+  const local = new TZDate(nowMs, tz);
+  return dateOf(Date.UTC(local.getFullYear(), local.getMonth(), local.getDate()) / DAY_MS);
 }
 
-/** Index ranges of the buckets over `count` days starting at `first`: every day, or ISO weeks from Monday. */
-function bucketBounds(first: TZDate, count: number, bucket: InsightBucket): Array<[number, number]> {
+/** Index ranges of the buckets over `count` days from day number `first`: every day, or ISO weeks from Monday. */
+function bucketBounds(first: number, count: number, bucket: InsightBucket): Array<[number, number]> {
   const bounds: Array<[number, number]> = [];
   let start = 0;
   for (let i = 1; i <= count; i++) {
-    if (i === count || bucket === "day" || isMonday(addDays(first, i))) {
+    if (i === count || bucket === "day" || new Date((first + i) * DAY_MS).getUTCDay() === 1) {
       bounds.push([start, i]);
       start = i;
     }
@@ -83,16 +87,16 @@ function bucketBounds(first: TZDate, count: number, bucket: InsightBucket): Arra
 export function resolveRange(query: InsightsParams, nowMs: number): InsightRange {
   const tz = query.tz;
   const to = query.to ?? todayIn(tz, nowMs);
-  const from = query.from ?? format(addDays(utcDate(to), -(INSIGHTS_DEFAULT_DAYS - 1)), "yyyy-MM-dd");
-  const problem = insightsRangeProblem(calendarDayNumber(from)!, calendarDayNumber(to)!);
+  const last = calendarDayNumber(to)!;
+  const first = query.from ? calendarDayNumber(query.from)! : last - (INSIGHTS_DEFAULT_DAYS - 1);
+  const from = dateOf(first);
+  const problem = insightsRangeProblem(first, last);
   if (problem) throw invalidParameter("from", query.to ? problem : `${problem} (to defaults to today, ${to}, in ${tz})`);
 
-  const first = utcDate(from);
-  const length = differenceInCalendarDays(utcDate(to), first) + 1;
+  const length = last - first + 1;
   const bucket = query.bucket ?? (length <= INSIGHTS_DAY_BUCKETS_MAX_DAYS ? "day" : "week");
-  const previousFirst = addDays(first, -length);
   // One run of days for both periods: the previous period ends where the current one starts.
-  const all = daysFrom(previousFirst, 2 * length, tz);
+  const all = daysFrom(first - length, 2 * length, tz);
   const previousDays = all.slice(0, length);
   const currentDays = all.slice(length);
   const bounds = bucketBounds(first, length, bucket);
