@@ -1,9 +1,10 @@
-// Reading every row of a span from a Data API list, exactly: pages of 100 (all requested at once;
-// the key's scheduler paces them), rows deduplicated by id and checked against `meta.total`, so a
-// listing that moved under us (rows inserted or reordered between pages) is detected rather than
-// summed. Also the bits both listings share: day lookup, the stored day summaries, and listings in
-// flight that later requests for the same days join.
+// Reading every row of a span from a Data API list, exactly: pages of 100, rows deduplicated by id
+// and checked against `meta.total`, so a listing that moved under us (rows inserted or reordered
+// between pages) is detected rather than summed. Also the bits both listings share: bounded
+// concurrency, day lookup, the stored day summaries, and listings in flight that later requests for
+// the same days join.
 import "server-only";
+import PQueue from "p-queue";
 import type { ListEnvelope } from "@/lib/data-api/schemas";
 import { PAGE_SIZE_MAX } from "@/lib/data-api/constants";
 import type { InsightsContext } from "./context";
@@ -16,6 +17,18 @@ export const listBounds = (span: { startMs: number; endMs: number }) => ({
   from: new Date(span.startMs).toISOString(),
   to: new Date(span.endMs - 1).toISOString(),
 });
+
+/**
+ * Upstream calls one computation keeps waiting in the key's scheduler at a time. The scheduler paces
+ * them anyway; the bound keeps other widgets' requests from queuing behind hundreds of pages, and
+ * each call's wait for the budget short (the scheduler gives up on a call after 90 s).
+ */
+export const UPSTREAM_CONCURRENCY = 16;
+
+/** `work` for every item, at most UPSTREAM_CONCURRENCY at a time, results in order. */
+export function eachBounded<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
+  return new PQueue({ concurrency: UPSTREAM_CONCURRENCY }).addAll(items.map((item) => () => work(item)));
+}
 
 /** The index of the day holding instant `t` (days sorted and consecutive), or -1. */
 export function dayIndexOf(days: readonly Day[], t: number): number {
@@ -45,7 +58,7 @@ export async function listAll<T extends { id: string }>(first: ListEnvelope<T>, 
   const total = first.meta.total;
   const offsets: number[] = [];
   for (let offset = PAGE_SIZE_MAX; total !== undefined && offset < total; offset += PAGE_SIZE_MAX) offsets.push(offset);
-  const pages = [first, ...(await Promise.all(offsets.map(page)))];
+  const pages = [first, ...(await eachBounded(offsets, page))];
   const byId = new Map<string, T>();
   let unreadable = 0;
   let sameTotal = true;

@@ -20,6 +20,7 @@ import {
   coveringSpan,
   dayIndexOf,
   dayKey,
+  eachBounded,
   listAll,
   listBounds,
   listingsFor,
@@ -187,7 +188,7 @@ export async function visitorCounts(ictx: InsightsContext, window: DaySpan, cell
       // A listing that could not be exact leaves its days to counting.
       if (listed?.every((l) => l !== null)) continue;
     }
-    await Promise.all(open.map((c) => countCell(ictx, c).then((v) => values.set(cellKey(c), v))));
+    await eachBounded(open, (c) => countCell(ictx, c).then((v) => values.set(cellKey(c), v)));
     break;
   }
   return cells.map((c) => values.get(cellKey(c))!);
