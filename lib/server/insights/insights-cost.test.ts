@@ -124,7 +124,51 @@ describe("insights cost on a Free key (100/min, 10/s)", () => {
   });
 });
 
-describe("rows that cannot be placed", () => {
+/**
+ * The upstream's answer as it would be after a returning visitor moved to the front of the
+ * last_seen order: the page at offset 100 starts one row earlier (a row seen twice, one never seen).
+ * A real request to the real sandbox, one row shifted. `times`: how many listings see it.
+ */
+function visitorMovesDuringListing(times: number): void {
+  const transport = serverContext().fetch;
+  let left = times;
+  const fetch: typeof transport = (url, init) => {
+    const u = new URL(url);
+    if (left > 0 && u.pathname.endsWith("/visitors") && u.searchParams.get("limit") === "100" && u.searchParams.get("offset") === "100") {
+      left--;
+      u.searchParams.set("offset", "99");
+    }
+    return transport(u.toString(), init);
+  };
+  const previous = restore;
+  const undo = setServerContext({ fetch });
+  restore = () => {
+    undo();
+    previous?.();
+  };
+}
+
+describe("listings that cannot be exact", () => {
+  it("visitors: a list that moved while read is read once more, and the answers stay exact", async () => {
+    fresh(DEMO_KEYS.pro);
+    visitorMovesDuringListing(1);
+    const answers = await onFake(DEMO_KEYS.pro, () => load(DEMO_KEYS.pro));
+    expect(answers).toEqual(reference);
+    const pages = upstream("/visitors");
+    expect(pages.every((q) => q.get("limit") === "100")).toBe(true);
+    // Read twice: the first time with one row seen twice.
+    expect(pages.filter((q) => q.get("offset") === "0")).toHaveLength(2);
+  });
+
+  it("visitors: a list that keeps moving is left for counting, and the answers stay exact", async () => {
+    fresh(DEMO_KEYS.pro);
+    visitorMovesDuringListing(Infinity);
+    const answers = await onFake(DEMO_KEYS.pro, () => load(DEMO_KEYS.pro));
+    expect(answers).toEqual(reference);
+    expect(upstream("/visitors").filter((q) => q.get("limit") === "1").length).toBeGreaterThan(300);
+  });
+
+
   it("visitors: a listing with unreadable rows is dropped for counting, and the answers stay exact", async () => {
     fresh(DEMO_KEYS.odd);
     const clean = await onFake(DEMO_KEYS.odd, () => load(DEMO_KEYS.odd, ["trend", "sources"], WEEK));

@@ -101,10 +101,15 @@ function summarise(span: DaySpan, rows: readonly Visitor[]): VisitorDay[] | null
   return days;
 }
 
-/** Lists `span` from its first page, stores its day summaries, and tells joiners while it runs. */
-function startListing(ictx: InsightsContext, span: DaySpan, first: ListEnvelope<Visitor>): Promise<VisitorListing> {
+/**
+ * Lists `span` from its first page, stores its day summaries, and tells joiners while it runs. A
+ * list that moved while it was read (a returning visitor jumps to the front of the last_seen order,
+ * a new one arrives) is read once more while that still costs fewer calls than counting (`retry`).
+ */
+function startListing(ictx: InsightsContext, span: DaySpan, first: ListEnvelope<Visitor>, retry: boolean): Promise<VisitorListing> {
   const job = (async (): Promise<VisitorListing> => {
-    const read = await listAll(first, (offset) => visitorPage(ictx, span, offset));
+    let read = await listAll(first, (offset) => visitorPage(ictx, span, offset));
+    if (!read.exact && retry) read = await listAll(await visitorPage(ictx, span, 0), (offset) => visitorPage(ictx, span, offset));
     const days = read.exact && read.unreadable === 0 ? summarise(span, read.rows) : null;
     if (!days) {
       // Counting answers this span from now on: as long as its days last if a row cannot be read
@@ -140,9 +145,9 @@ async function plan(ictx: InsightsContext, span: DaySpan, cells: VisitorCell[]):
       const total = first.meta.total;
       // Without a total a listing cannot be checked, so it cannot be exact.
       if (total === undefined) return null;
-      const pagesLeft = Math.ceil(total / PAGE_SIZE_MAX) - 1;
-      if (strategy === "auto" && pagesLeft > gathering.cells.size) return null;
-      return { listing: startListing(ictx, span, first) };
+      const pages = Math.ceil(total / PAGE_SIZE_MAX);
+      if (strategy === "auto" && pages - 1 > gathering.cells.size) return null;
+      return { listing: startListing(ictx, span, first, strategy === "list" || 2 * pages - 1 <= gathering.cells.size) };
     } finally {
       ictx.state.plans.delete(id);
     }
