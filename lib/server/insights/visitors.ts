@@ -8,8 +8,9 @@
 // compares the pages still to read with the distinct figures to count, and takes the cheaper.
 // Routes asking for the same days while that first page is on its way (the widgets of one page,
 // within `gatherMs`) are planned together: their figures together decide, and a listing serves
-// them all. A listing that cannot be exact (a row moved between pages, a row without a readable
-// first_seen, source or converted) is dropped for counting, which is exact by construction.
+// them all. A listing that cannot be exact (the list moved between pages, and again when read once
+// more; a row without a readable first_seen, source or converted) is dropped for counting, which
+// is exact by construction.
 // Day summaries and counts are stored per key (hours once closed, seconds while open).
 import "server-only";
 import { PAGE_SIZE_MAX, SOURCES, type Source } from "@/lib/data-api/constants";
