@@ -8,9 +8,9 @@
 // compares the pages still to read with the distinct figures to count, and takes the cheaper.
 // Routes asking for the same days while that first page is on its way (the widgets of one page,
 // within `gatherMs`) are planned together: their figures together decide, and a listing serves
-// them all. A listing that cannot be exact (the list moved between pages, and again when read once
-// more; a row without a readable first_seen, source or converted) is dropped for counting, which
-// is exact by construction.
+// them all. A list that moved while it was read is completed day by day (counts find the days short
+// of rows, which are read again); a listing that still cannot be exact, or has a row without a
+// readable first_seen, source or converted, is dropped for counting, exact by construction.
 // Day summaries and counts are stored per key (hours once closed, seconds while open).
 import "server-only";
 import { PAGE_SIZE_MAX, SOURCES, type Source } from "@/lib/data-api/constants";
@@ -102,20 +102,49 @@ function summarise(span: DaySpan, rows: readonly Visitor[]): VisitorDay[] | null
   return days;
 }
 
+/** Reads every page of `span` (its first page given, or fetched) and sums it per day; null when a row cannot be placed. */
+async function readSpan(ictx: InsightsContext, span: DaySpan, first?: ListEnvelope<Visitor>): Promise<{ days: VisitorDay[] | null; exact: boolean }> {
+  const read = await listAll(first ?? (await visitorPage(ictx, span, 0)), (offset) => visitorPage(ictx, span, offset));
+  return { days: read.unreadable === 0 ? summarise(span, read.rows) : null, exact: read.exact };
+}
+
+/** Most days of a listing that may be read again before counting is cheaper. */
+const MAX_DAYS_TO_REREAD = 8;
+
 /**
- * Lists `span` from its first page, stores its day summaries, and tells joiners while it runs. A
- * list that moved while it was read (a returning visitor jumps to the front of the last_seen order,
- * a new one arrives) is read once more while that still costs fewer calls than counting (`retry`).
+ * Completes a listing that moved while it was read (a returning visitor jumps to the front of the
+ * last_seen order: one row is seen twice and another never; a new visitor arrives). Every row seen
+ * is a true member of its day, so a day is complete when its count says so. Counting halves of the
+ * span finds the days short of rows (about 2 log2(days) calls per row missed); those days alone are
+ * read again. Null when that does not settle it: counting takes over.
  */
-function startListing(ictx: InsightsContext, span: DaySpan, first: ListEnvelope<Visitor>, retry: boolean): Promise<VisitorListing> {
+async function completeMovedListing(ictx: InsightsContext, span: DaySpan, days: VisitorDay[]): Promise<VisitorDay[] | null> {
+  const seen = (a: number, b: number) => days.slice(a, b).reduce((n, d) => n + d.visitors, 0);
+  const short = async (a: number, b: number): Promise<number[]> => {
+    // Counted after the listing, so a count below what was seen is older than the rows: settled.
+    if (seen(a, b) >= (await countCell(ictx, { span: spanOf(span.days.slice(a, b)) }))) return [];
+    if (b - a === 1) return [a];
+    const mid = (a + b) >> 1;
+    return (await Promise.all([short(a, mid), short(mid, b)])).flat();
+  };
+  const missing = await short(0, span.days.length);
+  if (missing.length > MAX_DAYS_TO_REREAD) return null;
+  const reread = await Promise.all(missing.map((i) => readSpan(ictx, spanOf([span.days[i]!]))));
+  if (reread.some((r) => !r.exact || !r.days)) return null;
+  const out = [...days];
+  missing.forEach((i, k) => (out[i] = reread[k]!.days![0]!));
+  return out;
+}
+
+/** Lists `span` from its first page, stores its day summaries, and tells joiners while it runs. */
+function startListing(ictx: InsightsContext, span: DaySpan, first: ListEnvelope<Visitor>): Promise<VisitorListing> {
   const job = (async (): Promise<VisitorListing> => {
-    let read = await listAll(first, (offset) => visitorPage(ictx, span, offset));
-    if (!read.exact && retry) read = await listAll(await visitorPage(ictx, span, 0), (offset) => visitorPage(ictx, span, offset));
-    const days = read.exact && read.unreadable === 0 ? summarise(span, read.rows) : null;
+    const read = await readSpan(ictx, span, first);
+    const days = read.days && !read.exact ? await completeMovedListing(ictx, span, read.days) : read.days;
     if (!days) {
       // Counting answers this span from now on: as long as its days last if a row cannot be read
-      // (it stays so), seconds if the list moved while it was read (it may settle).
-      await ictx.store.set(unlistableKey(span), true, read.exact ? ictx.ttlFor(span.endMs) : ictx.ttl.openMs);
+      // (it stays so), seconds if the list kept moving (it may settle).
+      await ictx.store.set(unlistableKey(span), true, read.days ? ictx.ttl.openMs : ictx.ttlFor(span.endMs));
       return null;
     }
     await storeDays(ictx, DAY, span.days, days);
@@ -146,9 +175,9 @@ async function plan(ictx: InsightsContext, span: DaySpan, cells: VisitorCell[]):
       const total = first.meta.total;
       // Without a total a listing cannot be checked, so it cannot be exact.
       if (total === undefined) return null;
-      const pages = Math.ceil(total / PAGE_SIZE_MAX);
-      if (strategy === "auto" && pages - 1 > gathering.cells.size) return null;
-      return { listing: startListing(ictx, span, first, strategy === "list" || 2 * pages - 1 <= gathering.cells.size) };
+      const pagesLeft = Math.ceil(total / PAGE_SIZE_MAX) - 1;
+      if (strategy === "auto" && pagesLeft > gathering.cells.size) return null;
+      return { listing: startListing(ictx, span, first) };
     } finally {
       ictx.state.plans.delete(id);
     }
