@@ -16,14 +16,13 @@ import { Card } from "@/components/ui/card";
 import { ChangeBadge } from "@/components/ui/change-badge";
 import { sortByRank } from "@/components/ui/ranking-data";
 import { ScoreSummary } from "@/components/ui/score-summary";
-import { PERIODS, type Period } from "@/lib/data-api/constants";
+import { PERIODS } from "@/lib/data-api/constants";
+import type { PeriodParams } from "@/lib/data-api/params";
 import type { Overview, Ranking } from "@/lib/data-api/schemas";
 import { formatNumber, formatPercent, MISSING } from "@/lib/format/format";
 import { apiQuery, browserApi } from "@/lib/queries/api";
 import { PERIOD_LABELS } from "@/lib/ui/view-filters";
 import { overviewSearchParams } from "./search-params";
-
-type PeriodParams = { period: Period };
 
 export function OverviewClient({ error }: { error?: string }) {
   const [params] = useQueryStates(overviewSearchParams);
