@@ -9,7 +9,7 @@ import { createRequestCache, type RequestCache } from "@/lib/data-api/cache";
 import { createDataApiClient, type UpstreamLogEvent } from "@/lib/data-api/client";
 import { createScheduler, type Scheduler } from "@/lib/data-api/scheduler";
 import { getEnv } from "./env";
-import { nodeFetch } from "./node-fetch";
+import { upstreamFetch } from "./upstream-transport";
 
 export { maskKey } from "@/lib/data-api/redact";
 
@@ -40,7 +40,7 @@ function entryFor(apiKey: string): Entry {
     const api = createDataApiClient({
       baseUrl: env.dataApiBaseUrl,
       apiKey,
-      fetch: nodeFetch,
+      fetch: upstreamFetch,
       scheduler,
       cache,
       timeoutMs: env.timeoutMs,
