@@ -100,6 +100,11 @@ describe("upstreamFetch", () => {
     expect(Object.keys(sent).sort()).toEqual(["accept", "authorization", "connection", "host"]);
   });
 
+  it("takes headers in every form fetch does (a record, Headers, [name, value] pairs)", async () => {
+    await upstreamFetch(`${base}/v1/pairs`, { headers: [["Authorization", "Bearer p"], ["Accept", "application/json"]] });
+    expect(seen.find((s) => s.url === "/v1/pairs")!.headers).toMatchObject({ authorization: "Bearer p", accept: "application/json" });
+  });
+
   it("keeps connections alive: sequential calls to one origin reuse one socket", async () => {
     await upstreamFetch(`${base}/v1/warm`); // a pooled socket exists from here on
     const before = connections;

@@ -43,7 +43,8 @@ export async function upstreamFetch(url: string, init: RequestInit = {}): Promis
   const { statusCode, headers, body } = await request(url, {
     dispatcher: agent,
     method: (init.method ?? "GET") as Dispatcher.HttpMethod,
-    headers: init.headers instanceof Headers ? Object.fromEntries(init.headers) : init.headers,
+    // undici reads an array as flat name, value, name, value…: pairs and Headers become a record.
+    headers: init.headers instanceof Headers || Array.isArray(init.headers) ? Object.fromEntries(init.headers) : init.headers,
     signal: init.signal ?? undefined,
   });
   const header = (name: string) => {
