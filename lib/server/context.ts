@@ -13,7 +13,7 @@ import { createDataApiClient, type DataApiClientOptions, type UpstreamLogEvent }
 import { createScheduler, type Scheduler, type SchedulerOptions } from "@/lib/data-api/scheduler";
 import { getEnv } from "./env";
 import { MemoryExportStatusStore, type ExportStatusStore } from "./export/registry";
-import { nodeFetch } from "./node-fetch";
+import { upstreamFetch } from "./upstream-transport";
 import { createSignInThrottle, type SignInThrottle } from "./sign-in-throttle";
 import { createMemoryRevocationStore, type RevocationStore } from "./stores/revocations";
 
@@ -51,7 +51,7 @@ function defaultContext(): ServerContext {
   return {
     now: () => Date.now(),
     retry: {},
-    fetch: nodeFetch,
+    fetch: upstreamFetch,
     stores: {
       revocations: createMemoryRevocationStore({ now }),
       exportStatus: new MemoryExportStatusStore(undefined, now),
