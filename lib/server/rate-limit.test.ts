@@ -1,12 +1,11 @@
-// Rate limits through the BFF, against the sandbox's real limits over real HTTP. The Free-plan
-// tests need two and three of the plan's one-minute windows; they run on fake time (onFakeTime:
-// the scheduler's clock and waits and the sandbox's clock are faked, the HTTP is real), so they
-// take about a second instead of minutes.
+// Rate limits through the BFF, against the sandbox's real limits over real HTTP. Every test runs on
+// fake time (onServerFakeTime: the scheduler's clock and waits and the sandbox's clock are faked, the
+// HTTP is real): the Free-plan floods need two and three of the plan's one-minute windows, and the
+// storms wait out Retry-After and backoff, yet each takes about a second or less.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import type { Sandbox } from "@/sandbox/server";
-import { apiRoute, call, onFakeTime, sessionCookie, startUpstream, type ErrorJson } from "./test-support";
-import { discardKey, rateBudgetForKey } from "./upstream";
+import { apiRoute, call, onServerFakeTime, sessionCookie, startUpstream, type ErrorJson } from "./test-support";
 
 let sandbox: Sandbox;
 /** Called at every read of the sandbox's clock, i.e. when a request arrives (tests block the loop here). */
@@ -27,8 +26,6 @@ beforeEach(() => {
   sandbox.setFaults({});
   sandbox.reset();
   onClockRead = undefined;
-  // Each test starts with a fresh budget for the key (fake time leaves the old one in the future).
-  discardKey(DEMO_KEYS.free);
 });
 
 const maxPerBucket = (times: number[], width: number) => {
@@ -49,12 +46,10 @@ function requests(n: number): { handler: Parameters<typeof call>[0]; path: strin
 /** The sandbox's log of the Free key's /v1 requests: `t` is its clock when it answered. */
 const freeKeyLog = () => sandbox.stats().log.filter((l) => l.path.startsWith("/v1/") && DEMO_KEYS.free.endsWith(l.key.replace("…", "")));
 
-const freeKeyInFlight = () => rateBudgetForKey(DEMO_KEYS.free).inFlight;
-
 describe("the per-key scheduler keeps the BFF within the plan", () => {
   it("200 concurrent requests with the Free key: no 429 or 503 to the caller; <= 10/s and <= 100/min upstream", async () => {
     const cookie = await sessionCookie(DEMO_KEYS.free);
-    const results = await onFakeTime(() => Promise.all(requests(200).map((r) => call(r.handler, r.path, { cookie }))), freeKeyInFlight);
+    const results = await onServerFakeTime(() => Promise.all(requests(200).map((r) => call(r.handler, r.path, { cookie }))));
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
 
@@ -79,7 +74,7 @@ describe("the per-key scheduler keeps the BFF within the plan", () => {
       stalled = true;
       vi.advanceTimersByTime(1200);
     };
-    const results = await onFakeTime(() => Promise.all(requests(300).map((r) => call<ErrorJson>(r.handler, r.path, { cookie }))), freeKeyInFlight);
+    const results = await onServerFakeTime(() => Promise.all(requests(300).map((r) => call<ErrorJson>(r.handler, r.path, { cookie }))));
     expect(stalled).toBe(true);
 
     const mine = freeKeyLog();
@@ -101,7 +96,7 @@ describe("the per-key scheduler keeps the BFF within the plan", () => {
   it("rides out a 429 storm hitting 20 concurrent requests", async () => {
     const cookie = await sessionCookie(DEMO_KEYS.pro);
     sandbox.setFaults({ rateLimitStorm: 8 });
-    const results = await Promise.all(requests(20).map((r) => call(r.handler, r.path, { cookie })));
+    const results = await onServerFakeTime(() => Promise.all(requests(20).map((r) => call(r.handler, r.path, { cookie }))));
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
     expect(sandbox.stats().rateLimited).toBe(8);
   });
@@ -109,7 +104,7 @@ describe("the per-key scheduler keeps the BFF within the plan", () => {
   it("rides out a burst of 500s hitting 20 concurrent requests", async () => {
     const cookie = await sessionCookie(DEMO_KEYS.pro);
     sandbox.setFaults({ errorCount: 15 });
-    const results = await Promise.all(requests(20).map((r) => call(r.handler, r.path.replace("limit=", "limit=3&x=") , { cookie })));
+    const results = await onServerFakeTime(() => Promise.all(requests(20).map((r) => call(r.handler, r.path.replace("limit=", "limit=3&x="), { cookie }))));
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
     expect(sandbox.stats().log.filter((l) => l.status === 500)).toHaveLength(15);
   });
