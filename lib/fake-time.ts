@@ -3,6 +3,9 @@
 // clocks are faked, while sockets, and the sandbox on the other end of them, run for real.
 import { vi } from "vitest";
 
+/** A fetch, as the upstream client takes it. */
+type Transport = (url: string, init: RequestInit) => Promise<Response>;
+
 /** One turn of the real event loop (setImmediate is never faked): sockets are read and written. */
 export const ioTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -31,4 +34,54 @@ export async function onFakeTime<T>(work: () => Promise<T>, busy: () => number):
   } finally {
     vi.useRealTimers();
   }
+}
+
+/**
+ * Wraps a transport (a fetch) to count its requests from sending until their body is read to the end
+ * or given up: what `onFakeTime` needs to know whether anything is on the wire.
+ */
+export function countedTransport(transport: Transport): { fetch: Transport; inFlight: () => number } {
+  let inFlight = 0;
+  const fetch: Transport = async (url, init) => {
+    inFlight++;
+    let counted = true;
+    const done = () => {
+      if (counted) inFlight--;
+      counted = false;
+    };
+    let res: Response;
+    try {
+      res = await transport(url, init);
+    } catch (error) {
+      done();
+      throw error;
+    }
+    if (!res.body) {
+      done();
+      return res;
+    }
+    // The body may still be arriving when the headers are in (a streaming transport): the request
+    // stays on the wire until its last byte is read.
+    const reader = res.body.getReader();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const chunk = await reader.read();
+          if (chunk.done) {
+            done();
+            controller.close();
+          } else controller.enqueue(chunk.value);
+        } catch (error) {
+          done();
+          controller.error(error);
+        }
+      },
+      cancel(reason) {
+        done();
+        return reader.cancel(reason);
+      },
+    });
+    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+  return { fetch, inFlight: () => inFlight };
 }

@@ -1,7 +1,7 @@
 // Test support for the route handler tests: a sandbox on a free port as the upstream (real HTTP),
 // the environment pointing at it, and small helpers to call a handler like Next would.
-import { onFakeTime } from "@/lib/fake-time";
-import { serverContext, setServerContext, type ServerContext } from "./context";
+import { countedTransport, onFakeTime } from "@/lib/fake-time";
+import { serverContext, setServerContext } from "./context";
 import { handleApiGet } from "./routes";
 import { startSandbox, type Sandbox } from "@/sandbox/server";
 import { setRuntimeFlags } from "./runtime-flags";
@@ -80,53 +80,6 @@ export async function callApi<T = Record<string, unknown>>(
 }
 
 export type ErrorJson = { error: { code: string; message: string; param?: string; request_id?: string } };
-
-/** Counts the transport's requests from sending until their body is read to the end (or given up). */
-function countedTransport(transport: ServerContext["fetch"]): { fetch: ServerContext["fetch"]; inFlight: () => number } {
-  let inFlight = 0;
-  const fetch: ServerContext["fetch"] = async (url, init) => {
-    inFlight++;
-    let counted = true;
-    const done = () => {
-      if (counted) inFlight--;
-      counted = false;
-    };
-    let res: Response;
-    try {
-      res = await transport(url, init);
-    } catch (error) {
-      done();
-      throw error;
-    }
-    if (!res.body) {
-      done();
-      return res;
-    }
-    // The body may still be arriving when the headers are in (a streaming transport): the request
-    // stays on the wire until its last byte is read.
-    const reader = res.body.getReader();
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        try {
-          const chunk = await reader.read();
-          if (chunk.done) {
-            done();
-            controller.close();
-          } else controller.enqueue(chunk.value);
-        } catch (error) {
-          done();
-          controller.error(error);
-        }
-      },
-      cancel(reason) {
-        done();
-        return reader.cancel(reason);
-      },
-    });
-    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
-  };
-  return { fetch, inFlight: () => inFlight };
-}
 
 /**
  * Runs `work` on fake time (onFakeTime) as the server sees it: every upstream request of the server
