@@ -79,6 +79,14 @@ export function setServerContext(overrides: Partial<Omit<ServerContext, "upstrea
   };
 }
 
+/**
+ * Drops the whole context, so the next use makes a fresh default one. For test files that share a
+ * process (vitest.setup.ts): each starts without the clients, budgets and stores of the one before.
+ */
+export function resetServerContext(): void {
+  g.__waServerContext = undefined;
+}
+
 /** Registry key: the base URL and a hash of the key (the raw key is not kept as a map key). */
 function upstreamId(baseUrl: string, apiKey: string): string {
   return `${baseUrl}|${createHash("sha256").update(apiKey).digest("base64url")}`;
