@@ -63,6 +63,27 @@ test("an upstream fault on one endpoint shows an error with a request id while t
   await expect(page.getByTestId("traffic-card").getByTestId("widget-error")).toHaveCount(0);
 });
 
+test("a slow endpoint holds neither the page nor the other widgets: each widget streams in on its own", async ({ page }) => {
+  await signIn(page, "free");
+  const SLOW_MS = 4_000;
+  await setFaults({ latencyMs: SLOW_MS, paths: ["/analytics/funnel"], keys: [DEMO_KEYS.free] });
+  const started = Date.now();
+  const response = await page.goto("/?period=7d", { waitUntil: "commit" });
+  // The page's first byte leaves before the slow upstream answers.
+  expect(response?.status()).toBe(200);
+  expect(Date.now() - started).toBeLessThan(SLOW_MS / 2);
+  const o = await sandboxGet<{ visitors: { total: number } }>("/analytics/overview?period=7d", DEMO_KEYS.free);
+  // The other widgets fill in while the funnel is still waiting for its upstream answer.
+  await expect(page.getByTestId("kpi-visitors").getByTestId("kpi-value")).toHaveText(numberText(o.visitors.total));
+  await expect(page.getByTestId("traffic-chart")).toBeVisible();
+  await expect(page.getByTestId("funnel-card").getByTestId("loading")).toBeVisible();
+  expect(Date.now() - started).toBeLessThan(SLOW_MS);
+  // Then the funnel streams in too, without a reload.
+  await page.getByTestId("funnel-card").scrollIntoViewIfNeeded();
+  await expect(page.getByTestId("funnel-chart")).toBeVisible({ timeout: 15_000 });
+  await waitForWidgets(page);
+});
+
 test("sign-in tells a failing upstream apart from a bad key", async ({ page }) => {
   // Every attempt of the validating call fails (1 + the BFF's retries).
   await setFaults({ errorCount: 8, paths: ["/visitors"], keys: [DEMO_KEYS.free] });

@@ -65,6 +65,20 @@ test("filters chosen in the UI change the URL and the rows; back and forward res
   await expect(page.getByLabel("Converted")).toHaveValue("true");
 });
 
+test("two quick filter changes both apply", async ({ page }) => {
+  await page.goto("/visitors");
+  await waitForWidgets(page);
+  // The second change is made before the first one's rows arrive.
+  await page.getByLabel("Source").selectOption("claude");
+  await page.getByLabel("Converted").selectOption("true");
+  await expect(page).toHaveURL(/\/visitors\?converted=true&source=claude$/);
+  await expect(page.getByLabel("Source")).toHaveValue("claude");
+  await expect(page.getByLabel("Converted")).toHaveValue("true");
+  const api = await sandboxGet<List>("/visitors?source=claude&converted=true&limit=20");
+  await expect(page.getByTestId("range")).toContainText(`of ${numberText(api.meta.total)} visitors`);
+  expect(await rowIds(page)).toEqual(api.data.map((v) => v.id));
+});
+
 test("pagination and page size", async ({ page }) => {
   await page.goto("/visitors?source=organic");
   await waitForWidgets(page);
@@ -110,8 +124,9 @@ test("drill-down from a row to the visitor and its complete timeline, newest or 
   await expect(events.first().locator("time")).toHaveAttribute("dateTime", timeline.data[0]!.occurred_at);
 });
 
-test("an unknown visitor shows a not-found page with a way back", async ({ page }) => {
-  await page.goto("/visitors/vis_doesnotexist");
+test("an unknown visitor shows a not-found page with a way back, answered as a 404", async ({ page }) => {
+  const response = await page.goto("/visitors/vis_doesnotexist");
+  expect(response?.status()).toBe(404);
   await expect(page.getByTestId("visitor-not-found")).toBeVisible();
   await page.getByRole("link", { name: /Back to all visitors/ }).click();
   await expect(page).toHaveURL(/\/visitors$/);

@@ -132,6 +132,7 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
   faults.set(options.faults);
 
   let stats: SandboxStats = { requests: 0, byPath: {}, rateLimited: 0, log: [] };
+  let delayed = 0;
   const log = (entry: SandboxLogEntry) => {
     stats.log.push(entry);
     if (stats.log.length > LOG_MAX * 1.25) stats.log.splice(0, stats.log.length - LOG_MAX);
@@ -200,7 +201,22 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
     }
 
     const latency = faults.latencyFor(apiPath, key.key);
-    if (latency > 0) await sleep(latency);
+    if (latency > 0) {
+      // Counted while the caller still waits for it: a request whose caller gave up is not.
+      let held = true;
+      const release = () => {
+        if (held) delayed--;
+        held = false;
+      };
+      delayed++;
+      res.once("close", release);
+      try {
+        await sleep(latency);
+      } finally {
+        release();
+        res.off("close", release);
+      }
+    }
     const action = faults.actionFor(apiPath, key.key);
     if (action.kind === "rate_limit") {
       send(errorReply(429, "rate_limit_exceeded", "Rate limit exceeded (injected by the sandbox)", undefined, { ...headers, "Retry-After": 1 }));
@@ -315,6 +331,7 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
     setFaults: (f: Faults) => faults.set(faultsSchema.parse(f)),
     stats: snapshot,
     reset,
+    delayed: () => delayed,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));

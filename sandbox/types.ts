@@ -77,5 +77,10 @@ export type Sandbox = {
   stats(): SandboxStats;
   /** Clears stats and rate-limit counters (faults stay). */
   reset(): void;
+  /**
+   * Requests held back by the latencyMs fault right now whose caller still waits. Such a request
+   * waits on a timer, not on I/O: tests on fake time move the clock on while it waits (lib/fake-time.ts).
+   */
+  delayed(): number;
   close(): Promise<void>;
 };

@@ -2,6 +2,7 @@
 // Loading, empty and error states shared by every widget, and <QueryView>, which picks the right one
 // for a React Query result so each widget loads and fails on its own.
 import type { UseQueryResult } from "@tanstack/react-query";
+import Link from "next/link";
 import type { ReactNode } from "react";
 import type { Unreadable } from "@/lib/data-api/schemas";
 import { formatNumber } from "@/lib/format/format";
@@ -70,6 +71,21 @@ export function ErrorState({ error, what, onRetry }: { error: unknown; what: str
           Retry
         </button>
       )}
+    </div>
+  );
+}
+
+/** A list whose URL carries a filter the server refused: which parameter, why, and a way out. */
+export function InvalidFilterState({ param, message, resetHref }: { param: string; message: string; resetHref: string }) {
+  return (
+    <div className="state state-error" role="alert" data-testid="param-error">
+      <p className="state-title">This view has an invalid filter</p>
+      <p className="small">
+        <code>{param}</code>: {message}
+      </p>
+      <Link className="button button-secondary button-small" href={resetHref}>
+        Reset filters
+      </Link>
     </div>
   );
 }

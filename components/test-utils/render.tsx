@@ -1,15 +1,14 @@
 // Renders a component for a React Testing Library test as the app would: inside a QueryClientProvider
 // with a fresh QueryClient per test (no retries, nothing shared between tests, no garbage-collection
-// timers left running), plus a userEvent session. Importing it also unmounts after each test, since
-// these tests run without vitest globals (Testing Library registers its own cleanup only with them).
-// Test files that render use `// @vitest-environment jsdom`; everything else stays on Node.
+// timers left running), plus a userEvent session. What it rendered is unmounted after each test by
+// vitest.setup.ts (these tests run without vitest globals, with which Testing Library would register
+// its own cleanup; and a hook registered here would only reach the first file of a worker, since
+// modules are loaded once per worker). Test files that render use `// @vitest-environment jsdom`;
+// everything else stays on Node.
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, render, type RenderOptions } from "@testing-library/react";
+import { render, type RenderOptions } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ReactElement, ReactNode } from "react";
-import { afterEach } from "vitest";
-
-afterEach(cleanup);
 
 function createTestQueryClient(): QueryClient {
   return new QueryClient({ defaultOptions: { queries: { retry: false, gcTime: Number.POSITIVE_INFINITY, staleTime: Number.POSITIVE_INFINITY } } });

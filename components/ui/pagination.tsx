@@ -1,6 +1,7 @@
 "use client";
 // Previous/next paging with the visible range ("1–20 of 12,345") and the page size. Pages are links
-// (shareable, open in a new tab); the page size is a select that goes back to the first page.
+// (shareable, open in a new tab; a plain click pages in place through `onPage`); the page size is a
+// select that goes back to the first page.
 // Rows the upstream sent but that could not be read still took their place in the page, and a list
 // whose total is unknown still pages: a full page means there may be more.
 import Link from "next/link";
@@ -17,6 +18,7 @@ export function Pagination({
   total,
   noun,
   hrefFor,
+  onPage,
   onLimit,
 }: {
   offset: number;
@@ -29,6 +31,8 @@ export function Pagination({
   total: number | undefined;
   noun: string;
   hrefFor: (offset: number) => string;
+  /** Pages without a navigation (the view's URL state); the link still opens in a new tab. */
+  onPage?: (offset: number) => void;
   onLimit: (limit: number) => void;
 }) {
   const id = useId();
@@ -36,6 +40,13 @@ export function Pagination({
   const hasPrev = offset > 0;
   const covered = count + skipped;
   const hasNext = total === undefined ? covered >= limit : offset + covered < total;
+  const inPlace = (target: number) =>
+    onPage
+      ? (event: { preventDefault: () => void }) => {
+          event.preventDefault();
+          onPage(target);
+        }
+      : undefined;
   const sizes = PAGE_SIZES.includes(limit) ? PAGE_SIZES : [...PAGE_SIZES, limit].sort((a, b) => a - b);
   return (
     <nav className="pagination" aria-label={`${noun} pages`}>
@@ -55,7 +66,7 @@ export function Pagination({
           ))}
         </select>
         {hasPrev ? (
-          <Link className="button button-secondary button-small" href={hrefFor(prev)} scroll={false} prefetch={false} rel="prev">
+          <Link className="button button-secondary button-small" href={hrefFor(prev)} onNavigate={inPlace(prev)} scroll={false} prefetch={false} rel="prev">
             ← Previous
           </Link>
         ) : (
@@ -64,7 +75,7 @@ export function Pagination({
           </span>
         )}
         {hasNext ? (
-          <Link className="button button-secondary button-small" href={hrefFor(offset + limit)} scroll={false} prefetch={false} rel="next">
+          <Link className="button button-secondary button-small" href={hrefFor(offset + limit)} onNavigate={inPlace(offset + limit)} scroll={false} prefetch={false} rel="next">
             Next →
           </Link>
         ) : (

@@ -4,6 +4,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { countedTransport, onFakeTime } from "@/lib/fake-time";
 import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
 import { startSandbox, type Sandbox } from "@/sandbox/server";
 import { createRequestCache } from "./cache";
@@ -14,7 +15,8 @@ import { createScheduler } from "./scheduler";
 let sandbox: Sandbox;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, now: "2026-11-20T12:00:00Z", visitors: 2000 });
+  // Its rate-limit clock and log times read Date at each call, so they follow fake time (onFakeTime).
+  sandbox = await startSandbox({ port: 0, now: "2026-11-20T12:00:00Z", visitors: 2000, clock: () => Date.now() });
 });
 afterAll(async () => {
   await sandbox?.close();
@@ -24,15 +26,22 @@ beforeEach(() => {
   sandbox.reset();
 });
 
+/** Requests of the clients below, counted until their body is read: what runs on fake time needs it. */
+const transport = countedTransport(fetch);
+
 /** A client with no cache and fast retries, so each test sees its own upstream requests. */
 const client = (key: string = DEMO_KEYS.pro, extra: { timeoutMs?: number; ttlMs?: number } = {}) =>
   createDataApiClient({
     baseUrl: sandbox.baseUrl,
     apiKey: key,
+    fetch: transport.fetch,
     scheduler: createScheduler({ minBackoffMs: 20, maxBackoffMs: 100 }),
     cache: createRequestCache({ ttlMs: extra.ttlMs ?? 0 }),
     timeoutMs: extra.timeoutMs,
   });
+
+/** Runs `work` on fake time: backoff, Retry-After and timeouts are waited out on the fake clock. */
+const onFakeClock = <T>(work: () => Promise<T>) => onFakeTime(work, () => transport.inFlight() - sandbox.delayed());
 
 async function failure(p: Promise<unknown>): Promise<DataApiError> {
   try {
@@ -80,14 +89,14 @@ describe("against the sandbox", () => {
 
   it("rides out a burst of 500s within the retry bounds", async () => {
     sandbox.setFaults({ errorCount: 3, paths: ["/intelligence/score"] });
-    const score = await client().get("/intelligence/score", {});
+    const score = await onFakeClock(() => client().get("/intelligence/score", {}));
     expect(typeof score.score).toBe("number");
     expect(sandbox.stats().byPath["/intelligence/score"]).toBe(4);
   });
 
   it("gives up after the bounded retries with the upstream's status and request id", async () => {
     sandbox.setFaults({ errorCount: 50, paths: ["/intelligence/score"] });
-    const e = await failure(client().get("/intelligence/score", {}));
+    const e = await onFakeClock(() => failure(client().get("/intelligence/score", {})));
     expect(e).toMatchObject({ status: 500, code: "internal_error" });
     expect(e.requestId).toMatch(/\S/);
     expect(sandbox.stats().byPath["/intelligence/score"]).toBe(5);
@@ -95,7 +104,7 @@ describe("against the sandbox", () => {
 
   it("waits out a 429 storm (Retry-After) and then succeeds", async () => {
     sandbox.setFaults({ rateLimitStorm: 2, paths: ["/intelligence/ranking"] });
-    const ranking = await client().get("/intelligence/ranking", {});
+    const ranking = await onFakeClock(() => client().get("/intelligence/ranking", {}));
     expect(ranking.data.length).toBeGreaterThan(0);
     const log = sandbox.stats().log.filter((l) => l.path === "/v1/intelligence/ranking");
     expect(log.map((l) => l.status)).toEqual([429, 429, 200]);
@@ -114,7 +123,7 @@ describe("against the sandbox", () => {
 
   it("times out a slow upstream with upstream_timeout", async () => {
     sandbox.setFaults({ latencyMs: 400, paths: ["/analytics/funnel"] });
-    const e = await failure(client(DEMO_KEYS.pro, { timeoutMs: 100 }).get("/analytics/funnel", { query: { period: "30d" } }));
+    const e = await onFakeClock(() => failure(client(DEMO_KEYS.pro, { timeoutMs: 100 }).get("/analytics/funnel", { query: { period: "30d" } })));
     expect(e).toMatchObject({ status: 504, code: "upstream_timeout" });
   });
 
@@ -139,18 +148,25 @@ describe("against the sandbox", () => {
     const api = createDataApiClient({
       baseUrl: sandbox.baseUrl,
       apiKey: DEMO_KEYS.pro,
-      // Starts at one request per second, so the bulk requests queue up behind the first.
-      scheduler: createScheduler({ budget: { perSecond: 1, perMinute: 20 }, secondMarginMs: 10 }),
+      fetch: transport.fetch,
+      // One request per second, kept (not learned from the headers), so the others queue up behind the first.
+      scheduler: createScheduler({ budget: { perSecond: 1, perMinute: 20 }, fixed: true, secondMarginMs: 10 }),
       cache: createRequestCache({ ttlMs: 0 }),
     });
-    const jobs: Promise<unknown>[] = [1, 2, 3, 4].map((offset) => api.get("/visitors", { query: { limit: 1, offset } }, { priority: "bulk" }));
-    await new Promise((r) => setTimeout(r, 20));
-    jobs.push(api.get("/intelligence/score", {}));
-    await Promise.all(jobs);
+    // Four export pages and then a dashboard request, all at once; on fake time, so the pacing takes
+    // no real time and the order depends on the priorities alone.
+    await onFakeClock(() =>
+      Promise.all([
+        ...[1, 2, 3, 4].map((offset) => api.get("/visitors", { query: { limit: 1, offset } }, { priority: "bulk" })),
+        api.get("/intelligence/score", {}),
+      ]),
+    );
     const arrivals = sandbox.stats().log.map((l) => (l.path.endsWith("/score") ? "interactive" : `bulk${/offset=(\d)/.exec(l.query)?.[1]}`));
-    // bulk1 was sent and bulk2 was being admitted; the interactive request overtakes bulk3 and bulk4.
-    expect(arrivals.indexOf("interactive")).toBeLessThan(arrivals.indexOf("bulk3"));
-    expect(arrivals.indexOf("interactive")).toBeLessThan(arrivals.indexOf("bulk4"));
+    // bulk1 was admitted before the others were asked for; the interactive request, asked for last, goes next.
+    expect(arrivals).toEqual(["bulk1", "interactive", "bulk2", "bulk3", "bulk4"]);
+    // One per second: the budget, not a race, set the order.
+    const times = sandbox.stats().log.map((l) => l.t);
+    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(1000);
   });
 });
 

@@ -29,7 +29,7 @@ export type DataApiClientOptions = {
   /** Upstream base, ending in /v1. */
   baseUrl: string;
   apiKey: string;
-  /** The global fetch by default; the server passes a leaner one (lib/server/node-fetch.ts). */
+  /** The global fetch by default; the server passes a leaner one (lib/server/upstream-transport.ts). */
   fetch?: (url: string, init: RequestInit) => Promise<Response>;
   scheduler?: Scheduler;
   cache?: RequestCache;

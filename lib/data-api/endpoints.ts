@@ -69,12 +69,15 @@ export type QueryOf<R> = R extends { query: infer Q extends z.ZodObject } ? z.ou
 /** The path parameters a route takes, as strings. */
 export type ParamsOf<R> = R extends { pathParams: infer P } ? { [K in keyof P]: string } : Record<never, never>;
 
+/** A route's query as a URL carries it: each parameter's text, judged by the route's schema. */
+export type UrlQueryOf<R> = { [K in keyof QueryOf<R>]?: string };
+
 /**
- * What a caller passes: path parameters when the route has any, and the query (every key optional:
- * the schema fills defaults and refuses what is invalid).
+ * What a caller passes: path parameters when the route has any, and the query, parsed or as a URL's
+ * text (every key optional: the schema fills defaults and refuses what is invalid, either way).
  */
 export type InputOf<R> = (R extends { pathParams: object } ? { params: ParamsOf<R> } : { params?: undefined }) & {
-  query?: Partial<QueryOf<R>>;
+  query?: Partial<QueryOf<R>> | UrlQueryOf<R>;
 };
 
 /** What a route answers: its normaliser's canonical shape, or its resolver's result. */

@@ -118,10 +118,8 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 const formatShape = { format: enumParam("format", EXPORT_FORMATS).default("csv") };
 
 export const visitorListParams = z.object(visitorListShape).superRefine(checkRange);
-export type VisitorListParams = z.output<typeof visitorListParams>;
 
 export const mentionListParams = z.object(mentionListShape).superRefine(checkRange);
-export type MentionListParams = z.output<typeof mentionListParams>;
 
 /** Overview, traffic and funnel all take the same period (DESIGN.md: default 30d). */
 export const periodParams = z.object({

@@ -1,5 +1,5 @@
-// A 401 from this app's API means the session is gone or the stored key no longer works: clear the
-// cached data and send the user to sign in, coming back to the same view afterwards.
+// A 401 from this app's API means the session is gone or the stored key no longer works: end the
+// session and send the user to sign in, coming back to the same view afterwards.
 import { errorStatus } from "./error-status";
 
 export function signInUrl(currentPath: string, reason: "expired" | "signed-out" = "expired"): string {
@@ -14,5 +14,10 @@ export function handleAuthError(error: unknown): void {
   if (errorStatus(error) !== 401) return;
   redirecting = true;
   const here = `${window.location.pathname}${window.location.search}`;
-  window.location.assign(signInUrl(here));
+  // Signed out first: a 401 streamed from a page's own prefetch (the key was revoked upstream) comes
+  // without the cookie-clearing answer /api gives, and the sign-in page sends anyone still signed in
+  // straight back to `next`.
+  void fetch("/api/session", { method: "DELETE" })
+    .catch(() => undefined)
+    .finally(() => window.location.assign(signInUrl(here)));
 }

@@ -1,27 +1,25 @@
-// Server-side prefetch for a page: runs the page's queries with the session's key through the same
-// option factories the browser uses, and returns the dehydrated cache for <HydrationBoundary>, so
-// the first paint already has data. A failed prefetch is left out; the widget then fetches (and
-// shows its error) in the browser, so one failing endpoint never fails the page.
+// Server-side prefetch for a page, streamed: starts the page's queries with the session's key through
+// the same option factories the browser uses, and returns the dehydrated cache at once, pending
+// queries and their promises included (TanStack Query's "advanced server rendering"). The page's
+// first byte leaves before any upstream answer; each widget then shows as its own answer streams in.
+// A failed prefetch resolves as a failure marker (lib/queries/streamed-failure.ts), so one failing
+// endpoint shows its error, with its request id, on that widget only.
 import "server-only";
 import { dehydrate, type DehydratedState, type QueryClient } from "@tanstack/react-query";
 import { redirect } from "next/navigation";
-import { serverApi, type ApiTransport } from "@/lib/server/routes";
+import { prefetchApi, type ApiTransport } from "@/lib/server/routes";
 import { getPageSession } from "@/lib/server/session";
 import { getQueryClient } from "./get-query-client";
 
-export async function prefetchPage(
-  prefetch: (qc: QueryClient, api: ApiTransport) => Array<Promise<unknown>>,
-): Promise<DehydratedState> {
-  return (await prefetchPageWithClient(prefetch)).state;
-}
-
-/** Same, also handing back the server's QueryClient so a page can act on a result (e.g. a 404). */
-export async function prefetchPageWithClient(
-  prefetch: (qc: QueryClient, api: ApiTransport) => Array<Promise<unknown>>,
-): Promise<{ state: DehydratedState; queryClient: QueryClient }> {
+/**
+ * `start` starts the page's prefetches (`void qc.prefetchQuery(...)`, never awaited) and may await one
+ * on purpose, e.g. to answer a 404 before the page streams; anything it throws (notFound(),
+ * redirect()) is the page's own answer.
+ */
+export async function prefetchPage(start: (qc: QueryClient, api: ApiTransport) => void | Promise<void>): Promise<DehydratedState> {
   const session = await getPageSession();
   if (!session) redirect("/sign-in");
   const queryClient = getQueryClient();
-  await Promise.allSettled(prefetch(queryClient, serverApi(session)));
-  return { state: dehydrate(queryClient), queryClient };
+  await start(queryClient, prefetchApi(session));
+  return dehydrate(queryClient);
 }

@@ -14,7 +14,7 @@ import { createDataApiClient, type DataApiClientOptions, type UpstreamLogEvent }
 import { createScheduler, type Scheduler, type SchedulerOptions } from "@/lib/data-api/scheduler";
 import { getEnv } from "./env";
 import { MemoryExportStatusStore, type ExportStatusStore } from "./export/registry";
-import { nodeFetch } from "./node-fetch";
+import { upstreamFetch } from "./upstream-transport";
 import { createSignInThrottle, type SignInThrottle } from "./sign-in-throttle";
 import { createMemoryInsightsStore, type InsightsStore } from "./stores/insights";
 import { createMemoryRevocationStore, type RevocationStore } from "./stores/revocations";
@@ -66,7 +66,7 @@ function defaultContext(): ServerContext {
   return {
     now: () => Date.now(),
     retry: {},
-    fetch: nodeFetch,
+    fetch: upstreamFetch,
     stores: {
       revocations: createMemoryRevocationStore({ now }),
       exportStatus: new MemoryExportStatusStore(undefined, now),
@@ -94,6 +94,14 @@ export function setServerContext(overrides: Partial<Omit<ServerContext, "upstrea
   return () => {
     g.__waServerContext = previous;
   };
+}
+
+/**
+ * Drops the whole context, so the next use makes a fresh default one. For test files that share a
+ * process (vitest.setup.ts): each starts without the clients, budgets and stores of the one before.
+ */
+export function resetServerContext(): void {
+  g.__waServerContext = undefined;
 }
 
 /** Registry key: the base URL and a hash of the key (the raw key is not kept as a map key). */

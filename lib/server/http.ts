@@ -128,28 +128,35 @@ export function mapUpstreamError(error: DataApiError, subject: Subject): { error
 
 const isAbort = (e: unknown) => e instanceof Error && (e.name === "AbortError" || e.name === "TimeoutError");
 
-/** Turns anything thrown while handling `req` into a response. */
-export function responseForError(req: Request, thrown: unknown, subject: Subject = "this data"): Response {
+/**
+ * What the browser is told about anything thrown while answering for `subject`, and whether the
+ * session ends with it: the one mapping of the BFF's error responses, also used by server pages for
+ * the prefetches they stream (lib/server/routes.ts `prefetchApi`), so a widget shows the same error
+ * whether its data came from the page or from /api.
+ */
+export function errorForBrowser(thrown: unknown, subject: Subject = "this data", aborted = false): { error: DataApiError; endSession: boolean } {
   if (isDataApiError(thrown)) {
-    if (finalErrors.has(thrown)) {
-      // A missing or unreadable session also clears whatever cookie came with the request.
-      return errorResponse(thrown, thrown.code === "unauthorized" ? { "Set-Cookie": sessionClearCookie(req) } : {});
-    }
-    const { error, endSession } = mapUpstreamError(thrown, subject);
-    return errorResponse(error, endSession ? { "Set-Cookie": sessionClearCookie(req) } : {});
+    // A missing or unreadable session also clears whatever cookie came with the request.
+    if (finalErrors.has(thrown)) return { error: thrown, endSession: thrown.code === "unauthorized" };
+    return mapUpstreamError(thrown, subject);
   }
   if (thrown instanceof ConfigError) {
     console.error(`[config] ${thrown.message}`);
-    return errorResponse(new DataApiError({ status: 503, code: "not_configured", message: thrown.message }));
+    return { error: new DataApiError({ status: 503, code: "not_configured", message: thrown.message }), endSession: false };
   }
-  if (isAbort(thrown) || req.signal.aborted) {
+  if (isAbort(thrown) || aborted) {
     // The browser went away; nobody reads this answer.
-    return errorResponse(new DataApiError({ status: 499, code: "client_closed_request", message: "The request was cancelled." }));
+    return { error: new DataApiError({ status: 499, code: "client_closed_request", message: "The request was cancelled." }), endSession: false };
   }
   console.error("[api] unexpected error:", thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : "non-error thrown");
-  return errorResponse(new DataApiError({ status: 500, code: "internal_error", message: "Something went wrong in this app." }));
+  return { error: new DataApiError({ status: 500, code: "internal_error", message: "Something went wrong in this app." }), endSession: false };
 }
 
+/** Turns anything thrown while handling `req` into a response. */
+export function responseForError(req: Request, thrown: unknown, subject: Subject = "this data"): Response {
+  const { error, endSession } = errorForBrowser(thrown, subject, req.signal.aborted);
+  return errorResponse(error, endSession ? { "Set-Cookie": sessionClearCookie(req) } : {});
+}
 
 /** Wraps a handler so nothing it throws escapes as an unmapped error. */
 export function withErrors<C = unknown>(

@@ -7,7 +7,7 @@ import { secretPart } from "@/lib/data-api/redact";
 import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
 import type { Sandbox } from "@/sandbox/server";
 import * as session from "./session-routes";
-import { apiRoute, call, sessionCookie, startUpstream } from "./test-support";
+import { apiRoute, call, onServerFakeTime, sessionCookie, startUpstream } from "./test-support";
 
 let sandbox: Sandbox;
 const seen: string[] = [];
@@ -79,14 +79,17 @@ describe("the API key never appears in responses or logs", () => {
 
     for (const cookie of [pro, limited, empty]) await everyRoute(cookie);
 
-    // A session whose key was revoked since, and upstream faults (logged as failures).
+    // A session whose key was revoked since, and upstream faults (logged as failures; their retries
+    // and Retry-After waited out on fake time).
     await record(apiRoute, "/api/intelligence/score", { cookie: await sessionCookie(REVOKED_KEY) });
-    sandbox.setFaults({ errorCount: 2, paths: ["/analytics/traffic"] });
-    await record(apiRoute, "/api/analytics/traffic?period=24h", { cookie: pro });
-    sandbox.setFaults({ malformedCount: 1, paths: ["/mentions"] });
-    await record(apiRoute, "/api/mentions?limit=4", { cookie: pro });
-    sandbox.setFaults({ rateLimitStorm: 1, paths: ["/analytics/funnel"] });
-    await record(apiRoute, "/api/analytics/funnel?period=24h", { cookie: pro });
+    await onServerFakeTime(async () => {
+      sandbox.setFaults({ errorCount: 2, paths: ["/analytics/traffic"] });
+      await record(apiRoute, "/api/analytics/traffic?period=24h", { cookie: pro });
+      sandbox.setFaults({ malformedCount: 1, paths: ["/mentions"] });
+      await record(apiRoute, "/api/mentions?limit=4", { cookie: pro });
+      sandbox.setFaults({ rateLimitStorm: 1, paths: ["/analytics/funnel"] });
+      await record(apiRoute, "/api/analytics/funnel?period=24h", { cookie: pro });
+    });
     sandbox.setFaults({});
 
     await record(session.signOut, "/api/session", { cookie: pro, init: { method: "DELETE", headers: { origin: "http://localhost:3000" } } });
@@ -99,7 +102,7 @@ describe("the API key never appears in responses or logs", () => {
     expect(all).toContain("svc_sk_test_…9d1f");
 
     expectNoKey(KEYS);
-  }, 60_000);
+  });
 
   it("when the upstream echoes the key: in error codes, messages and params, X-Request-ID, extra and text fields of 200 bodies", async () => {
     seen.length = 0;
@@ -109,11 +112,14 @@ describe("the API key never appears in responses or logs", () => {
     // A key that the upstream rejects with its key-echoing 401 and request id.
     await signIn({ apiKey: `${DEMO_KEYS.pro}x` });
     for (const cookie of [pro, limited]) await everyRoute(cookie);
-    // Every upstream error kind, each echoing the key, and odd data on top.
-    sandbox.setFaults({ echoKey: true, errorCount: 5, paths: ["/analytics/traffic"] });
-    await record(apiRoute, "/api/analytics/traffic?period=24h", { cookie: pro });
-    sandbox.setFaults({ echoKey: true, rateLimitStorm: 1, paths: ["/analytics/funnel"] });
-    await record(apiRoute, "/api/analytics/funnel?period=24h", { cookie: pro });
+    // Every upstream error kind, each echoing the key (retries and Retry-After on fake time), and
+    // odd data on top.
+    await onServerFakeTime(async () => {
+      sandbox.setFaults({ echoKey: true, errorCount: 5, paths: ["/analytics/traffic"] });
+      await record(apiRoute, "/api/analytics/traffic?period=24h", { cookie: pro });
+      sandbox.setFaults({ echoKey: true, rateLimitStorm: 1, paths: ["/analytics/funnel"] });
+      await record(apiRoute, "/api/analytics/funnel?period=24h", { cookie: pro });
+    });
     sandbox.setFaults({ echoKey: true, oddRate: 0.5 });
     await everyRoute(pro);
     sandbox.setFaults({});
@@ -127,5 +133,5 @@ describe("the API key never appears in responses or logs", () => {
     expect(all).toContain(`"unreadable":{"count":`);
 
     expectNoKey([DEMO_KEYS.pro, DEMO_KEYS.limited]);
-  }, 60_000);
+  });
 });

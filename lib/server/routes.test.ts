@@ -8,7 +8,7 @@ import type { Sandbox } from "@/sandbox/server";
 import { endpoints } from "@/lib/data-api/endpoints";
 import { handleApiOther, matchRoute } from "./routes";
 import { UNCOMPRESSED_MAX_BYTES } from "./http";
-import { apiRoute, callApi, call, sessionCookie, startUpstream, type ErrorJson } from "./test-support";
+import { apiRoute, callApi, call, onServerFakeTime, sessionCookie, startUpstream, type ErrorJson } from "./test-support";
 
 let sandbox: Sandbox;
 let pro: string;
@@ -180,9 +180,11 @@ describe("error mapping", () => {
     expect(res.body.error.request_id).toMatch(/\S/);
   });
 
+  // The retry and timeout tests run on fake time: the default policy's backoff, Retry-After and the
+  // timeout are waited out on the fake clock, over real HTTP.
   it("5xx after the retries: 502 upstream_error with the request id", async () => {
     sandbox.setFaults({ errorCount: 100, paths: ["/analytics/traffic"] });
-    const res = await call<ErrorJson>(apiRoute, "/api/analytics/traffic?period=7d", { cookie: pro });
+    const res = await onServerFakeTime(() => call<ErrorJson>(apiRoute, "/api/analytics/traffic?period=7d", { cookie: pro }));
     expect(res.status).toBe(502);
     expect(res.body.error.code).toBe("upstream_error");
     expect(res.body.error.request_id).toMatch(/\S/);
@@ -191,7 +193,7 @@ describe("error mapping", () => {
 
   it("429 after the retries: 503 rate_limited with Retry-After", async () => {
     sandbox.setFaults({ rateLimitStorm: 100, paths: ["/analytics/funnel"] });
-    const res = await call<ErrorJson>(apiRoute, "/api/analytics/funnel?period=7d", { cookie: pro });
+    const res = await onServerFakeTime(() => call<ErrorJson>(apiRoute, "/api/analytics/funnel?period=7d", { cookie: pro }));
     expect(res.status).toBe(503);
     expect(res.body.error.code).toBe("rate_limited");
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
@@ -207,7 +209,7 @@ describe("error mapping", () => {
 
   it("a slow upstream beyond the timeout: 504 upstream_timeout", async () => {
     sandbox.setFaults({ latencyMs: 1500, paths: ["/intelligence/score"] });
-    const res = await call<ErrorJson>(apiRoute, "/api/intelligence/score", { cookie: pro });
+    const res = await onServerFakeTime(() => call<ErrorJson>(apiRoute, "/api/intelligence/score", { cookie: pro }), { sandbox });
     expect(res.status).toBe(504);
     expect(res.body.error.code).toBe("upstream_timeout");
   });

@@ -5,14 +5,16 @@
 // it matches the path against the table, reads the session (401 without one), checks each path
 // parameter after decoding and the query with the route's schema (400 naming the parameter, before
 // any upstream call; unknown parameters dropped), then answers with the canonical shape.
-// `serverApi` gives server components the same routes in-process, for prefetching.
+// `serverApi` gives server components the same routes in-process; `prefetchApi` is the same for the
+// prefetches a page streams, its failures resolved as markers mapped exactly as /api answers them.
 import "server-only";
 import type { z } from "zod";
 import type { CallOptions } from "@/lib/data-api/api";
 import { validatedParams, validatedQuery } from "@/lib/data-api/client";
 import { endpoints, type EndpointPath, type InputOf, type ResultOf, type RouteInputDef } from "@/lib/data-api/endpoints";
 import { noParams, parseQuery } from "@/lib/data-api/params";
-import { apiNotFound, errorResponse, invalidParameter, json, responseForError, unauthorized } from "./http";
+import { streamedFailure } from "@/lib/queries/streamed-failure";
+import { apiNotFound, errorForBrowser, errorResponse, invalidParameter, json, responseForError, unauthorized } from "./http";
 import { DataApiError } from "@/lib/data-api/errors";
 import { getRequestSession, type PageSession } from "./session";
 import { dataApiForKey } from "./upstream";
@@ -68,6 +70,18 @@ export function serverApi(session: PageSession): ApiTransport {
   return {
     // The table's types tie each path to its result; one cast at this seam.
     get: (path, input, options) => runRoute(session, path, input, options) as never,
+  };
+}
+
+/**
+ * `serverApi` for a page's streamed prefetches: a failure resolves (never rejects) as the error /api
+ * would answer (lib/queries/streamed-failure.ts says why), so the browser shows it on that widget.
+ * The page's types still say the route's result: the marker is read back in the browser's hydration.
+ */
+export function prefetchApi(session: PageSession): ApiTransport {
+  const api = serverApi(session);
+  return {
+    get: (path, input, options) => api.get(path, input, options).catch((thrown: unknown) => streamedFailure(errorForBrowser(thrown, routeDef(path).subject).error) as never),
   };
 }
 

@@ -11,7 +11,7 @@ import { PEER_ADDRESS_HEADER } from "./client-address";
 import { runtimeFlags, setRuntimeFlags } from "./runtime-flags";
 import { SESSION_COOKIE, unsealSession } from "./session";
 import * as session from "./session-routes";
-import { apiRoute, call, sessionCookie, startUpstream, TEST_SECRET, type ErrorJson } from "./test-support";
+import { apiRoute, call, onServerFakeTime, sessionCookie, startUpstream, TEST_SECRET, type ErrorJson } from "./test-support";
 
 let sandbox: Sandbox;
 let ipCounter = 0;
@@ -207,7 +207,8 @@ describe("POST /api/session", () => {
 
   it("an upstream that rate limits is said as such (503), not as a bad key", async () => {
     sandbox.setFaults({ rateLimitStorm: 100, paths: ["/visitors"] });
-    const res = await post({ apiKey: DEMO_KEYS.free });
+    // On fake time: the scheduler waits out each Retry-After before it gives up.
+    const res = await onServerFakeTime(() => post({ apiKey: DEMO_KEYS.free }));
     expect(res.status).toBe(503);
     expect(res.body.error.code).toBe("rate_limited");
     expect(res.body.error.message).toMatch(/rate limit/i);
@@ -216,7 +217,8 @@ describe("POST /api/session", () => {
 
   it("an upstream failing with 5xx is said as such (502)", async () => {
     sandbox.setFaults({ errorCount: 100, paths: ["/visitors"] });
-    const res = await post({ apiKey: DEMO_KEYS.empty });
+    // On fake time: the scheduler's backoff between its retries is waited out on the fake clock.
+    const res = await onServerFakeTime(() => post({ apiKey: DEMO_KEYS.empty }));
     expect(res.status).toBe(502);
     expect(res.body.error.code).toBe("upstream_error");
     expect(res.body.error.request_id).toMatch(/\S/);
@@ -278,8 +280,9 @@ describe("POST /api/session", () => {
     await gone.close();
     process.env.DATA_API_BASE_URL = `${gone.url}/v1`;
     try {
-      // Eight attempts at once, each reserving its point before the upstream fails them.
-      const unreachable = await Promise.all(Array.from({ length: 8 }, () => post({ apiKey: DEMO_KEYS.pro }, { [PEER_ADDRESS_HEADER]: ip })));
+      // Eight attempts at once, each reserving its point before the upstream fails them (after the
+      // retries' backoff, on fake time).
+      const unreachable = await onServerFakeTime(() => Promise.all(Array.from({ length: 8 }, () => post({ apiKey: DEMO_KEYS.pro }, { [PEER_ADDRESS_HEADER]: ip }))));
       expect(unreachable.map((r) => r.body.error.code)).toEqual(Array(8).fill("network_error"));
     } finally {
       process.env.DATA_API_BASE_URL = saved;
@@ -379,8 +382,9 @@ describe("GET /api/session/demo-keys", () => {
       const demo = await post({ demo: "free" });
       expect(demo.status).toBe(404);
       expect(demo.body.error.code).toBe("demo_unavailable");
-      // A real key against an unreachable upstream: said as such, not as a bad key.
-      const unreachable = await post({ apiKey: DEMO_KEYS.pro });
+      // A real key against an unreachable upstream: said as such, not as a bad key (after the
+      // retries' backoff, on fake time).
+      const unreachable = await onServerFakeTime(() => post({ apiKey: DEMO_KEYS.pro }));
       expect(unreachable.status).toBe(502);
       expect(unreachable.body.error.code).toBe("network_error");
     } finally {

@@ -1,6 +1,7 @@
 // Test support for the route handler tests: a sandbox on a free port as the upstream (real HTTP),
 // the environment pointing at it, and small helpers to call a handler like Next would.
-import { vi } from "vitest";
+import { countedTransport, onFakeTime } from "@/lib/fake-time";
+import { serverContext, setServerContext } from "./context";
 import { handleApiGet } from "./routes";
 import { startSandbox, type Sandbox } from "@/sandbox/server";
 import { setRuntimeFlags } from "./runtime-flags";
@@ -12,7 +13,7 @@ export const ORIGIN = "http://localhost:3000";
 
 /**
  * A sandbox on a free port as the upstream of the route handlers. Its rate-limit clock reads `Date`
- * at each call (so it follows fake time, see onFakeTime) unless `clock` is given.
+ * at each call (so it follows fake time, see onServerFakeTime) unless `clock` is given.
  */
 export async function startUpstream(options: { visitors?: number; cacheTtlMs?: number; clock?: () => number } = {}): Promise<Sandbox> {
   const sandbox = await startSandbox({ port: 0, now: TEST_NOW, visitors: options.visitors ?? 2000, clock: options.clock ?? (() => Date.now()) });
@@ -80,29 +81,19 @@ export async function callApi<T = Record<string, unknown>>(
 
 export type ErrorJson = { error: { code: string; message: string; param?: string; request_id?: string } };
 
-/** One turn of the real event loop (setImmediate is never faked): sockets are read and written. */
-export const ioTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /**
- * Runs `work` on fake time, as a discrete-event simulation over real I/O: setTimeout, clearTimeout
- * and Date are faked (the scheduler's waits and retries, its clock, and the sandbox's clock), real
- * sockets still run. While an upstream request is in flight (`inFlight() > 0`) the loop turns and
- * the clock stands still; when none is, the clock jumps to the next timer. So minutes of rate-limit
- * waiting take a fraction of a second, and a request's latency is zero on the fake clock.
+ * Runs `work` on fake time (onFakeTime) as the server sees it: every upstream request of the server
+ * context is counted at its transport, from sending until its body is read, and the clock moves only
+ * while none is on the wire. A request the sandbox holds back for its latency fault waits on a (fake)
+ * timer, not on I/O, so pass the sandbox when latency is on. The work runs in a fresh server context:
+ * per-key clients made on fake time keep budgets dated ahead of the real clock, and must not outlive it.
  */
-export async function onFakeTime<T>(work: () => Promise<T>, inFlight: () => number): Promise<T> {
-  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+export async function onServerFakeTime<T>(work: () => Promise<T>, options: { sandbox?: Sandbox } = {}): Promise<T> {
+  const transport = countedTransport(serverContext().fetch);
+  const restore = setServerContext({ fetch: transport.fetch });
   try {
-    let done = false;
-    const result = work().finally(() => {
-      done = true;
-    });
-    while (!done) {
-      await ioTurn();
-      if (inFlight() === 0) vi.advanceTimersToNextTimer();
-    }
-    return await result;
+    return await onFakeTime(work, () => transport.inFlight() - (options.sandbox?.delayed() ?? 0));
   } finally {
-    vi.useRealTimers();
+    restore();
   }
 }

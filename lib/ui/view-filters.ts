@@ -9,7 +9,7 @@ export const PERIOD_LABELS: Record<string, string> = {
 };
 
 /** A list view's filters without paging: what an export of "every matching row" takes. */
-export function withoutPaging<T extends { limit?: number; offset?: number }>(params: T): Omit<T, "limit" | "offset"> {
+export function withoutPaging<T extends { limit?: number | string; offset?: number | string }>(params: T): Omit<T, "limit" | "offset"> {
   const { limit: _limit, offset: _offset, ...filters } = params;
   return filters;
 }

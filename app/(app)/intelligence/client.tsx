@@ -1,8 +1,7 @@
 "use client";
 // The AI Positioning Score (0–100) with its trend and four components, and the full competitor
-// ranking with the workspace highlighted. Score and ranking load and fail independently.
-import { useQuery } from "@tanstack/react-query";
-import { useMemo } from "react";
+// ranking with the workspace highlighted. Score and ranking load, stream and fail independently.
+import { useMemo, type ReactNode } from "react";
 import { isWorkspaceRow, RANKING_TABLE_COLUMNS, rankingRowKey } from "@/components/data-table/columns/ranking";
 import { DataTable } from "@/components/data-table/data-table";
 import { BreakdownFigure } from "@/components/charts/chart-figures";
@@ -10,6 +9,7 @@ import { toBreakdownData } from "@/components/charts/breakdown-chart-data";
 import { CsvDownloadButton } from "@/components/export/csv-download-button";
 import { RANKING_COLUMNS } from "@/lib/columns/ranking";
 import { EmptyState, QueryView, Skeleton, SkeletonLines } from "@/components/states/states";
+import { useWidgetQuery, Widget } from "@/components/states/widget";
 import { Card } from "@/components/ui/card";
 import { DateTime } from "@/components/ui/date-time";
 import { sortByRank } from "@/components/ui/ranking-data";
@@ -18,9 +18,10 @@ import { UnknownValue } from "@/components/ui/value-badge";
 import type { Ranking } from "@/lib/data-api/schemas";
 import { apiQuery, browserApi } from "@/lib/queries/api";
 
+const scoreQuery = apiQuery(browserApi, "/intelligence/score", {});
+const rankingQuery = apiQuery(browserApi, "/intelligence/ranking", {});
+
 export function IntelligenceClient() {
-  const score = useQuery(apiQuery(browserApi, "/intelligence/score", {}));
-  const ranking = useQuery(apiQuery(browserApi, "/intelligence/ranking", {}));
   return (
     <div className="stack">
       <div className="page-header">
@@ -30,54 +31,91 @@ export function IntelligenceClient() {
         </div>
       </div>
       <div className="grid grid-halves">
-        <Card
-          title="AI Positioning Score"
-          description={score.data?.updated_at ? <>Updated <DateTime iso={score.data.updated_at} /></> : "Scale 0–100"}
-          testId="score-card"
-        >
-          <QueryView query={score} what="the score" loading={<SkeletonLines lines={3} height={30} />}>
-            {(s) => (
-              <div className="stack">
-                <ScoreSummary score={s} size="large" />
-                <p className="small muted">
-                  Range 0 (never surfaced) to 100 (consistently recommended first). Trend: <TrendDirection direction={s.trend?.direction} />
-                  {s.trend?.change !== undefined && `, ${s.trend.change > 0 ? "+" : ""}${s.trend.change} points`}.
-                </p>
-              </div>
-            )}
-          </QueryView>
-        </Card>
-        <Card title="Score components" description="Each component on the same 0–100 scale" testId="breakdown-card">
-          <QueryView query={score} what="the score components" loading={<Skeleton height={220} />} isEmpty={(s) => !s.breakdown} empty={<EmptyState title="No breakdown available" />}>
-            {(s) => <BreakdownFigure bars={toBreakdownData(s)} />}
-          </QueryView>
-        </Card>
+        <Widget what="the score" frame={scoreFrame} loading={<SkeletonLines lines={3} height={30} />}>
+          <ScoreCard />
+        </Widget>
+        <Widget what="the score components" frame={breakdownFrame} loading={<Skeleton height={220} />}>
+          <BreakdownCard />
+        </Widget>
       </div>
-      <Card
-        title="Competitor ranking"
-        description={ranking.data?.updated_at ? <>Updated <DateTime iso={ranking.data.updated_at} /></> : "Your workspace against tracked competitors"}
-        testId="ranking-card"
-        actions={
-          ranking.data && ranking.data.data.length > 0 ? (
-            <CsvDownloadButton
-              filename="ranking"
-              columns={RANKING_COLUMNS}
-              rows={ranking.data.data}
-            />
-          ) : undefined
-        }
-      >
-        <QueryView
-          query={ranking}
-          what="the ranking"
-          loading={<SkeletonLines lines={6} height={24} />}
-          isEmpty={(r) => r.data.length === 0 && !r.unreadable}
-          empty={<EmptyState title="No competitors tracked yet" />}
-        >
-          {(r) => <RankingTable ranking={r} />}
-        </QueryView>
-      </Card>
+      <Widget what="the ranking" frame={rankingFrame} loading={<SkeletonLines lines={6} height={24} />}>
+        <RankingCard />
+      </Widget>
     </div>
+  );
+}
+
+const updatedOr = (updatedAt: string | undefined, otherwise: string) => (updatedAt ? <>Updated <DateTime iso={updatedAt} /></> : otherwise);
+
+function scoreFrame(body: ReactNode, updatedAt?: string) {
+  return (
+    <Card title="AI Positioning Score" description={updatedOr(updatedAt, "Scale 0–100")} testId="score-card">
+      {body}
+    </Card>
+  );
+}
+
+function ScoreCard() {
+  const score = useWidgetQuery(scoreQuery);
+  return scoreFrame(
+    <QueryView query={score} what="the score" loading={<SkeletonLines lines={3} height={30} />}>
+      {(s) => (
+        <div className="stack">
+          <ScoreSummary score={s} size="large" />
+          <p className="small muted">
+            Range 0 (never surfaced) to 100 (consistently recommended first). Trend: <TrendDirection direction={s.trend?.direction} />
+            {s.trend?.change !== undefined && `, ${s.trend.change > 0 ? "+" : ""}${s.trend.change} points`}.
+          </p>
+        </div>
+      )}
+    </QueryView>,
+    score.data?.updated_at,
+  );
+}
+
+function breakdownFrame(body: ReactNode) {
+  return (
+    <Card title="Score components" description="Each component on the same 0–100 scale" testId="breakdown-card">
+      {body}
+    </Card>
+  );
+}
+
+function BreakdownCard() {
+  const score = useWidgetQuery(scoreQuery);
+  return breakdownFrame(
+    <QueryView query={score} what="the score components" loading={<Skeleton height={220} />} isEmpty={(s) => !s.breakdown} empty={<EmptyState title="No breakdown available" />}>
+      {(s) => <BreakdownFigure bars={toBreakdownData(s)} />}
+    </QueryView>,
+  );
+}
+
+function rankingFrame(body: ReactNode, ranking?: Ranking) {
+  return (
+    <Card
+      title="Competitor ranking"
+      description={updatedOr(ranking?.updated_at, "Your workspace against tracked competitors")}
+      testId="ranking-card"
+      actions={ranking && ranking.data.length > 0 ? <CsvDownloadButton filename="ranking" columns={RANKING_COLUMNS} rows={ranking.data} /> : undefined}
+    >
+      {body}
+    </Card>
+  );
+}
+
+function RankingCard() {
+  const ranking = useWidgetQuery(rankingQuery);
+  return rankingFrame(
+    <QueryView
+      query={ranking}
+      what="the ranking"
+      loading={<SkeletonLines lines={6} height={24} />}
+      isEmpty={(r) => r.data.length === 0 && !r.unreadable}
+      empty={<EmptyState title="No competitors tracked yet" />}
+    >
+      {(r) => <RankingTable ranking={r} />}
+    </QueryView>,
+    ranking.data,
   );
 }
 

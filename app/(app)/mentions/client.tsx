@@ -1,29 +1,27 @@
 "use client";
 // The mentions feed: a card per mention (platform, sentiment, position, query, snippet, competitors,
-// time), filters in the URL, paging and export.
-import { useQuery } from "@tanstack/react-query";
+// time), filters in the URL, paging and export. The feed is a widget streaming on its own.
 import Link from "next/link";
 import { ExportButton } from "@/components/export/export-button";
 import { DateField, SelectField } from "@/components/filters/fields";
-import { useUrlFilters } from "@/components/filters/use-url-filters";
-import { EmptyState, QueryView, SkeletonLines, UnreadableNotice } from "@/components/states/states";
+import { useListFilters } from "@/components/filters/use-list-filters";
+import { EmptyState, InvalidFilterState, QueryView, SkeletonLines, UnreadableNotice } from "@/components/states/states";
+import { useWidgetQuery, Widget } from "@/components/states/widget";
 import { DateTime } from "@/components/ui/date-time";
 import { Pagination } from "@/components/ui/pagination";
 import { SourceBadge } from "@/components/ui/source-badge";
 import { SentimentBadge } from "@/components/ui/value-badge";
 import { LABELS, PLATFORMS, SENTIMENTS } from "@/lib/data-api/constants";
-import type { MentionListParams } from "@/lib/data-api/params";
 import type { Mention } from "@/lib/data-api/schemas";
 import { humanize, MISSING } from "@/lib/format/format";
-import { apiQuery, browserApi } from "@/lib/queries/api";
+import { invalidParamOf } from "@/lib/queries/error-status";
 import { withoutPaging } from "@/lib/ui/view-filters";
-import type { MentionsSearch } from "./search-params";
+import { mentionsSearchParams } from "./search-params";
 
-export function MentionsClient({ search }: { search: MentionsSearch }) {
-  const { raw, result } = search;
-  const { pending, setFilters, hrefFor } = useUrlFilters("/mentions", raw);
-  const errorFor = (param: string) => (!result.success && result.param === param ? result.message : undefined);
-  const hasFilters = ["platform", "sentiment", "from", "to"].some((k) => raw[k]);
+export function MentionsClient() {
+  const view = useListFilters(mentionsSearchParams, "/mentions");
+  const { values: raw, setFilter, errorFor } = view;
+  const hasFilters = (["platform", "sentiment", "from", "to"] as const).some((k) => raw[k]);
   return (
     <div className="stack">
       <div className="page-header">
@@ -31,7 +29,7 @@ export function MentionsClient({ search }: { search: MentionsSearch }) {
           <h1>Mentions</h1>
           <p>How AI platforms talk about the brand, and which competitors they name alongside it.</p>
         </div>
-        {result.success && <MentionsExport params={result.data} />}
+        {!view.invalid && <ExportButton resource="mentions" filters={withoutPaging(view.query)} total={view.total} />}
       </div>
       <section className="card" aria-label="Filters">
         <form className="filters" onSubmit={(e) => e.preventDefault()} data-testid="filters">
@@ -39,7 +37,7 @@ export function MentionsClient({ search }: { search: MentionsSearch }) {
             name="platform"
             label="Platform"
             value={raw.platform ?? ""}
-            onChange={(v) => setFilters({ platform: v })}
+            onChange={(v) => setFilter("platform", v)}
             options={PLATFORMS.map((p) => ({ value: p, label: LABELS[p] ?? p }))}
             error={errorFor("platform")}
           />
@@ -47,12 +45,12 @@ export function MentionsClient({ search }: { search: MentionsSearch }) {
             name="sentiment"
             label="Sentiment"
             value={raw.sentiment ?? ""}
-            onChange={(v) => setFilters({ sentiment: v })}
+            onChange={(v) => setFilter("sentiment", v)}
             options={SENTIMENTS.map((s) => ({ value: s, label: humanize(s) }))}
             error={errorFor("sentiment")}
           />
-          <DateField name="from" label="From" value={raw.from ?? ""} onChange={(v) => setFilters({ from: v })} error={errorFor("from")} hint={<DateTime iso={raw.from} />} />
-          <DateField name="to" label="To" value={raw.to ?? ""} onChange={(v) => setFilters({ to: v })} error={errorFor("to")} hint={<DateTime iso={raw.to} />} />
+          <DateField name="from" label="From" value={raw.from ?? ""} onChange={(v) => setFilter("from", v)} error={errorFor("from")} hint={<DateTime iso={raw.from} />} />
+          <DateField name="to" label="To" value={raw.to ?? ""} onChange={(v) => setFilter("to", v)} error={errorFor("to")} hint={<DateTime iso={raw.to} />} />
           <div className="filters-actions">
             {hasFilters && (
               <Link className="button button-secondary" href="/mentions" data-testid="clear-filters">
@@ -62,48 +60,20 @@ export function MentionsClient({ search }: { search: MentionsSearch }) {
           </div>
         </form>
       </section>
-      <section aria-labelledby="mentions-heading" aria-busy={pending}>
+      <section aria-labelledby="mentions-heading">
         <h2 id="mentions-heading" className="visually-hidden">
           Mentions
         </h2>
-        {result.success ? (
-          <MentionFeed params={result.data} pending={pending} hrefFor={hrefFor} onLimit={(limit) => setFilters({ limit: String(limit) })} />
-        ) : (
-          <div className="card">
-            <div className="state state-error" role="alert" data-testid="param-error">
-              <p className="state-title">This view has an invalid filter</p>
-              <p className="small">
-                <code>{result.param}</code>: {result.message}
-              </p>
-              <Link className="button button-secondary button-small" href="/mentions">
-                Reset filters
-              </Link>
-            </div>
-          </div>
-        )}
+        <Widget what="mentions" loading={<MentionSkeleton />}>
+          <MentionFeed view={view} />
+        </Widget>
       </section>
     </div>
   );
 }
 
-function MentionsExport({ params }: { params: MentionListParams }) {
-  const query = useQuery(apiQuery(browserApi, "/mentions", { query: params }));
-  return <ExportButton resource="mentions" filters={withoutPaging(params)} total={query.data && !query.isPlaceholderData ? query.data.meta.total : undefined} />;
-}
-
-function MentionFeed({
-  params,
-  pending,
-  hrefFor,
-  onLimit,
-}: {
-  params: MentionListParams;
-  pending: boolean;
-  hrefFor: (changes: Record<string, string | undefined>, resetOffset?: boolean) => string;
-  onLimit: (limit: number) => void;
-}) {
-  const query = useQuery(apiQuery(browserApi, "/mentions", { query: params }));
-  const loading = (
+function MentionSkeleton() {
+  return (
     <div className="mention-grid">
       {[0, 1, 2, 3].map((i) => (
         <div className="card" key={i}>
@@ -112,22 +82,35 @@ function MentionFeed({
       ))}
     </div>
   );
+}
+
+function MentionFeed({ view }: { view: ReturnType<typeof useListFilters<"/mentions">> }) {
+  const { list, offset, pageHref } = view;
+  const query = useWidgetQuery(list);
+  const invalid = invalidParamOf(query.error);
+  if (invalid) {
+    return (
+      <div className="card">
+        <InvalidFilterState {...invalid} resetHref="/mentions" />
+      </div>
+    );
+  }
   return (
     <QueryView
       query={query}
       what="mentions"
-      loading={loading}
+      loading={<MentionSkeleton />}
       isEmpty={(d) => d.data.length === 0 && !d.unreadable}
       empty={
         <div className="card">
-          <EmptyState title={params.offset > 0 ? "No mentions on this page" : "No mentions match these filters"}>
-            {params.offset > 0 ? <Link href={hrefFor({ offset: undefined })}>Go to the first page</Link> : "Try another platform, sentiment or a wider date range."}
+          <EmptyState title={offset > 0 ? "No mentions on this page" : "No mentions match these filters"}>
+            {offset > 0 ? <Link href={pageHref(0)}>Go to the first page</Link> : "Try another platform, sentiment or a wider date range."}
           </EmptyState>
         </div>
       }
     >
       {(d) => (
-        <div className={pending || query.isPlaceholderData ? "is-pending" : undefined}>
+        <div className={query.isPlaceholderData ? "is-pending" : undefined} aria-busy={query.isPlaceholderData}>
           <UnreadableNotice unreadable={d.unreadable} noun={["mention", "mentions"]} />
           <ul className="mention-grid" data-testid="mentions-feed">
             {d.data.map((m, i) => (
@@ -136,14 +119,15 @@ function MentionFeed({
           </ul>
           <div className="card" style={{ marginTop: 16, paddingTop: 4, paddingBottom: 16 }}>
             <Pagination
-              offset={d.meta.offset ?? params.offset}
-              limit={params.limit}
+              offset={d.meta.offset ?? offset}
+              limit={view.limit}
               count={d.data.length}
               skipped={d.unreadable?.count}
               total={d.meta.total}
               noun="mentions"
-              hrefFor={(offset) => hrefFor({ offset: offset === 0 ? undefined : String(offset) }, false)}
-              onLimit={onLimit}
+              hrefFor={pageHref}
+              onPage={view.goToPage}
+              onLimit={(limit) => view.setFilter("limit", String(limit))}
             />
           </div>
         </div>

@@ -1,20 +1,21 @@
-// `/mentions` - the feed of AI mentions of the brand, with filters, paging and export.
-import { HydrationBoundary } from "@tanstack/react-query";
+// `/mentions` - the feed of AI mentions of the brand, with filters, paging and export. The page
+// starts the feed's query and streams it: the filters show at once, the mentions as they arrive.
 import type { Metadata } from "next";
+import { StreamedHydrationBoundary } from "@/components/streamed-hydration-boundary";
 import { apiQuery } from "@/lib/queries/api";
 import { prefetchPage } from "@/lib/queries/prefetch";
+import { definedParams } from "@/lib/ui/url-state";
 import { MentionsClient } from "./client";
-import { parseMentionsSearch } from "./search-params";
+import { loadMentionsSearch } from "./search-params";
 
 export const metadata: Metadata = { title: "Mentions" };
 
 export default async function MentionsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const search = parseMentionsSearch(await searchParams);
-  const { result } = search;
-  const state = await prefetchPage((qc, api) => (result.success ? [qc.prefetchQuery(apiQuery(api, "/mentions", { query: result.data }))] : []));
+  const query = definedParams(loadMentionsSearch(await searchParams));
+  const state = await prefetchPage((qc, api) => void qc.prefetchQuery(apiQuery(api, "/mentions", { query })));
   return (
-    <HydrationBoundary state={state}>
-      <MentionsClient search={search} />
-    </HydrationBoundary>
+    <StreamedHydrationBoundary state={state}>
+      <MentionsClient />
+    </StreamedHydrationBoundary>
   );
 }

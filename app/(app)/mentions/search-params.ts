@@ -1,15 +1,15 @@
-// The mentions view's URL: platform, sentiment, from, to, limit, offset (the Data API's names).
-import { mentionListParams, parseQuery, type MentionListParams, type ParseResult, type QueryInput } from "@/lib/data-api/params";
-import { toRawSearch, type RawSearch } from "@/lib/ui/search-url";
+// The mentions view's URL: platform, sentiment, from, to, limit, offset (the Data API's own names),
+// declared once for the server page (the loader) and the client (useQueryStates); each value kept as
+// the URL says it, for the server's schema to judge (see visitors/(list)/search-params.ts).
+import { createLoader, parseAsString } from "nuqs/server";
 
-export type MentionsSearch = { raw: RawSearch; result: ParseResult<MentionListParams> };
+export const mentionsSearchParams = {
+  platform: parseAsString,
+  sentiment: parseAsString,
+  from: parseAsString,
+  to: parseAsString,
+  limit: parseAsString,
+  offset: parseAsString,
+};
 
-const FIELDS = ["platform", "sentiment", "from", "to", "limit", "offset"] as const;
-
-export function parseMentionsSearch(input: Record<string, string | string[] | undefined>): MentionsSearch {
-  const raw = toRawSearch(input);
-  const known: RawSearch = {};
-  for (const f of FIELDS) if (raw[f] !== undefined) known[f] = raw[f];
-  return { raw: known, result: parseQuery(mentionListParams, input as QueryInput) };
-}
-
+export const loadMentionsSearch = createLoader(mentionsSearchParams);

@@ -6,7 +6,8 @@ import Papa from "papaparse";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Sandbox } from "@/sandbox/server";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import { call, sessionCookie, startUpstream, ORIGIN, type ErrorJson } from "../test-support";
+import { serverContext, setServerContext } from "../context";
+import { call, onServerFakeTime, sessionCookie, startUpstream, ORIGIN, type ErrorJson } from "../test-support";
 import { EXPORT_COLUMNS, type ExportResource } from "./columns";
 import { exportMentions, exportStatus, exportVisitors } from "./handlers";
 
@@ -86,9 +87,12 @@ const cases: { resource: ExportResource; filters: Record<string, string> }[] = [
 
 describe.each(cases)("export $resource with $filters", ({ resource, filters }) => {
   const columns = EXPORT_COLUMNS[resource].map((c) => c.key);
+  // Both formats are held against the same reference rows: read them once.
+  let reference: ReturnType<typeof upstreamRows> | undefined;
+  const expectedRows = () => (reference ??= upstreamRows(resource, filters));
 
   it("CSV holds exactly the upstream rows, in order, and parses with papaparse", async () => {
-    const expected = await upstreamRows(resource, filters);
+    const expected = await expectedRows();
     const res = await exportRequest(resource, new URLSearchParams({ ...filters, format: "csv", limit: "5", offset: "40" }).toString());
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
@@ -107,7 +111,7 @@ describe.each(cases)("export $resource with $filters", ({ resource, filters }) =
   });
 
   it("JSON is one valid array of exactly the upstream rows, in order", async () => {
-    const expected = await upstreamRows(resource, filters);
+    const expected = await expectedRows();
     const res = await exportRequest(resource, new URLSearchParams({ ...filters, format: "json" }).toString());
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
@@ -154,7 +158,8 @@ describe("export requests", () => {
 
   it("answers a first-page failure with a real status in the error shape, not a broken file", async () => {
     sandbox.setFaults({ errorCount: 100, paths: ["/visitors"] });
-    const res = await exportRequest("visitors", "source=claude&format=csv");
+    // On fake time: the scheduler's backoff between its retries is waited out on the fake clock.
+    const res = await onServerFakeTime(() => exportRequest("visitors", "source=claude&format=csv"));
     expect(res.status).toBe(502);
     expect(res.headers.get("content-disposition")).toBeNull();
     const body = (await res.json()) as { error: { code: string; request_id?: string } };
@@ -165,36 +170,60 @@ describe("export requests", () => {
   it("stops paging the upstream when the client cancels mid-way", async () => {
     sandbox.reset();
     sandbox.setFaults({ latencyMs: 30, paths: ["/visitors"] });
-    const client = new AbortController();
-    const res = await exportRequest("visitors", "format=csv", { signal: client.signal });
-    expect(res.status).toBe(200);
-    const reader = res.body!.getReader();
-    for (let i = 0; i < 3; i++) await reader.read();
-    client.abort();
-    await reader.cancel().catch(() => undefined);
-    // Let requests already in flight land, then the count must stay put.
-    await new Promise((r) => setTimeout(r, 200));
-    const settled = sandbox.stats().byPath["/visitors"] ?? 0;
-    await new Promise((r) => setTimeout(r, 500));
-    expect(sandbox.stats().byPath["/visitors"] ?? 0).toBe(settled);
+    // What the server sends, and whether the client had cancelled by then. A call whose signal is
+    // already aborted never leaves the transport, so it is not a request sent.
+    const sent: { cancelled: boolean }[] = [];
+    let cancelled = false;
+    const transport = serverContext().fetch;
+    const restore = setServerContext({
+      fetch: (url, init) => {
+        if (!init.signal?.aborted) sent.push({ cancelled });
+        return transport(url, init);
+      },
+    });
+    try {
+      // On fake time: ten seconds pass after the cancel (longer than any retry backoff or budget
+      // wait), in no real time.
+      await onServerFakeTime(
+        async () => {
+          const client = new AbortController();
+          const res = await exportRequest("visitors", "format=csv", { signal: client.signal });
+          expect(res.status).toBe(200);
+          const reader = res.body!.getReader();
+          for (let i = 0; i < 3; i++) await reader.read();
+          client.abort();
+          cancelled = true;
+          await reader.cancel().catch(() => undefined);
+          await new Promise((r) => setTimeout(r, 10_000));
+        },
+        { sandbox },
+      );
+    } finally {
+      restore();
+    }
+    expect(sent.filter((s) => !s.cancelled).length).toBeGreaterThan(1);
+    expect(sent.filter((s) => s.cancelled)).toEqual([]);
     // 2,000 visitors are 20 pages: far from all of them were asked for.
-    expect(settled).toBeLessThan(12);
+    expect(sandbox.stats().byPath["/visitors"] ?? 0).toBeLessThan(12);
   });
 
   it("errors the body stream (not a clean end) when the upstream fails after the first page", async () => {
-    const res = await exportRequest("visitors", "format=json");
-    expect(res.status).toBe(200);
-    const reader = res.body!.getReader();
-    const first = await reader.read();
-    expect(first.done).toBe(false);
-    // From now on every /visitors request fails, beyond what the scheduler's retries can absorb.
-    sandbox.setFaults({ errorCount: 1000, paths: ["/visitors"] });
-    const drain = async () => {
-      for (;;) if ((await reader.read()).done) return "ended cleanly";
-    };
-    // The upstream's error, after the scheduler's retries, is what ends the stream.
-    await expect(drain()).rejects.toThrow(/injected by the sandbox/);
-  }, 60_000);
+    // On fake time: the scheduler's backoff between its retries is waited out on the fake clock.
+    await onServerFakeTime(async () => {
+      const res = await exportRequest("visitors", "format=json");
+      expect(res.status).toBe(200);
+      const reader = res.body!.getReader();
+      const first = await reader.read();
+      expect(first.done).toBe(false);
+      // From now on every /visitors request fails, beyond what the scheduler's retries can absorb.
+      sandbox.setFaults({ errorCount: 1000, paths: ["/visitors"] });
+      const drain = async () => {
+        for (;;) if ((await reader.read()).done) return "ended cleanly";
+      };
+      // The upstream's error, after the scheduler's retries, is what ends the stream.
+      await expect(drain()).rejects.toThrow(/injected by the sandbox/);
+    });
+  });
 
   it("records its outcome under X-Export-Id, readable by the same key only", async () => {
     const res = await exportRequest("visitors", "source=claude&format=csv");

@@ -1,12 +1,15 @@
 "use client";
 // One visitor: every field, then the complete timeline as a vertical list (newest or oldest first,
-// in the URL). The timeline loads and fails on its own: a key without access to timelines still
-// sees the visitor's details.
+// in the URL, switched in place). The timeline streams, loads and fails on its own: a key without
+// access to timelines still sees the visitor's details.
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { useQueryStates } from "nuqs";
+import type { ReactNode } from "react";
 import { CsvDownloadButton } from "@/components/export/csv-download-button";
 import { TIMELINE_COLUMNS } from "@/lib/columns/timeline";
 import { EmptyState, QueryView, SkeletonLines, UnreadableNotice } from "@/components/states/states";
+import { useWidgetQuery, Widget } from "@/components/states/widget";
 import { Card } from "@/components/ui/card";
 import { ConvertedBadge } from "@/components/ui/converted-badge";
 import { DateTime } from "@/components/ui/date-time";
@@ -18,10 +21,14 @@ import type { TimelineEvent, Visitor } from "@/lib/data-api/schemas";
 import { formatCountry, formatDuration, formatNumber, MISSING } from "@/lib/format/format";
 import { apiQuery, browserApi } from "@/lib/queries/api";
 import { errorStatus } from "@/lib/queries/error-status";
+import { urlSerializer } from "@/lib/ui/url-state";
 import VisitorNotFound from "./not-found";
-import type { TimelineOrder } from "./search-params";
+import { visitorSearchParams, type TimelineOrder } from "./search-params";
 
-export function VisitorClient({ id, order }: { id: string; order: TimelineOrder }) {
+const orderHref = urlSerializer(visitorSearchParams);
+
+export function VisitorClient({ id }: { id: string }) {
+  const [{ order }, setOrder] = useQueryStates(visitorSearchParams);
   const visitor = useQuery(apiQuery(browserApi, "/visitors/:id", { params: { id } }));
   // The server answers an unknown id with the not-found page; this covers a visitor that
   // disappears while the page is open.
@@ -41,13 +48,30 @@ export function VisitorClient({ id, order }: { id: string; order: TimelineOrder 
           <p>Visitor details and everything they did, in order.</p>
         </div>
       </div>
-      <Card title="Details" testId="visitor-details">
-        <QueryView query={visitor} what="this visitor" loading={<SkeletonLines lines={4} />}>
-          {(v) => <VisitorDetails visitor={v} />}
-        </QueryView>
-      </Card>
-      <TimelineCard id={id} order={order} />
+      <Widget what="this visitor" frame={detailsFrame} loading={<SkeletonLines lines={4} />}>
+        <DetailsCard id={id} />
+      </Widget>
+      <Widget what="this visitor's timeline" frame={(body) => timelineFrame(body, orderToggle(order, (o) => void setOrder({ order: o })))} loading={<SkeletonLines lines={6} height={28} />}>
+        <TimelineCard id={id} order={order} onOrder={(o) => void setOrder({ order: o })} />
+      </Widget>
     </div>
+  );
+}
+
+function detailsFrame(body: ReactNode) {
+  return (
+    <Card title="Details" testId="visitor-details">
+      {body}
+    </Card>
+  );
+}
+
+function DetailsCard({ id }: { id: string }) {
+  const visitor = useWidgetQuery(apiQuery(browserApi, "/visitors/:id", { params: { id } }));
+  return detailsFrame(
+    <QueryView query={visitor} what="this visitor" loading={<SkeletonLines lines={4} />}>
+      {(v) => <VisitorDetails visitor={v} />}
+    </QueryView>,
   );
 }
 
@@ -89,54 +113,67 @@ function Item({ label, children }: { label: string; children: React.ReactNode })
   );
 }
 
-function TimelineCard({ id, order }: { id: string; order: TimelineOrder }) {
-  const timeline = useQuery(apiQuery(browserApi, "/visitors/:id/timeline", { params: { id } }));
+/** Newest or oldest first: real links (a new tab opens that order), switched in place on a plain click. */
+function orderToggle(order: TimelineOrder, onOrder: (order: TimelineOrder) => void) {
+  const link = (value: TimelineOrder, label: string) => (
+    <Link
+      href={orderHref({ order: value })}
+      aria-current={order === value ? "true" : undefined}
+      onNavigate={(event) => {
+        event.preventDefault();
+        onOrder(value);
+      }}
+      scroll={false}
+      replace
+      prefetch={false}
+    >
+      {label}
+    </Link>
+  );
+  return (
+    <nav className="segmented" aria-label="Timeline order">
+      {link("newest", "Newest first")}
+      {link("oldest", "Oldest first")}
+    </nav>
+  );
+}
+
+function timelineFrame(body: ReactNode, actions: ReactNode, description?: string) {
+  return (
+    <Card title="Timeline" description={description} testId="timeline-card" actions={actions}>
+      {body}
+    </Card>
+  );
+}
+
+function TimelineCard({ id, order, onOrder }: { id: string; order: TimelineOrder; onOrder: (order: TimelineOrder) => void }) {
+  const timeline = useWidgetQuery(apiQuery(browserApi, "/visitors/:id/timeline", { params: { id } }));
   const events = timeline.data ? orderTimeline(timeline.data.data, order) : [];
   const eventCount = timeline.data ? `${formatNumber(events.length)} ${events.length === 1 ? "event" : "events"}, ${order} first` : undefined;
-  return (
-    <Card
-      title="Timeline"
-      description={eventCount}
-      testId="timeline-card"
-      actions={
-        <>
-          <nav className="segmented" aria-label="Timeline order">
-            <Link href={`?order=newest`} aria-current={order === "newest" ? "true" : undefined} scroll={false} replace prefetch={false}>
-              Newest first
-            </Link>
-            <Link href={`?order=oldest`} aria-current={order === "oldest" ? "true" : undefined} scroll={false} replace prefetch={false}>
-              Oldest first
-            </Link>
-          </nav>
-          {events.length > 0 && (
-            <CsvDownloadButton
-              filename={`timeline_${id}`}
-              columns={TIMELINE_COLUMNS}
-              rows={events}
-            />
-          )}
-        </>
-      }
+  return timelineFrame(
+    <QueryView
+      query={timeline}
+      what="this visitor's timeline"
+      loading={<SkeletonLines lines={6} height={28} />}
+      isEmpty={(t) => t.data.length === 0 && !t.unreadable}
+      empty={<EmptyState title="No activity recorded for this visitor" />}
     >
-      <QueryView
-        query={timeline}
-        what="this visitor's timeline"
-        loading={<SkeletonLines lines={6} height={28} />}
-        isEmpty={(t) => t.data.length === 0 && !t.unreadable}
-        empty={<EmptyState title="No activity recorded for this visitor" />}
-      >
-        {(t) => (
-          <>
-            <UnreadableNotice unreadable={t.unreadable} noun={["event", "events"]} />
-            <ol className="timeline" data-testid="timeline">
-              {events.map((e, i) => (
-                <TimelineItem key={`${i}-${e.id ?? ""}`} event={e} />
-              ))}
-            </ol>
-          </>
-        )}
-      </QueryView>
-    </Card>
+      {(t) => (
+        <>
+          <UnreadableNotice unreadable={t.unreadable} noun={["event", "events"]} />
+          <ol className="timeline" data-testid="timeline">
+            {events.map((e, i) => (
+              <TimelineItem key={`${i}-${e.id ?? ""}`} event={e} />
+            ))}
+          </ol>
+        </>
+      )}
+    </QueryView>,
+    <>
+      {orderToggle(order, onOrder)}
+      {events.length > 0 && <CsvDownloadButton filename={`timeline_${id}`} columns={TIMELINE_COLUMNS} rows={events} />}
+    </>,
+    eventCount,
   );
 }
 

@@ -1,37 +1,34 @@
 // `/visitors/[id]` - one visitor's details and complete timeline (`order=newest|oldest`).
-import { HydrationBoundary } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { errorStatus } from "@/lib/queries/error-status";
-import { routeKey } from "@/lib/data-api/route-path";
+import { StreamedHydrationBoundary } from "@/components/streamed-hydration-boundary";
 import { apiQuery } from "@/lib/queries/api";
-import { prefetchPageWithClient } from "@/lib/queries/prefetch";
+import { prefetchPage } from "@/lib/queries/prefetch";
+import { failedStatus } from "@/lib/queries/streamed-failure";
 import { VisitorClient } from "./client";
-import { parseTimelineOrder, parseVisitorId } from "./search-params";
+import { parseVisitorId } from "./search-params";
 
-type Props = {
-  params: Promise<{ id: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-};
+type Props = { params: Promise<{ id: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const id = parseVisitorId((await params).id);
   return { title: id ? `Visitor ${id}` : "Visitor not found" };
 }
 
-export default async function VisitorPage({ params, searchParams }: Props) {
+export default async function VisitorPage({ params }: Props) {
   const id = parseVisitorId((await params).id);
   if (!id) notFound();
-  const order = parseTimelineOrder((await searchParams).order);
-  const { state, queryClient } = await prefetchPageWithClient((qc, api) => [
-    qc.prefetchQuery(apiQuery(api, "/visitors/:id", { params: { id } })),
-    qc.prefetchQuery(apiQuery(api, "/visitors/:id/timeline", { params: { id } })),
-  ]);
-  const error = queryClient.getQueryState(routeKey("/visitors/:id", { id }))?.error;
-  if (errorStatus(error) === 404) notFound();
+  const state = await prefetchPage(async (qc, api) => {
+    // The timeline streams; the visitor itself is awaited. An unknown id must be answered with the
+    // not-found page and a real 404 status, and the status leaves with the first byte: Next.js can
+    // only answer 404 before anything streams (this segment has no loading.tsx for the same reason).
+    void qc.prefetchQuery(apiQuery(api, "/visitors/:id/timeline", { params: { id } }));
+    const visitor = await qc.fetchQuery(apiQuery(api, "/visitors/:id", { params: { id } }));
+    if (failedStatus(visitor) === 404) notFound();
+  });
   return (
-    <HydrationBoundary state={state}>
-      <VisitorClient id={id} order={order} />
-    </HydrationBoundary>
+    <StreamedHydrationBoundary state={state}>
+      <VisitorClient id={id} />
+    </StreamedHydrationBoundary>
   );
 }

@@ -1,0 +1,19 @@
+// The visitors view's URL: source, intent, converted, from, to, limit, offset (the Data API's own
+// names), declared once for the server page (the loader) and the client (useQueryStates). Each value
+// is kept as the URL says it: the Data API's schema (lib/data-api/params.ts, on the server) judges it,
+// and an invalid one comes back as a 400 naming its parameter, shown on its field; a typed nuqs parser
+// would instead drop it silently and list every visitor under a URL that says otherwise. Unset
+// parameters take the schema's defaults (limit 20, offset 0) and stay out of the URL.
+import { createLoader, parseAsString } from "nuqs/server";
+
+export const visitorsSearchParams = {
+  source: parseAsString,
+  intent: parseAsString,
+  converted: parseAsString,
+  from: parseAsString,
+  to: parseAsString,
+  limit: parseAsString,
+  offset: parseAsString,
+};
+
+export const loadVisitorsSearch = createLoader(visitorsSearchParams);
