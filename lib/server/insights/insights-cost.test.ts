@@ -5,13 +5,14 @@
 // today's figures are stale only today is read again; identical requests share one computation; a
 // 429 storm delays but never changes an answer; rows that cannot be placed make the visitor figures
 // fall back to counting, and mentions that cannot be placed are reported, not dropped.
-// Runs on fake time (test-support's onFakeTime): minutes of rate limit take milliseconds.
+// Runs on fake time (lib/fake-time's onFakeTime): minutes of rate limit take milliseconds.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import type { Sandbox } from "@/sandbox/server";
 import { serverContext, setServerContext, type InsightsPolicy } from "../context";
 import { createMemoryInsightsStore } from "../stores/insights";
-import { callApi, onFakeTime, sessionCookie, startUpstream, TEST_NOW } from "../test-support";
+import { onFakeTime } from "@/lib/fake-time";
+import { callApi, sessionCookie, startUpstream, TEST_NOW } from "../test-support";
 import { discardKey, forgetKey, rateBudgetForKey } from "../upstream";
 import type { CompetitorsInsight } from "./competitors";
 import type { PlatformsInsight } from "./platforms";
