@@ -6,13 +6,13 @@
 // since 1970-01-01), where every day is one step; each date's first instant in `tz` comes from
 // @date-fns/tz, which knows the zone's offsets and its clock changes (a 23- or 25-hour day, a
 // midnight that does not exist).
-import { TZDate } from "@date-fns/tz";
 import {
   INSIGHTS_DAY_BUCKETS_MAX_DAYS,
   INSIGHTS_DEFAULT_DAYS,
   type InsightBucket,
 } from "@/lib/data-api/constants";
 import { calendarDayNumber, insightsRangeProblem, type InsightsParams } from "@/lib/data-api/params";
+import { DAY_MS, dateOf, dayStart, todayIn } from "@/lib/range/calendar";
 import { invalidParameter } from "../http";
 
 /** One calendar day in the query's zone: its date and its instants [startMs, endMs). */
@@ -34,16 +34,6 @@ export type InsightRange = {
   window: DaySpan;
 };
 
-const DAY_MS = 86_400_000;
-
-/** The calendar date of a day number (its UTC fields: a calendar, not a clock). */
-const dateOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
-
-/** The first instant of a calendar date in `tz` (if the zone skips midnight that day, its first existing minute). */
-function dayStart(day: number, tz: string): number {
-  const d = new Date(day * DAY_MS);
-  return new TZDate(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), tz).getTime();
-}
 
 /** `count` consecutive days from day number `first`, each with its instants in `tz`. */
 function daysFrom(first: number, count: number, tz: string): Day[] {
@@ -60,11 +50,6 @@ function daysFrom(first: number, count: number, tz: string): Day[] {
 
 export const spanOf = (days: Day[]): DaySpan => ({ startMs: days[0]!.startMs, endMs: days[days.length - 1]!.endMs, days });
 
-/** Today's date in `tz` at the instant `nowMs`. */
-export function todayIn(tz: string, nowMs: number): string {
-  const local = new TZDate(nowMs, tz);
-  return dateOf(Date.UTC(local.getFullYear(), local.getMonth(), local.getDate()) / DAY_MS);
-}
 
 /** Index ranges of the buckets over `count` days from day number `first`: every day, or ISO weeks from Monday. */
 function bucketBounds(first: number, count: number, bucket: InsightBucket): Array<[number, number]> {
