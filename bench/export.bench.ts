@@ -7,9 +7,8 @@
 //
 // Each scenario runs in a child Node process: a fresh per-key rate budget, a clean heap to measure,
 // and the `react-server` export condition under which the server-only modules load outside Next.
-import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import path from "node:path";
+import { processSandbox, runBenchChild, type SandboxProcess } from "./support";
 
 export const name = "exports: 20,000 visitors on Pro and Free vs the rate-limit bound; memory of a 100,000-row export";
 
@@ -57,39 +56,10 @@ type Result = {
   retainedHeapGrowthMb: number;
 };
 
-type Upstream = { baseUrl: string; stats(): Promise<{ byPath: Record<string, number>; rateLimited: number }>; close(): Promise<void> };
-
-async function inProcessSandbox(visitors: number): Promise<Upstream> {
+async function inProcessSandbox(visitors: number): Promise<SandboxProcess> {
   const { startSandbox } = await import("../sandbox/server");
   const sandbox = await startSandbox({ port: 0, now: NOW, visitors });
   return { baseUrl: sandbox.baseUrl, stats: async () => sandbox.stats(), close: () => sandbox.close() };
-}
-
-/** The sandbox as its own process (`tsx sandbox/main.ts` on a free port). */
-async function processSandbox(visitors: number): Promise<Upstream> {
-  const child = spawn(process.execPath, ["--import", "tsx", "sandbox/main.ts"], {
-    env: { ...process.env, SANDBOX_PORT: "0", SANDBOX_HOST: "127.0.0.1", SANDBOX_NOW: NOW, SANDBOX_VISITORS: String(visitors) },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => {
-      out += d.toString();
-      const m = /listening: (http:\/\/\S+\/v1)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.on("exit", (code) => reject(new Error(`sandbox exited (${code}): ${out}`)));
-  });
-  const origin = baseUrl.replace(/\/v1$/, "");
-  return {
-    baseUrl,
-    stats: async () => (await fetch(`${origin}/sandbox/stats`)).json() as Promise<{ byPath: Record<string, number>; rateLimited: number }>,
-    close: async () => {
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -97,7 +67,7 @@ async function processSandbox(visitors: number): Promise<Upstream> {
 
 async function runScenario(scenario: Scenario): Promise<Result> {
   const { DEMO_KEYS } = await import("../sandbox/keys");
-  const sandbox = scenario.sandbox === "process" ? await processSandbox(scenario.visitors) : await inProcessSandbox(scenario.visitors);
+  const sandbox = scenario.sandbox === "process" ? await processSandbox(scenario.visitors, NOW) : await inProcessSandbox(scenario.visitors);
   process.env.DATA_API_BASE_URL = sandbox.baseUrl;
   process.env.SESSION_SECRET = "bench-only-session-secret-0123456789abcdef";
   process.env.DATA_API_CACHE_TTL_MS = "0";
@@ -181,26 +151,7 @@ async function runScenario(scenario: Scenario): Promise<Result> {
 
 const self = fileURLToPath(import.meta.url);
 
-function runChild(scenario: Scenario): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--conditions=react-server", "--expose-gc", "--import", "tsx", self, scenario.id], {
-      cwd: path.resolve(path.dirname(self), ".."),
-      env: { ...process.env, EXPORT_BENCH_CHILD: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    // The server's own logs (slow upstream calls while the limiter waits) are kept for failures only.
-    let err = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const line = out.split("\n").find((l) => l.startsWith("RESULT "));
-      if (code !== 0 || !line) return reject(new Error(`scenario ${scenario.id} failed (exit ${code}): ${out.slice(-2000)}\n${err}`));
-      resolve(JSON.parse(line.slice("RESULT ".length)) as Result);
-    });
-  });
-}
+const runChild = (scenario: Scenario) => runBenchChild<Result>(self, scenario.id, { EXPORT_BENCH_CHILD: "1" }, ["--expose-gc"]);
 
 const f1 = (n: number) => n.toFixed(1);
 

@@ -50,6 +50,15 @@ export const dashboardEnvSchema = z.object({
   DATA_API_CACHE_TTL_MS: wholeNumber(0, 600_000, " of milliseconds")
     .default(DEFAULT_CACHE_TTL_MS)
     .meta({ description: "Per-key response cache lifetime in ms (0 disables the cache; identical concurrent requests are still made once)." }),
+  INSIGHTS_CLOSED_TTL_MS: wholeNumber(0, 7 * 86_400_000, " of milliseconds")
+    .default(6 * 3_600_000)
+    .meta({
+      description:
+        "How long the insights keep figures of closed days (per-day summaries, counts of ranges that ended before now), per key, in ms; 0 keeps none. Closed days are taken as final: a later change to one (an earlier visitor converting) shows after at most this long.",
+    }),
+  INSIGHTS_OPEN_TTL_MS: wholeNumber(0, 600_000, " of milliseconds")
+    .default(30_000)
+    .meta({ description: "How long the insights keep figures that include today (still changing), per key, in ms; 0 keeps none." }),
   DATA_API_TIMEOUT_MS: wholeNumber(100, 120_000, " of milliseconds")
     .default(DEFAULT_TIMEOUT_MS)
     .meta({ description: "Timeout of one upstream attempt in ms, from sending to the end of the body." }),

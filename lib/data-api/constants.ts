@@ -38,6 +38,16 @@ export const KNOWN_INTENTS = [
 
 export const TIMELINE_EVENT_TYPES = ["page_view", "ai_referral", "form_submit", "conversion", "return_visit"] as const;
 
+/** Insights' buckets: whole days, or ISO weeks (Monday first) clipped to the range. */
+export const INSIGHT_BUCKETS = ["day", "week"] as const;
+export type InsightBucket = (typeof INSIGHT_BUCKETS)[number];
+/** The longest insights range, in days (its previous period doubles what is read). */
+export const INSIGHTS_MAX_DAYS = 366;
+/** The range when `from`/`to` are omitted: this many days ending today (in `tz`). */
+export const INSIGHTS_DEFAULT_DAYS = 30;
+/** The longest range that `bucket` omitted shows by day; longer ones by week. */
+export const INSIGHTS_DAY_BUCKETS_MAX_DAYS = 31;
+
 export const PAGE_SIZE_MAX = 100;
 export const PAGE_SIZE_DEFAULT = 20;
 /** Upper bound on offset accepted by this app: far beyond any workspace, small enough to stay an integer. */

@@ -5,6 +5,8 @@
 import { z } from "zod";
 import {
   DEFAULT_PERIOD,
+  INSIGHT_BUCKETS,
+  INSIGHTS_MAX_DAYS,
   OFFSET_MAX,
   PAGE_SIZE_DEFAULT,
   PAGE_SIZE_MAX,
@@ -133,6 +135,64 @@ export const visitorExportParams = z.object({ ...visitorListShape, ...formatShap
 export type VisitorExportParams = z.output<typeof visitorExportParams>;
 export const mentionExportParams = z.object({ ...mentionListShape, ...formatShape }).superRefine(checkRange);
 export type MentionExportParams = z.output<typeof mentionExportParams>;
+
+// ---------------------------------------------------------------------------------------------
+// Insights (DESIGN.md "Insights"): a calendar range in a time zone.
+
+const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Days since 1970-01-01 of a real calendar date `YYYY-MM-DD` (years 2000-2100), or null (no rollover). */
+export function calendarDayNumber(value: string): number | null {
+  const m = CALENDAR_DATE.exec(value);
+  if (!m) return null;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (year < 2000 || year > 2100 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  // Calendar arithmetic only (which day, how many days apart): no clock or time zone is involved.
+  return Date.UTC(year, month - 1, day) / 86_400_000;
+}
+
+/** Whether Intl knows `value` as a time zone. Offsets (`+05:30`) and abbreviations other than UTC are not names. */
+export function isTimeZoneName(value: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/.test(value)) return false;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const calendarDateParam = (name: string) =>
+  z.string().refine((v) => calendarDayNumber(v) !== null, { error: `${name} must be a calendar date YYYY-MM-DD between 2000 and 2100, e.g. 2026-11-01` });
+
+/**
+ * `from` and `to` are calendar dates in `tz`, both inclusive; omitted, the range ends today in `tz`
+ * and spans 30 days (resolved on the server, which knows today). `bucket` omitted: by the range's length.
+ */
+export const insightsParams = z
+  .object({
+    from: calendarDateParam("from").optional(),
+    to: calendarDateParam("to").optional(),
+    tz: z
+      .string()
+      .refine(isTimeZoneName, { error: "tz must be an IANA time zone name, e.g. UTC, Europe/Berlin or America/New_York" })
+      .default("UTC"),
+    bucket: enumParam("bucket", INSIGHT_BUCKETS).optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.from || !v.to) return;
+    const problem = insightsRangeProblem(calendarDayNumber(v.from)!, calendarDayNumber(v.to)!);
+    if (problem) ctx.addIssue({ code: "custom", path: ["from"], message: problem });
+  });
+export type InsightsParams = z.output<typeof insightsParams>;
+
+/** What is wrong with a range of calendar days (both inclusive), named on `from`; null when it is fine. */
+export function insightsRangeProblem(fromDay: number, toDay: number): string | null {
+  if (fromDay > toDay) return "from must not be after to";
+  const days = toDay - fromDay + 1;
+  if (days > INSIGHTS_MAX_DAYS) return `the range is ${days} days long; at most ${INSIGHTS_MAX_DAYS} days (move from closer to to)`;
+  return null;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Reading a query string with a schema.

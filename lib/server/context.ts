@@ -1,8 +1,9 @@
 // The server's dependencies in one place: the clock, the upstream retry policy, the transport, the
-// stores (revoked sessions, export status, sign-in throttle) and the per-key upstream clients made
-// from them. Everything server-side reads them here instead of keeping its own module-level
-// singleton, so a test replaces the whole set (`setServerContext`: a fake clock, a short retry
-// policy, its own stores) and a shared store (Redis, when several instances run) plugs in at start.
+// stores (revoked sessions, export status, sign-in throttle, insights' figures), the insights
+// planner's policy and the per-key upstream clients made from them. Everything server-side reads
+// them here instead of keeping its own module-level singleton, so a test replaces the whole set
+// (`setServerContext`: a fake clock, a short retry policy, its own stores) and a shared store (Redis,
+// when several instances run) plugs in at start.
 // Kept on globalThis: the proxy, route handlers and server components are bundled separately but run
 // in one process, and must share one context.
 import "server-only";
@@ -15,10 +16,22 @@ import { getEnv } from "./env";
 import { MemoryExportStatusStore, type ExportStatusStore } from "./export/registry";
 import { upstreamFetch } from "./upstream-transport";
 import { createSignInThrottle, type SignInThrottle } from "./sign-in-throttle";
+import { createMemoryInsightsStore, type InsightsStore } from "./stores/insights";
 import { createMemoryRevocationStore, type RevocationStore } from "./stores/revocations";
 
 /** How failed upstream attempts (429, 5xx, network) are retried. */
 export type RetryPolicy = Pick<SchedulerOptions, "retries" | "minBackoffMs" | "maxBackoffMs" | "maxRetryTimeMs">;
+
+/**
+ * How the insights planner (lib/server/insights) gets visitor figures: `auto` chooses, per query,
+ * counting or listing by the upstream calls each needs; `count` and `list` force one (tests, or an
+ * upstream where one of them is known to be cheaper).
+ */
+export type InsightsPolicy = {
+  strategy: "auto" | "count" | "list";
+  /** How long routes asking for the same window are gathered into one plan (ms; see planner.ts). */
+  gatherMs: number;
+};
 
 /** One key's view of the Data API: its client, and the scheduler (rate budget) and cache behind it. */
 export type Upstream = { api: DataApi; scheduler: Scheduler; cache: RequestCache };
@@ -33,7 +46,9 @@ export type ServerContext = {
     revocations: RevocationStore;
     exportStatus: ExportStatusStore;
     signInThrottle: SignInThrottle;
+    insights: InsightsStore;
   };
+  insights: InsightsPolicy;
   /** The upstream clients made so far, one per base URL and key (a keyed hash, never the key). */
   upstreams: Map<string, Upstream>;
 };
@@ -56,7 +71,9 @@ function defaultContext(): ServerContext {
       revocations: createMemoryRevocationStore({ now }),
       exportStatus: new MemoryExportStatusStore(undefined, now),
       signInThrottle: createSignInThrottle(),
+      insights: createMemoryInsightsStore({ now }),
     },
+    insights: { strategy: "auto", gatherMs: 25 },
     upstreams: new Map(),
   };
 }

@@ -20,6 +20,8 @@ export type ServerEnv = {
   sessionSecret: string;
   cacheTtlMs: number;
   timeoutMs: number;
+  /** How long insights keep figures of closed days, and of ranges that include today (ms). */
+  insightsTtl: { closedMs: number; openMs: number };
   /** A fixed per-key budget instead of the plan learned from the headers (DATA_API_RATE_BUDGET). */
   rateBudget?: { perSecond: number; perMinute: number };
   /** The most rows one export may hold; a larger view is refused with a message to narrow it. */
@@ -78,6 +80,7 @@ export function getEnv(): ServerEnv {
     sessionSecret,
     cacheTtlMs: config.DATA_API_CACHE_TTL_MS,
     timeoutMs: config.DATA_API_TIMEOUT_MS,
+    insightsTtl: { closedMs: config.INSIGHTS_CLOSED_TTL_MS, openMs: config.INSIGHTS_OPEN_TTL_MS },
     ...(config.DATA_API_RATE_BUDGET ? { rateBudget: parseBudget(config.DATA_API_RATE_BUDGET) } : {}),
     exportMaxRows: config.EXPORT_MAX_ROWS,
     trustedProxies: parseTrustedProxies(config.TRUSTED_PROXIES),

@@ -18,6 +18,11 @@ import { apiNotFound, errorForBrowser, errorResponse, invalidParameter, json, re
 import { DataApiError } from "@/lib/data-api/errors";
 import { getRequestSession, type PageSession } from "./session";
 import { dataApiForKey } from "./upstream";
+import { competitorsInsight } from "./insights/competitors";
+import { platformsInsight } from "./insights/platforms";
+import { insightRoute } from "./insights/route";
+import { sourcesInsight } from "./insights/sources";
+import { trendInsight } from "./insights/trend";
 
 /** What a BFF-only route's resolver gets: the session's Data API and the caller's signal. */
 export type RouteContext = { session: PageSession; api: ReturnType<typeof dataApiForKey>; signal?: AbortSignal };
@@ -26,8 +31,13 @@ export type BffRouteDef = RouteInputDef & {
   resolve: (ctx: RouteContext, input: { params: Record<string, string>; query: Record<string, unknown> }) => Promise<unknown>;
 };
 
-/** Answers the Data API has no endpoint for (insights), each one declaration. */
-const bffRoutes = {} as const satisfies Record<string, BffRouteDef>;
+/** Answers the Data API has no endpoint for (insights, lib/server/insights), each one declaration. */
+const bffRoutes = {
+  "/insights/trend": insightRoute("the trend", trendInsight),
+  "/insights/sources": insightRoute("conversion by source", sourcesInsight),
+  "/insights/platforms": insightRoute("the AI platforms", platformsInsight),
+  "/insights/competitors": insightRoute("the competitors named", competitorsInsight),
+} as const satisfies Record<string, BffRouteDef>;
 
 export const apiRoutes = { ...endpoints, ...bffRoutes };
 export type ApiRoutes = typeof apiRoutes;

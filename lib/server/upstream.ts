@@ -5,6 +5,7 @@ import "server-only";
 import type { DataApi } from "@/lib/data-api/api";
 import type { Scheduler } from "@/lib/data-api/scheduler";
 import { discardUpstream, upstreamFor } from "./context";
+import { forgetInsights } from "./insights/context";
 
 export { maskKey } from "@/lib/data-api/redact";
 
@@ -19,11 +20,11 @@ export function rateBudgetForKey(apiKey: string): ReturnType<Scheduler["snapshot
 }
 
 /**
- * Drops the key's cached responses (sign-out). The scheduler stays: the upstream keeps counting
+ * Drops the key's cached responses and insights figures (sign-out). The scheduler stays: the upstream keeps counting
  * the key's requests in its window whether or not someone is signed in with it.
  */
 export async function forgetKey(apiKey: string): Promise<void> {
-  await upstreamFor(apiKey).cache.store.clear();
+  await Promise.all([upstreamFor(apiKey).cache.store.clear(), forgetInsights(apiKey)]);
 }
 
 /** Removes everything held for a key that turned out not to work (a rejected sign-in). */

@@ -1,0 +1,45 @@
+// The insights routes through the production entry and `next start` (the built bundle, not the
+// route table in-process): each answers for a signed-in demo key with its documented shape, and a
+// bad parameter is the 400 naming it. (Their numbers and upstream calls are checked in
+// lib/server/insights, where no other test shares the sandbox.)
+import { expect, test, type APIRequestContext } from "@playwright/test";
+
+async function signedIn(request: APIRequestContext, baseURL: string): Promise<void> {
+  const res = await request.post("/api/session", { data: { demo: "pro" }, headers: { origin: baseURL } });
+  expect(res.status()).toBe(200);
+}
+
+test("GET /api/insights/trend|sources|platforms|competitors answer for the range", async ({ request, baseURL }) => {
+  await signedIn(request, baseURL!);
+  const query = "from=2026-10-22&to=2026-11-20&tz=Europe/Berlin";
+  const [trend, sources, platforms, competitors] = await Promise.all(
+    ["trend", "sources", "platforms", "competitors"].map(async (route) => {
+      const res = await request.get(`/api/insights/${route}?${query}`);
+      expect(res.status(), route).toBe(200);
+      return res.json();
+    }),
+  );
+  expect(trend).toMatchObject({ from: "2026-10-22", to: "2026-11-20", tz: "Europe/Berlin", bucket: "day" });
+  expect(trend.data).toHaveLength(30);
+  expect(trend.previous).toHaveLength(30);
+  // The first bucket starts at midnight in Berlin (summer time on 2026-10-22).
+  expect(trend.data[0].start).toBe("2026-10-21T22:00:00.000Z");
+  expect(sources.data.map((r: { source: string }) => r.source)).toEqual(["chatgpt", "perplexity", "claude", "gemini", "organic", "direct", "paid", "social", "referral"]);
+  expect(platforms.data.map((r: { platform: string }) => r.platform)).toEqual(["chatgpt", "claude", "perplexity", "gemini"]);
+  expect(platforms.data.every((r: { mentions: number; visitors: number }) => r.mentions > 0 && r.visitors > 0)).toBe(true);
+  expect(competitors.mentions).toBeGreaterThan(0);
+  expect(competitors.data.length).toBeGreaterThan(0);
+});
+
+test("a bad time zone or range is a 400 naming the parameter", async ({ request, baseURL }) => {
+  await signedIn(request, baseURL!);
+  for (const [query, param] of [
+    ["tz=Mars%2FOlympus_Mons", "tz"],
+    ["from=2026-11-10&to=2026-11-01", "from"],
+    ["bucket=month", "bucket"],
+  ]) {
+    const res = await request.get(`/api/insights/platforms?${query}`);
+    expect(res.status(), query).toBe(400);
+    expect((await res.json()).error).toMatchObject({ code: "invalid_parameter", param });
+  }
+});

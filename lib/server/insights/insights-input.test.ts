@@ -1,0 +1,134 @@
+// The insights routes' query: bad from / to / tz / bucket get a 400 naming the parameter before any
+// upstream call, on all four routes; a range that is backwards or too long (also once a default is
+// filled in) names `from`; and what omitted parameters mean (the last 30 days ending today in tz,
+// buckets by the range's length).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_KEYS } from "@/sandbox/keys";
+import type { Sandbox } from "@/sandbox/server";
+import { callApi, sessionCookie, startUpstream, type ErrorJson } from "../test-support";
+import type { TrendInsight } from "./trend";
+
+let sandbox: Sandbox;
+let cookie: string;
+
+beforeAll(async () => {
+  sandbox = await startUpstream();
+  cookie = await sessionCookie(DEMO_KEYS.pro);
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+const ROUTES = ["trend", "sources", "platforms", "competitors"];
+const INJECTIONS = ["' OR 1=1 --", "<script>alert(1)</script>", "../../etc/passwd", "${7*7}", "\u0000", "a\r\nX-Injected: 1"];
+const COMMON = ["", " ", "9".repeat(5000), "null", "[]", "🙂", ...INJECTIONS];
+
+const BAD: Record<string, string[]> = {
+  from: [
+    ...COMMON,
+    "yesterday",
+    "2026-02-29",
+    "2026-02-30",
+    "2026-04-31",
+    "2026-13-01",
+    "2026-00-10",
+    "2026-11-00",
+    "2026-1-5",
+    "20261101",
+    "２０２６-１１-０１",
+    "1999-12-31",
+    "2101-01-01",
+    // Calendar dates only: an instant would mean a different day in each zone.
+    "2026-11-01T00:00:00Z",
+    "2026-11-01T00:00",
+    " 2026-11-01",
+  ],
+  tz: [...COMMON, "Mars/Olympus_Mons", "+05:30", "GMT+5", "Etc/GMT+14", "UTC\u0000", "Europe/Berlin ", " UTC", "Europe/../Europe/Berlin", "localtime", "posix/Europe/Berlin", "A".repeat(80)],
+  bucket: [...COMMON, "month", "hour", "days", "DAY", "Week", "week "],
+};
+BAD.to = BAD.from!;
+const VALID: Record<string, string> = { from: "2026-11-01", to: "2026-11-07", tz: "Europe/Berlin", bucket: "week" };
+
+const cases = ROUTES.flatMap((route) =>
+  Object.keys(BAD).flatMap((param) => [
+    ...BAD[param]!.map((value) => ({ route, param, query: `${param}=${encodeURIComponent(value)}`, label: JSON.stringify(value).slice(0, 30) })),
+    { route, param, query: `${param}=${VALID[param]}&${param}=${VALID[param]}`, label: "repeated" },
+  ]),
+);
+
+describe("insights: bad from, to, tz and bucket", () => {
+  it(`a 400 naming the parameter and no upstream request (${cases.length} cases over the four routes)`, async () => {
+    const before = sandbox.stats().requests;
+    const failures: string[] = [];
+    for (const { route, param, query, label } of cases) {
+      const res = await callApi<ErrorJson>(`/api/insights/${route}?${query}`, { cookie });
+      if (res.status !== 400 || res.body?.error?.code !== "invalid_parameter" || res.body.error.param !== param) {
+        failures.push(`${route} ${param}=${label}: ${res.status} ${res.text.slice(0, 120)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(sandbox.stats().requests).toBe(before);
+  });
+
+  it.each([
+    ["from after to", "from=2026-11-10&to=2026-11-01", /from must not be after to/],
+    ["367 days", "from=2025-11-20&to=2026-11-21", /367 days long; at most 366/],
+    ["from far back with to defaulting to today", "from=2020-01-01", /at most 366.*to defaults to today/],
+    ["from after today with to defaulting to today", "from=2099-01-01", /from must not be after to.*to defaults to today/],
+  ])("%s: a 400 naming from with a message that says why, no upstream request", async (_name, query, message) => {
+    const before = sandbox.stats().requests;
+    for (const route of ROUTES) {
+      const res = await callApi<ErrorJson>(`/api/insights/${route}?${query}`, { cookie });
+      expect(res.status, route).toBe(400);
+      expect(res.body.error).toMatchObject({ code: "invalid_parameter", param: "from" });
+      expect(res.body.error.message).toMatch(message);
+    }
+    expect(sandbox.stats().requests).toBe(before);
+  });
+
+  it("takes 366 days, leap days, links and zones in any case, and drops unknown parameters", async () => {
+    for (const query of ["from=2025-11-21&to=2026-11-21&bucket=week", "from=2028-02-29&to=2028-03-01", "tz=US/Eastern&from=2026-11-01&to=2026-11-02", "tz=america/new_york&from=2026-11-01&to=2026-11-02", "from=2026-11-01&to=2026-11-02&limit=5&source=bing&__proto__=x"]) {
+      const res = await callApi<TrendInsight>(`/api/insights/trend?${query}`, { cookie });
+      expect(res.status, `${query}: ${res.text.slice(0, 200)}`).toBe(200);
+    }
+  });
+});
+
+describe("insights: omitted parameters", () => {
+  /** Today in `tz` by this test's own reading of the clock. */
+  const today = (tz: string) => new Intl.DateTimeFormat("en-CA", { timeZone: tz, year: "numeric", month: "2-digit", day: "2-digit" }).format(Date.now());
+  const minusDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10);
+
+  it("no from, to or tz: the last 30 days ending today in UTC, by day", async () => {
+    const res = await callApi<TrendInsight>("/api/insights/trend", { cookie });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ from: minusDays(today("UTC"), 29), to: today("UTC"), tz: "UTC", bucket: "day" });
+    expect(res.body.data).toHaveLength(30);
+    expect(res.body.previous).toHaveLength(30);
+  });
+
+  it("today is the zone's today: in Pacific/Kiritimati (UTC+14) and Pacific/Pago_Pago (UTC-11)", async () => {
+    for (const tz of ["Pacific/Kiritimati", "Pacific/Pago_Pago"]) {
+      const res = await callApi<TrendInsight>(`/api/insights/sources?tz=${tz}`, { cookie });
+      expect(res.body, tz).toMatchObject({ from: minusDays(today(tz), 29), to: today(tz), tz });
+    }
+  });
+
+  it("only to: the 30 days ending then; only from: up to today", async () => {
+    expect((await callApi<TrendInsight>("/api/insights/trend?to=2026-11-10", { cookie })).body).toMatchObject({ from: "2026-10-12", to: "2026-11-10" });
+    const from = minusDays(today("UTC"), 9);
+    const res = await callApi<TrendInsight>(`/api/insights/trend?from=${from}`, { cookie });
+    expect(res.body).toMatchObject({ from, to: today("UTC"), bucket: "day" });
+    expect(res.body.data).toHaveLength(10);
+  });
+
+  it("bucket: by day up to 31 days, by week beyond; an explicit bucket wins", async () => {
+    const ask = async (query: string) => (await callApi<TrendInsight>(`/api/insights/trend?${query}`, { cookie })).body;
+    expect((await ask("from=2026-10-01&to=2026-10-31")).bucket).toBe("day");
+    const weeks = await ask("from=2026-10-01&to=2026-11-01");
+    expect(weeks.bucket).toBe("week");
+    // 2026-10-01 is a Thursday: Thursday to Sunday, then four whole ISO weeks (the last ends on Sunday 2026-11-01).
+    expect(weeks.data.map((p) => p.start.slice(0, 10))).toEqual(["2026-10-01", "2026-10-05", "2026-10-12", "2026-10-19", "2026-10-26"]);
+    expect((await ask("from=2026-10-01&to=2026-10-03&bucket=week")).data).toHaveLength(1);
+  });
+});

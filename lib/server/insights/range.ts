@@ -1,0 +1,101 @@
+// An insights query's window (DESIGN.md "Insights"): calendar days `from`..`to` (inclusive) in the
+// time zone `tz`, the range [start of `from`, start of the day after `to`), its buckets (days, or
+// ISO weeks from Monday clipped to the range), and the previous period: the same number of days
+// ending the day before `from`, its buckets the current ones moved back by that many days.
+// Calendar arithmetic (which date, how many days apart, which weekday) runs on day numbers (days
+// since 1970-01-01), where every day is one step; each date's first instant in `tz` comes from
+// @date-fns/tz, which knows the zone's offsets and its clock changes (a 23- or 25-hour day, a
+// midnight that does not exist).
+import {
+  INSIGHTS_DAY_BUCKETS_MAX_DAYS,
+  INSIGHTS_DEFAULT_DAYS,
+  type InsightBucket,
+} from "@/lib/data-api/constants";
+import { calendarDayNumber, insightsRangeProblem, type InsightsParams } from "@/lib/data-api/params";
+import { DAY_MS, dateOf, dayStart, todayIn } from "@/lib/range/calendar";
+import { invalidParameter } from "../http";
+
+/** One calendar day in the query's zone: its date and its instants [startMs, endMs). */
+export type Day = { date: string; startMs: number; endMs: number };
+
+/** Whole consecutive days: a bucket, a period, the span a listing reads. */
+export type DaySpan = { startMs: number; endMs: number; days: Day[] };
+
+export type InsightRange = {
+  from: string;
+  to: string;
+  tz: string;
+  bucket: InsightBucket;
+  current: DaySpan;
+  previous: DaySpan;
+  /** Buckets of each period, pairwise aligned (the previous ones are the current ones moved back). */
+  buckets: { current: DaySpan[]; previous: DaySpan[] };
+  /** The previous period then the current one: every day an insight of this range reads. */
+  window: DaySpan;
+};
+
+
+/** `count` consecutive days from day number `first`, each with its instants in `tz`. */
+function daysFrom(first: number, count: number, tz: string): Day[] {
+  const days: Day[] = [];
+  let start = dayStart(first, tz);
+  for (let i = 0; i < count; i++) {
+    // Each date's start comes from the date, never from the previous start plus 24 hours.
+    const end = dayStart(first + i + 1, tz);
+    days.push({ date: dateOf(first + i), startMs: start, endMs: end });
+    start = end;
+  }
+  return days;
+}
+
+export const spanOf = (days: Day[]): DaySpan => ({ startMs: days[0]!.startMs, endMs: days[days.length - 1]!.endMs, days });
+
+
+/** Index ranges of the buckets over `count` days from day number `first`: every day, or ISO weeks from Monday. */
+function bucketBounds(first: number, count: number, bucket: InsightBucket): Array<[number, number]> {
+  const bounds: Array<[number, number]> = [];
+  let start = 0;
+  for (let i = 1; i <= count; i++) {
+    if (i === count || bucket === "day" || new Date((first + i) * DAY_MS).getUTCDay() === 1) {
+      bounds.push([start, i]);
+      start = i;
+    }
+  }
+  return bounds;
+}
+
+/**
+ * The window of a validated insights query at `nowMs`. Defaults: `to` today in `tz`, `from` 29 days
+ * before `to` (30 days); `bucket` by day up to 31 days, else by week. A range that ends up backwards
+ * or too long once a default is filled in is a 400 naming `from`, before any upstream call.
+ */
+export function resolveRange(query: InsightsParams, nowMs: number): InsightRange {
+  const tz = query.tz;
+  const to = query.to ?? todayIn(tz, nowMs);
+  const last = calendarDayNumber(to)!;
+  const first = query.from ? calendarDayNumber(query.from)! : last - (INSIGHTS_DEFAULT_DAYS - 1);
+  const from = dateOf(first);
+  const problem = insightsRangeProblem(first, last);
+  if (problem) throw invalidParameter("from", query.to ? problem : `${problem} (to defaults to today, ${to}, in ${tz})`);
+
+  const length = last - first + 1;
+  const bucket = query.bucket ?? (length <= INSIGHTS_DAY_BUCKETS_MAX_DAYS ? "day" : "week");
+  // One run of days for both periods: the previous period ends where the current one starts.
+  const all = daysFrom(first - length, 2 * length, tz);
+  const previousDays = all.slice(0, length);
+  const currentDays = all.slice(length);
+  const bounds = bucketBounds(first, length, bucket);
+  return {
+    from,
+    to,
+    tz,
+    bucket,
+    current: spanOf(currentDays),
+    previous: spanOf(previousDays),
+    buckets: {
+      current: bounds.map(([a, b]) => spanOf(currentDays.slice(a, b))),
+      previous: bounds.map(([a, b]) => spanOf(previousDays.slice(a, b))),
+    },
+    window: spanOf(all),
+  };
+}

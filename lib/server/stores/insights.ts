@@ -1,0 +1,41 @@
+// The insights' long-lived figures (lib/server/insights): per-day summaries of listed rows and the
+// counts of visitor queries, kept per API key for hours when their days are closed (they never
+// change) and for seconds when they include today. Each key has its own namespace, named by a keyed
+// hash (never the key), so sign-out drops exactly that key's figures. The namespaces are plain
+// `CacheStore`s (get / set with TTL / delete / clear) holding JSON values, so a shared store (Redis,
+// one prefix per namespace) can back them when several instances run.
+import "server-only";
+import { MemoryCacheStore, type CacheStore } from "@/lib/data-api/cache";
+
+export interface InsightsStore {
+  /** The figures of one API key (`id` is a keyed hash of the key and upstream). */
+  namespace(id: string): CacheStore;
+}
+
+export type MemoryInsightsOptions = {
+  /** Figures kept per key; the oldest go first. A 366-day view in one time zone needs ~1,500. */
+  maxEntriesPerKey?: number;
+  /** Keys kept; the least recently used key's figures go first. */
+  maxKeys?: number;
+  now?: () => number;
+};
+
+/** In-process namespaces, bounded in keys and in entries per key. */
+export function createMemoryInsightsStore(options: MemoryInsightsOptions = {}): InsightsStore & { keys(): number } {
+  const maxEntries = options.maxEntriesPerKey ?? 20_000;
+  const maxKeys = options.maxKeys ?? 1_000;
+  const now = options.now ?? (() => Date.now());
+  const spaces = new Map<string, MemoryCacheStore>();
+  return {
+    namespace(id) {
+      let space = spaces.get(id);
+      if (space) spaces.delete(id);
+      else space = new MemoryCacheStore(maxEntries, now);
+      // Re-inserted last: Map order is the recency order the bound evicts by.
+      spaces.set(id, space);
+      while (spaces.size > maxKeys) spaces.delete(spaces.keys().next().value!);
+      return space;
+    },
+    keys: () => spaces.size,
+  };
+}
