@@ -53,10 +53,11 @@ describe("DateField", () => {
     expect(onChange).toHaveBeenCalledWith("2026-11-01");
   });
 
-  it("shows the day of a full timestamp from the URL, with the instant as a hint", () => {
+  it("shows the day of a full timestamp from the URL, with the instant as a hint it is described by", () => {
     renderWithProviders(<DateField name="from" label="First seen from" value="2026-10-21T12:00:00.000Z" onChange={() => {}} hint={<span>Oct 21, 12:00</span>} />);
     expect(screen.getByLabelText<HTMLInputElement>("First seen from").value).toBe("2026-10-21");
     expect(screen.getByText("Oct 21, 12:00")).toBeTruthy();
+    expect(description(screen.getByLabelText("First seen from"))).toBe("Oct 21, 12:00");
   });
 
   it("marks an invalid date and names the message, without the hint", () => {
