@@ -49,7 +49,8 @@ function Field({
   );
 }
 
-type FieldProps = { name: string; label: string; value: string; error?: string };
+/** A filter's parameter: its URL value and error, and `onChange` with a value to apply ("" clears it). */
+type FieldProps = { name: string; label: string; value: string; error?: string; onChange: (value: string) => void };
 
 export function SelectField({
   value,
@@ -59,7 +60,6 @@ export function SelectField({
   groups,
   ...field
 }: FieldProps & {
-  onChange: (value: string) => void;
   anyLabel?: string;
   options?: Option[];
   groups?: Array<{ label: string; options: Option[] }>;
@@ -92,7 +92,7 @@ export function SelectField({
 }
 
 /** A date filter. A full timestamp in the URL (e.g. from the overview's window) is shown beside it. */
-export function DateField({ value, onChange, hint, ...field }: FieldProps & { onChange: (value: string) => void; hint?: ReactNode }) {
+export function DateField({ value, onChange, hint, ...field }: FieldProps & { hint?: ReactNode }) {
   const dateOnly = /^\d{4}-\d{2}-\d{2}/.test(value) ? value.slice(0, 10) : "";
   return (
     <Field {...field} hint={value.length > 10 ? hint : undefined}>
@@ -101,14 +101,17 @@ export function DateField({ value, onChange, hint, ...field }: FieldProps & { on
   );
 }
 
-/** Free text with suggestions (known values); applies on Enter, on leaving the field, or on picking a suggestion. */
+/**
+ * Free text with suggestions (known values): calls back, trimmed, on Enter, on leaving the field, or
+ * on picking a suggestion, not on every keystroke.
+ */
 export function SuggestField({
   value,
   suggestions,
-  onApply,
+  onChange,
   placeholder,
   ...field
-}: FieldProps & { suggestions: readonly string[]; onApply: (value: string) => void; placeholder?: string }) {
+}: FieldProps & { suggestions: readonly string[]; placeholder?: string }) {
   const [draft, setDraft] = useState(value);
   const [seen, setSeen] = useState(value);
   // Follow the URL when it changes under us (back/forward, clear filters).
@@ -118,7 +121,7 @@ export function SuggestField({
   }
   const apply = (v: string) => {
     const trimmed = v.trim();
-    if (trimmed !== value) onApply(trimmed);
+    if (trimmed !== value) onChange(trimmed);
   };
   return (
     <Field {...field} hint="Pick a suggestion or type any value, then press Enter" hiddenHint>

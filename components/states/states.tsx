@@ -32,6 +32,19 @@ export function SkeletonLines({ lines = 4, height = 18 }: { lines?: number; heig
   );
 }
 
+/** Skeleton cards in a grid (`className`), for a widget whose content is cards: KPIs, a feed. */
+export function SkeletonCards({ className, cards = 4, lines, height }: { className: string; cards?: number; lines?: number; height?: number }) {
+  return (
+    <div className={className}>
+      {Array.from({ length: cards }, (_, i) => (
+        <div className="card" key={i}>
+          <SkeletonLines lines={lines} height={height} />
+        </div>
+      ))}
+    </div>
+  );
+}
+
 export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
   return (
     <div className="state" data-testid="empty-state">
