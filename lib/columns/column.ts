@@ -30,7 +30,20 @@ const ofKind =
   (kind: ValueKind) =>
   (label: string, options: { header?: string } = {}): ColumnSpec => ({ label, kind, ...options });
 
-/** One constructor per value kind, so a declaration reads `pages_viewed: col.integer("Pages viewed")`. */
+/**
+ * A per cent value (12.5 means 12.5%): the unit is said once, here, as "(%)" in the label and "_pct" in
+ * the plain CSV header, which is otherwise the label in snake case ("Share of visitors" ->
+ * `share_of_visitors_pct`). Not "_pp": percentage points are differences between two percentages.
+ */
+function percent(label: string, options: { header?: string } = {}): ColumnSpec {
+  const header = options.header ?? `${label.toLowerCase().replace(/[^a-z0-9]+/g, "_")}_pct`;
+  return { label: `${label} (%)`, kind: "number", header };
+}
+
+/**
+ * One constructor per value kind, so a declaration reads `pages_viewed: col.integer("Pages viewed")`,
+ * and `percent` for per cent numbers.
+ */
 export const col = {
   text: ofKind("text"),
   token: ofKind("token"),
@@ -39,7 +52,8 @@ export const col = {
   boolean: ofKind("boolean"),
   timestamp: ofKind("timestamp"),
   list: ofKind("list"),
-} satisfies Record<ValueKind, unknown>;
+  percent,
+} satisfies Record<ValueKind | "percent", unknown>;
 
 /**
  * Declares a resource's columns as a record in file order: the key is the row's field, and the plain
