@@ -7,7 +7,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { ExportButton } from "@/components/export/export-button";
 import type { ListFilters, ListPath } from "@/components/filters/use-list-filters";
-import { EmptyState, InvalidFilterState, QueryView } from "@/components/states/states";
+import { EmptyState, InvalidFilterState, noRows, QueryView } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
 import { Pagination } from "@/components/ui/pagination";
 import type { ResultOf } from "@/lib/data-api/endpoints";
@@ -93,7 +93,7 @@ function ListResults<P extends ListPath>({ view, feed, loading, emptyHint, child
       query={query}
       what={resource}
       loading={loading}
-      isEmpty={(d) => pageOf(d).data.length === 0 && !pageOf(d).unreadable}
+      isEmpty={(d) => noRows(pageOf(d))}
       empty={framed(
         <EmptyState title={offset > 0 ? `No ${resource} on this page` : `No ${resource} match these filters`}>
           {offset > 0 ? <Link href={pageHref(0)}>Go to the first page</Link> : emptyHint}

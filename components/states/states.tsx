@@ -132,6 +132,9 @@ export function UnreadableNotice({ unreadable, noun }: { unreadable: Unreadable 
   );
 }
 
+/** A list answer with nothing to show: no rows, and none unreadable (those get a notice instead). */
+export const noRows = (list: { data: readonly unknown[]; unreadable?: Unreadable }) => list.data.length === 0 && !list.unreadable;
+
 type QueryViewProps<T> = {
   query: UseQueryResult<T>;
   /** Names the data in messages: "traffic by source". */
