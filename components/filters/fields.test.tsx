@@ -53,10 +53,11 @@ describe("DateField", () => {
     expect(onChange).toHaveBeenCalledWith("2026-11-01");
   });
 
-  it("shows the day of a full timestamp from the URL, with the instant as a hint", () => {
+  it("shows the day of a full timestamp from the URL, with the instant as a hint it is described by", () => {
     renderWithProviders(<DateField name="from" label="First seen from" value="2026-10-21T12:00:00.000Z" onChange={() => {}} hint={<span>Oct 21, 12:00</span>} />);
     expect(screen.getByLabelText<HTMLInputElement>("First seen from").value).toBe("2026-10-21");
     expect(screen.getByText("Oct 21, 12:00")).toBeTruthy();
+    expect(description(screen.getByLabelText("First seen from"))).toBe("Oct 21, 12:00");
   });
 
   it("marks an invalid date and names the message, without the hint", () => {
@@ -74,46 +75,46 @@ describe("SuggestField", () => {
   const intents = ["problem_research", "solution_comparison"];
 
   it("applies typed text on Enter, trimmed, and says how in its description", async () => {
-    const onApply = vi.fn();
-    const { user } = renderWithProviders(<SuggestField name="intent" label="Intent" value="" suggestions={intents} onApply={onApply} />);
+    const onChange = vi.fn();
+    const { user } = renderWithProviders(<SuggestField name="intent" label="Intent" value="" suggestions={intents} onChange={onChange} />);
     const input = screen.getByRole("combobox", { name: "Intent" });
     expect(description(input)).toBe("Pick a suggestion or type any value, then press Enter");
     await user.type(input, "  newsletter ");
-    expect(onApply).not.toHaveBeenCalled();
+    expect(onChange).not.toHaveBeenCalled();
     await user.keyboard("{Enter}");
-    expect(onApply).toHaveBeenCalledExactlyOnceWith("newsletter");
+    expect(onChange).toHaveBeenCalledExactlyOnceWith("newsletter");
   });
 
   it("applies a suggestion as soon as it is picked, and a draft when the field is left", async () => {
-    const onApply = vi.fn();
-    const { user } = renderWithProviders(<SuggestField name="intent" label="Intent" value="" suggestions={intents} onApply={onApply} />);
+    const onChange = vi.fn();
+    const { user } = renderWithProviders(<SuggestField name="intent" label="Intent" value="" suggestions={intents} onChange={onChange} />);
     const input = screen.getByRole("combobox", { name: "Intent" });
     // Picking from the datalist sets the whole value at once.
     fireEvent.change(input, { target: { value: "solution_comparison" } });
-    expect(onApply).toHaveBeenLastCalledWith("solution_comparison");
+    expect(onChange).toHaveBeenLastCalledWith("solution_comparison");
     await user.clear(input);
     await user.type(input, "support");
     await user.tab();
-    expect(onApply).toHaveBeenLastCalledWith("support");
+    expect(onChange).toHaveBeenLastCalledWith("support");
   });
 
   it("does not call back when the value did not change", async () => {
-    const onApply = vi.fn();
-    const { user } = renderWithProviders(<SuggestField name="intent" label="Intent" value="support" suggestions={intents} onApply={onApply} />);
+    const onChange = vi.fn();
+    const { user } = renderWithProviders(<SuggestField name="intent" label="Intent" value="support" suggestions={intents} onChange={onChange} />);
     await user.click(screen.getByRole("combobox", { name: "Intent" }));
     await user.keyboard("{Enter}");
     await user.tab();
-    expect(onApply).not.toHaveBeenCalled();
+    expect(onChange).not.toHaveBeenCalled();
   });
 
   it("follows the URL when it changes under it (back, clear filters)", () => {
-    const { rerender } = renderWithProviders(<SuggestField name="intent" label="Intent" value="support" suggestions={intents} onApply={() => {}} />);
-    rerender(<SuggestField name="intent" label="Intent" value="" suggestions={intents} onApply={() => {}} />);
+    const { rerender } = renderWithProviders(<SuggestField name="intent" label="Intent" value="support" suggestions={intents} onChange={() => {}} />);
+    rerender(<SuggestField name="intent" label="Intent" value="" suggestions={intents} onChange={() => {}} />);
     expect(screen.getByRole<HTMLInputElement>("combobox", { name: "Intent" }).value).toBe("");
   });
 
   it("marks an invalid intent and names the message instead of the help", () => {
-    renderWithProviders(<SuggestField name="intent" label="Intent" value="Not An Intent" suggestions={intents} onApply={() => {}} error="intent must be a token" />);
+    renderWithProviders(<SuggestField name="intent" label="Intent" value="Not An Intent" suggestions={intents} onChange={() => {}} error="intent must be a token" />);
     const input = screen.getByRole("combobox", { name: "Intent" });
     expect(input.getAttribute("aria-invalid")).toBe("true");
     expect(description(input)).toBe("intent must be a token");

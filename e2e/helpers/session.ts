@@ -22,3 +22,9 @@ export async function signInWithKey(page: Page, apiKey: string): Promise<void> {
 export async function waitForWidgets(page: Page): Promise<void> {
   await expect(page.getByTestId("loading")).toHaveCount(0, { timeout: 15_000 });
 }
+
+/** Opens `url` and waits until its widgets have loaded. */
+export async function openPage(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await waitForWidgets(page);
+}
