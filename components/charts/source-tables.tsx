@@ -125,7 +125,10 @@ export function ConversionBySourceTable({
             <th scope="col">Source</th>
             <th scope="col">Visitors</th>
             <th scope="col">Conversions</th>
-            <th scope="col">Conversion rate</th>
+            <th scope="col">
+              <span className={styles.wide}>Conversion rate</span>
+              <span className={styles.narrow}>Rate</span>
+            </th>
           </tr>
         </thead>
         {groups.map((g) => {

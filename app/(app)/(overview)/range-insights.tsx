@@ -48,14 +48,12 @@ export function RangeInsights() {
       <Widget what="the key metrics of the range" frame={rangeKpiFrame} loading={<RangeLoading text={counting("visitors", range)} kpis />}>
         <RangeKpis range={range} />
       </Widget>
-      <div className="grid grid-2">
-        <Widget what="the trend" frame={trendFrame} loading={<RangeLoading text={counting("visitors per day", range)} />}>
-          <TrendCard range={range} />
-        </Widget>
-        <Widget what="conversion by source" frame={sourcesFrame} loading={<RangeLoading text={counting("visitors and conversions by source", range)} />}>
-          <SourcesCard range={range} />
-        </Widget>
-      </div>
+      <Widget what="the trend" frame={trendFrame} loading={<RangeLoading text={counting("visitors per day", range)} />}>
+        <TrendCard range={range} />
+      </Widget>
+      <Widget what="conversion by source" frame={sourcesFrame} loading={<RangeLoading text={counting("visitors and conversions by source", range)} />}>
+        <SourcesCard range={range} />
+      </Widget>
     </section>
   );
 }
