@@ -27,7 +27,7 @@ import type { Overview, Ranking } from "@/lib/data-api/schemas";
 import { formatNumber, formatPercent, MISSING } from "@/lib/format/format";
 import { apiQuery, browserApi } from "@/lib/queries/api";
 import { PERIOD_LABELS } from "@/lib/ui/view-filters";
-import { Kpi } from "./kpi";
+import { Kpi, KpiSkeleton } from "./kpi";
 import styles from "./overview.module.css";
 import { RangeInsights } from "./range-insights";
 import { overviewSearchParams } from "./search-params";
@@ -121,18 +121,6 @@ function kpiFrame(body: ReactNode, actions?: ReactNode, periodLabel?: string) {
       </div>
       {body}
     </section>
-  );
-}
-
-function KpiSkeleton() {
-  return (
-    <div className="grid grid-kpis">
-      {[0, 1, 2, 3].map((i) => (
-        <div className="card" key={i}>
-          <SkeletonLines lines={3} height={20} />
-        </div>
-      ))}
-    </div>
   );
 }
 

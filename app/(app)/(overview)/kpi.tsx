@@ -2,6 +2,7 @@
 // can show them) and a foot with its change and what it is compared with.
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { SkeletonLines } from "@/components/states/states";
 import { formatNumber } from "@/lib/format/format";
 import styles from "./overview.module.css";
 
@@ -30,5 +31,18 @@ export function PendingNote({ children }: { children: ReactNode }) {
     <p className={`small muted ${styles.pending}`} data-testid="pending-note">
       {children}
     </p>
+  );
+}
+
+/** Four KPI cards' worth of skeleton, while their figures load. */
+export function KpiSkeleton() {
+  return (
+    <div className="grid grid-kpis">
+      {[0, 1, 2, 3].map((i) => (
+        <div className="card" key={i}>
+          <SkeletonLines lines={3} height={20} />
+        </div>
+      ))}
+    </div>
   );
 }

@@ -11,7 +11,7 @@ import { TrendFigure } from "@/components/charts/chart-figures";
 import { ConversionBySourceTable } from "@/components/charts/source-tables";
 import { visitorsHref } from "@/components/charts/source-table-data";
 import { toTrendChartData } from "@/components/charts/trend-chart-data";
-import { EmptyState, QueryView, Skeleton, SkeletonLines } from "@/components/states/states";
+import { EmptyState, QueryView, Skeleton } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
 import { Card } from "@/components/ui/card";
 import { ChangeBadge } from "@/components/ui/change-badge";
@@ -19,7 +19,7 @@ import { formatPercent } from "@/lib/format/format";
 import { apiQuery, browserApi } from "@/lib/queries/api";
 import { previousRange, rangeLabel, type DateRange } from "@/lib/range/date-range";
 import { useDateRange } from "@/lib/range/use-date-range";
-import { Kpi, PendingNote } from "./kpi";
+import { Kpi, KpiSkeleton, PendingNote } from "./kpi";
 import styles from "./overview.module.css";
 
 /** The labels of a range's answer: its window and the previous period's. */
@@ -62,17 +62,7 @@ function RangeLoading({ text, kpis }: { text: string; kpis?: boolean }) {
   return (
     <>
       <PendingNote>{text}</PendingNote>
-      {kpis ? (
-        <div className="grid grid-kpis">
-          {[0, 1, 2, 3].map((i) => (
-            <div className="card" key={i}>
-              <SkeletonLines lines={3} height={20} />
-            </div>
-          ))}
-        </div>
-      ) : (
-        <Skeleton height={260} />
-      )}
+      {kpis ? <KpiSkeleton /> : <Skeleton height={260} />}
     </>
   );
 }
