@@ -124,7 +124,10 @@ export function ConversionBySourceTable({
           <tr>
             <th scope="col">Source</th>
             <th scope="col">Visitors</th>
-            <th scope="col">Conversions</th>
+            <th scope="col">
+              <span className={styles.wide}>Conversions</span>
+              <span className={styles.narrow}>Conv.</span>
+            </th>
             <th scope="col">
               <span className={styles.wide}>Conversion rate</span>
               <span className={styles.narrow}>Rate</span>
