@@ -45,8 +45,8 @@ test("KPI cards for a typed range equal the sandbox's counts, each against the p
   // The previous period is drawn behind the current one, and its buckets are in the table.
   const trend = page.getByTestId("trend-card");
   await trend.scrollIntoViewIfNeeded();
-  await expect(trend.locator("[data-testid=trend-chart] path.trend-previous")).toHaveAttribute("stroke-dasharray", "5 4");
-  await expect(trend.locator("[data-testid=trend-chart] path.trend-current")).toBeVisible();
+  await expect(trend.locator("[data-testid=trend-chart] .trend-previous path.recharts-line-curve")).toHaveAttribute("stroke-dasharray", "5 4");
+  await expect(trend.locator("[data-testid=trend-chart] .trend-current path.recharts-line-curve")).toBeVisible();
   await trend.getByText("Show every day as a table").click();
   const rows = trend.getByTestId("trend-table").locator("tbody tr");
   await expect(rows).toHaveCount(15);
