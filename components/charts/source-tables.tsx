@@ -58,7 +58,7 @@ export function TrafficFigure({
 }) {
   const max = Math.max(1, ...data.bars.map((b) => b.visitors ?? 0));
   return (
-    <div className={styles.tableScroll}>
+    <div className={styles.tableScroll} data-testid="traffic-chart">
       <table className={styles.barTable}>
         <caption className="visually-hidden">
           Visitors by traffic source, {periodLabel}; changes against {previousLabel}
