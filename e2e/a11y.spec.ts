@@ -14,7 +14,7 @@ const pages = () => ["/", "/visitors", `/visitors/${visitorId}`, "/mentions", "/
 
 for (const scheme of ["light", "dark"] as const) {
   test(`axe: no serious violations on any page (${scheme})`, async ({ browser }) => {
-    test.setTimeout(60_000);
+    test.setTimeout(120_000);
     const context = await browser.newContext({ colorScheme: scheme });
     const page = await context.newPage();
     await page.goto("/sign-in");
@@ -30,6 +30,7 @@ for (const scheme of ["light", "dark"] as const) {
 }
 
 test("375 px: no page scrolls sideways", async ({ browser }) => {
+  test.setTimeout(120_000);
   const context = await browser.newContext({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
   const page = await context.newPage();
   await page.goto("/sign-in");

@@ -43,6 +43,12 @@ describe("formatChange", () => {
     expect(formatChange(undefined).text).toBe("—");
     expect(formatChange(4, "").text).toBe("+4");
   });
+  it("says points in the singular for exactly one ('up 1 point', never 'up 1 points')", () => {
+    expect(formatChange(1, "points")).toEqual({ direction: "up", text: "+1 pt", label: "up 1 point" });
+    expect(formatChange(-1.04, "points")).toEqual({ direction: "down", text: "\u22121 pt", label: "down 1 point" });
+    expect(formatChange(1.5, "points")).toEqual({ direction: "up", text: "+1.5 pts", label: "up 1.5 points" });
+    expect(formatChange(0.02, "points")).toEqual({ direction: "flat", text: "0 pts", label: "no change" });
+  });
 });
 
 describe("toDirection", () => {

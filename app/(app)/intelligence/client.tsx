@@ -64,7 +64,7 @@ function ScoreCard() {
           <ScoreSummary score={s} size="large" />
           <p className="small muted">
             Range 0 (never surfaced) to 100 (consistently recommended first). Trend: <TrendDirection direction={s.trend?.direction} />
-            {s.trend?.change !== undefined && `, ${s.trend.change > 0 ? "+" : ""}${s.trend.change} points`}.
+            {s.trend?.change !== undefined && `, ${s.trend.change > 0 ? "+" : ""}${s.trend.change} ${Math.abs(s.trend.change) === 1 ? "point" : "points"}`}.
           </p>
         </div>
       )}
