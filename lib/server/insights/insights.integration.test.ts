@@ -152,7 +152,7 @@ function computeExpected(c: Case) {
           sentiment: { positive: now.positive, neutral: now.neutral, negative: now.negative },
           avg_position: avg(now.sum, now.n),
           ...figures(0, platform),
-          previous: { mentions: before.mentions, avg_position: avg(before.sum, before.n), ...figures(1, platform) },
+          previous: { mentions: before.mentions, sentiment: { positive: before.positive, neutral: before.neutral, negative: before.negative }, avg_position: avg(before.sum, before.n), ...figures(1, platform) },
         };
       }),
     },
@@ -254,7 +254,7 @@ describe("every insights number against the sandbox's rows, bucketed independent
         sentiment: { positive: 0, neutral: 0, negative: 0 },
         avg_position: null,
         ...none,
-        previous: { mentions: 0, avg_position: null, ...none },
+        previous: { mentions: 0, sentiment: { positive: 0, neutral: 0, negative: 0 }, avg_position: null, ...none },
       })),
     );
     expect(got.competitors).toEqual({ from: "2026-10-22", to: "2026-11-20", tz: "UTC", mentions: 0, data: [] });
