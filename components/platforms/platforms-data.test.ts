@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { comparedChange } from "@/components/ui/change-badge";
+import { mentionsHref, positiveShare, previousWindowLabel, rankingMoves, sentimentShares, visitorsHref } from "./platforms-data";
+
+const range = { from: "2026-11-01", to: "2026-11-30", tz: "America/New_York" };
+
+describe("drill-down links", () => {
+  it("carry the list's own filter and the range (from, to, tz), URL-encoded", () => {
+    expect(mentionsHref(range, { platform: "chatgpt" })).toBe("/mentions?platform=chatgpt&from=2026-11-01&to=2026-11-30&tz=America%2FNew_York");
+    expect(mentionsHref(range, { platform: "claude", sentiment: "negative" })).toBe("/mentions?platform=claude&sentiment=negative&from=2026-11-01&to=2026-11-30&tz=America%2FNew_York");
+    expect(mentionsHref(range)).toBe("/mentions?from=2026-11-01&to=2026-11-30&tz=America%2FNew_York");
+    expect(visitorsHref(range, "gemini")).toBe("/visitors?source=gemini&from=2026-11-01&to=2026-11-30&tz=America%2FNew_York");
+    expect(visitorsHref(range, "gemini", true)).toBe("/visitors?source=gemini&converted=true&from=2026-11-01&to=2026-11-30&tz=America%2FNew_York");
+  });
+});
+
+describe("sentiment shares", () => {
+  it("each share of the split to one decimal; none without mentions", () => {
+    expect(sentimentShares({ positive: 2, neutral: 1, negative: 0 })).toEqual([
+      { key: "positive", count: 2, share: 66.7 },
+      { key: "neutral", count: 1, share: 33.3 },
+      { key: "negative", count: 0, share: 0 },
+    ]);
+    expect(positiveShare({ positive: 0, neutral: 0, negative: 0 })).toBeNull();
+    expect(positiveShare({ positive: 1, neutral: 0, negative: 3 })).toBe(25);
+  });
+});
+
+describe("the previous window's label", () => {
+  it("as many days just before from, crossing a month and a year", () => {
+    expect(previousWindowLabel(range)).toBe("the previous 30 days (2 Oct – 31 Oct 2026)");
+    expect(previousWindowLabel({ from: "2027-01-01", to: "2027-01-01", tz: "UTC" })).toBe("the previous day (31 Dec 2026)");
+    expect(previousWindowLabel({ from: "2027-01-03", to: "2027-01-09", tz: "UTC" })).toBe("the previous 7 days (27 Dec 2026 – 2 Jan 2027)");
+  });
+});
+
+describe("comparedChange (the change badge's figure)", () => {
+  it("a count by a relative percentage; from 0 it is new; unknown without both", () => {
+    expect(comparedChange(150, 120, "count")).toMatchObject({ direction: "up", text: "+25%" });
+    expect(comparedChange(90, 120, "count")).toMatchObject({ direction: "down", text: "\u221225%" });
+    expect(comparedChange(5, 0, "count")).toMatchObject({ direction: "up", text: "new" });
+    expect(comparedChange(0, 0, "count")).toMatchObject({ direction: "flat", label: "no change" });
+    expect(comparedChange(null, 3, "count")).toMatchObject({ direction: "flat", label: "change unknown" });
+  });
+
+  it("a rate by points, one point singular", () => {
+    expect(comparedChange(4.1, 3.1, "points")).toMatchObject({ direction: "up", text: "+1 pt", label: "up 1 point" });
+    expect(comparedChange(3.2, 3.8, "points")).toMatchObject({ direction: "down", text: "\u22120.6 pts", label: "down 0.6 points" });
+    expect(comparedChange(3.2, 3.2, "points")).toMatchObject({ direction: "flat", label: "no change" });
+    expect(comparedChange(3.2, null, "points").label).toBe("change unknown");
+  });
+});
+
+describe("rankingMoves", () => {
+  it("the rank each row held by last period's scores (score minus change), ties as the ranking orders them", () => {
+    const moves = rankingMoves([
+      { rank: 1, name: "Acme", score: 80, change: 10 }, // was 70
+      { rank: 2, name: "Brand", score: 75, change: -5, is_workspace: true }, // was 80
+      { rank: 3, name: "Globex", score: 70, change: 0 }, // was 70, ties Acme, A before G
+      { rank: 4, name: "Initech", score: 60 }, // no change: no previous rank
+    ]);
+    expect(moves.map((m) => [m.name, m.rank, m.previousRank])).toEqual([
+      ["Acme", 1, 2],
+      ["Brand", 2, 1],
+      ["Globex", 3, 3],
+      ["Initech", 4, null],
+    ]);
+  });
+
+  it("two rows with one name keep their own previous ranks", () => {
+    const moves = rankingMoves([
+      { rank: 1, name: "Same", score: 50, change: -20 },
+      { rank: 2, name: "Same", score: 40, change: 0 },
+    ]);
+    expect(moves.map((m) => m.previousRank)).toEqual([1, 2]);
+  });
+});
