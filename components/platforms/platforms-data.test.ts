@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { comparedChange } from "@/components/ui/change-badge";
-import { mentionsHref, positiveShare, previousWindowLabel, rankingMoves, sentimentShares, visitorsHref } from "./platforms-data";
+import { mentionsHref, positiveShare, previousWindowLabel, rankingMoves, sentimentColumns, sentimentShares, visitorsHref } from "./platforms-data";
 
 const range = { from: "2026-11-01", to: "2026-11-30", tz: "America/New_York" };
 
@@ -73,5 +73,26 @@ describe("rankingMoves", () => {
       { rank: 2, name: "Same", score: 40, change: 0 },
     ]);
     expect(moves.map((m) => m.previousRank)).toEqual([1, 2]);
+  });
+});
+
+describe("sentimentColumns", () => {
+  const none = { positive: 0, neutral: 0, negative: 0 };
+  const point = (start: string, chatgpt: typeof none, claude: typeof none) => ({
+    start,
+    positive: chatgpt.positive + claude.positive,
+    neutral: chatgpt.neutral + claude.neutral,
+    negative: chatgpt.negative + claude.negative,
+    platforms: { chatgpt, claude, perplexity: none, gemini: none },
+  });
+  // Berlin midnight of 2 and 3 Nov 2026 (UTC+1): a label in UTC would name the day before.
+  const points = [point("2026-11-01T23:00:00.000Z", { positive: 2, neutral: 1, negative: 0 }, { positive: 0, neutral: 0, negative: 4 }), point("2026-11-02T23:00:00.000Z", none, none)];
+
+  it("all platforms or one, each bucket labelled by its first day in the zone", () => {
+    expect(sentimentColumns(points, "all", "Europe/Berlin")).toEqual([
+      { start: points[0]!.start, label: "2 Nov", positive: 2, neutral: 1, negative: 4, total: 7 },
+      { start: points[1]!.start, label: "3 Nov", positive: 0, neutral: 0, negative: 0, total: 0 },
+    ]);
+    expect(sentimentColumns(points, "claude", "Europe/Berlin")[0]).toMatchObject({ positive: 0, neutral: 0, negative: 4, total: 4 });
   });
 });

@@ -1,12 +1,14 @@
 // Plain mappings behind /platforms and the movement on /intelligence: sentiment splits as shares,
 // the drill-down links of a platform (its mentions, the visitors it sent, those who converted) in the
-// URL contract (`from`, `to`, `tz` beside the list's own filter), the previous window's label, and
-// ranking moves derived from each row's score change.
+// URL contract (`from`, `to`, `tz` beside the list's own filter), the previous window's label,
+// sentiment buckets as columns, and ranking moves derived from each row's score change.
 import { SENTIMENTS } from "@/lib/data-api/constants";
 import type { RankingRow } from "@/lib/data-api/schemas";
 import { daysBetween } from "@/lib/range/calendar";
 import { previousRange, rangeLabel, rangeParams, type DateRange } from "@/lib/range/date-range";
 import type { Sentiments } from "@/lib/server/insights/mentions";
+import type { Platform } from "@/lib/server/insights/platforms";
+import type { SentimentPoint } from "@/lib/server/insights/sentiment";
 
 export type SentimentKey = (typeof SENTIMENTS)[number];
 export const SENTIMENT_LABELS: Record<SentimentKey, string> = { positive: "Positive", neutral: "Neutral", negative: "Negative" };
@@ -35,6 +37,19 @@ export const visitorsHref = (range: DateRange, source: string, converted = false
 export function previousWindowLabel(range: DateRange): string {
   const days = daysBetween(range.from, range.to);
   return `the previous ${days === 1 ? "day" : `${days} days`} (${rangeLabel(previousRange(range))})`;
+}
+
+export type SentimentColumn = Sentiments & { start: string; label: string; total: number };
+
+const dayLabel = (tz: string) => new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: tz });
+
+/** The buckets of a sentiment answer as columns, for all platforms or one; `label` is the bucket's first day in `tz`. */
+export function sentimentColumns(points: readonly SentimentPoint[], platform: Platform | "all", tz: string): SentimentColumn[] {
+  const format = dayLabel(tz);
+  return points.map((p) => {
+    const s = platform === "all" ? p : p.platforms[platform];
+    return { start: p.start, label: format.format(new Date(p.start)), positive: s.positive, neutral: s.neutral, negative: s.negative, total: total(s) };
+  });
 }
 
 export type RankingMove = { name: string; is_workspace: boolean; rank: number | undefined; previousRank: number | null; score: number | undefined; change: number | undefined };

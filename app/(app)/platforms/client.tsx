@@ -1,7 +1,7 @@
 "use client";
 // /platforms: per AI platform the chain mentions -> visitors -> conversions -> rate with sentiment
-// and average position, each against the previous period, and the competitors named with the brand
-// (share of voice), over the app's date range. Each widget loads, streams and fails on its own, says
+// and average position, each against the previous period, sentiment over time, and the competitors
+// named with the brand (share of voice), over the app's date range. Each widget loads, streams and fails on its own, says
 // what it is still counting, and labels the window its numbers cover (from the answer itself, so a
 // previous range's numbers still on screen while the next ones load are never mislabelled).
 import { useMemo, type ReactNode } from "react";
@@ -12,6 +12,7 @@ import { PlatformChain } from "@/components/platforms/platform-chain";
 import { mentionsHref, previousWindowLabel } from "@/components/platforms/platforms-data";
 import { Counting, WindowNote } from "@/components/platforms/range-notes";
 import styles from "@/components/platforms/platforms.module.css";
+import { SentimentOverTime } from "@/components/platforms/sentiment-over-time";
 import { EmptyState, QueryView } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
 import { Card } from "@/components/ui/card";
@@ -36,6 +37,9 @@ export function PlatformsClient() {
       </div>
       <Widget what="the AI platforms" frame={platformsFrame} loading={<Counting range={range} what="mentions and visitors" lines={8} />}>
         <PlatformsCard range={range} />
+      </Widget>
+      <Widget what="sentiment over time" frame={sentimentFrame} loading={<Counting range={range} what="mentions by sentiment" lines={5} />}>
+        <SentimentCard range={range} />
       </Widget>
       <Widget what="the competitors named" frame={competitorsFrame} loading={<Counting range={range} what="the competitors named in mentions" lines={5} />}>
         <CompetitorsCard range={range} />
@@ -69,6 +73,34 @@ function PlatformsCard({ range }: { range: DateRange }) {
               {formatNumber(p.unreadable.count)} mention{p.unreadable.count === 1 ? "" : "s"} of these days could not be placed in a day or a platform and {p.unreadable.count === 1 ? "is" : "are"} not counted above.
             </p>
           )}
+        </div>
+      )}
+    </QueryView>,
+  );
+}
+
+function sentimentFrame(body: ReactNode) {
+  return (
+    <Card title="Sentiment over time" description="How AI platforms talked about the brand, mentions by sentiment per day (per week beyond 31 days)" testId="sentiment-card">
+      {body}
+    </Card>
+  );
+}
+
+function SentimentCard({ range }: { range: DateRange }) {
+  const query = useWidgetQuery(apiQuery(browserApi, "/insights/sentiment", { query: rangeParams(range) }));
+  return sentimentFrame(
+    <QueryView
+      query={query}
+      what="sentiment over time"
+      loading={<Counting range={range} what="mentions by sentiment" lines={5} />}
+      isEmpty={(s) => s.data.every((p) => p.positive + p.neutral + p.negative === 0) && !s.unreadable}
+      empty={<EmptyState title="No mentions in this range">Mentions by AI platforms show here by sentiment.</EmptyState>}
+    >
+      {(s) => (
+        <div className={`stack ${query.isPlaceholderData ? "is-pending" : ""}`} aria-busy={query.isPlaceholderData}>
+          <WindowNote answer={s} range={range} pending={query.isPlaceholderData} />
+          <SentimentOverTime answer={s} />
         </div>
       )}
     </QueryView>,

@@ -1,5 +1,5 @@
 // `/platforms` - per AI platform the chain from being mentioned to converting, and the competitors
-// named with the brand, over the app's date range. The page starts each widget's insight and
+// named with the brand, sentiment over time, over the app's date range. The page starts each widget's insight and
 // streams: the shell leaves at once, each widget as its answer arrives (they can take seconds on a
 // Free key the first time).
 import type { Metadata } from "next";
@@ -23,6 +23,7 @@ export default async function PlatformsPage({ searchParams }: { searchParams: Pr
   const state = await prefetchPage((qc, api) => {
     // Platforms first: it lists the mentions of the range and the period before, which the others join.
     void qc.prefetchQuery(apiQuery(api, "/insights/platforms", { query }));
+    void qc.prefetchQuery(apiQuery(api, "/insights/sentiment", { query }));
     void qc.prefetchQuery(apiQuery(api, "/insights/competitors", { query }));
   });
   return (
