@@ -6,7 +6,7 @@
 import Link from "next/link";
 import { ChangeBadge } from "@/components/ui/change-badge";
 import { LABELS } from "@/lib/data-api/constants";
-import { formatNumber, formatPercent, MISSING } from "@/lib/format/format";
+import { ARROWS, formatNumber, formatPercent, MISSING, type ChangeDirection } from "@/lib/format/format";
 import type { DateRange } from "@/lib/range/date-range";
 import type { PlatformRow } from "@/lib/server/insights/platforms";
 import type { Sentiments } from "@/lib/server/insights/mentions";
@@ -116,15 +116,15 @@ export function PositionChange({ current, previous, window }: { current: number 
     );
   }
   const diff = Math.round((previous - current) * 10) / 10;
-  const dir = diff > 0 ? "up" : diff < 0 ? "down" : "flat";
+  const dir: ChangeDirection = diff > 0 ? "up" : diff < 0 ? "down" : "flat";
   const places = `${Math.abs(diff).toFixed(1)} place${Math.abs(diff) === 1 ? "" : "s"}`;
-  const words = diff === 0 ? `same place as ${window} (${previous.toFixed(1)})` : `${diff > 0 ? "higher" : "lower"} by ${places} vs ${window} (${previous.toFixed(1)})`;
+  const words = diff === 0 ? `same place as ${window} (${previous.toFixed(1)})` : `${places} ${diff > 0 ? "better" : "worse"} vs ${window} (${previous.toFixed(1)})`;
   return (
     <span className={`change change-${dir}`} title={words} data-testid="position-change">
       <span className="change-arrow" aria-hidden="true">
-        {dir === "up" ? "▲" : dir === "down" ? "▼" : "▬"}
+        {ARROWS[dir]}
       </span>
-      <span aria-hidden="true">{diff === 0 ? "same" : `${diff > 0 ? "higher" : "lower"} ${Math.abs(diff).toFixed(1)}`}</span>
+      <span aria-hidden="true">{diff === 0 ? "same" : `${Math.abs(diff).toFixed(1)} ${diff > 0 ? "better" : "worse"}`}</span>
       <span className="visually-hidden">{words}</span>
     </span>
   );

@@ -17,11 +17,15 @@ export function Counting({ range, what, lines }: { range: DateRange; what: strin
   );
 }
 
-/** The window an answer covers, from the answer; while a newer range loads, which one is coming. */
-export function WindowNote({ answer, range, pending }: { answer: DateRange; range: DateRange; pending: boolean }) {
+/**
+ * The window an answer covers, from the answer (and, for answers with changes, what they compare
+ * with); while a newer range loads, which one is coming.
+ */
+export function WindowNote({ answer, range, pending, compared = false }: { answer: DateRange; range: DateRange; pending: boolean; compared?: boolean }) {
   return (
     <p className="small muted" data-testid="window">
-      {rangeLabel(answer)}, calendar days in {answer.tz}; changes against {previousWindowLabel(answer)}.
+      {rangeLabel(answer)}, calendar days in {answer.tz}
+      {compared ? `; changes against ${previousWindowLabel(answer)}.` : "."}
       {pending && <span role="status"> Updating for {rangeLabel(range)}…</span>}
     </p>
   );

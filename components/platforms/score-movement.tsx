@@ -48,7 +48,7 @@ export function ScoreMovement() {
   return (
     <div className="stack" data-testid="score-movement">
       <p className="small muted">
-        Movement over the same window as the score&apos;s change (the last 30 days against the 30 before). These moved alongside the score; they are not shown as its cause.
+        These moved alongside the score&apos;s change, over the same window; they are shown beside it, not as its cause.
       </p>
       <div className={styles.movement}>
         <Part title="Score components">

@@ -41,7 +41,7 @@ export function IntelligenceClient() {
           <BreakdownCard />
         </Widget>
       </div>
-      <Card title="What moved alongside the score" description="Components, ranking moves and AI platforms over the score's window: movement beside its change, not its cause" testId="movement-card">
+      <Card title="What moved alongside the score" description="Components, ranking moves and AI platforms over the score's window: the last 30 days against the 30 before" testId="movement-card">
         <ScoreMovement />
       </Card>
       <Widget what="the ranking" frame={rankingFrame} loading={<SkeletonLines lines={6} height={24} />}>

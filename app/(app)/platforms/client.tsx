@@ -62,7 +62,7 @@ function PlatformsCard({ range }: { range: DateRange }) {
     <QueryView query={query} what="the AI platforms" loading={<Counting range={range} what="mentions and visitors" lines={8} />}>
       {(p) => (
         <div className={`stack ${query.isPlaceholderData ? "is-pending" : ""}`} aria-busy={query.isPlaceholderData}>
-          <WindowNote answer={p} range={range} pending={query.isPlaceholderData} />
+          <WindowNote answer={p} range={range} pending={query.isPlaceholderData} compared />
           <ul className={styles.list} aria-label="AI platforms">
             {p.data.map((row) => (
               <PlatformChain key={row.platform} row={row} range={p} window={previousWindowLabel(p)} />
