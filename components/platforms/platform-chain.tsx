@@ -90,7 +90,7 @@ export function SentimentSplit({ sentiment, range, platform, name }: { sentiment
             <span className={`${styles.dot} ${styles[`bar-${s.key}`]}`} aria-hidden="true" />
             {SENTIMENT_LABELS[s.key]}{" "}
             {s.count > 0 ? (
-              <Link href={mentionsHref(range, { platform, sentiment: s.key })} prefetch={false} data-testid="sentiment-count">
+              <Link href={mentionsHref(range, { platform, sentiment: s.key })} prefetch={false} aria-label={`${name}: ${s.count} ${s.key} mentions`} data-testid="sentiment-count">
                 {formatNumber(s.count)}
               </Link>
             ) : (
@@ -118,7 +118,7 @@ export function PositionChange({ current, previous, window }: { current: number 
   const diff = Math.round((previous - current) * 10) / 10;
   const dir: ChangeDirection = diff > 0 ? "up" : diff < 0 ? "down" : "flat";
   const places = `${Math.abs(diff).toFixed(1)} place${Math.abs(diff) === 1 ? "" : "s"}`;
-  const words = diff === 0 ? `same place as ${window} (${previous.toFixed(1)})` : `${places} ${diff > 0 ? "better" : "worse"} vs ${window} (${previous.toFixed(1)})`;
+  const words = diff === 0 ? `same place as ${window}, was ${previous.toFixed(1)}` : `${places} ${diff > 0 ? "better" : "worse"} vs ${window}, was ${previous.toFixed(1)}`;
   return (
     <span className={`change change-${dir}`} title={words} data-testid="position-change">
       <span className="change-arrow" aria-hidden="true">

@@ -46,7 +46,7 @@ export function ChangeBadge(props: SentChange | ComparedChange) {
   if ("current" in props) {
     change = comparedChange(props.current, props.previous, props.unit);
     dir = change.direction;
-    words = `${change.label} vs ${props.window}${isNumber(props.previous) ? ` (${previousFormat.format(props.previous)})` : ""}`;
+    words = `${change.label} vs ${props.window}${isNumber(props.previous) ? `, was ${previousFormat.format(props.previous)}` : ""}`;
   } else {
     change = formatChange(props.value, props.unit ?? "%");
     dir = props.direction ?? change.direction;
