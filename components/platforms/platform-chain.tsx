@@ -23,16 +23,16 @@ export function PlatformChain({ row, range, window }: { row: PlatformRow; range:
       </h3>
       <ol className={styles.chain} aria-label={`${name}: from mentions to conversions`}>
         <Step label="Mentions" testId="mentions" value={row.mentions} href={mentionsHref(range, { platform: row.platform })} linkLabel={`${name} mentions`}>
-          <ChangeBadge current={row.mentions} previous={row.previous.mentions} unit="count" window={window} />
+          <ChangeBadge current={row.mentions} previous={row.previous.mentions} unit="count" window={window} compact />
         </Step>
         <Step label="Visitors" testId="visitors" value={row.visitors} href={visitorsHref(range, row.platform)} linkLabel={`Visitors from ${name}`}>
-          <ChangeBadge current={row.visitors} previous={row.previous.visitors} unit="count" window={window} />
+          <ChangeBadge current={row.visitors} previous={row.previous.visitors} unit="count" window={window} compact />
         </Step>
         <Step label="Conversions" testId="conversions" value={row.conversions} href={visitorsHref(range, row.platform, true)} linkLabel={`Converted visitors from ${name}`}>
-          <ChangeBadge current={row.conversions} previous={row.previous.conversions} unit="count" window={window} />
+          <ChangeBadge current={row.conversions} previous={row.previous.conversions} unit="count" window={window} compact />
         </Step>
         <Step label="Conversion rate" testId="rate" text={formatPercent(row.conversion_rate)}>
-          <ChangeBadge current={row.conversion_rate} previous={row.previous.conversion_rate} unit="points" window={window} />
+          <ChangeBadge current={row.conversion_rate} previous={row.previous.conversion_rate} unit="points" window={window} compact />
         </Step>
       </ol>
       <div className={styles.sentiment}>
@@ -40,7 +40,7 @@ export function PlatformChain({ row, range, window }: { row: PlatformRow; range:
         <SentimentSplit sentiment={row.sentiment} range={range} platform={row.platform} name={name} />
         <p className={styles.foot}>
           <span className="visually-hidden">Positive share </span>
-          <ChangeBadge current={positiveShare(row.sentiment)} previous={positiveShare(row.previous.sentiment)} unit="points" window={window} />{" "}
+          <ChangeBadge current={positiveShare(row.sentiment)} previous={positiveShare(row.previous.sentiment)} unit="points" window={window} compact />{" "}
           <span aria-hidden="true">positive share</span>
         </p>
       </div>

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { comparedChange } from "@/components/ui/change-badge";
 import { mentionsHref, positiveShare, previousWindowLabel, rankingMoves, sentimentColumns, sentimentShares, visitorsHref } from "./platforms-data";
 
 const range = { from: "2026-11-01", to: "2026-11-30", tz: "America/New_York" };
@@ -31,23 +30,6 @@ describe("the previous window's label", () => {
     expect(previousWindowLabel(range)).toBe("the previous 30 days (2 Oct – 31 Oct 2026)");
     expect(previousWindowLabel({ from: "2027-01-01", to: "2027-01-01", tz: "UTC" })).toBe("the previous day (31 Dec 2026)");
     expect(previousWindowLabel({ from: "2027-01-03", to: "2027-01-09", tz: "UTC" })).toBe("the previous 7 days (27 Dec 2026 – 2 Jan 2027)");
-  });
-});
-
-describe("comparedChange (the change badge's figure)", () => {
-  it("a count by a relative percentage; from 0 it is new; unknown without both", () => {
-    expect(comparedChange(150, 120, "count")).toMatchObject({ direction: "up", text: "+25%" });
-    expect(comparedChange(90, 120, "count")).toMatchObject({ direction: "down", text: "\u221225%" });
-    expect(comparedChange(5, 0, "count")).toMatchObject({ direction: "up", text: "new" });
-    expect(comparedChange(0, 0, "count")).toMatchObject({ direction: "flat", label: "no change" });
-    expect(comparedChange(null, 3, "count")).toMatchObject({ direction: "flat", label: "change unknown" });
-  });
-
-  it("a rate by points, one point singular", () => {
-    expect(comparedChange(4.1, 3.1, "points")).toMatchObject({ direction: "up", text: "+1 pt", label: "up 1 point" });
-    expect(comparedChange(3.2, 3.8, "points")).toMatchObject({ direction: "down", text: "\u22120.6 pts", label: "down 0.6 points" });
-    expect(comparedChange(3.2, 3.2, "points")).toMatchObject({ direction: "flat", label: "no change" });
-    expect(comparedChange(3.2, null, "points").label).toBe("change unknown");
   });
 });
 

@@ -122,7 +122,7 @@ function MoversList({ ranking }: { ranking: Ranking }) {
               {m.is_workspace && <span className="badge badge-accent" style={{ marginLeft: 6 }}>You</span>}
               {m.previousRank !== null && m.rank !== undefined && m.previousRank !== m.rank && <span className="small muted"> (was #{m.previousRank})</span>}
             </span>
-            <ChangeBadge current={m.score} previous={m.score !== undefined && m.change !== undefined ? m.score - m.change : undefined} unit="points" window="the previous period" />
+            <ChangeBadge current={m.score} previous={m.score !== undefined && m.change !== undefined ? m.score - m.change : undefined} unit="points" window="the previous period" compact />
           </li>
         ))}
       </ul>
@@ -147,11 +147,11 @@ function PlatformShifts() {
                 <span>{LABELS[row.platform] ?? row.platform}</span>
                 <span className="nowrap" style={{ display: "inline-flex", flexWrap: "wrap", gap: 6, alignItems: "center" }}>
                   <span data-testid="platform-move-mentions">{formatNumber(row.mentions)}</span> mentions
-                  <ChangeBadge current={row.mentions} previous={row.previous.mentions} unit="count" window={previousWindowLabel(p)} />
+                  <ChangeBadge current={row.mentions} previous={row.previous.mentions} unit="count" window={previousWindowLabel(p)} compact />
                 </span>
                 <span className="nowrap small" style={{ display: "inline-flex", gap: 6, alignItems: "center" }}>
                   positive share
-                  <ChangeBadge current={positiveShare(row.sentiment)} previous={positiveShare(row.previous.sentiment)} unit="points" window={previousWindowLabel(p)} />
+                  <ChangeBadge current={positiveShare(row.sentiment)} previous={positiveShare(row.previous.sentiment)} unit="points" window={previousWindowLabel(p)} compact />
                 </span>
               </li>
             ))}

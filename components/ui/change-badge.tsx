@@ -19,6 +19,8 @@ type ComparedChange = {
   unit: "count" | "points";
   /** What `previous` covers, read after "vs": "the previous 30 days (2 Oct – 31 Oct 2026)". */
   window: string;
+  /** The window is only spoken (a note beside the figures names it once); this badge never shows it. */
+  compact?: boolean;
 };
 
 const previousFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 1 });
