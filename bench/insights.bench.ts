@@ -1,5 +1,5 @@
 // The insights view's cost: the overview's and /platforms' insights (trend, sources, platforms,
-// competitors: the last 30 days, asked at once as a page's widgets do) through the BFF's route
+// competitors, sentiment: the last 30 days, asked at once as a page's widgets do) through the BFF's route
 // handler with a session cookie, against the sandbox in its own process, cold (nothing cached)
 // and warm (asked again right after). Prints the upstream calls (pages listed, figures counted),
 // upstream 429s and wall time, and checks the answers against the sandbox's own counts (filtered
@@ -8,7 +8,7 @@
 import { fileURLToPath } from "node:url";
 import { BENCH_SESSION_SECRET, processSandbox, runBenchChild, type SandboxProcess } from "./support";
 
-export const name = "insights: cold and warm insights view (4 routes, 30 days) on Free and Pro at 20,000 visitors, Pro at 1,000,000";
+export const name = "insights: cold and warm insights view (5 routes, 30 days) on Free and Pro at 20,000 visitors, Pro at 1,000,000";
 
 type Scenario = { id: string; plan: "Free" | "Pro"; visitors: number; goalColdSeconds: number };
 
@@ -18,7 +18,7 @@ const SCENARIOS: Scenario[] = [
   { id: "pro-1m", plan: "Pro", visitors: 1_000_000, goalColdSeconds: 30 },
 ];
 const WARM_GOAL_SECONDS = 1;
-const ROUTES = ["trend", "sources", "platforms", "competitors"] as const;
+const ROUTES = ["trend", "sources", "platforms", "competitors", "sentiment"] as const;
 
 type Load = { seconds: number; upstream: number; listedPages: number; countedFigures: number; mentionPages: number; upstream429: number };
 type Result = { id: string; visitorsInWindow: number; cold: Load; warm: Load; mismatches: string[] };

@@ -7,6 +7,7 @@ const ITEMS = [
   { href: "/", label: "Overview" },
   { href: "/visitors", label: "Visitors" },
   { href: "/mentions", label: "Mentions" },
+  { href: "/platforms", label: "AI platforms" },
   { href: "/intelligence", label: "Intelligence" },
   { href: "/settings", label: "Settings" },
 ] as const;

@@ -21,6 +21,7 @@ import { dataApiForKey } from "./upstream";
 import { competitorsInsight } from "./insights/competitors";
 import { platformsInsight } from "./insights/platforms";
 import { insightRoute } from "./insights/route";
+import { sentimentInsight } from "./insights/sentiment";
 import { sourcesInsight } from "./insights/sources";
 import { trendInsight } from "./insights/trend";
 
@@ -37,6 +38,7 @@ const bffRoutes = {
   "/insights/sources": insightRoute("conversion by source", sourcesInsight),
   "/insights/platforms": insightRoute("the AI platforms", platformsInsight),
   "/insights/competitors": insightRoute("the competitors named", competitorsInsight),
+  "/insights/sentiment": insightRoute("sentiment over time", sentimentInsight),
 } as const satisfies Record<string, BffRouteDef>;
 
 export const apiRoutes = { ...endpoints, ...bffRoutes };

@@ -1,11 +1,14 @@
 "use client";
-// The AI Positioning Score (0–100) with its trend and four components, and the full competitor
-// ranking with the workspace highlighted. Score and ranking load, stream and fail independently.
+// The AI Positioning Score (0–100) with its trend and four components, what moved alongside its
+// change (components, ranking moves, AI platforms' mentions and sentiment over the same window), and
+// the full competitor ranking with the workspace highlighted. Each part loads, streams and fails
+// independently.
 import { useMemo, type ReactNode } from "react";
 import { isWorkspaceRow, RANKING_TABLE_COLUMNS, rankingRowKey } from "@/components/data-table/columns/ranking";
 import { DataTable } from "@/components/data-table/data-table";
 import { BreakdownFigure } from "@/components/charts/chart-figures";
 import { toBreakdownData } from "@/components/charts/breakdown-chart-data";
+import { ScoreMovement } from "@/components/platforms/score-movement";
 import { CsvDownloadButton } from "@/components/export/csv-download-button";
 import { RANKING_COLUMNS } from "@/lib/columns/ranking";
 import { EmptyState, noRows, QueryView, Skeleton, SkeletonLines } from "@/components/states/states";
@@ -38,6 +41,9 @@ export function IntelligenceClient() {
           <BreakdownCard />
         </Widget>
       </div>
+      <Card title="What moved alongside the score" description="Components, ranking moves and AI platforms over the score's window: the last 30 days against the 30 before" testId="movement-card">
+        <ScoreMovement />
+      </Card>
       <Widget what="the ranking" frame={rankingFrame} loading={<SkeletonLines lines={6} height={24} />}>
         <RankingCard />
       </Widget>

@@ -1,6 +1,6 @@
 // What the insights cost upstream, on the demo workspace of 20,000 visitors with the server's clock
 // at the sandbox's "now" (so the range's last day is today, still open): a cold first visit of the
-// overview and /platforms insights (four routes at once, 30 days) on a Free key fits in the plan's
+// overview and /platforms insights (five routes at once, 30 days) on a Free key fits in the plan's
 // minute with no 429, each page of the window read once; a warm repeat costs nothing, and once
 // today's figures are stale only today is read again; identical requests share one computation; a
 // 429 storm delays but never changes an answer; rows that cannot be placed make the visitor figures
@@ -22,7 +22,7 @@ const SHIFT = Date.now() - Date.parse(TEST_NOW);
 const clock = () => Date.now() - SHIFT;
 const RANGE = "from=2026-10-22&to=2026-11-20&tz=UTC";
 const WEEK = "from=2026-11-14&to=2026-11-20&tz=Europe/Berlin";
-const ROUTES = ["trend", "sources", "platforms", "competitors"] as const;
+const ROUTES = ["trend", "sources", "platforms", "competitors", "sentiment"] as const;
 
 let sandbox: Sandbox;
 let restore: (() => void) | undefined;
@@ -50,7 +50,7 @@ function fresh(key: string, policy: Partial<InsightsPolicy> = {}): void {
   });
 }
 
-/** The four insights routes of the overview and /platforms, asked at once like the widgets of a page. */
+/** The five insights routes of the overview and /platforms, asked at once like the widgets of a page. */
 async function load(key: string, routes: readonly string[] = ROUTES, query = RANGE): Promise<unknown[]> {
   const cookie = await sessionCookie(key);
   const results = await Promise.all(routes.map((r) => callApi(`/api/insights/${r}?${query}`, { cookie })));

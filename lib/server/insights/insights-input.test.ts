@@ -1,5 +1,5 @@
 // The insights routes' query: bad from / to / tz / bucket get a 400 naming the parameter before any
-// upstream call, on all four routes; a range that is backwards or too long (also once a default is
+// upstream call, on all five routes; a range that is backwards or too long (also once a default is
 // filled in) names `from`; and what omitted parameters mean (the last 30 days ending today in tz,
 // buckets by the range's length).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,7 +19,7 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-const ROUTES = ["trend", "sources", "platforms", "competitors"];
+const ROUTES = ["trend", "sources", "platforms", "competitors", "sentiment"];
 const INJECTIONS = ["' OR 1=1 --", "<script>alert(1)</script>", "../../etc/passwd", "${7*7}", "\u0000", "a\r\nX-Injected: 1"];
 const COMMON = ["", " ", "9".repeat(5000), "null", "[]", "🙂", ...INJECTIONS];
 
@@ -57,7 +57,7 @@ const cases = ROUTES.flatMap((route) =>
 );
 
 describe("insights: bad from, to, tz and bucket", () => {
-  it(`a 400 naming the parameter and no upstream request (${cases.length} cases over the four routes)`, async () => {
+  it(`a 400 naming the parameter and no upstream request (${cases.length} cases over the five routes)`, async () => {
     const before = sandbox.stats().requests;
     const failures: string[] = [];
     for (const { route, param, query, label } of cases) {

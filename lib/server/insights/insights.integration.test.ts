@@ -1,4 +1,4 @@
-// Every number of the four insights routes, checked against rows listed directly from the sandbox
+// Every number of the five insights routes, checked against rows listed directly from the sandbox
 // over HTTP and bucketed here with this file's own simple code (each row's local date from
 // Intl.DateTimeFormat, a bucket's first instant found by scanning), never with the app's planner or
 // time-zone code. Several ranges and zones: UTC, a negative offset, half-hour offsets, clock
@@ -14,6 +14,7 @@ import { callApi, sessionCookie, startUpstream } from "../test-support";
 import { discardKey, rateBudgetForKey } from "../upstream";
 import type { CompetitorsInsight } from "./competitors";
 import type { PlatformsInsight } from "./platforms";
+import type { SentimentInsight } from "./sentiment";
 import type { SourcesInsight } from "./sources";
 import type { TrendInsight } from "./trend";
 
@@ -120,6 +121,8 @@ function computeExpected(c: Case) {
   };
   const byPlatform = [0, 1].map(() => new Map(PLATFORMS.map((p) => [p, { mentions: 0, positive: 0, neutral: 0, negative: 0, sum: 0, n: 0 }])));
   const named = new Map<string, { mentions: number; positive: number; neutral: number; negative: number }>();
+  const none = () => ({ positive: 0, neutral: 0, negative: 0 });
+  const sentiment = trend[0]!.map((p) => ({ start: p.start, ...none(), platforms: Object.fromEntries(PLATFORMS.map((name) => [name, none()])) }));
   let rangeMentions = 0;
   for (const m of mentions) {
     const at = place(localDate(Date.parse(m.created_at), c.tz));
@@ -130,6 +133,9 @@ function computeExpected(c: Case) {
     p.sum += m.position;
     p.n++;
     if (at[0] !== 0) continue;
+    const bucket = sentiment[at[1]]!;
+    bucket[m.sentiment as "positive"]++;
+    bucket.platforms[m.platform]![m.sentiment as "positive"]++;
     rangeMentions++;
     for (const name of m.competitors_mentioned) {
       const t = named.get(name) ?? { mentions: 0, positive: 0, neutral: 0, negative: 0 };
@@ -141,6 +147,7 @@ function computeExpected(c: Case) {
   const window = { from: c.from, to: c.to, tz: c.tz };
   return {
     trend: { ...window, bucket, data: trend[0]!, previous: trend[1]! },
+    sentiment: { ...window, bucket, data: sentiment },
     sources: { ...window, data: SOURCES.map((source) => ({ source, ...figures(0, source), previous: figures(1, source) })) },
     platforms: {
       ...window,
@@ -152,7 +159,7 @@ function computeExpected(c: Case) {
           sentiment: { positive: now.positive, neutral: now.neutral, negative: now.negative },
           avg_position: avg(now.sum, now.n),
           ...figures(0, platform),
-          previous: { mentions: before.mentions, avg_position: avg(before.sum, before.n), ...figures(1, platform) },
+          previous: { mentions: before.mentions, sentiment: { positive: before.positive, neutral: before.neutral, negative: before.negative }, avg_position: avg(before.sum, before.n), ...figures(1, platform) },
         };
       }),
     },
@@ -180,13 +187,13 @@ function freshContext(policy: Partial<InsightsPolicy>, key: string): void {
   });
 }
 
-type Answers = { trend: TrendInsight; sources: SourcesInsight; platforms: PlatformsInsight; competitors: CompetitorsInsight };
+type Answers = { trend: TrendInsight; sources: SourcesInsight; platforms: PlatformsInsight; competitors: CompetitorsInsight; sentiment: SentimentInsight };
 
-/** The four routes asked together, as one page's widgets would, on fake time (minutes of rate limit in milliseconds). */
+/** The five routes asked together, as the pages' widgets would, on fake time (minutes of rate limit in milliseconds). */
 async function askAll(c: Case, key: string): Promise<Answers> {
   const cookie = await sessionCookie(key);
   const query = new URLSearchParams({ from: c.from, to: c.to, tz: c.tz, ...(c.bucket ? { bucket: c.bucket } : {}) });
-  const routes = ["trend", "sources", "platforms", "competitors"] as const;
+  const routes = ["trend", "sources", "platforms", "competitors", "sentiment"] as const;
   const results = await onFakeTime(() => Promise.all(routes.map((r) => callApi(`/api/insights/${r}?${query}`, { cookie }))), () => rateBudgetForKey(key).inFlight);
   for (const r of results) expect(r.status, r.text).toBe(200);
   return Object.fromEntries(routes.map((r, i) => [r, results[i]!.body])) as unknown as Answers;
@@ -209,11 +216,12 @@ describe("every insights number against the sandbox's rows, bucketed independent
       expect(e.trend.data.reduce((n, p) => n + p.visitors, 0)).toBeGreaterThan(100);
       expect(e.trend.previous.reduce((n, p) => n + p.conversions, 0)).toBeGreaterThan(0);
       expect(e.competitors.mentions).toBeGreaterThan(100);
+      expect(e.sentiment.data.filter((p) => p.negative > 0).length).toBeGreaterThan(0);
     }
   });
 
   describe.each(CASES)("$name", (c) => {
-    it.each(["count", "list"] as const)("strategy %s: trend, sources, platforms and competitors are exact", async (strategy) => {
+    it.each(["count", "list"] as const)("strategy %s: trend, sources, platforms, competitors and sentiment are exact", async (strategy) => {
       freshContext({ strategy }, DEMO_KEYS.pro);
       const got = await askAll(c, DEMO_KEYS.pro);
       const e = expected(c);
@@ -221,6 +229,7 @@ describe("every insights number against the sandbox's rows, bucketed independent
       expect(got.sources).toEqual(e.sources);
       expect(got.platforms).toEqual(e.platforms);
       expect(got.competitors).toEqual(e.competitors);
+      expect(got.sentiment).toEqual(e.sentiment);
 
       // The strategy really took its path: counting asks one figure per call (limit=1), each distinct
       // figure once; listing reads the window's visitors in pages of 100, each page once.
@@ -254,9 +263,11 @@ describe("every insights number against the sandbox's rows, bucketed independent
         sentiment: { positive: 0, neutral: 0, negative: 0 },
         avg_position: null,
         ...none,
-        previous: { mentions: 0, avg_position: null, ...none },
+        previous: { mentions: 0, sentiment: { positive: 0, neutral: 0, negative: 0 }, avg_position: null, ...none },
       })),
     );
     expect(got.competitors).toEqual({ from: "2026-10-22", to: "2026-11-20", tz: "UTC", mentions: 0, data: [] });
+    expect(got.sentiment.data).toHaveLength(30);
+    expect(got.sentiment.data.every((p) => p.positive + p.neutral + p.negative === 0)).toBe(true);
   });
 });

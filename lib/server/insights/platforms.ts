@@ -11,8 +11,8 @@ import { mean, windowOf } from "./route";
 import { sourceFigures, type SourceFigures } from "./sources";
 
 export type Platform = (typeof PLATFORMS)[number];
-export type PlatformPrevious = SourceFigures & { mentions: number; avg_position: number | null };
-export type PlatformRow = PlatformPrevious & { platform: Platform; sentiment: Sentiments; previous: PlatformPrevious };
+export type PlatformPrevious = SourceFigures & { mentions: number; sentiment: Sentiments; avg_position: number | null };
+export type PlatformRow = PlatformPrevious & { platform: Platform; previous: PlatformPrevious };
 export type PlatformsInsight = { from: string; to: string; tz: string; data: PlatformRow[]; unreadable?: { count: number } };
 
 /** One platform's mentions over some days: count, sentiment split, average known position. */
@@ -37,7 +37,7 @@ export async function platformsInsight(ictx: InsightsContext, range: InsightRang
       sentiment: current.sentiment,
       avg_position: current.avg_position,
       ...now,
-      previous: { mentions: previous.mentions, avg_position: previous.avg_position, ...before },
+      previous: { mentions: previous.mentions, sentiment: previous.sentiment, avg_position: previous.avg_position, ...before },
     };
   });
   const unreadable = unplacedMentions(days, true);

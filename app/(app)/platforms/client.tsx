@@ -1,0 +1,150 @@
+"use client";
+// /platforms: per AI platform the chain mentions -> visitors -> conversions -> rate with sentiment
+// and average position, each against the previous period, sentiment over time, and the competitors
+// named with the brand (share of voice), over the app's date range. Each widget loads, streams and fails on its own, says
+// what it is still counting, and labels the window its numbers cover (from the answer itself, so a
+// previous range's numbers still on screen while the next ones load are never mislabelled).
+import { useMemo, type ReactNode } from "react";
+import { COMPETITOR_TABLE_COLUMNS, competitorRowKey, type CompetitorTableRow } from "@/components/data-table/columns/competitors";
+import { DataTable } from "@/components/data-table/data-table";
+import { CsvDownloadButton } from "@/components/export/csv-download-button";
+import { PlatformChain } from "@/components/platforms/platform-chain";
+import { mentionsHref, previousWindowLabel } from "@/components/platforms/platforms-data";
+import { Counting, WindowNote } from "@/components/platforms/range-notes";
+import styles from "@/components/platforms/platforms.module.css";
+import { SentimentOverTime } from "@/components/platforms/sentiment-over-time";
+import { EmptyState, QueryView } from "@/components/states/states";
+import { useWidgetQuery, Widget } from "@/components/states/widget";
+import { Card } from "@/components/ui/card";
+import { COMPETITOR_COLUMNS } from "@/lib/columns/competitors";
+import { formatNumber } from "@/lib/format/format";
+import { apiQuery, browserApi } from "@/lib/queries/api";
+import { rangeLabel, rangeParams, type DateRange } from "@/lib/range/date-range";
+import { useDateRange } from "@/lib/range/use-date-range";
+import type { CompetitorsInsight } from "@/lib/server/insights/competitors";
+
+export function PlatformsClient() {
+  const { range } = useDateRange();
+  return (
+    <div className="stack">
+      <div className="page-header">
+        <div>
+          <h1>AI platforms</h1>
+          <p>
+            {rangeLabel(range)} ({range.tz}): which AI platforms mention the brand, how they talk about it, and whether the visitors they send convert.
+          </p>
+        </div>
+      </div>
+      <Widget what="the AI platforms" frame={platformsFrame} loading={<Counting range={range} what="mentions and visitors" lines={8} />}>
+        <PlatformsCard range={range} />
+      </Widget>
+      <Widget what="sentiment over time" frame={sentimentFrame} loading={<Counting range={range} what="mentions by sentiment" lines={5} />}>
+        <SentimentCard range={range} />
+      </Widget>
+      <Widget what="the competitors named" frame={competitorsFrame} loading={<Counting range={range} what="the competitors named in mentions" lines={5} />}>
+        <CompetitorsCard range={range} />
+      </Widget>
+    </div>
+  );
+}
+
+function platformsFrame(body: ReactNode) {
+  return (
+    <Card title="From mention to conversion" description="Per AI platform: mentions, the visitors it sent, conversions and rate; sentiment and average position" testId="platforms-card">
+      {body}
+    </Card>
+  );
+}
+
+function PlatformsCard({ range }: { range: DateRange }) {
+  const query = useWidgetQuery(apiQuery(browserApi, "/insights/platforms", { query: rangeParams(range) }));
+  return platformsFrame(
+    <QueryView query={query} what="the AI platforms" loading={<Counting range={range} what="mentions and visitors" lines={8} />}>
+      {(p) => (
+        <div className={`stack ${query.isPlaceholderData ? "is-pending" : ""}`} aria-busy={query.isPlaceholderData}>
+          <WindowNote answer={p} range={range} pending={query.isPlaceholderData} compared />
+          <ul className={styles.list} aria-label="AI platforms">
+            {p.data.map((row) => (
+              <PlatformChain key={row.platform} row={row} range={p} window={previousWindowLabel(p)} />
+            ))}
+          </ul>
+          {p.unreadable && (
+            <p className="notice notice-warning small" data-testid="unreadable-notice">
+              {formatNumber(p.unreadable.count)} mention{p.unreadable.count === 1 ? "" : "s"} of these days could not be placed in a day or a platform and {p.unreadable.count === 1 ? "is" : "are"} not counted above.
+            </p>
+          )}
+        </div>
+      )}
+    </QueryView>,
+  );
+}
+
+function sentimentFrame(body: ReactNode) {
+  return (
+    <Card title="Sentiment over time" description="How AI platforms talked about the brand, mentions by sentiment per day (per week beyond 31 days)" testId="sentiment-card">
+      {body}
+    </Card>
+  );
+}
+
+function SentimentCard({ range }: { range: DateRange }) {
+  const query = useWidgetQuery(apiQuery(browserApi, "/insights/sentiment", { query: rangeParams(range) }));
+  return sentimentFrame(
+    <QueryView
+      query={query}
+      what="sentiment over time"
+      loading={<Counting range={range} what="mentions by sentiment" lines={5} />}
+      isEmpty={(s) => s.data.every((p) => p.positive + p.neutral + p.negative === 0) && !s.unreadable}
+      empty={<EmptyState title="No mentions in this range">Mentions by AI platforms show here by sentiment.</EmptyState>}
+    >
+      {(s) => (
+        <div className={`stack ${query.isPlaceholderData ? "is-pending" : ""}`} aria-busy={query.isPlaceholderData}>
+          <WindowNote answer={s} range={range} pending={query.isPlaceholderData} />
+          <SentimentOverTime answer={s} />
+        </div>
+      )}
+    </QueryView>,
+  );
+}
+
+function competitorsFrame(body: ReactNode, actions?: ReactNode) {
+  return (
+    <Card title="Competitors named with us" description="Share of voice: how many of the range's mentions name each competitor" testId="competitors-card" actions={actions}>
+      {body}
+    </Card>
+  );
+}
+
+function toCompetitorRows(c: CompetitorsInsight): CompetitorTableRow[] {
+  // The Data API filters mentions by platform, sentiment and dates only: each name opens the range's mentions.
+  const href = mentionsHref(c);
+  return c.data.map((r) => ({ name: r.name, mentions: r.mentions, share: r.share, ...r.sentiment, href }));
+}
+
+function CompetitorsCard({ range }: { range: DateRange }) {
+  const query = useWidgetQuery(apiQuery(browserApi, "/insights/competitors", { query: rangeParams(range) }));
+  const rows = useMemo(() => (query.data ? toCompetitorRows(query.data) : []), [query.data]);
+  return competitorsFrame(
+    <QueryView
+      query={query}
+      what="the competitors named"
+      loading={<Counting range={range} what="the competitors named in mentions" lines={5} />}
+      isEmpty={(c) => c.data.length === 0 && !c.unreadable}
+      empty={<EmptyState title="No competitor named in this range's mentions">Mentions that name a competitor beside the brand show here.</EmptyState>}
+    >
+      {(c) => (
+        <div className={`stack ${query.isPlaceholderData ? "is-pending" : ""}`} aria-busy={query.isPlaceholderData}>
+          <WindowNote answer={c} range={range} pending={query.isPlaceholderData} />
+          <p className="small" data-testid="competitors-total">
+            {formatNumber(c.mentions)} mentions in the range; a mention can name several competitors, so shares need not add up to 100%.
+          </p>
+          <DataTable rows={rows} columns={COMPETITOR_TABLE_COLUMNS} caption="Competitors named with the brand" rowKey={competitorRowKey} testId="competitors-table" rowTestId="competitor-row" />
+          <p className="small muted" data-testid="competitor-link-note">
+            A competitor&apos;s name opens the range&apos;s mentions: the Data API cannot filter mentions by competitor, so that list is not narrowed to it.
+          </p>
+        </div>
+      )}
+    </QueryView>,
+    rows.length > 0 ? <CsvDownloadButton filename={`competitors_${range.from}_${range.to}`} columns={COMPETITOR_COLUMNS} rows={rows} /> : undefined,
+  );
+}

@@ -1,0 +1,34 @@
+// `/platforms` - per AI platform the chain from being mentioned to converting, and the competitors
+// named with the brand, sentiment over time, over the app's date range. The page starts each widget's insight and
+// streams: the shell leaves at once, each widget as its answer arrives (they can take seconds on a
+// Free key the first time).
+import type { Metadata } from "next";
+import { StreamedHydrationBoundary } from "@/components/streamed-hydration-boundary";
+import { apiQuery } from "@/lib/queries/api";
+import { prefetchPage } from "@/lib/queries/prefetch";
+import { rangeParams, resolveDateRange } from "@/lib/range/date-range";
+import { serverContext } from "@/lib/server/context";
+import { PlatformsClient } from "./client";
+import { loadRangeSearch } from "./search-params";
+
+export const metadata: Metadata = { title: "AI platforms" };
+
+// The zone a URL without `tz` is read in, as the browser's useDateRange reads it until the layout
+// provides the viewer's own (lib/range/use-date-range.tsx): the prefetch must ask what the widget asks.
+const VIEWER_TZ = "UTC";
+
+export default async function PlatformsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { range } = resolveDateRange(loadRangeSearch(await searchParams), VIEWER_TZ, serverContext().now());
+  const query = rangeParams(range);
+  const state = await prefetchPage((qc, api) => {
+    // Platforms first: it lists the mentions of the range and the period before, which the others join.
+    void qc.prefetchQuery(apiQuery(api, "/insights/platforms", { query }));
+    void qc.prefetchQuery(apiQuery(api, "/insights/sentiment", { query }));
+    void qc.prefetchQuery(apiQuery(api, "/insights/competitors", { query }));
+  });
+  return (
+    <StreamedHydrationBoundary state={state}>
+      <PlatformsClient />
+    </StreamedHydrationBoundary>
+  );
+}

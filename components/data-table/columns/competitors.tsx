@@ -1,0 +1,42 @@
+// How the competitors named with the brand show their declared columns (lib/columns/competitors.ts):
+// the name titles a card and links to the range's mentions (the Data API cannot filter mentions by
+// competitor, so the page says the list is not narrowed to it), the share draws a bar against 100%.
+import Link from "next/link";
+import { COMPETITOR_COLUMNS } from "@/lib/columns/competitors";
+import { formatPercent } from "@/lib/format/format";
+import { columnsFor, type TableColumn } from "../table-column";
+
+/** A competitor's row, flat: its sentiment split as three counts (as the download has it). */
+export type CompetitorTableRow = { name: string; mentions: number; share: number | null; positive: number; neutral: number; negative: number; href: string };
+
+const { column } = columnsFor<CompetitorTableRow>()(COMPETITOR_COLUMNS);
+
+export const COMPETITOR_TABLE_COLUMNS: readonly TableColumn<CompetitorTableRow>[] = [
+  column("name", {
+    rowHeader: true,
+    cardTitle: true,
+    cell: (r) => (
+      <Link href={r.href} prefetch={false} aria-label={`${r.name}: the range's mentions (not filtered by competitor)`} data-testid="competitor-link">
+        {r.name}
+      </Link>
+    ),
+  }),
+  column("mentions"),
+  column("share", {
+    align: "start",
+    width: "30%",
+    cell: (r) => (
+      <span className="score-cell">
+        <span className="score-cell-value" data-testid="competitor-share">{formatPercent(r.share)}</span>
+        <span className="rank-bar" aria-hidden="true">
+          <span className="rank-bar-fill" style={{ width: `${Math.max(0, Math.min(100, r.share ?? 0))}%` }} />
+        </span>
+      </span>
+    ),
+  }),
+  column("positive"),
+  column("neutral"),
+  column("negative"),
+];
+
+export const competitorRowKey = (r: CompetitorTableRow, index: number): string => `${index}-${r.name}`;

@@ -1,0 +1,131 @@
+// One AI platform's chain from being mentioned to converting: mentions -> visitors it sent ->
+// conversions -> conversion rate, each a real link to the rows behind it (where there are rows) with
+// its change against the previous period; then how it talked about the brand (the sentiment split,
+// drawn and in numbers) and where it placed the brand (average position). A card on phones, a row
+// from tablet widths up (platforms.module.css, by the list's own width).
+import Link from "next/link";
+import { ChangeBadge } from "@/components/ui/change-badge";
+import { LABELS } from "@/lib/data-api/constants";
+import { ARROWS, formatNumber, formatPercent, MISSING, type ChangeDirection } from "@/lib/format/format";
+import type { DateRange } from "@/lib/range/date-range";
+import type { PlatformRow } from "@/lib/server/insights/platforms";
+import type { Sentiments } from "@/lib/server/insights/mentions";
+import { mentionsHref, positiveShare, SENTIMENT_LABELS, sentimentShares, visitorsHref } from "./platforms-data";
+import styles from "./platforms.module.css";
+
+export function PlatformChain({ row, range, window }: { row: PlatformRow; range: DateRange; window: string }) {
+  const name = LABELS[row.platform] ?? row.platform;
+  const headingId = `platform-${row.platform}`;
+  return (
+    <li className={styles.platform} aria-labelledby={headingId} data-testid="platform-row" data-platform={row.platform}>
+      <h3 id={headingId} className={styles.name}>
+        {name}
+      </h3>
+      <ol className={styles.chain} aria-label={`${name}: from mentions to conversions`}>
+        <Step label="Mentions" testId="mentions" value={row.mentions} href={mentionsHref(range, { platform: row.platform })} linkLabel={`${name} mentions`}>
+          <ChangeBadge current={row.mentions} previous={row.previous.mentions} unit="count" window={window} compact />
+        </Step>
+        <Step label="Visitors" testId="visitors" value={row.visitors} href={visitorsHref(range, row.platform)} linkLabel={`Visitors from ${name}`}>
+          <ChangeBadge current={row.visitors} previous={row.previous.visitors} unit="count" window={window} compact />
+        </Step>
+        <Step label="Conversions" testId="conversions" value={row.conversions} href={visitorsHref(range, row.platform, true)} linkLabel={`Converted visitors from ${name}`}>
+          <ChangeBadge current={row.conversions} previous={row.previous.conversions} unit="count" window={window} compact />
+        </Step>
+        <Step label="Conversion rate" testId="rate" text={formatPercent(row.conversion_rate)}>
+          <ChangeBadge current={row.conversion_rate} previous={row.previous.conversion_rate} unit="points" window={window} compact />
+        </Step>
+      </ol>
+      <div className={styles.sentiment}>
+        <p className={styles.label}>Sentiment</p>
+        <SentimentSplit sentiment={row.sentiment} range={range} platform={row.platform} name={name} />
+        <p className={styles.foot}>
+          <span className="visually-hidden">Positive share </span>
+          <ChangeBadge current={positiveShare(row.sentiment)} previous={positiveShare(row.previous.sentiment)} unit="points" window={window} compact />{" "}
+          <span aria-hidden="true">positive share</span>
+        </p>
+      </div>
+      <div className={styles.position}>
+        <p className={styles.label}>Average position</p>
+        <p className={styles.value} data-testid="avg-position">
+          {row.avg_position === null ? MISSING : row.avg_position.toFixed(1)}
+        </p>
+        <p className={styles.foot}>
+          <PositionChange current={row.avg_position} previous={row.previous.avg_position} window={window} />
+        </p>
+      </div>
+    </li>
+  );
+}
+
+function Step({ label, value, text, href, linkLabel, testId, children }: { label: string; value?: number; text?: string; href?: string; linkLabel?: string; testId: string; children: React.ReactNode }) {
+  const shown = text ?? formatNumber(value);
+  return (
+    <li className={styles.step} data-testid={`chain-${testId}`}>
+      <span className={styles.label}>{label}</span>
+      <span className={styles.value}>
+        {href && value !== undefined && value > 0 ? (
+          <Link href={href} aria-label={`${linkLabel}: ${shown}`} data-testid={`link-${testId}`} prefetch={false}>
+            {shown}
+          </Link>
+        ) : (
+          <span data-testid={`value-${testId}`}>{shown}</span>
+        )}
+      </span>
+      <span className={styles.foot}>{children}</span>
+    </li>
+  );
+}
+
+/** The split as one bar of three parts (decorative) and the three counts with shares, each linking to those mentions. */
+export function SentimentSplit({ sentiment, range, platform, name }: { sentiment: Sentiments; range: DateRange; platform?: string; name: string }) {
+  const shares = sentimentShares(sentiment);
+  return (
+    <>
+      <span className={styles.bar} aria-hidden="true">
+        {shares.map((s) => (s.share ? <span key={s.key} className={styles[`bar-${s.key}`]} style={{ width: `${s.share}%` }} /> : null))}
+      </span>
+      <ul className={styles.split} aria-label={`${name} sentiment`} data-testid="sentiment-split">
+        {shares.map((s) => (
+          <li key={s.key} data-sentiment={s.key}>
+            <span className={`${styles.dot} ${styles[`bar-${s.key}`]}`} aria-hidden="true" />
+            {SENTIMENT_LABELS[s.key]}{" "}
+            {s.count > 0 ? (
+              <Link href={mentionsHref(range, { platform, sentiment: s.key })} prefetch={false} aria-label={`${name}: ${s.count} ${s.key} mentions`} data-testid="sentiment-count">
+                {formatNumber(s.count)}
+              </Link>
+            ) : (
+              <span data-testid="sentiment-count">0</span>
+            )}{" "}
+            <span className="muted">({formatPercent(s.share, 0)})</span>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+/** A move in average position: a lower number is a better place, so going down reads as up. */
+export function PositionChange({ current, previous, window }: { current: number | null; previous: number | null; window: string }) {
+  if (current === null || previous === null) {
+    const words = `change unknown vs ${window}`;
+    return (
+      <span className="change change-flat" title={words}>
+        <span aria-hidden="true">{MISSING}</span>
+        <span className="visually-hidden">{words}</span>
+      </span>
+    );
+  }
+  const diff = Math.round((previous - current) * 10) / 10;
+  const dir: ChangeDirection = diff > 0 ? "up" : diff < 0 ? "down" : "flat";
+  const places = `${Math.abs(diff).toFixed(1)} place${Math.abs(diff) === 1 ? "" : "s"}`;
+  const words = diff === 0 ? `same place as ${window}, was ${previous.toFixed(1)}` : `${places} ${diff > 0 ? "better" : "worse"} vs ${window}, was ${previous.toFixed(1)}`;
+  return (
+    <span className={`change change-${dir}`} title={words} data-testid="position-change">
+      <span className="change-arrow" aria-hidden="true">
+        {ARROWS[dir]}
+      </span>
+      <span aria-hidden="true">{diff === 0 ? "same" : `${Math.abs(diff).toFixed(1)} ${diff > 0 ? "better" : "worse"}`}</span>
+      <span className="visually-hidden">{words}</span>
+    </span>
+  );
+}

@@ -1,0 +1,101 @@
+"use client";
+// Sentiment over time: per bucket of the range (days, or weeks for long ranges) the positive,
+// neutral and negative mentions of all platforms or of one chosen here, as stacked columns scaled to
+// the busiest bucket (plain CSS: no chart library for three stacked counts), with the figures as a
+// table under a disclosure: the columns' text alternative, readable on a phone too.
+import { useId, useState } from "react";
+import { LABELS, PLATFORMS } from "@/lib/data-api/constants";
+import { formatNumber } from "@/lib/format/format";
+import type { Platform } from "@/lib/server/insights/platforms";
+import type { SentimentInsight } from "@/lib/server/insights/sentiment";
+import { SENTIMENT_LABELS, sentimentColumns } from "./platforms-data";
+import styles from "./platforms.module.css";
+
+const KEYS = ["positive", "neutral", "negative"] as const;
+
+export function SentimentOverTime({ answer }: { answer: SentimentInsight }) {
+  const [platform, setPlatform] = useState<Platform | "all">("all");
+  const selectId = useId();
+  const columns = sentimentColumns(answer.data, platform, answer.tz);
+  const max = Math.max(1, ...columns.map((c) => c.total));
+  const who = platform === "all" ? "all AI platforms" : LABELS[platform];
+  const unit = answer.bucket === "week" ? "week (from its first day in the range)" : "day";
+  return (
+    <div className="stack" style={{ gap: 12 }}>
+      <div className={styles.toolbar}>
+        <div className="field" style={{ flexDirection: "row", alignItems: "center", gap: 8 }}>
+          <label htmlFor={selectId} className="small">
+            Platform
+          </label>
+          <select id={selectId} className="select" value={platform} onChange={(e) => setPlatform(e.target.value as Platform | "all")} data-testid="sentiment-platform">
+            <option value="all">All AI platforms</option>
+            {PLATFORMS.map((p) => (
+              <option key={p} value={p}>
+                {LABELS[p]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <ul className={styles.legend} aria-label="Legend">
+          {KEYS.map((k) => (
+            <li key={k}>
+              <span className={`${styles.dot} ${styles[`bar-${k}`]}`} aria-hidden="true" />
+              {SENTIMENT_LABELS[k]}
+            </li>
+          ))}
+        </ul>
+      </div>
+      <div aria-hidden="true">
+        <div className={styles.columns} data-testid="sentiment-columns">
+          {columns.map((c) => (
+            <div
+              key={c.start}
+              className={styles.column}
+              style={{ height: `${(c.total / max) * 100}%` }}
+              title={`${c.label}: ${c.positive} positive, ${c.neutral} neutral, ${c.negative} negative`}
+            >
+              {KEYS.map((k) => (c[k] > 0 ? <span key={k} className={styles[`bar-${k}`]} style={{ flex: `${c[k]} 0 0` }} /> : null))}
+            </div>
+          ))}
+        </div>
+        <div className={styles.axis}>
+          <span>{columns[0]?.label}</span>
+          <span>
+            busiest {answer.bucket}: {formatNumber(max)} mentions
+          </span>
+          <span>{columns.at(-1)?.label}</span>
+        </div>
+      </div>
+      <details>
+        <summary className="small">Figures per {answer.bucket}</summary>
+        <div style={{ overflowX: "auto" }}>
+          <table className="table" data-testid="sentiment-table">
+            <caption className="visually-hidden">
+              Mentions of {who} by sentiment, per {unit}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">{answer.bucket === "week" ? "Week from" : "Day"}</th>
+                {KEYS.map((k) => (
+                  <th key={k} scope="col">
+                    {SENTIMENT_LABELS[k]}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {columns.map((c) => (
+                <tr key={c.start} data-testid="sentiment-row">
+                  <th scope="row">{c.label}</th>
+                  {KEYS.map((k) => (
+                    <td key={k}>{formatNumber(c[k])}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
+    </div>
+  );
+}
