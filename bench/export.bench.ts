@@ -8,7 +8,7 @@
 // Each scenario runs in a child Node process: a fresh per-key rate budget, a clean heap to measure,
 // and the `react-server` export condition under which the server-only modules load outside Next.
 import { fileURLToPath } from "node:url";
-import { BENCH_SESSION_SECRET, processSandbox, runBenchChild, type SandboxProcess } from "./support";
+import { BENCH_SESSION_SECRET, benchChildMain, processSandbox, runBenchChild, type SandboxProcess } from "./support";
 
 export const name = "exports: 20,000 visitors on Pro and Free vs the rate-limit bound; memory of a 100,000-row export";
 
@@ -183,17 +183,4 @@ export async function run(): Promise<void> {
   );
 }
 
-if (process.env.EXPORT_BENCH_CHILD === "1" && process.argv[2]) {
-  const scenario = SCENARIOS.find((s) => s.id === process.argv[2]);
-  if (!scenario) throw new Error(`unknown scenario ${process.argv[2]}`);
-  runScenario(scenario).then(
-    (result) => {
-      console.log(`RESULT ${JSON.stringify(result)}`);
-      process.exit(0);
-    },
-    (err: unknown) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
-}
+benchChildMain("EXPORT_BENCH_CHILD", SCENARIOS, runScenario);

@@ -6,7 +6,7 @@
 // lists' `meta.total` asked directly with another key), so "fast" can never mean "wrong".
 // Each scenario runs in a child process: a fresh key budget and a fresh server.
 import { fileURLToPath } from "node:url";
-import { BENCH_SESSION_SECRET, processSandbox, runBenchChild, type SandboxProcess } from "./support";
+import { BENCH_SESSION_SECRET, benchChildMain, processSandbox, runBenchChild, type SandboxProcess } from "./support";
 
 export const name = "insights: cold and warm insights view (5 routes, 30 days) on Free and Pro at 20,000 visitors, Pro at 1,000,000";
 
@@ -142,17 +142,4 @@ export async function run(): Promise<void> {
   );
 }
 
-if (process.env.INSIGHTS_BENCH_CHILD === "1" && process.argv[2]) {
-  const scenario = SCENARIOS.find((s) => s.id === process.argv[2]);
-  if (!scenario) throw new Error(`unknown scenario ${process.argv[2]}`);
-  runScenario(scenario).then(
-    (result) => {
-      console.log(`RESULT ${JSON.stringify(result)}`);
-      process.exit(0);
-    },
-    (err: unknown) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
-}
+benchChildMain("INSIGHTS_BENCH_CHILD", SCENARIOS, runScenario);

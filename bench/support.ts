@@ -164,3 +164,23 @@ export async function launchChromium(): Promise<Browser> {
   const { chromium } = await import("@playwright/test");
   return chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--headless"] });
 }
+
+/**
+ * The child side of runBenchChild: when `flag` is set in the environment, runs the scenario named by
+ * the first argument and prints `RESULT <json>` for the parent (exit 1 on failure).
+ */
+export function benchChildMain<S extends { id: string }, R>(flag: string, scenarios: readonly S[], run: (scenario: S) => Promise<R>): void {
+  if (process.env[flag] !== "1" || !process.argv[2]) return;
+  const scenario = scenarios.find((s) => s.id === process.argv[2]);
+  if (!scenario) throw new Error(`unknown scenario ${process.argv[2]}`);
+  run(scenario).then(
+    (result) => {
+      console.log(`RESULT ${JSON.stringify(result)}`);
+      process.exit(0);
+    },
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}
