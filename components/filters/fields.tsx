@@ -2,6 +2,8 @@
 // Filter controls that apply on change, each showing the error for its parameter when the URL
 // carries an invalid value (the `param` named by parseQuery).
 import { useId, useState, type ReactNode } from "react";
+import { DateInput } from "@/components/range/date-input";
+import { calendarDayNumber } from "@/lib/data-api/params";
 
 type Option = { value: string; label: string };
 
@@ -68,7 +70,12 @@ export function SelectField({
   );
 }
 
-/** A date filter. A full timestamp in the URL (e.g. from the overview's window) is shown beside it. */
+/**
+ * A date filter, typed by keyboard (YYYY-MM-DD) or picked from a calendar: a typed date applies on
+ * Enter or on leaving the field, a picked one at once; a date that is not one is said on the field
+ * and not applied. `value` is what the field shows (an instant from the URL shows as its day, with
+ * the instant as `hint`).
+ */
 export function DateField({
   name,
   label,
@@ -85,27 +92,51 @@ export function DateField({
   hint?: ReactNode;
 }) {
   const id = useId();
-  const dateOnly = /^\d{4}-\d{2}-\d{2}/.test(value) ? value.slice(0, 10) : "";
+  const [draft, setDraft] = useState(value);
+  const [seen, setSeen] = useState(value);
+  const [typo, setTypo] = useState<string>();
+  // Follow the URL when it changes under us (back/forward, the header's range, clear filters).
+  if (seen !== value) {
+    setSeen(value);
+    setDraft(value);
+    setTypo(undefined);
+  }
+  const apply = (v: string) => {
+    const typed = v.trim();
+    if (typed === value) return setTypo(undefined);
+    if (typed !== "" && calendarDayNumber(typed) === null) {
+      setTypo(`${label}: type a date as YYYY-MM-DD, e.g. 2026-11-01`);
+      return;
+    }
+    setTypo(undefined);
+    onChange(typed);
+  };
+  const message = typo ?? error;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input
+      <DateInput
         id={id}
         name={name}
-        type="date"
-        className="input"
-        value={dateOnly}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        onChange={(e) => onChange(e.target.value)}
+        label={label}
+        value={draft}
+        onChange={setDraft}
+        onPick={apply}
+        onEnter={() => apply(draft)}
+        onBlur={() => apply(draft)}
+        invalid={Boolean(message)}
+        describedBy={message ? `${id}-error` : undefined}
       />
-      {hint && value.length > 10 && !error && <span className="muted small">{hint}</span>}
-      <FieldError id={`${id}-error`} message={error} />
+      {hint && !message && <span className="muted small">{hint}</span>}
+      <FieldError id={`${id}-error`} message={message} />
     </div>
   );
 }
 
-/** Free text with suggestions (known values); applies on Enter, on leaving the field, or on picking a suggestion. */
+/**
+ * Free text with suggestions (known values, each with a readable label); applies on Enter, on leaving
+ * the field, or on picking a suggestion. The label of the value applied is shown under the field.
+ */
 export function SuggestField({
   name,
   label,
@@ -118,7 +149,7 @@ export function SuggestField({
   name: string;
   label: string;
   value: string;
-  suggestions: readonly string[];
+  suggestions: ReadonlyArray<string | Option>;
   onApply: (value: string) => void;
   error?: string;
   placeholder?: string;
@@ -135,6 +166,8 @@ export function SuggestField({
     const trimmed = v.trim();
     if (trimmed !== value) onApply(trimmed);
   };
+  const options = suggestions.map((o) => (typeof o === "string" ? { value: o, label: "" } : o));
+  const appliedLabel = options.find((o) => o.value === value)?.label;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -151,7 +184,7 @@ export function SuggestField({
         aria-describedby={error ? `${id}-error` : `${id}-help`}
         onChange={(e) => {
           setDraft(e.target.value);
-          if (suggestions.includes(e.target.value)) apply(e.target.value);
+          if (options.some((o) => o.value === e.target.value)) apply(e.target.value);
         }}
         onKeyDown={(e) => {
           if (e.key === "Enter") {
@@ -162,10 +195,15 @@ export function SuggestField({
         onBlur={() => apply(draft)}
       />
       <datalist id={`${id}-list`}>
-        {suggestions.map((s) => (
-          <option key={s} value={s} />
+        {options.map((o) => (
+          <option key={o.value} value={o.value} label={o.label || undefined} />
         ))}
       </datalist>
+      {appliedLabel && !error && (
+        <span className="muted small" data-testid={`${name}-label`}>
+          {appliedLabel}
+        </span>
+      )}
       {error ? <FieldError id={`${id}-error`} message={error} /> : <span id={`${id}-help`} className="visually-hidden">Pick a suggestion or type any value, then press Enter</span>}
     </div>
   );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { listBounds } from "./date-range";
-import { resolveListRange } from "./list-range";
+import { listQuery, resolveListRange } from "./list-range";
 
 const NOW = Date.parse("2026-11-23T23:30:00Z");
 
@@ -39,5 +39,13 @@ describe("a list page's range", () => {
     expect(resolveListRange({ from: "2024-01-01", to: "2026-11-01" }, NOW).problems).toEqual({});
     // An invalid value goes to the route as it is, which answers 400 naming it: never reinterpreted.
     expect(resolveListRange({ from: "yesterday", tz: "Europe/Berlin" }, NOW).query).toEqual({ from: "yesterday" });
+  });
+});
+
+describe("a list view's query", () => {
+  it("keeps the filters and paging, turns the range into bounds and spends tz on them", () => {
+    const values = { source: "chatgpt", intent: null, from: "2026-11-01", to: "2026-11-01", tz: "Europe/Berlin", limit: "50", offset: null };
+    expect(listQuery(values, NOW).query).toEqual({ source: "chatgpt", limit: "50", from: "2026-10-31T23:00:00.000Z", to: "2026-11-01T22:59:59.999Z" });
+    expect(listQuery({ platform: null, from: null, to: null, tz: "Europe/Berlin" }, NOW).query).toEqual({});
   });
 });

@@ -82,3 +82,19 @@ export function resolveListRange(raw: RawRange, nowMs: number): ListRange {
     query,
   };
 }
+
+type ListValues = Record<string, string | null> & { from: string | null; to: string | null; tz: string | null };
+
+/**
+ * A list view's URL values as its route's query: the filters and paging as given (absent ones left
+ * out), `from`/`to` as the range's list filters, `tz` spent on them. The server page's prefetch, the
+ * list's widget and the export all ask with this one query.
+ */
+export function listQuery<T extends ListValues>(values: T, nowMs = Date.now()): { query: { [K in Exclude<keyof T, "tz">]?: string }; range: ListRange } {
+  const range = resolveListRange(values, nowMs);
+  const query: Record<string, string> = {};
+  for (const [key, value] of Object.entries(values)) {
+    if (key !== "tz" && key !== "from" && key !== "to" && value) query[key] = value;
+  }
+  return { query: { ...query, ...range.query } as { [K in Exclude<keyof T, "tz">]?: string }, range };
+}

@@ -3,7 +3,8 @@
 // time), filters in the URL, paging and export. The feed is a widget streaming on its own.
 import Link from "next/link";
 import { ExportButton } from "@/components/export/export-button";
-import { DateField, SelectField } from "@/components/filters/fields";
+import { SelectField } from "@/components/filters/fields";
+import { RangeFields } from "@/components/filters/range-fields";
 import { useListFilters } from "@/components/filters/use-list-filters";
 import { EmptyState, InvalidFilterState, QueryView, SkeletonLines, UnreadableNotice } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
@@ -21,7 +22,7 @@ import { mentionsSearchParams } from "./search-params";
 export function MentionsClient() {
   const view = useListFilters(mentionsSearchParams, "/mentions");
   const { values: raw, setFilter, errorFor } = view;
-  const hasFilters = (["platform", "sentiment", "from", "to"] as const).some((k) => raw[k]);
+  const hasFilters = (["platform", "sentiment", "from", "to", "tz"] as const).some((k) => raw[k]);
   return (
     <div className="stack">
       <div className="page-header">
@@ -49,8 +50,7 @@ export function MentionsClient() {
             options={SENTIMENTS.map((s) => ({ value: s, label: humanize(s) }))}
             error={errorFor("sentiment")}
           />
-          <DateField name="from" label="From" value={raw.from ?? ""} onChange={(v) => setFilter("from", v)} error={errorFor("from")} hint={<DateTime iso={raw.from} />} />
-          <DateField name="to" label="To" value={raw.to ?? ""} onChange={(v) => setFilter("to", v)} error={errorFor("to")} hint={<DateTime iso={raw.to} />} />
+          <RangeFields view={view} labels={["From", "To"]} />
           <div className="filters-actions">
             {hasFilters && (
               <Link className="button button-secondary" href="/mentions" data-testid="clear-filters">
@@ -64,9 +64,15 @@ export function MentionsClient() {
         <h2 id="mentions-heading" className="visually-hidden">
           Mentions
         </h2>
-        <Widget what="mentions" loading={<MentionSkeleton />}>
-          <MentionFeed view={view} />
-        </Widget>
+        {view.rangeInvalid ? (
+          <div className="card">
+            <InvalidFilterState {...view.rangeInvalid} resetHref="/mentions" />
+          </div>
+        ) : (
+          <Widget what="mentions" loading={<MentionSkeleton />}>
+            <MentionFeed view={view} />
+          </Widget>
+        )}
       </section>
     </div>
   );

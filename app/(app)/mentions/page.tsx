@@ -4,15 +4,19 @@ import type { Metadata } from "next";
 import { StreamedHydrationBoundary } from "@/components/streamed-hydration-boundary";
 import { apiQuery } from "@/lib/queries/api";
 import { prefetchPage } from "@/lib/queries/prefetch";
-import { definedParams } from "@/lib/ui/url-state";
+import { listQuery } from "@/lib/range/list-range";
 import { MentionsClient } from "./client";
 import { loadMentionsSearch } from "./search-params";
 
 export const metadata: Metadata = { title: "Mentions" };
 
 export default async function MentionsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const query = definedParams(loadMentionsSearch(await searchParams));
-  const state = await prefetchPage((qc, api) => void qc.prefetchQuery(apiQuery(api, "/mentions", { query })));
+  // The header's range as the list's bounds (lib/range/list-range.ts), as the client will ask.
+  const { query, range } = listQuery(loadMentionsSearch(await searchParams));
+  const state = await prefetchPage((qc, api) => {
+    // A bad tz is refused by the page itself (the list routes take none): nothing to ask.
+    if (!(range.explicit && range.problems.tz)) void qc.prefetchQuery(apiQuery(api, "/mentions", { query }));
+  });
   return (
     <StreamedHydrationBoundary state={state}>
       <MentionsClient />

@@ -6,13 +6,14 @@ import Link from "next/link";
 import { VISITOR_TABLE_COLUMNS, visitorRowKey } from "@/components/data-table/columns/visitors";
 import { DataTable } from "@/components/data-table/data-table";
 import { ExportButton } from "@/components/export/export-button";
-import { DateField, SelectField, SuggestField } from "@/components/filters/fields";
+import { SelectField, SuggestField } from "@/components/filters/fields";
+import { intentChoices } from "@/components/filters/intent-choices";
+import { RangeFields } from "@/components/filters/range-fields";
 import { useListFilters } from "@/components/filters/use-list-filters";
 import { EmptyState, InvalidFilterState, QueryView, SkeletonLines } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
-import { DateTime } from "@/components/ui/date-time";
 import { Pagination } from "@/components/ui/pagination";
-import { AI_SOURCES, KNOWN_INTENTS, LABELS, SOURCES } from "@/lib/data-api/constants";
+import { AI_SOURCES, LABELS, SOURCES } from "@/lib/data-api/constants";
 import { humanize } from "@/lib/format/format";
 import { invalidParamOf } from "@/lib/queries/error-status";
 import { withoutPaging } from "@/lib/ui/view-filters";
@@ -23,7 +24,7 @@ const opt = (v: string) => ({ value: v, label: LABELS[v] ?? humanize(v) });
 export function VisitorsClient() {
   const view = useListFilters(visitorsSearchParams, "/visitors");
   const { values: raw, setFilter, errorFor } = view;
-  const hasFilters = (["source", "intent", "converted", "from", "to"] as const).some((k) => raw[k]);
+  const hasFilters = (["source", "intent", "converted", "from", "to", "tz"] as const).some((k) => raw[k]);
 
   return (
     <div className="stack">
@@ -51,7 +52,7 @@ export function VisitorsClient() {
             name="intent"
             label="Intent"
             value={raw.intent ?? ""}
-            suggestions={KNOWN_INTENTS}
+            suggestions={intentChoices(view.rows?.map((v) => ("intent" in v ? v.intent : undefined)))}
             placeholder="Any intent"
             onApply={(v) => setFilter("intent", v)}
             error={errorFor("intent")}
@@ -67,8 +68,7 @@ export function VisitorsClient() {
             ]}
             error={errorFor("converted")}
           />
-          <DateField name="from" label="First seen from" value={raw.from ?? ""} onChange={(v) => setFilter("from", v)} error={errorFor("from")} hint={<DateTime iso={raw.from} />} />
-          <DateField name="to" label="First seen to" value={raw.to ?? ""} onChange={(v) => setFilter("to", v)} error={errorFor("to")} hint={<DateTime iso={raw.to} />} />
+          <RangeFields view={view} labels={["First seen from", "First seen to"]} />
           <div className="filters-actions">
             {hasFilters && (
               <Link className="button button-secondary" href="/visitors" data-testid="clear-filters">
@@ -82,9 +82,13 @@ export function VisitorsClient() {
         <h2 id="visitors-table-heading" className="visually-hidden">
           Visitor list
         </h2>
-        <Widget what="visitors" loading={<SkeletonLines lines={8} height={22} />}>
-          <VisitorTable view={view} />
-        </Widget>
+        {view.rangeInvalid ? (
+          <InvalidFilterState {...view.rangeInvalid} resetHref="/visitors" />
+        ) : (
+          <Widget what="visitors" loading={<SkeletonLines lines={8} height={22} />}>
+            <VisitorTable view={view} />
+          </Widget>
+        )}
       </section>
     </div>
   );
