@@ -58,7 +58,7 @@ export function DateInput({ id, name, label, value, onChange, onPick, onEnter, o
       <button
         type="button"
         className={styles.pickButton}
-        aria-label={`Pick ${label.toLowerCase()} from a calendar`}
+        aria-label={`Open a calendar for ${label}`}
         title="Pick from a calendar"
         onClick={() => {
           const el = picker.current;

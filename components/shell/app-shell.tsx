@@ -9,6 +9,7 @@ import { AccountMenu, type AccountInfo } from "./account-menu";
 import { NavLinks } from "./nav-links";
 import { StoreBrowserTimeZone } from "./store-time-zone";
 import { ThemeToggle } from "./theme-toggle";
+import styles from "./shell.module.css";
 
 export function AppShell({ account, timeZoneKnown, children }: { account: AccountInfo; timeZoneKnown: boolean; children: ReactNode }) {
   return (
@@ -25,7 +26,6 @@ export function AppShell({ account, timeZoneKnown, children }: { account: Accoun
             <span className="brand-name">Workspace Analytics</span>
           </Link>
           <NavLinks />
-          <RangeControl />
           <div className="header-tools">
             {account.plan && (
               <span className="badge badge-neutral" data-testid="plan-badge" title={`Workspace plan: ${account.plan}`}>
@@ -44,6 +44,12 @@ export function AppShell({ account, timeZoneKnown, children }: { account: Accoun
             )}
             <ThemeToggle />
             <AccountMenu account={account} />
+          </div>
+        </div>
+        {/* The range gets a row of its own: beside the navigation it would crowd it below ~1500 px. */}
+        <div className={styles.rangeBar}>
+          <div className={styles.rangeBarInner}>
+            <RangeControl />
           </div>
         </div>
       </header>
