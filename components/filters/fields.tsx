@@ -3,6 +3,7 @@
 // carries an invalid value (the `param` named by parseQuery).
 import { useId, useState, type ReactNode } from "react";
 import { DateInput } from "@/components/range/date-input";
+import rangeStyles from "@/components/range/range.module.css";
 import { calendarDayNumber } from "@/lib/data-api/params";
 
 type Option = { value: string; label: string };
@@ -113,7 +114,7 @@ export function DateField({
   };
   const message = typo ?? error;
   return (
-    <div className="field">
+    <div className={`field ${rangeStyles.dateField}`}>
       <label htmlFor={id}>{label}</label>
       <DateInput
         id={id}

@@ -37,7 +37,7 @@ export function useAppRange(): AppRange {
   const raw = { from: values.from, to: values.to, tz: values.tz };
   const resolved = useMemo(() => {
     const input = { from: values.from, to: values.to, tz: values.tz };
-    return listPage ? resolveListRange(input, nowMs) : { ...resolveDateRange(input, viewerTz, nowMs), instants: {} };
+    return listPage ? resolveListRange(input, nowMs, viewerTz) : { ...resolveDateRange(input, viewerTz, nowMs), instants: {} };
   }, [listPage, values.from, values.to, values.tz, viewerTz, nowMs]);
   return {
     range: resolved.range,

@@ -9,6 +9,9 @@ describe("a list page's range", () => {
     const r = resolveListRange({ tz: "Europe/Berlin" }, NOW);
     expect(r.explicit).toBe(false);
     expect(r.query).toEqual({});
+    // Without a range the controls start in the viewer's zone (where a preset would count days).
+    expect(resolveListRange({}, NOW, "Asia/Tokyo").range.tz).toBe("Asia/Tokyo");
+    expect(resolveListRange({ from: "2026-11-01" }, NOW, "Asia/Tokyo").range.tz).toBe("UTC");
   });
 
   it("dates without tz keep their old meaning: UTC days, passed on as dates", () => {

@@ -48,13 +48,17 @@ function dayIn(value: string, tz: string): string {
   return calendarDayNumber(value) === null ? todayIn(tz, Date.parse(value)) : value;
 }
 
-export function resolveListRange(raw: RawRange, nowMs: number): ListRange {
+/**
+ * `viewerTz` is the zone of a list without any range (where the presets would start); dates given
+ * without `tz` are still UTC days.
+ */
+export function resolveListRange(raw: RawRange, nowMs: number, viewerTz = LIST_DEFAULT_TZ): ListRange {
   const from = raw.from || undefined;
   const to = raw.to || undefined;
   const problems: RangeProblems = {};
   const tzGiven = raw.tz || undefined;
   if (tzGiven && !isTimeZoneName(tzGiven)) problems.tz = TZ_MESSAGE;
-  const tz = tzGiven && !problems.tz ? tzGiven : LIST_DEFAULT_TZ;
+  const tz = tzGiven && !problems.tz ? tzGiven : from || to ? LIST_DEFAULT_TZ : viewerTz;
   // Visitors and mentions share one from/to rule; the visitors schema states it.
   const parsed = visitorListParams.safeParse({ from, to });
   if (!parsed.success) {

@@ -4,11 +4,8 @@ import "server-only";
 import { cookies } from "next/headers";
 import { parseViewerTimeZone, VIEWER_TZ_COOKIE } from "@/lib/range/viewer-time-zone";
 
+/** The viewer's zone; a page without `tz` in its URL reads its range in it (UTC while it is null). */
 export async function viewerTimeZoneCookie(): Promise<string | null> {
   return parseViewerTimeZone((await cookies()).get(VIEWER_TZ_COOKIE)?.value);
 }
 
-/** The zone a page without `tz` in its URL is read in: the viewer's, UTC until it is known. */
-export async function viewerTimeZone(): Promise<string> {
-  return (await viewerTimeZoneCookie()) ?? "UTC";
-}
