@@ -17,11 +17,10 @@ import { fileURLToPath } from "node:url";
 import { sealData } from "iron-session";
 import { DEMO_KEYS } from "../sandbox/keys";
 import { startSandbox } from "../sandbox/server";
-import { freePort, waitFor } from "./support";
+import { BENCH_SESSION_SECRET, freePort, waitFor } from "./support";
 
 export const name = "bff: GET /api/visitors, the handler alone and through next start, vs direct to the sandbox";
 
-const SECRET = "bench-only-session-secret-0123456789abcdef";
 const N_LATENCY = 400;
 const N_THROUGHPUT = 1500;
 const CONCURRENCY = 16;
@@ -76,7 +75,7 @@ async function inProcessChild(): Promise<void> {
   let tick = 0;
   const sandbox = await startSandbox({ port: 0, now: "2026-11-20T12:00:00Z", visitors: 20_000, clock: () => Date.now() + ++tick * 61_000 });
   process.env.DATA_API_BASE_URL = sandbox.baseUrl;
-  process.env.SESSION_SECRET = SECRET;
+  process.env.SESSION_SECRET = BENCH_SESSION_SECRET;
   process.env.DATA_API_RATE_BUDGET = "100000/s,10000000/min";
   const { handleApiGet } = await import("../lib/server/routes");
   const { sealSession } = await import("../lib/server/session");
@@ -148,7 +147,7 @@ export async function run(): Promise<void> {
       NEXT_DIST_DIR: distDir,
       NEXT_TELEMETRY_DISABLED: "1",
       DATA_API_BASE_URL: sandbox.baseUrl,
-      SESSION_SECRET: SECRET,
+      SESSION_SECRET: BENCH_SESSION_SECRET,
       DATA_API_RATE_BUDGET: "100000/s,10000000/min",
     },
     stdio: ["ignore", "ignore", "inherit"],
@@ -156,7 +155,7 @@ export async function run(): Promise<void> {
   try {
     const app = `http://127.0.0.1:${port}`;
     await waitFor(`${app}/api/health`, 60_000);
-    const cookie = `wa_session=${await sealData({ apiKey: DEMO_KEYS.pro, iat: Date.now(), sid: crypto.randomUUID() }, { password: SECRET, ttl: 8 * 3600 })}`;
+    const cookie = `wa_session=${await sealData({ apiKey: DEMO_KEYS.pro, iat: Date.now(), sid: crypto.randomUUID() }, { password: BENCH_SESSION_SECRET, ttl: 8 * 3600 })}`;
 
     // Visitors pages of 20 (a ~6 KB body); offsets keep every request a cache miss.
     const direct: Target = {

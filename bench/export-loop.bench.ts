@@ -8,10 +8,7 @@
 // a million pages, estimate computed, streaming for 4 s, then cancelled). Goal: health < 100 ms.
 // Also, in this process: the closed-form estimate against the step-by-step loop it replaced.
 // Needs a build in BENCH_DIST_DIR (default .next; `npx next build` first).
-import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
-import path from "node:path";
-import { freePort, waitFor } from "./support";
+import { benchBuild, signIn, startProductionServer } from "./support";
 
 export const name = "export on an absurd meta.total: event-loop delay seen by /api/health (goal < 100 ms)";
 
@@ -49,30 +46,13 @@ function summary(latencies: number[]): string {
 }
 
 async function startServer(maxRows: string | undefined) {
-  const [port, sandboxPort] = [await freePort(), await freePort()];
-  const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/run.ts", "start"], {
-    env: {
-      ...process.env,
-      NEXT_DIST_DIR: process.env.BENCH_DIST_DIR ?? ".next",
-      PORT: String(port),
-      HOSTNAME: "127.0.0.1",
-      SANDBOX_PORT: String(sandboxPort),
-      DATA_API_BASE_URL: "",
-      SESSION_SECRET: "bench-only-session-secret-0123456789abcdef",
-      NEXT_TELEMETRY_DISABLED: "1",
-      ...(maxRows ? { EXPORT_MAX_ROWS: maxRows } : {}),
-    },
-    stdio: "ignore",
-  });
-  await waitFor(`${base}/api/health`, 60_000);
-  const signIn = await fetch(`${base}/api/session`, { method: "POST", headers: { Origin: base, "Content-Type": "application/json" }, body: '{"demo":"pro"}' });
-  const cookie = signIn.headers.get("set-cookie")?.split(";")[0] ?? "";
+  const server = await startProductionServer(maxRows ? { EXPORT_MAX_ROWS: maxRows } : {});
+  const cookie = await signIn(server.base);
   const faults = async (body: object) => {
-    const res = await fetch(`http://127.0.0.1:${sandboxPort}/sandbox/faults`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const res = await fetch(`${server.sandboxBase}/sandbox/faults`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
     if (!res.ok) throw new Error(`sandbox faults: HTTP ${res.status}`);
   };
-  return { base, cookie, faults, stop: () => child.kill("SIGTERM") };
+  return { base: server.base, cookie, faults, stop: server.stop };
 }
 
 /** The estimate as it was computed before: one loop step per page. */
@@ -103,11 +83,7 @@ export async function run(): Promise<void> {
   }
   console.log("(meta.total = 1e11 is 1e9 pages: the loop grows linearly, ~100x the 1e7 figure, all of it on the event loop)");
 
-  const distDir = process.env.BENCH_DIST_DIR ?? ".next";
-  if (!existsSync(path.join(distDir, "BUILD_ID"))) {
-    console.log(`server part skipped: no build in ${distDir} (run \`npx next build\` first)`);
-    return;
-  }
+  if (!benchBuild("server part skipped")) return;
 
   // Default cap: a 1e11-row view is refused after its first page.
   let server = await startServer(undefined);

@@ -8,7 +8,7 @@
 // Each scenario runs in a child Node process: a fresh per-key rate budget, a clean heap to measure,
 // and the `react-server` export condition under which the server-only modules load outside Next.
 import { fileURLToPath } from "node:url";
-import { processSandbox, runBenchChild, type SandboxProcess } from "./support";
+import { BENCH_SESSION_SECRET, processSandbox, runBenchChild, type SandboxProcess } from "./support";
 
 export const name = "exports: 20,000 visitors on Pro and Free vs the rate-limit bound; memory of a 100,000-row export";
 
@@ -69,7 +69,7 @@ async function runScenario(scenario: Scenario): Promise<Result> {
   const { DEMO_KEYS } = await import("../sandbox/keys");
   const sandbox = scenario.sandbox === "process" ? await processSandbox(scenario.visitors, NOW) : await inProcessSandbox(scenario.visitors);
   process.env.DATA_API_BASE_URL = sandbox.baseUrl;
-  process.env.SESSION_SECRET = "bench-only-session-secret-0123456789abcdef";
+  process.env.SESSION_SECRET = BENCH_SESSION_SECRET;
   process.env.DATA_API_CACHE_TTL_MS = "0";
   const { exportVisitors } = await import("../lib/server/export/handlers");
   const { SESSION_COOKIE, sealSession } = await import("../lib/server/session");

@@ -6,7 +6,7 @@
 // lists' `meta.total` asked directly with another key), so "fast" can never mean "wrong".
 // Each scenario runs in a child process: a fresh key budget and a fresh server.
 import { fileURLToPath } from "node:url";
-import { processSandbox, runBenchChild, type SandboxProcess } from "./support";
+import { BENCH_SESSION_SECRET, processSandbox, runBenchChild, type SandboxProcess } from "./support";
 
 export const name = "insights: cold and warm insights view (4 routes, 30 days) on Free and Pro at 20,000 visitors, Pro at 1,000,000";
 
@@ -68,7 +68,7 @@ async function runScenario(scenario: Scenario): Promise<Result> {
   const { DEMO_KEYS } = await import("../sandbox/keys");
   const sandbox = await processSandbox(scenario.visitors, new Date().toISOString());
   process.env.DATA_API_BASE_URL = sandbox.baseUrl;
-  process.env.SESSION_SECRET = "bench-only-session-secret-0123456789abcdef";
+  process.env.SESSION_SECRET = BENCH_SESSION_SECRET;
   const { handleApiGet } = await import("../lib/server/routes");
   const { SESSION_COOKIE, sealSession } = await import("../lib/server/session");
   const key = scenario.plan === "Pro" ? DEMO_KEYS.pro : DEMO_KEYS.free;

@@ -5,18 +5,14 @@
 // Budgets (issue 4): <= 180 KB on /visitors and /mentions, <= 260 KB on chart pages; Lighthouse
 // performance >= 90 and accessibility 100.
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import { chromium } from "@playwright/test";
 import { DEMO_KEYS } from "../sandbox/keys";
 import { startSandbox } from "../sandbox/server";
-import { freePort, waitFor } from "./support";
+import { BENCH_SESSION_SECRET, benchBuild, CHROMIUM, browserCookie, freePort, launchChromium, signIn, waitFor } from "./support";
 
 export const name = "pages: first-load JS per route (gzip) and Lighthouse (mobile)";
 
-const SECRET = "bench-only-session-secret-0123456789abcdef";
-const CHROME = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const BUDGET_KB: Record<string, number> = { "/visitors": 180, "/mentions": 180, "/": 260, "/intelligence": 260 };
 
 
@@ -40,7 +36,7 @@ function runLighthouse(url: string, cookie: string): Promise<LighthouseResult> {
         `--extra-headers=${JSON.stringify({ Cookie: cookie })}`,
         "--chrome-flags=--headless=new --no-sandbox --disable-gpu",
       ],
-      { env: { ...process.env, CHROME_PATH: CHROME }, stdio: ["ignore", "pipe", "pipe"] },
+      { env: { ...process.env, CHROME_PATH: CHROMIUM }, stdio: ["ignore", "pipe", "pipe"] },
     );
     let out = "";
     let err = "";
@@ -58,39 +54,29 @@ function runLighthouse(url: string, cookie: string): Promise<LighthouseResult> {
 }
 
 export async function run(): Promise<void> {
-  const distDir = process.env.BENCH_DIST_DIR ?? ".next";
-  if (!existsSync(path.join(distDir, "BUILD_ID"))) {
-    console.log(`skipped: no build in ${distDir} (run \`npx next build\` first)`);
-    return;
-  }
+  const distDir = benchBuild();
+  if (!distDir) return;
   const sandbox = await startSandbox({ port: 0, now: "2026-11-20T12:00:00Z" });
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const next = spawn(path.join("node_modules", ".bin", "next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
-    env: { ...process.env, NEXT_DIST_DIR: distDir, DATA_API_BASE_URL: sandbox.baseUrl, SESSION_SECRET: SECRET, NEXT_TELEMETRY_DISABLED: "1" },
+    env: { ...process.env, NEXT_DIST_DIR: distDir, DATA_API_BASE_URL: sandbox.baseUrl, SESSION_SECRET: BENCH_SESSION_SECRET, NEXT_TELEMETRY_DISABLED: "1" },
     stdio: "ignore",
   });
   try {
     await waitFor(`${base}/api/health`, 60_000);
-    const signIn = await fetch(`${base}/api/session`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Origin: base },
-      // By key: demo ids are only offered when the app's own entry started the sandbox.
-      body: JSON.stringify({ apiKey: DEMO_KEYS.pro }),
-    });
-    const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0]!;
-    if (signIn.status !== 200 || !cookie) throw new Error(`sign-in failed: HTTP ${signIn.status}`);
-    const [cookieName, cookieValue] = [cookie.slice(0, cookie.indexOf("=")), cookie.slice(cookie.indexOf("=") + 1)];
+    // By key: demo ids are only offered when the app's own entry started the sandbox.
+    const cookie = await signIn(base, { apiKey: DEMO_KEYS.pro });
     const visitorId = ((await (await fetch(`${base}/api/visitors?limit=1`, { headers: { Cookie: cookie } })).json()) as { data: Array<{ id: string }> }).data[0]!.id;
 
     // First-load JS per route.
-    const browser = await chromium.launch({ executablePath: CHROME, args: ["--no-sandbox", "--headless"] });
+    const browser = await launchChromium();
     const routes = ["/sign-in", "/", "/visitors", `/visitors/${visitorId}`, "/mentions", "/intelligence", "/settings"];
     console.log("first-load = scripts loaded by the load event; +later = chunks loaded after it (the lazily loaded charts)");
     console.log("route                          scripts   raw KB   gzip KB  +later KB  recharts  budget (first-load)");
     for (const route of routes) {
       const context = await browser.newContext();
-      if (route !== "/sign-in") await context.addCookies([{ name: cookieName, value: cookieValue, url: base }]);
+      if (route !== "/sign-in") await context.addCookies([browserCookie(cookie, base)]);
       const page = await context.newPage();
       const bodies: Buffer[] = [];
       const later: Buffer[] = [];

@@ -5,11 +5,9 @@
 // body the server read before answering. Goal: < 10 MB growth (the outside review measured 300 MB
 // for a 100 MB chunked body, and a crash into a 500 at 600 MB). Needs a build in BENCH_DIST_DIR
 // (default .next; `npx next build` first).
-import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { request } from "node:http";
-import path from "node:path";
-import { freePort, waitFor } from "./support";
+import { benchBuild, signIn, startProductionServer } from "./support";
 
 export const name = "sign-in body: server memory growth for a 100 MB sign-in body (chunked, and declared)";
 
@@ -55,39 +53,21 @@ function upload(base: string, declared: boolean): Promise<Upload> {
 }
 
 export async function run(): Promise<void> {
-  const distDir = process.env.BENCH_DIST_DIR ?? ".next";
-  if (!existsSync(path.join(distDir, "BUILD_ID"))) {
-    console.log(`skipped: no build in ${distDir} (run \`npx next build\` first)`);
-    return;
-  }
-  const [port, sandboxPort] = [await freePort(), await freePort()];
-  const base = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, ["--import", "tsx", "scripts/run.ts", "start"], {
-    env: {
-      ...process.env,
-      NEXT_DIST_DIR: distDir,
-      PORT: String(port),
-      HOSTNAME: "127.0.0.1",
-      SANDBOX_PORT: String(sandboxPort),
-      DATA_API_BASE_URL: "",
-      SESSION_SECRET: "bench-only-session-secret-0123456789abcdef",
-      NEXT_TELEMETRY_DISABLED: "1",
-    },
-    stdio: "ignore",
-  });
+  if (!benchBuild()) return;
+  const server = await startProductionServer();
+  const { base } = server;
   try {
-    await waitFor(`${base}/api/health`, 60_000);
     // Warm-up: the sign-in route loaded and run once.
-    for (let i = 0; i < 3; i++) await fetch(`${base}/api/session`, { method: "POST", headers: { Origin: base, "Content-Type": "application/json" }, body: '{"demo":"pro"}' });
+    for (let i = 0; i < 3; i++) await signIn(base);
     for (const declared of [false, true]) {
       await new Promise((r) => setTimeout(r, 500));
-      const before = rssMb(server.pid!);
+      const before = rssMb(server.pid);
       let peak = before;
-      const sampler = setInterval(() => (peak = Math.max(peak, rssMb(server.pid!))), 10);
+      const sampler = setInterval(() => (peak = Math.max(peak, rssMb(server.pid))), 10);
       const result = await upload(base, declared);
       await new Promise((r) => setTimeout(r, 300));
       clearInterval(sampler);
-      peak = Math.max(peak, rssMb(server.pid!));
+      peak = Math.max(peak, rssMb(server.pid));
       const growth = peak - before;
       console.log(
         `${declared ? "declared" : "chunked "} 100 MB body: HTTP ${result.status} after ${result.ms.toFixed(0)} ms, client had sent ${result.sentMb.toFixed(1)} MB; ` +
@@ -97,6 +77,6 @@ export async function run(): Promise<void> {
     const health = await fetch(`${base}/api/health`);
     console.log(`server still answers: /api/health HTTP ${health.status}`);
   } finally {
-    server.kill("SIGTERM");
+    server.stop();
   }
 }

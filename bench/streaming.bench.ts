@@ -8,19 +8,14 @@
 // - the slowest upstream call of each page, made directly to the sandbox with the same latency.
 // Goals (issue 10): TTFB < 200 ms (the shell leaves before any upstream answer) and last widget
 // about the slowest upstream call + 300 ms. Needs a build in BENCH_DIST_DIR (default .next).
-import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import { request } from "node:http";
-import path from "node:path";
-import { chromium } from "@playwright/test";
 import { DEMO_KEYS } from "../sandbox/keys";
-import { freePort, waitFor } from "./support";
+import { benchBuild, browserCookie, launchChromium, signIn, startProductionServer } from "./support";
 
 export const name = "streaming: time to first byte and to the last widget on / and /visitors, upstream latency 300 ms";
 
 const LATENCY_MS = 300;
 const RUNS = Number(process.env.STREAMING_RUNS ?? 5);
-const CHROME = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const TTFB_GOAL_MS = 200;
 /** The Data API calls each page makes (the slowest of them bounds when its last widget can show). */
 const PAGES: Record<string, string[]> = {
@@ -88,45 +83,19 @@ async function slowestUpstream(sandboxBase: string, paths: string[]): Promise<nu
 }
 
 export async function run(): Promise<void> {
-  const distDir = process.env.BENCH_DIST_DIR ?? ".next";
-  if (!existsSync(path.join(distDir, "BUILD_ID"))) {
-    console.log(`skipped: no build in ${distDir} (run \`npx next build\` first)`);
-    return;
-  }
-  const [port, sandboxPort] = [await freePort(), await freePort()];
-  const base = `http://127.0.0.1:${port}`;
-  const sandboxBase = `http://127.0.0.1:${sandboxPort}`;
-  const server = spawn(process.execPath, ["--import", "tsx", "scripts/run.ts", "start"], {
-    env: {
-      ...process.env,
-      NEXT_DIST_DIR: distDir,
-      PORT: String(port),
-      HOSTNAME: "127.0.0.1",
-      SANDBOX_PORT: String(sandboxPort),
-      SANDBOX_LATENCY_MS: String(LATENCY_MS),
-      SANDBOX_NOW: "2026-11-20T12:00:00Z",
-      DATA_API_BASE_URL: "",
-      // Every page view goes to the upstream: the figures are cold views, not cache hits.
-      DATA_API_CACHE_TTL_MS: "0",
-      SESSION_SECRET: "bench-only-session-secret-0123456789abcdef",
-      NEXT_TELEMETRY_DISABLED: "1",
-    },
-    stdio: "ignore",
+  if (!benchBuild()) return;
+  const server = await startProductionServer({
+    SANDBOX_LATENCY_MS: String(LATENCY_MS),
+    SANDBOX_NOW: "2026-11-20T12:00:00Z",
+    // Every page view goes to the upstream: the figures are cold views, not cache hits.
+    DATA_API_CACHE_TTL_MS: "0",
   });
+  const { base, sandboxBase } = server;
   try {
-    await waitFor(`${base}/api/health`, 60_000);
-    const signIn = await fetch(`${base}/api/session`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Origin: base },
-      body: JSON.stringify({ demo: "pro" }),
-    });
-    const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0]!;
-    if (signIn.status !== 200 || !cookie) throw new Error(`sign-in failed: HTTP ${signIn.status}`);
-    const [cookieName, cookieValue] = [cookie.slice(0, cookie.indexOf("=")), cookie.slice(cookie.indexOf("=") + 1)];
-
-    const browser = await chromium.launch({ executablePath: CHROME, args: ["--no-sandbox", "--headless"] });
+    const cookie = await signIn(base);
+    const browser = await launchChromium();
     const context = await browser.newContext();
-    await context.addCookies([{ name: cookieName, value: cookieValue, url: base }]);
+    await context.addCookies([browserCookie(cookie, base)]);
     await context.addInitScript({ content: RECORD_LAST_WIDGET });
     try {
       for (const [route, upstreamPaths] of Object.entries(PAGES)) {
@@ -176,6 +145,6 @@ export async function run(): Promise<void> {
       await browser.close();
     }
   } finally {
-    server.kill("SIGTERM");
+    server.stop();
   }
 }

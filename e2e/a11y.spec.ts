@@ -14,7 +14,7 @@ const pages = () => ["/", "/visitors", `/visitors/${visitorId}`, "/mentions", "/
 
 for (const scheme of ["light", "dark"] as const) {
   test(`axe: no serious violations on any page (${scheme})`, async ({ browser }) => {
-    test.setTimeout(60_000);
+    test.setTimeout(120_000);
     const context = await browser.newContext({ colorScheme: scheme });
     const page = await context.newPage();
     await page.goto("/sign-in");
@@ -30,6 +30,7 @@ for (const scheme of ["light", "dark"] as const) {
 }
 
 test("375 px: no page scrolls sideways", async ({ browser }) => {
+  test.setTimeout(120_000);
   const context = await browser.newContext({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
   const page = await context.newPage();
   await page.goto("/sign-in");
@@ -43,19 +44,29 @@ test("375 px: no page scrolls sideways", async ({ browser }) => {
   await context.close();
 });
 
+// --color-bg in each theme (app/globals.css), as computed styles report it.
+const LIGHT_BG = "rgb(245, 246, 250)";
+const DARK_BG = "rgb(11, 15, 25)";
+
 test("the theme toggle switches theme, and the choice survives a reload (cookie read on the server)", async ({ page }) => {
   await signIn(page, "pro");
   await page.goto("/settings");
   const html = page.locator("html");
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   await expect(html).not.toHaveAttribute("data-theme", /./);
+  expect(await background()).toBe(LIGHT_BG);
   await page.getByTestId("theme-toggle").click();
   await expect(html).toHaveAttribute("data-theme", "dark");
-  const dark = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  expect(await background()).toBe(DARK_BG);
   await page.reload();
   await expect(html).toHaveAttribute("data-theme", "dark");
-  expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(dark);
+  expect(await background()).toBe(DARK_BG);
   await page.getByRole("button", { name: "Follow system" }).click();
   await expect(html).not.toHaveAttribute("data-theme", /./);
+  expect(await background()).toBe(LIGHT_BG);
+  // Following the system: a dark OS gives the dark colours without any choice made.
+  await page.emulateMedia({ colorScheme: "dark" });
+  expect(await background()).toBe(DARK_BG);
 });
 
 test("keyboard: the skip link is first and moves focus to the content", async ({ page }) => {

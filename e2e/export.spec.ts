@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import Papa from "papaparse";
 import { expect, test, type Page } from "@playwright/test";
 import { clearFaults, DEMO_KEYS, numberText, SANDBOX_URL, sandboxGet, setFaults } from "./helpers/sandbox";
-import { signIn, waitForWidgets } from "./helpers/session";
+import { openPage, signIn } from "./helpers/session";
 
 type List<T> = { data: T[]; meta: { total: number } };
 type Row = Record<string, unknown>;
@@ -37,21 +37,30 @@ async function exportButton(page: Page, resource: "visitors" | "mentions", total
   return { region, button };
 }
 
-test("visitors: a filtered CSV export holds exactly the matching rows, in order", async ({ page }) => {
+/**
+ * Signs in with Pro, opens the list with `filters`, exports every matching row (in `format`, else the
+ * default CSV) and returns the download, the rows the export must hold (paged from the sandbox) and
+ * the export's region.
+ */
+async function exportList(page: Page, resource: "visitors" | "mentions", filters: string, format?: string | { label: string }) {
   await signIn(page, "pro");
-  const filters = "source=chatgpt&converted=true";
-  await page.goto(`/visitors?${filters}`);
-  await waitForWidgets(page);
-  const expected = await allRows("visitors", filters);
-  const { region, button } = await exportButton(page, "visitors", expected.length);
-
+  await openPage(page, `/${resource}?${filters}`);
+  const expected = await allRows(resource, filters);
+  const { region, button } = await exportButton(page, resource, expected.length);
+  if (format) await region.getByLabel("Format").selectOption(format);
   const downloading = page.waitForEvent("download");
   await button.click();
-  const download = await downloading;
+  return { download: await downloading, expected, region };
+}
+
+const parseCsv = (text: string) => Papa.parse<Record<string, string>>(text, { header: true, newline: "\r\n", skipEmptyLines: true });
+
+test("visitors: a filtered CSV export holds exactly the matching rows, in order", async ({ page }) => {
+  const { download, expected, region } = await exportList(page, "visitors", "source=chatgpt&converted=true");
   expect(download.suggestedFilename()).toBe(`visitors_source-chatgpt_converted-true_${today()}.csv`);
   const text = await readFile((await download.path())!, "utf8");
 
-  const parsed = Papa.parse<Record<string, string>>(text, { header: true, newline: "\r\n", skipEmptyLines: true });
+  const parsed = parseCsv(text);
   expect(parsed.errors).toEqual([]);
   expect(parsed.meta.fields).toEqual(["id", "first_seen", "last_seen", "source", "intent", "pages_viewed", "converted", "email", "country", "city"]);
   expect(parsed.data.length).toBe(expected.length);
@@ -62,17 +71,7 @@ test("visitors: a filtered CSV export holds exactly the matching rows, in order"
 });
 
 test("mentions: a JSON export is a valid array of the matching mentions", async ({ page }) => {
-  await signIn(page, "pro");
-  const filters = "platform=claude&sentiment=negative";
-  await page.goto(`/mentions?${filters}`);
-  await waitForWidgets(page);
-  const expected = await allRows("mentions", filters);
-  const { region, button } = await exportButton(page, "mentions", expected.length);
-  await region.getByLabel("Format").selectOption("json");
-
-  const downloading = page.waitForEvent("download");
-  await button.click();
-  const download = await downloading;
+  const { download, expected } = await exportList(page, "mentions", "platform=claude&sentiment=negative", "json");
   expect(download.suggestedFilename()).toBe(`mentions_platform-claude_sentiment-negative_${today()}.json`);
   const items = JSON.parse(await readFile((await download.path())!, "utf8")) as Row[];
   expect(items.map((m) => m.id)).toEqual(expected.map((m) => m.id));
@@ -90,8 +89,7 @@ test("a visitor's timeline downloads as CSV built in the browser", async ({ page
   const [visitor] = (await sandboxGet<List<Row>>("/visitors?limit=1")).data;
   const id = String(visitor!.id);
   const timeline = await sandboxGet<{ data: Row[] }>(`/visitors/${encodeURIComponent(id)}/timeline`);
-  await page.goto(`/visitors/${id}?order=oldest`);
-  await waitForWidgets(page);
+  await openPage(page, `/visitors/${id}?order=oldest`);
 
   const downloading = page.getByTestId("csv-download").getByText("Download").click().then(() => page.waitForEvent("download"));
   await page.getByRole("button", { name: "CSV", exact: true }).click();
@@ -99,30 +97,20 @@ test("a visitor's timeline downloads as CSV built in the browser", async ({ page
   expect(download.suggestedFilename()).toBe(`timeline_${id}_${today()}.csv`);
   const text = await readFile((await download.path())!, "utf8");
   expect(text.startsWith('"occurred_at","type","title","url","source","duration_seconds"\r\n')).toBe(true);
-  const parsed = Papa.parse<Record<string, string>>(text, { header: true, newline: "\r\n", skipEmptyLines: true });
+  const parsed = parseCsv(text);
   expect(parsed.errors).toEqual([]);
   expect(parsed.data.map((e) => `${e.occurred_at} ${e.type}`)).toEqual(timeline.data.map((e) => `${String(e.occurred_at)} ${String(e.type)}`));
 });
 
 test("CSV for Excel: a BOM, readable headers, and São Paulo intact when read as UTF-8 with BOM", async ({ page }) => {
-  await signIn(page, "pro");
   // Brazilian visitors include São Paulo: a city Excel garbles (SÃ£o Paulo) when a CSV has no BOM.
-  const filters = "source=organic&converted=true";
-  await page.goto(`/visitors?${filters}`);
-  await waitForWidgets(page);
-  const expected = await allRows("visitors", filters);
-  const { region, button } = await exportButton(page, "visitors", expected.length);
-  await region.getByLabel("Format").selectOption({ label: "CSV for Excel" });
-
-  const downloading = page.waitForEvent("download");
-  await button.click();
-  const download = await downloading;
+  const { download, expected } = await exportList(page, "visitors", "source=organic&converted=true", { label: "CSV for Excel" });
   expect(download.suggestedFilename()).toBe(`visitors_source-organic_converted-true_${today()}.csv`);
   const bytes = await readFile((await download.path())!);
   expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   // What Excel does with a BOM: decode as UTF-8.
   const text = new TextDecoder("utf-8").decode(bytes);
-  const parsed = Papa.parse<Record<string, string>>(text, { header: true, newline: "\r\n", skipEmptyLines: true });
+  const parsed = parseCsv(text);
   expect(parsed.errors).toEqual([]);
   expect(parsed.meta.fields).toEqual(["Visitor ID", "First seen (UTC)", "Last seen (UTC)", "Source", "Intent", "Pages viewed", "Converted", "Email", "Country", "City"]);
   expect(parsed.data.map((r) => r["Visitor ID"])).toEqual(expected.map((r) => r.id));
@@ -148,8 +136,7 @@ test.describe("long exports (faults limited to the 'limited' demo key)", () => {
   async function startSlowExport(page: Page) {
     await signIn(page, "limited");
     await setFaults({ latencyMs: 400, paths: ["/visitors"], keys: [DEMO_KEYS.limited] });
-    await page.goto("/visitors");
-    await waitForWidgets(page);
+    await openPage(page, "/visitors");
     const total = (await sandboxGet<List<Row>>("/visitors?limit=1", DEMO_KEYS.limited)).meta.total;
     const { region, button } = await exportButton(page, "visitors", total);
     let saved = 0;

@@ -1,7 +1,7 @@
 // `/mentions`: the feed shows the Data API's mentions; platform/sentiment filters and paging in the URL.
 import { expect, test } from "@playwright/test";
 import { numberText, sandboxGet } from "./helpers/sandbox";
-import { signIn, waitForWidgets } from "./helpers/session";
+import { openPage, signIn } from "./helpers/session";
 
 type Mention = { id: string; query: string; platform: string; sentiment: string; position: number; competitors_mentioned: string[] };
 type List = { data: Mention[]; meta: { total: number } };
@@ -11,8 +11,7 @@ test.beforeEach(async ({ page }) => {
 });
 
 test("cards show the Data API's mentions; filters and paging change the URL and the cards", async ({ page }) => {
-  await page.goto("/mentions");
-  await waitForWidgets(page);
+  await openPage(page, "/mentions");
   let api = await sandboxGet<List>("/mentions?limit=20");
   const cards = page.getByTestId("mention-card");
   await expect(cards).toHaveCount(20);

@@ -49,7 +49,9 @@ test("KPIs, traffic, funnel, score and ranking match the Data API; the period li
       if (!label) continue;
       await expect(trafficTable.getByRole("row", { name: new RegExp(`^${label}`) })).toContainText(numberText(row.visitors));
     }
-    await expect(trafficTable.getByRole("row", { name: /^ChatGPT/ })).toContainText("AI platform");
+    // AI platforms are set apart: their row group comes first.
+    await expect(trafficTable.locator("tbody").first()).toContainText("AI platforms");
+    await expect(trafficTable.locator("tbody").first().getByRole("row", { name: /^ChatGPT/ })).toBeVisible();
 
     const funnelTable = page.getByRole("table", { name: /Conversion funnel/ });
     for (const stage of funnel.data) {

@@ -2,7 +2,7 @@
 // into the URL (Data API names) and change the rows; paging; back/forward; drill-down to a timeline.
 import { expect, test, type Page } from "@playwright/test";
 import { numberText, sandboxGet } from "./helpers/sandbox";
-import { signIn, waitForWidgets } from "./helpers/session";
+import { openPage, signIn } from "./helpers/session";
 
 type Visitor = { id: string; source: string; converted: boolean; intent: string };
 type List = { data: Visitor[]; meta: { total: number; limit: number; offset: number } };
@@ -16,16 +16,14 @@ test.beforeEach(async ({ page }) => {
 });
 
 test("the first page matches the Data API, with the total", async ({ page }) => {
-  await page.goto("/visitors");
-  await waitForWidgets(page);
+  await openPage(page, "/visitors");
   const api = await sandboxGet<List>("/visitors?limit=20&offset=0");
   expect(await rowIds(page)).toEqual(api.data.map((v) => v.id));
   await expect(page.getByTestId("range")).toHaveText(`1–20 of ${numberText(api.meta.total)} visitors`);
 });
 
 test("filters chosen in the UI change the URL and the rows; back and forward restore the view", async ({ page }) => {
-  await page.goto("/visitors");
-  await waitForWidgets(page);
+  await openPage(page, "/visitors");
   await page.getByLabel("Source").selectOption("chatgpt");
   await expect(page).toHaveURL(/\/visitors\?source=chatgpt$/);
   let api = await sandboxGet<List>("/visitors?source=chatgpt&limit=20");
@@ -68,8 +66,7 @@ test("filters chosen in the UI change the URL and the rows; back and forward res
 });
 
 test("two quick filter changes both apply", async ({ page }) => {
-  await page.goto("/visitors");
-  await waitForWidgets(page);
+  await openPage(page, "/visitors");
   // The second change is made before the first one's rows arrive.
   await page.getByLabel("Source").selectOption("claude");
   await page.getByLabel("Converted").selectOption("true");
@@ -82,8 +79,7 @@ test("two quick filter changes both apply", async ({ page }) => {
 });
 
 test("pagination and page size", async ({ page }) => {
-  await page.goto("/visitors?source=organic");
-  await waitForWidgets(page);
+  await openPage(page, "/visitors?source=organic");
   await page.getByRole("link", { name: "Next →" }).click();
   await expect(page).toHaveURL(/offset=20/);
   const api = await sandboxGet<List>("/visitors?source=organic&limit=20&offset=20");
@@ -107,8 +103,7 @@ test("an invalid filter in the URL is shown on its field, not as a crash", async
 });
 
 test("drill-down from a row to the visitor and its complete timeline, newest or oldest first", async ({ page }) => {
-  await page.goto("/visitors?source=perplexity");
-  await waitForWidgets(page);
+  await openPage(page, "/visitors?source=perplexity");
   const first = page.getByTestId("visitor-row").first().getByRole("link");
   const id = (await first.textContent())!;
   await first.click();
@@ -138,8 +133,7 @@ test("times are shown in the viewer's timezone with the zone named, exact time o
   const context = await browser.newContext({ timezoneId: "America/New_York" });
   const page = await context.newPage();
   await signIn(page, "pro");
-  await page.goto("/visitors");
-  await waitForWidgets(page);
+  await openPage(page, "/visitors");
   await expect(page.getByRole("columnheader", { name: /First seen \(E[SD]T\)/ })).toBeVisible();
   const time = page.getByTestId("visitor-row").first().locator("time").first();
   const iso = (await time.getAttribute("dateTime"))!;

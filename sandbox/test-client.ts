@@ -1,9 +1,34 @@
 // Test helper: calls a running sandbox over real HTTP and returns status, headers and parsed body.
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { DEMO_KEYS } from "./keys";
-import type { Sandbox } from "./types";
+import { startSandbox } from "./server";
+import type { Sandbox, SandboxOptions } from "./types";
 import type { VisitorJson } from "./visitors";
 
 export const TEST_NOW = "2026-11-20T12:00:00Z";
+
+/**
+ * The sandbox of a test file, on a free port at TEST_NOW: started before the file's tests and closed
+ * after them, and back to normal service before each test (no faults, fresh rate-limit windows), so
+ * no test sees another's switches. Returns a getter: the sandbox exists once the file's tests run.
+ */
+export function fileSandbox(options: Partial<Omit<SandboxOptions, "port">> = {}): () => Sandbox {
+  let sandbox: Sandbox | undefined;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, now: TEST_NOW, ...options });
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+  beforeEach(() => {
+    sandbox!.setFaults({});
+    sandbox!.reset();
+  });
+  return () => {
+    if (!sandbox) throw new Error("The file's sandbox starts in beforeAll: read it inside a test");
+    return sandbox;
+  };
+}
 
 export type ApiResponse<T = unknown> = { status: number; headers: Headers; text: string; body: T };
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { toFunnelChartData } from "./funnel-chart-data";
+import { visitorsHref } from "./source-table-data";
 import { toTrafficChartData } from "./traffic-chart-data";
+import { bucketLabel, rateOf, toTrendChartData, trendSeries } from "./trend-chart-data";
 
 describe("toTrafficChartData", () => {
   const rows = [
@@ -56,7 +58,7 @@ describe("toTrafficChartData", () => {
   });
 
   it("handles an empty period without dividing by zero", () => {
-    expect(toTrafficChartData([])).toEqual({ bars: [], total: 0, aiTotal: 0, aiShare: 0 });
+    expect(toTrafficChartData([])).toEqual({ bars: [], groups: [], total: 0, aiTotal: 0, aiShare: 0 });
     expect(toTrafficChartData([{ source: "direct", visitors: 0 }]).bars[0]!.percentage).toBe(0);
   });
 });
@@ -94,5 +96,76 @@ describe("toFunnelChartData", () => {
       { stage: "conversion", count: 0 },
     ]);
     expect(bars[1]).toMatchObject({ stepRate: 0, overallRate: 0 });
+  });
+});
+
+describe("toTrendChartData", () => {
+  const point = (start: string, visitors: number, ai_visitors: number, conversions: number) => ({ start, visitors, ai_visitors, conversions });
+
+  it("labels each bucket by its first day in the range's zone, not the browser's or UTC's", () => {
+    // 1 Nov 2026 in New York starts at 04:00 UTC (EDT); 2 Nov at 05:00 UTC (EST, after the clock change).
+    const data = toTrendChartData({
+      bucket: "day",
+      tz: "America/New_York",
+      data: [point("2026-11-01T04:00:00.000Z", 10, 4, 1), point("2026-11-02T05:00:00.000Z", 20, 6, 0)],
+      previous: [point("2026-10-30T04:00:00.000Z", 8, 2, 1), point("2026-10-31T04:00:00.000Z", 12, 3, 0)],
+    });
+    expect(data.rows.map((r) => [r.label, r.previousLabel])).toEqual([
+      ["1 Nov", "30 Oct"],
+      ["2 Nov", "31 Oct"],
+    ]);
+    // In Kolkata (+05:30) the same instant 2026-11-01T20:00Z is already 2 Nov.
+    expect(bucketLabel("2026-11-01T20:00:00.000Z", "Asia/Kolkata", "day")).toBe("2 Nov");
+    expect(bucketLabel("2026-11-01T20:00:00.000Z", "UTC", "day")).toBe("1 Nov");
+  });
+
+  it("labels weeks by their first day", () => {
+    expect(bucketLabel("2026-11-02T00:00:00.000Z", "UTC", "week")).toBe("Week of 2 Nov");
+  });
+
+  it("pairs each bucket with the previous period's at the same position, and sums the totals the KPI cards show", () => {
+    const data = toTrendChartData({
+      bucket: "day",
+      tz: "UTC",
+      data: [point("2026-11-01T00:00:00.000Z", 100, 30, 4), point("2026-11-02T00:00:00.000Z", 300, 90, 8)],
+      previous: [point("2026-10-30T00:00:00.000Z", 150, 20, 3), point("2026-10-31T00:00:00.000Z", 250, 20, 3)],
+    });
+    expect(data.rows[1]).toEqual({
+      start: "2026-11-02T00:00:00.000Z",
+      label: "2 Nov",
+      previousLabel: "31 Oct",
+      current: { visitors: 300, ai_visitors: 90, conversions: 8 },
+      previous: { visitors: 250, ai_visitors: 20, conversions: 3 },
+    });
+    // 12 of 400 is 3%; 6 of 400 is 1.5%; AI 120 of 400 is 30%.
+    expect(data.totals.current).toEqual({ visitors: 400, ai_visitors: 120, conversions: 12, conversion_rate: 3, ai_share: 30 });
+    expect(data.totals.previous).toEqual({ visitors: 400, ai_visitors: 40, conversions: 6, conversion_rate: 1.5, ai_share: 10 });
+    expect(trendSeries(data, "ai_visitors")).toEqual([
+      { label: "1 Nov", previousLabel: "30 Oct", current: 30, previous: 20 },
+      { label: "2 Nov", previousLabel: "31 Oct", current: 90, previous: 20 },
+    ]);
+  });
+
+  it("has no rate without visitors (null, not 0% or NaN), and rounds rates to one decimal like the routes", () => {
+    const empty = toTrendChartData({ bucket: "day", tz: "UTC", data: [point("2026-11-01T00:00:00.000Z", 0, 0, 0)], previous: [point("2026-10-31T00:00:00.000Z", 0, 0, 0)] });
+    expect(empty.totals.current.conversion_rate).toBeNull();
+    expect(empty.totals.current.ai_share).toBeNull();
+    expect(rateOf(1, 3)).toBe(33.3);
+    expect(rateOf(2, 3)).toBe(66.7);
+  });
+
+  it("a bucket without a previous counterpart draws no previous point", () => {
+    const data = toTrendChartData({ bucket: "week", tz: "UTC", data: [point("2026-11-02T00:00:00.000Z", 5, 1, 0)], previous: [] });
+    expect(data.rows[0]!.previous).toBeUndefined();
+    expect(trendSeries(data, "visitors")[0]!.previous).toBeUndefined();
+  });
+});
+
+describe("visitorsHref", () => {
+  it("is the visitor list of a source over a calendar range in a zone, converted ones on request", () => {
+    const range = { from: "2026-11-01", to: "2026-11-30", tz: "Europe/Berlin" };
+    expect(visitorsHref(range, { source: "perplexity" })).toBe("/visitors?source=perplexity&from=2026-11-01&to=2026-11-30&tz=Europe%2FBerlin");
+    expect(visitorsHref(range, { source: "perplexity", converted: true })).toBe("/visitors?source=perplexity&from=2026-11-01&to=2026-11-30&tz=Europe%2FBerlin&converted=true");
+    expect(visitorsHref({ from: "2026-11-01", to: "2026-11-30" })).toBe("/visitors?from=2026-11-01&to=2026-11-30");
   });
 });

@@ -7,9 +7,11 @@ import { act, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { renderWithProviders } from "@/components/test-utils/render";
 import { toBreakdownData } from "./breakdown-chart-data";
-import { BreakdownFigure, FunnelFigure, TrafficFigure } from "./chart-figures";
+import { BreakdownFigure, FunnelFigure, TrendFigure } from "./chart-figures";
+import { TrafficFigure } from "./source-tables";
 import { toFunnelChartData } from "./funnel-chart-data";
 import { toTrafficChartData } from "./traffic-chart-data";
+import { toTrendChartData } from "./trend-chart-data";
 
 /**
  * jsdom has no IntersectionObserver. This stand-in reports nothing until a test says the figure
@@ -47,36 +49,42 @@ describe("TrafficFigure", () => {
     { source: "chatgpt", visitors: 250, percentage: 25, change: 4.5 },
     { source: "direct" },
   ]);
+  const window = { from: "2026-10-21T12:00:00.000Z", to: "2026-11-20T12:00:00.000Z" };
+  const render = () =>
+    renderWithProviders(<TrafficFigure data={data} periodLabel="last 30 days, rolling" previousLabel="the previous 30 days" window={window} />);
 
-  it("reads as a table: AI platforms first, then other sources by visitors, shares filled in, unknowns as sent or '—'", () => {
-    renderWithProviders(<TrafficFigure data={data} periodLabel="Last 30 days" />);
-    const table = screen.getByRole("table", { name: "Visitors by traffic source, Last 30 days" });
-    // Headed as the card's "CSV for Excel" download is (lib/columns/analytics.ts).
-    expect(within(table).getAllByRole("columnheader").map((th) => th.textContent)).toEqual(["Source", "Group", "Visitors", "Share of visitors (%)", "Change vs previous period (%)"]);
-    expect(rowsOf(table)).toEqual([
-      ["ChatGPT", "AI platform", "250", "25%", "up 4.5%"],
+  it("is a table grouped AI platforms first, then other sources by visitors, shares filled in, unknowns as sent or '—'", () => {
+    render();
+    const table = screen.getByRole("table", { name: "Visitors by traffic source, last 30 days, rolling; changes against the previous 30 days" });
+    expect(within(table).getAllByRole("columnheader").map((th) => th.textContent)).toEqual(["Source", "Visitors", "Share", "Change"]);
+    const rows = within(table)
+      .getAllByRole("row")
+      .slice(1)
+      .map((tr) => [...tr.children].map((c) => c.querySelector(".visually-hidden")?.textContent ?? c.textContent));
+    expect(rows).toEqual([
+      // The AI group states its share of all visitors: 300 of the 950 with a known count.
+      ["AI platforms · 31.6% of visitors"],
+      ["ChatGPT", "250", "25%", "up 4.5% vs the previous 30 days"],
       // Claude's share was left out: 50 of the 950 visitors with a known count.
-      ["Claude", "AI platform", "50", "5.3%", "change unknown"],
-      ["Organic search", "Other source", "500", "50%", "down 3.3%"],
-      ["bing", "Other source", "150", "15%", "change unknown"],
-      ["Direct", "Other source", "—", "—", "change unknown"],
+      ["Claude", "50", "5.3%", "change unknown"],
+      ["Other sources"],
+      ["Organic search", "500", "50%", "down 3.3% vs the previous 30 days"],
+      ["bing", "150", "15%", "change unknown"],
+      ["Direct", "—", "—", "change unknown"],
     ]);
   });
 
-  it("states the AI platforms' share of all visitors in the legend", () => {
-    renderWithProviders(<TrafficFigure data={data} periodLabel="Last 30 days" />);
-    // 300 of 950 visitors with a known count.
-    expect(screen.getByRole("list", { name: "Legend" }).textContent).toContain("AI platforms (31.6% of visitors)");
+  it("links each source to its visitors over the period's own instants", () => {
+    render();
+    expect(screen.getByRole("link", { name: "ChatGPT" }).getAttribute("href")).toBe(
+      "/visitors?source=chatgpt&from=2026-10-21T12%3A00%3A00.000Z&to=2026-11-20T12%3A00%3A00.000Z",
+    );
+    expect(screen.getByRole("link", { name: "bing" }).getAttribute("href")).toContain("source=bing&");
   });
 
-  it("draws the chart only once the figure comes near the viewport", async () => {
-    renderWithProviders(<TrafficFigure data={data} periodLabel="Last 30 days" />);
-    const placeholder = screen.getByTestId("chart-placeholder");
-    expect(placeholder.closest('[aria-hidden="true"]')).toBeTruthy();
-    // The reserved height matches the chart's, so nothing shifts when it draws: 5 bars.
-    expect((placeholder as HTMLElement).style.height).toBe("220px");
-    scrollNear();
-    expect(screen.queryByTestId("chart-placeholder")).toBeNull();
+  it("draws no links when the API did not say the period's window", () => {
+    renderWithProviders(<TrafficFigure data={data} periodLabel="last 30 days, rolling" previousLabel="the previous 30 days" window={null} />);
+    expect(screen.queryAllByRole("link")).toHaveLength(0);
   });
 });
 
@@ -105,11 +113,65 @@ describe("FunnelFigure", () => {
     ]);
   });
 
-  it("lists the steps for sighted readers without repeating them to screen readers", () => {
-    renderWithProviders(<FunnelFigure bars={bars} periodLabel="Last 7 days" />);
-    const steps = document.querySelector("ol.funnel-steps")!;
-    expect(steps.getAttribute("aria-hidden")).toBe("true");
-    expect([...steps.children].map((li) => li.textContent)).toEqual(["Visited1,000start", "Engaged40040% of previous", "Lead—— of previous", "Became a customer20— of previous"]);
+  it("lists the steps, each linked to its visitors as closely as the list can filter, and says where it cannot", () => {
+    const stages = toFunnelChartData([
+      { stage: "visitors", label: "Visitors", count: 1000 },
+      { stage: "engaged", label: "Engaged (2+ pages)", count: 400 },
+      { stage: "leads", label: "Leads", count: 60 },
+      { stage: "conversions", label: "Conversions", count: 20 },
+    ]);
+    renderWithProviders(<FunnelFigure bars={stages} periodLabel="last 7 days, rolling" window={{ from: "2026-11-13T12:00:00.000Z", to: "2026-11-20T12:00:00.000Z" }} />);
+    const steps = screen.getByRole("list", { name: "Funnel stages, last 7 days, rolling" });
+    const links = within(steps).getAllByRole("link");
+    const bounds = "from=2026-11-13T12%3A00%3A00.000Z&to=2026-11-20T12%3A00%3A00.000Z";
+    expect(links.map((a) => [a.textContent, a.getAttribute("href")])).toEqual([
+      ["Visitors", `/visitors?${bounds}`],
+      ["Engaged (2+ pages)", `/visitors?${bounds}`],
+      ["Leads", `/visitors?${bounds}`],
+      ["Conversions", `/visitors?${bounds}&converted=true`],
+    ]);
+    expect(within(steps).getAllByRole("listitem")[1]!.textContent).toContain("cannot filter by pages viewed");
+    expect(screen.getByTestId("funnel-inexact-note").textContent).toContain("Engaged (2+ pages) and Leads open every visitor of the period");
+  });
+});
+
+describe("TrendFigure", () => {
+  const point = (start: string, visitors: number, ai_visitors: number, conversions: number) => ({ start, visitors, ai_visitors, conversions });
+  const data = toTrendChartData({
+    bucket: "day",
+    tz: "UTC",
+    data: [point("2026-11-01T00:00:00.000Z", 100, 30, 4), point("2026-11-02T00:00:00.000Z", 300, 90, 8)],
+    previous: [point("2026-10-30T00:00:00.000Z", 150, 20, 3), point("2026-10-31T00:00:00.000Z", 250, 20, 3)],
+  });
+  const render = () => renderWithProviders(<TrendFigure data={data} windowLabel="1 Nov – 2 Nov 2026" previousLabel="30 Oct – 31 Oct 2026" />);
+
+  it("says the drawn metric in words, against the previous period, and switches metric by button", async () => {
+    const { user } = render();
+    expect(screen.getByTestId("trend-summary").textContent).toBe("Visitors per day, 1 Nov – 2 Nov 2026: 400 in total against 400 in 30 Oct – 31 Oct 2026; most on 2 Nov (300).");
+    expect(screen.getByRole("button", { name: "Visitors" }).getAttribute("aria-pressed")).toBe("true");
+    await user.click(screen.getByRole("button", { name: "AI visitors" }));
+    expect(screen.getByRole("button", { name: "AI visitors" }).getAttribute("aria-pressed")).toBe("true");
+    expect(screen.getByTestId("trend-summary").textContent).toBe("AI visitors per day, 1 Nov – 2 Nov 2026: 120 in total against 40 in 30 Oct – 31 Oct 2026; most on 2 Nov (90).");
+    // The legend names both windows, the previous period's as such.
+    expect(screen.getByRole("list", { name: "Legend" }).textContent).toContain("Previous period, 30 Oct – 31 Oct 2026");
+  });
+
+  it("has every bucket of every metric, the previous period's beside it, as a table", () => {
+    render();
+    const table = screen.getByRole("table", { name: /Visitors, AI visitors and conversions per day, 1 Nov – 2 Nov 2026/ });
+    expect(rowsOf(table)).toEqual([
+      ["1 Nov", "100", "30", "4", "30 Oct", "150", "20", "3"],
+      ["2 Nov", "300", "90", "8", "31 Oct", "250", "20", "3"],
+    ]);
+  });
+
+  it("draws the chart only once the figure comes near the viewport, in a box of the chart's height", () => {
+    render();
+    const placeholder = screen.getByTestId("chart-placeholder");
+    expect(placeholder.closest('[aria-hidden="true"]')).toBeTruthy();
+    expect((placeholder as HTMLElement).style.height).toBe("260px");
+    scrollNear();
+    expect(screen.queryByTestId("chart-placeholder")).toBeNull();
   });
 });
 

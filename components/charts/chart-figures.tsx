@@ -4,14 +4,17 @@
 // the parts that need no chart library and are always there: legend, step list, and a visually
 // hidden table that is the chart's text alternative (headed like the card's CSV download, from
 // lib/columns).
+import Link from "next/link";
 import { useEffect, useRef, useState, type ReactNode } from "react";
-import { FUNNEL_COLUMNS, TRAFFIC_COLUMNS } from "@/lib/columns/analytics";
+import { FUNNEL_COLUMNS } from "@/lib/columns/analytics";
 import { columnOf, type Column } from "@/lib/columns/column";
-import { formatChange, formatNumber, formatPercent } from "@/lib/format/format";
+import { formatNumber, formatPercent, MISSING } from "@/lib/format/format";
 import type { BreakdownBar } from "./breakdown-chart-data";
-import { funnelChartHeight, type FunnelBar } from "./funnel-chart-data";
-import { BreakdownChart, FunnelChart, TrafficChart } from "./lazy-charts";
-import { trafficChartHeight, type TrafficChartData } from "./traffic-chart-data";
+import { funnelChartHeight, funnelStageFilter, type FunnelBar } from "./funnel-chart-data";
+import { visitorsHref, type ListWindow } from "./source-table-data";
+import styles from "./charts.module.css";
+import { BreakdownChart, FunnelChart, TrendChart } from "./lazy-charts";
+import { TREND_CHART_HEIGHT, TREND_METRICS, trendSeries, type TrendChartData, type TrendMetric, type TrendSeriesPoint } from "./trend-chart-data";
 
 /** Renders its children once the placeholder comes within 200 px of the viewport. */
 function WhenNearViewport({ height, children }: { height: number; children: ReactNode }) {
@@ -40,60 +43,39 @@ function ColumnHeaders<K extends string>({ columns, keys }: { columns: readonly 
   ));
 }
 
-export function TrafficFigure({ data, periodLabel }: { data: TrafficChartData; periodLabel: string }) {
-  return (
-    <div className="stack" style={{ gap: 12 }}>
-      <ul className="legend" aria-label="Legend">
-        <li>
-          <span className="swatch swatch-ai" aria-hidden="true" /> AI platforms ({formatPercent(data.aiShare)} of visitors)
-        </li>
-        <li>
-          <span className="swatch swatch-other" aria-hidden="true" /> Other sources
-        </li>
-      </ul>
-      <WhenNearViewport height={trafficChartHeight(data.bars.length)}>
-        <TrafficChart data={data} />
-      </WhenNearViewport>
-      <div className="visually-hidden">
-        <table>
-          <caption>Visitors by traffic source, {periodLabel}</caption>
-          <thead>
-            <tr>
-              <ColumnHeaders columns={TRAFFIC_COLUMNS} keys={["source", "group", "visitors", "percentage", "change"]} />
-            </tr>
-          </thead>
-          <tbody>
-            {data.bars.map((b, i) => (
-              <tr key={`${i}-${b.source}`}>
-                <th scope="row">{b.label}</th>
-                <td>{b.group === "ai" ? "AI platform" : "Other source"}</td>
-                <td>{formatNumber(b.visitors)}</td>
-                <td>{formatPercent(b.percentage)}</td>
-                <td>{formatChange(b.change).label}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </div>
-  );
-}
-
-export function FunnelFigure({ bars, periodLabel }: { bars: FunnelBar[]; periodLabel: string }) {
+export function FunnelFigure({ bars, periodLabel, window }: { bars: FunnelBar[]; periodLabel: string; window?: ListWindow | null }) {
+  const inexact = bars.filter((b) => !funnelStageFilter(b.stage).exact);
   return (
     <div className="stack" style={{ gap: 12 }}>
       <WhenNearViewport height={funnelChartHeight(bars.length)}>
         <FunnelChart bars={bars} />
       </WhenNearViewport>
-      <ol className="funnel-steps" aria-hidden="true">
-        {bars.map((b, i) => (
-          <li key={`${i}-${b.stage}`}>
-            <span className="funnel-step-label">{b.label}</span>
-            <span className="funnel-step-count">{formatNumber(b.count)}</span>
-            <span className="funnel-step-rate">{i === 0 ? "start" : `${formatPercent(b.stepRate)} of previous`}</span>
-          </li>
-        ))}
+      {/* Each stage links to the visitors behind it, as closely as the visitor list can filter. */}
+      <ol className="funnel-steps" aria-label={`Funnel stages, ${periodLabel}`}>
+        {bars.map((b, i) => {
+          const filter = funnelStageFilter(b.stage);
+          return (
+            <li key={`${i}-${b.stage}`} data-testid={`funnel-step-${b.stage}`}>
+              {window ? (
+                <Link className="funnel-step-label" href={visitorsHref(window, { converted: filter.converted })} prefetch={false} title={filter.note}>
+                  {b.label}
+                </Link>
+              ) : (
+                <span className="funnel-step-label">{b.label}</span>
+              )}
+              <span className="funnel-step-count">{formatNumber(b.count)}</span>
+              <span className="funnel-step-rate">{i === 0 ? "start" : `${formatPercent(b.stepRate)} of previous`}</span>
+              {window && !filter.exact && <span className="visually-hidden"> ({filter.note})</span>}
+            </li>
+          );
+        })}
       </ol>
+      {window && inexact.length > 0 && (
+        <p className="small muted" data-testid="funnel-inexact-note">
+          {inexact.map((b) => b.label).join(" and ")} open{inexact.length === 1 ? "s" : ""} every visitor of the period: the visitor list cannot filter by
+          pages viewed or form submissions.
+        </p>
+      )}
       <div className="visually-hidden">
         <table>
           <caption>Conversion funnel, {periodLabel}</caption>
@@ -145,6 +127,88 @@ export function BreakdownFigure({ bars }: { bars: BreakdownBar[] }) {
           </tbody>
         </table>
       </div>
+    </div>
+  );
+}
+
+/**
+ * The trend over the range: a metric switcher (visitors, AI visitors, conversions), the chart of the
+ * chosen one with the previous period behind it, a spoken summary of it, and every bucket of every
+ * metric as a table anyone can open.
+ */
+export function TrendFigure({ data, windowLabel, previousLabel }: { data: TrendChartData; windowLabel: string; previousLabel: string }) {
+  const [metric, setMetric] = useState<TrendMetric>("visitors");
+  const metricLabel = TREND_METRICS.find((m) => m.key === metric)!.label;
+  const unit = data.bucket === "week" ? "week" : "day";
+  const points = trendSeries(data, metric);
+  const peak = points.reduce<TrendSeriesPoint | undefined>((best, p) => (best === undefined || p.current > best.current ? p : best), undefined);
+  const totals = data.totals;
+  return (
+    <div className="stack" style={{ gap: 12 }}>
+      <div className={styles.trendBar}>
+        <div className="segmented" role="group" aria-label="Metric drawn">
+          {TREND_METRICS.map((m) => (
+            <button key={m.key} type="button" aria-pressed={m.key === metric} onClick={() => setMetric(m.key)}>
+              {m.label}
+            </button>
+          ))}
+        </div>
+        <ul className="legend" aria-label="Legend">
+          <li>
+            <span className={`${styles.line} ${styles.lineCurrent}`} aria-hidden="true" /> {windowLabel}
+          </li>
+          <li>
+            <span className={`${styles.line} ${styles.linePrevious}`} aria-hidden="true" /> Previous period, {previousLabel}
+          </li>
+        </ul>
+      </div>
+      <p className="visually-hidden" data-testid="trend-summary" aria-live="polite">
+        {metricLabel} per {unit}, {windowLabel}: {formatNumber(totals.current[metric])} in total against {formatNumber(totals.previous[metric])} in {previousLabel}
+        {peak ? `; most on ${peak.label} (${formatNumber(peak.current)})` : ""}.
+      </p>
+      <WhenNearViewport height={TREND_CHART_HEIGHT}>
+        <TrendChart points={points} metricLabel={metricLabel} />
+      </WhenNearViewport>
+      <details className={styles.tableDetails}>
+        <summary>Show every {unit} as a table</summary>
+        <div className={styles.tableScroll}>
+          <table className={styles.trendTable} data-testid="trend-table">
+            <caption className="visually-hidden">
+              Visitors, AI visitors and conversions per {unit}, {windowLabel}, with the previous period ({previousLabel})
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">{unit === "week" ? "Week" : "Day"}</th>
+                {TREND_METRICS.map((m) => (
+                  <th scope="col" key={m.key}>
+                    {m.label}
+                  </th>
+                ))}
+                <th scope="col">Previous period</th>
+                {TREND_METRICS.map((m) => (
+                  <th scope="col" key={m.key}>
+                    {m.label} then
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {data.rows.map((r) => (
+                <tr key={r.start}>
+                  <th scope="row">{r.label}</th>
+                  {TREND_METRICS.map((m) => (
+                    <td key={m.key}>{formatNumber(r.current[m.key])}</td>
+                  ))}
+                  <td>{r.previousLabel ?? MISSING}</td>
+                  {TREND_METRICS.map((m) => (
+                    <td key={m.key}>{formatNumber(r.previous?.[m.key])}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
     </div>
   );
 }

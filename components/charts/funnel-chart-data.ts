@@ -31,3 +31,18 @@ export function toFunnelChartData(stages: readonly FunnelStage[]): FunnelBar[] {
 
 /** The drawn chart's height for a number of stages (its placeholder reserves the same). */
 export const funnelChartHeight = (stages: number): number => Math.max(160, stages * 46 + 30);
+
+/** How closely the visitor list can show a stage's visitors: its filters, and what it cannot filter by. */
+export type FunnelStageFilter = { converted?: boolean; exact: boolean; note?: string };
+
+/**
+ * The visitor list's filters for a funnel stage. The list filters by source, intent, converted and
+ * first seen, not by pages viewed or form submissions: those stages link to every visitor of the
+ * period, and say so.
+ */
+export function funnelStageFilter(stage: string): FunnelStageFilter {
+  if (stage === "visitors") return { exact: true };
+  if (stage === "conversions") return { converted: true, exact: true };
+  const why = stage === "engaged" ? "pages viewed" : stage === "leads" ? "form submissions" : "this stage";
+  return { exact: false, note: `The visitor list cannot filter by ${why}: it shows every visitor of the period.` };
+}

@@ -1,10 +1,11 @@
-// Maps the traffic-by-source rows onto what the chart draws: AI platforms first (set apart by group
+// Maps the traffic-by-source rows onto what the table draws: AI platforms first (set apart by group
 // and colour), then the other sources, each group by visitors descending, with shares filled in when
 // the upstream left them out. A row whose visitor count is unknown keeps its place in the list with
 // "—" and draws no bar (it counts in no total); a source this dashboard does not know is labelled
 // as sent.
-import { isAiSource, sourceLabelOf } from "@/lib/data-api/constants";
+import { isAiSource } from "@/lib/data-api/constants";
 import type { TrafficRow } from "@/lib/data-api/schemas";
+import { groupBySource, sourceLabel, type SourceGroup } from "./source-table-data";
 
 export type TrafficGroup = "ai" | "other";
 
@@ -20,14 +21,14 @@ export type TrafficBar = {
 };
 
 export type TrafficChartData = {
+  /** Every bar, AI platforms first (the groups' rows in order). */
   bars: TrafficBar[];
+  groups: SourceGroup<TrafficBar>[];
   total: number;
   aiTotal: number;
   /** AI platforms' share of all visitors, percentage points (0 when there are none). */
   aiShare: number;
 };
-
-export const sourceLabel = (source: string): string => sourceLabelOf(source) ?? source;
 
 const known = (n: number | undefined) => (n === undefined ? 0 : Math.max(0, n));
 
@@ -41,12 +42,9 @@ export function toTrafficChartData(rows: readonly TrafficRow[]): TrafficChartDat
     percentage: r.percentage ?? (r.visitors === undefined ? undefined : total > 0 ? (known(r.visitors) / total) * 100 : 0),
     change: r.change,
   }));
-  const order = (b: TrafficBar) => (b.group === "ai" ? 0 : 1);
-  // Unknown counts sort after every known one (-1 is below any count).
-  bars.sort((a, b) => order(a) - order(b) || (b.visitors ?? -1) - (a.visitors ?? -1) || a.label.localeCompare(b.label));
-  const aiTotal = bars.filter((b) => b.group === "ai").reduce((sum, b) => sum + known(b.visitors), 0);
-  return { bars, total, aiTotal, aiShare: total > 0 ? (aiTotal / total) * 100 : 0 };
+  const groups = groupBySource(bars, (b) => b.visitors);
+  const sorted = groups.flatMap((g) => g.rows);
+  const aiTotal = sorted.filter((b) => b.group === "ai").reduce((sum, b) => sum + known(b.visitors), 0);
+  return { bars: sorted, groups, total, aiTotal, aiShare: total > 0 ? (aiTotal / total) * 100 : 0 };
 }
 
-/** The drawn chart's height for a number of bars (its placeholder reserves the same). */
-export const trafficChartHeight = (bars: number): number => Math.max(160, bars * 36 + 40);

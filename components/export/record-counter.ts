@@ -16,24 +16,31 @@ const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 
+/** A counter fed byte by byte: `step` sees each byte in order, `count` says how many records are complete. */
+function byteCounter(step: (byte: number) => void, count: () => number): RecordCounter {
+  return {
+    push(chunk) {
+      for (let i = 0; i < chunk.length; i++) step(chunk[i]!);
+      return count();
+    },
+    get count() {
+      return count();
+    },
+  };
+}
+
 /** CSV: record ends are line feeds outside quoted fields; the first one ends the header row. */
 export function csvRecordCounter(): RecordCounter {
   let inQuotes = false;
   let lines = 0;
-  return {
-    push(chunk) {
-      for (let i = 0; i < chunk.length; i++) {
-        const b = chunk[i];
-        // An escaped quote ("") toggles twice, which leaves the state as it was.
-        if (b === QUOTE) inQuotes = !inQuotes;
-        else if (b === LF && !inQuotes) lines++;
-      }
-      return Math.max(0, lines - 1);
+  return byteCounter(
+    (b) => {
+      // An escaped quote ("") toggles twice, which leaves the state as it was.
+      if (b === QUOTE) inQuotes = !inQuotes;
+      else if (b === LF && !inQuotes) lines++;
     },
-    get count() {
-      return Math.max(0, lines - 1);
-    },
-  };
+    () => Math.max(0, lines - 1),
+  );
 }
 
 /** JSON array: counts items of the top-level array that are complete (their closing brace/bracket seen). */
@@ -42,27 +49,21 @@ export function jsonArrayRecordCounter(): RecordCounter {
   let inString = false;
   let escaped = false;
   let items = 0;
-  return {
-    push(chunk) {
-      for (let i = 0; i < chunk.length; i++) {
-        const b = chunk[i];
-        if (inString) {
-          if (escaped) escaped = false;
-          else if (b === BACKSLASH) escaped = true;
-          else if (b === QUOTE) inString = false;
-          continue;
-        }
-        if (b === QUOTE) inString = true;
-        else if (b === OPEN_BRACE || b === OPEN_BRACKET) depth++;
-        else if (b === CLOSE_BRACE || b === CLOSE_BRACKET) {
-          depth--;
-          if (depth === 1) items++;
-        }
+  return byteCounter(
+    (b) => {
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (b === BACKSLASH) escaped = true;
+        else if (b === QUOTE) inString = false;
+        return;
       }
-      return items;
+      if (b === QUOTE) inString = true;
+      else if (b === OPEN_BRACE || b === OPEN_BRACKET) depth++;
+      else if (b === CLOSE_BRACE || b === CLOSE_BRACKET) {
+        depth--;
+        if (depth === 1) items++;
+      }
     },
-    get count() {
-      return items;
-    },
-  };
+    () => items,
+  );
 }

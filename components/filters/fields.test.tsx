@@ -76,10 +76,12 @@ describe("DateField", () => {
     expect(description(input)).toMatch(/type a date as YYYY-MM-DD/);
   });
 
-  it("shows the instant of a datetime from the URL as a hint", () => {
+  it("shows the instant of a datetime from the URL as a hint it is described by", () => {
     renderWithProviders(<DateField name="from" label="First seen from" value="2026-10-21" onChange={() => {}} hint={<span>21 Oct 2026, 12:00 (UTC)</span>} />);
-    expect(screen.getByRole<HTMLInputElement>("textbox", { name: "First seen from" }).value).toBe("2026-10-21");
+    const input = screen.getByRole<HTMLInputElement>("textbox", { name: "First seen from" });
+    expect(input.value).toBe("2026-10-21");
     expect(screen.getByText("21 Oct 2026, 12:00 (UTC)")).toBeTruthy();
+    expect(description(input)).toBe("21 Oct 2026, 12:00 (UTC)");
   });
 
   it("marks an invalid date from the URL and names the message, without the hint", () => {
@@ -97,54 +99,56 @@ describe("SuggestField", () => {
   const intents = ["problem_research", "solution_comparison"];
 
   it("applies typed text on Enter, trimmed, and says how in its description", async () => {
-    const onApply = vi.fn();
-    const { user } = renderWithProviders(<SuggestField name="intent" label="Intent" value="" suggestions={intents} onApply={onApply} />);
+    const onChange = vi.fn();
+    const { user } = renderWithProviders(<SuggestField name="intent" label="Intent" value="" suggestions={intents} onChange={onChange} />);
     const input = screen.getByRole("combobox", { name: "Intent" });
     expect(description(input)).toBe("Pick a suggestion or type any value, then press Enter");
     await user.type(input, "  newsletter ");
-    expect(onApply).not.toHaveBeenCalled();
+    expect(onChange).not.toHaveBeenCalled();
     await user.keyboard("{Enter}");
-    expect(onApply).toHaveBeenCalledExactlyOnceWith("newsletter");
+    expect(onChange).toHaveBeenCalledExactlyOnceWith("newsletter");
   });
 
   it("applies a suggestion as soon as it is picked, and a draft when the field is left", async () => {
-    const onApply = vi.fn();
-    const { user } = renderWithProviders(<SuggestField name="intent" label="Intent" value="" suggestions={intents} onApply={onApply} />);
+    const onChange = vi.fn();
+    const { user } = renderWithProviders(<SuggestField name="intent" label="Intent" value="" suggestions={intents} onChange={onChange} />);
     const input = screen.getByRole("combobox", { name: "Intent" });
     // Picking from the datalist sets the whole value at once.
     fireEvent.change(input, { target: { value: "solution_comparison" } });
-    expect(onApply).toHaveBeenLastCalledWith("solution_comparison");
+    expect(onChange).toHaveBeenLastCalledWith("solution_comparison");
     await user.clear(input);
     await user.type(input, "support");
     await user.tab();
-    expect(onApply).toHaveBeenLastCalledWith("support");
+    expect(onChange).toHaveBeenLastCalledWith("support");
   });
 
   it("does not call back when the value did not change", async () => {
-    const onApply = vi.fn();
-    const { user } = renderWithProviders(<SuggestField name="intent" label="Intent" value="support" suggestions={intents} onApply={onApply} />);
+    const onChange = vi.fn();
+    const { user } = renderWithProviders(<SuggestField name="intent" label="Intent" value="support" suggestions={intents} onChange={onChange} />);
     await user.click(screen.getByRole("combobox", { name: "Intent" }));
     await user.keyboard("{Enter}");
     await user.tab();
-    expect(onApply).not.toHaveBeenCalled();
+    expect(onChange).not.toHaveBeenCalled();
   });
 
   it("follows the URL when it changes under it (back, clear filters)", () => {
-    const { rerender } = renderWithProviders(<SuggestField name="intent" label="Intent" value="support" suggestions={intents} onApply={() => {}} />);
-    rerender(<SuggestField name="intent" label="Intent" value="" suggestions={intents} onApply={() => {}} />);
+    const { rerender } = renderWithProviders(<SuggestField name="intent" label="Intent" value="support" suggestions={intents} onChange={() => {}} />);
+    rerender(<SuggestField name="intent" label="Intent" value="" suggestions={intents} onChange={() => {}} />);
     expect(screen.getByRole<HTMLInputElement>("combobox", { name: "Intent" }).value).toBe("");
   });
 
   it("offers labelled choices and shows the label of the value applied", () => {
     const { container } = renderWithProviders(
-      <SuggestField name="intent" label="Intent" value="pricing_research" suggestions={[{ value: "pricing_research", label: "Researching pricing" }]} onApply={() => {}} />,
+      <SuggestField name="intent" label="Intent" value="pricing_research" suggestions={[{ value: "pricing_research", label: "Researching pricing" }]} onChange={() => {}} />,
     );
     expect(container.querySelector('datalist option[value="pricing_research"]')?.getAttribute("label")).toBe("Researching pricing");
     expect(screen.getByTestId("intent-label").textContent).toBe("Researching pricing");
+    // Both are read: the value's label and how to use the field.
+    expect(description(screen.getByRole("combobox", { name: "Intent" }))).toBe("Researching pricing Pick a suggestion or type any value, then press Enter");
   });
 
   it("marks an invalid intent and names the message instead of the help", () => {
-    renderWithProviders(<SuggestField name="intent" label="Intent" value="Not An Intent" suggestions={intents} onApply={() => {}} error="intent must be a token" />);
+    renderWithProviders(<SuggestField name="intent" label="Intent" value="Not An Intent" suggestions={intents} onChange={() => {}} error="intent must be a token" />);
     const input = screen.getByRole("combobox", { name: "Intent" });
     expect(input.getAttribute("aria-invalid")).toBe("true");
     expect(description(input)).toBe("intent must be a token");

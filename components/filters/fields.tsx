@@ -8,66 +8,98 @@ import { calendarDayNumber } from "@/lib/data-api/params";
 
 type Option = { value: string; label: string };
 
-export function FieldError({ id, message }: { id: string; message?: string }) {
-  return message ? (
-    <span id={id} className="field-error" data-testid="field-error">
-      {message}
-    </span>
-  ) : null;
-}
+/** What a field gives its control: its id (the label's target), its name, and how it is announced. */
+type ControlProps = { id: string; name: string; "aria-invalid"?: true; "aria-describedby"?: string };
 
-export function SelectField({
+/**
+ * A labelled control with its error, and otherwise its hint: whichever is shown is what the control's
+ * aria-describedby names, so a screen reader reads the message the eye sees. `help` is read but not
+ * shown (how to use a control that looks like a plain input), with the hint when there is one.
+ */
+function Field({
   name,
   label,
+  error,
+  hint,
+  help,
+  className,
+  children,
+}: {
+  name: string;
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+  help?: string;
+  className?: string;
+  children: (control: ControlProps) => ReactNode;
+}) {
+  const id = useId();
+  const described = error ? [`${id}-error`] : [hint ? `${id}-hint` : "", help ? `${id}-help` : ""].filter(Boolean);
+  return (
+    <div className={className ? `field ${className}` : "field"}>
+      <label htmlFor={id}>{label}</label>
+      {children({ id, name, "aria-invalid": error ? true : undefined, "aria-describedby": described.join(" ") || undefined })}
+      {error ? (
+        <span id={`${id}-error`} className="field-error" data-testid="field-error">
+          {error}
+        </span>
+      ) : (
+        <>
+          {hint && (
+            <span id={`${id}-hint`} className="muted small">
+              {hint}
+            </span>
+          )}
+          {help && (
+            <span id={`${id}-help`} className="visually-hidden">
+              {help}
+            </span>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
+
+/** A filter's parameter: its URL value and error, and `onChange` with a value to apply ("" clears it). */
+type FieldProps = { name: string; label: string; value: string; error?: string; onChange: (value: string) => void };
+
+export function SelectField({
   value,
   onChange,
   anyLabel = "Any",
   options,
   groups,
-  error,
-}: {
-  name: string;
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
+  ...field
+}: FieldProps & {
   anyLabel?: string;
   options?: Option[];
   groups?: Array<{ label: string; options: Option[] }>;
-  error?: string;
 }) {
-  const id = useId();
   const known = [...(options ?? []), ...(groups ?? []).flatMap((g) => g.options)].some((o) => o.value === value);
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <select
-        id={id}
-        name={name}
-        className="select"
-        value={value}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        onChange={(e) => onChange(e.target.value)}
-      >
-        <option value="">{anyLabel}</option>
-        {value && !known && <option value={value}>{value} (invalid)</option>}
-        {options?.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-        {groups?.map((g) => (
-          <optgroup key={g.label} label={g.label}>
-            {g.options.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
-          </optgroup>
-        ))}
-      </select>
-      <FieldError id={`${id}-error`} message={error} />
-    </div>
+    <Field {...field}>
+      {(control) => (
+        <select {...control} className="select" value={value} onChange={(e) => onChange(e.target.value)}>
+          <option value="">{anyLabel}</option>
+          {value && !known && <option value={value}>{value} (invalid)</option>}
+          {options?.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+          {groups?.map((g) => (
+            <optgroup key={g.label} label={g.label}>
+              {g.options.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </optgroup>
+          ))}
+        </select>
+      )}
+    </Field>
   );
 }
 
@@ -77,22 +109,7 @@ export function SelectField({
  * and not applied. `value` is what the field shows (an instant from the URL shows as its day, with
  * the instant as `hint`).
  */
-export function DateField({
-  name,
-  label,
-  value,
-  onChange,
-  error,
-  hint,
-}: {
-  name: string;
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  error?: string;
-  hint?: ReactNode;
-}) {
-  const id = useId();
+export function DateField({ value, onChange, error, hint, ...field }: FieldProps & { hint?: ReactNode }) {
   const [draft, setDraft] = useState(value);
   const [seen, setSeen] = useState(value);
   const [typo, setTypo] = useState<string>();
@@ -106,56 +123,44 @@ export function DateField({
     const typed = v.trim();
     if (typed === value) return setTypo(undefined);
     if (typed !== "" && calendarDayNumber(typed) === null) {
-      setTypo(`${label}: type a date as YYYY-MM-DD, e.g. 2026-11-01`);
+      setTypo(`${field.label}: type a date as YYYY-MM-DD, e.g. 2026-11-01`);
       return;
     }
     setTypo(undefined);
     onChange(typed);
   };
-  const message = typo ?? error;
   return (
-    <div className={`field ${rangeStyles.dateField}`}>
-      <label htmlFor={id}>{label}</label>
-      <DateInput
-        id={id}
-        name={name}
-        label={label}
-        value={draft}
-        onChange={setDraft}
-        onPick={apply}
-        onEnter={() => apply(draft)}
-        onBlur={() => apply(draft)}
-        invalid={Boolean(message)}
-        describedBy={message ? `${id}-error` : undefined}
-      />
-      {hint && !message && <span className="muted small">{hint}</span>}
-      <FieldError id={`${id}-error`} message={message} />
-    </div>
+    <Field {...field} error={typo ?? error} hint={hint} className={rangeStyles.dateField}>
+      {(control) => (
+        <DateInput
+          id={control.id}
+          name={control.name}
+          label={field.label}
+          value={draft}
+          onChange={setDraft}
+          onPick={apply}
+          onEnter={() => apply(draft)}
+          onBlur={() => apply(draft)}
+          invalid={control["aria-invalid"]}
+          describedBy={control["aria-describedby"]}
+        />
+      )}
+    </Field>
   );
 }
 
 /**
- * Free text with suggestions (known values, each with a readable label); applies on Enter, on leaving
- * the field, or on picking a suggestion. The label of the value applied is shown under the field.
+ * Free text with suggestions (known values, each with a readable label): calls back, trimmed, on
+ * Enter, on leaving the field, or on picking a suggestion, not on every keystroke. The label of the
+ * value applied is shown under the field.
  */
 export function SuggestField({
-  name,
-  label,
   value,
   suggestions,
-  onApply,
-  error,
+  onChange,
   placeholder,
-}: {
-  name: string;
-  label: string;
-  value: string;
-  suggestions: ReadonlyArray<string | Option>;
-  onApply: (value: string) => void;
-  error?: string;
-  placeholder?: string;
-}) {
-  const id = useId();
+  ...field
+}: FieldProps & { suggestions: ReadonlyArray<string | Option>; placeholder?: string }) {
   const [draft, setDraft] = useState(value);
   const [seen, setSeen] = useState(value);
   // Follow the URL when it changes under us (back/forward, clear filters).
@@ -165,47 +170,45 @@ export function SuggestField({
   }
   const apply = (v: string) => {
     const trimmed = v.trim();
-    if (trimmed !== value) onApply(trimmed);
+    if (trimmed !== value) onChange(trimmed);
   };
   const options = suggestions.map((o) => (typeof o === "string" ? { value: o, label: "" } : o));
   const appliedLabel = options.find((o) => o.value === value)?.label;
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        name={name}
-        className="input"
-        list={`${id}-list`}
-        value={draft}
-        placeholder={placeholder}
-        autoComplete="off"
-        spellCheck={false}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : `${id}-help`}
-        onChange={(e) => {
-          setDraft(e.target.value);
-          if (options.some((o) => o.value === e.target.value)) apply(e.target.value);
-        }}
-        onKeyDown={(e) => {
-          if (e.key === "Enter") {
-            e.preventDefault();
-            apply(draft);
-          }
-        }}
-        onBlur={() => apply(draft)}
-      />
-      <datalist id={`${id}-list`}>
-        {options.map((o) => (
-          <option key={o.value} value={o.value} label={o.label || undefined} />
-        ))}
-      </datalist>
-      {appliedLabel && !error && (
-        <span className="muted small" data-testid={`${name}-label`}>
-          {appliedLabel}
-        </span>
+    <Field
+      {...field}
+      hint={appliedLabel ? <span data-testid={`${field.name}-label`}>{appliedLabel}</span> : undefined}
+      help="Pick a suggestion or type any value, then press Enter"
+    >
+      {(control) => (
+        <>
+          <input
+            {...control}
+            className="input"
+            list={`${control.id}-list`}
+            value={draft}
+            placeholder={placeholder}
+            autoComplete="off"
+            spellCheck={false}
+            onChange={(e) => {
+              setDraft(e.target.value);
+              if (options.some((o) => o.value === e.target.value)) apply(e.target.value);
+            }}
+            onKeyDown={(e) => {
+              if (e.key === "Enter") {
+                e.preventDefault();
+                apply(draft);
+              }
+            }}
+            onBlur={() => apply(draft)}
+          />
+          <datalist id={`${control.id}-list`}>
+            {options.map((o) => (
+              <option key={o.value} value={o.value} label={o.label || undefined} />
+            ))}
+          </datalist>
+        </>
       )}
-      {error ? <FieldError id={`${id}-error`} message={error} /> : <span id={`${id}-help`} className="visually-hidden">Pick a suggestion or type any value, then press Enter</span>}
-    </div>
+    </Field>
   );
 }

@@ -6,28 +6,26 @@ import { instantLabel } from "@/components/range/range-labels";
 import type { ListRange } from "@/lib/range/list-range";
 import { DateField } from "./fields";
 
+/** What the fields read of a list view (useListFilters). */
 type RangeView = {
-  values: { from: string | null; to: string | null };
-  setFilter: (key: string, value: string) => void;
-  errorFor: (param: string) => string | undefined;
+  field: (name: string) => { name: string; value: string; error?: string; onChange: (value: string) => void };
   range: ListRange;
 };
 
 export function RangeFields({ view, labels }: { view: RangeView; labels: [from: string, to: string] }) {
-  const { values, range } = view;
+  const { range } = view;
   return (
     <>
       {(["from", "to"] as const).map((end, i) => {
         const instant = range.instants[end];
-        const raw = values[end];
+        const bound = view.field(end);
         return (
           <DateField
             key={end}
-            name={end}
+            {...bound}
             label={labels[i]!}
-            value={raw === null ? "" : instant ? range.range[end] : raw}
-            onChange={(v) => view.setFilter(end, v)}
-            error={view.errorFor(end) ?? range.problems[end]}
+            value={instant ? range.range[end] : bound.value}
+            error={bound.error ?? range.problems[end]}
             hint={instant ? `${instantLabel(instant, range.range.tz)} (${range.range.tz})` : undefined}
           />
         );

@@ -26,7 +26,7 @@ export type ListParsers = Record<string, SingleParserBuilder<string>> & {
   limit: SingleParserBuilder<string>;
   offset: SingleParserBuilder<string>;
 };
-type ListPath = "/visitors" | "/mentions";
+export type ListPath = "/visitors" | "/mentions";
 
 export function useListFilters<P extends ListPath>(parsers: ListParsers, path: P) {
   const [values, setValues] = useQueryStates(parsers, { history: "push" });
@@ -47,7 +47,10 @@ export function useListFilters<P extends ListPath>(parsers: ListParsers, path: P
   const invalid = rangeInvalid ?? (hydrated ? invalidParamOf(shown.error) : undefined);
   const offsetValue = (offset: number) => (offset === 0 ? null : String(offset));
   type Changes = Parameters<typeof setValues>[0];
+  const errorFor = (param: string) => (invalid?.param === param ? invalid.message : undefined);
+  const setFilter = (key: string, value: string) => void setValues({ [key]: value === "" ? null : value, offset: null } as Changes);
   return {
+    path,
     /** The URL's values, as it says them (null when absent). */
     values,
     /** What the route is asked for (and the export): the filters, with the range as bounds. */
@@ -62,14 +65,21 @@ export function useListFilters<P extends ListPath>(parsers: ListParsers, path: P
     list,
     /** The filter the server refused, if any: its parameter and the schema's message. */
     invalid,
-    errorFor: (param: string) => (invalid?.param === param ? invalid.message : undefined),
+    errorFor,
+    /** Whether any filter is set (paging aside): the view then offers to clear them. */
+    hasFilters: Object.entries(values).some(([key, value]) => key !== "limit" && key !== "offset" && value),
+    /** A filter field bound to its URL parameter: its name, value, error, and a change that applies. */
+    field: (name: string) => ({ name, value: values[name] ?? "", error: errorFor(name), onChange: (value: string) => setFilter(name, value) }),
     /** Matching rows, once the current filters' answer is in. */
     total: hydrated && shown.data && !shown.isPlaceholderData ? shown.data.meta.total : undefined,
     limit: Number(query.limit ?? PAGE_SIZE_DEFAULT),
     offset: Number(query.offset ?? 0),
-    setFilter: (key: string, value: string) => void setValues({ [key]: value === "" ? null : value, offset: null } as Changes),
+    setFilter,
     /** A page's URL (a real link: it opens in a new tab too). */
     pageHref: (offset: number) => `${pathname}${serialize({ ...values, offset: offsetValue(offset) })}`,
     goToPage: (offset: number) => void setValues({ offset: offsetValue(offset) } as Changes),
   };
 }
+
+/** A list view's state: its URL values, its list query and paging, and its filters bound to the URL. */
+export type ListFilters<P extends ListPath> = ReturnType<typeof useListFilters<P>>;

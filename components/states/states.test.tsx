@@ -7,7 +7,7 @@ import { act, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { renderWithProviders } from "@/components/test-utils/render";
 import { DataApiError } from "@/lib/data-api/errors";
-import { EmptyState, QueryView, UnreadableNotice } from "./states";
+import { EmptyState, noRows, QueryView, UnreadableNotice } from "./states";
 
 type Rows = string[];
 
@@ -84,5 +84,13 @@ describe("UnreadableNotice", () => {
     expect(screen.getByTestId("unreadable-notice").textContent).toBe("1,200 stages could not be read and are not shown.");
     rerender(<UnreadableNotice unreadable={undefined} noun={["stage", "stages"]} />);
     expect(screen.queryByTestId("unreadable-notice")).toBeNull();
+  });
+});
+
+describe("noRows", () => {
+  it("is empty only with no rows and none unreadable: unreadable rows show their notice, not 'no data'", () => {
+    expect(noRows({ data: [] })).toBe(true);
+    expect(noRows({ data: [], unreadable: { count: 2 } })).toBe(false);
+    expect(noRows({ data: ["a"] })).toBe(false);
   });
 });

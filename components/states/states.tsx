@@ -32,6 +32,19 @@ export function SkeletonLines({ lines = 4, height = 18 }: { lines?: number; heig
   );
 }
 
+/** Skeleton cards in a grid (`className`), for a widget whose content is cards: KPIs, a feed. */
+export function SkeletonCards({ className, cards = 4, lines, height }: { className: string; cards?: number; lines?: number; height?: number }) {
+  return (
+    <div className={className}>
+      {Array.from({ length: cards }, (_, i) => (
+        <div className="card" key={i}>
+          <SkeletonLines lines={lines} height={height} />
+        </div>
+      ))}
+    </div>
+  );
+}
+
 export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
   return (
     <div className="state" data-testid="empty-state">
@@ -118,6 +131,9 @@ export function UnreadableNotice({ unreadable, noun }: { unreadable: Unreadable 
     </p>
   );
 }
+
+/** A list answer with nothing to show: no rows, and none unreadable (those get a notice instead). */
+export const noRows = (list: { data: readonly unknown[]; unreadable?: Unreadable }) => list.data.length === 0 && !list.unreadable;
 
 type QueryViewProps<T> = {
   query: UseQueryResult<T>;

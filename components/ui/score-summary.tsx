@@ -15,7 +15,7 @@ export function ScoreSummary({ score, size = "normal" }: { score: Score; size?: 
           {formatNumber(value)}
         </span>
         <span className="score-range">/ {SCORE_MAX}</span>
-        <ChangeBadge value={score.trend?.change} unit="" direction={direction} suffix="points, trend" />
+        <ChangeBadge change={score.trend?.change} unit="points" direction={direction} />
       </div>
       {/* An unknown score draws no meter: an empty one would read as a score of 0. */}
       {value !== undefined && (

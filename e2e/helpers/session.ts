@@ -18,7 +18,13 @@ export async function signInWithKey(page: Page, apiKey: string): Promise<void> {
   expect(res.status(), await res.text()).toBe(200);
 }
 
-/** Waits until no widget on the page is still loading. */
+/** Waits until no widget on the page is still loading (the overview's range insights count cold: give them time). */
 export async function waitForWidgets(page: Page): Promise<void> {
-  await expect(page.getByTestId("loading")).toHaveCount(0, { timeout: 15_000 });
+  await expect(page.getByTestId("loading")).toHaveCount(0, { timeout: 45_000 });
+}
+
+/** Opens `url` and waits until its widgets have loaded. */
+export async function openPage(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await waitForWidgets(page);
 }

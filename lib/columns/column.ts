@@ -22,8 +22,47 @@ export type Column<K extends string = string> = {
   kind: ValueKind;
 };
 
-/** Declares a resource's columns in file order, keeping their keys as a union for typed lookups. */
-export const defineColumns = <const K extends string>(columns: readonly Column<K>[]): readonly Column<K>[] => columns;
+/** A column before it has its key: what `col.<kind>(label)` gives and `defineColumns` keys. */
+type ColumnSpec = Omit<Column, "key" | "header"> & { header?: string };
+
+/** A column of one kind: the label people read, and the plain CSV header where it is not the key. */
+const ofKind =
+  (kind: ValueKind) =>
+  (label: string, options: { header?: string } = {}): ColumnSpec => ({ label, kind, ...options });
+
+/**
+ * A per cent value (12.5 means 12.5%): the unit is said once, here, as "(%)" in the label and "_pct" in
+ * the plain CSV header, which is otherwise the label in snake case ("Share of visitors" ->
+ * `share_of_visitors_pct`). Not "_pp": percentage points are differences between two percentages.
+ */
+function percent(label: string, options: { header?: string } = {}): ColumnSpec {
+  const header = options.header ?? `${label.toLowerCase().replace(/[^a-z0-9]+/g, "_")}_pct`;
+  return { label: `${label} (%)`, kind: "number", header };
+}
+
+/**
+ * One constructor per value kind, so a declaration reads `pages_viewed: col.integer("Pages viewed")`,
+ * and `percent` for per cent numbers.
+ */
+export const col = {
+  text: ofKind("text"),
+  token: ofKind("token"),
+  integer: ofKind("integer"),
+  number: ofKind("number"),
+  boolean: ofKind("boolean"),
+  timestamp: ofKind("timestamp"),
+  list: ofKind("list"),
+  percent,
+} satisfies Record<ValueKind | "percent", unknown>;
+
+/**
+ * Declares a resource's columns as a record in file order: the key is the row's field, and the plain
+ * CSV header unless the column names another. Keys are field names, never integer-like, so the
+ * record keeps the order it is written in. The keys stay a union for typed lookups.
+ */
+export function defineColumns<const K extends string>(specs: Record<K, ColumnSpec>): readonly Column<K>[] {
+  return (Object.entries(specs) as [K, ColumnSpec][]).map(([key, { header = key, ...rest }]) => ({ key, header, ...rest }));
+}
 
 /** The column of a key; a key that is not declared is a programming error, so this throws. */
 export function columnOf<K extends string>(columns: readonly Column<K>[], key: K): Column<K> {

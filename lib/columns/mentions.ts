@@ -1,13 +1,13 @@
 // The columns of an AI mention (the Data API's Mention), in export order.
-import { defineColumns } from "./column";
+import { col, defineColumns } from "./column";
 
-export const MENTION_COLUMNS = defineColumns([
-  { key: "id", label: "Mention ID", header: "id", kind: "token" },
-  { key: "created_at", label: "Mentioned at", header: "created_at", kind: "timestamp" },
-  { key: "platform", label: "AI platform", header: "platform", kind: "token" },
-  { key: "sentiment", label: "Sentiment", header: "sentiment", kind: "token" },
-  { key: "position", label: "Position in answer", header: "position", kind: "integer" },
-  { key: "query", label: "Query", header: "query", kind: "text" },
-  { key: "response_snippet", label: "Answer excerpt", header: "response_snippet", kind: "text" },
-  { key: "competitors_mentioned", label: "Competitors mentioned", header: "competitors_mentioned", kind: "list" },
-]);
+export const MENTION_COLUMNS = defineColumns({
+  id: col.token("Mention ID"),
+  created_at: col.timestamp("Mentioned at"),
+  platform: col.token("AI platform"),
+  sentiment: col.token("Sentiment"),
+  position: col.integer("Position in answer"),
+  query: col.text("Query"),
+  response_snippet: col.text("Answer excerpt"),
+  competitors_mentioned: col.list("Competitors mentioned"),
+});

@@ -2,6 +2,7 @@
 // successful responses are kept for a few seconds, so a dashboard's widgets, a React Query refetch
 // and a server prefetch of the same view cost one upstream request. The store is an interface so a
 // shared store (e.g. Redis, one namespace per key) can replace the in-process one across instances.
+import { TtlMap } from "@/lib/ttl-map";
 
 /** What a shared store must provide. Values are JSON-serialisable canonical resources. */
 export interface CacheStore {
@@ -14,32 +15,18 @@ export interface CacheStore {
 
 /** In-process store with a TTL per entry and a bound on entries (oldest evicted first). */
 export class MemoryCacheStore implements CacheStore {
-  private readonly entries = new Map<string, { value: unknown; expires: number }>();
+  private readonly entries: TtlMap<unknown>;
 
-  constructor(
-    private readonly maxEntries = 500,
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(maxEntries = 500, now: () => number = Date.now) {
+    this.entries = new TtlMap({ maxEntries, now });
+  }
 
   async get(key: string): Promise<unknown> {
-    const hit = this.entries.get(key);
-    if (!hit) return undefined;
-    if (hit.expires <= this.now()) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return hit.value;
+    return this.entries.get(key);
   }
 
   async set(key: string, value: unknown, ttlMs: number): Promise<void> {
-    if (ttlMs <= 0) return;
-    this.entries.delete(key);
-    this.entries.set(key, { value, expires: this.now() + ttlMs });
-    while (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest === undefined) break;
-      this.entries.delete(oldest);
-    }
+    this.entries.set(key, value, ttlMs);
   }
 
   async delete(key: string): Promise<void> {

@@ -9,17 +9,7 @@
 // Adding a Data API endpoint: one entry here, the UI that shows it, its tests.
 import type { z } from "zod";
 import { VISITOR_ID_PATTERN } from "./constants";
-import {
-  normalizeFunnel,
-  normalizeMentionList,
-  normalizeOverview,
-  normalizeRanking,
-  normalizeScore,
-  normalizeTimeline,
-  normalizeTraffic,
-  normalizeVisitor,
-  normalizeVisitorList,
-} from "./normalize";
+import * as normalizers from "./normalize";
 import { mentionListParams, periodParams, visitorListParams } from "./params";
 
 /** A path parameter's rule, checked after decoding and before the value is URL-encoded into a path. */
@@ -46,15 +36,15 @@ export type EndpointDef = RouteInputDef & {
 };
 
 export const endpoints = {
-  "/visitors": { query: visitorListParams, normalize: normalizeVisitorList, subject: "the visitor list" },
-  "/visitors/:id": { pathParams: { id: VISITOR_ID }, normalize: normalizeVisitor, subject: "this visitor" },
-  "/visitors/:id/timeline": { pathParams: { id: VISITOR_ID }, normalize: normalizeTimeline, subject: "visitor timelines" },
-  "/mentions": { query: mentionListParams, normalize: normalizeMentionList, subject: "the mentions" },
-  "/analytics/overview": { query: periodParams, normalize: normalizeOverview, subject: "the overview" },
-  "/analytics/traffic": { query: periodParams, normalize: normalizeTraffic, subject: "traffic by source" },
-  "/analytics/funnel": { query: periodParams, normalize: normalizeFunnel, subject: "the funnel" },
-  "/intelligence/score": { normalize: normalizeScore, subject: "the AI Positioning Score" },
-  "/intelligence/ranking": { normalize: normalizeRanking, subject: "the competitor ranking" },
+  "/visitors": { query: visitorListParams, normalize: normalizers.normalizeVisitorList, subject: "the visitor list" },
+  "/visitors/:id": { pathParams: { id: VISITOR_ID }, normalize: normalizers.normalizeVisitor, subject: "this visitor" },
+  "/visitors/:id/timeline": { pathParams: { id: VISITOR_ID }, normalize: normalizers.normalizeTimeline, subject: "visitor timelines" },
+  "/mentions": { query: mentionListParams, normalize: normalizers.normalizeMentionList, subject: "the mentions" },
+  "/analytics/overview": { query: periodParams, normalize: normalizers.normalizeOverview, subject: "the overview" },
+  "/analytics/traffic": { query: periodParams, normalize: normalizers.normalizeTraffic, subject: "traffic by source" },
+  "/analytics/funnel": { query: periodParams, normalize: normalizers.normalizeFunnel, subject: "the funnel" },
+  "/intelligence/score": { normalize: normalizers.normalizeScore, subject: "the AI Positioning Score" },
+  "/intelligence/ranking": { normalize: normalizers.normalizeRanking, subject: "the competitor ranking" },
 } as const satisfies Record<string, EndpointDef>;
 
 export type Endpoints = typeof endpoints;

@@ -37,9 +37,11 @@ export const listMetaSchema = z.object({
 });
 export type ListMeta = z.infer<typeof listMetaSchema>;
 
+/** The rows of any answer that carries a list: its readable items, and how many could not be read. */
+const rowsShape = <T extends z.ZodType>(item: T) => ({ data: z.array(item), unreadable: unreadableSchema.optional() });
+
 /** A list body (visitors, mentions); the normalizers read its items one by one. */
-export const listEnvelope = <T extends z.ZodType>(item: T) =>
-  z.object({ data: z.array(item), meta: listMetaSchema, unreadable: unreadableSchema.optional() });
+export const listEnvelope = <T extends z.ZodType>(item: T) => z.object({ ...rowsShape(item), meta: listMetaSchema });
 export type ListEnvelope<T> = { data: T[]; meta: ListMeta; unreadable?: Unreadable };
 
 export const visitorSchema = z.object({
@@ -75,8 +77,7 @@ export type TimelineEvent = z.infer<typeof timelineEventSchema>;
 
 export const visitorTimelineSchema = z.object({
   visitor_id: tokenField(),
-  data: z.array(timelineEventSchema),
-  unreadable: unreadableSchema.optional(),
+  ...rowsShape(timelineEventSchema),
 });
 export type VisitorTimeline = z.infer<typeof visitorTimelineSchema>;
 
@@ -112,7 +113,7 @@ export const trafficRowSchema = z.object({
   change: numberField(),
 });
 export type TrafficRow = z.infer<typeof trafficRowSchema>;
-export const trafficSchema = z.object({ ...windowShape, data: z.array(trafficRowSchema), unreadable: unreadableSchema.optional() });
+export const trafficSchema = z.object({ ...windowShape, ...rowsShape(trafficRowSchema) });
 export type Traffic = z.infer<typeof trafficSchema>;
 
 /** Readable with its `stage` (the row's identity). */
@@ -123,7 +124,7 @@ export const funnelStageSchema = z.object({
   rate: numberField(),
 });
 export type FunnelStage = z.infer<typeof funnelStageSchema>;
-export const funnelSchema = z.object({ ...windowShape, data: z.array(funnelStageSchema), unreadable: unreadableSchema.optional() });
+export const funnelSchema = z.object({ ...windowShape, ...rowsShape(funnelStageSchema) });
 export type Funnel = z.infer<typeof funnelSchema>;
 
 export const scoreSchema = z.object({
@@ -148,7 +149,7 @@ export const rankingRowSchema = z.object({
   is_workspace: booleanField(),
 });
 export type RankingRow = z.infer<typeof rankingRowSchema>;
-export const rankingSchema = z.object({ updated_at: timestampField(), data: z.array(rankingRowSchema), unreadable: unreadableSchema.optional() });
+export const rankingSchema = z.object({ updated_at: timestampField(), ...rowsShape(rankingRowSchema) });
 export type Ranking = z.infer<typeof rankingSchema>;
 
 /** The error body, browser-facing and upstream alike. */

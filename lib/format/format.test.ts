@@ -15,18 +15,16 @@ import {
   zoneName,
 } from "./format";
 
-describe("numbers", () => {
-  it("groups thousands and shows a dash for missing values", () => {
-    expect(formatNumber(12345)).toBe("12,345");
-    expect(formatNumber(0)).toBe("0");
-    expect(formatNumber(undefined)).toBe("—");
-    expect(formatNumber(Number.NaN)).toBe("—");
-  });
-  it("formats percentage points", () => {
-    expect(formatPercent(12.5)).toBe("12.5%");
-    expect(formatPercent(3)).toBe("3%");
-    expect(formatPercent(33.333)).toBe("33.3%");
-    expect(formatPercent(undefined)).toBe("—");
+/** The one-value formatters: what people read for each input, a dash where there is no value. */
+const oneValue: Array<[string, (value: number | undefined) => string, Array<[number | undefined, string]>]> = [
+  ["formatNumber groups thousands", formatNumber, [[12345, "12,345"], [0, "0"], [undefined, "—"], [Number.NaN, "—"]]],
+  ["formatPercent: one decimal at most", (value) => formatPercent(value), [[12.5, "12.5%"], [3, "3%"], [33.333, "33.3%"], [undefined, "—"]]],
+  ["formatDuration: seconds, minutes and seconds, or hours and minutes", formatDuration, [[42, "42s"], [65, "1m 05s"], [7380, "2h 03m"], [undefined, "—"]]],
+];
+
+describe.each(oneValue)("%s", (_name, format, table) => {
+  it.each(table)("%s -> %s", (input, expected) => {
+    expect(format(input)).toBe(expected);
   });
 });
 
@@ -44,6 +42,12 @@ describe("formatChange", () => {
   it("handles a missing change and unitless changes", () => {
     expect(formatChange(undefined).text).toBe("—");
     expect(formatChange(4, "").text).toBe("+4");
+  });
+  it("says points in the singular for exactly one ('up 1 point', never 'up 1 points')", () => {
+    expect(formatChange(1, "points")).toEqual({ direction: "up", text: "+1 pt", label: "up 1 point" });
+    expect(formatChange(-1.04, "points")).toEqual({ direction: "down", text: "\u22121 pt", label: "down 1 point" });
+    expect(formatChange(1.5, "points")).toEqual({ direction: "up", text: "+1.5 pts", label: "up 1.5 points" });
+    expect(formatChange(0.02, "points")).toEqual({ direction: "flat", text: "0 pts", label: "no change" });
   });
 });
 
@@ -81,12 +85,6 @@ describe("dates and times", () => {
     expect(formatRelative(iso, now)).toBe("3 hours ago");
     expect(formatRelative("2026-11-18T15:03:07Z", now)).toBe("2 days ago");
     expect(formatRelative(iso, new Date(iso))).toBe("now");
-  });
-  it("formats durations", () => {
-    expect(formatDuration(42)).toBe("42s");
-    expect(formatDuration(65)).toBe("1m 05s");
-    expect(formatDuration(7380)).toBe("2h 03m");
-    expect(formatDuration(undefined)).toBe("—");
   });
 });
 

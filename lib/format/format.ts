@@ -56,17 +56,22 @@ export type FormattedChange = {
 };
 
 /**
- * A change in percentage points with an explicit sign (a true minus sign), its direction and a
- * spoken label: colour is never the only carrier of meaning.
+ * A change with an explicit sign (a true minus sign), its direction and a spoken label: colour is
+ * never the only carrier of meaning. `unit`: "%" a relative change in percent, "points" a difference
+ * of two rates or scores ("+1 pt", spoken "up 1 point", singular for exactly one), "" a bare number.
  */
-export function formatChange(pp: number | null | undefined, unit: "%" | "" = "%", digits = 1): FormattedChange {
+export function formatChange(pp: number | null | undefined, unit: "%" | "" | "points" = "%", digits = 1): FormattedChange {
   if (!isNumber(pp)) return { direction: "flat", text: MISSING, label: "change unknown" };
   const rounded = Number(pp.toFixed(digits));
   const abs = numberFormat(0, digits).format(Math.abs(rounded));
-  if (rounded === 0) return { direction: "flat", text: `0${unit}`, label: "no change" };
+  if (rounded === 0) return { direction: "flat", text: unit === "points" ? "0 pts" : `0${unit}`, label: "no change" };
   const direction: ChangeDirection = rounded > 0 ? "up" : "down";
-  const text = `${rounded > 0 ? "+" : "\u2212"}${abs}${unit}`;
-  return { direction, text, label: `${direction} ${abs}${unit}` };
+  const sign = rounded > 0 ? "+" : "\u2212";
+  if (unit === "points") {
+    const one = Math.abs(rounded) === 1;
+    return { direction, text: `${sign}${abs} ${one ? "pt" : "pts"}`, label: `${direction} ${abs} ${one ? "point" : "points"}` };
+  }
+  return { direction, text: `${sign}${abs}${unit}`, label: `${direction} ${abs}${unit}` };
 }
 
 /** Normalises a free-form trend direction ("up", "Down", "steady") to the three the UI draws. */

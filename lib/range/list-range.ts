@@ -87,7 +87,7 @@ export function resolveListRange(raw: RawRange, nowMs: number, viewerTz = LIST_D
   };
 }
 
-type ListValues = Record<string, string | null> & { from: string | null; to: string | null; tz: string | null };
+export type ListValues = Record<string, string | null> & { from: string | null; to: string | null; tz: string | null };
 
 /**
  * A list view's URL values as its route's query: the filters and paging as given (absent ones left

@@ -1,12 +1,17 @@
 "use client";
-// The overview: period selector, KPI cards, traffic by source, the funnel, and the score with the top
-// of the ranking. Each widget has its own query and so its own loading, empty and error state, and
-// streams in on its own (components/states/widget.tsx).
+// The overview, in two sections that each name their window: the app's date range (range-insights:
+// KPIs against the previous period, the trend, conversion by source), then the Data API's rolling
+// period (its KPIs, traffic by source, the funnel) and the score with the top of the ranking. Each
+// widget has its own query and so its own loading, empty and error state, and streams in on its own
+// (components/states/widget.tsx); every figure that stands for visitors links to them.
+import { useQueries, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useQueryStates } from "nuqs";
 import type { ReactNode } from "react";
-import { FunnelFigure, TrafficFigure } from "@/components/charts/chart-figures";
+import { FunnelFigure } from "@/components/charts/chart-figures";
 import { toFunnelChartData } from "@/components/charts/funnel-chart-data";
+import { visitorsHref } from "@/components/charts/source-table-data";
+import { TrafficFigure } from "@/components/charts/source-tables";
 import { toTrafficChartData } from "@/components/charts/traffic-chart-data";
 import { CsvDownloadButton } from "@/components/export/csv-download-button";
 import { FUNNEL_COLUMNS, OVERVIEW_COLUMNS, TRAFFIC_COLUMNS } from "@/lib/columns/analytics";
@@ -16,12 +21,15 @@ import { Card } from "@/components/ui/card";
 import { ChangeBadge } from "@/components/ui/change-badge";
 import { sortByRank } from "@/components/ui/ranking-data";
 import { ScoreSummary } from "@/components/ui/score-summary";
-import { PERIODS } from "@/lib/data-api/constants";
+import { AI_SOURCES, PERIODS } from "@/lib/data-api/constants";
 import type { PeriodParams } from "@/lib/data-api/params";
 import type { Overview, Ranking } from "@/lib/data-api/schemas";
 import { formatNumber, formatPercent, MISSING } from "@/lib/format/format";
 import { apiQuery, browserApi } from "@/lib/queries/api";
 import { PERIOD_LABELS } from "@/lib/ui/view-filters";
+import { Kpi, KpiSkeleton } from "./kpi";
+import styles from "./overview.module.css";
+import { RangeInsights } from "./range-insights";
 import { overviewSearchParams } from "./search-params";
 
 export function OverviewClient({ error }: { error?: string }) {
@@ -32,48 +40,83 @@ export function OverviewClient({ error }: { error?: string }) {
       <div className="page-header">
         <div>
           <h1>Overview</h1>
-          <p>{periodLabel}: traffic, conversions and how AI platforms see the brand.</p>
+          <p>Traffic, conversions and how AI platforms see the brand: the date range first, then the Data API&apos;s rolling period.</p>
         </div>
-        <nav className="segmented" aria-label="Period">
-          {PERIODS.map((p) => (
-            <Link key={p} href={`/?period=${p}`} aria-current={p === params.period ? "true" : undefined} scroll={false} prefetch={false}>
-              {p}
-            </Link>
-          ))}
-        </nav>
       </div>
-      {error && (
-        <p className="notice notice-error" role="alert" data-testid="param-error">
-          {error}. Showing the last 30 days.
-        </p>
-      )}
-      <Widget what="the key metrics" frame={kpiFrame} loading={<KpiSkeleton />}>
-        <Kpis params={params} />
-      </Widget>
-      <div className="grid grid-2">
-        <Widget what="traffic by source" frame={trafficFrame} loading={<Skeleton height={300} />}>
-          <TrafficCard params={params} periodLabel={periodLabel} />
+      <EmptyWorkspaceNotice />
+      <RangeInsights />
+      <section className="stack" aria-labelledby="rolling-heading" data-testid="rolling-section">
+        <div className={styles.sectionHeader}>
+          <div>
+            <h2 id="rolling-heading">{periodLabel}, rolling</h2>
+            <p>
+              The Data API&apos;s own period, apart from the header&apos;s range: the last {PERIOD_SPANS[params.period]} up to now, not calendar days; changes compare with the{" "}
+              {PERIOD_SPANS[params.period]} before.
+            </p>
+          </div>
+          <nav className="segmented" aria-label="Rolling period">
+            {PERIODS.map((p) => (
+              <Link key={p} href={`/?period=${p}`} aria-current={p === params.period ? "true" : undefined} scroll={false} prefetch={false}>
+                {p}
+              </Link>
+            ))}
+          </nav>
+        </div>
+        {error && (
+          <p className="notice notice-error" role="alert" data-testid="param-error">
+            {error}. Showing the last 30 days.
+          </p>
+        )}
+        <Widget what="the key metrics" frame={kpiFrame} loading={<KpiSkeleton />}>
+          <Kpis params={params} periodLabel={periodLabel} />
         </Widget>
-        <ScoreCard />
-      </div>
-      <Widget what="the funnel" frame={funnelFrame} loading={<Skeleton height={300} />}>
-        <FunnelCard params={params} periodLabel={periodLabel} />
-      </Widget>
+        <div className="grid grid-2">
+          <Widget what="traffic by source" frame={trafficFrame} loading={<Skeleton height={300} />}>
+            <TrafficCard params={params} periodLabel={periodLabel} />
+          </Widget>
+          <ScoreCard />
+        </div>
+        <Widget what="the funnel" frame={funnelFrame} loading={<Skeleton height={300} />}>
+          <FunnelCard params={params} periodLabel={periodLabel} />
+        </Widget>
+      </section>
     </div>
   );
 }
 
-function windowOf(overview: Overview): { from: string; to: string } | null {
+/** How long each rolling period is, in words ("30 days" is 30×24 hours up to now). */
+const PERIOD_SPANS: Record<string, string> = { "24h": "24 hours", "7d": "7 days", "30d": "30 days", "90d": "90 days" };
+const previousOf = (period: string) => `the previous ${PERIOD_SPANS[period] ?? period}`;
+
+/**
+ * The workspace holds no visitor at all (not just none in a window): say why every figure is 0 and
+ * what to do, once, above the widgets. One counted request (limit=1); nothing while it is unknown.
+ */
+function EmptyWorkspaceNotice() {
+  const query = useQuery(apiQuery(browserApi, "/visitors", { query: { limit: 1 } }));
+  if (query.data?.meta.total !== 0) return null;
+  return (
+    <div className="notice" role="status" data-testid="empty-workspace">
+      <p className={styles.notice}>
+        <strong>This workspace has no visitors yet.</strong> The Data API holds no visitor of any date for the workspace this key belongs to, so every
+        figure below is 0. Visitors appear once the workspace&apos;s site sends its traffic; if you expected data here, sign in with a key of the workspace
+        you meant (<Link href="/settings">Settings</Link> shows which key is in use).
+      </p>
+    </div>
+  );
+}
+
+function windowOf(overview: Pick<Overview, "from" | "to">): { from: string; to: string } | null {
   const from = overview.from;
   const to = overview.to;
   return typeof from === "string" && typeof to === "string" ? { from, to } : null;
 }
 
-function kpiFrame(body: ReactNode, actions?: ReactNode) {
+function kpiFrame(body: ReactNode, actions?: ReactNode, periodLabel?: string) {
   return (
     <section aria-labelledby="kpi-heading" data-testid="kpis">
       <div className="card-header">
-        <h2 id="kpi-heading">Key metrics</h2>
+        <h3 id="kpi-heading">Key metrics{periodLabel ? `, ${periodLabel.toLowerCase()} (rolling)` : ""}</h3>
         {actions && <div className="card-actions">{actions}</div>}
       </div>
       {body}
@@ -81,25 +124,42 @@ function kpiFrame(body: ReactNode, actions?: ReactNode) {
   );
 }
 
-function KpiSkeleton() {
-  return (
-    <div className="grid grid-kpis">
-      {[0, 1, 2, 3].map((i) => (
-        <div className="card" key={i}>
-          <SkeletonLines lines={3} height={20} />
-        </div>
-      ))}
-    </div>
-  );
+/** The window before a rolling period of the same length, as the visitor list's instants (`to` inclusive). */
+function previousWindow(w: { from: string; to: string } | null): { from: string; to: string } | null {
+  if (!w) return null;
+  const from = Date.parse(w.from);
+  const to = Date.parse(w.to);
+  if (!Number.isFinite(from) || !Number.isFinite(to) || to <= from) return null;
+  return { from: new Date(from - (to - from)).toISOString(), to: new Date(from - 1).toISOString() };
 }
 
-function Kpis({ params }: { params: PeriodParams }) {
+/**
+ * AI visitors of the window before the period: the Data API gives the AI traffic no change, so it is
+ * counted from the visitor list (one `limit=1` count per AI platform, the same window rule as the
+ * overview's own previous period). Undefined until every count is in: never a partial sum.
+ */
+function useAiPrevious(window: { from: string; to: string } | null): { total: number | undefined; pending: boolean } {
+  const before = previousWindow(window);
+  const counts = useQueries({
+    queries: AI_SOURCES.map((source) => ({
+      ...apiQuery(browserApi, "/visitors", { query: { source, from: before?.from, to: before?.to, limit: 1 } }),
+      enabled: before !== null,
+    })),
+  });
+  const totals = counts.map((c) => c.data?.meta.total);
+  const done = totals.every((t): t is number => typeof t === "number");
+  return { total: done ? totals.reduce((a, b) => a + b, 0) : undefined, pending: before !== null && counts.some((c) => c.isPending && !c.isError) };
+}
+
+function Kpis({ params, periodLabel }: { params: PeriodParams; periodLabel: string }) {
   const query = useWidgetQuery(apiQuery(browserApi, "/analytics/overview", { query: params }));
   const range = query.data ? windowOf(query.data) : null;
+  const ai = useAiPrevious(range);
+  const rollingPrevious = previousOf(params.period);
   const actions = query.data && (
     <>
       {range && (
-        <Link className="button button-secondary button-small" href={`/visitors?${new URLSearchParams(range).toString()}`} data-testid="view-visitors">
+        <Link className="button button-secondary button-small" href={visitorsHref(range)} data-testid="view-visitors">
           View these visitors
         </Link>
       )}
@@ -119,15 +179,22 @@ function Kpis({ params }: { params: PeriodParams }) {
     <QueryView query={query} what="the key metrics" loading={<KpiSkeleton />}>
       {(o) => (
         <div className={`grid grid-kpis ${query.isPlaceholderData ? "is-pending" : ""}`}>
-          <Kpi label="Visitors" testId="kpi-visitors" value={o.visitors?.total} foot={<ChangeBadge value={o.visitors?.change} />} />
-          <Kpi label="Pageviews" testId="kpi-pageviews" value={o.pageviews?.total} foot={<ChangeBadge value={o.pageviews?.change} />} />
+          <Kpi
+            label="Visitors"
+            testId="kpi-visitors"
+            value={o.visitors?.total}
+            href={range ? visitorsHref(range) : undefined}
+            foot={<ChangeBadge change={o.visitors?.change} unit="percent" window={rollingPrevious} />}
+          />
+          <Kpi label="Pageviews" testId="kpi-pageviews" value={o.pageviews?.total} foot={<ChangeBadge change={o.pageviews?.change} unit="percent" window={rollingPrevious} />} />
           <Kpi
             label="Conversions"
             testId="kpi-conversions"
             value={o.conversions?.total}
+            href={range ? visitorsHref(range, { converted: true }) : undefined}
             foot={
               <>
-                <ChangeBadge value={o.conversions?.change} />
+                <ChangeBadge change={o.conversions?.change} unit="percent" window={rollingPrevious} />
                 <span data-testid="kpi-conversion-rate">{formatPercent(o.conversions?.rate)} conversion rate</span>
               </>
             }
@@ -136,30 +203,30 @@ function Kpis({ params }: { params: PeriodParams }) {
             label="AI traffic"
             testId="kpi-ai"
             value={o.ai_traffic?.total}
-            foot={<span data-testid="kpi-ai-share">{formatPercent(o.ai_traffic?.percentage)} of visitors</span>}
+            foot={
+              <>
+                {ai.pending ? (
+                  <span className="muted" data-testid="kpi-ai-change-pending">
+                    Counting AI visitors of {rollingPrevious}…
+                  </span>
+                ) : (
+                  <ChangeBadge current={o.ai_traffic?.total} previous={ai.total} unit="count" window={rollingPrevious} />
+                )}
+                <span data-testid="kpi-ai-share">{formatPercent(o.ai_traffic?.percentage)} of visitors</span>
+              </>
+            }
           />
         </div>
       )}
     </QueryView>,
     actions,
-  );
-}
-
-function Kpi({ label, value, foot, testId }: { label: string; value: number | undefined; foot: React.ReactNode; testId: string }) {
-  return (
-    <div className="card" data-testid={testId}>
-      <p className="kpi-label">{label}</p>
-      <p className="kpi-value" data-testid="kpi-value">
-        {formatNumber(value)}
-      </p>
-      <div className="kpi-foot">{foot}</div>
-    </div>
+    periodLabel,
   );
 }
 
 function trafficFrame(body: ReactNode, actions?: ReactNode) {
   return (
-    <Card title="Traffic by source" description="AI platforms set apart from other sources" testId="traffic-card" actions={actions}>
+    <Card title="Traffic by source" description="Rolling period; AI platforms set apart; each source opens its visitors" testId="traffic-card" actions={actions}>
       {body}
     </Card>
   );
@@ -178,7 +245,7 @@ function TrafficCard({ params, periodLabel }: { params: PeriodParams; periodLabe
     >
       {(t) => (
         <>
-          {data ? <TrafficFigure data={data} periodLabel={periodLabel} /> : null}
+          {data ? <TrafficFigure data={data} periodLabel={`${periodLabel.toLowerCase()}, rolling`} previousLabel={previousOf(params.period)} window={windowOf(t)} /> : null}
           <UnreadableNotice unreadable={t.unreadable} noun={["source row", "source rows"]} />
         </>
       )}
@@ -189,7 +256,12 @@ function TrafficCard({ params, periodLabel }: { params: PeriodParams; periodLabe
 
 function funnelFrame(body: ReactNode, actions?: ReactNode) {
   return (
-    <Card title="Conversion funnel" description="Each stage's count and its conversion from the previous stage" testId="funnel-card" actions={actions}>
+    <Card
+      title="Conversion funnel"
+      description="Rolling period: each stage's count and its conversion from the previous stage; each stage opens its visitors"
+      testId="funnel-card"
+      actions={actions}
+    >
       {body}
     </Card>
   );
@@ -208,7 +280,7 @@ function FunnelCard({ params, periodLabel }: { params: PeriodParams; periodLabel
     >
       {(f) => (
         <>
-          <FunnelFigure bars={bars} periodLabel={periodLabel} />
+          <FunnelFigure bars={bars} periodLabel={`${periodLabel.toLowerCase()}, rolling`} window={windowOf(f)} />
           <UnreadableNotice unreadable={f.unreadable} noun={["stage", "stages"]} />
         </>
       )}

@@ -8,7 +8,7 @@ import { BreakdownFigure } from "@/components/charts/chart-figures";
 import { toBreakdownData } from "@/components/charts/breakdown-chart-data";
 import { CsvDownloadButton } from "@/components/export/csv-download-button";
 import { RANKING_COLUMNS } from "@/lib/columns/ranking";
-import { EmptyState, QueryView, Skeleton, SkeletonLines } from "@/components/states/states";
+import { EmptyState, noRows, QueryView, Skeleton, SkeletonLines } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
 import { Card } from "@/components/ui/card";
 import { DateTime } from "@/components/ui/date-time";
@@ -64,7 +64,7 @@ function ScoreCard() {
           <ScoreSummary score={s} size="large" />
           <p className="small muted">
             Range 0 (never surfaced) to 100 (consistently recommended first). Trend: <TrendDirection direction={s.trend?.direction} />
-            {s.trend?.change !== undefined && `, ${s.trend.change > 0 ? "+" : ""}${s.trend.change} points`}.
+            {s.trend?.change !== undefined && `, ${s.trend.change > 0 ? "+" : ""}${s.trend.change} ${Math.abs(s.trend.change) === 1 ? "point" : "points"}`}.
           </p>
         </div>
       )}
@@ -110,7 +110,7 @@ function RankingCard() {
       query={ranking}
       what="the ranking"
       loading={<SkeletonLines lines={6} height={24} />}
-      isEmpty={(r) => r.data.length === 0 && !r.unreadable}
+      isEmpty={noRows}
       empty={<EmptyState title="No competitors tracked yet" />}
     >
       {(r) => <RankingTable ranking={r} />}

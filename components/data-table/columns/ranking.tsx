@@ -39,7 +39,7 @@ export const RANKING_TABLE_COLUMNS: readonly TableColumn<RankingRow>[] = [
       </span>
     ),
   }),
-  column("change", { align: "start", cell: (r) => (r.change === undefined ? <Missing /> : <ChangeBadge value={r.change} unit="" suffix="points" />) }),
+  column("change", { align: "start", cell: (r) => (r.change === undefined ? <Missing /> : <ChangeBadge change={r.change} unit="points" />) }),
 ];
 
 export const rankingRowKey = (r: RankingRow, index: number): string => `${index}-${r.name}`;

@@ -6,6 +6,7 @@
 // (Redis) can back it when several instances run.
 import "server-only";
 import { randomBytes } from "node:crypto";
+import { TtlMap } from "@/lib/ttl-map";
 
 export type ExportState = "running" | "complete" | "failed" | "cancelled";
 
@@ -32,49 +33,27 @@ export interface ExportStatusStore {
 export const RUNNING_TTL_MS = 24 * 3600_000;
 export const FINISHED_TTL_MS = 3600_000;
 
-/** In-process store: a Map in insertion order, so the oldest entries go first when it is full. */
+/**
+ * In-process store. When full, expired entries go first, then finished ones, oldest first; running
+ * ones only as a last resort (a download in progress keeps its status).
+ */
 export class MemoryExportStatusStore implements ExportStatusStore {
-  private readonly entries = new Map<string, { status: ExportStatus; expires: number }>();
+  private readonly entries: TtlMap<ExportStatus>;
 
-  constructor(
-    private readonly maxEntries = 5000,
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(maxEntries = 5000, now: () => number = Date.now) {
+    this.entries = new TtlMap({ maxEntries, now, evictFirst: (status) => status.state !== "running" });
+  }
 
   async put(owner: string, status: ExportStatus, ttlMs: number): Promise<void> {
-    const key = `${owner}:${status.id}`;
-    this.entries.delete(key);
-    this.entries.set(key, { status, expires: this.now() + ttlMs });
-    if (this.entries.size > this.maxEntries) this.evict();
+    this.entries.set(`${owner}:${status.id}`, status, ttlMs);
   }
 
   async get(owner: string, id: string): Promise<ExportStatus | undefined> {
-    const key = `${owner}:${id}`;
-    const hit = this.entries.get(key);
-    if (!hit) return undefined;
-    if (hit.expires <= this.now()) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return hit.status;
+    return this.entries.get(`${owner}:${id}`);
   }
 
   get size(): number {
     return this.entries.size;
-  }
-
-  /** Expired entries first, then finished ones, oldest first; running ones only as a last resort. */
-  private evict(): void {
-    const t = this.now();
-    for (const [key, entry] of this.entries) if (entry.expires <= t) this.entries.delete(key);
-    for (const [key, entry] of this.entries) {
-      if (this.entries.size <= this.maxEntries) return;
-      if (entry.status.state !== "running") this.entries.delete(key);
-    }
-    for (const key of this.entries.keys()) {
-      if (this.entries.size <= this.maxEntries) return;
-      this.entries.delete(key);
-    }
   }
 }
 

@@ -8,7 +8,8 @@ import { useQueryStates } from "nuqs";
 import type { ReactNode } from "react";
 import { CsvDownloadButton } from "@/components/export/csv-download-button";
 import { TIMELINE_COLUMNS } from "@/lib/columns/timeline";
-import { EmptyState, QueryView, SkeletonLines, UnreadableNotice } from "@/components/states/states";
+import { VISITOR_COLUMNS } from "@/lib/columns/visitors";
+import { EmptyState, noRows, QueryView, SkeletonLines, UnreadableNotice } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
 import { Card } from "@/components/ui/card";
 import { ConvertedBadge } from "@/components/ui/converted-badge";
@@ -75,31 +76,28 @@ function DetailsCard({ id }: { id: string }) {
   );
 }
 
-function VisitorDetails({ visitor: v }: { visitor: Visitor }) {
+/** How each field of a visitor reads on its page; the labels and their order are the visitor's columns. */
+const DETAILS: Record<(typeof VISITOR_COLUMNS)[number]["key"], (v: Visitor) => ReactNode> = {
+  id: (v) => <span className="mono">{v.id}</span>,
+  first_seen: (v) => <DateTime iso={v.first_seen} />,
+  last_seen: (v) => <DateTime iso={v.last_seen} />,
+  source: (v) => <SourceBadge source={v.source} />,
+  intent: (v) => <IntentLabel intent={v.intent} />,
+  pages_viewed: (v) => formatNumber(v.pages_viewed),
+  converted: (v) => <ConvertedBadge converted={v.converted} />,
+  email: (v) => v.email ?? MISSING,
+  country: (v) => (v.country ? `${formatCountry(v.country)} (${v.country})` : MISSING),
+  city: (v) => v.city ?? MISSING,
+};
+
+function VisitorDetails({ visitor }: { visitor: Visitor }) {
   return (
     <dl className="details">
-      <Item label="Visitor ID">
-        <span className="mono">{v.id}</span>
-      </Item>
-      <Item label="First seen">
-        <DateTime iso={v.first_seen} />
-      </Item>
-      <Item label="Last seen">
-        <DateTime iso={v.last_seen} />
-      </Item>
-      <Item label="Source">
-        <SourceBadge source={v.source} />
-      </Item>
-      <Item label="Intent">
-        <IntentLabel intent={v.intent} />
-      </Item>
-      <Item label="Pages viewed">{formatNumber(v.pages_viewed)}</Item>
-      <Item label="Converted">
-        <ConvertedBadge converted={v.converted} />
-      </Item>
-      <Item label="Email">{v.email ?? MISSING}</Item>
-      <Item label="Country">{v.country ? `${formatCountry(v.country)} (${v.country})` : MISSING}</Item>
-      <Item label="City">{v.city ?? MISSING}</Item>
+      {VISITOR_COLUMNS.map(({ key, label }) => (
+        <Item key={key} label={label}>
+          {DETAILS[key](visitor)}
+        </Item>
+      ))}
     </dl>
   );
 }
@@ -155,7 +153,7 @@ function TimelineCard({ id, order, onOrder }: { id: string; order: TimelineOrder
       query={timeline}
       what="this visitor's timeline"
       loading={<SkeletonLines lines={6} height={28} />}
-      isEmpty={(t) => t.data.length === 0 && !t.unreadable}
+      isEmpty={noRows}
       empty={<EmptyState title="No activity recorded for this visitor" />}
     >
       {(t) => (

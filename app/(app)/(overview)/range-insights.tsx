@@ -1,0 +1,211 @@
+"use client";
+// The overview's answers for the app's date range (the header's control, `from`/`to`/`tz` in the
+// URL; without them the last 30 days in the viewer's zone): KPI cards with their change against the
+// previous period, the trend with the previous period behind it, and conversion by source. Every
+// figure is labelled with the window of the answer it comes from, so while a new range is being
+// counted the old figures stay dimmed under their own dates and a note says what is being counted:
+// nothing partial or stale is ever shown as the new range's answer.
+import type { QueryKey, UseQueryOptions } from "@tanstack/react-query";
+import type { ReactNode } from "react";
+import { TrendFigure } from "@/components/charts/chart-figures";
+import { ConversionBySourceTable } from "@/components/charts/source-tables";
+import { visitorsHref } from "@/components/charts/source-table-data";
+import { toTrendChartData } from "@/components/charts/trend-chart-data";
+import { EmptyState, QueryView, Skeleton } from "@/components/states/states";
+import { useWidgetQuery, Widget } from "@/components/states/widget";
+import { Card } from "@/components/ui/card";
+import { ChangeBadge } from "@/components/ui/change-badge";
+import { formatPercent } from "@/lib/format/format";
+import { apiQuery, browserApi } from "@/lib/queries/api";
+import { previousRange, rangeLabel, rangeParams, type DateRange } from "@/lib/range/date-range";
+import { useDateRange } from "@/lib/range/use-date-range";
+import { Kpi, KpiSkeleton, PendingNote } from "./kpi";
+import styles from "./overview.module.css";
+
+/** The labels of a range's answer: its window and the previous period's. */
+function windowLabels(range: DateRange) {
+  return { window: rangeLabel(range), previous: rangeLabel(previousRange(range)) };
+}
+
+const rangeQuery = (range: DateRange) => ({ query: rangeParams(range) });
+/** The KPI cards and the trend card share this query (one request): the cards sum its buckets. */
+const trendQuery = (range: DateRange) => apiQuery(browserApi, "/insights/trend", rangeQuery(range));
+
+/** What a widget says while it counts: the range it is counting, in words. */
+const counting = (what: string, range: DateRange) => `Counting ${what} for ${rangeLabel(range)} (${range.tz})…`;
+
+export function RangeInsights() {
+  const { range } = useDateRange();
+  const labels = windowLabels(range);
+  return (
+    <section className="stack" aria-labelledby="range-heading" data-testid="range-insights">
+      <div className={styles.sectionHeader}>
+        <h2 id="range-heading">
+          {labels.window} <span className="muted">({range.tz})</span>
+        </h2>
+        <p>The header&apos;s range: calendar days in {range.tz}, each compared with the same number of days before: {labels.previous}.</p>
+      </div>
+      <Widget what="the key metrics of the range" frame={rangeKpiFrame} loading={<RangeLoading text={counting("visitors", range)} kpis />}>
+        <RangeKpis range={range} />
+      </Widget>
+      <Widget what="the trend" frame={trendFrame} loading={<RangeLoading text={counting("visitors per day", range)} />}>
+        <TrendCard range={range} />
+      </Widget>
+      <Widget what="conversion by source" frame={sourcesFrame} loading={<RangeLoading text={counting("visitors and conversions by source", range)} />}>
+        <SourcesCard range={range} />
+      </Widget>
+    </section>
+  );
+}
+
+function RangeLoading({ text, kpis }: { text: string; kpis?: boolean }) {
+  return (
+    <>
+      <PendingNote>{text}</PendingNote>
+      {kpis ? <KpiSkeleton /> : <Skeleton height={260} />}
+    </>
+  );
+}
+
+/**
+ * An insight of the range. `shown` is the window of the figures on screen (the answer's own, which is
+ * the previous range's while a new one is counted) and `pending` the note to show meanwhile.
+ */
+function useRangeInsight<T extends DateRange>(options: UseQueryOptions<T, Error, T, QueryKey>, range: DateRange, what: string) {
+  const query = useWidgetQuery(options);
+  const data = query.data;
+  const shown: DateRange = data ? { from: data.from, to: data.to, tz: data.tz } : range;
+  const pending = query.isPlaceholderData ? counting(what, range) : null;
+  return { query, shown, pending, labels: windowLabels(shown) };
+}
+
+function rangeKpiFrame(body: ReactNode) {
+  return (
+    <section aria-labelledby="range-kpi-heading" data-testid="range-kpis">
+      <h3 id="range-kpi-heading" className="visually-hidden">
+        Key metrics of the range
+      </h3>
+      {body}
+    </section>
+  );
+}
+
+function RangeKpis({ range }: { range: DateRange }) {
+  const { query, shown, pending, labels } = useRangeInsight(trendQuery(range), range, "visitors");
+  return rangeKpiFrame(
+    <QueryView query={query} what="the key metrics of the range" loading={<RangeLoading text={counting("visitors", range)} kpis />}>
+      {(trend) => {
+        const { current: now, previous: then } = toTrendChartData(trend).totals;
+        const compare = { window: labels.previous };
+        return (
+          <>
+            {pending && <PendingNote>{pending}</PendingNote>}
+            <div className={`grid grid-kpis ${pending ? "is-pending" : ""}`} aria-busy={pending ? true : undefined}>
+              <Kpi
+                label="Visitors"
+                testId="range-kpi-visitors"
+                value={now.visitors}
+                href={visitorsHref(shown)}
+                foot={<ChangeBadge current={now.visitors} previous={then.visitors} unit="count" {...compare} />}
+              />
+              <Kpi
+                label="AI visitors"
+                testId="range-kpi-ai"
+                value={now.ai_visitors}
+                foot={
+                  <>
+                    <ChangeBadge current={now.ai_visitors} previous={then.ai_visitors} unit="count" {...compare} />
+                    <span data-testid="range-kpi-ai-share">{formatPercent(now.ai_share)} of visitors</span>
+                  </>
+                }
+              />
+              <Kpi
+                label="Conversions"
+                testId="range-kpi-conversions"
+                value={now.conversions}
+                href={visitorsHref(shown, { converted: true })}
+                foot={<ChangeBadge current={now.conversions} previous={then.conversions} unit="count" {...compare} />}
+              />
+              <Kpi
+                label="Conversion rate"
+                testId="range-kpi-rate"
+                display={formatPercent(now.conversion_rate)}
+                foot={<ChangeBadge current={now.conversion_rate} previous={then.conversion_rate} unit="points" {...compare} />}
+              />
+            </div>
+            <p className="small muted">
+              {labels.window} ({shown.tz}); a visitor counts on the day it was first seen. AI visitors came from ChatGPT, Perplexity, Claude or Gemini.
+            </p>
+          </>
+        );
+      }}
+    </QueryView>,
+  );
+}
+
+function trendFrame(body: ReactNode) {
+  return (
+    <Card title="Trend" description="Visitors, AI visitors and conversions over the range, the previous period drawn behind" testId="trend-card">
+      {body}
+    </Card>
+  );
+}
+
+function TrendCard({ range }: { range: DateRange }) {
+  const { query, pending, labels } = useRangeInsight(trendQuery(range), range, "visitors per day");
+  return trendFrame(
+    <QueryView
+      query={query}
+      what="the trend"
+      loading={<RangeLoading text={counting("visitors per day", range)} />}
+      isEmpty={(t) => t.data.every((p) => p.visitors === 0) && t.previous.every((p) => p.visitors === 0)}
+      empty={<NoVisitors window={labels.window} />}
+    >
+      {(t) => (
+        <div className={pending ? "is-pending" : undefined} aria-busy={pending ? true : undefined}>
+          {pending && <PendingNote>{pending}</PendingNote>}
+          <TrendFigure data={toTrendChartData(t)} windowLabel={labels.window} previousLabel={labels.previous} />
+        </div>
+      )}
+    </QueryView>,
+  );
+}
+
+function sourcesFrame(body: ReactNode) {
+  return (
+    <Card title="Conversion by source" description="Visitors, conversions and rate per source, AI platforms set apart; each links to its visitors" testId="sources-card">
+      {body}
+    </Card>
+  );
+}
+
+function SourcesCard({ range }: { range: DateRange }) {
+  const { query, shown, pending, labels } = useRangeInsight(apiQuery(browserApi, "/insights/sources", rangeQuery(range)), range, "visitors and conversions by source");
+  return sourcesFrame(
+    <QueryView
+      query={query}
+      what="conversion by source"
+      loading={<RangeLoading text={counting("visitors and conversions by source", range)} />}
+      isEmpty={(s) => s.data.every((r) => r.visitors === 0 && r.previous.visitors === 0)}
+      empty={<NoVisitors window={labels.window} />}
+    >
+      {(s) => (
+        <div className={pending ? "is-pending" : undefined} aria-busy={pending ? true : undefined}>
+          {pending && <PendingNote>{pending}</PendingNote>}
+          <p className="small muted">
+            {labels.window}; changes against {labels.previous}.
+          </p>
+          <ConversionBySourceTable rows={s.data} windowLabel={labels.window} previousLabel={labels.previous} window={shown} />
+        </div>
+      )}
+    </QueryView>,
+  );
+}
+
+function NoVisitors({ window }: { window: string }) {
+  return (
+    <EmptyState title={`No visitors first seen in ${window} or the period before`}>
+      Pick a longer or earlier range in the header; a visitor counts on the day it was first seen.
+    </EmptyState>
+  );
+}

@@ -1,0 +1,38 @@
+// Rows of the overview's per-source tables, grouped: the AI platforms first and set apart (with
+// their group's total), then the other sources, each group by visitors descending; a source this
+// dashboard does not know is labelled as sent and counted with the other sources. Also the
+// drill-down links: a source's visitors (and its converted ones) over the same window.
+import { isAiSource, sourceLabelOf } from "@/lib/data-api/constants";
+
+export type SourceGroupId = "ai" | "other";
+export const GROUP_LABELS: Record<SourceGroupId, string> = { ai: "AI platforms", other: "Other sources" };
+
+export type SourceGroup<R> = { id: SourceGroupId; label: string; rows: R[] };
+
+export const sourceLabel = (source: string): string => sourceLabelOf(source) ?? source;
+
+/** Rows split into the AI platforms and the other sources (empty groups left out), each by `weight` descending. */
+export function groupBySource<R extends { source: string }>(rows: readonly R[], weight: (row: R) => number | undefined): SourceGroup<R>[] {
+  // Unknown weights sort after every known one (-1 is below any count).
+  const order = (a: R, b: R) => (weight(b) ?? -1) - (weight(a) ?? -1) || sourceLabel(a.source).localeCompare(sourceLabel(b.source));
+  const groups: SourceGroup<R>[] = (["ai", "other"] as const).map((id) => ({
+    id,
+    label: GROUP_LABELS[id],
+    rows: rows.filter((r) => isAiSource(r.source) === (id === "ai")).sort(order),
+  }));
+  return groups.filter((g) => g.rows.length > 0);
+}
+
+/** A window of the visitor list: a calendar range (`from`/`to` dates and `tz`) or the instants of a rolling period. */
+export type ListWindow = { from: string; to: string; tz?: string };
+
+/** `/visitors` filtered to a source (or none: every source) and optionally the converted ones, over `window`. */
+export function visitorsHref(window: ListWindow, filters: { source?: string; converted?: boolean } = {}): string {
+  const params = new URLSearchParams();
+  if (filters.source) params.set("source", filters.source);
+  params.set("from", window.from);
+  params.set("to", window.to);
+  if (window.tz) params.set("tz", window.tz);
+  if (filters.converted) params.set("converted", "true");
+  return `/visitors?${params.toString()}`;
+}

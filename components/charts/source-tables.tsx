@@ -1,0 +1,180 @@
+"use client";
+// Per-source figures as bar tables: a real table (so it is its own text alternative), the AI
+// platforms set apart in their own row group with its total, a bar per source under its name, and
+// each source a link to the visitors behind its numbers (its conversions to the converted ones).
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { ChangeBadge } from "@/components/ui/change-badge";
+import type { SourceRow } from "@/lib/server/insights/sources";
+import { formatNumber, formatPercent } from "@/lib/format/format";
+import styles from "./charts.module.css";
+import { groupBySource, sourceLabel, visitorsHref, type ListWindow, type SourceGroupId } from "./source-table-data";
+import type { TrafficChartData } from "./traffic-chart-data";
+import { rateOf } from "./trend-chart-data";
+
+/** The source's name, linked to its visitors when the window is known, with a bar of `share` (0..1). */
+function SourceCell({ source, group, share, href }: { source: string; group: SourceGroupId; share: number; href?: string }) {
+  const label = sourceLabel(source);
+  return (
+    <th scope="row" className={styles.sourceCell}>
+      {href ? (
+        <Link href={href} prefetch={false} data-testid={`source-link-${source}`}>
+          {label}
+        </Link>
+      ) : (
+        label
+      )}
+      <span className={styles.barTrack} aria-hidden="true">
+        <span className={styles.bar} data-group={group} style={{ width: `${Math.max(0, Math.min(1, share)) * 100}%` }} />
+      </span>
+    </th>
+  );
+}
+
+function GroupHeader({ id, label, columns, children }: { id: SourceGroupId; label: string; columns: number; children?: ReactNode }) {
+  return (
+    <tr className={styles.groupRow} data-group={id}>
+      <th scope="rowgroup" colSpan={columns}>
+        {label}
+        {children}
+      </th>
+    </tr>
+  );
+}
+
+/** Traffic by source for the rolling period: visitors, share and the Data API's own change. */
+export function TrafficFigure({
+  data,
+  periodLabel,
+  previousLabel,
+  window,
+}: {
+  data: TrafficChartData;
+  periodLabel: string;
+  /** The window the API's changes compare with: "the previous 30 days". */
+  previousLabel: string;
+  /** The period's instants, for the links; null when the API did not say them. */
+  window: ListWindow | null;
+}) {
+  const max = Math.max(1, ...data.bars.map((b) => b.visitors ?? 0));
+  return (
+    <div className={styles.tableScroll} data-testid="traffic-chart">
+      <table className={styles.barTable}>
+        <caption className="visually-hidden">
+          Visitors by traffic source, {periodLabel}; changes against {previousLabel}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Source</th>
+            <th scope="col">Visitors</th>
+            <th scope="col">Share</th>
+            <th scope="col">Change</th>
+          </tr>
+        </thead>
+        {data.groups.map((g) => (
+          <tbody key={g.id}>
+            <GroupHeader id={g.id} label={g.label} columns={4}>
+              {g.id === "ai" && <span className={styles.groupNote}> · {formatPercent(data.aiShare)} of visitors</span>}
+            </GroupHeader>
+            {g.rows.map((b, i) => (
+              <tr key={`${i}-${b.source}`}>
+                <SourceCell source={b.source} group={g.id} share={(b.visitors ?? 0) / max} href={window ? visitorsHref(window, { source: b.source }) : undefined} />
+                <td>{formatNumber(b.visitors)}</td>
+                <td>{formatPercent(b.percentage)}</td>
+                <td>
+                  <ChangeBadge change={b.change} unit="percent" window={previousLabel} compact />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        ))}
+      </table>
+    </div>
+  );
+}
+
+type Totals = { visitors: number; conversions: number };
+const sum = (rows: readonly SourceRow[], pick: (r: SourceRow) => Totals): Totals =>
+  rows.reduce((t, r) => ({ visitors: t.visitors + pick(r).visitors, conversions: t.conversions + pick(r).conversions }), { visitors: 0, conversions: 0 });
+
+/**
+ * Conversion by source over a calendar range: visitors, conversions and rate per source, each with
+ * its change against the previous period; the AI platforms' group states its own total and rate.
+ */
+export function ConversionBySourceTable({
+  rows,
+  windowLabel,
+  previousLabel,
+  window,
+}: {
+  rows: readonly SourceRow[];
+  windowLabel: string;
+  previousLabel: string;
+  window: ListWindow;
+}) {
+  const max = Math.max(1, ...rows.map((r) => r.visitors));
+  const groups = groupBySource(rows, (r) => r.visitors);
+  return (
+    <div className={styles.tableScroll}>
+      <table className={styles.barTable} data-testid="sources-table">
+        <caption className="visually-hidden">
+          Conversion by source, {windowLabel}; changes against {previousLabel}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Source</th>
+            <th scope="col">Visitors</th>
+            <th scope="col">
+              <span className={styles.wide}>Conversions</span>
+              <span className={styles.narrow}>Conv.</span>
+            </th>
+            <th scope="col">
+              <span className={styles.wide}>Conversion rate</span>
+              <span className={styles.narrow}>Rate</span>
+            </th>
+          </tr>
+        </thead>
+        {groups.map((g) => {
+          const now = sum(g.rows, (r) => r);
+          const then = sum(g.rows, (r) => r.previous);
+          return (
+            <tbody key={g.id}>
+              <GroupHeader id={g.id} label={g.label} columns={4}>
+                <span className={styles.groupNote} data-testid={`group-total-${g.id}`}>
+                  {" "}
+                  · {formatNumber(now.visitors)} visitors, {formatNumber(now.conversions)} conversions, {formatPercent(rateOf(now.conversions, now.visitors))}{" "}
+                </span>
+                <ChangeBadge current={now.visitors} previous={then.visitors} unit="count" window={previousLabel} compact />
+              </GroupHeader>
+              {g.rows.map((r) => (
+                <tr key={r.source} data-testid={`source-row-${r.source}`}>
+                  <SourceCell source={r.source} group={g.id} share={r.visitors / max} href={visitorsHref(window, { source: r.source })} />
+                  <td>
+                    <span className={styles.figure}>{formatNumber(r.visitors)}</span>
+                    <ChangeBadge current={r.visitors} previous={r.previous.visitors} unit="count" window={previousLabel} compact />
+                  </td>
+                  <td>
+                    <Link
+                      className={styles.figure}
+                      href={visitorsHref(window, { source: r.source, converted: true })}
+                      prefetch={false}
+                      aria-label={`${formatNumber(r.conversions)} conversions from ${sourceLabel(r.source)}`}
+                      data-testid={`conversions-link-${r.source}`}
+                    >
+                      {formatNumber(r.conversions)}
+                    </Link>
+                    <ChangeBadge current={r.conversions} previous={r.previous.conversions} unit="count" window={previousLabel} compact />
+                  </td>
+                  <td>
+                    <span className={styles.figure}>{formatPercent(r.conversion_rate)}</span>
+                    <ChangeBadge current={r.conversion_rate} previous={r.previous.conversion_rate} unit="points" window={previousLabel} compact />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          );
+        })}
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,89 @@
+// Maps the trend insight (/api/insights/trend) onto what the overview draws: one row per bucket with
+// its label in the range's time zone ("3 Nov", or "Week of 3 Nov"), the previous period's bucket
+// beside it (the same position, drawn behind the current one), the series of one metric for the
+// chart, and the period totals the KPI cards show (sums of the buckets, rates to one decimal as the
+// insights routes round them; null where there is nothing to divide by).
+import type { InsightBucket } from "@/lib/data-api/constants";
+import type { TrendInsight, TrendPoint } from "@/lib/server/insights/trend";
+
+export type TrendMetric = "visitors" | "ai_visitors" | "conversions";
+
+export const TREND_METRICS: ReadonlyArray<{ key: TrendMetric; label: string }> = [
+  { key: "visitors", label: "Visitors" },
+  { key: "ai_visitors", label: "AI visitors" },
+  { key: "conversions", label: "Conversions" },
+];
+
+export type TrendFigures = Record<TrendMetric, number>;
+
+export type TrendRow = {
+  start: string;
+  /** The bucket's first day in the range's zone: "3 Nov" (days) or "Week of 3 Nov" (weeks). */
+  label: string;
+  /** The same bucket of the previous period, when the answer has one at this position. */
+  previousLabel?: string;
+  current: TrendFigures;
+  previous?: TrendFigures;
+};
+
+export type TrendTotals = TrendFigures & {
+  /** Conversions per visitor, percentage points to one decimal; null without visitors. */
+  conversion_rate: number | null;
+  /** AI visitors' share of visitors, percentage points to one decimal; null without visitors. */
+  ai_share: number | null;
+};
+
+export type TrendChartData = { bucket: InsightBucket; tz: string; rows: TrendRow[]; totals: { current: TrendTotals; previous: TrendTotals } };
+
+/** A point of one metric for the chart: the current bucket's value and the previous period's. */
+export type TrendSeriesPoint = { label: string; previousLabel?: string; current: number; previous?: number };
+
+/** The drawn chart's height (its placeholder reserves the same). */
+export const TREND_CHART_HEIGHT = 260;
+
+/** Percentage points to one decimal, as the insights routes round them; null when `whole` is 0. */
+export const rateOf = (part: number, whole: number): number | null => (whole === 0 ? null : Math.round((part * 1000) / whole) / 10);
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+function dayFormat(tz: string): Intl.DateTimeFormat {
+  let f = dayFormats.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: tz });
+    dayFormats.set(tz, f);
+  }
+  return f;
+}
+
+/** A bucket's label from its first instant, read in the range's zone (not the browser's). */
+export function bucketLabel(startIso: string, tz: string, bucket: InsightBucket): string {
+  const day = dayFormat(tz).format(new Date(startIso));
+  return bucket === "week" ? `Week of ${day}` : day;
+}
+
+const figuresOf = (p: TrendPoint): TrendFigures => ({ visitors: p.visitors, ai_visitors: p.ai_visitors, conversions: p.conversions });
+
+function totalsOf(points: readonly TrendPoint[]): TrendTotals {
+  const sum = (key: TrendMetric) => points.reduce((n, p) => n + p[key], 0);
+  const visitors = sum("visitors");
+  const ai_visitors = sum("ai_visitors");
+  const conversions = sum("conversions");
+  return { visitors, ai_visitors, conversions, conversion_rate: rateOf(conversions, visitors), ai_share: rateOf(ai_visitors, visitors) };
+}
+
+export function toTrendChartData(trend: Pick<TrendInsight, "bucket" | "tz" | "data" | "previous">): TrendChartData {
+  const rows = trend.data.map((point, i): TrendRow => {
+    const before = trend.previous[i];
+    return {
+      start: point.start,
+      label: bucketLabel(point.start, trend.tz, trend.bucket),
+      current: figuresOf(point),
+      ...(before ? { previous: figuresOf(before), previousLabel: bucketLabel(before.start, trend.tz, trend.bucket) } : {}),
+    };
+  });
+  return { bucket: trend.bucket, tz: trend.tz, rows, totals: { current: totalsOf(trend.data), previous: totalsOf(trend.previous) } };
+}
+
+/** One metric's series for the chart: current and previous value at each bucket. */
+export function trendSeries(data: TrendChartData, metric: TrendMetric): TrendSeriesPoint[] {
+  return data.rows.map((r) => ({ label: r.label, previousLabel: r.previousLabel, current: r.current[metric], previous: r.previous?.[metric] }));
+}

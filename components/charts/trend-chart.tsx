@@ -1,0 +1,49 @@
+"use client";
+// One trend metric over the range as recharts lines: the previous period drawn first (behind),
+// fainter and dashed, at the same bucket positions; the current period solid on top. The metric
+// switcher, legend, summary and table are in chart-figures.tsx (they do not need recharts).
+import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
+import { formatCompact, formatNumber } from "@/lib/format/format";
+import { ChartTooltipBox } from "./chart-tooltip";
+import { TREND_CHART_HEIGHT, type TrendSeriesPoint } from "./trend-chart-data";
+
+export function TrendChart({ points, metricLabel }: { points: TrendSeriesPoint[]; metricLabel: string }) {
+  const dots = points.length <= 14;
+  return (
+    <div className="chart" aria-hidden="true" data-testid="trend-chart">
+      <LineChart responsive style={{ width: "100%", height: TREND_CHART_HEIGHT }} data={points} margin={{ top: 8, right: 12, bottom: 0, left: 0 }} accessibilityLayer={false}>
+        <CartesianGrid vertical={false} />
+        <XAxis dataKey="label" tickLine={false} axisLine={false} minTickGap={16} />
+        <YAxis tickFormatter={(v: number) => formatCompact(v)} tickLine={false} axisLine={false} width={44} allowDecimals={false} />
+        <Tooltip
+          cursor={{ className: "recharts-tooltip-cursor" }}
+          content={({ active, payload }) => {
+            const p = active ? (payload?.[0]?.payload as TrendSeriesPoint | undefined) : undefined;
+            if (!p) return null;
+            return (
+              <ChartTooltipBox
+                title={p.label}
+                lines={[
+                  [metricLabel, formatNumber(p.current)],
+                  [`Previous period${p.previousLabel ? ` (${p.previousLabel})` : ""}`, formatNumber(p.previous)],
+                ]}
+              />
+            );
+          }}
+        />
+        <Line
+          dataKey="previous"
+          name="Previous period"
+          className="trend-previous"
+          stroke="var(--color-other)"
+          strokeOpacity={0.7}
+          strokeDasharray="5 4"
+          strokeWidth={1.5}
+          dot={false}
+          isAnimationActive={false}
+        />
+        <Line dataKey="current" name={metricLabel} className="trend-current" stroke="var(--color-accent)" strokeWidth={2.25} dot={dots} isAnimationActive={false} />
+      </LineChart>
+    </div>
+  );
+}

@@ -1,0 +1,103 @@
+// `/` for a date range: the KPI cards, the trend and conversion by source show the sandbox's own
+// counts (listed straight from the sandbox with from/to), the previous period is drawn, a source row
+// and a rolling widget's bar open the visitors behind them (with the same count), and a new range
+// is fetched and shown.
+import { expect, test, type Page } from "@playwright/test";
+import { numberText, sandboxGet } from "./helpers/sandbox";
+import { signIn } from "./helpers/session";
+
+type List = { meta: { total: number } };
+const AI = ["chatgpt", "perplexity", "claude", "gemini"] as const;
+
+/** Visitors first seen in from..to (UTC dates, both inclusive), counted by the sandbox itself. */
+async function count(from: string, to: string, filters: Record<string, string> = {}): Promise<number> {
+  const q = new URLSearchParams({ ...filters, from, to, limit: "1" });
+  return (await sandboxGet<List>(`/visitors?${q.toString()}`)).meta.total;
+}
+
+async function rangeCounts(from: string, to: string) {
+  const [visitors, conversions, ...ai] = await Promise.all([count(from, to), count(from, to, { converted: "true" }), ...AI.map((source) => count(from, to, { source }))]);
+  return { visitors: visitors!, conversions: conversions!, ai: ai.reduce((a, b) => a + b, 0) };
+}
+
+const rate = (part: number, whole: number) => `${Math.round((part * 1000) / whole) / 10}%`;
+const kpi = (page: Page, id: string) => page.getByTestId(id).getByTestId("kpi-value");
+
+// A range's first count is computed cold from the sandbox (dozens of counted requests); on a loaded
+// test machine that can outlast the default 30 s.
+test.describe.configure({ timeout: 120_000 });
+
+test.beforeEach(async ({ page }) => {
+  await signIn(page, "pro");
+});
+
+test("KPI cards for a typed range equal the sandbox's counts, each against the previous period it names", async ({ page }) => {
+  await page.goto("/?from=2026-11-01&to=2026-11-15&tz=UTC");
+  const [now, then] = await Promise.all([rangeCounts("2026-11-01", "2026-11-15"), rangeCounts("2026-10-17", "2026-10-31")]);
+  await expect(page.getByRole("heading", { name: /1 Nov – 15 Nov 2026/ })).toBeVisible();
+  await expect(kpi(page, "range-kpi-visitors")).toHaveText(numberText(now.visitors), { timeout: 90_000 });
+  await expect(kpi(page, "range-kpi-ai")).toHaveText(numberText(now.ai));
+  await expect(kpi(page, "range-kpi-conversions")).toHaveText(numberText(now.conversions));
+  await expect(kpi(page, "range-kpi-rate")).toHaveText(rate(now.conversions, now.visitors));
+  const change = Math.round(((now.visitors - then.visitors) / then.visitors) * 1000) / 10;
+  const words = change === 0 ? "no change" : `${change > 0 ? "up" : "down"} ${Math.abs(change)}%`;
+  await expect(page.getByTestId("range-kpi-visitors").getByTestId("change")).toContainText(`${words} vs 17 Oct – 31 Oct 2026`);
+  // The previous period is drawn behind the current one, and its buckets are in the table.
+  const trend = page.getByTestId("trend-card");
+  await trend.scrollIntoViewIfNeeded();
+  await expect(trend.locator("[data-testid=trend-chart] .trend-previous path.recharts-line-curve")).toHaveAttribute("stroke-dasharray", "5 4");
+  await expect(trend.locator("[data-testid=trend-chart] .trend-current path.recharts-line-curve")).toBeVisible();
+  await trend.getByText("Show every day as a table").click();
+  const rows = trend.getByTestId("trend-table").locator("tbody tr");
+  await expect(rows).toHaveCount(15);
+  await expect(rows.first()).toContainText("1 Nov");
+  await expect(rows.first()).toContainText("17 Oct");
+});
+
+test("a source row opens that source's visitors of the range, with the same count; its conversions the converted ones", async ({ page }) => {
+  await page.goto("/?from=2026-11-01&to=2026-11-15&tz=UTC");
+  const [perplexity, converted] = await Promise.all([count("2026-11-01", "2026-11-15", { source: "perplexity" }), count("2026-11-01", "2026-11-15", { source: "perplexity", converted: "true" })]);
+  const row = page.getByTestId("source-row-perplexity");
+  await expect(row).toContainText(numberText(perplexity), { timeout: 90_000 });
+  // The AI platforms are set apart: their group comes first.
+  await expect(page.getByTestId("sources-table").locator("tbody").first()).toContainText("AI platforms");
+  await row.getByRole("link", { name: "Perplexity", exact: true }).click();
+  await expect(page).toHaveURL(/\/visitors\?source=perplexity&from=2026-11-01&to=2026-11-15&tz=UTC$/);
+  await expect(page.getByTestId("range")).toContainText(`of ${numberText(perplexity)} visitors`);
+  await page.goBack();
+  await page.getByTestId("conversions-link-perplexity").click();
+  await expect(page).toHaveURL(/converted=true/);
+  await expect(page.getByTestId("range")).toContainText(`of ${numberText(converted)} visitor`);
+});
+
+test("a rolling widget's bar and a funnel stage open their visitors, with the same count", async ({ page }) => {
+  await page.goto("/?period=7d");
+  const traffic = await sandboxGet<{ data: Array<{ source: string; visitors: number }> }>("/analytics/traffic?period=7d");
+  const organic = traffic.data.find((r) => r.source === "organic")!.visitors;
+  await page.getByTestId("traffic-card").getByRole("link", { name: "Organic search" }).click();
+  await expect(page).toHaveURL(/\/visitors\?source=organic&from=.*&to=/);
+  await expect(page.getByTestId("range")).toContainText(`of ${numberText(organic)} visitors`);
+
+  await page.goto("/?period=7d");
+  const funnel = await sandboxGet<{ data: Array<{ stage: string; count: number }> }>("/analytics/funnel?period=7d");
+  const conversions = funnel.data.find((s) => s.stage === "conversions")!.count;
+  const stage = page.getByTestId("funnel-step-conversions");
+  await stage.scrollIntoViewIfNeeded();
+  await stage.getByRole("link").click();
+  await expect(page).toHaveURL(/converted=true/);
+  await expect(page.getByTestId("range")).toContainText(`of ${numberText(conversions)} visitor`);
+});
+
+test("changing the range fetches and shows the new range's counts", async ({ page }) => {
+  await page.goto("/?from=2026-11-01&to=2026-11-15&tz=UTC");
+  const first = await rangeCounts("2026-11-01", "2026-11-15");
+  await expect(kpi(page, "range-kpi-visitors")).toHaveText(numberText(first.visitors), { timeout: 90_000 });
+  const second = await rangeCounts("2026-11-08", "2026-11-10");
+  const request = page.waitForRequest((r) => r.url().includes("/api/insights/trend?") && r.url().includes("from=2026-11-08") && r.url().includes("to=2026-11-10"));
+  // A client-side navigation, as the header's range control makes: the page is not reloaded.
+  await page.evaluate(() => window.history.pushState(null, "", "/?from=2026-11-08&to=2026-11-10&tz=UTC"));
+  await request;
+  await expect(page.getByRole("heading", { name: /8 Nov – 10 Nov 2026/ })).toBeVisible();
+  await expect(kpi(page, "range-kpi-visitors")).toHaveText(numberText(second.visitors), { timeout: 90_000 });
+  await expect(page.getByTestId("range-kpi-visitors").getByTestId("change")).toContainText("vs 5 Nov – 7 Nov 2026");
+});
