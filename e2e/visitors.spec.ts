@@ -43,7 +43,9 @@ test("filters chosen in the UI change the URL and the rows; back and forward res
   api = await sandboxGet<List>("/visitors?source=chatgpt&converted=true&intent=pricing_research&limit=20");
   await expect(page.getByTestId("range")).toContainText(`of ${numberText(api.meta.total)} visitors`);
 
-  await page.getByLabel("First seen from").fill("2026-11-01");
+  // Dates are typed by keyboard and applied with Enter (the header's range shows the same).
+  await page.getByRole("textbox", { name: "First seen from" }).fill("2026-11-01");
+  await page.getByRole("textbox", { name: "First seen from" }).press("Enter");
   await expect(page).toHaveURL(/from=2026-11-01/);
   api = await sandboxGet<List>("/visitors?source=chatgpt&converted=true&intent=pricing_research&from=2026-11-01&limit=20");
   await expect(page.getByTestId("range")).toContainText(api.meta.total === 0 ? "0 results" : `of ${numberText(api.meta.total)} visitors`);

@@ -5,6 +5,7 @@ import { redirect } from "next/navigation";
 import { loadDemoKeys } from "@/lib/server/demo-keys";
 import { getPageSession } from "@/lib/server/session";
 import { safeNextPath } from "@/lib/ui/safe-next";
+import { StoreBrowserTimeZone } from "@/components/shell/store-time-zone";
 import { SignInForm, type DemoOption } from "./client";
 
 export const metadata: Metadata = { title: "Sign in" };
@@ -24,6 +25,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   }));
   return (
     <main className="auth-page" id="main">
+      <StoreBrowserTimeZone refresh={false} />
       <SignInForm next={next} reason={reason === "expired" || reason === "signed-out" ? reason : undefined} demos={demos} />
     </main>
   );

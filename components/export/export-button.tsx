@@ -196,29 +196,32 @@ export function ExportButton({ resource, filters, total }: ExportButtonProps) {
           </button>
         )}
       </div>
-      {state.phase === "running" && (
-        <div className={styles.progress}>
-          <div
-            className={styles.track}
-            role="progressbar"
-            aria-label={`Exporting ${resource}`}
-            aria-valuemin={0}
-            aria-valuemax={state.total}
-            aria-valuenow={state.done}
-            aria-valuetext={`${fmt(state.done)} of ${fmt(state.total)} rows`}
-          >
-            <div className={styles.bar} style={{ width: `${percent}%` }} />
-          </div>
+      {/* Progress and messages take a space kept for them from the start, so the page never moves. */}
+      <div className={styles.feedback}>
+        <div className={styles.progress} hidden={state.phase !== "running"}>
+          {state.phase === "running" && (
+            <div
+              className={styles.track}
+              role="progressbar"
+              aria-label={`Exporting ${resource}`}
+              aria-valuemin={0}
+              aria-valuemax={state.total}
+              aria-valuenow={state.done}
+              aria-valuetext={`${fmt(state.done)} of ${fmt(state.total)} rows`}
+            >
+              <div className={styles.bar} style={{ width: `${percent}%` }} />
+            </div>
+          )}
         </div>
-      )}
-      <p className={state.phase === "done" ? styles.success : styles.status} role="status" aria-live="polite">
-        {status}
-      </p>
-      {state.phase === "failed" && (
-        <p className={styles.error} role="alert">
-          {state.message}
+        <p className={state.phase === "done" ? styles.success : styles.status} role="status" aria-live="polite">
+          {status}
         </p>
-      )}
+        {state.phase === "failed" && (
+          <p className={styles.error} role="alert">
+            {state.message}
+          </p>
+        )}
+      </div>
     </div>
   );
 }

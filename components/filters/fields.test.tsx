@@ -45,26 +45,50 @@ describe("SelectField", () => {
 });
 
 describe("DateField", () => {
-  it("calls back with the date picked, as YYYY-MM-DD", () => {
+  it("applies a date typed by keyboard on Enter, as typed: nothing half-typed is sent", async () => {
     const onChange = vi.fn();
-    renderWithProviders(<DateField name="from" label="First seen from" value="" onChange={onChange} />);
-    // jsdom has no date picker: a change event with the picked value is what the browser sends.
-    fireEvent.change(screen.getByLabelText("First seen from"), { target: { value: "2026-11-01" } });
+    const { user } = renderWithProviders(<DateField name="from" label="First seen from" value="" onChange={onChange} />);
+    const input = screen.getByRole("textbox", { name: "First seen from" });
+    await user.type(input, "2026-11-01");
+    expect(onChange).not.toHaveBeenCalled();
+    await user.keyboard("{Enter}");
+    expect(onChange).toHaveBeenCalledExactlyOnceWith("2026-11-01");
+  });
+
+  it("applies a date picked from the calendar at once", () => {
+    const onChange = vi.fn();
+    const { container } = renderWithProviders(<DateField name="from" label="First seen from" value="" onChange={onChange} />);
+    expect(screen.getByRole("button", { name: "Open a calendar for First seen from" })).toBeTruthy();
+    // jsdom has no calendar: a change event with the picked value is what the browser sends.
+    fireEvent.change(container.querySelector('input[type="date"]')!, { target: { value: "2026-11-01" } });
     expect(onChange).toHaveBeenCalledWith("2026-11-01");
+    expect(screen.getByRole<HTMLInputElement>("textbox", { name: "First seen from" }).value).toBe("2026-11-01");
   });
 
-  it("shows the day of a full timestamp from the URL, with the instant as a hint it is described by", () => {
-    renderWithProviders(<DateField name="from" label="First seen from" value="2026-10-21T12:00:00.000Z" onChange={() => {}} hint={<span>Oct 21, 12:00</span>} />);
-    expect(screen.getByLabelText<HTMLInputElement>("First seen from").value).toBe("2026-10-21");
-    expect(screen.getByText("Oct 21, 12:00")).toBeTruthy();
-    expect(description(screen.getByLabelText("First seen from"))).toBe("Oct 21, 12:00");
+  it("says on the field when a typed value is not a date, and does not apply it", async () => {
+    const onChange = vi.fn();
+    const { user } = renderWithProviders(<DateField name="to" label="First seen to" value="" onChange={onChange} />);
+    const input = screen.getByRole("textbox", { name: "First seen to" });
+    await user.type(input, "0002-11-01");
+    await user.tab();
+    expect(onChange).not.toHaveBeenCalled();
+    expect(input.getAttribute("aria-invalid")).toBe("true");
+    expect(description(input)).toMatch(/type a date as YYYY-MM-DD/);
   });
 
-  it("marks an invalid date and names the message, without the hint", () => {
+  it("shows the instant of a datetime from the URL as a hint it is described by", () => {
+    renderWithProviders(<DateField name="from" label="First seen from" value="2026-10-21" onChange={() => {}} hint={<span>21 Oct 2026, 12:00 (UTC)</span>} />);
+    const input = screen.getByRole<HTMLInputElement>("textbox", { name: "First seen from" });
+    expect(input.value).toBe("2026-10-21");
+    expect(screen.getByText("21 Oct 2026, 12:00 (UTC)")).toBeTruthy();
+    expect(description(input)).toBe("21 Oct 2026, 12:00 (UTC)");
+  });
+
+  it("marks an invalid date from the URL and names the message, without the hint", () => {
     renderWithProviders(
       <DateField name="to" label="First seen to" value="2026-13-45T00:00:00Z" onChange={() => {}} error="to must be an ISO 8601 date" hint={<span>hint</span>} />,
     );
-    const input = screen.getByLabelText("First seen to");
+    const input = screen.getByRole("textbox", { name: "First seen to" });
     expect(input.getAttribute("aria-invalid")).toBe("true");
     expect(description(input)).toBe("to must be an ISO 8601 date");
     expect(screen.queryByText("hint")).toBeNull();
@@ -111,6 +135,16 @@ describe("SuggestField", () => {
     const { rerender } = renderWithProviders(<SuggestField name="intent" label="Intent" value="support" suggestions={intents} onChange={() => {}} />);
     rerender(<SuggestField name="intent" label="Intent" value="" suggestions={intents} onChange={() => {}} />);
     expect(screen.getByRole<HTMLInputElement>("combobox", { name: "Intent" }).value).toBe("");
+  });
+
+  it("offers labelled choices and shows the label of the value applied", () => {
+    const { container } = renderWithProviders(
+      <SuggestField name="intent" label="Intent" value="pricing_research" suggestions={[{ value: "pricing_research", label: "Researching pricing" }]} onChange={() => {}} />,
+    );
+    expect(container.querySelector('datalist option[value="pricing_research"]')?.getAttribute("label")).toBe("Researching pricing");
+    expect(screen.getByTestId("intent-label").textContent).toBe("Researching pricing");
+    // Both are read: the value's label and how to use the field.
+    expect(description(screen.getByRole("combobox", { name: "Intent" }))).toBe("Researching pricing Pick a suggestion or type any value, then press Enter");
   });
 
   it("marks an invalid intent and names the message instead of the help", () => {

@@ -2,6 +2,9 @@
 // Filter controls that apply on change, each showing the error for its parameter when the URL
 // carries an invalid value (the `param` named by parseQuery).
 import { useId, useState, type ReactNode } from "react";
+import { DateInput } from "@/components/range/date-input";
+import rangeStyles from "@/components/range/range.module.css";
+import { calendarDayNumber } from "@/lib/data-api/params";
 
 type Option = { value: string; label: string };
 
@@ -10,40 +13,49 @@ type ControlProps = { id: string; name: string; "aria-invalid"?: true; "aria-des
 
 /**
  * A labelled control with its error, and otherwise its hint: whichever is shown is what the control's
- * aria-describedby names, so a screen reader reads the message the eye sees. `hiddenHint` is read
- * but not shown (how to use a control that looks like a plain input).
+ * aria-describedby names, so a screen reader reads the message the eye sees. `help` is read but not
+ * shown (how to use a control that looks like a plain input), with the hint when there is one.
  */
 function Field({
   name,
   label,
   error,
   hint,
-  hiddenHint = false,
+  help,
+  className,
   children,
 }: {
   name: string;
   label: string;
   error?: string;
   hint?: ReactNode;
-  hiddenHint?: boolean;
+  help?: string;
+  className?: string;
   children: (control: ControlProps) => ReactNode;
 }) {
   const id = useId();
-  const describedBy = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
+  const described = error ? [`${id}-error`] : [hint ? `${id}-hint` : "", help ? `${id}-help` : ""].filter(Boolean);
   return (
-    <div className="field">
+    <div className={className ? `field ${className}` : "field"}>
       <label htmlFor={id}>{label}</label>
-      {children({ id, name, "aria-invalid": error ? true : undefined, "aria-describedby": describedBy })}
+      {children({ id, name, "aria-invalid": error ? true : undefined, "aria-describedby": described.join(" ") || undefined })}
       {error ? (
         <span id={`${id}-error`} className="field-error" data-testid="field-error">
           {error}
         </span>
       ) : (
-        hint && (
-          <span id={`${id}-hint`} className={hiddenHint ? "visually-hidden" : "muted small"}>
-            {hint}
-          </span>
-        )
+        <>
+          {hint && (
+            <span id={`${id}-hint`} className="muted small">
+              {hint}
+            </span>
+          )}
+          {help && (
+            <span id={`${id}-help`} className="visually-hidden">
+              {help}
+            </span>
+          )}
+        </>
       )}
     </div>
   );
@@ -91,19 +103,56 @@ export function SelectField({
   );
 }
 
-/** A date filter. A full timestamp in the URL (e.g. from the overview's window) is shown beside it. */
-export function DateField({ value, onChange, hint, ...field }: FieldProps & { hint?: ReactNode }) {
-  const dateOnly = /^\d{4}-\d{2}-\d{2}/.test(value) ? value.slice(0, 10) : "";
+/**
+ * A date filter, typed by keyboard (YYYY-MM-DD) or picked from a calendar: a typed date applies on
+ * Enter or on leaving the field, a picked one at once; a date that is not one is said on the field
+ * and not applied. `value` is what the field shows (an instant from the URL shows as its day, with
+ * the instant as `hint`).
+ */
+export function DateField({ value, onChange, error, hint, ...field }: FieldProps & { hint?: ReactNode }) {
+  const [draft, setDraft] = useState(value);
+  const [seen, setSeen] = useState(value);
+  const [typo, setTypo] = useState<string>();
+  // Follow the URL when it changes under us (back/forward, the header's range, clear filters).
+  if (seen !== value) {
+    setSeen(value);
+    setDraft(value);
+    setTypo(undefined);
+  }
+  const apply = (v: string) => {
+    const typed = v.trim();
+    if (typed === value) return setTypo(undefined);
+    if (typed !== "" && calendarDayNumber(typed) === null) {
+      setTypo(`${field.label}: type a date as YYYY-MM-DD, e.g. 2026-11-01`);
+      return;
+    }
+    setTypo(undefined);
+    onChange(typed);
+  };
   return (
-    <Field {...field} hint={value.length > 10 ? hint : undefined}>
-      {(control) => <input {...control} type="date" className="input" value={dateOnly} onChange={(e) => onChange(e.target.value)} />}
+    <Field {...field} error={typo ?? error} hint={hint} className={rangeStyles.dateField}>
+      {(control) => (
+        <DateInput
+          id={control.id}
+          name={control.name}
+          label={field.label}
+          value={draft}
+          onChange={setDraft}
+          onPick={apply}
+          onEnter={() => apply(draft)}
+          onBlur={() => apply(draft)}
+          invalid={control["aria-invalid"]}
+          describedBy={control["aria-describedby"]}
+        />
+      )}
     </Field>
   );
 }
 
 /**
- * Free text with suggestions (known values): calls back, trimmed, on Enter, on leaving the field, or
- * on picking a suggestion, not on every keystroke.
+ * Free text with suggestions (known values, each with a readable label): calls back, trimmed, on
+ * Enter, on leaving the field, or on picking a suggestion, not on every keystroke. The label of the
+ * value applied is shown under the field.
  */
 export function SuggestField({
   value,
@@ -111,7 +160,7 @@ export function SuggestField({
   onChange,
   placeholder,
   ...field
-}: FieldProps & { suggestions: readonly string[]; placeholder?: string }) {
+}: FieldProps & { suggestions: ReadonlyArray<string | Option>; placeholder?: string }) {
   const [draft, setDraft] = useState(value);
   const [seen, setSeen] = useState(value);
   // Follow the URL when it changes under us (back/forward, clear filters).
@@ -123,8 +172,14 @@ export function SuggestField({
     const trimmed = v.trim();
     if (trimmed !== value) onChange(trimmed);
   };
+  const options = suggestions.map((o) => (typeof o === "string" ? { value: o, label: "" } : o));
+  const appliedLabel = options.find((o) => o.value === value)?.label;
   return (
-    <Field {...field} hint="Pick a suggestion or type any value, then press Enter" hiddenHint>
+    <Field
+      {...field}
+      hint={appliedLabel ? <span data-testid={`${field.name}-label`}>{appliedLabel}</span> : undefined}
+      help="Pick a suggestion or type any value, then press Enter"
+    >
       {(control) => (
         <>
           <input
@@ -137,7 +192,7 @@ export function SuggestField({
             spellCheck={false}
             onChange={(e) => {
               setDraft(e.target.value);
-              if (suggestions.includes(e.target.value)) apply(e.target.value);
+              if (options.some((o) => o.value === e.target.value)) apply(e.target.value);
             }}
             onKeyDown={(e) => {
               if (e.key === "Enter") {
@@ -148,8 +203,8 @@ export function SuggestField({
             onBlur={() => apply(draft)}
           />
           <datalist id={`${control.id}-list`}>
-            {suggestions.map((s) => (
-              <option key={s} value={s} />
+            {options.map((o) => (
+              <option key={o.value} value={o.value} label={o.label || undefined} />
             ))}
           </datalist>
         </>

@@ -8,32 +8,43 @@ import { useQuery } from "@tanstack/react-query";
 import type { SingleParserBuilder } from "nuqs";
 import { useQueryStates } from "nuqs";
 import { usePathname } from "next/navigation";
-import { useMemo } from "react";
+import { useMemo, useState } from "react";
 import { useHydrated } from "@/components/states/widget";
 import type { InputOf } from "@/lib/data-api/endpoints";
 import { apiQuery, browserApi } from "@/lib/queries/api";
 import type { ApiRoutes } from "@/lib/server/routes";
 import { invalidParamOf } from "@/lib/queries/error-status";
 import { PAGE_SIZE_DEFAULT } from "@/lib/data-api/constants";
-import { definedParams, urlSerializer } from "@/lib/ui/url-state";
+import { listQuery } from "@/lib/range/list-range";
+import { urlSerializer } from "@/lib/ui/url-state";
 
 /** A list view's parameters: each kept as the URL's text (its search-params.ts says why). */
-export type ListParsers = Record<string, SingleParserBuilder<string>> & { limit: SingleParserBuilder<string>; offset: SingleParserBuilder<string> };
+export type ListParsers = Record<string, SingleParserBuilder<string>> & {
+  from: SingleParserBuilder<string>;
+  to: SingleParserBuilder<string>;
+  tz: SingleParserBuilder<string>;
+  limit: SingleParserBuilder<string>;
+  offset: SingleParserBuilder<string>;
+};
 export type ListPath = "/visitors" | "/mentions";
 
 export function useListFilters<P extends ListPath>(parsers: ListParsers, path: P) {
   const [values, setValues] = useQueryStates(parsers, { history: "push" });
   const pathname = usePathname();
   const serialize = useMemo(() => urlSerializer(parsers), [parsers]);
-  // Absent parameters are left out, so the route's schema fills its defaults.
-  const query = definedParams(values);
+  const [nowMs] = useState(() => Date.now());
+  // Absent parameters are left out, so the route's schema fills its defaults; the header's range
+  // (from, to in tz) becomes the list's bounds, the same ones the server page prefetched.
+  const { query, range } = listQuery(values as typeof values & { from: string | null; to: string | null; tz: string | null }, nowMs);
+  // A bad zone cannot be sent (the list routes take no tz): the page says so instead of asking.
+  const rangeInvalid = range.explicit && range.problems.tz ? { param: "tz", message: range.problems.tz } : undefined;
   // Either list's query is its URL's text (UrlQueryOf); one cast for the path left generic here.
-  const list = apiQuery(browserApi, path, { query } as InputOf<ApiRoutes[P]>);
+  const list = { ...apiQuery(browserApi, path, { query } as InputOf<ApiRoutes[P]>), enabled: !rangeInvalid };
   // The list as the shell sees it (the export's total, the field errors), once hydrated: its answer
   // may reach the browser before hydration, and the shell must match the server's HTML until then.
   const hydrated = useHydrated();
   const shown = useQuery(list);
-  const invalid = hydrated ? invalidParamOf(shown.error) : undefined;
+  const invalid = rangeInvalid ?? (hydrated ? invalidParamOf(shown.error) : undefined);
   const offsetValue = (offset: number) => (offset === 0 ? null : String(offset));
   type Changes = Parameters<typeof setValues>[0];
   const errorFor = (param: string) => (invalid?.param === param ? invalid.message : undefined);
@@ -42,7 +53,14 @@ export function useListFilters<P extends ListPath>(parsers: ListParsers, path: P
     path,
     /** The URL's values, as it says them (null when absent). */
     values,
+    /** What the route is asked for (and the export): the filters, with the range as bounds. */
     query,
+    /** The range as the list reads it (the header shows the same). */
+    range,
+    /** A range parameter the page refuses itself (a bad tz), without asking the route. */
+    rangeInvalid,
+    /** The rows shown, once hydrated (e.g. the values seen, for a filter's suggestions). */
+    rows: hydrated ? shown.data?.data : undefined,
     /** The list's query options, shared by its widget and the shell. */
     list,
     /** The filter the server refused, if any: its parameter and the schema's message. */

@@ -69,21 +69,33 @@ export function ListView<P extends ListPath>({ view, title, intro, filters, head
         <h2 id={`${resource}-heading`} className="visually-hidden">
           {heading}
         </h2>
-        <Widget what={resource} loading={loading}>
-          <ListResults view={view} feed={feed} loading={loading} emptyHint={emptyHint}>
-            {children}
-          </ListResults>
-        </Widget>
+        {view.rangeInvalid ? (
+          // A bad tz is refused by the page itself (the list routes take none): nothing is asked.
+          <Framed feed={feed}>
+            <InvalidFilterState {...view.rangeInvalid} resetHref={path} />
+          </Framed>
+        ) : (
+          <Widget what={resource} loading={loading}>
+            <ListResults view={view} feed={feed} loading={loading} emptyHint={emptyHint}>
+              {children}
+            </ListResults>
+          </Widget>
+        )}
       </section>
     </div>
   );
+}
+
+/** A state in a feed gets a card of its own; a table's sits in the table's card. */
+function Framed({ feed, children }: { feed: boolean; children: ReactNode }) {
+  return feed ? <div className="card">{children}</div> : children;
 }
 
 function ListResults<P extends ListPath>({ view, feed, loading, emptyHint, children }: Pick<ListViewProps<P>, "view" | "loading" | "emptyHint" | "children"> & { feed: boolean }) {
   const { path, offset, pageHref } = view;
   const resource = resourceOf(path);
   const query = useWidgetQuery<ResultFor<P>>(view.list);
-  const framed = (body: ReactNode) => (feed ? <div className="card">{body}</div> : body);
+  const framed = (body: ReactNode) => <Framed feed={feed}>{body}</Framed>;
   const invalid = invalidParamOf(query.error);
   if (invalid) return framed(<InvalidFilterState {...invalid} resetHref={path} />);
   // The frame's view of a page; the rows themselves go to `children` as the route types them.

@@ -1,12 +1,17 @@
-// The signed-in frame of every page: skip link, header with navigation, the "Test data" badge for a
-// test key, the theme toggle, and the main landmark the skip link targets.
+// The signed-in frame of every page: skip link, header with navigation, the date range and its time
+// zone, the workspace's plan and the key's environment ("Test data" for a test key), the theme
+// toggle, the account menu (Settings, sign out), and the main landmark the skip link targets.
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { RangeControl } from "@/components/range/range-control";
 import { LogoIcon } from "@/components/ui/icons";
+import { AccountMenu, type AccountInfo } from "./account-menu";
 import { NavLinks } from "./nav-links";
+import { StoreBrowserTimeZone } from "./store-time-zone";
 import { ThemeToggle } from "./theme-toggle";
+import styles from "./shell.module.css";
 
-export function AppShell({ environment, children }: { environment: "live" | "test"; children: ReactNode }) {
+export function AppShell({ account, timeZoneKnown, children }: { account: AccountInfo; timeZoneKnown: boolean; children: ReactNode }) {
   return (
     <>
       <a className="skip-link" href="#main">
@@ -22,15 +27,33 @@ export function AppShell({ environment, children }: { environment: "live" | "tes
           </Link>
           <NavLinks />
           <div className="header-tools">
-            {environment === "test" && (
+            {account.plan && (
+              <span className="badge badge-neutral" data-testid="plan-badge" title={`Workspace plan: ${account.plan}`}>
+                <span className="visually-hidden">Plan: </span>
+                {account.plan}
+              </span>
+            )}
+            {account.environment === "test" ? (
               <span className="badge badge-test" data-testid="test-data-badge" title="Signed in with a test key: this is test data">
                 Test data
               </span>
+            ) : (
+              <span className="badge badge-success" data-testid="live-data-badge" title="Signed in with a live key: production data">
+                Live
+              </span>
             )}
             <ThemeToggle />
+            <AccountMenu account={account} />
+          </div>
+        </div>
+        {/* The range gets a row of its own: beside the navigation it would crowd it below ~1500 px. */}
+        <div className={styles.rangeBar}>
+          <div className={styles.rangeBarInner}>
+            <RangeControl />
           </div>
         </div>
       </header>
+      <StoreBrowserTimeZone refresh={!timeZoneKnown} />
       <main id="main" className="main" tabIndex={-1}>
         {children}
       </main>

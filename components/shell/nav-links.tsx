@@ -1,7 +1,12 @@
 "use client";
-// The main navigation, marking the current section with aria-current.
+// The main navigation, marking the current section with aria-current. Each link carries the page's
+// range (`from`, `to`, `tz`) to the next page, so the period chosen in the header stays as one moves
+// around; without a range in the URL the links carry none, and each page keeps its own default.
 import Link from "next/link";
+import { useQueryStates } from "nuqs";
 import { usePathname } from "next/navigation";
+import { dateRangeSearchParams } from "@/lib/range/date-range";
+import { urlSerializer } from "@/lib/ui/url-state";
 
 const ITEMS = [
   { href: "/", label: "Overview" },
@@ -12,8 +17,17 @@ const ITEMS = [
   { href: "/settings", label: "Settings" },
 ] as const;
 
+const rangeQuery = urlSerializer(dateRangeSearchParams);
+
+/** The range parameters of the current URL, as a query string for another page ("" without any). */
+export function useRangeQuery(): string {
+  const [range] = useQueryStates(dateRangeSearchParams);
+  return rangeQuery(range);
+}
+
 export function NavLinks() {
   const pathname = usePathname();
+  const carry = useRangeQuery();
   return (
     <nav className="nav" aria-label="Main">
       <ul className="nav-list">
@@ -21,7 +35,7 @@ export function NavLinks() {
           const current = item.href === "/" ? pathname === "/" : pathname === item.href || pathname.startsWith(`${item.href}/`);
           return (
             <li key={item.href}>
-              <Link className="nav-link" href={item.href} aria-current={current ? "page" : undefined}>
+              <Link className="nav-link" href={`${item.href}${carry}`} aria-current={current ? "page" : undefined}>
                 {item.label}
               </Link>
             </li>

@@ -84,6 +84,13 @@ export const DEFAULT_BUDGET: PlanBudget = { perSecond: 10, perMinute: 100 };
  * The plan from X-RateLimit-Limit (a per-minute figure). The documented plans map exactly; a custom
  * (Enterprise) limit gets the stricter of the two documented burst ratios (Pro: 5% per second).
  */
+/** The plan a per-minute limit stands for, as people know it: Free, Pro, or the limit itself. */
+export function planName(perMinute: number): string {
+  if (perMinute === 100) return "Free";
+  if (perMinute === 1000) return "Pro";
+  return `${perMinute.toLocaleString("en-US")} requests/min`;
+}
+
 export function budgetForLimit(limit: number): PlanBudget {
   if (limit === 100) return { perSecond: 10, perMinute: 100 };
   if (limit === 1000) return { perSecond: 50, perMinute: 1000 };

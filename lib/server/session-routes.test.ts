@@ -329,6 +329,13 @@ describe("GET and DELETE /api/session", () => {
     expect(sandbox.stats().byPath["/intelligence/score"]).toBe(2);
   });
 
+  it("the session keeps the plan the sign-in check saw (X-RateLimit-Limit), for the header", async () => {
+    const free = cookieFrom(await post({ apiKey: DEMO_KEYS.free }));
+    const pro = cookieFrom(await post({ apiKey: DEMO_KEYS.pro }));
+    expect((await unsealSession(free.slice(SESSION_COOKIE.length + 1)))?.rateLimit).toBe(100);
+    expect((await unsealSession(pro.slice(SESSION_COOKIE.length + 1)))?.rateLimit).toBe(1000);
+  });
+
   it("session revocation: a cookie saved before sign-out is refused afterwards (401 on the API, no page session)", async () => {
     const saved = cookieFrom(await post({ apiKey: DEMO_KEYS.pro }));
     // Used once before sign-out, so the unseal cache holds it: the revocation must win over the cache.

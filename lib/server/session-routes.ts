@@ -21,7 +21,7 @@ import {
   toPageSession,
 } from "./session";
 import { serverContext } from "./context";
-import { dataApiForKey, discardKey, forgetKey } from "./upstream";
+import { dataApiForKey, discardKey, forgetKey, rateBudgetForKey } from "./upstream";
 
 /** A sign-in body is `{"apiKey": "..."}`: a few hundred bytes. Larger ones are refused with 413. */
 const MAX_BODY_BYTES = 4096;
@@ -140,7 +140,9 @@ async function signInOnce(req: Request): Promise<Response> {
     }
   }
 
-  const sealed = await sealSession(apiKey);
+  // The check's X-RateLimit-Limit is the workspace's plan: kept in the session for the header.
+  const budget = rateBudgetForKey(apiKey);
+  const sealed = await sealSession(apiKey, budget.learned ? budget.perMinute : undefined);
   return json(signedInBody(apiKey), { headers: { "Set-Cookie": sessionSetCookie(req, sealed) } });
 }
 

@@ -17,8 +17,11 @@ export const SESSION_TTL_SECONDS = 8 * 3600;
 
 export type Environment = "live" | "test";
 export type PageSession = { apiKey: string; environment: Environment; keyHint: string };
-/** A session read from a cookie: which one it is (for revocation) and when it ends by itself. */
-export type Session = PageSession & { sessionId: string; expiresAt: number };
+/**
+ * A session read from a cookie: which one it is (for revocation), when it ends by itself, and the
+ * key's per-minute rate limit as the sign-in check saw it (the workspace's plan, for the header).
+ */
+export type Session = PageSession & { sessionId: string; expiresAt: number; rateLimit?: number };
 
 /** Session ids: 128 random bits, base64url or UUID form. */
 const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
@@ -34,9 +37,9 @@ export function toPageSession(apiKey: string): PageSession {
   return { apiKey, environment: environmentOf(apiKey), keyHint: maskKey(apiKey) };
 }
 
-export async function sealSession(apiKey: string): Promise<string> {
+export async function sealSession(apiKey: string, rateLimit?: number): Promise<string> {
   const { sessionSecret } = getEnv();
-  return sealData({ apiKey, iat: serverContext().now(), sid: crypto.randomUUID() }, { password: sessionSecret, ttl: SESSION_TTL_SECONDS });
+  return sealData({ apiKey, iat: serverContext().now(), sid: crypto.randomUUID(), ...(rateLimit ? { limit: rateLimit } : {}) }, { password: sessionSecret, ttl: SESSION_TTL_SECONDS });
 }
 
 /**
@@ -77,13 +80,13 @@ async function unsealCached(value: string | undefined | null): Promise<Session |
     return null;
   }
   if (typeof data !== "object" || data === null) return null;
-  const { apiKey, iat, sid } = data as { apiKey?: unknown; iat?: unknown; sid?: unknown };
+  const { apiKey, iat, sid, limit } = data as { apiKey?: unknown; iat?: unknown; sid?: unknown; limit?: unknown };
   if (typeof apiKey !== "string" || !API_KEY_PATTERN.test(apiKey)) return null;
   if (typeof iat !== "number" || serverContext().now() - iat > SESSION_TTL_SECONDS * 1000) return null;
   // A session without an id could never be revoked: not accepted.
   if (typeof sid !== "string" || !SESSION_ID_PATTERN.test(sid)) return null;
   const expiresAt = iat + SESSION_TTL_SECONDS * 1000;
-  const session: Session = { ...toPageSession(apiKey), sessionId: sid, expiresAt };
+  const session: Session = { ...toPageSession(apiKey), sessionId: sid, expiresAt, ...(typeof limit === "number" && limit > 0 ? { rateLimit: limit } : {}) };
   if (unsealed.size >= UNSEAL_CACHE_MAX) unsealed.delete(unsealed.keys().next().value!);
   unsealed.set(cacheKey, { session, until: Math.min(serverContext().now() + UNSEAL_CACHE_MS, expiresAt) });
   return session;

@@ -11,12 +11,3 @@ export function sortSearchParams(search: URLSearchParams): URLSearchParams {
 /** Builds a view's query string (`?a=1&b=2`, or "") from its parsers' values, null values left out. */
 export const urlSerializer = <P extends ParserMap>(parsers: P) => createSerializer(parsers, { processUrlSearchParams: sortSearchParams });
 
-/** A view's parameters that the URL sets (nuqs reads an absent one as null), for a route's query. */
-export function definedParams<T extends Record<string, string | null>>(values: T): { [K in keyof T]?: string } {
-  const out: { [K in keyof T]?: string } = {};
-  for (const key of Object.keys(values) as Array<keyof T>) {
-    const value = values[key];
-    if (value !== null && value !== "") out[key] = value;
-  }
-  return out;
-}

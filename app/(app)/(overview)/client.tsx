@@ -50,7 +50,7 @@ export function OverviewClient({ error }: { error?: string }) {
           <div>
             <h2 id="rolling-heading">{periodLabel}, rolling</h2>
             <p>
-              The Data API&apos;s own period: the last {PERIOD_SPANS[params.period]} up to now, not calendar days; changes compare with the{" "}
+              The Data API&apos;s own period, apart from the header&apos;s range: the last {PERIOD_SPANS[params.period]} up to now, not calendar days; changes compare with the{" "}
               {PERIOD_SPANS[params.period]} before.
             </p>
           </div>

@@ -17,7 +17,7 @@ import { Card } from "@/components/ui/card";
 import { ChangeBadge } from "@/components/ui/change-badge";
 import { formatPercent } from "@/lib/format/format";
 import { apiQuery, browserApi } from "@/lib/queries/api";
-import { previousRange, rangeLabel, type DateRange } from "@/lib/range/date-range";
+import { previousRange, rangeLabel, rangeParams, type DateRange } from "@/lib/range/date-range";
 import { useDateRange } from "@/lib/range/use-date-range";
 import { Kpi, KpiSkeleton, PendingNote } from "./kpi";
 import styles from "./overview.module.css";
@@ -27,7 +27,7 @@ function windowLabels(range: DateRange) {
   return { window: rangeLabel(range), previous: rangeLabel(previousRange(range)) };
 }
 
-const rangeQuery = (range: DateRange) => ({ query: { from: range.from, to: range.to, tz: range.tz } });
+const rangeQuery = (range: DateRange) => ({ query: rangeParams(range) });
 /** The KPI cards and the trend card share this query (one request): the cards sum its buckets. */
 const trendQuery = (range: DateRange) => apiQuery(browserApi, "/insights/trend", rangeQuery(range));
 
@@ -43,7 +43,7 @@ export function RangeInsights() {
         <h2 id="range-heading">
           {labels.window} <span className="muted">({range.tz})</span>
         </h2>
-        <p>Calendar days in {range.tz}, each compared with the same number of days before: {labels.previous}.</p>
+        <p>The header&apos;s range: calendar days in {range.tz}, each compared with the same number of days before: {labels.previous}.</p>
       </div>
       <Widget what="the key metrics of the range" frame={rangeKpiFrame} loading={<RangeLoading text={counting("visitors", range)} kpis />}>
         <RangeKpis range={range} />

@@ -1,7 +1,8 @@
 "use client";
 // The mentions feed: a card per mention (platform, sentiment, position, query, snippet, competitors,
 // time), filters in the URL, paging and export. The feed is a widget streaming on its own.
-import { DateField, SelectField } from "@/components/filters/fields";
+import { SelectField } from "@/components/filters/fields";
+import { RangeFields } from "@/components/filters/range-fields";
 import { useListFilters } from "@/components/filters/use-list-filters";
 import { ListView } from "@/components/list-view/list-view";
 import { SkeletonCards, UnreadableNotice } from "@/components/states/states";
@@ -15,7 +16,7 @@ import { mentionsSearchParams } from "./search-params";
 
 export function MentionsClient() {
   const view = useListFilters(mentionsSearchParams, "/mentions");
-  const { values, field } = view;
+  const { field } = view;
   return (
     <ListView
       view={view}
@@ -25,8 +26,7 @@ export function MentionsClient() {
         <>
           <SelectField {...field("platform")} label="Platform" options={PLATFORMS.map((p) => ({ value: p, label: LABELS[p] ?? p }))} />
           <SelectField {...field("sentiment")} label="Sentiment" options={SENTIMENTS.map((s) => ({ value: s, label: humanize(s) }))} />
-          <DateField {...field("from")} label="From" hint={<DateTime iso={values.from} />} />
-          <DateField {...field("to")} label="To" hint={<DateTime iso={values.to} />} />
+          <RangeFields view={view} labels={["From", "To"]} />
         </>
       }
       heading="Mentions"

@@ -1,6 +1,8 @@
 // The mentions view's URL: platform, sentiment, from, to, limit, offset (the Data API's own names),
 // declared once for the server page (the loader) and the client (useQueryStates); each value kept as
 // the URL says it, for the server's schema to judge (see visitors/(list)/search-params.ts).
+// `tz` is the zone of the header's range: `from`/`to` dates are days there (UTC when absent), sent
+// upstream as that zone's instants (lib/range/list-range.ts).
 import { createLoader, parseAsString } from "nuqs/server";
 
 export const mentionsSearchParams = {
@@ -8,6 +10,7 @@ export const mentionsSearchParams = {
   sentiment: parseAsString,
   from: parseAsString,
   to: parseAsString,
+  tz: parseAsString,
   limit: parseAsString,
   offset: parseAsString,
 };

@@ -1,10 +1,11 @@
 "use client";
-// Settings: which environment the key belongs to, the key in masked form, the theme choice, and
-// sign out (which also clears every cached answer in this tab).
+// Settings: which environment the key belongs to, the key in masked form, the viewer's time zone, the
+// theme choice, and sign out (which also clears every cached answer in this tab).
 import { useState } from "react";
+import { signOut } from "@/components/shell/sign-out";
 import { notifyThemeChange } from "@/components/shell/theme-toggle";
+import { TimeZoneCard } from "@/components/range/time-zone-setting";
 import { Card } from "@/components/ui/card";
-import { getQueryClient } from "@/lib/queries/get-query-client";
 import { applyTheme, THEMES, type ThemeChoice } from "@/lib/ui/theme";
 
 export function SettingsClient({ environment, keyHint, theme }: { environment: "live" | "test"; keyHint: string; theme: ThemeChoice }) {
@@ -12,21 +13,14 @@ export function SettingsClient({ environment, keyHint, theme }: { environment: "
   const [signingOut, setSigningOut] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  async function signOut() {
+  async function doSignOut() {
     setSigningOut(true);
     setError(null);
-    try {
-      const res = await fetch("/api/session", { method: "DELETE" });
-      if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    } catch {
-      setError("Could not sign out. Check your connection and try again.");
+    const problem = await signOut();
+    if (problem) {
+      setError(problem);
       setSigningOut(false);
-      return;
     }
-    getQueryClient().clear();
-    // A full page load, not a client navigation: no state of the signed-in session survives it.
-    // eslint-disable-next-line @next/next/no-location-assign-relative-destination -- deliberate hard navigation on sign-out
-    window.location.assign("/sign-in?reason=signed-out");
   }
 
   return (
@@ -34,7 +28,7 @@ export function SettingsClient({ environment, keyHint, theme }: { environment: "
       <div className="page-header">
         <div>
           <h1>Settings</h1>
-          <p>The API key this session uses, and how the dashboard looks.</p>
+          <p>The API key this session uses, your time zone, and how the dashboard looks.</p>
         </div>
       </div>
       <Card title="API key" testId="key-card">
@@ -60,7 +54,7 @@ export function SettingsClient({ environment, keyHint, theme }: { environment: "
           The full key never leaves this app&apos;s server. To use another key, sign out and sign in with it.
         </p>
         <div style={{ marginTop: 16 }} className="card-actions">
-          <button type="button" className="button button-danger" onClick={() => void signOut()} disabled={signingOut} data-testid="sign-out">
+          <button type="button" className="button button-danger" onClick={() => void doSignOut()} disabled={signingOut} data-testid="sign-out">
             {signingOut ? "Signing out…" : "Sign out"}
           </button>
           {error && (
@@ -70,6 +64,7 @@ export function SettingsClient({ environment, keyHint, theme }: { environment: "
           )}
         </div>
       </Card>
+      <TimeZoneCard />
       <Card title="Appearance">
         <fieldset className="theme-choice">
           <legend className="field-label">Theme</legend>

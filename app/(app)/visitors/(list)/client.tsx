@@ -4,12 +4,13 @@
 // gives for its parameter.
 import { VISITOR_TABLE_COLUMNS, visitorRowKey } from "@/components/data-table/columns/visitors";
 import { DataTable } from "@/components/data-table/data-table";
-import { DateField, SelectField, SuggestField } from "@/components/filters/fields";
+import { SelectField, SuggestField } from "@/components/filters/fields";
+import { intentChoices } from "@/components/filters/intent-choices";
+import { RangeFields } from "@/components/filters/range-fields";
 import { useListFilters } from "@/components/filters/use-list-filters";
 import { ListView } from "@/components/list-view/list-view";
 import { SkeletonLines } from "@/components/states/states";
-import { DateTime } from "@/components/ui/date-time";
-import { AI_SOURCES, KNOWN_INTENTS, LABELS, SOURCES } from "@/lib/data-api/constants";
+import { AI_SOURCES, LABELS, SOURCES } from "@/lib/data-api/constants";
 import { humanize } from "@/lib/format/format";
 import { visitorsSearchParams } from "./search-params";
 
@@ -25,7 +26,7 @@ const CONVERTED_OPTIONS = [
 
 export function VisitorsClient() {
   const view = useListFilters(visitorsSearchParams, "/visitors");
-  const { values, field } = view;
+  const { field } = view;
   return (
     <ListView
       view={view}
@@ -34,10 +35,14 @@ export function VisitorsClient() {
       filters={
         <>
           <SelectField {...field("source")} label="Source" groups={SOURCE_GROUPS} />
-          <SuggestField {...field("intent")} label="Intent" suggestions={KNOWN_INTENTS} placeholder="Any intent" />
+          <SuggestField
+            {...field("intent")}
+            label="Intent"
+            suggestions={intentChoices(view.rows?.map((v) => ("intent" in v ? v.intent : undefined)))}
+            placeholder="Any intent"
+          />
           <SelectField {...field("converted")} label="Converted" options={CONVERTED_OPTIONS} />
-          <DateField {...field("from")} label="First seen from" hint={<DateTime iso={values.from} />} />
-          <DateField {...field("to")} label="First seen to" hint={<DateTime iso={values.to} />} />
+          <RangeFields view={view} labels={["First seen from", "First seen to"]} />
         </>
       }
       heading="Visitor list"

@@ -4,6 +4,8 @@
 // and an invalid one comes back as a 400 naming its parameter, shown on its field; a typed nuqs parser
 // would instead drop it silently and list every visitor under a URL that says otherwise. Unset
 // parameters take the schema's defaults (limit 20, offset 0) and stay out of the URL.
+// `tz` is the zone of the header's range: `from`/`to` dates are days there (UTC when absent), sent
+// upstream as that zone's instants (lib/range/list-range.ts).
 import { createLoader, parseAsString } from "nuqs/server";
 
 export const visitorsSearchParams = {
@@ -12,6 +14,7 @@ export const visitorsSearchParams = {
   converted: parseAsString,
   from: parseAsString,
   to: parseAsString,
+  tz: parseAsString,
   limit: parseAsString,
   offset: parseAsString,
 };

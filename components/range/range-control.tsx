@@ -1,0 +1,241 @@
+"use client";
+// The header's date range: a button naming the range and, next to it, the time zone its days are
+// counted in; it opens a panel with the presets (Today, 7, 30, 90 days; All time on the lists) and a
+// custom range typed by keyboard or picked, applied on Enter or Apply. A range is checked before it
+// applies, and a URL's bad value is shown on its field, with the schema's message.
+import Link from "next/link";
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { ChevronDownIcon, CalendarIcon } from "@/components/shell/shell-icons";
+import { presetOf, presetRange, RANGE_PRESETS, rangeLabel, resolveDateRange, type DateRange, type RangeProblems } from "@/lib/range/date-range";
+import { resolveListRange } from "@/lib/range/list-range";
+import { timeZoneChoices } from "@/lib/range/viewer-time-zone";
+import { DateInput } from "./date-input";
+import { instantLabel } from "./range-labels";
+import { useAppRange, type AppRange } from "./use-app-range";
+import styles from "./range.module.css";
+
+type Draft = { from: string; to: string; tz: string };
+
+/** What the button says: the preset or the dates, "All time" for a list without a range. */
+function buttonLabel(state: AppRange): { main: string; detail?: string } {
+  const { range, explicit, problems, instants, listPage, nowMs } = state;
+  if (problems.from || problems.to || problems.tz) return { main: "Check the range" };
+  if (!explicit) {
+    if (listPage) return { main: "All time" };
+    return { main: "Last 30 days", detail: rangeLabel(range) };
+  }
+  if (instants.from || instants.to) {
+    const from = instants.from ? instantLabel(instants.from, range.tz) : rangeLabel({ from: range.from, to: range.from });
+    const to = instants.to ? instantLabel(instants.to, range.tz) : rangeLabel({ from: range.to, to: range.to });
+    return { main: `${from} – ${to}` };
+  }
+  const preset = RANGE_PRESETS.find((p) => p.id === presetOf(range, nowMs));
+  if (preset) return { main: preset.id === "today" ? "Today" : `Last ${preset.label}`, detail: rangeLabel(range) };
+  return { main: rangeLabel(range) };
+}
+
+/** A typed range's problems, by the same rules as the page that will read it. */
+function checkDraft(draft: Draft, state: AppRange): RangeProblems {
+  const problems: RangeProblems = {};
+  if (!draft.from) problems.from = "Enter a start date (YYYY-MM-DD).";
+  if (!draft.to) problems.to = "Enter an end date (YYYY-MM-DD).";
+  if (!draft.tz) problems.tz = "Enter a time zone, e.g. UTC or Europe/Berlin.";
+  if (problems.from || problems.to || problems.tz) return problems;
+  return state.listPage ? resolveListRange(draft, state.nowMs).problems : resolveDateRange(draft, draft.tz, state.nowMs).problems;
+}
+
+export function RangeControl() {
+  const state = useAppRange();
+  const { range, explicit, problems, listPage, nowMs, raw } = state;
+  const [open, setOpen] = useState(false);
+  const [draft, setDraft] = useState<Draft>({ from: "", to: "", tz: "" });
+  const [draftProblems, setDraftProblems] = useState<RangeProblems>({});
+  const button = useRef<HTMLButtonElement>(null);
+  const root = useRef<HTMLDivElement>(null);
+  const panelId = useId();
+  const tzHelpId = useId();
+  const invalid = Boolean(problems.from || problems.to || problems.tz);
+  const label = buttonLabel(state);
+  const currentPreset = explicit && !invalid ? presetOf(range, nowMs) : null;
+
+  function openPanel() {
+    // The fields start from what the URL says, a bad value included, so its message has its text.
+    setDraft({ from: raw.from ?? range.from, to: raw.to ?? range.to, tz: raw.tz ?? range.tz });
+    setDraftProblems(problems);
+    setOpen(true);
+  }
+
+  function close(returnFocus: boolean) {
+    setOpen(false);
+    if (returnFocus) button.current?.focus();
+  }
+
+  // A click outside or focus leaving the control closes the panel; Escape closes it from anywhere.
+  useEffect(() => {
+    if (!open) return;
+    const outside = (e: Event) => {
+      if (root.current && e.target instanceof Node && !root.current.contains(e.target)) setOpen(false);
+    };
+    document.addEventListener("pointerdown", outside);
+    document.addEventListener("focusin", outside);
+    return () => {
+      document.removeEventListener("pointerdown", outside);
+      document.removeEventListener("focusin", outside);
+    };
+  }, [open]);
+
+  function apply(next: DateRange | null) {
+    state.setRange(next);
+    close(true);
+  }
+
+  function submit(e?: FormEvent) {
+    e?.preventDefault();
+    const typed = { from: draft.from.trim(), to: draft.to.trim(), tz: draft.tz.trim() };
+    const found = checkDraft(typed, state);
+    setDraftProblems(found);
+    if (found.from || found.to || found.tz) return;
+    apply(typed);
+  }
+
+  const fieldError = (key: keyof Draft) =>
+    draftProblems[key] ? (
+      <span id={`${panelId}-${key}-error`} className="field-error" data-testid={`range-error-${key}`}>
+        {draftProblems[key]}
+      </span>
+    ) : null;
+  const describe = (key: keyof Draft, extra?: string) => [draftProblems[key] ? `${panelId}-${key}-error` : "", extra ?? ""].filter(Boolean).join(" ") || undefined;
+
+  return (
+    <div
+      className={styles.root}
+      ref={root}
+      data-testid="range-control"
+      onKeyDown={(e) => {
+        if (e.key === "Escape" && open) {
+          e.preventDefault();
+          close(true);
+        }
+      }}
+    >
+      <button
+        ref={button}
+        type="button"
+        className={`${styles.trigger} ${invalid ? styles.triggerInvalid : ""}`}
+        aria-expanded={open}
+        aria-controls={open ? panelId : undefined}
+        data-testid="range-button"
+        onClick={() => (open ? close(false) : openPanel())}
+      >
+        <CalendarIcon />
+        <span className="visually-hidden">Date range: </span>
+        <span className={styles.triggerMain} data-testid="range-label">
+          {label.main}
+        </span>
+        {label.detail && <span className={styles.triggerDetail}>{label.detail}</span>}
+        <ChevronDownIcon />
+      </button>
+      <span className={styles.zone} data-testid="range-tz" title="Days are counted in this time zone">
+        <span className="visually-hidden">Time zone: </span>
+        {range.tz}
+      </span>
+      {open && (
+        <div id={panelId} className={styles.panel} role="dialog" aria-label="Date range" data-testid="range-panel">
+          <div className={styles.presets} role="group" aria-label="Presets">
+            {RANGE_PRESETS.map((p) => (
+              <button
+                key={p.id}
+                type="button"
+                aria-pressed={currentPreset === p.id}
+                data-testid={`range-preset-${p.id}`}
+                onClick={() => apply(presetRange(p.days, range.tz, nowMs))}
+              >
+                {p.label}
+              </button>
+            ))}
+            {listPage && (
+              <button type="button" aria-pressed={!explicit && !invalid} data-testid="range-preset-all" onClick={() => apply(null)}>
+                All time
+              </button>
+            )}
+          </div>
+          <form className={styles.custom} onSubmit={submit} noValidate aria-label="Custom range">
+            <p className={styles.customTitle} aria-hidden="true">
+              Custom
+            </p>
+            <div className="field">
+              <label htmlFor={`${panelId}-from`}>From</label>
+              <DateInput
+                id={`${panelId}-from`}
+                name="from"
+                label="From"
+                value={draft.from}
+                onChange={(from) => setDraft((d) => ({ ...d, from }))}
+                onEnter={() => submit()}
+                invalid={Boolean(draftProblems.from)}
+                describedBy={describe("from")}
+                testId="range-from"
+              />
+              {fieldError("from")}
+            </div>
+            <div className="field">
+              <label htmlFor={`${panelId}-to`}>To</label>
+              <DateInput
+                id={`${panelId}-to`}
+                name="to"
+                label="To"
+                value={draft.to}
+                onChange={(to) => setDraft((d) => ({ ...d, to }))}
+                onEnter={() => submit()}
+                invalid={Boolean(draftProblems.to)}
+                describedBy={describe("to")}
+                testId="range-to"
+              />
+              {fieldError("to")}
+            </div>
+            <div className={`field ${styles.tzField}`}>
+              <label htmlFor={`${panelId}-tz`}>Time zone</label>
+              <input
+                id={`${panelId}-tz`}
+                name="tz"
+                className="input"
+                list={`${panelId}-zones`}
+                value={draft.tz}
+                autoComplete="off"
+                spellCheck={false}
+                aria-invalid={draftProblems.tz ? true : undefined}
+                aria-describedby={describe("tz", tzHelpId)}
+                data-testid="range-tz-input"
+                onChange={(e) => setDraft((d) => ({ ...d, tz: e.target.value }))}
+              />
+              <TimeZoneList id={`${panelId}-zones`} />
+              {fieldError("tz")}
+              <span id={tzHelpId} className="muted small">
+                For this view only. Your default is in <Link href="/settings">Settings</Link>.
+              </span>
+            </div>
+            <div className={styles.customActions}>
+              <button type="submit" className="button button-small" data-testid="range-apply">
+                Apply
+              </button>
+              <button type="button" className="button button-secondary button-small" onClick={() => close(true)}>
+                Cancel
+              </button>
+            </div>
+          </form>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function TimeZoneList({ id }: { id: string }) {
+  const [zones] = useState(timeZoneChoices);
+  return (
+    <datalist id={id}>
+      {zones.map((z) => (
+        <option key={z} value={z} />
+      ))}
+    </datalist>
+  );
+}

@@ -1,0 +1,52 @@
+"use client";
+// The range as the header and the pages see it, read from the URL (`from`, `to`, `tz`): on the list
+// pages the list's reading (lib/range/list-range.ts: no range is all time, dates without `tz` are UTC
+// days, datetimes stay instants), elsewhere the app's (lib/range/date-range.ts: no range is the
+// default 30 days, dates without `tz` are the viewer's days). Setting a range is a new history entry
+// (Back returns to the previous range) and goes back to a list's first page.
+import { parseAsString, useQueryStates } from "nuqs";
+import { usePathname } from "next/navigation";
+import { useMemo, useState } from "react";
+import { dateRangeSearchParams, resolveDateRange, type DateRange, type RangeProblems } from "@/lib/range/date-range";
+import { isListPath, resolveListRange } from "@/lib/range/list-range";
+import { useViewerTimeZone } from "@/lib/range/use-date-range";
+
+const headerParams = { ...dateRangeSearchParams, offset: parseAsString };
+
+export type AppRange = {
+  range: DateRange;
+  explicit: boolean;
+  problems: RangeProblems;
+  /** The URL's ends that are instants rather than dates (lists only). */
+  instants: { from?: string; to?: string };
+  /** The page is a list: no range means all time there, and the ranges have no longest span. */
+  listPage: boolean;
+  /** The URL's own values (null when absent), for fields that show what was given. */
+  raw: { from: string | null; to: string | null; tz: string | null };
+  /** Today as of the page's first render (a view left open past midnight keeps its presets). */
+  nowMs: number;
+  setRange: (range: DateRange | null) => void;
+};
+
+export function useAppRange(): AppRange {
+  const pathname = usePathname();
+  const viewerTz = useViewerTimeZone();
+  const [values, setValues] = useQueryStates(headerParams, { history: "push" });
+  const [nowMs] = useState(() => Date.now());
+  const listPage = isListPath(pathname);
+  const raw = { from: values.from, to: values.to, tz: values.tz };
+  const resolved = useMemo(() => {
+    const input = { from: values.from, to: values.to, tz: values.tz };
+    return listPage ? resolveListRange(input, nowMs, viewerTz) : { ...resolveDateRange(input, viewerTz, nowMs), instants: {} };
+  }, [listPage, values.from, values.to, values.tz, viewerTz, nowMs]);
+  return {
+    range: resolved.range,
+    explicit: resolved.explicit,
+    problems: resolved.problems,
+    instants: resolved.instants,
+    listPage,
+    raw,
+    nowMs,
+    setRange: (range) => void setValues(range ? { ...range, offset: null } : { from: null, to: null, tz: null, offset: null }),
+  };
+}

@@ -1,0 +1,36 @@
+// Icons of the header's controls (decorative: the control carries the name), in the style of
+// components/ui/icons.tsx.
+import type { SVGProps } from "react";
+
+const base: SVGProps<SVGSVGElement> = {
+  width: 16,
+  height: 16,
+  viewBox: "0 0 24 24",
+  fill: "none",
+  stroke: "currentColor",
+  strokeWidth: 2,
+  strokeLinecap: "round",
+  strokeLinejoin: "round",
+  "aria-hidden": true,
+  focusable: false,
+};
+
+export const CalendarIcon = () => (
+  <svg {...base}>
+    <rect x="3" y="5" width="18" height="16" rx="2" />
+    <path d="M16 3v4M8 3v4M3 10h18" />
+  </svg>
+);
+
+export const AccountIcon = () => (
+  <svg {...base}>
+    <circle cx="12" cy="8" r="4" />
+    <path d="M4 21a8 8 0 0 1 16 0" />
+  </svg>
+);
+
+export const ChevronDownIcon = () => (
+  <svg {...base} width={14} height={14}>
+    <path d="M6 9l6 6 6-6" />
+  </svg>
+);

@@ -1,0 +1,17 @@
+// Signing out, from the header's menu or Settings: the server revokes the session and drops the key's
+// cached data, this tab drops every cached answer, and a full page load leaves nothing of the session.
+import { getQueryClient } from "@/lib/queries/get-query-client";
+
+/** Signs out and leaves for the sign-in page; resolves with a message when it could not. */
+export async function signOut(): Promise<string> {
+  try {
+    const res = await fetch("/api/session", { method: "DELETE" });
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+  } catch {
+    return "Could not sign out. Check your connection and try again.";
+  }
+  getQueryClient().clear();
+  // eslint-disable-next-line @next/next/no-location-assign-relative-destination -- deliberate hard navigation on sign-out
+  window.location.assign("/sign-in?reason=signed-out");
+  return "";
+}

@@ -1,0 +1,245 @@
+// The header's date range and the viewer's time zone in Chromium: presets and typed dates set the URL
+// and the lists' numbers (checked against the sandbox), a bad date is said on its field, the range
+// travels with the nav links and Back, a range in Berlin asks the Data API for Berlin's instants, the
+// time zone comes from Settings (or the browser on a first visit), and the shell works at 375 px:
+// every page in reach, plan and environment shown, sign-out from the account menu.
+import { expect, test, type Page } from "@playwright/test";
+import { DEMO_KEYS, numberText, SANDBOX_URL, sandboxGet } from "./helpers/sandbox";
+import { signIn, waitForWidgets } from "./helpers/session";
+
+type List = { data: Array<{ id: string }>; meta: { total: number } };
+
+const DAY = 86_400_000;
+/** A calendar date `days` from today in UTC (the browser's zone in these tests unless set). */
+const utcDate = (days = 0) => new Date(Date.now() + days * DAY).toISOString().slice(0, 10);
+
+const rowIds = (page: Page) => page.getByTestId("visitor-row").getByRole("rowheader").allTextContents();
+
+/** The visitors list shows exactly the sandbox's answer for these upstream filters. */
+async function expectVisitors(page: Page, upstream: string) {
+  const api = await sandboxGet<List>(`/visitors?${upstream}&limit=20`);
+  await expect(page.getByTestId("range")).toContainText(api.meta.total === 0 ? "0 results" : `of ${numberText(api.meta.total)} visitors`);
+  await waitForWidgets(page);
+  if (api.meta.total > 0) expect(await rowIds(page)).toEqual(api.data.map((v) => v.id));
+}
+
+const rangeButton = (page: Page) => page.getByTestId("range-button");
+
+test("presets set the URL and the list's numbers", async ({ page }) => {
+  await signIn(page, "pro");
+  await page.goto("/visitors");
+  await waitForWidgets(page);
+  await expect(page.getByTestId("range-label")).toHaveText("All time");
+  await expect(page.getByTestId("range-tz")).toHaveText(/UTC/);
+
+  await rangeButton(page).click();
+  await page.getByTestId("range-preset-7d").click();
+  const from = utcDate(-6);
+  const to = utcDate();
+  await expect(page).toHaveURL(new RegExp(`/visitors\\?from=${from}&to=${to}&tz=UTC$`));
+  await expect(page.getByTestId("range-label")).toHaveText("Last 7 days");
+  await expectVisitors(page, `from=${from}&to=${to}`);
+  // The list's own date fields show the same range.
+  await expect(page.getByRole("textbox", { name: "First seen from" })).toHaveValue(from);
+  await expect(page.getByRole("textbox", { name: "First seen to" })).toHaveValue(to);
+
+  await rangeButton(page).click();
+  await page.getByTestId("range-preset-today").click();
+  await expect(page).toHaveURL(new RegExp(`from=${to}&to=${to}&tz=UTC$`));
+  await expect(page.getByTestId("range-label")).toHaveText("Today");
+
+  // All time (lists only) removes the range again; Back returns to the previous one.
+  await rangeButton(page).click();
+  await page.getByTestId("range-preset-all").click();
+  await expect(page).toHaveURL(/\/visitors$/);
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`from=${to}&to=${to}`));
+  await expect(page.getByTestId("range-label")).toHaveText("Today");
+});
+
+test("typed dates work by keyboard; a bad one is said on its field and not applied", async ({ page }) => {
+  await signIn(page, "pro");
+  await page.goto("/visitors");
+  await waitForWidgets(page);
+  await rangeButton(page).focus();
+  await page.keyboard.press("Enter");
+  await expect(rangeButton(page)).toHaveAttribute("aria-expanded", "true");
+  const fromField = page.getByTestId("range-from");
+  const toField = page.getByTestId("range-to");
+  // Typed character by character: a half-typed year never becomes a filter.
+  await fromField.fill("");
+  await fromField.pressSequentially("2026-11-01");
+  await toField.fill("");
+  await toField.pressSequentially("2026-11-05");
+  await toField.press("Enter");
+  await expect(page).toHaveURL(/\/visitors\?from=2026-11-01&to=2026-11-05&tz=UTC$/);
+  await expect(rangeButton(page)).toBeFocused();
+  await expect(page.getByTestId("range-label")).toHaveText("1 Nov – 5 Nov 2026");
+  await expectVisitors(page, "from=2026-11-01&to=2026-11-05");
+
+  await rangeButton(page).click();
+  await fromField.fill("2026-13-01");
+  await page.getByTestId("range-apply").click();
+  await expect(fromField).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByTestId("range-error-from")).toContainText("from must be an ISO 8601 date");
+  await expect(toField).not.toHaveAttribute("aria-invalid", "true");
+  await expect(page).toHaveURL(/from=2026-11-01&to=2026-11-05/);
+  await fromField.fill("2026-11-04");
+  await toField.fill("2026-11-02");
+  await toField.press("Enter");
+  await expect(page.getByTestId("range-error-to")).toContainText("to must not be earlier than from");
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("range-panel")).toHaveCount(0);
+  await expect(rangeButton(page)).toBeFocused();
+});
+
+test("a bad value in the URL is shown on its field", async ({ page }) => {
+  await signIn(page, "pro");
+  await page.goto("/mentions?from=2026-11-01&to=2026-11-05&tz=Mars/Base");
+  await expect(page.getByTestId("range-label")).toHaveText("Check the range");
+  // The list refuses the zone itself, naming it, without asking the Data API.
+  await expect(page.getByTestId("param-error")).toContainText("tz");
+  await rangeButton(page).click();
+  await expect(page.getByTestId("range-tz-input")).toHaveValue("Mars/Base");
+  await expect(page.getByTestId("range-tz-input")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByTestId("range-error-tz")).toContainText("IANA time zone");
+
+  await page.goto("/?from=2026-02-30&to=2026-03-05");
+  await rangeButton(page).click();
+  await expect(page.getByTestId("range-from")).toHaveValue("2026-02-30");
+  await expect(page.getByTestId("range-error-from")).toContainText("calendar date");
+});
+
+test("the range travels with the nav links and Back; pages without one keep theirs", async ({ page }) => {
+  await signIn(page, "pro");
+  const range = "from=2026-11-01&to=2026-11-10&tz=UTC";
+  await page.goto(`/visitors?${range}`);
+  await waitForWidgets(page);
+  const nav = page.getByRole("navigation", { name: "Main" });
+  await nav.getByRole("link", { name: "Mentions" }).click();
+  await expect(page).toHaveURL(new RegExp(`/mentions\\?${range}$`));
+  await expect(page.getByTestId("range-label")).toHaveText("1 Nov – 10 Nov 2026");
+  const mentions = await sandboxGet<List>("/mentions?from=2026-11-01&to=2026-11-10&limit=20");
+  await expect(page.getByTestId("range")).toContainText(`of ${numberText(mentions.meta.total)} mentions`);
+  await nav.getByRole("link", { name: "Settings" }).click();
+  await expect(page).toHaveURL(new RegExp(`/settings\\?${range}$`));
+  await nav.getByRole("link", { name: "Overview" }).click();
+  await expect(page).toHaveURL(new RegExp(`/\\?${range}$`));
+  await page.goBack();
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`/mentions\\?${range}$`));
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`/visitors\\?${range}$`));
+  await expect(page.getByRole("textbox", { name: "First seen from" })).toHaveValue("2026-11-01");
+
+  // Without a range the links carry none: the lists stay all time.
+  await page.goto("/intelligence");
+  await nav.getByRole("link", { name: "Visitors" }).click();
+  await expect(page).toHaveURL(/\/visitors$/);
+  await expect(page.getByTestId("range-label")).toHaveText("All time");
+});
+
+test("a list with a range in Berlin asks the Data API for Berlin's instants, and so does its export", async ({ page }) => {
+  await signIn(page, "pro");
+  await page.goto("/visitors?from=2026-11-01&to=2026-11-05&tz=Europe/Berlin&source=chatgpt");
+  const from = "2026-10-31T23:00:00.000Z";
+  const to = "2026-11-05T22:59:59.999Z";
+  await expectVisitors(page, `source=chatgpt&from=${from}&to=${to}`);
+  // The upstream was asked for exactly these bounds (the sandbox's request log).
+  const stats = (await (await fetch(`${SANDBOX_URL}/sandbox/stats`)).json()) as { log: Array<{ key: string; path: string; query: string }> };
+  const hint = `…${DEMO_KEYS.pro.slice(-4)}`;
+  const asked = stats.log.filter((e) => e.key === hint && e.path === "/v1/visitors").map((e) => new URLSearchParams(e.query));
+  expect(asked.some((q) => q.get("from") === from && q.get("to") === to && q.get("source") === "chatgpt")).toBe(true);
+  // A UTC reading of the same dates is another set of rows: the zone mattered.
+  const utc = await sandboxGet<List>("/visitors?source=chatgpt&from=2026-11-01&to=2026-11-05&limit=1");
+  const berlin = await sandboxGet<List>(`/visitors?source=chatgpt&from=${from}&to=${to}&limit=1`);
+  expect(berlin.meta.total).not.toBe(utc.meta.total);
+
+  const exportRequest = page.waitForRequest((r) => r.url().includes("/api/export/visitors"));
+  await page.getByTestId("export-visitors").getByRole("button", { name: /^Export/ }).click();
+  const exportUrl = new URL((await exportRequest).url());
+  expect(exportUrl.searchParams.get("from")).toBe(from);
+  expect(exportUrl.searchParams.get("to")).toBe(to);
+  expect(exportUrl.searchParams.get("tz")).toBeNull();
+});
+
+test("Settings' time zone is the zone named next to the range, and its presets' zone", async ({ page }) => {
+  await signIn(page, "pro");
+  await page.goto("/settings");
+  await page.getByTestId("time-zone-select").selectOption("Europe/Berlin");
+  await expect(page.getByTestId("range-tz")).toHaveText(/Europe\/Berlin/);
+  await page.reload();
+  await expect(page.getByTestId("time-zone-select")).toHaveValue("Europe/Berlin");
+  await page.goto("/intelligence");
+  await expect(page.getByTestId("range-tz")).toHaveText(/Europe\/Berlin/);
+  await rangeButton(page).click();
+  await page.getByTestId("range-preset-30d").click();
+  await expect(page).toHaveURL(/tz=Europe%2FBerlin|tz=Europe\/Berlin/);
+  // A link's own tz wins over the setting.
+  await page.goto("/mentions?from=2026-11-01&to=2026-11-02&tz=America/New_York");
+  await expect(page.getByTestId("range-tz")).toHaveText(/America\/New_York/);
+});
+
+test.describe("a first visit in Tokyo", () => {
+  test.use({ timezoneId: "Asia/Tokyo" });
+  test("the browser's zone is detected, stored and used", async ({ page, context }) => {
+    await signIn(page, "pro");
+    await page.goto("/intelligence");
+    await expect(page.getByTestId("range-tz")).toHaveText(/Asia\/Tokyo/);
+    expect((await context.cookies()).find((c) => c.name === "viewer_tz")?.value).toBe("Asia%2FTokyo");
+  });
+});
+
+test("the header names the plan and the key's environment; sign-out from the account menu, by keyboard", async ({ page }) => {
+  await signIn(page, "free");
+  await page.goto("/mentions");
+  await expect(page.getByTestId("plan-badge")).toHaveText(/Free/);
+  await expect(page.getByTestId("test-data-badge")).toBeVisible();
+  const menuButton = page.getByRole("button", { name: "Account" });
+  await expect(menuButton).toHaveAttribute("aria-haspopup", "menu");
+  await menuButton.focus();
+  await page.keyboard.press("Enter");
+  const menu = page.getByRole("menu");
+  await expect(menu).toBeVisible();
+  await expect(menu.getByRole("menuitem", { name: "Settings" })).toBeFocused();
+  await page.keyboard.press("ArrowDown");
+  await expect(menu.getByRole("menuitem", { name: "Sign out" })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(menu).toHaveCount(0);
+  await expect(menuButton).toBeFocused();
+  await page.keyboard.press("ArrowUp");
+  await expect(page.getByRole("menuitem", { name: "Sign out" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/sign-in\?reason=signed-out/);
+  await page.goto("/visitors");
+  await expect(page).toHaveURL(/\/sign-in/);
+
+  await signIn(page, "pro");
+  await page.goto("/intelligence");
+  await expect(page.getByTestId("plan-badge")).toHaveText(/Pro/);
+});
+
+test.describe("at 375 px", () => {
+  test.use({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
+  test("the navigation reaches every page, Settings included, and the range fits", async ({ page }) => {
+    await signIn(page, "pro");
+    await page.goto("/visitors?from=2026-11-01&to=2026-11-05&tz=UTC");
+    await waitForWidgets(page);
+    const nav = page.getByRole("navigation", { name: "Main" });
+    for (const name of ["Overview", "Visitors", "Mentions", "Intelligence", "Settings"]) {
+      const box = await nav.getByRole("link", { name }).boundingBox();
+      expect(box, name).not.toBeNull();
+      expect(box!.x, name).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width, name).toBeLessThanOrEqual(375);
+    }
+    await rangeButton(page).click();
+    const panel = await page.getByTestId("range-panel").boundingBox();
+    expect(panel!.x).toBeGreaterThanOrEqual(0);
+    expect(panel!.x + panel!.width).toBeLessThanOrEqual(375);
+    await page.keyboard.press("Escape");
+    await nav.getByRole("link", { name: "Settings" }).tap();
+    await expect(page).toHaveURL(/\/settings\?from=2026-11-01/);
+    await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  });
+});
