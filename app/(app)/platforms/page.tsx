@@ -8,17 +8,17 @@ import { apiQuery } from "@/lib/queries/api";
 import { prefetchPage } from "@/lib/queries/prefetch";
 import { rangeParams, resolveDateRange } from "@/lib/range/date-range";
 import { serverContext } from "@/lib/server/context";
+import { viewerTimeZoneCookie } from "@/lib/server/viewer-time-zone";
 import { PlatformsClient } from "./client";
 import { loadRangeSearch } from "./search-params";
 
 export const metadata: Metadata = { title: "AI platforms" };
 
-// The zone a URL without `tz` is read in, as the browser's useDateRange reads it until the layout
-// provides the viewer's own (lib/range/use-date-range.tsx): the prefetch must ask what the widget asks.
-const VIEWER_TZ = "UTC";
-
 export default async function PlatformsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const { range } = resolveDateRange(loadRangeSearch(await searchParams), VIEWER_TZ, serverContext().now());
+  // A URL without `tz` is read in the viewer's zone, as the layout gives it to the browser's
+  // useDateRange: the prefetch must ask what the widget will ask.
+  const viewerTz = (await viewerTimeZoneCookie()) ?? "UTC";
+  const { range } = resolveDateRange(loadRangeSearch(await searchParams), viewerTz, serverContext().now());
   const query = rangeParams(range);
   const state = await prefetchPage((qc, api) => {
     // Platforms first: it lists the mentions of the range and the period before, which the others join.
