@@ -9,7 +9,8 @@ const executablePath = process.env.CHROMIUM_PATH || undefined;
 
 export default defineConfig({
   testDir: "e2e",
-  timeout: 30_000,
+  // Pages now count insights in the background; on a loaded 2-core machine a page tour can pass 30 s.
+  timeout: 45_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: process.env.CI ? 2 : 2,

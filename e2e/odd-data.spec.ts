@@ -238,6 +238,8 @@ test("exports: every readable row in the file, and the unreadable ones reported 
 });
 
 test("an upstream that echoes the key: not in any page's HTML (the dehydrated state included) or API response", async ({ page }) => {
+  // Twelve page loads (each page's HTML, then the page in the browser), the overview's insights among them.
+  test.setTimeout(90_000);
   await setFaults({ oddRate: 1, echoKey: true, keys: [KEY] });
   await signInWithKey(page, KEY);
   const id = String(readable((await sandboxGet<List>("/visitors?limit=5&offset=0", KEY)).data, ["id"])[0]!.id);
