@@ -1,19 +1,8 @@
-// Icons of the header's controls (decorative: the control carries the name), in the style of
-// components/ui/icons.tsx.
-import type { SVGProps } from "react";
+// Icons of the header's controls (decorative: the control carries the name), drawn as
+// components/ui/icons.tsx's are, a little smaller.
+import { iconBase } from "@/components/ui/icons";
 
-const base: SVGProps<SVGSVGElement> = {
-  width: 16,
-  height: 16,
-  viewBox: "0 0 24 24",
-  fill: "none",
-  stroke: "currentColor",
-  strokeWidth: 2,
-  strokeLinecap: "round",
-  strokeLinejoin: "round",
-  "aria-hidden": true,
-  focusable: false,
-};
+const base = { ...iconBase, width: 16, height: 16 };
 
 export const CalendarIcon = () => (
   <svg {...base}>
