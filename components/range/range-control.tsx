@@ -4,8 +4,9 @@
 // custom range typed by keyboard or picked, applied on Enter or Apply. A range is checked before it
 // applies, and a URL's bad value is shown on its field, with the schema's message.
 import Link from "next/link";
-import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { useId, useRef, useState, type FormEvent } from "react";
 import { ChevronDownIcon, CalendarIcon } from "@/components/shell/shell-icons";
+import { useDismissOutside } from "@/components/ui/use-dismiss-outside";
 import { presetOf, presetRange, RANGE_PRESETS, rangeLabel, resolveDateRange, type DateRange, type RangeProblems } from "@/lib/range/date-range";
 import { resolveListRange } from "@/lib/range/list-range";
 import { timeZoneChoices } from "@/lib/range/viewer-time-zone";
@@ -71,18 +72,7 @@ export function RangeControl() {
   }
 
   // A click outside or focus leaving the control closes the panel; Escape closes it from anywhere.
-  useEffect(() => {
-    if (!open) return;
-    const outside = (e: Event) => {
-      if (root.current && e.target instanceof Node && !root.current.contains(e.target)) setOpen(false);
-    };
-    document.addEventListener("pointerdown", outside);
-    document.addEventListener("focusin", outside);
-    return () => {
-      document.removeEventListener("pointerdown", outside);
-      document.removeEventListener("focusin", outside);
-    };
-  }, [open]);
+  useDismissOutside(root, open, () => setOpen(false), { focus: true });
 
   function apply(next: DateRange | null) {
     state.setRange(next);

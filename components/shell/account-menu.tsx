@@ -4,7 +4,8 @@
 // the last; arrows, Home and End move between items; Escape closes it and returns to the button; Tab
 // or a click elsewhere closes it.
 import Link from "next/link";
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
+import { useId, useRef, useState, type KeyboardEvent } from "react";
+import { useDismissOutside } from "@/components/ui/use-dismiss-outside";
 import { useRangeQuery } from "./nav-links";
 import { AccountIcon, ChevronDownIcon } from "./shell-icons";
 import { signOut } from "./sign-out";
@@ -40,14 +41,7 @@ export function AccountMenu({ account }: { account: AccountInfo }) {
     if (returnFocus) button.current?.focus();
   }
 
-  useEffect(() => {
-    if (!open) return;
-    const outside = (e: Event) => {
-      if (root.current && e.target instanceof Node && !root.current.contains(e.target)) setOpen(false);
-    };
-    document.addEventListener("pointerdown", outside);
-    return () => document.removeEventListener("pointerdown", outside);
-  }, [open]);
+  useDismissOutside(root, open, () => setOpen(false));
 
   function onMenuKey(e: KeyboardEvent) {
     const all = items();
