@@ -17,6 +17,12 @@ import styles from "./range.module.css";
 
 type Draft = { from: string; to: string; tz: string };
 
+/** The custom range's two date fields, in order. */
+const END_FIELDS = [
+  { end: "from", label: "From" },
+  { end: "to", label: "To" },
+] as const;
+
 /** What the button says: the preset or the dates, "All time" for a list without a range. */
 function buttonLabel(state: AppRange): { main: string; detail?: string } {
   const { range, explicit, problems, instants, listPage, nowMs } = state;
@@ -153,36 +159,23 @@ export function RangeControl() {
             <p className={styles.customTitle} aria-hidden="true">
               Custom
             </p>
-            <div className="field">
-              <label htmlFor={`${panelId}-from`}>From</label>
-              <DateInput
-                id={`${panelId}-from`}
-                name="from"
-                label="From"
-                value={draft.from}
-                onChange={(from) => setDraft((d) => ({ ...d, from }))}
-                onEnter={() => submit()}
-                invalid={Boolean(draftProblems.from)}
-                describedBy={describe("from")}
-                testId="range-from"
-              />
-              {fieldError("from")}
-            </div>
-            <div className="field">
-              <label htmlFor={`${panelId}-to`}>To</label>
-              <DateInput
-                id={`${panelId}-to`}
-                name="to"
-                label="To"
-                value={draft.to}
-                onChange={(to) => setDraft((d) => ({ ...d, to }))}
-                onEnter={() => submit()}
-                invalid={Boolean(draftProblems.to)}
-                describedBy={describe("to")}
-                testId="range-to"
-              />
-              {fieldError("to")}
-            </div>
+            {END_FIELDS.map(({ end, label }) => (
+              <div className="field" key={end}>
+                <label htmlFor={`${panelId}-${end}`}>{label}</label>
+                <DateInput
+                  id={`${panelId}-${end}`}
+                  name={end}
+                  label={label}
+                  value={draft[end]}
+                  onChange={(value) => setDraft((d) => ({ ...d, [end]: value }))}
+                  onEnter={() => submit()}
+                  invalid={Boolean(draftProblems[end])}
+                  describedBy={describe(end)}
+                  testId={`range-${end}`}
+                />
+                {fieldError(end)}
+              </div>
+            ))}
             <div className={`field ${styles.tzField}`}>
               <label htmlFor={`${panelId}-tz`}>Time zone</label>
               <input
