@@ -117,7 +117,7 @@ export function RangeControl() {
       <button
         ref={button}
         type="button"
-        className={`${styles.trigger} ${invalid ? styles.triggerInvalid : ""}`}
+        className={`header-button ${styles.trigger} ${invalid ? styles.triggerInvalid : ""}`}
         aria-expanded={open}
         aria-controls={open ? panelId : undefined}
         data-testid="range-button"
@@ -136,7 +136,7 @@ export function RangeControl() {
         {range.tz}
       </span>
       {open && (
-        <div id={panelId} className={styles.panel} role="dialog" aria-label="Date range" data-testid="range-panel">
+        <div id={panelId} className={`popover ${styles.panel}`} role="dialog" aria-label="Date range" data-testid="range-panel">
           <div className={styles.presets} role="group" aria-label="Presets">
             {RANGE_PRESETS.map((p) => (
               <button

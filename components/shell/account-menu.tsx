@@ -77,7 +77,7 @@ export function AccountMenu({ account }: { account: AccountInfo }) {
         ref={button}
         id={buttonId}
         type="button"
-        className={styles.accountButton}
+        className={`header-button ${styles.accountButton}`}
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
@@ -95,7 +95,7 @@ export function AccountMenu({ account }: { account: AccountInfo }) {
         <ChevronDownIcon />
       </button>
       {open && (
-        <div id={menuId} ref={menu} role="menu" aria-labelledby={buttonId} className={styles.menu} onKeyDown={onMenuKey} data-testid="account-menu">
+        <div id={menuId} ref={menu} role="menu" aria-labelledby={buttonId} className={`popover ${styles.menu}`} onKeyDown={onMenuKey} data-testid="account-menu">
           <div className={styles.menuInfo} role="presentation">
             <span className="mono" data-testid="account-key-hint">
               {account.keyHint}
