@@ -8,28 +8,25 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import type { DataApiError } from "@/lib/data-api/errors";
 import { maskKey, secretPart } from "@/lib/data-api/redact";
 import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
-import type { Sandbox } from "@/sandbox/server";
 import { setServerContext } from "@/lib/server/context";
 import { prefetchApi } from "@/lib/server/routes";
 import type { PageSession } from "@/lib/server/session";
-import { callApi, sessionCookie, startUpstream, type ErrorJson } from "@/lib/server/test-support";
+import { callApi, sessionCookie, upstreamForFile, type ErrorJson } from "@/lib/server/test-support";
 import { apiQuery } from "./api";
 import { getQueryClient } from "./get-query-client";
 import { failedStatus, withFailuresRejected } from "./streamed-failure";
 
-let sandbox: Sandbox;
+const sandbox = upstreamForFile();
 let restoreContext: () => void;
-beforeAll(async () => {
-  sandbox = await startUpstream();
+beforeAll(() => {
   // Upstream failures are still retried, without the real backoff's seconds.
   restoreContext = setServerContext({ retry: { retries: 2, minBackoffMs: 1, maxBackoffMs: 2 } });
 });
-afterAll(async () => {
+afterAll(() => {
   restoreContext?.();
-  await sandbox?.close();
 });
 beforeEach(() => {
-  sandbox.setFaults({});
+  sandbox().setFaults({});
 });
 
 const sessionOf = (apiKey: string): PageSession => ({ apiKey, environment: "test", keyHint: maskKey(apiKey) });
@@ -52,7 +49,7 @@ async function streamedTo(state: ReturnType<typeof dehydrate>, key: QueryKey) {
 
 describe("a page's streamed prefetch", () => {
   it("dehydrates before the upstream answers, then delivers the canonical answer", async () => {
-    sandbox.setFaults({ latencyMs: 400, paths: ["/analytics/overview"] });
+    sandbox().setFaults({ latencyMs: 400, paths: ["/analytics/overview"] });
     const server = getQueryClient();
     const options = apiQuery(prefetchApi(sessionOf(DEMO_KEYS.pro)), "/analytics/overview", { query: { period: "7d" } });
     const started = performance.now();
@@ -65,7 +62,7 @@ describe("a page's streamed prefetch", () => {
 
     const { state: settled, onError } = await streamedTo(state, options.queryKey);
     expect(performance.now() - started).toBeGreaterThanOrEqual(400);
-    const direct = (await (await fetch(`${sandbox.baseUrl}/analytics/overview?period=7d`, { headers: { Authorization: `Bearer ${DEMO_KEYS.pro}` } })).json()) as {
+    const direct = (await (await fetch(`${sandbox().baseUrl}/analytics/overview?period=7d`, { headers: { Authorization: `Bearer ${DEMO_KEYS.pro}` } })).json()) as {
       visitors: { total: number };
     };
     expect(settled.status).toBe("success");
@@ -78,7 +75,7 @@ describe("a page's streamed prefetch", () => {
     ["a failing upstream after the retries (502)", DEMO_KEYS.pro, "/intelligence/ranking"],
     ["a revoked key (401: the session ends)", REVOKED_KEY, "/intelligence/score"],
   ] as const)("%s: the browser gets the error /api gives, with its request id, through the cache's error handler", async (_, key, path) => {
-    if (path === "/intelligence/ranking") sandbox.setFaults({ errorRate: 1, paths: [path] });
+    if (path === "/intelligence/ranking") sandbox().setFaults({ errorRate: 1, paths: [path] });
     const server = getQueryClient();
     const options = apiQuery(prefetchApi(sessionOf(key)), path, {});
     void server.prefetchQuery(options);
@@ -93,13 +90,13 @@ describe("a page's streamed prefetch", () => {
   });
 
   it("an invalid filter is refused by the schema before any upstream call, naming its parameter", async () => {
-    const before = sandbox.stats().log.length;
+    const before = sandbox().stats().log.length;
     const server = getQueryClient();
     const options = apiQuery(prefetchApi(sessionOf(DEMO_KEYS.pro)), "/visitors", { query: { source: "myspace", limit: "20" } });
     void server.prefetchQuery(options);
     const { state } = await streamedTo(dehydrate(server), options.queryKey);
     expect(state.error).toMatchObject({ status: 400, code: "invalid_parameter", param: "source", message: expect.stringContaining("source must be one of") });
-    expect(sandbox.stats().log.length).toBe(before);
+    expect(sandbox().stats().log.length).toBe(before);
   });
 
   it("a failure the page awaited (the visitor's 404) is answered by the page, and read back the same way in the browser", async () => {
@@ -117,13 +114,13 @@ describe("a page's streamed prefetch", () => {
   it("never carries the key, even when the upstream echoes it in errors and bodies", async () => {
     const server = getQueryClient();
     const api = prefetchApi(sessionOf(DEMO_KEYS.pro));
-    sandbox.setFaults({ echoKey: true });
+    sandbox().setFaults({ echoKey: true });
     await server.fetchQuery(apiQuery(api, "/visitors/:id", { params: { id: "vis_unknown" } }));
     await server.fetchQuery(apiQuery(api, "/visitors", { query: { limit: "5" } }));
-    sandbox.setFaults({ echoKey: true, errorRate: 1, paths: ["/analytics/traffic"] });
+    sandbox().setFaults({ echoKey: true, errorRate: 1, paths: ["/analytics/traffic"] });
     await server.fetchQuery(apiQuery(api, "/analytics/traffic", { query: { period: "24h" } }));
     // The upstream did echo the key (so the check below is not vacuous).
-    const echoed = await fetch(`${sandbox.baseUrl}/analytics/traffic?period=24h`, { headers: { Authorization: `Bearer ${DEMO_KEYS.pro}` } });
+    const echoed = await fetch(`${sandbox().baseUrl}/analytics/traffic?period=24h`, { headers: { Authorization: `Bearer ${DEMO_KEYS.pro}` } });
     expect(await echoed.text()).toContain(DEMO_KEYS.pro);
     const streamed = JSON.stringify(dehydrate(server));
     expect(streamed).toContain("upstream_error");

@@ -2,20 +2,15 @@
 // (wrong type, out of range, empty, huge, unicode, injection strings, repeated) gets a 400 naming
 // the parameter, never a 500, and the sandbox counts no request. Path attacks on the visitor id
 // likewise end in a 400 before any upstream call.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import type { Sandbox } from "@/sandbox/server";
-import { apiRoute, callApi, call, sessionCookie, startUpstream, type ErrorJson } from "./test-support";
+import { apiRoute, callApi, call, sessionCookie, upstreamForFile, type ErrorJson } from "./test-support";
 
-let sandbox: Sandbox;
+const sandbox = upstreamForFile();
 let cookie: string;
 
 beforeAll(async () => {
-  sandbox = await startUpstream();
   cookie = await sessionCookie(DEMO_KEYS.pro);
-});
-afterAll(async () => {
-  await sandbox?.close();
 });
 
 const HUGE = "9".repeat(5000);
@@ -93,7 +88,7 @@ const cases = ROUTES.flatMap((route) =>
 
 describe("bad query values: 400 naming the parameter, no upstream request", () => {
   it(`covers ${cases.length} cases across ${ROUTES.length} routes`, async () => {
-    const before = sandbox.stats().requests;
+    const before = sandbox().stats().requests;
     const failures: string[] = [];
     for (const { route, param, query, label } of cases) {
       // Other, valid parameters alongside must not hide the bad one.
@@ -103,7 +98,7 @@ describe("bad query values: 400 naming the parameter, no upstream request", () =
       }
     }
     expect(failures).toEqual([]);
-    expect(sandbox.stats().requests).toBe(before);
+    expect(sandbox().stats().requests).toBe(before);
   });
 
   it("rejects from after to, naming `to`", async () => {
@@ -171,14 +166,14 @@ const ID_ATTACKS = [
 
 describe("path attacks on the visitor id: 400 id, no upstream request", () => {
   it.each(ID_ATTACKS)("%j", async (id) => {
-    const before = sandbox.stats().requests;
+    const before = sandbox().stats().requests;
     // The segments as the router hands them over (decoded once), for the visitor and its timeline.
     for (const segments of [["visitors", id], ["visitors", id, "timeline"]]) {
       const res = await callApi<ErrorJson>(`/api/visitors/x`, { cookie, segments });
       expect(res.status).toBe(400);
       expect(res.body.error).toMatchObject({ code: "invalid_parameter", param: "id" });
     }
-    expect(sandbox.stats().requests).toBe(before);
+    expect(sandbox().stats().requests).toBe(before);
   });
 });
 
@@ -188,6 +183,6 @@ describe("routes without parameters", () => {
       const res = await callApi(`${path}?limit=${HUGE}&q=%3Cscript%3E&limit=1`, { cookie });
       expect(res.status).toBe(200);
     }
-    expect(sandbox.stats().log.slice(-2).map((l) => l.query)).toEqual(["", ""]);
+    expect(sandbox().stats().log.slice(-2).map((l) => l.query)).toEqual(["", ""]);
   });
 });

@@ -2,27 +2,17 @@
 // really reach what uses it. A replaced clock decides session expiry; a replaced retry policy decides
 // how often a failing upstream request is tried; replaced stores are the ones the routes use; and the
 // upstream clients are made afresh for the new context and shared within it.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import type { Sandbox } from "@/sandbox/server";
-import { serverContext, setServerContext, upstreamFor } from "./context";
+import { serverContext, upstreamFor } from "./context";
 import { createMemoryRevocationStore } from "./stores/revocations";
 import { SESSION_TTL_SECONDS, getRequestSession, revokeSession } from "./session";
-import { callApi, sessionCookie, startUpstream, type ErrorJson } from "./test-support";
+import { callApi, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "./test-support";
 
-let sandbox: Sandbox;
-let restore: (() => void) | undefined;
-
-beforeAll(async () => {
-  sandbox = await startUpstream();
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
+const sandbox = upstreamForFile();
+const overrideContext = serverContextPerTest();
 afterEach(() => {
-  restore?.();
-  restore = undefined;
-  sandbox.setFaults({});
+  sandbox().setFaults({});
 });
 
 const requestWith = (cookie: string) => new Request("http://localhost:3000/api/session", { headers: { cookie } });
@@ -30,7 +20,7 @@ const requestWith = (cookie: string) => new Request("http://localhost:3000/api/s
 describe("the server context", () => {
   it("its clock decides when a session ends (no waiting eight hours)", async () => {
     let t = Date.parse("2026-11-20T12:00:00Z");
-    restore = setServerContext({ now: () => t });
+    overrideContext({ now: () => t });
     const cookie = await sessionCookie(DEMO_KEYS.pro);
     expect(await getRequestSession(requestWith(cookie))).not.toBeNull();
     t += SESSION_TTL_SECONDS * 1000 + 1000;
@@ -40,18 +30,18 @@ describe("the server context", () => {
   it("its retry policy decides how often a failing upstream request is tried", async () => {
     const cookie = await sessionCookie(DEMO_KEYS.pro);
     // Three failures in a row: one retry is not enough, four are.
-    restore = setServerContext({ retry: { retries: 1, minBackoffMs: 1, maxBackoffMs: 2 } });
-    sandbox.setFaults({ errorCount: 3, paths: ["/analytics/funnel"] });
+    const oneRetry = overrideContext({ retry: { retries: 1, minBackoffMs: 1, maxBackoffMs: 2 } });
+    sandbox().setFaults({ errorCount: 3, paths: ["/analytics/funnel"] });
     expect((await callApi<ErrorJson>("/api/analytics/funnel?period=7d", { cookie })).status).toBe(502);
-    restore();
-    restore = setServerContext({ retry: { retries: 4, minBackoffMs: 1, maxBackoffMs: 2 } });
-    sandbox.setFaults({ errorCount: 3, paths: ["/analytics/funnel"] });
+    oneRetry();
+    overrideContext({ retry: { retries: 4, minBackoffMs: 1, maxBackoffMs: 2 } });
+    sandbox().setFaults({ errorCount: 3, paths: ["/analytics/funnel"] });
     expect((await callApi("/api/analytics/funnel?period=24h", { cookie })).status).toBe(200);
   });
 
   it("its stores are the ones sign-out and every session read use", async () => {
     const revocations = createMemoryRevocationStore();
-    restore = setServerContext({ stores: { ...serverContext().stores, revocations } });
+    overrideContext({ stores: { ...serverContext().stores, revocations } });
     const cookie = await sessionCookie(DEMO_KEYS.pro);
     const session = await getRequestSession(requestWith(cookie));
     await revokeSession(session!);
@@ -63,10 +53,9 @@ describe("the server context", () => {
     const first = upstreamFor(DEMO_KEYS.pro);
     expect(upstreamFor(DEMO_KEYS.pro)).toBe(first);
     expect(upstreamFor(DEMO_KEYS.free)).not.toBe(first);
-    restore = setServerContext({});
+    const restore = overrideContext({});
     expect(upstreamFor(DEMO_KEYS.pro)).not.toBe(first);
     restore();
-    restore = undefined;
     expect(upstreamFor(DEMO_KEYS.pro)).toBe(first);
   });
 });

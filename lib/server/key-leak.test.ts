@@ -5,16 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { secretPart } from "@/lib/data-api/redact";
 import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
-import type { Sandbox } from "@/sandbox/server";
 import * as session from "./session-routes";
-import { apiRoute, call, onServerFakeTime, sessionCookie, startUpstream } from "./test-support";
+import { apiRoute, call, onServerFakeTime, sessionCookie, upstreamForFile } from "./test-support";
 
-let sandbox: Sandbox;
+const sandbox = upstreamForFile();
 const seen: string[] = [];
 const KEYS = [DEMO_KEYS.pro, DEMO_KEYS.limited, DEMO_KEYS.empty, REVOKED_KEY];
 
-beforeAll(async () => {
-  sandbox = await startUpstream();
+beforeAll(() => {
   for (const method of ["log", "info", "warn", "error", "debug"] as const) {
     vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
       seen.push(`console.${method}: ${args.map((a) => (a instanceof Error ? `${a.message} ${a.stack}` : String(a))).join(" ")}`);
@@ -23,7 +21,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   vi.restoreAllMocks();
-  await sandbox?.close();
 });
 
 /** Calls a handler and records everything the browser would receive. */
@@ -83,14 +80,14 @@ describe("the API key never appears in responses or logs", () => {
     // and Retry-After waited out on fake time).
     await record(apiRoute, "/api/intelligence/score", { cookie: await sessionCookie(REVOKED_KEY) });
     await onServerFakeTime(async () => {
-      sandbox.setFaults({ errorCount: 2, paths: ["/analytics/traffic"] });
+      sandbox().setFaults({ errorCount: 2, paths: ["/analytics/traffic"] });
       await record(apiRoute, "/api/analytics/traffic?period=24h", { cookie: pro });
-      sandbox.setFaults({ malformedCount: 1, paths: ["/mentions"] });
+      sandbox().setFaults({ malformedCount: 1, paths: ["/mentions"] });
       await record(apiRoute, "/api/mentions?limit=4", { cookie: pro });
-      sandbox.setFaults({ rateLimitStorm: 1, paths: ["/analytics/funnel"] });
+      sandbox().setFaults({ rateLimitStorm: 1, paths: ["/analytics/funnel"] });
       await record(apiRoute, "/api/analytics/funnel?period=24h", { cookie: pro });
     });
-    sandbox.setFaults({});
+    sandbox().setFaults({});
 
     await record(session.signOut, "/api/session", { cookie: pro, init: { method: "DELETE", headers: { origin: "http://localhost:3000" } } });
 
@@ -106,7 +103,7 @@ describe("the API key never appears in responses or logs", () => {
 
   it("when the upstream echoes the key: in error codes, messages and params, X-Request-ID, extra and text fields of 200 bodies", async () => {
     seen.length = 0;
-    sandbox.setFaults({ echoKey: true });
+    sandbox().setFaults({ echoKey: true });
     const pro = cookieOf(await signIn({ apiKey: DEMO_KEYS.pro }));
     const limited = cookieOf(await signIn({ demo: "limited" }));
     // A key that the upstream rejects with its key-echoing 401 and request id.
@@ -115,17 +112,17 @@ describe("the API key never appears in responses or logs", () => {
     // Every upstream error kind, each echoing the key (retries and Retry-After on fake time), and
     // odd data on top.
     await onServerFakeTime(async () => {
-      sandbox.setFaults({ echoKey: true, errorCount: 5, paths: ["/analytics/traffic"] });
+      sandbox().setFaults({ echoKey: true, errorCount: 5, paths: ["/analytics/traffic"] });
       await record(apiRoute, "/api/analytics/traffic?period=24h", { cookie: pro });
-      sandbox.setFaults({ echoKey: true, rateLimitStorm: 1, paths: ["/analytics/funnel"] });
+      sandbox().setFaults({ echoKey: true, rateLimitStorm: 1, paths: ["/analytics/funnel"] });
       await record(apiRoute, "/api/analytics/funnel?period=24h", { cookie: pro });
     });
-    sandbox.setFaults({ echoKey: true, oddRate: 0.5 });
+    sandbox().setFaults({ echoKey: true, oddRate: 0.5 });
     await everyRoute(pro);
-    sandbox.setFaults({});
+    sandbox().setFaults({});
 
     // The upstream did echo it (so the check is not vacuous), and the app passed on what it could.
-    const upstream = await fetch(`${sandbox.baseUrl}/visitors/vis_unknown`, { headers: { Authorization: `Bearer ${DEMO_KEYS.pro}` } });
+    const upstream = await fetch(`${sandbox().baseUrl}/visitors/vis_unknown`, { headers: { Authorization: `Bearer ${DEMO_KEYS.pro}` } });
     expect(upstream.status).toBe(404);
     const all = seen.join("\n");
     expect(all).toMatch(/"request_id":"req_[0-9a-f]+-svc_sk_test_/);

@@ -6,34 +6,31 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Unreadable } from "@/lib/data-api/schemas";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import type { Sandbox } from "@/sandbox/server";
-import { apiRoute, call, sessionCookie, startUpstream } from "./test-support";
+import { apiRoute, call, sessionCookie, upstreamForFile } from "./test-support";
 
 type Item = Record<string, unknown>;
 type Body = { data: Item[]; meta?: Record<string, unknown>; unreadable?: Unreadable };
 
 const KEY = DEMO_KEYS.pro;
-let sandbox: Sandbox;
+const sandbox = upstreamForFile();
 let cookie: string;
 /** Unreadable items seen over the whole file, so the checks are shown not to be vacuous. */
 let unreadableSeen = 0;
 
 beforeAll(async () => {
-  sandbox = await startUpstream();
   cookie = await sessionCookie(KEY);
-  sandbox.setFaults({ oddRate: 0.4, keys: [KEY] });
+  sandbox().setFaults({ oddRate: 0.4, keys: [KEY] });
 });
-afterAll(async () => {
+afterAll(() => {
   expect(unreadableSeen).toBeGreaterThan(5);
-  await sandbox?.close();
 });
 
 const isObject = (v: unknown): v is Item => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The sandbox's own answer to the same request (same key, so the same oddities). */
 async function direct(path: string): Promise<unknown> {
-  sandbox.reset();
-  const res = await fetch(`${sandbox.baseUrl}${path}`, { headers: { Authorization: `Bearer ${KEY}` } });
+  sandbox().reset();
+  const res = await fetch(`${sandbox().baseUrl}${path}`, { headers: { Authorization: `Bearer ${KEY}` } });
   expect(res.status).toBe(200);
   return res.json();
 }
@@ -58,7 +55,7 @@ function expectPassedOn(body: Body, items: unknown[], identity: string[], idKey:
 describe("lists keep every readable item and count the unreadable ones", () => {
   it.each(["limit=100", "limit=100&offset=100", "limit=50&source=chatgpt", "limit=100&converted=true"])("GET /api/visitors?%s", async (query) => {
     const upstream = (await direct(`/visitors?${query}`)) as { data: unknown[] };
-    sandbox.reset();
+    sandbox().reset();
     const res = await call<Body>(apiRoute, `/api/visitors?${query}`, { cookie });
     expect(res.status).toBe(200);
     expectPassedOn(res.body, upstream.data, ["id"], "id");
@@ -67,16 +64,16 @@ describe("lists keep every readable item and count the unreadable ones", () => {
 
   it.each(["limit=100", "limit=100&offset=300", "limit=40&platform=claude"])("GET /api/mentions?%s", async (query) => {
     const upstream = (await direct(`/mentions?${query}`)) as { data: unknown[] };
-    sandbox.reset();
+    sandbox().reset();
     const res = await call<Body>(apiRoute, `/api/mentions?${query}`, { cookie });
     expect(res.status).toBe(200);
     expectPassedOn(res.body, upstream.data, ["id"], "id");
   });
 
   it("GET /api/visitors/{id}/timeline, for visitors with long timelines", async () => {
-    sandbox.setFaults({ keys: [KEY] });
+    sandbox().setFaults({ keys: [KEY] });
     const ids = ((await direct("/visitors?limit=12&converted=true")) as { data: Item[] }).data.map((v) => String(v.id));
-    sandbox.setFaults({ oddRate: 0.4, keys: [KEY] });
+    sandbox().setFaults({ oddRate: 0.4, keys: [KEY] });
     for (const id of ids) {
       const upstream = (await direct(`/visitors/${id}/timeline`)) as { data: unknown[] };
       const res = await call<Body>(apiRoute, `/api/visitors/${id}/timeline`, { cookie });
@@ -93,20 +90,20 @@ describe("lists keep every readable item and count the unreadable ones", () => {
   ] as const)("GET /api/… %s rows", async (_name, handler, path, identity) => {
     // Every rate: small lists need a high one to hold an unreadable row at all.
     for (const oddRate of [0.4, 0.8, 1]) {
-      sandbox.setFaults({ oddRate, keys: [KEY] });
+      sandbox().setFaults({ oddRate, keys: [KEY] });
       const upstream = (await direct(path)) as { data: unknown[] };
       const res = await call<Body>(handler, `/api${path}`, { cookie });
       expect(res.status).toBe(200);
       expectPassedOn(res.body, upstream.data, [identity], identity);
     }
-    sandbox.setFaults({ oddRate: 0.4, keys: [KEY] });
+    sandbox().setFaults({ oddRate: 0.4, keys: [KEY] });
   });
 });
 
 describe("single objects with odd fields", () => {
   it("the visitor, the overview and the score answer 200 with what could be read", async () => {
-    sandbox.setFaults({ oddRate: 1, keys: [KEY] });
-    sandbox.reset();
+    sandbox().setFaults({ oddRate: 1, keys: [KEY] });
+    sandbox().reset();
     const visitors = (await direct("/visitors?limit=10")) as { data: unknown[] };
     const ids = visitors.data.filter(isObject).map((v) => v.id).filter((id): id is string => typeof id === "string");
     expect(ids.length).toBeGreaterThan(3);
@@ -122,25 +119,25 @@ describe("single objects with odd fields", () => {
       const res = await call<Item>(handler, path, { cookie });
       expect(res.status, path).toBe(200);
     }
-    sandbox.setFaults({ oddRate: 0.4, keys: [KEY] });
+    sandbox().setFaults({ oddRate: 0.4, keys: [KEY] });
   });
 });
 
 describe("meta.total", () => {
   it.each([-1, 2.5, 1e16])("an invalid total (%s) leaves the total unknown and the rows shown", async (total) => {
-    sandbox.setFaults({ metaTotal: total, keys: [KEY] });
-    sandbox.reset();
+    sandbox().setFaults({ metaTotal: total, keys: [KEY] });
+    sandbox().reset();
     const res = await call<Body>(apiRoute, "/api/visitors?limit=5", { cookie });
     expect(res.status).toBe(200);
     expect(res.body.meta).toEqual({ limit: 5, offset: 0 });
     expect(res.body.data).toHaveLength(5);
-    sandbox.setFaults({ oddRate: 0.4, keys: [KEY] });
+    sandbox().setFaults({ oddRate: 0.4, keys: [KEY] });
   });
 
   it("a huge but valid total is passed on as the number it is", async () => {
-    sandbox.setFaults({ metaTotal: 1e11, keys: [KEY] });
+    sandbox().setFaults({ metaTotal: 1e11, keys: [KEY] });
     const res = await call<Body>(apiRoute, "/api/mentions?limit=5", { cookie });
     expect(res.body.meta).toEqual({ total: 1e11, limit: 5, offset: 0 });
-    sandbox.setFaults({ oddRate: 0.4, keys: [KEY] });
+    sandbox().setFaults({ oddRate: 0.4, keys: [KEY] });
   });
 });

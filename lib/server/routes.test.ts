@@ -4,30 +4,27 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ListEnvelope, Mention, Visitor } from "@/lib/data-api/schemas";
 import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
-import type { Sandbox } from "@/sandbox/server";
 import { endpoints } from "@/lib/data-api/endpoints";
 import { handleApiOther, matchRoute } from "./routes";
 import { UNCOMPRESSED_MAX_BYTES } from "./http";
-import { apiRoute, callApi, call, onServerFakeTime, sessionCookie, startUpstream, type ErrorJson } from "./test-support";
+import { apiRoute, callApi, call, onServerFakeTime, sessionCookie, upstreamForFile, type ErrorJson } from "./test-support";
 
-let sandbox: Sandbox;
+const sandbox = upstreamForFile();
 let pro: string;
 
 beforeAll(async () => {
-  sandbox = await startUpstream();
   process.env.DATA_API_TIMEOUT_MS = "1000";
   pro = await sessionCookie(DEMO_KEYS.pro);
 });
-afterAll(async () => {
+afterAll(() => {
   delete process.env.DATA_API_TIMEOUT_MS;
-  await sandbox?.close();
 });
 beforeEach(() => {
-  sandbox.setFaults({});
-  sandbox.reset();
+  sandbox().setFaults({});
+  sandbox().reset();
 });
 
-const lastUpstream = () => sandbox.stats().log.at(-1)!;
+const lastUpstream = () => sandbox().stats().log.at(-1)!;
 
 describe("GET /api/visitors", () => {
   it("defaults to limit 20, offset 0 and reports the pagination meta", async () => {
@@ -145,7 +142,7 @@ describe("error mapping", () => {
     expect(tampered.headers.get("set-cookie")).toMatch(/^wa_session=;.*Max-Age=0/);
     const foreign = await call<ErrorJson>(apiRoute, "/api/intelligence/score", { cookie: "wa_session=Fe26.2**abc*def" });
     expect(foreign.status).toBe(401);
-    expect(sandbox.stats().requests).toBe(0);
+    expect(sandbox().stats().requests).toBe(0);
   });
 
   it("empty workspace: empty lists, not errors", async () => {
@@ -183,16 +180,16 @@ describe("error mapping", () => {
   // The retry and timeout tests run on fake time: the default policy's backoff, Retry-After and the
   // timeout are waited out on the fake clock, over real HTTP.
   it("5xx after the retries: 502 upstream_error with the request id", async () => {
-    sandbox.setFaults({ errorCount: 100, paths: ["/analytics/traffic"] });
+    sandbox().setFaults({ errorCount: 100, paths: ["/analytics/traffic"] });
     const res = await onServerFakeTime(() => call<ErrorJson>(apiRoute, "/api/analytics/traffic?period=7d", { cookie: pro }));
     expect(res.status).toBe(502);
     expect(res.body.error.code).toBe("upstream_error");
     expect(res.body.error.request_id).toMatch(/\S/);
-    expect(sandbox.stats().byPath["/analytics/traffic"]).toBe(5);
+    expect(sandbox().stats().byPath["/analytics/traffic"]).toBe(5);
   });
 
   it("429 after the retries: 503 rate_limited with Retry-After", async () => {
-    sandbox.setFaults({ rateLimitStorm: 100, paths: ["/analytics/funnel"] });
+    sandbox().setFaults({ rateLimitStorm: 100, paths: ["/analytics/funnel"] });
     const res = await onServerFakeTime(() => call<ErrorJson>(apiRoute, "/api/analytics/funnel?period=7d", { cookie: pro }));
     expect(res.status).toBe(503);
     expect(res.body.error.code).toBe("rate_limited");
@@ -200,7 +197,7 @@ describe("error mapping", () => {
   });
 
   it("a malformed upstream body: 502 unexpected_response with the request id", async () => {
-    sandbox.setFaults({ malformedCount: 1, paths: ["/mentions"] });
+    sandbox().setFaults({ malformedCount: 1, paths: ["/mentions"] });
     const res = await call<ErrorJson>(apiRoute, "/api/mentions?limit=7", { cookie: pro });
     expect(res.status).toBe(502);
     expect(res.body.error.code).toBe("unexpected_response");
@@ -208,8 +205,8 @@ describe("error mapping", () => {
   });
 
   it("a slow upstream beyond the timeout: 504 upstream_timeout", async () => {
-    sandbox.setFaults({ latencyMs: 1500, paths: ["/intelligence/score"] });
-    const res = await onServerFakeTime(() => call<ErrorJson>(apiRoute, "/api/intelligence/score", { cookie: pro }), { sandbox });
+    sandbox().setFaults({ latencyMs: 1500, paths: ["/intelligence/score"] });
+    const res = await onServerFakeTime(() => call<ErrorJson>(apiRoute, "/api/intelligence/score", { cookie: pro }), { sandbox: sandbox() });
     expect(res.status).toBe(504);
     expect(res.body.error.code).toBe("upstream_timeout");
   });
@@ -225,13 +222,13 @@ describe("the route table", () => {
       if (res.status === 404) expect(res.body.error.code).toBe("not_found");
       expect(lastUpstream().path, path).toBe(`/v1${concrete}`);
     }
-    const before = sandbox.stats().requests;
+    const before = sandbox().stats().requests;
     for (const path of ["/api/visitors/vis_a/events", "/api/v1/visitors", "/api/Visitors", "/api/intelligence", "/api/sandbox/keys"]) {
       const res = await callApi<ErrorJson>(path, { cookie: pro });
       expect(res.status, path).toBe(404);
       expect(res.body.error.code).toBe("not_found");
     }
-    expect(sandbox.stats().requests).toBe(before);
+    expect(sandbox().stats().requests).toBe(before);
   });
 
   it("answers another method on a route with 405 and Allow, and an unknown path with the JSON 404", async () => {

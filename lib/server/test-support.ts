@@ -1,5 +1,6 @@
 // Test support for the route handler tests: a sandbox on a free port as the upstream (real HTTP),
 // the environment pointing at it, and small helpers to call a handler like Next would.
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { countedTransport, onFakeTime } from "@/lib/fake-time";
 import { serverContext, setServerContext } from "./context";
 import { handleApiGet } from "./routes";
@@ -11,11 +12,13 @@ export const TEST_NOW = "2026-11-20T12:00:00Z";
 export const TEST_SECRET = "test-only-session-secret-0123456789abcdef";
 export const ORIGIN = "http://localhost:3000";
 
+type UpstreamOptions = { visitors?: number; cacheTtlMs?: number; clock?: () => number };
+
 /**
  * A sandbox on a free port as the upstream of the route handlers. Its rate-limit clock reads `Date`
  * at each call (so it follows fake time, see onServerFakeTime) unless `clock` is given.
  */
-export async function startUpstream(options: { visitors?: number; cacheTtlMs?: number; clock?: () => number } = {}): Promise<Sandbox> {
+export async function startUpstream(options: UpstreamOptions = {}): Promise<Sandbox> {
   const sandbox = await startSandbox({ port: 0, now: TEST_NOW, visitors: options.visitors ?? 2000, clock: options.clock ?? (() => Date.now()) });
   process.env.DATA_API_BASE_URL = sandbox.baseUrl;
   process.env.SESSION_SECRET = TEST_SECRET;
@@ -23,6 +26,40 @@ export async function startUpstream(options: { visitors?: number; cacheTtlMs?: n
   // As `npm start` does for the sandbox it starts: this one is the embedded sandbox (demo keys on offer).
   setRuntimeFlags({ embeddedSandboxOrigin: sandbox.url });
   return sandbox;
+}
+
+/**
+ * A test file's upstream: a sandbox (startUpstream) started before the file's tests and closed after
+ * them. Call it at the top of the file; what it returns gives the sandbox in every hook and test.
+ */
+export function upstreamForFile(options: UpstreamOptions = {}): () => Sandbox {
+  let sandbox: Sandbox | undefined;
+  beforeAll(async () => {
+    sandbox = await startUpstream(options);
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+  return () => {
+    if (!sandbox) throw new Error("The upstream starts in beforeAll: use it in a hook or a test.");
+    return sandbox;
+  };
+}
+
+/**
+ * Server context overrides that last one test: each call lays its overrides over the context
+ * (setServerContext) and returns their undo; after every test, whatever is left is undone, last first.
+ */
+export function serverContextPerTest(): (overrides: Parameters<typeof setServerContext>[0]) => () => void {
+  const undos: Array<() => void> = [];
+  afterEach(() => {
+    while (undos.length > 0) undos.pop()!();
+  });
+  return (overrides) => {
+    const undo = setServerContext(overrides);
+    undos.push(undo);
+    return undo;
+  };
 }
 
 export async function sessionCookie(apiKey: string): Promise<string> {

@@ -6,13 +6,12 @@
 // 429 storm delays but never changes an answer; rows that cannot be placed make the visitor figures
 // fall back to counting, and mentions that cannot be placed are reported, not dropped.
 // Runs on fake time (lib/fake-time's onFakeTime): minutes of rate limit take milliseconds.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import type { Sandbox } from "@/sandbox/server";
-import { serverContext, setServerContext, type InsightsPolicy } from "../context";
+import { serverContext, type InsightsPolicy } from "../context";
 import { createMemoryInsightsStore } from "../stores/insights";
 import { onFakeTime } from "@/lib/fake-time";
-import { callApi, sessionCookie, startUpstream, TEST_NOW } from "../test-support";
+import { callApi, serverContextPerTest, sessionCookie, TEST_NOW, upstreamForFile } from "../test-support";
 import { discardKey, forgetKey, rateBudgetForKey } from "../upstream";
 import type { CompetitorsInsight } from "./competitors";
 import type { PlatformsInsight } from "./platforms";
@@ -24,26 +23,18 @@ const RANGE = "from=2026-10-22&to=2026-11-20&tz=UTC";
 const WEEK = "from=2026-11-14&to=2026-11-20&tz=Europe/Berlin";
 const ROUTES = ["trend", "sources", "platforms", "competitors", "sentiment"] as const;
 
-let sandbox: Sandbox;
-let restore: (() => void) | undefined;
+const sandbox = upstreamForFile({ visitors: 20_000, clock });
+const overrideContext = serverContextPerTest();
 let reference: unknown[];
 
-beforeAll(async () => {
-  sandbox = await startUpstream({ visitors: 20_000, clock });
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
 afterEach(() => {
-  restore?.();
-  restore = undefined;
-  sandbox.setFaults({});
+  sandbox().setFaults({});
 });
 
 function fresh(key: string, policy: Partial<InsightsPolicy> = {}): void {
   discardKey(key);
-  sandbox.reset();
-  restore = setServerContext({
+  sandbox().reset();
+  overrideContext({
     now: clock,
     stores: { ...serverContext().stores, insights: createMemoryInsightsStore({ now: clock }) },
     insights: { strategy: "auto", gatherMs: 25, ...policy },
@@ -59,7 +50,7 @@ async function load(key: string, routes: readonly string[] = ROUTES, query = RAN
 }
 
 const onFake = <T>(key: string, work: () => Promise<T>) => onFakeTime(work, () => rateBudgetForKey(key).inFlight);
-const upstream = (path: string) => sandbox.stats().log.filter((l) => l.path === `/v1${path}`).map((l) => new URLSearchParams(l.query));
+const upstream = (path: string) => sandbox().stats().log.filter((l) => l.path === `/v1${path}`).map((l) => new URLSearchParams(l.query));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("insights cost on a Free key (100/min, 10/s)", () => {
@@ -69,7 +60,7 @@ describe("insights cost on a Free key (100/min, 10/s)", () => {
       const started = clock();
       reference = await load(DEMO_KEYS.free);
       const coldSeconds = (clock() - started) / 1000;
-      const cold = sandbox.stats();
+      const cold = sandbox().stats();
       expect(cold.rateLimited).toBe(0);
       // One listing of the visitors serves trend, sources and platforms (no figure was counted),
       // and one of the mentions serves platforms and competitors.
@@ -82,14 +73,14 @@ describe("insights cost on a Free key (100/min, 10/s)", () => {
       expect(cold.requests).toBeLessThan(100);
       expect(coldSeconds).toBeLessThan(30);
 
-      sandbox.reset();
+      sandbox().reset();
       expect(await load(DEMO_KEYS.free)).toEqual(reference);
-      expect(sandbox.stats().requests).toBe(0);
+      expect(sandbox().stats().requests).toBe(0);
 
       // Today's figures are kept for seconds, closed days' for hours: only today is read again.
       await sleep(31_000);
       expect(await load(DEMO_KEYS.free)).toEqual(reference);
-      const later = sandbox.stats().log;
+      const later = sandbox().stats().log;
       expect(later.length).toBeGreaterThan(0);
       expect(later.length).toBeLessThanOrEqual(4);
       for (const l of later) expect(new URLSearchParams(l.query).get("from")).toBe("2026-11-20T00:00:00.000Z");
@@ -99,29 +90,29 @@ describe("insights cost on a Free key (100/min, 10/s)", () => {
   it("identical concurrent requests share one computation: five trend requests cost what one does", async () => {
     fresh(DEMO_KEYS.free);
     const [one] = await onFake(DEMO_KEYS.free, () => load(DEMO_KEYS.free, ["trend"], WEEK));
-    const once = sandbox.stats().requests;
+    const once = sandbox().stats().requests;
     fresh(DEMO_KEYS.free);
     const five = await onFake(DEMO_KEYS.free, () => load(DEMO_KEYS.free, ["trend", "trend", "trend", "trend", "trend"], WEEK));
     expect(five).toEqual([one, one, one, one, one]);
-    expect(sandbox.stats().requests).toBe(once);
-    expect(new Set(sandbox.stats().log.map((l) => l.query)).size).toBe(once);
+    expect(sandbox().stats().requests).toBe(once);
+    expect(new Set(sandbox().stats().log.map((l) => l.query)).size).toBe(once);
   });
 
   it("a 429 storm delays the answers but does not change them", async () => {
     fresh(DEMO_KEYS.free);
-    sandbox.setFaults({ rateLimitStorm: 8, keys: [DEMO_KEYS.free] });
+    sandbox().setFaults({ rateLimitStorm: 8, keys: [DEMO_KEYS.free] });
     const answers = await onFake(DEMO_KEYS.free, () => load(DEMO_KEYS.free));
-    expect(sandbox.stats().rateLimited).toBe(8);
+    expect(sandbox().stats().rateLimited).toBe(8);
     expect(answers).toEqual(reference);
   });
 
   it("after sign-out's forgetKey, the key's insights figures are gone", async () => {
     fresh(DEMO_KEYS.free);
     await onFake(DEMO_KEYS.free, () => load(DEMO_KEYS.free, ["sources"]));
-    sandbox.reset();
+    sandbox().reset();
     await forgetKey(DEMO_KEYS.free);
     await onFake(DEMO_KEYS.free, () => load(DEMO_KEYS.free, ["sources"]));
-    expect(sandbox.stats().requests).toBeGreaterThan(0);
+    expect(sandbox().stats().requests).toBeGreaterThan(0);
   });
 });
 
@@ -143,12 +134,7 @@ function visitorsMoveDuringListing(shift: number, times: number): void {
     }
     return transport(u.toString(), init);
   };
-  const previous = restore;
-  const undo = setServerContext({ fetch });
-  restore = () => {
-    undo();
-    previous?.();
-  };
+  overrideContext({ fetch });
 }
 
 describe("listings that cannot be exact", () => {
@@ -184,7 +170,7 @@ describe("listings that cannot be exact", () => {
     fresh(DEMO_KEYS.odd);
     const clean = await onFake(DEMO_KEYS.odd, () => load(DEMO_KEYS.odd, ["trend", "sources"], WEEK));
     fresh(DEMO_KEYS.odd, { strategy: "list" });
-    sandbox.setFaults({ oddRate: 0.05, keys: [DEMO_KEYS.odd], paths: ["/visitors"] });
+    sandbox().setFaults({ oddRate: 0.05, keys: [DEMO_KEYS.odd], paths: ["/visitors"] });
     const answers = await onFake(DEMO_KEYS.odd, () => load(DEMO_KEYS.odd, ["trend", "sources"], WEEK));
     expect(answers).toEqual(clean);
     const limits = upstream("/visitors").map((q) => q.get("limit"));
@@ -194,7 +180,7 @@ describe("listings that cannot be exact", () => {
 
   it("mentions: each one is in a platform's figures or in `unreadable`, never silently dropped", async () => {
     fresh(DEMO_KEYS.odd);
-    sandbox.setFaults({ oddRate: 0.1, keys: [DEMO_KEYS.odd], paths: ["/mentions"] });
+    sandbox().setFaults({ oddRate: 0.1, keys: [DEMO_KEYS.odd], paths: ["/mentions"] });
     const [competitors, platforms] = (await onFake(DEMO_KEYS.odd, async () => [
       ...(await load(DEMO_KEYS.odd, ["competitors"])),
       ...(await load(DEMO_KEYS.odd, ["platforms"])),

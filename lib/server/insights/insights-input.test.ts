@@ -2,21 +2,16 @@
 // upstream call, on all five routes; a range that is backwards or too long (also once a default is
 // filled in) names `from`; and what omitted parameters mean (the last 30 days ending today in tz,
 // buckets by the range's length).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import type { Sandbox } from "@/sandbox/server";
-import { callApi, sessionCookie, startUpstream, type ErrorJson } from "../test-support";
+import { callApi, sessionCookie, upstreamForFile, type ErrorJson } from "../test-support";
 import type { TrendInsight } from "./trend";
 
-let sandbox: Sandbox;
+const sandbox = upstreamForFile();
 let cookie: string;
 
 beforeAll(async () => {
-  sandbox = await startUpstream();
   cookie = await sessionCookie(DEMO_KEYS.pro);
-});
-afterAll(async () => {
-  await sandbox?.close();
 });
 
 const ROUTES = ["trend", "sources", "platforms", "competitors", "sentiment"];
@@ -58,7 +53,7 @@ const cases = ROUTES.flatMap((route) =>
 
 describe("insights: bad from, to, tz and bucket", () => {
   it(`a 400 naming the parameter and no upstream request (${cases.length} cases over the five routes)`, async () => {
-    const before = sandbox.stats().requests;
+    const before = sandbox().stats().requests;
     const failures: string[] = [];
     for (const { route, param, query, label } of cases) {
       const res = await callApi<ErrorJson>(`/api/insights/${route}?${query}`, { cookie });
@@ -67,7 +62,7 @@ describe("insights: bad from, to, tz and bucket", () => {
       }
     }
     expect(failures).toEqual([]);
-    expect(sandbox.stats().requests).toBe(before);
+    expect(sandbox().stats().requests).toBe(before);
   });
 
   it.each([
@@ -76,14 +71,14 @@ describe("insights: bad from, to, tz and bucket", () => {
     ["from far back with to defaulting to today", "from=2020-01-01", /at most 366.*to defaults to today/],
     ["from after today with to defaulting to today", "from=2099-01-01", /from must not be after to.*to defaults to today/],
   ])("%s: a 400 naming from with a message that says why, no upstream request", async (_name, query, message) => {
-    const before = sandbox.stats().requests;
+    const before = sandbox().stats().requests;
     for (const route of ROUTES) {
       const res = await callApi<ErrorJson>(`/api/insights/${route}?${query}`, { cookie });
       expect(res.status, route).toBe(400);
       expect(res.body.error).toMatchObject({ code: "invalid_parameter", param: "from" });
       expect(res.body.error.message).toMatch(message);
     }
-    expect(sandbox.stats().requests).toBe(before);
+    expect(sandbox().stats().requests).toBe(before);
   });
 
   it("takes 366 days, leap days, links and zones in any case, and drops unknown parameters", async () => {

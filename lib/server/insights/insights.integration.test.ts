@@ -4,13 +4,12 @@
 // time-zone code. Several ranges and zones: UTC, a negative offset, half-hour offsets, clock
 // changes inside the range; day and week buckets; and both planner strategies (counting,
 // listing), which must give identical answers. The empty workspace gives zeros and nulls.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import type { Sandbox } from "@/sandbox/server";
-import { serverContext, setServerContext, type InsightsPolicy } from "../context";
+import { serverContext, type InsightsPolicy } from "../context";
 import { createMemoryInsightsStore } from "../stores/insights";
 import { onFakeTime } from "@/lib/fake-time";
-import { callApi, sessionCookie, startUpstream } from "../test-support";
+import { callApi, serverContextPerTest, sessionCookie, upstreamForFile } from "../test-support";
 import { discardKey, rateBudgetForKey } from "../upstream";
 import type { CompetitorsInsight } from "./competitors";
 import type { PlatformsInsight } from "./platforms";
@@ -21,16 +20,16 @@ import type { TrendInsight } from "./trend";
 type RawVisitor = { id: string; first_seen: string; source: string; converted: boolean };
 type RawMention = { id: string; platform: string; sentiment: string; position: number; competitors_mentioned: string[]; created_at: string };
 
-let sandbox: Sandbox;
+const sandbox = upstreamForFile({ visitors: 2000 });
+const overrideContext = serverContextPerTest();
 let visitors: RawVisitor[];
 let mentions: RawMention[];
-let restore: (() => void) | undefined;
 
 /** Every row of a sandbox list, page by page, straight over HTTP with `key`. */
 async function listDirect<T>(path: string, key: string): Promise<T[]> {
   const rows: T[] = [];
   for (let offset = 0; ; offset += 100) {
-    const res = await fetch(`${sandbox.baseUrl}${path}?limit=100&offset=${offset}`, { headers: { Authorization: `Bearer ${key}` } });
+    const res = await fetch(`${sandbox().baseUrl}${path}?limit=100&offset=${offset}`, { headers: { Authorization: `Bearer ${key}` } });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { data: T[]; meta: { total: number } };
     rows.push(...body.data);
@@ -39,17 +38,9 @@ async function listDirect<T>(path: string, key: string): Promise<T[]> {
 }
 
 beforeAll(async () => {
-  sandbox = await startUpstream({ visitors: 2000 });
   // Two other keys of the same workspace, so this file's own listing leaves the app's key alone.
   visitors = await listDirect<RawVisitor>("/visitors", DEMO_KEYS.limited);
   mentions = await listDirect<RawMention>("/mentions", DEMO_KEYS.odd);
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-afterEach(() => {
-  restore?.();
-  restore = undefined;
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -178,10 +169,9 @@ function computeExpected(c: Case) {
 
 /** A fresh insights store and planner policy, and a fresh budget for the key (fake time moved it on). */
 function freshContext(policy: Partial<InsightsPolicy>, key: string): void {
-  restore?.();
   discardKey(key);
-  sandbox.reset();
-  restore = setServerContext({
+  sandbox().reset();
+  overrideContext({
     stores: { ...serverContext().stores, insights: createMemoryInsightsStore() },
     insights: { strategy: "auto", gatherMs: 25, ...policy },
   });
@@ -233,7 +223,7 @@ describe("every insights number against the sandbox's rows, bucketed independent
 
       // The strategy really took its path: counting asks one figure per call (limit=1), each distinct
       // figure once; listing reads the window's visitors in pages of 100, each page once.
-      const asked = sandbox.stats().log.filter((l) => l.path === "/v1/visitors").map((l) => new URLSearchParams(l.query));
+      const asked = sandbox().stats().log.filter((l) => l.path === "/v1/visitors").map((l) => new URLSearchParams(l.query));
       if (strategy === "count") {
         expect(asked.every((q) => q.get("limit") === "1")).toBe(true);
         // trend: per bucket and period all, converted and the four AI sources; sources: per period
