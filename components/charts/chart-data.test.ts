@@ -101,15 +101,17 @@ describe("toFunnelChartData", () => {
 
 describe("toTrendChartData", () => {
   const point = (start: string, visitors: number, ai_visitors: number, conversions: number) => ({ start, visitors, ai_visitors, conversions });
+  type Point = ReturnType<typeof point>;
+  /** The chart data of a trend answer in `tz`: the range's buckets and the previous period's. */
+  const trend = (tz: string, data: Point[], previous: Point[], bucket: "day" | "week" = "day") => toTrendChartData({ bucket, tz, data, previous });
 
   it("labels each bucket by its first day in the range's zone, not the browser's or UTC's", () => {
     // 1 Nov 2026 in New York starts at 04:00 UTC (EDT); 2 Nov at 05:00 UTC (EST, after the clock change).
-    const data = toTrendChartData({
-      bucket: "day",
-      tz: "America/New_York",
-      data: [point("2026-11-01T04:00:00.000Z", 10, 4, 1), point("2026-11-02T05:00:00.000Z", 20, 6, 0)],
-      previous: [point("2026-10-30T04:00:00.000Z", 8, 2, 1), point("2026-10-31T04:00:00.000Z", 12, 3, 0)],
-    });
+    const data = trend(
+      "America/New_York",
+      [point("2026-11-01T04:00:00.000Z", 10, 4, 1), point("2026-11-02T05:00:00.000Z", 20, 6, 0)],
+      [point("2026-10-30T04:00:00.000Z", 8, 2, 1), point("2026-10-31T04:00:00.000Z", 12, 3, 0)],
+    );
     expect(data.rows.map((r) => [r.label, r.previousLabel])).toEqual([
       ["1 Nov", "30 Oct"],
       ["2 Nov", "31 Oct"],
@@ -124,12 +126,11 @@ describe("toTrendChartData", () => {
   });
 
   it("pairs each bucket with the previous period's at the same position, and sums the totals the KPI cards show", () => {
-    const data = toTrendChartData({
-      bucket: "day",
-      tz: "UTC",
-      data: [point("2026-11-01T00:00:00.000Z", 100, 30, 4), point("2026-11-02T00:00:00.000Z", 300, 90, 8)],
-      previous: [point("2026-10-30T00:00:00.000Z", 150, 20, 3), point("2026-10-31T00:00:00.000Z", 250, 20, 3)],
-    });
+    const data = trend(
+      "UTC",
+      [point("2026-11-01T00:00:00.000Z", 100, 30, 4), point("2026-11-02T00:00:00.000Z", 300, 90, 8)],
+      [point("2026-10-30T00:00:00.000Z", 150, 20, 3), point("2026-10-31T00:00:00.000Z", 250, 20, 3)],
+    );
     expect(data.rows[1]).toEqual({
       start: "2026-11-02T00:00:00.000Z",
       label: "2 Nov",
@@ -147,7 +148,7 @@ describe("toTrendChartData", () => {
   });
 
   it("has no rate without visitors (null, not 0% or NaN), and rounds rates to one decimal like the routes", () => {
-    const empty = toTrendChartData({ bucket: "day", tz: "UTC", data: [point("2026-11-01T00:00:00.000Z", 0, 0, 0)], previous: [point("2026-10-31T00:00:00.000Z", 0, 0, 0)] });
+    const empty = trend("UTC", [point("2026-11-01T00:00:00.000Z", 0, 0, 0)], [point("2026-10-31T00:00:00.000Z", 0, 0, 0)]);
     expect(empty.totals.current.conversion_rate).toBeNull();
     expect(empty.totals.current.ai_share).toBeNull();
     expect(rateOf(1, 3)).toBe(33.3);
@@ -155,7 +156,7 @@ describe("toTrendChartData", () => {
   });
 
   it("a bucket without a previous counterpart draws no previous point", () => {
-    const data = toTrendChartData({ bucket: "week", tz: "UTC", data: [point("2026-11-02T00:00:00.000Z", 5, 1, 0)], previous: [] });
+    const data = trend("UTC", [point("2026-11-02T00:00:00.000Z", 5, 1, 0)], [], "week");
     expect(data.rows[0]!.previous).toBeUndefined();
     expect(trendSeries(data, "visitors")[0]!.previous).toBeUndefined();
   });
