@@ -30,3 +30,17 @@ export function Card({
     </section>
   );
 }
+
+/**
+ * A widget's frame (Widget's `frame`) that is a card: its title, description and test id said once,
+ * around whatever the widget shows (its loading state, its error, its answer) and the actions given.
+ */
+export function cardFrame(card: { title: string; description?: ReactNode; testId: string }) {
+  return function frame(body: ReactNode, actions?: ReactNode) {
+    return (
+      <Card {...card} actions={actions}>
+        {body}
+      </Card>
+    );
+  };
+}

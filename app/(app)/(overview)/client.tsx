@@ -17,7 +17,7 @@ import { CsvDownloadButton } from "@/components/export/csv-download-button";
 import { FUNNEL_COLUMNS, OVERVIEW_COLUMNS, TRAFFIC_COLUMNS } from "@/lib/columns/analytics";
 import { EmptyState, QueryView, Skeleton, SkeletonLines, UnreadableNotice } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
-import { Card } from "@/components/ui/card";
+import { Card, cardFrame } from "@/components/ui/card";
 import { ChangeBadge } from "@/components/ui/change-badge";
 import { sortByRank } from "@/components/ui/ranking-data";
 import { ScoreSummary } from "@/components/ui/score-summary";
@@ -224,13 +224,11 @@ function Kpis({ params, periodLabel }: { params: PeriodParams; periodLabel: stri
   );
 }
 
-function trafficFrame(body: ReactNode, actions?: ReactNode) {
-  return (
-    <Card title="Traffic by source" description="Rolling period; AI platforms set apart; each source opens its visitors" testId="traffic-card" actions={actions}>
-      {body}
-    </Card>
-  );
-}
+const trafficFrame = cardFrame({
+  title: "Traffic by source",
+  description: "Rolling period; AI platforms set apart; each source opens its visitors",
+  testId: "traffic-card",
+});
 
 function TrafficCard({ params, periodLabel }: { params: PeriodParams; periodLabel: string }) {
   const query = useWidgetQuery(apiQuery(browserApi, "/analytics/traffic", { query: params }));
@@ -254,18 +252,11 @@ function TrafficCard({ params, periodLabel }: { params: PeriodParams; periodLabe
   );
 }
 
-function funnelFrame(body: ReactNode, actions?: ReactNode) {
-  return (
-    <Card
-      title="Conversion funnel"
-      description="Rolling period: each stage's count and its conversion from the previous stage; each stage opens its visitors"
-      testId="funnel-card"
-      actions={actions}
-    >
-      {body}
-    </Card>
-  );
-}
+const funnelFrame = cardFrame({
+  title: "Conversion funnel",
+  description: "Rolling period: each stage's count and its conversion from the previous stage; each stage opens its visitors",
+  testId: "funnel-card",
+});
 
 function FunnelCard({ params, periodLabel }: { params: PeriodParams; periodLabel: string }) {
   const query = useWidgetQuery(apiQuery(browserApi, "/analytics/funnel", { query: params }));

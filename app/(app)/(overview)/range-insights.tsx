@@ -13,7 +13,7 @@ import { visitorsHref } from "@/components/charts/source-table-data";
 import { toTrendChartData } from "@/components/charts/trend-chart-data";
 import { EmptyState, QueryView, Skeleton } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
-import { Card } from "@/components/ui/card";
+import { cardFrame } from "@/components/ui/card";
 import { ChangeBadge } from "@/components/ui/change-badge";
 import { formatPercent } from "@/lib/format/format";
 import { apiQuery, browserApi } from "@/lib/queries/api";
@@ -143,13 +143,11 @@ function RangeKpis({ range }: { range: DateRange }) {
   );
 }
 
-function trendFrame(body: ReactNode) {
-  return (
-    <Card title="Trend" description="Visitors, AI visitors and conversions over the range, the previous period drawn behind" testId="trend-card">
-      {body}
-    </Card>
-  );
-}
+const trendFrame = cardFrame({
+  title: "Trend",
+  description: "Visitors, AI visitors and conversions over the range, the previous period drawn behind",
+  testId: "trend-card",
+});
 
 function TrendCard({ range }: { range: DateRange }) {
   const { query, pending, labels } = useRangeInsight(trendQuery(range), range, "visitors per day");
@@ -171,13 +169,11 @@ function TrendCard({ range }: { range: DateRange }) {
   );
 }
 
-function sourcesFrame(body: ReactNode) {
-  return (
-    <Card title="Conversion by source" description="Visitors, conversions and rate per source, AI platforms set apart; each links to its visitors" testId="sources-card">
-      {body}
-    </Card>
-  );
-}
+const sourcesFrame = cardFrame({
+  title: "Conversion by source",
+  description: "Visitors, conversions and rate per source, AI platforms set apart; each links to its visitors",
+  testId: "sources-card",
+});
 
 function SourcesCard({ range }: { range: DateRange }) {
   const { query, shown, pending, labels } = useRangeInsight(apiQuery(browserApi, "/insights/sources", rangeQuery(range)), range, "visitors and conversions by source");

@@ -13,7 +13,7 @@ import { CsvDownloadButton } from "@/components/export/csv-download-button";
 import { RANKING_COLUMNS } from "@/lib/columns/ranking";
 import { EmptyState, noRows, QueryView, Skeleton, SkeletonLines } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
-import { Card } from "@/components/ui/card";
+import { Card, cardFrame } from "@/components/ui/card";
 import { DateTime } from "@/components/ui/date-time";
 import { sortByRank } from "@/components/ui/ranking-data";
 import { ScoreSummary } from "@/components/ui/score-summary";
@@ -79,13 +79,11 @@ function ScoreCard() {
   );
 }
 
-function breakdownFrame(body: ReactNode) {
-  return (
-    <Card title="Score components" description="Each component on the same 0–100 scale" testId="breakdown-card">
-      {body}
-    </Card>
-  );
-}
+const breakdownFrame = cardFrame({
+  title: "Score components",
+  description: "Each component on the same 0–100 scale",
+  testId: "breakdown-card",
+});
 
 function BreakdownCard() {
   const score = useWidgetQuery(scoreQuery);

@@ -4,7 +4,7 @@
 // named with the brand (share of voice), over the app's date range. Each widget loads, streams and fails on its own, says
 // what it is still counting, and labels the window its numbers cover (from the answer itself, so a
 // previous range's numbers still on screen while the next ones load are never mislabelled).
-import { useMemo, type ReactNode } from "react";
+import { useMemo } from "react";
 import { COMPETITOR_TABLE_COLUMNS, competitorRowKey, type CompetitorTableRow } from "@/components/data-table/columns/competitors";
 import { DataTable } from "@/components/data-table/data-table";
 import { CsvDownloadButton } from "@/components/export/csv-download-button";
@@ -15,7 +15,7 @@ import styles from "@/components/platforms/platforms.module.css";
 import { SentimentOverTime } from "@/components/platforms/sentiment-over-time";
 import { EmptyState, QueryView } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
-import { Card } from "@/components/ui/card";
+import { cardFrame } from "@/components/ui/card";
 import { COMPETITOR_COLUMNS } from "@/lib/columns/competitors";
 import { formatNumber } from "@/lib/format/format";
 import { apiQuery, browserApi } from "@/lib/queries/api";
@@ -48,13 +48,11 @@ export function PlatformsClient() {
   );
 }
 
-function platformsFrame(body: ReactNode) {
-  return (
-    <Card title="From mention to conversion" description="Per AI platform: mentions, the visitors it sent, conversions and rate; sentiment and average position" testId="platforms-card">
-      {body}
-    </Card>
-  );
-}
+const platformsFrame = cardFrame({
+  title: "From mention to conversion",
+  description: "Per AI platform: mentions, the visitors it sent, conversions and rate; sentiment and average position",
+  testId: "platforms-card",
+});
 
 function PlatformsCard({ range }: { range: DateRange }) {
   const query = useWidgetQuery(apiQuery(browserApi, "/insights/platforms", { query: rangeParams(range) }));
@@ -79,13 +77,11 @@ function PlatformsCard({ range }: { range: DateRange }) {
   );
 }
 
-function sentimentFrame(body: ReactNode) {
-  return (
-    <Card title="Sentiment over time" description="How AI platforms talked about the brand, mentions by sentiment per day (per week beyond 31 days)" testId="sentiment-card">
-      {body}
-    </Card>
-  );
-}
+const sentimentFrame = cardFrame({
+  title: "Sentiment over time",
+  description: "How AI platforms talked about the brand, mentions by sentiment per day (per week beyond 31 days)",
+  testId: "sentiment-card",
+});
 
 function SentimentCard({ range }: { range: DateRange }) {
   const query = useWidgetQuery(apiQuery(browserApi, "/insights/sentiment", { query: rangeParams(range) }));
@@ -107,13 +103,11 @@ function SentimentCard({ range }: { range: DateRange }) {
   );
 }
 
-function competitorsFrame(body: ReactNode, actions?: ReactNode) {
-  return (
-    <Card title="Competitors named with us" description="Share of voice: how many of the range's mentions name each competitor" testId="competitors-card" actions={actions}>
-      {body}
-    </Card>
-  );
-}
+const competitorsFrame = cardFrame({
+  title: "Competitors named with us",
+  description: "Share of voice: how many of the range's mentions name each competitor",
+  testId: "competitors-card",
+});
 
 function toCompetitorRows(c: CompetitorsInsight): CompetitorTableRow[] {
   // The Data API filters mentions by platform, sentiment and dates only: each name opens the range's mentions.

@@ -11,7 +11,7 @@ import { TIMELINE_COLUMNS } from "@/lib/columns/timeline";
 import { VISITOR_COLUMNS } from "@/lib/columns/visitors";
 import { EmptyState, noRows, QueryView, SkeletonLines, UnreadableNotice } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
-import { Card } from "@/components/ui/card";
+import { Card, cardFrame } from "@/components/ui/card";
 import { ConvertedBadge } from "@/components/ui/converted-badge";
 import { DateTime } from "@/components/ui/date-time";
 import { ArrowLeftIcon } from "@/components/ui/icons";
@@ -59,13 +59,7 @@ export function VisitorClient({ id }: { id: string }) {
   );
 }
 
-function detailsFrame(body: ReactNode) {
-  return (
-    <Card title="Details" testId="visitor-details">
-      {body}
-    </Card>
-  );
-}
+const detailsFrame = cardFrame({ title: "Details", testId: "visitor-details" });
 
 function DetailsCard({ id }: { id: string }) {
   const visitor = useWidgetQuery(apiQuery(browserApi, "/visitors/:id", { params: { id } }));
