@@ -76,7 +76,7 @@ export function ListView<P extends ListPath>({ view, title, intro, filters, head
           </Framed>
         ) : (
           <Widget what={resource} loading={loading}>
-            <ListResults view={view} feed={feed} loading={loading} emptyHint={emptyHint}>
+            <ListResults view={view} feed={feed} emptyHint={emptyHint}>
               {children}
             </ListResults>
           </Widget>
@@ -91,7 +91,7 @@ function Framed({ feed, children }: { feed: boolean; children: ReactNode }) {
   return feed ? <div className="card">{children}</div> : children;
 }
 
-function ListResults<P extends ListPath>({ view, feed, loading, emptyHint, children }: Pick<ListViewProps<P>, "view" | "loading" | "emptyHint" | "children"> & { feed: boolean }) {
+function ListResults<P extends ListPath>({ view, feed, emptyHint, children }: Pick<ListViewProps<P>, "view" | "emptyHint" | "children"> & { feed: boolean }) {
   const { path, offset, pageHref } = view;
   const resource = resourceOf(path);
   const query = useWidgetQuery<ResultFor<P>>(view.list);
@@ -103,8 +103,6 @@ function ListResults<P extends ListPath>({ view, feed, loading, emptyHint, child
   return (
     <QueryView
       query={query}
-      what={resource}
-      loading={loading}
       isEmpty={(d) => noRows(pageOf(d))}
       empty={framed(
         <EmptyState title={offset > 0 ? `No ${resource} on this page` : `No ${resource} match these filters`}>

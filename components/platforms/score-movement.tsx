@@ -74,7 +74,7 @@ export function ScoreMovement() {
 function ComponentValues() {
   const score = useWidgetQuery(scoreQuery);
   return (
-    <QueryView query={score} what="the score components" loading={<SkeletonLines lines={4} />} isEmpty={(s) => !s.breakdown} empty={<EmptyState title="No breakdown available" />}>
+    <QueryView query={score} isEmpty={(s) => !s.breakdown} empty={<EmptyState title="No breakdown available" />}>
       {(s) => (
         <>
           <ul className={styles.moves} data-testid="movement-components">
@@ -97,7 +97,7 @@ function ComponentValues() {
 function RankingMoves() {
   const ranking = useWidgetQuery(rankingQuery);
   return (
-    <QueryView query={ranking} what="the ranking moves" loading={<SkeletonLines lines={5} />} isEmpty={(r) => r.data.length === 0} empty={<EmptyState title="No competitors tracked yet" />}>
+    <QueryView query={ranking} isEmpty={(r) => r.data.length === 0} empty={<EmptyState title="No competitors tracked yet" />}>
       {(r) => <MoversList ranking={r} />}
     </QueryView>
   );
@@ -138,7 +138,7 @@ function PlatformShifts() {
   const window = scoreWindow(score.data, range.tz, nowMs);
   const platforms = useWidgetQuery(apiQuery(browserApi, "/insights/platforms", { query: rangeParams(window) }));
   return (
-    <QueryView query={platforms} what="the platforms' movement" loading={<Counting range={window} what="mentions" lines={4} />}>
+    <QueryView query={platforms} loading={<Counting range={window} what="mentions" lines={4} />}>
       {(p) => (
         <>
           <ul className={styles.moves} data-testid="movement-platforms">

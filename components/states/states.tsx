@@ -3,7 +3,7 @@
 // for a React Query result so each widget loads and fails on its own.
 import type { UseQueryResult } from "@tanstack/react-query";
 import Link from "next/link";
-import type { ReactNode } from "react";
+import { createContext, use, type ReactNode } from "react";
 import type { Unreadable } from "@/lib/data-api/schemas";
 import { formatNumber } from "@/lib/format/format";
 import { errorStatus } from "@/lib/queries/error-status";
@@ -135,18 +135,29 @@ export function UnreadableNotice({ unreadable, noun }: { unreadable: Unreadable 
 /** A list answer with nothing to show: no rows, and none unreadable (those get a notice instead). */
 export const noRows = (list: { data: readonly unknown[]; unreadable?: Unreadable }) => list.data.length === 0 && !list.unreadable;
 
+/**
+ * What the enclosing widget calls its data and shows while it loads (Widget gives them): a QueryView
+ * inside a widget says and shows the same, unless given its own.
+ */
+export const WidgetStates = createContext<{ what: string; loading: ReactNode } | null>(null);
+
 type QueryViewProps<T> = {
   query: UseQueryResult<T>;
-  /** Names the data in messages: "traffic by source". */
-  what: string;
-  loading: ReactNode;
+  /** Names the data in messages: "traffic by source". The enclosing widget's by default. */
+  what?: string;
+  /** The enclosing widget's loading state by default. */
+  loading?: ReactNode;
   isEmpty?: (data: T) => boolean;
   empty?: ReactNode;
   children: (data: T) => ReactNode;
 };
 
 /** Renders a widget's data, or its own loading / empty / error state. */
-export function QueryView<T>({ query, what, loading, isEmpty, empty, children }: QueryViewProps<T>) {
+export function QueryView<T>({ query, what: ownWhat, loading: ownLoading, isEmpty, empty, children }: QueryViewProps<T>) {
+  const widget = use(WidgetStates);
+  const what = ownWhat ?? widget?.what;
+  const loading = ownLoading ?? widget?.loading;
+  if (what === undefined) throw new Error("A QueryView outside a Widget is given `what`.");
   const { data, error, isError, isPlaceholderData, refetch } = query;
   const retry = () => void refetch();
   if (isError) {

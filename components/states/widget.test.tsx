@@ -147,6 +147,32 @@ describe("Widget", () => {
     await waitFor(() => expect(screen.getByTestId("shown").textContent).toBe("c"));
     expect(screen.getByTestId("shown").className).toBe("");
   });
+
+  it("gives the QueryView inside it its name for the data and its loading state, unless the view has its own", async () => {
+    // A query that is not fetching: the view itself shows the loading state (nothing suspends).
+    function Idle({ name, loading }: { name: string; loading?: ReactNode }) {
+      const query = useWidgetQuery<Rows>({ queryKey: ["rows", name], queryFn: async () => [], enabled: false });
+      return (
+        <div data-testid={`${name}-view`}>
+          <QueryView query={query} loading={loading}>
+            {(rows) => rows.join(", ")}
+          </QueryView>
+        </div>
+      );
+    }
+    await renderWidgets(
+      <>
+        <Widget what="the idle rows" loading={<p>widget skeleton</p>}>
+          <Idle name="inherits" />
+        </Widget>
+        <Widget what="the other rows" loading={<p>widget skeleton</p>}>
+          <Idle name="own" loading={<p>own skeleton</p>} />
+        </Widget>
+      </>,
+    );
+    expect(screen.getByTestId("inherits-view").textContent).toBe("Loading the idle rows…widget skeleton");
+    expect(screen.getByTestId("own-view").textContent).toBe("Loading the other rows…own skeleton");
+  });
 });
 
 describe("a page's streamed state", () => {

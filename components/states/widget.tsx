@@ -8,7 +8,7 @@
 import { useQuery, useQueryClient, type QueryKey, type UseQueryOptions, type UseQueryResult } from "@tanstack/react-query";
 import { catchError, type ErrorInfo } from "next/error";
 import { Suspense, use, useSyncExternalStore, type ReactNode } from "react";
-import { ErrorState, LoadingState } from "./states";
+import { ErrorState, LoadingState, WidgetStates } from "./states";
 
 const settledOnce = new WeakMap<Promise<unknown>, Promise<void>>();
 
@@ -52,12 +52,15 @@ const WidgetErrorBoundary = catchError(function WidgetCrash({ what, frame }: { w
 /**
  * A widget: its own Suspense boundary, with `loading` in the widget's `frame` (e.g. its card, so the
  * title shows while the data streams), inside its own error boundary, so neither a slow nor a broken
- * widget holds or blanks the rest of the page.
+ * widget holds or blanks the rest of the page. A QueryView inside it names its data `what` and shows
+ * `loading` as well.
  */
 export function Widget({ what, loading, frame = bare, children }: { what: string; loading: ReactNode; frame?: Frame; children: ReactNode }) {
   return (
     <WidgetErrorBoundary what={what} frame={frame}>
-      <Suspense fallback={frame(<LoadingState label={what}>{loading}</LoadingState>)}>{children}</Suspense>
+      <Suspense fallback={frame(<LoadingState label={what}>{loading}</LoadingState>)}>
+        <WidgetStates value={{ what, loading }}>{children}</WidgetStates>
+      </Suspense>
     </WidgetErrorBoundary>
   );
 }

@@ -176,7 +176,7 @@ function Kpis({ params, periodLabel }: { params: PeriodParams; periodLabel: stri
     </>
   );
   return kpiFrame(
-    <QueryView query={query} what="the key metrics" loading={<KpiSkeleton />}>
+    <QueryView query={query}>
       {(o) => (
         <div className={`grid grid-kpis ${query.isPlaceholderData ? "is-pending" : ""}`}>
           <Kpi
@@ -236,8 +236,6 @@ function TrafficCard({ params, periodLabel }: { params: PeriodParams; periodLabe
   return trafficFrame(
     <QueryView
       query={query}
-      what="traffic by source"
-      loading={<Skeleton height={300} />}
       isEmpty={(t) => !t.unreadable && t.data.every((r) => r.visitors === 0)}
       empty={<EmptyState title="No visitors in this period">Traffic appears here once visitors arrive.</EmptyState>}
     >
@@ -264,8 +262,6 @@ function FunnelCard({ params, periodLabel }: { params: PeriodParams; periodLabel
   return funnelFrame(
     <QueryView
       query={query}
-      what="the funnel"
-      loading={<Skeleton height={300} />}
       isEmpty={(f) => !f.unreadable && f.data.every((s) => s.count === 0)}
       empty={<EmptyState title="No funnel data in this period" />}
     >
@@ -315,7 +311,7 @@ function ScoreCard() {
 function ScoreValue() {
   const score = useWidgetQuery(apiQuery(browserApi, "/intelligence/score", {}));
   return (
-    <QueryView query={score} what="the score" loading={<SkeletonLines lines={2} height={28} />}>
+    <QueryView query={score}>
       {(s) => <ScoreSummary score={s} />}
     </QueryView>
   );
@@ -326,8 +322,6 @@ function RankingTop() {
   return (
     <QueryView
       query={ranking}
-      what="the ranking"
-      loading={<SkeletonLines lines={3} />}
       isEmpty={(r) => r.data.length === 0 && !r.unreadable}
       empty={<EmptyState title="No competitors tracked yet" />}
     >

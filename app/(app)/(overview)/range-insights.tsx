@@ -93,7 +93,7 @@ function rangeKpiFrame(body: ReactNode) {
 function RangeKpis({ range }: { range: DateRange }) {
   const { query, shown, pending, labels } = useRangeInsight(trendQuery(range), range, "visitors");
   return rangeKpiFrame(
-    <QueryView query={query} what="the key metrics of the range" loading={<RangeLoading text={counting("visitors", range)} kpis />}>
+    <QueryView query={query}>
       {(trend) => {
         const { current: now, previous: then } = toTrendChartData(trend).totals;
         const compare = { window: labels.previous };
@@ -154,8 +154,6 @@ function TrendCard({ range }: { range: DateRange }) {
   return trendFrame(
     <QueryView
       query={query}
-      what="the trend"
-      loading={<RangeLoading text={counting("visitors per day", range)} />}
       isEmpty={(t) => t.data.every((p) => p.visitors === 0) && t.previous.every((p) => p.visitors === 0)}
       empty={<NoVisitors window={labels.window} />}
     >
@@ -180,8 +178,6 @@ function SourcesCard({ range }: { range: DateRange }) {
   return sourcesFrame(
     <QueryView
       query={query}
-      what="conversion by source"
-      loading={<RangeLoading text={counting("visitors and conversions by source", range)} />}
       isEmpty={(s) => s.data.every((r) => r.visitors === 0 && r.previous.visitors === 0)}
       empty={<NoVisitors window={labels.window} />}
     >

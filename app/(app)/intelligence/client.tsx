@@ -64,7 +64,7 @@ function scoreFrame(body: ReactNode, updatedAt?: string) {
 function ScoreCard() {
   const score = useWidgetQuery(scoreQuery);
   return scoreFrame(
-    <QueryView query={score} what="the score" loading={<SkeletonLines lines={3} height={30} />}>
+    <QueryView query={score}>
       {(s) => (
         <div className="stack">
           <ScoreSummary score={s} size="large" />
@@ -88,7 +88,7 @@ const breakdownFrame = cardFrame({
 function BreakdownCard() {
   const score = useWidgetQuery(scoreQuery);
   return breakdownFrame(
-    <QueryView query={score} what="the score components" loading={<Skeleton height={220} />} isEmpty={(s) => !s.breakdown} empty={<EmptyState title="No breakdown available" />}>
+    <QueryView query={score} isEmpty={(s) => !s.breakdown} empty={<EmptyState title="No breakdown available" />}>
       {(s) => <BreakdownFigure bars={toBreakdownData(s)} />}
     </QueryView>,
   );
@@ -112,8 +112,6 @@ function RankingCard() {
   return rankingFrame(
     <QueryView
       query={ranking}
-      what="the ranking"
-      loading={<SkeletonLines lines={6} height={24} />}
       isEmpty={noRows}
       empty={<EmptyState title="No competitors tracked yet" />}
     >

@@ -57,7 +57,7 @@ const platformsFrame = cardFrame({
 function PlatformsCard({ range }: { range: DateRange }) {
   const query = useWidgetQuery(apiQuery(browserApi, "/insights/platforms", { query: rangeParams(range) }));
   return platformsFrame(
-    <QueryView query={query} what="the AI platforms" loading={<Counting range={range} what="mentions and visitors" lines={8} />}>
+    <QueryView query={query}>
       {(p) => (
         <div className={`stack ${query.isPlaceholderData ? "is-pending" : ""}`} aria-busy={query.isPlaceholderData}>
           <WindowNote answer={p} range={range} pending={query.isPlaceholderData} compared />
@@ -88,8 +88,6 @@ function SentimentCard({ range }: { range: DateRange }) {
   return sentimentFrame(
     <QueryView
       query={query}
-      what="sentiment over time"
-      loading={<Counting range={range} what="mentions by sentiment" lines={5} />}
       isEmpty={(s) => s.data.every((p) => p.positive + p.neutral + p.negative === 0) && !s.unreadable}
       empty={<EmptyState title="No mentions in this range">Mentions by AI platforms show here by sentiment.</EmptyState>}
     >
@@ -121,8 +119,6 @@ function CompetitorsCard({ range }: { range: DateRange }) {
   return competitorsFrame(
     <QueryView
       query={query}
-      what="the competitors named"
-      loading={<Counting range={range} what="the competitors named in mentions" lines={5} />}
       isEmpty={(c) => c.data.length === 0 && !c.unreadable}
       empty={<EmptyState title="No competitor named in this range's mentions">Mentions that name a competitor beside the brand show here.</EmptyState>}
     >

@@ -64,7 +64,7 @@ const detailsFrame = cardFrame({ title: "Details", testId: "visitor-details" });
 function DetailsCard({ id }: { id: string }) {
   const visitor = useWidgetQuery(apiQuery(browserApi, "/visitors/:id", { params: { id } }));
   return detailsFrame(
-    <QueryView query={visitor} what="this visitor" loading={<SkeletonLines lines={4} />}>
+    <QueryView query={visitor}>
       {(v) => <VisitorDetails visitor={v} />}
     </QueryView>,
   );
@@ -145,8 +145,6 @@ function TimelineCard({ id, order, onOrder }: { id: string; order: TimelineOrder
   return timelineFrame(
     <QueryView
       query={timeline}
-      what="this visitor's timeline"
-      loading={<SkeletonLines lines={6} height={28} />}
       isEmpty={noRows}
       empty={<EmptyState title="No activity recorded for this visitor" />}
     >
