@@ -7,7 +7,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { ExportButton } from "@/components/export/export-button";
 import type { ListFilters, ListPath } from "@/components/filters/use-list-filters";
-import { EmptyState, InvalidFilterState, noRows, QueryView } from "@/components/states/states";
+import { EmptyState, InvalidFilterState, noRows, PendingAnswer, QueryView } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
 import { Pagination } from "@/components/ui/pagination";
 import type { ResultOf } from "@/lib/data-api/endpoints";
@@ -126,7 +126,7 @@ function ListResults<P extends ListPath>({ view, feed, emptyHint, children }: Pi
           />
         );
         return (
-          <div className={query.isPlaceholderData ? "is-pending" : undefined} aria-busy={query.isPlaceholderData}>
+          <PendingAnswer pending={query.isPlaceholderData}>
             {children(d)}
             {feed ? (
               <div className="card" style={{ marginTop: 16, paddingTop: 4, paddingBottom: 16 }}>
@@ -135,7 +135,7 @@ function ListResults<P extends ListPath>({ view, feed, emptyHint, children }: Pi
             ) : (
               paging
             )}
-          </div>
+          </PendingAnswer>
         );
       }}
     </QueryView>

@@ -1,13 +1,14 @@
 // @vitest-environment jsdom
 // QueryView picks a widget's state from a real React Query result: loading (announced), the data,
 // empty, an error with the upstream's request id and a working Retry, "no access" for a 403, the
-// session ending for a 401, and earlier data kept under a failed refresh. Plus the unreadable-rows notice.
+// session ending for a 401, and earlier data kept under a failed refresh. Plus the unreadable-rows
+// notice and a pending answer's dimming.
 import { useQuery } from "@tanstack/react-query";
 import { act, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { renderWithProviders } from "@/components/test-utils/render";
 import { DataApiError } from "@/lib/data-api/errors";
-import { EmptyState, noRows, QueryView, UnreadableNotice } from "./states";
+import { EmptyState, noRows, PendingAnswer, QueryView, UnreadableNotice } from "./states";
 
 type Rows = string[];
 
@@ -84,6 +85,22 @@ describe("UnreadableNotice", () => {
     expect(screen.getByTestId("unreadable-notice").textContent).toBe("1,200 stages could not be read and are not shown.");
     rerender(<UnreadableNotice unreadable={undefined} noun={["stage", "stages"]} />);
     expect(screen.queryByTestId("unreadable-notice")).toBeNull();
+  });
+});
+
+describe("PendingAnswer", () => {
+  it("is dimmed and busy only while a newer answer loads, keeping its own class", () => {
+    const { rerender } = renderWithProviders(
+      <PendingAnswer pending className="stack">
+        figures
+      </PendingAnswer>,
+    );
+    const answer = screen.getByText("figures");
+    expect(answer.className).toBe("stack is-pending");
+    expect(answer.getAttribute("aria-busy")).toBe("true");
+    rerender(<PendingAnswer pending={false}>figures</PendingAnswer>);
+    expect(screen.getByText("figures").hasAttribute("class")).toBe(false);
+    expect(screen.getByText("figures").hasAttribute("aria-busy")).toBe(false);
   });
 });
 

@@ -132,6 +132,19 @@ export function UnreadableNotice({ unreadable, noun }: { unreadable: Unreadable 
   );
 }
 
+/**
+ * A widget's answer while a newer one loads (the query's placeholder data): dimmed and marked busy,
+ * so figures on screen are never taken for the new ones.
+ */
+export function PendingAnswer({ pending, className, children }: { pending: boolean; className?: string; children: ReactNode }) {
+  const classes = [className, pending && "is-pending"].filter(Boolean).join(" ");
+  return (
+    <div className={classes || undefined} aria-busy={pending || undefined}>
+      {children}
+    </div>
+  );
+}
+
 /** A list answer with nothing to show: no rows, and none unreadable (those get a notice instead). */
 export const noRows = (list: { data: readonly unknown[]; unreadable?: Unreadable }) => list.data.length === 0 && !list.unreadable;
 

@@ -11,7 +11,7 @@ import { TrendFigure } from "@/components/charts/chart-figures";
 import { ConversionBySourceTable } from "@/components/charts/source-tables";
 import { visitorsHref } from "@/components/charts/source-table-data";
 import { toTrendChartData } from "@/components/charts/trend-chart-data";
-import { EmptyState, QueryView, Skeleton } from "@/components/states/states";
+import { EmptyState, PendingAnswer, QueryView, Skeleton } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
 import { cardFrame } from "@/components/ui/card";
 import { ChangeBadge } from "@/components/ui/change-badge";
@@ -100,7 +100,7 @@ function RangeKpis({ range }: { range: DateRange }) {
         return (
           <>
             {pending && <PendingNote>{pending}</PendingNote>}
-            <div className={`grid grid-kpis ${pending ? "is-pending" : ""}`} aria-busy={pending ? true : undefined}>
+            <PendingAnswer pending={Boolean(pending)} className="grid grid-kpis">
               <Kpi
                 label="Visitors"
                 testId="range-kpi-visitors"
@@ -132,7 +132,7 @@ function RangeKpis({ range }: { range: DateRange }) {
                 display={formatPercent(now.conversion_rate)}
                 foot={<ChangeBadge current={now.conversion_rate} previous={then.conversion_rate} unit="points" {...compare} />}
               />
-            </div>
+            </PendingAnswer>
             <p className="small muted">
               {labels.window} ({shown.tz}); a visitor counts on the day it was first seen. AI visitors came from ChatGPT, Perplexity, Claude or Gemini.
             </p>
@@ -158,10 +158,10 @@ function TrendCard({ range }: { range: DateRange }) {
       empty={<NoVisitors window={labels.window} />}
     >
       {(t) => (
-        <div className={pending ? "is-pending" : undefined} aria-busy={pending ? true : undefined}>
+        <PendingAnswer pending={Boolean(pending)}>
           {pending && <PendingNote>{pending}</PendingNote>}
           <TrendFigure data={toTrendChartData(t)} windowLabel={labels.window} previousLabel={labels.previous} />
-        </div>
+        </PendingAnswer>
       )}
     </QueryView>,
   );
@@ -182,13 +182,13 @@ function SourcesCard({ range }: { range: DateRange }) {
       empty={<NoVisitors window={labels.window} />}
     >
       {(s) => (
-        <div className={pending ? "is-pending" : undefined} aria-busy={pending ? true : undefined}>
+        <PendingAnswer pending={Boolean(pending)}>
           {pending && <PendingNote>{pending}</PendingNote>}
           <p className="small muted">
             {labels.window}; changes against {labels.previous}.
           </p>
           <ConversionBySourceTable rows={s.data} windowLabel={labels.window} previousLabel={labels.previous} window={shown} />
-        </div>
+        </PendingAnswer>
       )}
     </QueryView>,
   );

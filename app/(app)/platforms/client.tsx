@@ -13,7 +13,7 @@ import { mentionsHref, previousWindowLabel } from "@/components/platforms/platfo
 import { Counting, WindowNote } from "@/components/platforms/range-notes";
 import styles from "@/components/platforms/platforms.module.css";
 import { SentimentOverTime } from "@/components/platforms/sentiment-over-time";
-import { EmptyState, QueryView } from "@/components/states/states";
+import { EmptyState, PendingAnswer, QueryView } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
 import { cardFrame } from "@/components/ui/card";
 import { COMPETITOR_COLUMNS } from "@/lib/columns/competitors";
@@ -59,7 +59,7 @@ function PlatformsCard({ range }: { range: DateRange }) {
   return platformsFrame(
     <QueryView query={query}>
       {(p) => (
-        <div className={`stack ${query.isPlaceholderData ? "is-pending" : ""}`} aria-busy={query.isPlaceholderData}>
+        <PendingAnswer pending={query.isPlaceholderData} className="stack">
           <WindowNote answer={p} range={range} pending={query.isPlaceholderData} compared />
           <ul className={styles.list} aria-label="AI platforms">
             {p.data.map((row) => (
@@ -71,7 +71,7 @@ function PlatformsCard({ range }: { range: DateRange }) {
               {formatNumber(p.unreadable.count)} mention{p.unreadable.count === 1 ? "" : "s"} of these days could not be placed in a day or a platform and {p.unreadable.count === 1 ? "is" : "are"} not counted above.
             </p>
           )}
-        </div>
+        </PendingAnswer>
       )}
     </QueryView>,
   );
@@ -92,10 +92,10 @@ function SentimentCard({ range }: { range: DateRange }) {
       empty={<EmptyState title="No mentions in this range">Mentions by AI platforms show here by sentiment.</EmptyState>}
     >
       {(s) => (
-        <div className={`stack ${query.isPlaceholderData ? "is-pending" : ""}`} aria-busy={query.isPlaceholderData}>
+        <PendingAnswer pending={query.isPlaceholderData} className="stack">
           <WindowNote answer={s} range={range} pending={query.isPlaceholderData} />
           <SentimentOverTime answer={s} />
-        </div>
+        </PendingAnswer>
       )}
     </QueryView>,
   );
@@ -123,7 +123,7 @@ function CompetitorsCard({ range }: { range: DateRange }) {
       empty={<EmptyState title="No competitor named in this range's mentions">Mentions that name a competitor beside the brand show here.</EmptyState>}
     >
       {(c) => (
-        <div className={`stack ${query.isPlaceholderData ? "is-pending" : ""}`} aria-busy={query.isPlaceholderData}>
+        <PendingAnswer pending={query.isPlaceholderData} className="stack">
           <WindowNote answer={c} range={range} pending={query.isPlaceholderData} />
           <p className="small" data-testid="competitors-total">
             {formatNumber(c.mentions)} mentions in the range; a mention can name several competitors, so shares need not add up to 100%.
@@ -132,7 +132,7 @@ function CompetitorsCard({ range }: { range: DateRange }) {
           <p className="small muted" data-testid="competitor-link-note">
             A competitor&apos;s name opens the range&apos;s mentions: the Data API cannot filter mentions by competitor, so that list is not narrowed to it.
           </p>
-        </div>
+        </PendingAnswer>
       )}
     </QueryView>,
     rows.length > 0 ? <CsvDownloadButton filename={`competitors_${range.from}_${range.to}`} columns={COMPETITOR_COLUMNS} rows={rows} /> : undefined,
