@@ -148,6 +148,24 @@ describe("Widget", () => {
     expect(screen.getByTestId("shown").className).toBe("");
   });
 
+  it("in a card: the card, its title read as the widget's name, holds the loading state and then the answer", async () => {
+    const answer = deferred<Rows>();
+    function Answer() {
+      const query = useWidgetQuery({ queryKey: ["rows", "carded"], queryFn: () => answer.promise });
+      return <QueryView query={query}>{(rows) => <p data-testid="carded-rows">{rows.join(", ")}</p>}</QueryView>;
+    }
+    await renderWidgets(
+      <Widget what="the carded rows" card={{ title: "Carded rows", description: "Rows in a card", testId: "carded-card" }} loading={<p>skeleton</p>}>
+        <Answer />
+      </Widget>,
+    );
+    const card = screen.getByRole("region", { name: "Carded rows" });
+    expect(card.getAttribute("data-testid")).toBe("carded-card");
+    expect(card.querySelector('[data-testid="loading"]')?.textContent).toBe("Loading the carded rows…skeleton");
+    await act(async () => answer.resolve(["bing"]));
+    expect(screen.getByRole("region", { name: "Carded rows" }).contains(await screen.findByTestId("carded-rows"))).toBe(true);
+  });
+
   it("gives the QueryView inside it its name for the data and its loading state, unless the view has its own", async () => {
     // A query that is not fetching: the view itself shows the loading state (nothing suspends).
     function Idle({ name, loading }: { name: string; loading?: ReactNode }) {

@@ -8,6 +8,7 @@
 import { useQuery, useQueryClient, type QueryKey, type UseQueryOptions, type UseQueryResult } from "@tanstack/react-query";
 import { catchError, type ErrorInfo } from "next/error";
 import { Suspense, use, useSyncExternalStore, type ReactNode } from "react";
+import { Card, type CardHead } from "@/components/ui/card";
 import { ErrorState, LoadingState, WidgetStates } from "./states";
 
 const settledOnce = new WeakMap<Promise<unknown>, Promise<void>>();
@@ -50,19 +51,22 @@ const WidgetErrorBoundary = catchError(function WidgetCrash({ what, frame }: { w
 });
 
 /**
- * A widget: its own Suspense boundary, with `loading` in the widget's `frame` (e.g. its card, so the
- * title shows while the data streams), inside its own error boundary, so neither a slow nor a broken
- * widget holds or blanks the rest of the page. A QueryView inside it names its data `what` and shows
- * `loading` as well.
+ * A widget: its own Suspense boundary, with `loading` in the widget's `frame`, inside its own error
+ * boundary, so neither a slow nor a broken widget holds or blanks the rest of the page. A widget in a
+ * card whose head does not depend on the answer gives it as `card`: the card then holds the widget
+ * in every state, so the title shows while the data streams. A frame that needs the answer (e.g.
+ * card actions from its rows) is `frame`, which the child renders around its answer too. A QueryView
+ * inside names its data `what` and shows `loading` as well.
  */
-export function Widget({ what, loading, frame = bare, children }: { what: string; loading: ReactNode; frame?: Frame; children: ReactNode }) {
-  return (
+export function Widget({ what, loading, frame = bare, card, children }: { what: string; loading: ReactNode; frame?: Frame; card?: CardHead; children: ReactNode }) {
+  const widget = (
     <WidgetErrorBoundary what={what} frame={frame}>
       <Suspense fallback={frame(<LoadingState label={what}>{loading}</LoadingState>)}>
         <WidgetStates value={{ what, loading }}>{children}</WidgetStates>
       </Suspense>
     </WidgetErrorBoundary>
   );
+  return card ? <Card {...card}>{widget}</Card> : widget;
 }
 
 const subscribeNever = () => () => undefined;

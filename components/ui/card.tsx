@@ -31,11 +31,14 @@ export function Card({
   );
 }
 
+/** What a widget's card says about it whatever the state of its answer. */
+export type CardHead = { title: string; description?: ReactNode; testId: string };
+
 /**
- * A widget's frame (Widget's `frame`) that is a card: its title, description and test id said once,
- * around whatever the widget shows (its loading state, its error, its answer) and the actions given.
+ * A widget's frame (Widget's `frame`) that is a card with actions from its answer: its title,
+ * description and test id said once, around whatever the widget shows and the actions given.
  */
-export function cardFrame(card: { title: string; description?: ReactNode; testId: string }) {
+export function cardFrame(card: CardHead) {
   return function frame(body: ReactNode, actions?: ReactNode) {
     return (
       <Card {...card} actions={actions}>

@@ -13,7 +13,7 @@ import { visitorsHref } from "@/components/charts/source-table-data";
 import { toTrendChartData } from "@/components/charts/trend-chart-data";
 import { EmptyState, PendingAnswer, QueryView, Skeleton } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
-import { cardFrame } from "@/components/ui/card";
+import type { CardHead } from "@/components/ui/card";
 import { ChangeBadge } from "@/components/ui/change-badge";
 import { formatPercent } from "@/lib/format/format";
 import { apiQuery, browserApi } from "@/lib/queries/api";
@@ -34,6 +34,12 @@ const trendQuery = (range: DateRange) => apiQuery(browserApi, "/insights/trend",
 /** What a widget says while it counts: the range it is counting, in words. */
 const counting = (what: string, range: DateRange) => `Counting ${what} for ${rangeLabel(range)} (${range.tz})…`;
 
+/** The cards of the range's charts and tables, whatever the state of their answers. */
+const CARDS = {
+  trend: { title: "Trend", description: "Visitors, AI visitors and conversions over the range, the previous period drawn behind", testId: "trend-card" },
+  sources: { title: "Conversion by source", description: "Visitors, conversions and rate per source, AI platforms set apart; each links to its visitors", testId: "sources-card" },
+} satisfies Record<string, CardHead>;
+
 export function RangeInsights() {
   const { range } = useDateRange();
   const labels = windowLabels(range);
@@ -48,10 +54,10 @@ export function RangeInsights() {
       <Widget what="the key metrics of the range" frame={rangeKpiFrame} loading={<RangeLoading text={counting("visitors", range)} kpis />}>
         <RangeKpis range={range} />
       </Widget>
-      <Widget what="the trend" frame={trendFrame} loading={<RangeLoading text={counting("visitors per day", range)} />}>
+      <Widget what="the trend" card={CARDS.trend} loading={<RangeLoading text={counting("visitors per day", range)} />}>
         <TrendCard range={range} />
       </Widget>
-      <Widget what="conversion by source" frame={sourcesFrame} loading={<RangeLoading text={counting("visitors and conversions by source", range)} />}>
+      <Widget what="conversion by source" card={CARDS.sources} loading={<RangeLoading text={counting("visitors and conversions by source", range)} />}>
         <SourcesCard range={range} />
       </Widget>
     </section>
@@ -143,15 +149,9 @@ function RangeKpis({ range }: { range: DateRange }) {
   );
 }
 
-const trendFrame = cardFrame({
-  title: "Trend",
-  description: "Visitors, AI visitors and conversions over the range, the previous period drawn behind",
-  testId: "trend-card",
-});
-
 function TrendCard({ range }: { range: DateRange }) {
   const { query, pending, labels } = useRangeInsight(trendQuery(range), range, "visitors per day");
-  return trendFrame(
+  return (
     <QueryView
       query={query}
       isEmpty={(t) => t.data.every((p) => p.visitors === 0) && t.previous.every((p) => p.visitors === 0)}
@@ -163,19 +163,13 @@ function TrendCard({ range }: { range: DateRange }) {
           <TrendFigure data={toTrendChartData(t)} windowLabel={labels.window} previousLabel={labels.previous} />
         </PendingAnswer>
       )}
-    </QueryView>,
+    </QueryView>
   );
 }
 
-const sourcesFrame = cardFrame({
-  title: "Conversion by source",
-  description: "Visitors, conversions and rate per source, AI platforms set apart; each links to its visitors",
-  testId: "sources-card",
-});
-
 function SourcesCard({ range }: { range: DateRange }) {
   const { query, shown, pending, labels } = useRangeInsight(apiQuery(browserApi, "/insights/sources", rangeQuery(range)), range, "visitors and conversions by source");
-  return sourcesFrame(
+  return (
     <QueryView
       query={query}
       isEmpty={(s) => s.data.every((r) => r.visitors === 0 && r.previous.visitors === 0)}
@@ -190,7 +184,7 @@ function SourcesCard({ range }: { range: DateRange }) {
           <ConversionBySourceTable rows={s.data} windowLabel={labels.window} previousLabel={labels.previous} window={shown} />
         </PendingAnswer>
       )}
-    </QueryView>,
+    </QueryView>
   );
 }
 

@@ -13,7 +13,7 @@ import { CsvDownloadButton } from "@/components/export/csv-download-button";
 import { RANKING_COLUMNS } from "@/lib/columns/ranking";
 import { EmptyState, noRows, QueryView, Skeleton, SkeletonLines } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
-import { Card, cardFrame } from "@/components/ui/card";
+import { Card, type CardHead } from "@/components/ui/card";
 import { DateTime } from "@/components/ui/date-time";
 import { sortByRank } from "@/components/ui/ranking-data";
 import { ScoreSummary } from "@/components/ui/score-summary";
@@ -37,7 +37,7 @@ export function IntelligenceClient() {
         <Widget what="the score" frame={scoreFrame} loading={<SkeletonLines lines={3} height={30} />}>
           <ScoreCard />
         </Widget>
-        <Widget what="the score components" frame={breakdownFrame} loading={<Skeleton height={220} />}>
+        <Widget what="the score components" card={BREAKDOWN_CARD} loading={<Skeleton height={220} />}>
           <BreakdownCard />
         </Widget>
       </div>
@@ -79,18 +79,18 @@ function ScoreCard() {
   );
 }
 
-const breakdownFrame = cardFrame({
+const BREAKDOWN_CARD: CardHead = {
   title: "Score components",
   description: "Each component on the same 0–100 scale",
   testId: "breakdown-card",
-});
+};
 
 function BreakdownCard() {
   const score = useWidgetQuery(scoreQuery);
-  return breakdownFrame(
+  return (
     <QueryView query={score} isEmpty={(s) => !s.breakdown} empty={<EmptyState title="No breakdown available" />}>
       {(s) => <BreakdownFigure bars={toBreakdownData(s)} />}
-    </QueryView>,
+    </QueryView>
   );
 }
 

@@ -15,13 +15,20 @@ import styles from "@/components/platforms/platforms.module.css";
 import { SentimentOverTime } from "@/components/platforms/sentiment-over-time";
 import { EmptyState, PendingAnswer, QueryView } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
-import { cardFrame } from "@/components/ui/card";
+import { cardFrame, type CardHead } from "@/components/ui/card";
 import { COMPETITOR_COLUMNS } from "@/lib/columns/competitors";
 import { formatNumber } from "@/lib/format/format";
 import { apiQuery, browserApi } from "@/lib/queries/api";
 import { rangeLabel, rangeParams, type DateRange } from "@/lib/range/date-range";
 import { useDateRange } from "@/lib/range/use-date-range";
 import type { CompetitorsInsight } from "@/lib/server/insights/competitors";
+
+/** The page's cards, whatever the state of their answers. */
+const CARDS = {
+  platforms: { title: "From mention to conversion", description: "Per AI platform: mentions, the visitors it sent, conversions and rate; sentiment and average position", testId: "platforms-card" },
+  sentiment: { title: "Sentiment over time", description: "How AI platforms talked about the brand, mentions by sentiment per day (per week beyond 31 days)", testId: "sentiment-card" },
+  competitors: { title: "Competitors named with us", description: "Share of voice: how many of the range's mentions name each competitor", testId: "competitors-card" },
+} satisfies Record<string, CardHead>;
 
 export function PlatformsClient() {
   const { range } = useDateRange();
@@ -35,10 +42,10 @@ export function PlatformsClient() {
           </p>
         </div>
       </div>
-      <Widget what="the AI platforms" frame={platformsFrame} loading={<Counting range={range} what="mentions and visitors" lines={8} />}>
+      <Widget what="the AI platforms" card={CARDS.platforms} loading={<Counting range={range} what="mentions and visitors" lines={8} />}>
         <PlatformsCard range={range} />
       </Widget>
-      <Widget what="sentiment over time" frame={sentimentFrame} loading={<Counting range={range} what="mentions by sentiment" lines={5} />}>
+      <Widget what="sentiment over time" card={CARDS.sentiment} loading={<Counting range={range} what="mentions by sentiment" lines={5} />}>
         <SentimentCard range={range} />
       </Widget>
       <Widget what="the competitors named" frame={competitorsFrame} loading={<Counting range={range} what="the competitors named in mentions" lines={5} />}>
@@ -48,15 +55,9 @@ export function PlatformsClient() {
   );
 }
 
-const platformsFrame = cardFrame({
-  title: "From mention to conversion",
-  description: "Per AI platform: mentions, the visitors it sent, conversions and rate; sentiment and average position",
-  testId: "platforms-card",
-});
-
 function PlatformsCard({ range }: { range: DateRange }) {
   const query = useWidgetQuery(apiQuery(browserApi, "/insights/platforms", { query: rangeParams(range) }));
-  return platformsFrame(
+  return (
     <QueryView query={query}>
       {(p) => (
         <PendingAnswer pending={query.isPlaceholderData} className="stack">
@@ -73,19 +74,13 @@ function PlatformsCard({ range }: { range: DateRange }) {
           )}
         </PendingAnswer>
       )}
-    </QueryView>,
+    </QueryView>
   );
 }
 
-const sentimentFrame = cardFrame({
-  title: "Sentiment over time",
-  description: "How AI platforms talked about the brand, mentions by sentiment per day (per week beyond 31 days)",
-  testId: "sentiment-card",
-});
-
 function SentimentCard({ range }: { range: DateRange }) {
   const query = useWidgetQuery(apiQuery(browserApi, "/insights/sentiment", { query: rangeParams(range) }));
-  return sentimentFrame(
+  return (
     <QueryView
       query={query}
       isEmpty={(s) => s.data.every((p) => p.positive + p.neutral + p.negative === 0) && !s.unreadable}
@@ -97,15 +92,11 @@ function SentimentCard({ range }: { range: DateRange }) {
           <SentimentOverTime answer={s} />
         </PendingAnswer>
       )}
-    </QueryView>,
+    </QueryView>
   );
 }
 
-const competitorsFrame = cardFrame({
-  title: "Competitors named with us",
-  description: "Share of voice: how many of the range's mentions name each competitor",
-  testId: "competitors-card",
-});
+const competitorsFrame = cardFrame(CARDS.competitors);
 
 function toCompetitorRows(c: CompetitorsInsight): CompetitorTableRow[] {
   // The Data API filters mentions by platform, sentiment and dates only: each name opens the range's mentions.

@@ -11,7 +11,7 @@ import { TIMELINE_COLUMNS } from "@/lib/columns/timeline";
 import { VISITOR_COLUMNS } from "@/lib/columns/visitors";
 import { EmptyState, noRows, QueryView, SkeletonLines, UnreadableNotice } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
-import { Card, cardFrame } from "@/components/ui/card";
+import { Card, type CardHead } from "@/components/ui/card";
 import { ConvertedBadge } from "@/components/ui/converted-badge";
 import { DateTime } from "@/components/ui/date-time";
 import { ArrowLeftIcon } from "@/components/ui/icons";
@@ -49,7 +49,7 @@ export function VisitorClient({ id }: { id: string }) {
           <p>Visitor details and everything they did, in order.</p>
         </div>
       </div>
-      <Widget what="this visitor" frame={detailsFrame} loading={<SkeletonLines lines={4} />}>
+      <Widget what="this visitor" card={DETAILS_CARD} loading={<SkeletonLines lines={4} />}>
         <DetailsCard id={id} />
       </Widget>
       <Widget what="this visitor's timeline" frame={(body) => timelineFrame(body, orderToggle(order, (o) => void setOrder({ order: o })))} loading={<SkeletonLines lines={6} height={28} />}>
@@ -59,14 +59,14 @@ export function VisitorClient({ id }: { id: string }) {
   );
 }
 
-const detailsFrame = cardFrame({ title: "Details", testId: "visitor-details" });
+const DETAILS_CARD: CardHead = { title: "Details", testId: "visitor-details" };
 
 function DetailsCard({ id }: { id: string }) {
   const visitor = useWidgetQuery(apiQuery(browserApi, "/visitors/:id", { params: { id } }));
-  return detailsFrame(
+  return (
     <QueryView query={visitor}>
       {(v) => <VisitorDetails visitor={v} />}
-    </QueryView>,
+    </QueryView>
   );
 }
 
