@@ -1,10 +1,10 @@
 "use client";
 // The score's four components as recharts bars on the same 0–100 scale, with a tooltip. The text
 // alternative is in chart-figures.tsx.
-import { Bar, BarChart, CartesianGrid, LabelList, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, BarChart, CartesianGrid, LabelList, XAxis, YAxis } from "recharts";
 import { formatNumber } from "@/lib/format/format";
 import type { BreakdownBar } from "./breakdown-chart-data";
-import { ChartTooltipBox } from "./chart-tooltip";
+import { ChartTooltip } from "./chart-tooltip";
 
 export function BreakdownChart({ bars }: { bars: BreakdownBar[] }) {
   const data = bars.map((b) => ({ ...b, value: b.value ?? 0 }));
@@ -14,13 +14,10 @@ export function BreakdownChart({ bars }: { bars: BreakdownBar[] }) {
         <CartesianGrid horizontal={false} />
         <XAxis type="number" domain={[0, 100]} ticks={[0, 25, 50, 75, 100]} axisLine={false} tickLine={false} />
         <YAxis type="category" dataKey="label" width={84} axisLine={false} tickLine={false} />
-        <Tooltip
-          cursor={{ className: "recharts-tooltip-cursor" }}
-          content={({ active, payload }) => {
-            const bar = active ? (payload?.[0]?.payload as BreakdownBar | undefined) : undefined;
-            if (!bar) return null;
+        <ChartTooltip<BreakdownBar>
+          describe={(bar) => {
             const original = bars.find((b) => b.key === bar.key);
-            return <ChartTooltipBox title={bar.label} lines={[["Score", `${formatNumber(original?.value)} / 100`], ["Measures", bar.help]]} />;
+            return { title: bar.label, lines: [["Score", `${formatNumber(original?.value)} / 100`], ["Measures", bar.help]] };
           }}
         />
         <Bar dataKey="value" name="Score" fill="var(--color-accent)" radius={[0, 4, 4, 0]} isAnimationActive={false}>

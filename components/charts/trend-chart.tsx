@@ -2,9 +2,9 @@
 // One trend metric over the range as recharts lines: the previous period drawn first (behind),
 // fainter and dashed, at the same bucket positions; the current period solid on top. The metric
 // switcher, legend, summary and table are in chart-figures.tsx (they do not need recharts).
-import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
+import { CartesianGrid, Line, LineChart, XAxis, YAxis } from "recharts";
 import { formatCompact, formatNumber } from "@/lib/format/format";
-import { ChartTooltipBox } from "./chart-tooltip";
+import { ChartTooltip } from "./chart-tooltip";
 import { TREND_CHART_HEIGHT, type TrendSeriesPoint } from "./trend-chart-data";
 
 export function TrendChart({ points, metricLabel }: { points: TrendSeriesPoint[]; metricLabel: string }) {
@@ -15,21 +15,14 @@ export function TrendChart({ points, metricLabel }: { points: TrendSeriesPoint[]
         <CartesianGrid vertical={false} />
         <XAxis dataKey="label" tickLine={false} axisLine={false} minTickGap={16} />
         <YAxis tickFormatter={(v: number) => formatCompact(v)} tickLine={false} axisLine={false} width={44} allowDecimals={false} />
-        <Tooltip
-          cursor={{ className: "recharts-tooltip-cursor" }}
-          content={({ active, payload }) => {
-            const p = active ? (payload?.[0]?.payload as TrendSeriesPoint | undefined) : undefined;
-            if (!p) return null;
-            return (
-              <ChartTooltipBox
-                title={p.label}
-                lines={[
-                  [metricLabel, formatNumber(p.current)],
-                  [`Previous period${p.previousLabel ? ` (${p.previousLabel})` : ""}`, formatNumber(p.previous)],
-                ]}
-              />
-            );
-          }}
+        <ChartTooltip<TrendSeriesPoint>
+          describe={(p) => ({
+            title: p.label,
+            lines: [
+              [metricLabel, formatNumber(p.current)],
+              [`Previous period${p.previousLabel ? ` (${p.previousLabel})` : ""}`, formatNumber(p.previous)],
+            ],
+          })}
         />
         <Line
           dataKey="previous"
