@@ -11,6 +11,7 @@ import { columnOf, type Column } from "@/lib/columns/column";
 import { formatNumber, formatPercent, MISSING } from "@/lib/format/format";
 import type { BreakdownBar } from "./breakdown-chart-data";
 import { funnelChartHeight, funnelStageFilter, type FunnelBar } from "./funnel-chart-data";
+import { FiguresTable } from "@/components/ui/figures-table";
 import { visitorsHref, type ListWindow } from "./source-table-data";
 import styles from "./charts.module.css";
 import { BreakdownChart, FunnelChart, TrendChart } from "./lazy-charts";
@@ -169,46 +170,43 @@ export function TrendFigure({ data, windowLabel, previousLabel }: { data: TrendC
       <WhenNearViewport height={TREND_CHART_HEIGHT}>
         <TrendChart points={points} metricLabel={metricLabel} />
       </WhenNearViewport>
-      <details className={styles.tableDetails}>
-        <summary>Show every {unit} as a table</summary>
-        <div className={styles.tableScroll}>
-          <table className={styles.trendTable} data-testid="trend-table">
-            <caption className="visually-hidden">
-              Visitors, AI visitors and conversions per {unit}, {windowLabel}, with the previous period ({previousLabel})
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">{unit === "week" ? "Week" : "Day"}</th>
-                {TREND_METRICS.map((m) => (
-                  <th scope="col" key={m.key}>
-                    {m.label}
-                  </th>
-                ))}
-                <th scope="col">Previous period</th>
-                {TREND_METRICS.map((m) => (
-                  <th scope="col" key={m.key}>
-                    {m.label} then
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {data.rows.map((r) => (
-                <tr key={r.start}>
-                  <th scope="row">{r.label}</th>
-                  {TREND_METRICS.map((m) => (
-                    <td key={m.key}>{formatNumber(r.current[m.key])}</td>
-                  ))}
-                  <td>{r.previousLabel ?? MISSING}</td>
-                  {TREND_METRICS.map((m) => (
-                    <td key={m.key}>{formatNumber(r.previous?.[m.key])}</td>
-                  ))}
-                </tr>
+      <FiguresTable
+        summary={`Show every ${unit} as a table`}
+        caption={`Visitors, AI visitors and conversions per ${unit}, ${windowLabel}, with the previous period (${previousLabel})`}
+        testId="trend-table"
+        classes={{ details: styles.tableDetails, scroll: styles.tableScroll, table: styles.trendTable }}
+      >
+        <thead>
+          <tr>
+            <th scope="col">{unit === "week" ? "Week" : "Day"}</th>
+            {TREND_METRICS.map((m) => (
+              <th scope="col" key={m.key}>
+                {m.label}
+              </th>
+            ))}
+            <th scope="col">Previous period</th>
+            {TREND_METRICS.map((m) => (
+              <th scope="col" key={m.key}>
+                {m.label} then
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {data.rows.map((r) => (
+            <tr key={r.start}>
+              <th scope="row">{r.label}</th>
+              {TREND_METRICS.map((m) => (
+                <td key={m.key}>{formatNumber(r.current[m.key])}</td>
               ))}
-            </tbody>
-          </table>
-        </div>
-      </details>
+              <td>{r.previousLabel ?? MISSING}</td>
+              {TREND_METRICS.map((m) => (
+                <td key={m.key}>{formatNumber(r.previous?.[m.key])}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </FiguresTable>
     </div>
   );
 }

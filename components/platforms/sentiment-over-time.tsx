@@ -5,6 +5,7 @@
 // table under a disclosure: the columns' text alternative, readable on a phone too.
 import { useId, useState } from "react";
 import { LABELS, PLATFORMS } from "@/lib/data-api/constants";
+import { FiguresTable } from "@/components/ui/figures-table";
 import { formatNumber } from "@/lib/format/format";
 import type { Platform } from "@/lib/server/insights/platforms";
 import type { SentimentInsight } from "@/lib/server/insights/sentiment";
@@ -66,36 +67,28 @@ export function SentimentOverTime({ answer }: { answer: SentimentInsight }) {
           <span>{columns.at(-1)?.label}</span>
         </div>
       </div>
-      <details>
-        <summary className="small">Figures per {answer.bucket}</summary>
-        <div style={{ overflowX: "auto" }}>
-          <table className="table" data-testid="sentiment-table">
-            <caption className="visually-hidden">
-              Mentions of {who} by sentiment, per {unit}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">{answer.bucket === "week" ? "Week from" : "Day"}</th>
-                {KEYS.map((k) => (
-                  <th key={k} scope="col">
-                    {SENTIMENT_LABELS[k]}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {columns.map((c) => (
-                <tr key={c.start} data-testid="sentiment-row">
-                  <th scope="row">{c.label}</th>
-                  {KEYS.map((k) => (
-                    <td key={k}>{formatNumber(c[k])}</td>
-                  ))}
-                </tr>
+      <FiguresTable summary={`Figures per ${answer.bucket}`} caption={`Mentions of ${who} by sentiment, per ${unit}`} testId="sentiment-table" classes={{ summary: "small", table: "table" }}>
+        <thead>
+          <tr>
+            <th scope="col">{answer.bucket === "week" ? "Week from" : "Day"}</th>
+            {KEYS.map((k) => (
+              <th key={k} scope="col">
+                {SENTIMENT_LABELS[k]}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {columns.map((c) => (
+            <tr key={c.start} data-testid="sentiment-row">
+              <th scope="row">{c.label}</th>
+              {KEYS.map((k) => (
+                <td key={k}>{formatNumber(c[k])}</td>
               ))}
-            </tbody>
-          </table>
-        </div>
-      </details>
+            </tr>
+          ))}
+        </tbody>
+      </FiguresTable>
     </div>
   );
 }
