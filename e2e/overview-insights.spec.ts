@@ -2,7 +2,7 @@
 // counts (listed straight from the sandbox with from/to), the previous period is drawn, a source row
 // and a rolling widget's bar open the visitors behind them (with the same count), and a new range
 // is fetched and shown.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { numberText, sandboxGet } from "./helpers/sandbox";
 import { signIn } from "./helpers/session";
 
@@ -22,6 +22,13 @@ async function rangeCounts(from: string, to: string) {
 
 const rate = (part: number, whole: number) => `${Math.round((part * 1000) / whole) / 10}%`;
 const kpi = (page: Page, id: string) => page.getByTestId(id).getByTestId("kpi-value");
+
+/** Follows `link` to the visitor list: its URL matches `url` and it counts `total` visitors. */
+async function opensVisitors(page: Page, link: Locator, url: RegExp, total: number): Promise<void> {
+  await link.click();
+  await expect(page).toHaveURL(url);
+  await expect(page.getByTestId("range")).toContainText(`of ${numberText(total)} visitors`);
+}
 
 // A range's first count is computed cold from the sandbox (dozens of counted requests); on a loaded
 // test machine that can outlast the default 30 s.
@@ -61,31 +68,23 @@ test("a source row opens that source's visitors of the range, with the same coun
   await expect(row).toContainText(numberText(perplexity), { timeout: 90_000 });
   // The AI platforms are set apart: their group comes first.
   await expect(page.getByTestId("sources-table").locator("tbody").first()).toContainText("AI platforms");
-  await row.getByRole("link", { name: "Perplexity", exact: true }).click();
-  await expect(page).toHaveURL(/\/visitors\?source=perplexity&from=2026-11-01&to=2026-11-15&tz=UTC$/);
-  await expect(page.getByTestId("range")).toContainText(`of ${numberText(perplexity)} visitors`);
+  await opensVisitors(page, row.getByRole("link", { name: "Perplexity", exact: true }), /\/visitors\?source=perplexity&from=2026-11-01&to=2026-11-15&tz=UTC$/, perplexity);
   await page.goBack();
-  await page.getByTestId("conversions-link-perplexity").click();
-  await expect(page).toHaveURL(/converted=true/);
-  await expect(page.getByTestId("range")).toContainText(`of ${numberText(converted)} visitor`);
+  await opensVisitors(page, page.getByTestId("conversions-link-perplexity"), /converted=true/, converted);
 });
 
 test("a rolling widget's bar and a funnel stage open their visitors, with the same count", async ({ page }) => {
   await page.goto("/?period=7d");
   const traffic = await sandboxGet<{ data: Array<{ source: string; visitors: number }> }>("/analytics/traffic?period=7d");
   const organic = traffic.data.find((r) => r.source === "organic")!.visitors;
-  await page.getByTestId("traffic-card").getByRole("link", { name: "Organic search" }).click();
-  await expect(page).toHaveURL(/\/visitors\?source=organic&from=.*&to=/);
-  await expect(page.getByTestId("range")).toContainText(`of ${numberText(organic)} visitors`);
+  await opensVisitors(page, page.getByTestId("traffic-card").getByRole("link", { name: "Organic search" }), /\/visitors\?source=organic&from=.*&to=/, organic);
 
   await page.goto("/?period=7d");
   const funnel = await sandboxGet<{ data: Array<{ stage: string; count: number }> }>("/analytics/funnel?period=7d");
   const conversions = funnel.data.find((s) => s.stage === "conversions")!.count;
   const stage = page.getByTestId("funnel-step-conversions");
   await stage.scrollIntoViewIfNeeded();
-  await stage.getByRole("link").click();
-  await expect(page).toHaveURL(/converted=true/);
-  await expect(page.getByTestId("range")).toContainText(`of ${numberText(conversions)} visitor`);
+  await opensVisitors(page, stage.getByRole("link"), /converted=true/, conversions);
 });
 
 test("changing the range fetches and shows the new range's counts", async ({ page }) => {

@@ -88,24 +88,22 @@ test("a platform's mentions, visitors and conversions link to exactly those rows
   await openPlatforms(page);
   const row = page.locator(`[data-testid="platform-row"][data-platform="${platform}"]`);
 
-  await row.getByTestId("link-mentions").click();
-  await expect(page).toHaveURL(`/mentions?platform=${platform}&${RANGE_QUERY}`);
-  await waitForWidgets(page);
-  await expect(page.getByTestId("range")).toContainText(`of ${numberText(await total(`/mentions?platform=${platform}&${upstreamRange}`))} mentions`);
-
-  await page.goBack();
-  await waitForWidgets(page);
-  await row.getByTestId("link-visitors").click();
-  await expect(page).toHaveURL(`/visitors?source=${platform}&${RANGE_QUERY}`);
-  await waitForWidgets(page);
-  await expect(page.getByTestId("range")).toContainText(`of ${numberText(await total(`/visitors?source=${platform}&${upstreamRange}`))} visitors`);
-
-  await page.goBack();
-  await waitForWidgets(page);
-  await row.getByTestId("link-conversions").click();
-  await expect(page).toHaveURL(`/visitors?source=${platform}&converted=true&${RANGE_QUERY}`);
-  await waitForWidgets(page);
-  await expect(page.getByTestId("range")).toContainText(`of ${numberText(await total(`/visitors?source=${platform}&converted=true&${upstreamRange}`))} visitors`);
+  // Each link opens its list, filtered to the platform over the page's range; back to /platforms between.
+  const links = [
+    { testId: "link-mentions", list: "/mentions", filter: `platform=${platform}`, noun: "mentions" },
+    { testId: "link-visitors", list: "/visitors", filter: `source=${platform}`, noun: "visitors" },
+    { testId: "link-conversions", list: "/visitors", filter: `source=${platform}&converted=true`, noun: "visitors" },
+  ];
+  for (const [i, { testId, list, filter, noun }] of links.entries()) {
+    if (i > 0) {
+      await page.goBack();
+      await waitForWidgets(page);
+    }
+    await row.getByTestId(testId).click();
+    await expect(page).toHaveURL(`${list}?${filter}&${RANGE_QUERY}`);
+    await waitForWidgets(page);
+    await expect(page.getByTestId("range")).toContainText(`of ${numberText(await total(`${list}?${filter}&${upstreamRange}`))} ${noun}`);
+  }
 });
 
 test("competitors named with us: each with its mentions and share of the range's mentions, as tallied from the sandbox's rows", async ({ page }) => {
