@@ -170,7 +170,7 @@ export function QueryView<T>({ query, what: ownWhat, loading: ownLoading, isEmpt
   const widget = use(WidgetStates);
   const what = ownWhat ?? widget?.what;
   const loading = ownLoading ?? widget?.loading;
-  if (what === undefined) throw new Error("A QueryView outside a Widget is given `what`.");
+  if (what === undefined) throw new Error("A QueryView outside a Widget needs its own `what`.");
   const { data, error, isError, isPlaceholderData, refetch } = query;
   const retry = () => void refetch();
   if (isError) {
