@@ -54,6 +54,8 @@ test("KPI cards for a typed range equal the sandbox's counts, each against the p
   await trend.scrollIntoViewIfNeeded();
   await expect(trend.locator("[data-testid=trend-chart] .trend-previous path.recharts-line-curve")).toHaveAttribute("stroke-dasharray", "5 4");
   await expect(trend.locator("[data-testid=trend-chart] .trend-current path.recharts-line-curve")).toBeVisible();
+  // A range that is over has no day still counting.
+  await expect(trend.getByTestId("trend-in-progress")).toHaveCount(0);
   await trend.getByText("Show every day as a table").click();
   const rows = trend.getByTestId("trend-table").locator("tbody tr");
   await expect(rows).toHaveCount(15);
@@ -85,6 +87,18 @@ test("a rolling widget's bar and a funnel stage open their visitors, with the sa
   const stage = page.getByTestId("funnel-step-conversions");
   await stage.scrollIntoViewIfNeeded();
   await opensVisitors(page, stage.getByRole("link"), /converted=true/, conversions);
+});
+
+test("a range that ends today draws today apart, as still counting", async ({ page }) => {
+  // The browser's clock is the real one: the default range (the last 30 days) ends today in UTC.
+  await page.goto("/?tz=UTC");
+  const trend = page.getByTestId("trend-card");
+  await trend.scrollIntoViewIfNeeded();
+  const today = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "UTC" }).format(new Date());
+  await expect(trend.getByTestId("trend-in-progress")).toHaveText(`Today so far (${today}, still counting)`, { timeout: 90_000 });
+  await expect(trend.locator("[data-testid=trend-chart] .trend-in-progress path.recharts-line-curve")).toHaveAttribute("stroke-dasharray", "3 4");
+  await trend.getByText("Show every day as a table").click();
+  await expect(trend.getByTestId("trend-table").locator("tbody tr").last().locator("th")).toHaveText(`${today} (so far)`);
 });
 
 test("changing the range fetches and shows the new range's counts", async ({ page }) => {

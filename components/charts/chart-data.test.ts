@@ -102,8 +102,9 @@ describe("toFunnelChartData", () => {
 describe("toTrendChartData", () => {
   const point = (start: string, visitors: number, ai_visitors: number, conversions: number) => ({ start, visitors, ai_visitors, conversions });
   type Point = ReturnType<typeof point>;
-  /** The chart data of a trend answer in `tz`: the range's buckets and the previous period's. */
-  const trend = (tz: string, data: Point[], previous: Point[], bucket: "day" | "week" = "day") => toTrendChartData({ bucket, tz, data, previous });
+  /** The chart data of a trend answer in `tz`: the range's buckets and the previous period's, read on 1 Dec 2026 (the range long over). */
+  const trend = (tz: string, data: Point[], previous: Point[], bucket: "day" | "week" = "day", to = "2026-11-30", nowMs = Date.parse("2026-12-01T12:00:00Z")) =>
+    toTrendChartData({ bucket, tz, to, data, previous }, nowMs);
 
   it("labels each bucket by its first day in the range's zone, not the browser's or UTC's", () => {
     // 1 Nov 2026 in New York starts at 04:00 UTC (EDT); 2 Nov at 05:00 UTC (EST, after the clock change).
@@ -142,9 +143,38 @@ describe("toTrendChartData", () => {
     expect(data.totals.current).toEqual({ visitors: 400, ai_visitors: 120, conversions: 12, conversion_rate: 3, ai_share: 30 });
     expect(data.totals.previous).toEqual({ visitors: 400, ai_visitors: 40, conversions: 6, conversion_rate: 1.5, ai_share: 10 });
     expect(trendSeries(data, "ai_visitors")).toEqual([
-      { label: "1 Nov", previousLabel: "30 Oct", current: 30, previous: 20 },
-      { label: "2 Nov", previousLabel: "31 Oct", current: 90, previous: 20 },
+      { label: "1 Nov", previousLabel: "30 Oct", current: 30, previous: 20, complete: 30 },
+      { label: "2 Nov", previousLabel: "31 Oct", current: 90, previous: 20, complete: 90 },
     ]);
+  });
+
+  it("marks the bucket holding the present as in progress, drawn dashed from the last finished one", () => {
+    const days = [point("2026-11-01T00:00:00.000Z", 100, 30, 4), point("2026-11-02T00:00:00.000Z", 12, 3, 0)];
+    const before = [point("2026-10-30T00:00:00.000Z", 150, 20, 3), point("2026-10-31T00:00:00.000Z", 250, 20, 3)];
+    const data = trend("UTC", days, before, "day", "2026-11-02", Date.parse("2026-11-02T10:00:00Z"));
+    expect(data.rows.map((r) => r.inProgress)).toEqual([undefined, true]);
+    expect(trendSeries(data, "visitors")).toEqual([
+      { label: "1 Nov", previousLabel: "30 Oct", current: 100, previous: 150, complete: 100, soFar: 100 },
+      { label: "2 Nov", previousLabel: "31 Oct", current: 12, previous: 250, inProgress: true, soFar: 12 },
+    ]);
+    // The same answer read after the range's last day: nothing in progress.
+    expect(trend("UTC", days, before, "day", "2026-11-02", Date.parse("2026-11-03T00:00:00Z")).rows.some((r) => r.inProgress)).toBe(false);
+    // The range's zone decides: at 20:00 UTC on 2 Nov it is already 3 Nov in Kolkata, so its 2 Nov is over.
+    const kolkata = [point("2026-10-31T18:30:00.000Z", 5, 1, 0), point("2026-11-01T18:30:00.000Z", 7, 2, 0)];
+    expect(trend("Asia/Kolkata", kolkata, [], "day", "2026-11-02", Date.parse("2026-11-02T20:00:00Z")).rows.some((r) => r.inProgress)).toBe(false);
+    expect(trend("Asia/Kolkata", kolkata, [], "day", "2026-11-02", Date.parse("2026-11-02T18:00:00Z")).rows[1]!.inProgress).toBe(true);
+  });
+
+  it("an earlier bucket holds the present when the range runs on past today; weeks likewise", () => {
+    const weeks = [point("2026-11-02T00:00:00.000Z", 70, 7, 1), point("2026-11-09T00:00:00.000Z", 20, 2, 0), point("2026-11-16T00:00:00.000Z", 0, 0, 0)];
+    const data = trend("UTC", weeks, [], "week", "2026-11-22", Date.parse("2026-11-11T09:00:00Z"));
+    expect(data.rows.map((r) => [r.inProgress, r.notStarted])).toEqual([
+      [undefined, undefined],
+      [true, undefined],
+      [undefined, true],
+    ]);
+    // The week to come is not drawn as a zero.
+    expect(trendSeries(data, "visitors")[2]).toEqual({ label: "Week of 16 Nov", previousLabel: undefined, current: 0, previous: undefined, notStarted: true });
   });
 
   it("has no rate without visitors (null, not 0% or NaN), and rounds rates to one decimal like the routes", () => {

@@ -137,13 +137,15 @@ describe("FunnelFigure", () => {
 
 describe("TrendFigure", () => {
   const point = (start: string, visitors: number, ai_visitors: number, conversions: number) => ({ start, visitors, ai_visitors, conversions });
-  const data = toTrendChartData({
-    bucket: "day",
+  const answer = {
+    bucket: "day" as const,
     tz: "UTC",
+    to: "2026-11-02",
     data: [point("2026-11-01T00:00:00.000Z", 100, 30, 4), point("2026-11-02T00:00:00.000Z", 300, 90, 8)],
     previous: [point("2026-10-30T00:00:00.000Z", 150, 20, 3), point("2026-10-31T00:00:00.000Z", 250, 20, 3)],
-  });
-  const render = () => renderWithProviders(<TrendFigure data={data} windowLabel="1 Nov – 2 Nov 2026" previousLabel="30 Oct – 31 Oct 2026" />);
+  };
+  const data = toTrendChartData(answer, Date.parse("2026-11-03T08:00:00Z"));
+  const render = (d = data) => renderWithProviders(<TrendFigure data={d} windowLabel="1 Nov – 2 Nov 2026" previousLabel="30 Oct – 31 Oct 2026" />);
 
   it("says the drawn metric in words, against the previous period, and switches metric by button", async () => {
     const { user } = render();
@@ -154,6 +156,15 @@ describe("TrendFigure", () => {
     expect(screen.getByTestId("trend-summary").textContent).toBe("AI visitors per day, 1 Nov – 2 Nov 2026: 120 in total against 40 in 30 Oct – 31 Oct 2026; most on 2 Nov (90).");
     // The legend names both windows, the previous period's as such.
     expect(screen.getByRole("list", { name: "Legend" }).textContent).toContain("Previous period, 30 Oct – 31 Oct 2026");
+    expect(screen.queryByTestId("trend-in-progress")).toBeNull();
+  });
+
+  it("says which day is still counting, in the legend, the summary and the table", () => {
+    render(toTrendChartData(answer, Date.parse("2026-11-02T15:00:00Z")));
+    expect(screen.getByTestId("trend-in-progress").textContent).toBe(" Today so far (2 Nov, still counting)");
+    expect(screen.getByTestId("trend-summary").textContent).toContain("; 2 Nov is still counting.");
+    const table = screen.getByRole("table", { name: /Visitors, AI visitors and conversions per day/ });
+    expect(rowsOf(table).map((r) => r[0])).toEqual(["1 Nov", "2 Nov (so far)"]);
   });
 
   it("has every bucket of every metric, the previous period's beside it, as a table", () => {

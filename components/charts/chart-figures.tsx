@@ -144,6 +144,8 @@ export function TrendFigure({ data, windowLabel, previousLabel }: { data: TrendC
   const points = trendSeries(data, metric);
   const peak = points.reduce<TrendSeriesPoint | undefined>((best, p) => (best === undefined || p.current > best.current ? p : best), undefined);
   const totals = data.totals;
+  const inProgress = data.rows.find((r) => r.inProgress);
+  const soFarLabel = unit === "week" ? "This week so far" : "Today so far";
   return (
     <div className="stack" style={{ gap: 12 }}>
       <div className={styles.trendBar}>
@@ -158,6 +160,11 @@ export function TrendFigure({ data, windowLabel, previousLabel }: { data: TrendC
           <li>
             <span className={`${styles.line} ${styles.lineCurrent}`} aria-hidden="true" /> {windowLabel}
           </li>
+          {inProgress && (
+            <li data-testid="trend-in-progress">
+              <span className={`${styles.line} ${styles.lineInProgress}`} aria-hidden="true" /> {soFarLabel} ({inProgress.label}, still counting)
+            </li>
+          )}
           <li>
             <span className={`${styles.line} ${styles.linePrevious}`} aria-hidden="true" /> Previous period, {previousLabel}
           </li>
@@ -165,7 +172,8 @@ export function TrendFigure({ data, windowLabel, previousLabel }: { data: TrendC
       </div>
       <p className="visually-hidden" data-testid="trend-summary" aria-live="polite">
         {metricLabel} per {unit}, {windowLabel}: {formatNumber(totals.current[metric])} in total against {formatNumber(totals.previous[metric])} in {previousLabel}
-        {peak ? `; most on ${peak.label} (${formatNumber(peak.current)})` : ""}.
+        {peak ? `; most on ${peak.label} (${formatNumber(peak.current)})` : ""}
+        {inProgress ? `; ${inProgress.label} is still counting` : ""}.
       </p>
       <WhenNearViewport height={TREND_CHART_HEIGHT}>
         <TrendChart points={points} metricLabel={metricLabel} />
@@ -195,7 +203,7 @@ export function TrendFigure({ data, windowLabel, previousLabel }: { data: TrendC
         <tbody>
           {data.rows.map((r) => (
             <tr key={r.start}>
-              <th scope="row">{r.label}</th>
+              <th scope="row">{r.inProgress ? `${r.label} (so far)` : r.notStarted ? `${r.label} (to come)` : r.label}</th>
               {TREND_METRICS.map((m) => (
                 <td key={m.key}>{formatNumber(r.current[m.key])}</td>
               ))}

@@ -2,8 +2,11 @@
 // its label in the range's time zone ("3 Nov", or "Week of 3 Nov"), the previous period's bucket
 // beside it (the same position, drawn behind the current one), the series of one metric for the
 // chart, and the period totals the KPI cards show (sums of the buckets, rates to one decimal as the
-// insights routes round them; null where there is nothing to divide by).
+// insights routes round them; null where there is nothing to divide by). The bucket that holds the
+// present moment is marked: its count is still growing, so the chart draws it apart (a dip on
+// today is the day not being over, not traffic falling).
 import type { InsightBucket } from "@/lib/data-api/constants";
+import { todayIn } from "@/lib/range/calendar";
 import type { TrendInsight, TrendPoint } from "@/lib/server/insights/trend";
 
 export type TrendMetric = "visitors" | "ai_visitors" | "conversions";
@@ -24,6 +27,10 @@ export type TrendRow = {
   previousLabel?: string;
   current: TrendFigures;
   previous?: TrendFigures;
+  /** The bucket holds the present moment: its figures are so far, not final. */
+  inProgress?: true;
+  /** The bucket has not begun (a range that runs past today): nothing to draw yet. */
+  notStarted?: true;
 };
 
 export type TrendTotals = TrendFigures & {
@@ -35,8 +42,22 @@ export type TrendTotals = TrendFigures & {
 
 export type TrendChartData = { bucket: InsightBucket; tz: string; rows: TrendRow[]; totals: { current: TrendTotals; previous: TrendTotals } };
 
-/** A point of one metric for the chart: the current bucket's value and the previous period's. */
-export type TrendSeriesPoint = { label: string; previousLabel?: string; current: number; previous?: number };
+/**
+ * A point of one metric for the chart: the current bucket's value and the previous period's.
+ * `complete` and `soFar` are what the chart draws as the solid and the dashed part of the current
+ * line: `complete` on finished buckets; `soFar` on the bucket in progress and the one before it,
+ * so the dashed part joins the solid one.
+ */
+export type TrendSeriesPoint = {
+  label: string;
+  previousLabel?: string;
+  current: number;
+  previous?: number;
+  inProgress?: true;
+  notStarted?: true;
+  complete?: number;
+  soFar?: number;
+};
 
 /** The drawn chart's height (its placeholder reserves the same). */
 export const TREND_CHART_HEIGHT = 260;
@@ -70,7 +91,26 @@ function totalsOf(points: readonly TrendPoint[]): TrendTotals {
   return { visitors, ai_visitors, conversions, conversion_rate: rateOf(conversions, visitors), ai_share: rateOf(ai_visitors, visitors) };
 }
 
-export function toTrendChartData(trend: Pick<TrendInsight, "bucket" | "tz" | "data" | "previous">): TrendChartData {
+/**
+ * Where bucket `i` of the answer stands at `nowMs`: begun or not, and whether it holds now (it ends
+ * at the next bucket's start; the last one at the end of the range's last day `to` in its zone).
+ */
+function bucketState(trend: Pick<TrendInsight, "to" | "tz" | "data">, i: number, nowMs: number): Pick<TrendRow, "inProgress" | "notStarted"> {
+  if (Date.parse(trend.data[i]!.start) > nowMs) return { notStarted: true };
+  const next = trend.data[i + 1];
+  let holds: boolean;
+  if (next) holds = nowMs < Date.parse(next.start);
+  else {
+    try {
+      holds = todayIn(trend.tz, nowMs) <= trend.to;
+    } catch {
+      holds = false; // a zone this browser does not know: say nothing rather than guess
+    }
+  }
+  return holds ? { inProgress: true } : {};
+}
+
+export function toTrendChartData(trend: Pick<TrendInsight, "bucket" | "tz" | "to" | "data" | "previous">, nowMs: number = Date.now()): TrendChartData {
   const rows = trend.data.map((point, i): TrendRow => {
     const before = trend.previous[i];
     return {
@@ -78,6 +118,7 @@ export function toTrendChartData(trend: Pick<TrendInsight, "bucket" | "tz" | "da
       label: bucketLabel(point.start, trend.tz, trend.bucket),
       current: figuresOf(point),
       ...(before ? { previous: figuresOf(before), previousLabel: bucketLabel(before.start, trend.tz, trend.bucket) } : {}),
+      ...bucketState(trend, i, nowMs),
     };
   });
   return { bucket: trend.bucket, tz: trend.tz, rows, totals: { current: totalsOf(trend.data), previous: totalsOf(trend.previous) } };
@@ -85,5 +126,12 @@ export function toTrendChartData(trend: Pick<TrendInsight, "bucket" | "tz" | "da
 
 /** One metric's series for the chart: current and previous value at each bucket. */
 export function trendSeries(data: TrendChartData, metric: TrendMetric): TrendSeriesPoint[] {
-  return data.rows.map((r) => ({ label: r.label, previousLabel: r.previousLabel, current: r.current[metric], previous: r.previous?.[metric] }));
+  return data.rows.map((r, i) => {
+    const current = r.current[metric];
+    const joinsNext = data.rows[i + 1]?.inProgress === true;
+    const base = { label: r.label, previousLabel: r.previousLabel, current, previous: r.previous?.[metric] };
+    if (r.notStarted) return { ...base, notStarted: true as const };
+    if (r.inProgress) return { ...base, inProgress: true as const, soFar: current };
+    return { ...base, complete: current, ...(joinsNext ? { soFar: current } : {}) };
+  });
 }

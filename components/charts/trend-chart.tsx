@@ -1,6 +1,7 @@
 "use client";
 // One trend metric over the range as recharts lines: the previous period drawn first (behind),
-// fainter and dashed, at the same bucket positions; the current period solid on top. The metric
+// fainter and dashed, at the same bucket positions; the current period solid on top, its bucket in
+// progress (today, this week) dashed in the same colour, since its count is still growing. The metric
 // switcher, legend, summary and table are in chart-figures.tsx (they do not need recharts).
 import { CartesianGrid, Line, LineChart, XAxis, YAxis } from "recharts";
 import { formatCompact, formatNumber } from "@/lib/format/format";
@@ -17,7 +18,7 @@ export function TrendChart({ points, metricLabel }: { points: TrendSeriesPoint[]
         <YAxis tickFormatter={(v: number) => formatCompact(v)} tickLine={false} axisLine={false} width={44} allowDecimals={false} />
         <ChartTooltip<TrendSeriesPoint>
           describe={(p) => ({
-            title: p.label,
+            title: p.inProgress ? `${p.label} (so far)` : p.label,
             lines: [
               [metricLabel, formatNumber(p.current)],
               [`Previous period${p.previousLabel ? ` (${p.previousLabel})` : ""}`, formatNumber(p.previous)],
@@ -35,7 +36,17 @@ export function TrendChart({ points, metricLabel }: { points: TrendSeriesPoint[]
           dot={false}
           isAnimationActive={false}
         />
-        <Line dataKey="current" name={metricLabel} className="trend-current" stroke="var(--color-accent)" strokeWidth={2.25} dot={dots} isAnimationActive={false} />
+        <Line dataKey="complete" name={metricLabel} className="trend-current" stroke="var(--color-accent)" strokeWidth={2.25} dot={dots} isAnimationActive={false} />
+        <Line
+          dataKey="soFar"
+          name={`${metricLabel} so far`}
+          className="trend-in-progress"
+          stroke="var(--color-accent)"
+          strokeWidth={2.25}
+          strokeDasharray="3 4"
+          dot={dots}
+          isAnimationActive={false}
+        />
       </LineChart>
     </div>
   );
