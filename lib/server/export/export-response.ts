@@ -26,6 +26,8 @@ export type ExportResponseOptions = {
   /** Failure after streaming began (no key in it: callers log masked data only). */
   onError?: (error: unknown, info: ExportProgress & { resource: ExportResource }) => void;
   onEnd?: (outcome: ExportOutcome & { resource: ExportResource }) => void;
+  /** While the page the file needs next waits for the key's rate budget: until when (epoch ms), or null. */
+  onWait?: (until: number | null) => void;
   lookahead?: number;
   /** The most rows an export may hold (see startExport). */
   maxRows?: number;
@@ -42,12 +44,17 @@ export function exportFilters(request: ExportRequest): Record<string, string | u
 function pageFetcher(api: DataApi, request: ExportRequest): FetchPage<Readonly<Record<string, unknown>>> {
   const query = { ...exportFilters(request), limit: EXPORT_PAGE_SIZE };
   const path = request.resource === "visitors" ? "/visitors" : "/mentions";
-  return (offset, signal) => api.get(path, { query: { ...query, offset } }, { priority: "bulk", signal });
+  return (offset, signal, onWait) => api.get(path, { query: { ...query, offset } }, { priority: "bulk", signal, onWait });
 }
 
 /** RFC 6266: a quoted ASCII filename (ours are [A-Za-z0-9._-] only) plus the UTF-8 form. */
 function contentDisposition(filename: string): string {
   return `attachment; filename="${filename}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+/** The download's file name: what it holds (resource, filters) and the day. */
+export function exportFilenameFor(request: ExportRequest, now: Date): string {
+  return exportFilename(request.resource, exportFilters(request), encoderFor(request.params.format, EXPORT_COLUMNS[request.resource]).extension, now);
 }
 
 /**
@@ -68,9 +75,10 @@ export async function exportResponse(api: DataApi, request: ExportRequest, optio
     onProgress: options.onProgress,
     onError: (error, progress) => options.onError?.(error, { resource, ...progress }),
     onEnd: (outcome) => options.onEnd?.({ ...outcome, resource }),
+    onWait: options.onWait,
   });
 
-  const filename = exportFilename(resource, exportFilters(request), encoder.extension, options.now ?? new Date());
+  const filename = exportFilenameFor(request, options.now ?? new Date());
   const headers = new Headers({
     "Content-Type": encoder.contentType,
     "Content-Disposition": contentDisposition(filename),
