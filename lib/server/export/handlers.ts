@@ -42,6 +42,8 @@ import { ExportIntegrityError, ExportTooLargeError, type ExportProgress } from "
 
 /** How often a running export writes its progress (when it changed) and looks for a cancel request. */
 const TICK_MS = 500;
+/** A rate-limit wait shorter than this is the normal per-second pacing, not "waiting". */
+const NOTICEABLE_WAIT_MS = 1500;
 /** Exports the tray lists: a session's most recent. */
 const LISTED = 10;
 
@@ -105,8 +107,9 @@ const liveKey = (owner: string, id: string) => `${owner}:${id}`;
 
 /**
  * Seconds the rest of the export should take: the most of what the key's plan allows for the pages
- * left (counting what the minute already spent, and the share left to the dashboard), the rate-limit
- * wait under way plus those pages, and the pace seen so far (a slow upstream).
+ * left (counting what the minute already spent, and the share left to the dashboard; during a
+ * rate-limit wait, the wait plus those pages, where the pace so far would only grow with the wait) and
+ * the pace seen so far (a slow upstream).
  */
 function secondsLeft(apiKey: string, progress: ExportProgress, waitUntil: number | null, elapsedMs: number, now: number): number | undefined {
   if (progress.total === null) return undefined;
@@ -116,11 +119,13 @@ function secondsLeft(apiKey: string, progress: ExportProgress, waitUntil: number
   const budget = rateBudgetForKey(apiKey);
   const plan = { perSecond: budget.perSecond - budget.reserved.perSecond, perMinute: budget.perMinute - budget.reserved.perMinute };
   const spent = Math.min(budget.sentLastMinute, plan.perMinute);
-  const byPlan = budget.learned ? minSecondsForRequests(spent + pages, plan) - minSecondsForRequests(spent, plan) : 0;
-  const byWait = waitUntil !== null ? Math.max(0, waitUntil - now) / 1000 + minSecondsForRequests(pages, plan) : 0;
+  // The plan as learned from the first page's headers (or as DATA_API_RATE_BUDGET fixes it).
+  const byPlan = minSecondsForRequests(spent + pages, plan) - minSecondsForRequests(spent, plan);
   const done = progress.rowsWritten + progress.unreadable;
   const byPace = elapsedMs >= 2000 && done > 0 ? (rowsLeft * elapsedMs) / done / 1000 : 0;
-  return Math.max(byPlan, byWait, byPace);
+  // During a wait its end is known: the pages left go from there, in a fresh window.
+  if (waitUntil !== null && waitUntil > now) return (waitUntil - now) / 1000 + minSecondsForRequests(pages, plan);
+  return Math.max(byPlan, byPace);
 }
 
 async function handleExport(req: Request, resource: ExportResource): Promise<Response> {
@@ -229,7 +234,9 @@ async function handleExport(req: Request, resource: ExportResource): Promise<Res
     if (error !== undefined) next.error = statusError(error, resource);
     return next;
   };
-  const activeState = (now: number): ExportState => (waitUntil !== null && waitUntil > now ? "waiting" : "running");
+  // The per-second pacing makes pages wait for fractions of a second all the time; only a wait the
+  // user would notice (a used-up minute, a Retry-After) is worth saying.
+  const activeState = (now: number): ExportState => (waitUntil !== null && waitUntil - now >= NOTICEABLE_WAIT_MS ? "waiting" : "running");
 
   const tick = async () => {
     timer = undefined;
