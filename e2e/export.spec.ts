@@ -75,7 +75,7 @@ test("visitors: a filtered CSV export holds exactly the matching rows, in order"
   const item = exportItem(page);
   await expect(item).toHaveAttribute("data-state", "complete");
   await expect(item.getByTestId("export-detail")).toContainText(`Done: ${numberText(expected.length)} rows`);
-  await expect(item.getByTestId("export-detail")).toContainText(`visitors_source-chatgpt_converted-true_${today()}.csv`);
+  await expect(item).toContainText(`visitors_source-chatgpt_converted-true_${today()}.csv`);
   await expect(region).toContainText("follow it under Exports");
 });
 

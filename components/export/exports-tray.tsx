@@ -212,7 +212,7 @@ function ExportItem({ status: s, sinceAnswer, onCancel, onDismiss }: { status: E
     }
     detail = parts.join(" · ");
   } else if (s.state === "complete") {
-    detail = `Done: ${fmt(s.rows_written)} ${s.rows_written === 1 ? "row" : "rows"}, ${formatBytes(s.bytes)}. Saved by your browser as ${s.filename}.`;
+    detail = `Done: ${fmt(s.rows_written)} ${s.rows_written === 1 ? "row" : "rows"}, ${formatBytes(s.bytes)}, in your browser's downloads.`;
   } else if (s.state === "cancelled") {
     detail = `Cancelled after ${rows}. The download was stopped; no complete file was saved.`;
   } else {

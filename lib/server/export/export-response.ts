@@ -19,8 +19,6 @@ export type ExportResponseOptions = {
   /** Aborted when the client goes away. */
   signal?: AbortSignal;
   now?: Date;
-  /** Seconds the remaining pages will take under the key's learned plan, when known. */
-  estimateSeconds?: (remainingPages: number) => number | undefined;
   /** After every page written, with the rows written and the unreadable ones left out so far. */
   onProgress?: (progress: ExportProgress) => void;
   /** Failure after streaming began (no key in it: callers log masked data only). */
@@ -88,7 +86,5 @@ export async function exportResponse(api: DataApi, request: ExportRequest, optio
   });
   if (started.total !== null) headers.set("X-Total-Count", String(started.total));
   if (started.pages !== null) headers.set("X-Export-Pages", String(started.pages));
-  const estimate = started.pages === null ? undefined : options.estimateSeconds?.(Math.max(0, started.pages - 1));
-  if (estimate !== undefined && Number.isFinite(estimate)) headers.set("X-Export-Estimated-Seconds", String(Math.ceil(estimate)));
   return new Response(started.stream, { status: 200, headers });
 }
