@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import Papa from "papaparse";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { clearFaults, DEMO_KEYS, numberText, SANDBOX_URL, sandboxGet, setFaults } from "./helpers/sandbox";
+import { expectNoSeriousViolations } from "./helpers/a11y";
 import { openPage, signIn } from "./helpers/session";
 
 type List<T> = { data: T[]; meta: { total: number } };
@@ -169,6 +170,7 @@ test.describe("long exports (faults limited to the 'limited' demo key)", () => {
     const { total, bar, download } = await startSlowExport(page, 1500);
     await expect(bar).toHaveAttribute("aria-valuemax", String(total));
     let rows = await progressPast(bar, 0);
+    await expectNoSeriousViolations(page, "/visitors with an export running in the tray");
 
     // Three other pages, by the navigation and by loading a URL: the tray shows the export moving on each.
     const nav = page.getByRole("navigation", { name: "Main" });
