@@ -6,7 +6,8 @@
 //   requests of 100 rows a minute = 100,000 rows/min; Free 10,000 rows/min), and against the least
 //   time the plan allows in bursts (lib/server/export/rate-bound.ts), for reference;
 // - every row in the file (compared with the sandbox's meta.total) and no 429 reaching the user;
-// - server memory: RSS growth of the production entry's process (Next runs in it) during the export;
+// - server memory: RSS growth of the production entry's process (Next runs in it) during the export,
+//   after a one-page export has loaded the export routes' code;
 // - browser memory: JS heap growth of the page during the download, through the Chrome DevTools
 //   protocol (Runtime.getHeapUsage), both its peak and what stays after a forced GC.
 // Needs a build (`npx next build`, or BENCH_DIST_DIR).
@@ -83,6 +84,13 @@ async function runScenario(scenario: Scenario): Promise<Result> {
     const button = page.getByTestId("export-visitors").getByRole("button", { name: /^Export [\d,]+ rows$/ });
     await button.waitFor({ timeout: 60_000 });
     await page.getByTestId("loading").first().waitFor({ state: "detached", timeout: 60_000 }).catch(() => undefined);
+
+    // Warm-up: a one-page export and a status read load the export routes' code into the server
+    // (and compile it), a one-time cost that is not the export's memory.
+    const warm = await page.request.get(`${server.base}/api/export/visitors?source=claude&converted=true&intent=support&format=csv`);
+    await warm.body();
+    await page.request.get(`${server.base}/api/export/status`);
+    await page.waitForTimeout(2000);
 
     const cdp = await context.newCDPSession(page);
     const heapUsed = async (gc: boolean) => {
