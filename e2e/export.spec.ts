@@ -1,11 +1,13 @@
-// Exports in Chromium: the Export button on /visitors and /mentions downloads every row matching the
-// filters on screen (checked against paging the Data API directly), in CSV or JSON; progress shows
-// while it runs and the page stays usable; Cancel stops it; an upstream failure mid-way fails the
-// export visibly and saves nothing.
+// Exports in Chromium: the Export button on /visitors and /mentions hands the file to the browser's
+// own download (checked against paging the Data API directly), in CSV, CSV for Excel or JSON; the
+// exports tray of the app shell shows its progress on every page, through navigation and a reload,
+// until the download completes with every row; Cancel in the tray stops it and saves nothing; an
+// upstream failure mid-way fails the download and the tray says why, with the request id.
 import { readFile } from "node:fs/promises";
 import Papa from "papaparse";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { clearFaults, DEMO_KEYS, numberText, SANDBOX_URL, sandboxGet, setFaults } from "./helpers/sandbox";
+import { expectNoSeriousViolations } from "./helpers/a11y";
 import { openPage, signIn } from "./helpers/session";
 
 type List<T> = { data: T[]; meta: { total: number } };
@@ -21,7 +23,7 @@ async function allRows(resource: "visitors" | "mentions", filters: string, key?:
   }
 }
 
-/** Export page requests (limit=100) the sandbox has seen from the "limited" demo key. */
+/** Export page requests (limit=100) the sandbox has seen from the "limited" demo key, in this run so far. */
 async function exportPagesSeen(): Promise<number> {
   const stats = (await (await fetch(`${SANDBOX_URL}/sandbox/stats`)).json()) as { log: { key: string; path: string; query: string }[] };
   const hint = `…${DEMO_KEYS.limited.slice(-4)}`;
@@ -53,6 +55,9 @@ async function exportList(page: Page, resource: "visitors" | "mentions", filters
   return { download: await downloading, expected, region };
 }
 
+/** The newest export in the tray (a test's context is a fresh session: its exports only). */
+const exportItem = (page: Page) => page.getByTestId("exports-tray").getByTestId("export-item").first();
+
 const parseCsv = (text: string) => Papa.parse<Record<string, string>>(text, { header: true, newline: "\r\n", skipEmptyLines: true });
 
 test("visitors: a filtered CSV export holds exactly the matching rows, in order", async ({ page }) => {
@@ -67,7 +72,12 @@ test("visitors: a filtered CSV export holds exactly the matching rows, in order"
   expect(parsed.data.map((r) => r.id)).toEqual(expected.map((r) => r.id));
   expect(new Set(parsed.data.map((r) => `${r.source}/${r.converted}`))).toEqual(new Set(["chatgpt/true"]));
   expect(parsed.data[0]!.pages_viewed).toBe(String(expected[0]!.pages_viewed));
-  await expect(region.getByRole("status")).toHaveText(`Saved ${numberText(expected.length)} rows as visitors_source-chatgpt_converted-true_${today()}.csv.`);
+  // The tray reports the outcome with the file's name.
+  const item = exportItem(page);
+  await expect(item).toHaveAttribute("data-state", "complete");
+  await expect(item.getByTestId("export-detail")).toContainText(`Done: ${numberText(expected.length)} rows`);
+  await expect(item).toContainText(`visitors_source-chatgpt_converted-true_${today()}.csv`);
+  await expect(region).toContainText("follow it under Exports");
 });
 
 test("mentions: a JSON export is a valid array of the matching mentions", async ({ page }) => {
@@ -130,56 +140,99 @@ test.describe("long exports (faults limited to the 'limited' demo key)", () => {
   });
 
   /**
-   * Signs in with the limited key, slows its /visitors pages so the export is still running while
-   * the test looks at it, and starts a CSV export of /visitors. `downloads()` counts saved files.
+   * Signs in with the limited key (Pro plan, its own rate limit), slows its /visitors pages by
+   * `latencyMs` so the export is still running while the test looks at it, and starts a CSV export
+   * of every visitor. Returns the download (its event) and the export's tray item.
    */
-  async function startSlowExport(page: Page) {
+  async function startSlowExport(page: Page, latencyMs: number) {
     await signIn(page, "limited");
-    await setFaults({ latencyMs: 400, paths: ["/visitors"], keys: [DEMO_KEYS.limited] });
     await openPage(page, "/visitors");
     const total = (await sandboxGet<List<Row>>("/visitors?limit=1", DEMO_KEYS.limited)).meta.total;
-    const { region, button } = await exportButton(page, "visitors", total);
-    let saved = 0;
-    page.on("download", () => saved++);
+    const { button } = await exportButton(page, "visitors", total);
+    await setFaults({ latencyMs, paths: ["/visitors"], keys: [DEMO_KEYS.limited] });
+    const downloading = page.waitForEvent("download", { timeout: 30_000 });
     await button.click();
-    return { region, bar: region.getByRole("progressbar"), total, downloads: () => saved };
+    const item = exportItem(page);
+    return { total, item, bar: item.getByRole("progressbar"), download: await downloading };
   }
 
-  test("shows progress, keeps the page usable, and Cancel stops it without saving", async ({ page }) => {
-    const { region, bar, total, downloads } = await startSlowExport(page);
+  /** The rows written as the tray's progress bar says, once it says more than `after`. */
+  async function progressPast(bar: Locator, after: number): Promise<number> {
+    let now = after;
+    await expect
+      .poll(async () => (now = Number(await bar.getAttribute("aria-valuenow"))), { timeout: 30_000, message: "the tray's progress should move" })
+      .toBeGreaterThan(after);
+    return now;
+  }
+
+  test("the download goes on through three other pages and a reload, the tray following it, and holds every row", async ({ page }) => {
+    test.setTimeout(150_000);
+    const { total, bar, download } = await startSlowExport(page, 1500);
     await expect(bar).toHaveAttribute("aria-valuemax", String(total));
-    await expect.poll(async () => Number(await bar.getAttribute("aria-valuenow")), { timeout: 15_000 }).toBeGreaterThan(0);
-    await expect(region.getByRole("status")).toContainText(`of ${numberText(total)} rows`);
+    let rows = await progressPast(bar, 0);
+    await expectNoSeriousViolations(page, "/visitors with an export running in the tray");
 
-    // The rest of the page keeps working: page through the table while the export runs.
-    await page.getByRole("link", { name: /Next/ }).click();
-    await expect(page).toHaveURL(/offset=20/);
-    await expect(page.getByTestId("range")).toContainText(`21–40 of ${numberText(total)}`);
-    await expect(bar).toBeVisible();
+    // Three other pages, by the navigation and by loading a URL: the tray shows the export moving on each.
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await nav.getByRole("link", { name: "Mentions" }).click();
+    await expect(page).toHaveURL(/\/mentions/);
+    rows = await progressPast(bar, rows);
+    await page.goto("/settings");
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    rows = await progressPast(bar, rows);
+    await nav.getByRole("link", { name: "Intelligence" }).click();
+    await expect(page).toHaveURL(/\/intelligence/);
+    rows = await progressPast(bar, rows);
+    // A full reload loses nothing: the list is the server's.
+    await page.reload();
+    await progressPast(bar, rows);
+    await expect(exportItem(page).getByTestId("export-detail")).toContainText(/of [\d,]+ rows · (about .* left|waiting)/);
 
-    await region.getByRole("button", { name: "Cancel export" }).click();
-    await expect(region.getByRole("status")).toContainText("Export cancelled after");
-    await expect(region.getByRole("status")).toContainText("Nothing was saved");
-    await expect(bar).toHaveCount(0);
-    expect(downloads()).toBe(0);
+    // The browser's own download completes with every row.
+    expect(await download.failure()).toBeNull();
+    const text = await readFile((await download.path())!, "utf8");
+    const parsed = parseCsv(text);
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.data.length).toBe(total);
+    expect(new Set(parsed.data.map((r) => r.id)).size).toBe(total);
+    const item = exportItem(page);
+    await expect(item).toHaveAttribute("data-state", "complete", { timeout: 15_000 });
+    await expect(item.getByTestId("export-detail")).toContainText(`Done: ${numberText(total)} rows`);
+    await expect(item.getByRole("progressbar")).toHaveCount(0);
+  });
 
-    // The server stopped paging the upstream when the browser went away (pages in flight may land).
+  test("Cancel in the tray stops the download and the upstream paging; no file is saved", async ({ page }) => {
+    const before = await exportPagesSeen();
+    const { total, item, bar, download } = await startSlowExport(page, 400);
+    await progressPast(bar, 0);
+    await item.getByRole("button", { name: /^Cancel/ }).click();
+
+    // The browser marks the download failed: nothing is saved.
+    expect(await download.failure()).not.toBeNull();
+    await expect(download.path()).rejects.toThrow();
+    await expect(item).toHaveAttribute("data-state", "cancelled", { timeout: 15_000 });
+    await expect(item.getByTestId("export-detail")).toContainText("Cancelled after");
+    // The keyboard user's place moves to the item's Dismiss button.
+    await expect(item.getByRole("button", { name: /^Dismiss/ })).toBeFocused();
+
+    // The server stopped paging the upstream within a page (pages already on the wire may land).
     await page.waitForTimeout(1000);
     const settled = await exportPagesSeen();
     await page.waitForTimeout(1500);
     expect(await exportPagesSeen()).toBe(settled);
-    expect(settled).toBeLessThan(Math.ceil(total / 100));
+    expect(settled - before).toBeLessThan(Math.ceil(total / 100));
   });
 
-  test("an upstream failure mid-way fails the export visibly and saves nothing", async ({ page }) => {
-    const { region, bar, downloads } = await startSlowExport(page);
-    await expect.poll(async () => Number(await bar.getAttribute("aria-valuenow")), { timeout: 15_000 }).toBeGreaterThan(0);
+  test("an upstream failure mid-way fails the download, and the tray says why with the request id", async ({ page }) => {
+    const { item, bar, download } = await startSlowExport(page, 400);
+    await progressPast(bar, 0);
     // From now on every page fails, beyond the server's retries.
     await setFaults({ errorCount: 10_000, paths: ["/visitors"], keys: [DEMO_KEYS.limited] });
 
-    const alert = region.getByRole("alert");
-    await expect(alert).toContainText("The export failed after", { timeout: 25_000 });
-    await expect(alert).toContainText("Nothing was saved");
-    expect(downloads()).toBe(0);
+    expect(await download.failure()).not.toBeNull();
+    await expect(download.path()).rejects.toThrow();
+    await expect(item).toHaveAttribute("data-state", "failed", { timeout: 25_000 });
+    await expect(item.getByTestId("export-detail")).toContainText("Failed after");
+    await expect(item.getByTestId("export-error")).toContainText(/The Data API failed \(500\).*\(request req_[A-Za-z0-9]+\)/);
   });
 });

@@ -155,9 +155,11 @@ test("a list with a range in Berlin asks the Data API for Berlin's instants, and
   const berlin = await sandboxGet<List>(`/visitors?source=chatgpt&from=${from}&to=${to}&limit=1`);
   expect(berlin.meta.total).not.toBe(utc.meta.total);
 
-  const exportRequest = page.waitForRequest((r) => r.url().includes("/api/export/visitors"));
+  // The export is the browser's own download: its URL is the download's.
+  const downloading = page.waitForEvent("download");
   await page.getByTestId("export-visitors").getByRole("button", { name: /^Export/ }).click();
-  const exportUrl = new URL((await exportRequest).url());
+  const exportUrl = new URL((await downloading).url());
+  expect(exportUrl.pathname).toBe("/api/export/visitors");
   expect(exportUrl.searchParams.get("from")).toBe(from);
   expect(exportUrl.searchParams.get("to")).toBe(to);
   expect(exportUrl.searchParams.get("tz")).toBeNull();

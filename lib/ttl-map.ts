@@ -45,6 +45,11 @@ export class TtlMap<V> {
     this.entries.clear();
   }
 
+  /** The keys written, oldest first (expired ones included until they are read or evicted). */
+  keys(): string[] {
+    return [...this.entries.keys()];
+  }
+
   get size(): number {
     return this.entries.size;
   }

@@ -14,18 +14,3 @@ export function downloadBlob(blob: Blob, filename: string): void {
   // Revoking synchronously can cancel the download in some browsers; a later tick is safe.
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
-
-/** The file name from a Content-Disposition header (RFC 6266 filename* first, then filename). */
-export function filenameFromDisposition(header: string | null, fallback: string): string {
-  if (!header) return fallback;
-  const star = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
-  if (star?.[1]) {
-    try {
-      return decodeURIComponent(star[1].trim());
-    } catch {
-      // fall through to the plain form
-    }
-  }
-  const plain = /filename\s*=\s*"((?:[^"\\]|\\.)*)"/.exec(header) ?? /filename\s*=\s*([^;\s]+)/.exec(header);
-  return plain?.[1] ? plain[1].replace(/\\(.)/g, "$1") : fallback;
-}

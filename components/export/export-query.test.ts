@@ -1,37 +1,25 @@
 import { describe, expect, it } from "vitest";
-import { estimateSecondsLeft, exportUrl, formatDuration } from "./export-query";
-import { filenameFromDisposition } from "./download-blob";
+import { exportUrl, formatBytes, formatDuration, newExportId, unreadableMessage } from "./export-query";
 
 describe("exportUrl", () => {
-  it("keeps the filters, drops paging and empty values, adds the format", () => {
-    expect(exportUrl("visitors", { source: "chatgpt", converted: "true", intent: "", limit: 50, offset: 100, to: undefined }, "json")).toBe(
-      "/api/export/visitors?converted=true&source=chatgpt&format=json",
+  it("keeps the filters, drops paging, empty values and a stray id, adds the format and the export's id", () => {
+    expect(exportUrl("visitors", { source: "chatgpt", converted: "true", intent: "", limit: 50, offset: 100, to: undefined, id: "x" }, "json", "exp_1")).toBe(
+      "/api/export/visitors?converted=true&source=chatgpt&format=json&id=exp_1",
     );
   });
 
   it("encodes values", () => {
-    expect(exportUrl("mentions", { from: "2026-11-01T00:00:00+02:00" }, "csv")).toBe("/api/export/mentions?from=2026-11-01T00%3A00%3A00%2B02%3A00&format=csv");
+    expect(exportUrl("mentions", { from: "2026-11-01T00:00:00+02:00" }, "csv", "exp_2")).toBe(
+      "/api/export/mentions?from=2026-11-01T00%3A00%3A00%2B02%3A00&format=csv&id=exp_2",
+    );
   });
 });
 
-describe("estimateSecondsLeft", () => {
-  it("uses the server's estimate before there is a meaningful observed rate", () => {
-    expect(estimateSecondsLeft({ done: 100, total: 1000, elapsedMs: 500, serverEstimateSeconds: 10 })).toBe(9.5);
-    expect(estimateSecondsLeft({ done: 0, total: 1000, elapsedMs: 500 })).toBeUndefined();
-  });
-
-  it("extrapolates the observed rate after two seconds when it is slower than the plan", () => {
-    expect(estimateSecondsLeft({ done: 500, total: 1500, elapsedMs: 5000, serverEstimateSeconds: 1 })).toBe(10);
-    expect(estimateSecondsLeft({ done: 500, total: 1500, elapsedMs: 5000 })).toBe(10);
-  });
-
-  it("keeps the plan's estimate while the observed rate is faster (a minute-window wait is still ahead)", () => {
-    // Free plan, 20,000 rows: 10,000 in the first 10 s, then a wait for the next minute window.
-    expect(estimateSecondsLeft({ done: 10_000, total: 20_000, elapsedMs: 10_000, serverEstimateSeconds: 70 })).toBe(60);
-  });
-
-  it("is zero when all rows are in", () => {
-    expect(estimateSecondsLeft({ done: 10, total: 10, elapsedMs: 100 })).toBe(0);
+describe("newExportId", () => {
+  it("makes ids of the form the server checks, never the same twice", () => {
+    const ids = new Set(Array.from({ length: 200 }, () => newExportId()));
+    expect(ids.size).toBe(200);
+    for (const id of ids) expect(id).toMatch(/^exp_[A-Za-z0-9_-]{22}$/);
   });
 });
 
@@ -44,12 +32,20 @@ describe("formatDuration", () => {
   });
 });
 
-describe("filenameFromDisposition", () => {
-  it("reads filename* first, then filename, else the fallback", () => {
-    expect(filenameFromDisposition(`attachment; filename="a.csv"; filename*=UTF-8''b%20c.csv`, "x")).toBe("b c.csv");
-    expect(filenameFromDisposition(`attachment; filename="visitors_all_2026-11-22.csv"`, "x")).toBe("visitors_all_2026-11-22.csv");
-    expect(filenameFromDisposition(`attachment; filename=plain.json`, "x")).toBe("plain.json");
-    expect(filenameFromDisposition(null, "fallback.csv")).toBe("fallback.csv");
+describe("formatBytes", () => {
+  it("uses the units of a downloads list", () => {
+    expect(formatBytes(512)).toBe("512 B");
+    expect(formatBytes(2_345)).toBe("2.3 KB");
+    expect(formatBytes(234_567)).toBe("235 KB");
+    expect(formatBytes(15_432_100)).toBe("15.4 MB");
+  });
+});
+
+describe("unreadableMessage", () => {
+  it("counts and quotes the request ids, or says nothing", () => {
+    expect(unreadableMessage({ count: 1, request_ids: ["req_a"] })).toBe("1 row could not be read and was left out (request req_a).");
+    expect(unreadableMessage({ count: 2_000, request_ids: [] })).toBe("2,000 rows could not be read and were left out.");
+    expect(unreadableMessage({ count: 0, request_ids: [] })).toBeUndefined();
   });
 });
 

@@ -1,5 +1,6 @@
-// Builds the URL of an export from a page's filters. Paging parameters are dropped: an export
-// always holds every matching row.
+// What an export is in the browser: its URL (a page's filters, the format and the export's id),
+// the formats as people know them, and the words the tray uses for durations and unreadable rows.
+// Paging parameters are dropped: an export always holds every matching row.
 
 export type ExportResource = "visitors" | "mentions";
 export type ExportFormat = "csv" | "csv-excel" | "json";
@@ -13,21 +14,24 @@ export const EXPORT_FORMAT_OPTIONS: readonly { value: ExportFormat; label: strin
 
 export const isExportFormat = (v: string): v is ExportFormat => EXPORT_FORMAT_OPTIONS.some((o) => o.value === v);
 
-/** What the status route (GET /api/export/status) says about unreadable rows. */
+export const formatLabel = (format: string) => EXPORT_FORMAT_OPTIONS.find((o) => o.value === format)?.label ?? format.toUpperCase();
+
+/** What the status route says about unreadable rows. */
 export type UnreadableReport = { count: number; request_ids: string[] };
 
-/** "3 rows could not be read (request req_1, req_2)": the report shown after a download. */
+/** "3 rows could not be read (request req_1, req_2)": the report shown when an export ends. */
 export function unreadableMessage(report: UnreadableReport | undefined): string | undefined {
   if (!report || report.count <= 0) return undefined;
   const rows = `${new Intl.NumberFormat("en-US").format(report.count)} ${report.count === 1 ? "row" : "rows"}`;
   const ids = report.request_ids.length ? ` (request ${report.request_ids.join(", ")})` : "";
   return `${rows} could not be read and ${report.count === 1 ? "was" : "were"} left out${ids}.`;
 }
+
 export type ExportFilters = Record<string, string | number | undefined>;
 
-const PAGING = new Set(["limit", "offset", "format"]);
+const PAGING = new Set(["limit", "offset", "format", "id"]);
 
-export function exportUrl(resource: ExportResource, filters: ExportFilters, format: ExportFormat): string {
+export function exportUrl(resource: ExportResource, filters: ExportFilters, format: ExportFormat, id: string): string {
   const query = new URLSearchParams();
   for (const key of Object.keys(filters).sort()) {
     const value = filters[key];
@@ -35,28 +39,18 @@ export function exportUrl(resource: ExportResource, filters: ExportFilters, form
     query.set(key, String(value));
   }
   query.set("format", format);
+  query.set("id", id);
   return `/api/export/${resource}?${query.toString()}`;
 }
 
 /**
- * Seconds left. The server's estimate comes from the key's plan, so it knows about waits for the
- * per-minute window that the observed rate cannot foresee (a Free export runs fast for 10 s, then
- * waits); the observed rate knows about a slow upstream. The larger of the two is the honest one.
+ * A new export id, made in the browser so the tray knows the export before its first byte:
+ * `exp_` and 16 random bytes in base64url (the form the server checks).
  */
-export function estimateSecondsLeft(input: {
-  done: number;
-  total: number;
-  elapsedMs: number;
-  serverEstimateSeconds?: number;
-}): number | undefined {
-  const { done, total, elapsedMs, serverEstimateSeconds } = input;
-  if (total <= done) return 0;
-  const fromPlan = serverEstimateSeconds !== undefined && Number.isFinite(serverEstimateSeconds) ? Math.max(0, serverEstimateSeconds - elapsedMs / 1000) : undefined;
-  // Under ~2 s the observed rate is dominated by the first page's latency and the rate-limit burst.
-  const observed = elapsedMs >= 2000 && done > 0 ? ((total - done) * elapsedMs) / done / 1000 : undefined;
-  if (fromPlan === undefined) return observed;
-  if (observed === undefined) return fromPlan;
-  return Math.max(fromPlan, observed);
+export function newExportId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  const base64 = btoa(String.fromCharCode(...bytes));
+  return `exp_${base64.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")}`;
 }
 
 export function formatDuration(seconds: number): string {
@@ -67,4 +61,11 @@ export function formatDuration(seconds: number): string {
   if (m < 60) return rest ? `${m} min ${rest} s` : `${m} min`;
   const h = Math.floor(m / 60);
   return `${h} h ${m % 60} min`;
+}
+
+/** "2.1 MB": a file size in the units a downloads list uses. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1000) return `${bytes} B`;
+  if (bytes < 1_000_000) return `${(bytes / 1000).toFixed(bytes < 10_000 ? 1 : 0)} KB`;
+  return `${(bytes / 1_000_000).toFixed(1)} MB`;
 }

@@ -1,9 +1,11 @@
 // The signed-in frame of every page: skip link, header with navigation, the date range and its time
 // zone, the workspace's plan and the key's environment ("Test data" for a test key), the theme
-// toggle, the account menu (Settings, sign out), and the main landmark the skip link targets.
+// toggle, the account menu (Settings, sign out), the main landmark the skip link targets, and the
+// exports tray (downloads running or just finished, on every page).
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { RangeControl } from "@/components/range/range-control";
+import { ExportsTray } from "@/components/export/exports-tray";
 import { LogoIcon } from "@/components/ui/icons";
 import { AccountMenu, type AccountInfo } from "./account-menu";
 import { NavLinks } from "./nav-links";
@@ -57,6 +59,8 @@ export function AppShell({ account, timeZoneKnown, children }: { account: Accoun
       <main id="main" className="main" tabIndex={-1}>
         {children}
       </main>
+      {/* After the main content in the reading order; shown fixed at the bottom of the window. */}
+      <ExportsTray />
     </>
   );
 }

@@ -7,6 +7,8 @@ export type CallOptions = {
   /** Exports page at bulk priority so interactive use stays responsive. */
   priority?: "interactive" | "bulk";
   signal?: AbortSignal;
+  /** While the call waits for the key's rate budget: ms until it may go (0 once sent); see ScheduleOptions. */
+  onWait?: (ms: number) => void;
 };
 
 export interface DataApi {

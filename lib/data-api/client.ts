@@ -209,7 +209,7 @@ export function createDataApiClient(options: DataApiClientOptions): DataApi {
       relative,
       async (signal) => {
         const started = performance.now();
-        const value = await scheduler.schedule((ctx) => attempt(relative, normalize, ctx), { priority, signal });
+        const value = await scheduler.schedule((ctx) => attempt(relative, normalize, ctx), { priority, signal, onWait: callOptions.onWait });
         log?.({ key: keyHint, path: relative, status: 200, ms: performance.now() - started });
         if (useCache) await cache.store.set(relative, value, ttlMs);
         return value;

@@ -58,7 +58,11 @@ export type BudgetSnapshot = PlanBudget & {
   /** The server's view of what is left in its window, when known. */
   serverRemaining?: number;
   pausedUntil?: number;
+  /** What bulk requests leave to interactive ones right now (zero while nobody uses the dashboard). */
+  reserved: { perSecond: number; perMinute: number };
 };
+
+const NO_RESERVE = { perSecond: 0, perMinute: 0 } as const;
 
 /** Longest pause a header may impose (a misread clock must not park a key for hours). */
 const MAX_PAUSE_MS = MAX_RETRY_AFTER_SECONDS * 1000;
@@ -101,10 +105,7 @@ export class RateBudget {
   /** Milliseconds to wait before a request may be sent at `now` (0 = send now). */
   delay(now: number, priority: BudgetPriority = "interactive"): number {
     this.prune(now);
-    const reserve =
-      priority === "bulk" && now - this.lastInteractive < this.interactiveWindow
-        ? interactiveReserve(this.plan)
-        : { perSecond: 0, perMinute: 0 };
+    const reserve = priority === "bulk" ? this.bulkReserve(now) : NO_RESERVE;
     let t = Math.max(now, this.pauseUntil);
     // Each constraint can only move t later; two passes settle the interplay of the windows.
     for (let pass = 0; pass < 3; pass++) {
@@ -185,10 +186,16 @@ export class RateBudget {
     this.settle(now, seq);
   }
 
+  /** What bulk requests leave free at `now`: the interactive reserve while the key is in interactive use. */
+  private bulkReserve(now: number): { perSecond: number; perMinute: number } {
+    return now - this.lastInteractive < this.interactiveWindow ? interactiveReserve(this.plan) : NO_RESERVE;
+  }
+
   snapshot(now: number): BudgetSnapshot {
     this.prune(now);
     return {
       ...this.plan,
+      reserved: this.bulkReserve(now),
       learned: this.learned,
       sentLastMinute: this.answered.length + this.inFlight.length,
       inFlight: this.inFlight.length,

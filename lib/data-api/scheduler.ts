@@ -30,7 +30,16 @@ export type AttemptContext = {
   observe(status: number, info: RateLimitInfo): void;
 };
 
-export type ScheduleOptions = { priority?: Priority; signal?: AbortSignal };
+export type ScheduleOptions = {
+  priority?: Priority;
+  signal?: AbortSignal;
+  /**
+   * Told while the request waits for the key's rate budget (a used-up window, a 429's Retry-After):
+   * the milliseconds until it may go, again at least every second of the wait, and 0 once it is
+   * sent after a wait. Exports show this as "waiting 38 s for the rate limit".
+   */
+  onWait?: (ms: number) => void;
+};
 
 export interface Scheduler {
   /**
@@ -88,7 +97,8 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
    * that must wait gives its place in the queue back while it sleeps, so one waiting export page
    * never holds up a dashboard request that the budget (with its interactive reserve) would allow.
    */
-  async function admit(priority: Priority, signal: AbortSignal | undefined, deadline: number): Promise<number> {
+  async function admit(priority: Priority, signal: AbortSignal | undefined, deadline: number, onWait?: (ms: number) => void): Promise<number> {
+    let waited = false;
     for (;;) {
       const admitted = await admission.add(
         () => {
@@ -98,7 +108,10 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
         { priority: PRIORITY[priority], signal },
       );
       const wait = admitted.wait;
-      if (wait === 0) return admitted.seq;
+      if (wait === 0) {
+        if (waited) onWait?.(0);
+        return admitted.seq;
+      }
       if (now() + wait > deadline) {
         throw new DataApiError({
           status: 503,
@@ -107,6 +120,8 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
           retryAfter: Math.max(1, Math.ceil(wait / 1000)),
         });
       }
+      waited = true;
+      onWait?.(wait);
       // Re-check at least every second: a response may have changed the budget meanwhile (an answer
       // places a request that was in flight, headers teach the plan or a pause).
       await sleep(Math.min(wait, 1000), signal);
@@ -124,7 +139,7 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
       let firstSent: number | undefined;
       return pRetry(
         async () => {
-          const seq = await admit(priority, signal, deadline);
+          const seq = await admit(priority, signal, deadline, opts.onWait);
           firstSent ??= now();
           let observed = false;
           try {

@@ -49,6 +49,11 @@ export type ServerContext = {
     insights: InsightsStore;
   };
   insights: InsightsPolicy;
+  /**
+   * Exports streaming in this process, by key id and export id: what stops each at once when its
+   * cancel arrives here (a cancel that reaches another instance goes through the store).
+   */
+  runningExports: Map<string, () => void>;
   /** The upstream clients made so far, one per base URL and key (a keyed hash, never the key). */
   upstreams: Map<string, Upstream>;
 };
@@ -74,6 +79,7 @@ function defaultContext(): ServerContext {
       insights: createMemoryInsightsStore({ now }),
     },
     insights: { strategy: "auto", gatherMs: 25 },
+    runningExports: new Map(),
     upstreams: new Map(),
   };
 }

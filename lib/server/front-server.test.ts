@@ -45,6 +45,8 @@ describe("front server", () => {
     ["DELETE /api/visitors", 405],
     ["POST /visitors", 405],
     ["POST /api/visitors", 405],
+    ["DELETE /api/export/cancel", 405],
+    ["POST /api/export/visitors", 405],
     ["GET http://evil.example/", 400],
     ["GET /api/visitors/vis_abc%", 400],
     ["GET /api/visitors/%2e%2e", 400],
@@ -73,7 +75,7 @@ describe("front server", () => {
   });
 
   it("lets ordinary requests through unchanged", async () => {
-    for (const line of ["GET /visitors?source=chatgpt", "HEAD /", "POST /api/session", "DELETE /api/session", "GET /api/visitors/vis_a%2Fb", "GET /_next/static/chunks/a.js"]) {
+    for (const line of ["GET /visitors?source=chatgpt", "HEAD /", "POST /api/session", "DELETE /api/session", "POST /api/export/cancel?id=exp_x", "GET /api/visitors/vis_a%2Fb", "GET /_next/static/chunks/a.js"]) {
       const res = await send(`${line} HTTP/1.1\r\nContent-Length: 0`);
       expect(res.status, line).toBe(200);
     }

@@ -15,8 +15,8 @@ import { PEER_ADDRESS_HEADER } from "./client-address";
 
 /** Every method the app answers. HEAD is answered by Next wherever GET is. */
 const METHODS = new Set(["GET", "HEAD", "POST", "DELETE"]);
-/** The only routes that take POST or DELETE: signing in and out. A new write route is added here. */
-const WRITE_ROUTES: Record<string, readonly string[]> = { "/api/session": ["POST", "DELETE"] };
+/** The only routes that take POST or DELETE: signing in and out, cancelling an export. A new write route is added here. */
+const WRITE_ROUTES: Record<string, readonly string[]> = { "/api/session": ["POST", "DELETE"], "/api/export/cancel": ["POST"] };
 const READ_ONLY = "GET, HEAD";
 
 export type Refusal = { status: 400 | 404 | 405; code: string; message: string; allow?: string };

@@ -19,13 +19,13 @@ export type ExportResponseOptions = {
   /** Aborted when the client goes away. */
   signal?: AbortSignal;
   now?: Date;
-  /** Seconds the remaining pages will take under the key's learned plan, when known. */
-  estimateSeconds?: (remainingPages: number) => number | undefined;
   /** After every page written, with the rows written and the unreadable ones left out so far. */
   onProgress?: (progress: ExportProgress) => void;
   /** Failure after streaming began (no key in it: callers log masked data only). */
   onError?: (error: unknown, info: ExportProgress & { resource: ExportResource }) => void;
   onEnd?: (outcome: ExportOutcome & { resource: ExportResource }) => void;
+  /** While the page the file needs next waits for the key's rate budget: until when (epoch ms), or null. */
+  onWait?: (until: number | null) => void;
   lookahead?: number;
   /** The most rows an export may hold (see startExport). */
   maxRows?: number;
@@ -42,12 +42,17 @@ export function exportFilters(request: ExportRequest): Record<string, string | u
 function pageFetcher(api: DataApi, request: ExportRequest): FetchPage<Readonly<Record<string, unknown>>> {
   const query = { ...exportFilters(request), limit: EXPORT_PAGE_SIZE };
   const path = request.resource === "visitors" ? "/visitors" : "/mentions";
-  return (offset, signal) => api.get(path, { query: { ...query, offset } }, { priority: "bulk", signal });
+  return (offset, signal, onWait) => api.get(path, { query: { ...query, offset } }, { priority: "bulk", signal, onWait });
 }
 
 /** RFC 6266: a quoted ASCII filename (ours are [A-Za-z0-9._-] only) plus the UTF-8 form. */
 function contentDisposition(filename: string): string {
   return `attachment; filename="${filename}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+/** The download's file name: what it holds (resource, filters) and the day. */
+export function exportFilenameFor(request: ExportRequest, now: Date): string {
+  return exportFilename(request.resource, exportFilters(request), encoderFor(request.params.format, EXPORT_COLUMNS[request.resource]).extension, now);
 }
 
 /**
@@ -68,19 +73,20 @@ export async function exportResponse(api: DataApi, request: ExportRequest, optio
     onProgress: options.onProgress,
     onError: (error, progress) => options.onError?.(error, { resource, ...progress }),
     onEnd: (outcome) => options.onEnd?.({ ...outcome, resource }),
+    onWait: options.onWait,
   });
 
-  const filename = exportFilename(resource, exportFilters(request), encoder.extension, options.now ?? new Date());
+  const filename = exportFilenameFor(request, options.now ?? new Date());
   const headers = new Headers({
     "Content-Type": encoder.contentType,
     "Content-Disposition": contentDisposition(filename),
-    "Cache-Control": "no-store",
+    // no-transform keeps `next start`'s gzip off the file: zlib's native buffers, spread over the
+    // allocator's arenas, grew the server's RSS with the export's size (bench/export.bench.ts).
+    "Cache-Control": "no-store, no-transform",
     "X-Content-Type-Options": "nosniff",
     ...options.headers,
   });
   if (started.total !== null) headers.set("X-Total-Count", String(started.total));
   if (started.pages !== null) headers.set("X-Export-Pages", String(started.pages));
-  const estimate = started.pages === null ? undefined : options.estimateSeconds?.(Math.max(0, started.pages - 1));
-  if (estimate !== undefined && Number.isFinite(estimate)) headers.set("X-Export-Estimated-Seconds", String(Math.ceil(estimate)));
   return new Response(started.stream, { status: 200, headers });
 }

@@ -1,46 +1,51 @@
-// GET /api/export/visitors, GET /api/export/mentions and GET /api/export/status as plain
-// `(req) => Promise<Response>` functions (mounted by thin files under app/api/export). An export:
-// a same-site check (a cross-site link must not spend the key's budget), the session (401), the same
-// filters as the page plus `format` (400 naming the parameter, before any upstream call), then the
-// first upstream page (its failure answered in the shared error shape and status mapping; an export
-// over the row cap is a 422), then the streamed file. Its progress and outcome are recorded under the
-// id sent in `X-Export-Id`, readable through the status route. Failures after streaming began are
-// logged here (masked key only) and fail the download (see stream.ts).
+// The export routes as plain `(req) => Promise<Response>` functions (mounted by thin files under
+// app/api/export):
+// - GET /api/export/visitors|mentions?…filters&format&id: the download itself, meant for the browser's
+//   own download (a link with `download`): a same-site check (a cross-site link must not spend the
+//   key's budget), the session (401), the export id (the browser makes it, so the tray knows it before
+//   the first byte; 409 if taken), the filters (400 naming the parameter), a place among the key's
+//   running exports (429 beyond MAX_RUNNING_EXPORTS), then the first upstream page (its failure
+//   answered in the shared error shape) and the streamed file. Every refusal after the id is known is
+//   recorded under it too, so the tray says why a download failed (a browser shows no error body).
+// - GET /api/export/status?id=exp_…: one export of the session's key; without an id, the session's
+//   recent exports (the tray's list, which so survives a reload).
+// - POST /api/export/cancel?id=exp_…: stops a running export (CSRF-checked like sign-in and out).
+// While it streams, an export writes its record (progress, rate-limit wait, estimate) every
+// TICK_MS when something changed and every HEARTBEAT_MS regardless, and looks for a cancel request.
 import "server-only";
 import { isDataApiError } from "@/lib/data-api/errors";
 import { mentionExportParams, visitorExportParams } from "@/lib/data-api/params";
-import { queryOf, requireSession } from "../routes";
+import { queryOf } from "../routes";
 import { getEnv } from "../env";
-import { finalError, invalidParameter, json, withErrors } from "../http";
+import { errorForBrowser, finalError, invalidParameter, json, unauthorized, withErrors } from "../http";
 import { keyId } from "../key-id";
 import { serverContext } from "../context";
+import { isSameOrigin } from "../csrf";
+import { getRequestSession, type Session } from "../session";
 import { dataApiForKey, maskKey, rateBudgetForKey } from "../upstream";
 import type { ExportResource } from "./columns";
-import { exportResponse, type ExportRequest } from "./export-response";
-import { minSecondsForRequests } from "./rate-bound";
+import { EXPORT_PAGE_SIZE, exportFilenameFor, exportResponse, type ExportRequest } from "./export-response";
+import { minSecondsForRequests, pagesFor } from "./rate-bound";
 import {
   EXPORT_ID_PATTERN,
-
-  FINISHED_TTL_MS,
+  EXPORT_TTL_MS,
+  HEARTBEAT_MS,
+  isActive,
+  MAX_RUNNING_EXPORTS,
   newExportId,
-  RUNNING_TTL_MS,
+  STALE_MS,
+  statusOf,
+  type ExportRecord,
   type ExportState,
-  type ExportStatus,
 } from "./registry";
 import { ExportIntegrityError, ExportTooLargeError, type ExportProgress } from "./stream";
 
-/**
- * Seconds the remaining pages take under the key's learned plan, counting what the key already
- * spent this minute (interactive use, other exports). The UI switches to the observed rate later.
- */
-function estimatorFor(apiKey: string): (remainingPages: number) => number | undefined {
-  return (remainingPages) => {
-    const budget = rateBudgetForKey(apiKey);
-    if (!budget.learned) return undefined;
-    const spent = Math.min(budget.sentLastMinute, budget.perMinute);
-    return minSecondsForRequests(spent + remainingPages, budget) - minSecondsForRequests(spent, budget);
-  };
-}
+/** How often a running export writes its progress (when it changed) and looks for a cancel request. */
+const TICK_MS = 500;
+/** A rate-limit wait shorter than this is the normal per-second pacing, not "waiting". */
+const NOTICEABLE_WAIT_MS = 1500;
+/** Exports the tray lists: a session's most recent. */
+const LISTED = 10;
 
 function describeError(error: unknown): string {
   if (error instanceof Error) {
@@ -52,11 +57,16 @@ function describeError(error: unknown): string {
   return "non-error thrown";
 }
 
-/** What the status route says about a failure: the error shape's fields, nothing else. */
-function statusError(error: unknown): NonNullable<ExportStatus["error"]> {
-  if (isDataApiError(error)) return { code: error.code, message: error.message, ...(error.requestId ? { request_id: error.requestId } : {}) };
+const SUBJECT: Record<ExportResource, string> = { visitors: "the visitor export", mentions: "the mention export" };
+
+/** What the browser is told about a failure (the error shape's fields): as the route would answer it. */
+function statusError(error: unknown, resource: ExportResource): NonNullable<ExportRecord["error"]> {
   if (error instanceof ExportTooLargeError) return { code: "export_too_large", message: error.message };
   if (error instanceof ExportIntegrityError) return { code: "unexpected_response", message: error.message };
+  if (isDataApiError(error)) {
+    const mapped = errorForBrowser(error, SUBJECT[resource]).error;
+    return { code: mapped.code, message: mapped.message, ...(mapped.requestId ? { request_id: mapped.requestId } : {}) };
+  }
   return { code: "export_failed", message: "The export failed on the server." };
 }
 
@@ -71,48 +81,206 @@ function isCrossSite(req: Request): boolean {
   return site !== null && site !== "same-origin" && site !== "none";
 }
 
+/** The export id a request names (`id`, at most one, as newExportId makes them), or null for none. */
+function exportIdParam(url: URL, required: boolean): string | null {
+  const ids = url.searchParams.getAll("id");
+  if (ids.length === 0 && !required) return null;
+  if (ids.length !== 1 || !EXPORT_ID_PATTERN.test(ids[0]!)) {
+    throw invalidParameter("id", "id must be one export id: exp_ followed by 22 letters, digits, _ or -");
+  }
+  return ids[0]!;
+}
+
+async function signedIn(req: Request): Promise<Session> {
+  const session = await getRequestSession(req);
+  if (!session) throw unauthorized();
+  return session;
+}
+
+/** The tag that lists an export under the session that started it (a keyed hash of its id). */
+const sessionTag = (session: Session) => keyId(`session:${session.sessionId}`);
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A started export's live handle in this process: how the cancel route stops it at once. */
+const liveKey = (owner: string, id: string) => `${owner}:${id}`;
+
+/**
+ * Seconds the rest of the export should take: the most of what the key's plan allows for the pages
+ * left (counting what the minute already spent, and the share left to the dashboard; during a
+ * rate-limit wait, the wait plus those pages, where the pace so far would only grow with the wait) and
+ * the pace seen so far (a slow upstream).
+ */
+function secondsLeft(apiKey: string, progress: ExportProgress, waitUntil: number | null, elapsedMs: number, now: number): number | undefined {
+  if (progress.total === null) return undefined;
+  const rowsLeft = Math.max(0, progress.total - progress.rowsWritten - progress.unreadable);
+  if (rowsLeft === 0) return 0;
+  const pages = pagesFor(rowsLeft, EXPORT_PAGE_SIZE);
+  const budget = rateBudgetForKey(apiKey);
+  const plan = { perSecond: budget.perSecond - budget.reserved.perSecond, perMinute: budget.perMinute - budget.reserved.perMinute };
+  const spent = Math.min(budget.sentLastMinute, plan.perMinute);
+  // The plan as learned from the first page's headers (or as DATA_API_RATE_BUDGET fixes it).
+  const byPlan = minSecondsForRequests(spent + pages, plan) - minSecondsForRequests(spent, plan);
+  const done = progress.rowsWritten + progress.unreadable;
+  const byPace = elapsedMs >= 2000 && done > 0 ? (rowsLeft * elapsedMs) / done / 1000 : 0;
+  // During a wait its end is known: the pages left go from there, in a fresh window.
+  if (waitUntil !== null && waitUntil > now) return (waitUntil - now) / 1000 + minSecondsForRequests(pages, plan);
+  return Math.max(byPlan, byPace);
+}
+
 async function handleExport(req: Request, resource: ExportResource): Promise<Response> {
   if (isCrossSite(req)) {
     throw finalError({ status: 403, code: "cross_site_rejected", message: "Exports start from this app's own pages, not from links on other sites." });
   }
-  const session = await requireSession(req);
-  const request: ExportRequest =
-    resource === "visitors"
-      ? { resource, params: queryOf(req, visitorExportParams) }
-      : { resource, params: queryOf(req, mentionExportParams) };
-  const keyHint = maskKey(session.apiKey);
+  const session = await signedIn(req);
+  const url = new URL(req.url);
+  const id = exportIdParam(url, false) ?? newExportId();
+  const ctx = serverContext();
+  const store = ctx.stores.exportStatus;
   const owner = keyId(session.apiKey);
-  const store = serverContext().stores.exportStatus;
-  const id = newExportId();
-  const startedAt = new Date().toISOString();
-  const record = (state: ExportState, progress: ExportProgress, error?: unknown) =>
-    store
-      .put(
-        owner,
-        {
-          id,
-          resource,
-          format: request.params.format,
-          state,
-          rows_written: progress.rowsWritten,
-          total: progress.total,
-          unreadable: { count: progress.unreadable, request_ids: progress.unreadableRequestIds },
-          ...(error === undefined ? {} : { error: statusError(error) }),
-          started_at: startedAt,
-          updated_at: new Date().toISOString(),
-        },
-        state === "running" ? RUNNING_TTL_MS : FINISHED_TTL_MS,
-      )
+  const startedMs = ctx.now();
+  const rawFormat = url.searchParams.get("format") ?? "csv";
+  let record: ExportRecord = {
+    id,
+    session: sessionTag(session),
+    resource,
+    format: /^[a-z-]{1,20}$/.test(rawFormat) ? rawFormat : "",
+    filename: "",
+    state: "running",
+    rows_written: 0,
+    total: null,
+    bytes: 0,
+    unreadable: { count: 0, request_ids: [] },
+    started_at: iso(startedMs),
+    updated_at: iso(startedMs),
+  };
+  const write = (next: ExportRecord) => {
+    record = next;
+    return store
+      .put(owner, next, EXPORT_TTL_MS)
       .catch((err: unknown) => console.error(`[export] could not record the status of ${id}: ${describeError(err)}`));
+  };
+  /** Records a refusal under the id (the tray shows it), then refuses. */
+  const refuse = async (error: unknown): Promise<never> => {
+    await write({ ...record, state: "failed", error: statusError(error, resource), updated_at: iso(ctx.now()) });
+    throw error;
+  };
 
+  // An id already used is never reused: a browser retrying a failed download must not start it again.
+  if (await store.get(owner, id)) {
+    throw finalError({ status: 409, code: "export_exists", message: "This export id is already used; start a new export." });
+  }
+  let request: ExportRequest;
+  try {
+    request =
+      resource === "visitors"
+        ? { resource, params: queryOf(req, visitorExportParams) }
+        : { resource, params: queryOf(req, mentionExportParams) };
+  } catch (error) {
+    return refuse(error);
+  }
+  record = { ...record, format: request.params.format, filename: exportFilenameFor(request, new Date(startedMs)) };
+  const begun = await store.begin(owner, record, { maxRunning: MAX_RUNNING_EXPORTS, freshSince: iso(startedMs - STALE_MS), ttlMs: EXPORT_TTL_MS });
+  if (begun === "exists") throw finalError({ status: 409, code: "export_exists", message: "This export id is already used; start a new export." });
+  if (begun === "busy") {
+    return refuse(
+      finalError({
+        status: 429,
+        code: "too_many_exports",
+        message: `${MAX_RUNNING_EXPORTS} exports of this workspace key are already running. Wait for one to finish, or cancel one, then export again.`,
+        retryAfter: 10,
+      }),
+    );
+  }
+
+  // The export stops on the user's cancel (this process: at once, through `live`; another instance:
+  // at the next tick, through the store) or when the browser drops the download. `live` is held in
+  // the context until the export ends, and the listeners hold it from the request's own signal: no
+  // weakly held combined signal (AbortSignal.any) that could be collected before it fires.
+  const live = new AbortController();
+  let cancelledByUser = false;
+  const cancel = () => {
+    cancelledByUser = true;
+    live.abort(new DOMException("The export was cancelled.", "AbortError"));
+  };
+  const onClientGone = () => live.abort(new DOMException("The browser stopped the download.", "AbortError"));
+  if (req.signal.aborted) onClientGone();
+  else req.signal.addEventListener("abort", onClientGone, { once: true });
+  ctx.runningExports.set(liveKey(owner, id), cancel);
+
+  let progress: ExportProgress = { rowsWritten: 0, bytesWritten: 0, unreadable: 0, unreadableRequestIds: [], total: null, pagesFetched: 0 };
+  let waitUntil: number | null = null;
+  let changed = true;
+  let lastWrite = 0;
+  let ended = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const snapshotRecord = (state: ExportState, now: number, error?: unknown): ExportRecord => {
+    const { wait_until: _w, estimated_end: _e, error: _err, ...base } = record;
+    const next: ExportRecord = {
+      ...base,
+      state,
+      rows_written: progress.rowsWritten,
+      total: progress.total,
+      bytes: progress.bytesWritten,
+      unreadable: { count: progress.unreadable, request_ids: progress.unreadableRequestIds },
+      updated_at: iso(now),
+    };
+    if (isActive(state)) {
+      if (state === "waiting") next.wait_until = iso(waitUntil!);
+      const left = secondsLeft(session.apiKey, progress, waitUntil, now - startedMs, now);
+      if (left !== undefined) next.estimated_end = iso(now + left * 1000);
+    }
+    if (error !== undefined) next.error = statusError(error, resource);
+    return next;
+  };
+  // The per-second pacing makes pages wait for fractions of a second all the time; only a wait the
+  // user would notice (a used-up minute, a Retry-After) is worth saying.
+  const activeState = (now: number): ExportState => (waitUntil !== null && waitUntil - now >= NOTICEABLE_WAIT_MS ? "waiting" : "running");
+
+  const tick = async () => {
+    timer = undefined;
+    if (ended) return;
+    if (await store.isCancelRequested(owner, id).catch(() => false)) cancel();
+    const now = ctx.now();
+    if (!ended && (changed || now - lastWrite >= HEARTBEAT_MS)) {
+      changed = false;
+      lastWrite = now;
+      await write(snapshotRecord(activeState(now), now));
+    }
+    if (!ended) timer = setTimeout(() => void tick(), TICK_MS);
+  };
+  const end = (state: ExportState, error?: unknown) => {
+    if (ended) return;
+    ended = true;
+    if (timer) clearTimeout(timer);
+    req.signal.removeEventListener("abort", onClientGone);
+    ctx.runningExports.delete(liveKey(owner, id));
+    void write(snapshotRecord(state, ctx.now(), error));
+  };
+
+  const keyHint = maskKey(session.apiKey);
+  timer = setTimeout(() => void tick(), TICK_MS);
   try {
     return await exportResponse(dataApiForKey(session.apiKey), request, {
-      signal: req.signal,
+      signal: live.signal,
+      now: new Date(startedMs),
       maxRows: getEnv().exportMaxRows,
-      estimateSeconds: estimatorFor(session.apiKey),
       headers: { "X-Export-Id": id },
-      onProgress: (progress) => void record("running", progress),
-      onEnd: (outcome) => void record(outcome.status, outcome, outcome.error),
+      onProgress: (p) => {
+        progress = p;
+        changed = true;
+      },
+      onWait: (until) => {
+        waitUntil = until;
+        changed = true;
+      },
+      onEnd: (outcome) => {
+        progress = outcome;
+        if (outcome.status === "cancelled" && !cancelledByUser) {
+          end("cancelled", finalError({ status: 499, code: "download_stopped", message: "The browser stopped the download (cancelled in its downloads, or the connection closed)." }));
+        } else end(outcome.status, outcome.error);
+      },
       onError: (error, info) => {
         // The key itself never reaches a log: only its masked hint.
         console.error(
@@ -121,27 +289,58 @@ async function handleExport(req: Request, resource: ExportResource): Promise<Res
       },
     });
   } catch (error) {
-    if (error instanceof ExportTooLargeError) {
-      throw finalError({ status: 422, code: "export_too_large", message: error.message });
-    }
-    if (error instanceof ExportIntegrityError) {
-      throw finalError({ status: 502, code: "unexpected_response", message: error.message });
-    }
-    throw error;
+    // Before the first byte: the first page failed, the export is too large, or it was cancelled.
+    const mapped =
+      error instanceof ExportTooLargeError
+        ? finalError({ status: 422, code: "export_too_large", message: error.message })
+        : error instanceof ExportIntegrityError
+          ? finalError({ status: 502, code: "unexpected_response", message: error.message })
+          : error;
+    if (live.signal.aborted) end("cancelled");
+    else end("failed", mapped);
+    throw mapped;
   }
 }
 
-export const exportVisitors = withErrors("the visitor export", (req: Request) => handleExport(req, "visitors"));
-export const exportMentions = withErrors("the mention export", (req: Request) => handleExport(req, "mentions"));
+export const exportVisitors = withErrors(SUBJECT.visitors, (req: Request) => handleExport(req, "visitors"));
+export const exportMentions = withErrors(SUBJECT.mentions, (req: Request) => handleExport(req, "mentions"));
 
-/** GET /api/export/status?id=exp_…: an export of this session's key, as ExportStatus. */
+/**
+ * GET /api/export/status?id=exp_…: an export of this session's key, as ExportStatus.
+ * GET /api/export/status: `{data: ExportStatus[]}`, the session's most recent exports, newest first.
+ */
 export const exportStatus = withErrors("the export status", async (req: Request) => {
-  const session = await requireSession(req);
-  const ids = new URL(req.url).searchParams.getAll("id");
-  if (ids.length !== 1 || !EXPORT_ID_PATTERN.test(ids[0]!)) {
-    throw invalidParameter("id", "id must be one export id as given in the X-Export-Id header (exp_ followed by 22 characters)");
+  const session = await signedIn(req);
+  const owner = keyId(session.apiKey);
+  const store = serverContext().stores.exportStatus;
+  const now = serverContext().now();
+  const id = exportIdParam(new URL(req.url), false);
+  if (id === null) {
+    const tag = sessionTag(session);
+    const records = (await store.list(owner)).filter((r) => r.session === tag).slice(0, LISTED);
+    return json({ data: records.map((r) => statusOf(r, now)) });
   }
-  const status = await serverContext().stores.exportStatus.get(keyId(session.apiKey), ids[0]!);
-  if (!status) throw finalError({ status: 404, code: "not_found", message: "No export with this id for this API key (finished exports are kept for an hour)." });
-  return json(status);
+  const record = await store.get(owner, id);
+  if (!record) throw finalError({ status: 404, code: "not_found", message: "No export with this id for this API key (finished exports are kept for an hour)." });
+  return json(statusOf(record, now));
+});
+
+/**
+ * POST /api/export/cancel?id=exp_…: stops a running export of this key. 202 with its status when a
+ * cancel was asked for (the export ends within a page, its download fails and nothing is saved);
+ * 200 with its status when it had already ended.
+ */
+export const cancelExport = withErrors("the export", async (req: Request) => {
+  if (!isSameOrigin(req)) throw finalError({ status: 403, code: "csrf_rejected", message: "This request did not come from this app's own pages." });
+  const session = await signedIn(req);
+  const id = exportIdParam(new URL(req.url), true)!;
+  const ctx = serverContext();
+  const owner = keyId(session.apiKey);
+  const record = await ctx.stores.exportStatus.get(owner, id);
+  if (!record) throw finalError({ status: 404, code: "not_found", message: "No export with this id for this API key." });
+  const status = statusOf(record, ctx.now());
+  if (!isActive(status.state)) return json(status);
+  await ctx.stores.exportStatus.requestCancel(owner, id, EXPORT_TTL_MS);
+  ctx.runningExports.get(liveKey(owner, id))?.();
+  return json(status, { status: 202 });
 });

@@ -12,8 +12,10 @@
 // - The total is the first page's meta.total. An export larger than `maxRows` is refused before it
 //   starts (ExportTooLargeError); an absurd total can never plan an endless export. When the upstream
 //   gives no usable total, pages are read until a short page, still within `maxRows`.
-// - The consumer going away (stream cancel or the caller's abort signal) aborts in-flight page
-//   requests and stops paging.
+// - The consumer going away (stream cancel) or the caller's abort signal (the client went away, or
+//   the user cancelled) aborts in-flight page requests and stops paging; an abort also errors the
+//   stream at once, whether or not the consumer is reading, so the download fails rather than ends.
+// - While the page the file needs next waits for the key's rate budget, `onWait` says until when.
 // - A failure after the first page ERRORS the stream. The HTTP layer then aborts the response
 //   instead of ending it, so the client's download fails: a file is never silently truncated.
 import type { ExportEncoder } from "./encoders";
@@ -26,11 +28,14 @@ export type ExportPage<T> = {
   unreadable?: { count: number; request_id?: string };
 };
 
-export type FetchPage<T> = (offset: number, signal: AbortSignal) => Promise<ExportPage<T>>;
+/** Fetches the page at `offset`; `onWait` is told while it waits for the rate budget (ms left, 0 once sent). */
+export type FetchPage<T> = (offset: number, signal: AbortSignal, onWait?: (ms: number) => void) => Promise<ExportPage<T>>;
 
 export type ExportProgress = {
   /** Rows written to the file so far. */
   rowsWritten: number;
+  /** Bytes of the file so far. */
+  bytesWritten: number;
   /** Upstream items left out because they could not be read. */
   unreadable: number;
   /** Request ids of the upstream responses that held unreadable items (the first few). */
@@ -57,6 +62,11 @@ export type ExportStreamOptions<T> = {
   onError?: (error: unknown, progress: ExportProgress) => void;
   /** Called once when the stream ends for any reason (complete, failed, cancelled). */
   onEnd?: (outcome: ExportOutcome) => void;
+  /**
+   * While the page the file needs next waits for the key's rate budget: until when (epoch ms);
+   * null once it no longer waits.
+   */
+  onWait?: (until: number | null) => void;
 };
 
 export type StartedExport = {
@@ -113,14 +123,35 @@ const itemsOn = (page: ExportPage<unknown>): number => page.data.length + unread
  * first page does not add up), then returns the total and a stream of the whole export. Rows are taken up to the first page's meta.total, the count promised.
  */
 export async function startExport<T extends Readonly<Record<string, unknown>>>(options: ExportStreamOptions<T>): Promise<StartedExport> {
-  const { fetchPage, encoder, onError, onEnd, onProgress } = options;
+  const { encoder, onError, onEnd, onProgress, onWait } = options;
   const maxRows = options.maxRows ?? DEFAULT_MAX_EXPORT_ROWS;
   // One controller for every page request of this export, aborted by the client or on failure.
   const paging = new AbortController();
   const external = options.signal;
-  const onExternalAbort = () => paging.abort(external ? abortReason(external) : undefined);
+  // Set once the stream exists: an abort then errors it at once (see below).
+  let onAbortStreaming: ((reason: Error) => void) | undefined;
+  const onExternalAbort = () => {
+    const reason = abortReason(external!);
+    paging.abort(reason);
+    onAbortStreaming?.(reason);
+  };
   if (external?.aborted) throw abortReason(external);
   external?.addEventListener("abort", onExternalAbort, { once: true });
+
+  // Which pages wait for the rate budget, and until when; the file waits when the page it needs next does.
+  const waits = new Map<number, number>();
+  let neededOffset = 0;
+  const fetchPage = (offset: number, signal: AbortSignal) =>
+    options.fetchPage(offset, signal, (ms) => {
+      if (ms > 0) waits.set(offset, Date.now() + ms);
+      else waits.delete(offset);
+      if (offset === neededOffset) onWait?.(ms > 0 ? Date.now() + ms : null);
+    });
+  const needPage = (offset: number) => {
+    waits.delete(neededOffset);
+    neededOffset = offset;
+    onWait?.(waits.get(offset) ?? null);
+  };
 
   let first: ExportPage<T>;
   try {
@@ -143,7 +174,7 @@ export async function startExport<T extends Readonly<Record<string, unknown>>>(o
   const lookahead = total === null ? 1 : Math.max(1, options.lookahead ?? DEFAULT_LOOKAHEAD);
   const textEncoder = new TextEncoder();
 
-  const progress: ExportProgress = { rowsWritten: 0, unreadable: 0, unreadableRequestIds: [], total, pagesFetched: 1 };
+  const progress: ExportProgress = { rowsWritten: 0, bytesWritten: 0, unreadable: 0, unreadableRequestIds: [], total, pagesFetched: 1 };
   const snapshot = (): ExportProgress => ({ ...progress, unreadableRequestIds: [...progress.unreadableRequestIds] });
   let nextOffset = pageSize;
   /** No usable total: the export ends after the first page with fewer items than a full page. */
@@ -210,20 +241,35 @@ export async function startExport<T extends Readonly<Record<string, unknown>>>(o
     throw err;
   }
 
+  const enqueue = (controller: ReadableStreamDefaultController<Uint8Array>, text: string) => {
+    const bytes = textEncoder.encode(text);
+    progress.bytesWritten += bytes.length;
+    controller.enqueue(bytes);
+  };
+
   const stream = new ReadableStream<Uint8Array>(
     {
       start(controller) {
+        // An abort (the user's cancel, the client gone) errors the stream whether or not anyone is
+        // reading: a download paused by its reader still fails instead of waiting forever.
+        onAbortStreaming = (reason) => {
+          if (ended) return;
+          finish("cancelled");
+          controller.error(reason);
+        };
         // The first chunk is ready at once: head plus the first page.
         const text = encoder.head() + encoder.page(firstRows, 0);
         progress.rowsWritten = firstRows.length;
-        onProgress?.(snapshot());
         if (done()) {
-          controller.enqueue(textEncoder.encode(text + encoder.tail()));
+          enqueue(controller, text + encoder.tail());
+          onProgress?.(snapshot());
           controller.close();
           finish("complete");
           return;
         }
-        controller.enqueue(textEncoder.encode(text));
+        enqueue(controller, text);
+        onProgress?.(snapshot());
+        needPage(pageSize);
       },
       async pull(controller) {
         if (ended) return;
@@ -239,12 +285,13 @@ export async function startExport<T extends Readonly<Record<string, unknown>>>(o
           progress.rowsWritten += rows.length;
           const complete = done();
           if (complete) text += encoder.tail();
-          controller.enqueue(textEncoder.encode(text));
+          enqueue(controller, text);
           onProgress?.(snapshot());
           if (complete) {
             controller.close();
             finish("complete");
           } else {
+            needPage(next.offset + pageSize);
             fill();
           }
         } catch (err) {

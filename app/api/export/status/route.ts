@@ -1,4 +1,4 @@
-// GET /api/export/status?id=exp_… - progress and outcome of an export of this session's key (rows written, total, rows that could not be read, error).
+// GET /api/export/status?id=exp_… - progress and outcome of an export of this session's key (rows written, total, bytes, state, rate-limit wait, estimate, rows that could not be read, error); without id, the session's recent exports (the exports tray).
 import { exportStatus } from "@/lib/server/export/handlers";
 
 export const dynamic = "force-dynamic";
