@@ -6,6 +6,7 @@ import { RequestId } from "@/components/states/states";
 import { LogoIcon } from "@/components/ui/icons";
 import { getQueryClient } from "@/lib/queries/get-query-client";
 import { safeNextPath } from "@/lib/ui/safe-next";
+import { useHydrated } from "@/lib/ui/use-hydrated";
 
 export type DemoOption = { id: string; plan: string; workspace: string; description: string };
 
@@ -41,6 +42,8 @@ export function SignInForm({ next, reason, demos }: { next: string; reason?: key
   const [apiKey, setApiKey] = useState("");
   const [busy, setBusy] = useState<string | null>(null);
   const [failure, setFailure] = useState<Failure | null>(null);
+  // Until hydrated the buttons do nothing, so they say so by being disabled (and tests wait for them).
+  const ready = useHydrated() && busy === null;
 
   async function submit(body: { apiKey: string } | { demo: string }, label: string) {
     setBusy(label);
@@ -94,6 +97,8 @@ export function SignInForm({ next, reason, demos }: { next: string; reason?: key
           }
           void submit({ apiKey: apiKey.trim() }, "key");
         }}
+        method="post"
+        action="/api/session"
         noValidate
       >
         <div className="field">
@@ -119,7 +124,7 @@ export function SignInForm({ next, reason, demos }: { next: string; reason?: key
             {failure.requestId && <RequestId id={failure.requestId} />}
           </div>
         )}
-        <button type="submit" className="button" disabled={busy !== null}>
+        <button type="submit" className="button" disabled={!ready}>
           {busy === "key" ? "Checking the key…" : "Sign in"}
         </button>
       </form>
@@ -135,7 +140,7 @@ export function SignInForm({ next, reason, demos }: { next: string; reason?: key
                 key={d.id}
                 type="button"
                 className="demo-option"
-                disabled={busy !== null}
+                disabled={!ready}
                 onClick={() => void submit({ demo: d.id }, d.id)}
                 data-testid={`demo-${d.id}`}
               >
