@@ -93,6 +93,21 @@ export const dashboardEnvSchema = z.object({
       whenUnset: "nothing forwarded is believed; the socket address is the client",
       example: "10.0.0.0/8",
     }),
+  REDIS_URL: z
+    .string()
+    .refine((u) => /^rediss?:\/\/[^\s]+$/.test(u) && URL.canParse(u), { error: "must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379" })
+    .optional()
+    .meta({
+      description:
+        "Redis shared by several instances of the dashboard: the per-key rate budget, the response cache, sign-in throttling, revoked sessions and export progress live there. If it goes away, each instance keeps serving with a conservative share of the budget and rejoins when it returns.",
+      whenUnset: "everything stays in this process (one instance)",
+      example: "redis://127.0.0.1:6379",
+    }),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_.-]{1,64}$/, { error: "must be 1 to 64 letters, digits, or : _ . -" })
+    .default("wa:")
+    .meta({ description: "Prefix of every key this app writes in Redis, so several deployments can share one Redis." }),
   COOKIE_SECURE: z
     .enum(COOKIE_SECURE_MODES, { error: 'must be "auto", "always" or "never"' })
     .default("auto")

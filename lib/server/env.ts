@@ -29,6 +29,8 @@ export type ServerEnv = {
   /** Proxies whose X-Forwarded-For is believed (TRUSTED_PROXIES); none by default. */
   trustedProxies: TrustedProxies;
   cookieSecure: CookieSecureMode;
+  /** Redis shared by several instances (REDIS_URL), and the prefix of every key written there. */
+  redis?: { url: string; keyPrefix: string };
   production: boolean;
 };
 
@@ -85,6 +87,7 @@ export function getEnv(): ServerEnv {
     exportMaxRows: config.EXPORT_MAX_ROWS,
     trustedProxies: parseTrustedProxies(config.TRUSTED_PROXIES),
     cookieSecure: config.COOKIE_SECURE,
+    ...(config.REDIS_URL ? { redis: { url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX } } : {}),
     production,
   };
   g.__waEnv = { fingerprint, env };
