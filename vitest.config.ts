@@ -1,5 +1,5 @@
 // Unit and integration tests (Node). Integration tests start their own sandbox on a free loopback port.
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import { fileURLToPath } from "node:url";
 
 export default defineConfig({
@@ -12,6 +12,8 @@ export default defineConfig({
   },
   test: {
     include: ["{lib,sandbox,components,app,scripts,bench}/**/*.test.{ts,tsx}"],
+    // Several instances of the built app: vitest.cluster.config.ts runs them after the build.
+    exclude: [...configDefaults.exclude, "**/*.cluster.test.ts"],
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,

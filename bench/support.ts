@@ -34,7 +34,7 @@ export async function waitFor(url: string, ms: number): Promise<void> {
   throw new Error(`${url} did not come up within ${ms} ms`);
 }
 
-export type SandboxStats = { requests: number; byPath: Record<string, number>; rateLimited: number; log: Array<{ path: string; query: string; status: number }> };
+export type SandboxStats = { requests: number; byPath: Record<string, number>; rateLimited: number; log: Array<{ t: number; path: string; query: string; status: number }> };
 export type SandboxProcess = { baseUrl: string; stats(): Promise<SandboxStats>; close(): Promise<void> };
 
 /**

@@ -1,0 +1,46 @@
+// Several dashboard instances on one Data API, as a load balancer would see them: the sandbox in its
+// own process, a real redis-server on loopback (lib/server/redis/test-redis.ts), and N production
+// entries (`npm start`, the build in BENCH_DIST_DIR) on free loopback ports, all with one session
+// secret (a cookie sealed by one instance opens on the others) and REDIS_URL. Used by the
+// several-instances integration test and by the `instances` bench; everything it starts it stops.
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { startTestRedis, type TestRedis } from "../lib/server/redis/test-redis";
+import { processSandbox, startProductionServer, type BenchServer, type SandboxProcess } from "./support";
+
+export const CLUSTER_NOW = "2026-11-20T12:00:00Z";
+
+export type Cluster = {
+  sandbox: SandboxProcess;
+  /** Absent when started with `redis: false` (each instance on its own, the default without REDIS_URL). */
+  redis?: TestRedis;
+  instances: BenchServer[];
+  stop(): Promise<void>;
+};
+
+export async function startCluster(options: { instances: number; redis?: boolean; visitors?: number; env?: Record<string, string> }): Promise<Cluster> {
+  const distDir = process.env.BENCH_DIST_DIR ?? ".next";
+  if (!existsSync(path.join(distDir, "BUILD_ID"))) throw new Error(`No build in ${distDir}: run \`npx next build\` first (or set BENCH_DIST_DIR).`);
+  const sandbox = await processSandbox(options.visitors ?? 20_000, CLUSTER_NOW);
+  let redis: TestRedis | undefined;
+  const instances: BenchServer[] = [];
+  const stop = async () => {
+    for (const instance of instances) instance.stop();
+    await redis?.stop();
+    await sandbox.close();
+  };
+  try {
+    if (options.redis !== false) redis = await startTestRedis();
+    const env = {
+      DATA_API_BASE_URL: sandbox.baseUrl,
+      ...(redis ? { REDIS_URL: redis.url } : {}),
+      ...options.env,
+    };
+    // One at a time: two Next servers preparing at once on two cores take longer than in turn.
+    for (let i = 0; i < options.instances; i++) instances.push(await startProductionServer(env));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { sandbox, ...(redis ? { redis } : {}), instances, stop };
+}
