@@ -91,7 +91,7 @@ export function AccountMenu({ account }: { account: AccountInfo }) {
         }}
       >
         <AccountIcon />
-        <span className={styles.accountLabel}>Account</span>
+        <span className="visually-hidden-narrow">Account</span>
         <ChevronDownIcon />
       </button>
       {open && (

@@ -25,7 +25,7 @@ export function AppShell({ account, timeZoneKnown, children }: { account: Accoun
             <span className="brand-mark">
               <LogoIcon />
             </span>
-            <span className="brand-name">Workspace Analytics</span>
+            <span className="visually-hidden-narrow">Workspace Analytics</span>
           </Link>
           <NavLinks />
           <div className="header-tools">
