@@ -15,6 +15,8 @@ export type RedisLinkOptions = {
   maxBackoffMs?: number;
   /** A command not answered within this is failed (ms), and the store serves from memory. */
   commandTimeoutMs?: number;
+  /** After a failed command Redis is left alone this long (ms), then tried again. */
+  pauseAfterFailureMs?: number;
   log?: { warn(line: string): void; info(line: string): void };
 };
 
@@ -28,15 +30,17 @@ export type RedisLink = {
   usable(): boolean;
   /** A command failed: Redis is skipped for a moment (no 300 ms timeout on every request), logged once. */
   failed(error: unknown): void;
-  /** Runs `task` when Redis comes back after an outage; a task registered again under `id` replaces it. */
+  /**
+   * Runs `task` when Redis is usable again after an outage or a failed command (what could not be
+   * written meanwhile); a task registered again under `id` replaces it.
+   */
   onReturn(id: string, task: () => Promise<void>): void;
   close(): Promise<void>;
 };
 
 const DEFAULT_MAX_BACKOFF_MS = 2000;
 const DEFAULT_COMMAND_TIMEOUT_MS = 300;
-/** After a failed command Redis is left alone this long, then tried again. */
-const PAUSE_AFTER_FAILURE_MS = 1000;
+const DEFAULT_PAUSE_AFTER_FAILURE_MS = 1000;
 
 /** The URL as it may be logged: any password replaced. */
 export function redactRedisUrl(url: string): string {
@@ -57,6 +61,7 @@ function describe(error: unknown, password: string): string {
 export function connectRedis(url: string, keyPrefix: string, options: RedisLinkOptions = {}): RedisLink {
   const log = options.log ?? { warn: (line: string) => console.warn(line), info: (line: string) => console.info(line) };
   const maxBackoffMs = options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS;
+  const pauseMs = options.pauseAfterFailureMs ?? DEFAULT_PAUSE_AFTER_FAILURE_MS;
   const shown = redactRedisUrl(url);
   const password = (() => {
     try {
@@ -92,8 +97,19 @@ export function connectRedis(url: string, keyPrefix: string, options: RedisLinkO
     );
   };
 
+  const catchUp = () => {
+    for (const [id, task] of returnTasks) {
+      returnTasks.delete(id);
+      task().catch((error: unknown) => log.warn(`[redis] could not catch up after the outage (${id}): ${describe(error, password)}`));
+    }
+  };
+  const usable = () => {
+    if (state !== "connected" || Date.now() < pausedUntil) return false;
+    if (returnTasks.size > 0) catchUp();
+    return true;
+  };
+
   client.on("ready", () => {
-    const wasAway = said === "unavailable";
     state = "connected";
     pausedUntil = 0;
     commandFailureSaid = false;
@@ -102,12 +118,7 @@ export function connectRedis(url: string, keyPrefix: string, options: RedisLinkO
     }
     said = "connected";
     everConnected = true;
-    if (wasAway) {
-      for (const [id, task] of returnTasks) {
-        returnTasks.delete(id);
-        task().catch((error: unknown) => log.warn(`[redis] could not catch up after the outage (${id}): ${describe(error, password)}`));
-      }
-    }
+    catchUp();
   });
   // ioredis reports every failed attempt as an "error" event: without a listener it would print them all.
   client.on("error", (error: unknown) => {
@@ -121,9 +132,9 @@ export function connectRedis(url: string, keyPrefix: string, options: RedisLinkO
     get state() {
       return state;
     },
-    usable: () => state === "connected" && Date.now() >= pausedUntil,
+    usable,
     failed(error) {
-      pausedUntil = Date.now() + PAUSE_AFTER_FAILURE_MS;
+      pausedUntil = Date.now() + pauseMs;
       // A dropped connection is said by `lost`; a failing command on a live one (timeout, OOM) here, once.
       if (state === "connected" && !commandFailureSaid) {
         commandFailureSaid = true;

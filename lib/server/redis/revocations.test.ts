@@ -54,5 +54,23 @@ describe("revocations shared by two instances", () => {
     await until(async () => (await onB.isRevoked("sid-during")) && (await onB.isRevoked("sid-before")));
     expect(a.logs.filter((l) => l.includes("unavailable"))).toHaveLength(1);
     expect(a.logs.filter((l) => l.includes("connected again"))).toHaveLength(1);
+
+    // A restart that nobody noticed between two requests empties Redis too: A writes them again.
+    await redis.server().stop();
+    await redis.server().start();
+    await until(async () => (await onB.isRevoked("sid-during")) && (await onB.isRevoked("sid-before")));
+  });
+
+  it("a revocation not written because a command failed is written once Redis is usable again", async () => {
+    const [a, b] = [await redis.link(), await redis.link()];
+    const onA = createResilientRevocationStore(a, Date.now);
+    a.failed(new Error("a timeout, say"));
+    await onA.revoke("sid-paused", Date.now() + 60_000);
+    expect(await createRedisRevocationStore(b, Date.now).isRevoked("sid-paused")).toBe(false);
+    // A's next use of Redis once the pause is over (every request reads a session) writes it.
+    await until(async () => {
+      await onA.isRevoked("sid-other");
+      return createRedisRevocationStore(b, Date.now).isRevoked("sid-paused");
+    });
   });
 });

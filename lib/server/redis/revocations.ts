@@ -47,7 +47,10 @@ export function createResilientRevocationStore(link: RedisLink, now: () => numbe
     }
     await pipeline.exec();
   }
-  link.onReturn("revocations", replay);
+  // On every (re)connection, an outage seen or not (a restart between two requests loses data too).
+  link.client.on("ready", () => {
+    replay().catch((error: unknown) => link.failed(error));
+  });
 
   return {
     async revoke(sessionId, expiresAt) {
@@ -55,7 +58,8 @@ export function createResilientRevocationStore(link: RedisLink, now: () => numbe
       own.delete(sessionId);
       own.set(sessionId, expiresAt);
       if (own.size > REPLAYED_REVOCATIONS) own.delete(own.keys().next().value!);
-      await viaRedis(link, () => shared.revoke(sessionId, expiresAt), async () => undefined);
+      // Not written (Redis away or failing): written with the others as soon as Redis is usable again.
+      await viaRedis(link, () => shared.revoke(sessionId, expiresAt), async () => link.onReturn("revocations", replay));
     },
     async isRevoked(sessionId) {
       if (await local.isRevoked(sessionId)) return true;

@@ -29,6 +29,7 @@ export function redisForFile(): { server: () => TestRedis; link: (options?: { ur
       const logs: string[] = [];
       const link = connectRedis(options.url ?? current().url, TEST_PREFIX, {
         maxBackoffMs: 50,
+        pauseAfterFailureMs: 50,
         log: { warn: (line) => logs.push(line), info: (line) => logs.push(line) },
       });
       links.push(link);
