@@ -117,7 +117,7 @@ describe("the response cache of a key's upstream, on two instances", () => {
     await sandbox.close();
   });
 
-  const instance = (link: RedisLink, apiKey = KEY_1) =>
+  const instance = (link: RedisLink, apiKey: string = KEY_1) =>
     createDataApiClient({
       baseUrl: sandbox.baseUrl,
       apiKey,
