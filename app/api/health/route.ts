@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 
 const instance = `${hostname()}:${process.pid}`;
 
-export function GET() {
-  const redis = redisState();
+export async function GET() {
+  const redis = await redisState();
   return Response.json({ ok: true, instance, redis, ...(redis === "unavailable" ? { degraded: true } : {}) });
 }

@@ -26,6 +26,12 @@ export type RedisLink = {
   /** A key of this deployment: REDIS_KEY_PREFIX followed by the parts joined with ":". */
   key(...parts: string[]): string;
   readonly state: "connected" | "unavailable";
+  /**
+   * Resolves once the first connection attempt has an outcome (at most FIRST_CONNECTION_WAIT_MS), so
+   * an instance's first requests are not served from memory only because Redis was still connecting
+   * (a sign-out made on another instance would then be missed). Resolved for good after that.
+   */
+  readonly settled: Promise<void>;
   /** Whether to try Redis now: connected, and no command failed in the last moment (see `failed`). */
   usable(): boolean;
   /** A command failed: Redis is skipped for a moment (no 300 ms timeout on every request), logged once. */
@@ -41,6 +47,7 @@ export type RedisLink = {
 const DEFAULT_MAX_BACKOFF_MS = 2000;
 const DEFAULT_COMMAND_TIMEOUT_MS = 300;
 const DEFAULT_PAUSE_AFTER_FAILURE_MS = 1000;
+const FIRST_CONNECTION_WAIT_MS = 1000;
 
 /** The URL as it may be logged: any password replaced. */
 export function redactRedisUrl(url: string): string {
@@ -87,9 +94,13 @@ export function connectRedis(url: string, keyPrefix: string, options: RedisLinkO
   let commandFailureSaid = false;
   let closed = false;
   const returnTasks = new Map<string, () => Promise<void>>();
+  let settle!: () => void;
+  const settled = new Promise<void>((resolve) => (settle = resolve));
+  setTimeout(() => settle(), FIRST_CONNECTION_WAIT_MS).unref();
 
   const lost = (reason: string) => {
     state = "unavailable";
+    settle();
     if (closed || said === "unavailable") return;
     said = "unavailable";
     log.warn(
@@ -111,6 +122,7 @@ export function connectRedis(url: string, keyPrefix: string, options: RedisLinkO
 
   client.on("ready", () => {
     state = "connected";
+    settle();
     pausedUntil = 0;
     commandFailureSaid = false;
     if (said !== "connected") {
@@ -132,6 +144,7 @@ export function connectRedis(url: string, keyPrefix: string, options: RedisLinkO
     get state() {
       return state;
     },
+    settled,
     usable,
     failed(error) {
       pausedUntil = Date.now() + pauseMs;
@@ -173,8 +186,11 @@ export function sharedRedis(): RedisLink | null {
 }
 
 /** What /api/health says about Redis: off (no REDIS_URL), connected, or unavailable (serving alone). */
-export function redisState(): RedisState {
-  return sharedRedis()?.state ?? "off";
+export async function redisState(): Promise<RedisState> {
+  const link = sharedRedis();
+  if (!link) return "off";
+  await link.settled;
+  return link.state;
 }
 
 /** Closes the process's link (tests; a later sharedRedis() makes a new one). */
@@ -189,6 +205,7 @@ export async function closeSharedRedis(): Promise<void> {
  * how every store keeps serving while Redis is away and goes back to it by itself when it returns.
  */
 export async function viaRedis<T>(link: RedisLink, shared: () => Promise<T>, local: () => Promise<T>): Promise<T> {
+  await link.settled;
   if (link.usable()) {
     try {
       return await shared();

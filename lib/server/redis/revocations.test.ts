@@ -34,6 +34,14 @@ describe("revocations shared by two instances", () => {
     expect(ttl).toBeLessThanOrEqual(60_000);
   });
 
+  it("a new instance's first request already asks Redis: it waits for the first connection's outcome", async () => {
+    const a = await redis.link();
+    await createResilientRevocationStore(a, Date.now).revoke("sid-early", Date.now() + 60_000);
+    const fresh = await redis.link({ url: redis.server().url });
+    expect(fresh.state).toBe("unavailable");
+    expect(await createResilientRevocationStore(fresh, Date.now).isRevoked("sid-early")).toBe(true);
+  });
+
   it("Redis away: nothing throws, this instance keeps its revocations, and writes them to Redis when it is back", async () => {
     const [a, b] = [await redis.link(), await redis.link()];
     const onA = createResilientRevocationStore(a, Date.now);

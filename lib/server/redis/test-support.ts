@@ -33,6 +33,7 @@ export function redisForFile(): { server: () => TestRedis; link: (options?: { ur
         log: { warn: (line) => logs.push(line), info: (line) => logs.push(line) },
       });
       links.push(link);
+      // Connected before it is used, unless the test gives the URL (to see it connect, or fail to).
       if (!options.url) await until(() => link.state === "connected");
       return Object.assign(link, { logs });
     },
