@@ -1,11 +1,13 @@
 // Runs before every test file. Test files share a worker process (`isolate: false` in
 // vitest.config.ts: modules are loaded once per worker, not once per file), so each file starts from
 // the state a fresh process would have: the environment as the worker got it, no runtime flags, a
-// fresh server context. Files set these for their own run (startUpstream, the front-server flag)
-// without putting them back. For the same reason the Testing Library cleanup is registered here:
-// a hook registered when a shared module loads would reach only the first file of a worker.
+// fresh server context, no Redis client. Files set these for their own run (startUpstream, the
+// front-server flag) without putting them back. For the same reason the Testing Library cleanup is
+// registered here: a hook registered when a shared module loads would reach only the first file of a
+// worker.
 import { afterEach } from "vitest";
 import { resetServerContext } from "@/lib/server/context";
+import { closeSharedRedis } from "@/lib/server/redis/connection";
 import { setRuntimeFlags } from "@/lib/server/runtime-flags";
 
 const g = globalThis as typeof globalThis & { __vitestInitialEnv?: Record<string, string | undefined> };
@@ -14,6 +16,8 @@ for (const name of Object.keys(process.env)) if (!(name in initialEnv)) delete p
 Object.assign(process.env, initialEnv);
 setRuntimeFlags({ frontServer: false, embeddedSandboxOrigin: null });
 resetServerContext();
+// A file that set REDIS_URL leaves no client reconnecting to its stopped redis-server behind.
+await closeSharedRedis();
 
 // Component tests (`@vitest-environment jsdom`): unmount what each test rendered.
 if (typeof document !== "undefined") {

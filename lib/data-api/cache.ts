@@ -107,7 +107,16 @@ export class SingleFlight {
   }
 }
 
-export type RequestCache = { store: CacheStore; flights: SingleFlight; ttlMs: number };
+/**
+ * Single-flight across instances (a shared store's lock, see lib/server/redis/cache-store.ts): `work`
+ * fetches and writes the cache entry; an instance that finds another one fetching waits for its entry
+ * instead. Only for requests that are cached, as the entry is what the others wait for.
+ */
+export interface SharedFlight {
+  run<T>(key: string, work: () => Promise<T>, signal: AbortSignal): Promise<T>;
+}
+
+export type RequestCache = { store: CacheStore; flights: SingleFlight; ttlMs: number; shared?: SharedFlight };
 
 export const DEFAULT_CACHE_TTL_MS = 5000;
 

@@ -207,12 +207,16 @@ export function createDataApiClient(options: DataApiClientOptions): DataApi {
     }
     return cache.flights.run(
       relative,
-      async (signal) => {
-        const started = performance.now();
-        const value = await scheduler.schedule((ctx) => attempt(relative, normalize, ctx), { priority, signal, onWait: callOptions.onWait });
-        log?.({ key: keyHint, path: relative, status: 200, ms: performance.now() - started });
-        if (useCache) await cache.store.set(relative, value, ttlMs);
-        return value;
+      (signal) => {
+        const fetchAndKeep = async () => {
+          const started = performance.now();
+          const value = await scheduler.schedule((ctx) => attempt(relative, normalize, ctx), { priority, signal, onWait: callOptions.onWait });
+          log?.({ key: keyHint, path: relative, status: 200, ms: performance.now() - started });
+          if (useCache) await cache.store.set(relative, value, ttlMs);
+          return value;
+        };
+        // Other instances asking at the same moment wait for this one's entry (and vice versa).
+        return useCache && cache.shared ? cache.shared.run(relative, fetchAndKeep, signal) : fetchAndKeep();
       },
       callOptions.signal,
     );

@@ -2,8 +2,10 @@
 // stores (revoked sessions, export status, sign-in throttle, insights' figures), the insights
 // planner's policy and the per-key upstream clients made from them. Everything server-side reads
 // them here instead of keeping its own module-level singleton, so a test replaces the whole set
-// (`setServerContext`: a fake clock, a short retry policy, its own stores) and a shared store (Redis,
-// when several instances run) plugs in at start.
+// (`setServerContext`: a fake clock, a short retry policy, its own stores). With REDIS_URL the default
+// context's stores and each key's response cache are the Redis-backed ones (lib/server/redis), shared
+// by every instance and served from this process while Redis is away; without it, no Redis client is
+// even made.
 // Kept on globalThis: the proxy, route handlers and server components are bundled separately but run
 // in one process, and must share one context.
 import "server-only";
@@ -14,6 +16,12 @@ import { createDataApiClient, type DataApiClientOptions, type UpstreamLogEvent }
 import { createScheduler, type Scheduler, type SchedulerOptions } from "@/lib/data-api/scheduler";
 import { getEnv } from "./env";
 import { MemoryExportStatusStore, type ExportStatusStore } from "./export/registry";
+import { keyId } from "./key-id";
+import { createSharedRequestCache } from "./redis/cache-store";
+import { sharedRedis, type RedisLink } from "./redis/connection";
+import { ResilientExportStatusStore } from "./redis/export-status";
+import { createResilientInsightsStore } from "./redis/insights";
+import { createResilientRevocationStore } from "./redis/revocations";
 import { upstreamFetch } from "./upstream-transport";
 import { createSignInThrottle, type SignInThrottle } from "./sign-in-throttle";
 import { createMemoryInsightsStore, type InsightsStore } from "./stores/insights";
@@ -56,6 +64,8 @@ export type ServerContext = {
   runningExports: Map<string, () => void>;
   /** The upstream clients made so far, one per base URL and key (a keyed hash, never the key). */
   upstreams: Map<string, Upstream>;
+  /** The Redis the instances share (REDIS_URL): each key's response cache lives there. Null: in-process. */
+  redis: RedisLink | null;
 };
 
 /** Logs failed and slow upstream calls; the event carries only the masked key. */
@@ -68,19 +78,28 @@ function logUpstream(event: UpstreamLogEvent): void {
 function defaultContext(): ServerContext {
   // The stores read the context's clock when they run, so a replaced clock reaches them too.
   const now = () => serverContext().now();
+  const redis = sharedRedis();
   return {
     now: () => Date.now(),
     retry: {},
     fetch: upstreamFetch,
-    stores: {
-      revocations: createMemoryRevocationStore({ now }),
-      exportStatus: new MemoryExportStatusStore(undefined, now),
-      signInThrottle: createSignInThrottle(),
-      insights: createMemoryInsightsStore({ now }),
-    },
+    stores: redis
+      ? {
+          revocations: createResilientRevocationStore(redis, now),
+          exportStatus: new ResilientExportStatusStore(redis, now),
+          signInThrottle: createSignInThrottle({ redis }),
+          insights: createResilientInsightsStore(redis, { secret: () => getEnv().sessionSecret, now }),
+        }
+      : {
+          revocations: createMemoryRevocationStore({ now }),
+          exportStatus: new MemoryExportStatusStore(undefined, now),
+          signInThrottle: createSignInThrottle(),
+          insights: createMemoryInsightsStore({ now }),
+        },
     insights: { strategy: "auto", gatherMs: 25 },
     runningExports: new Map(),
     upstreams: new Map(),
+    redis,
   };
 }
 
@@ -126,7 +145,15 @@ export function upstreamFor(apiKey: string): Upstream {
   let entry = ctx.upstreams.get(id);
   if (!entry) {
     const scheduler = createScheduler({ ...ctx.retry, now: ctx.now, ...(env.rateBudget ? { budget: env.rateBudget, fixed: true } : {}) });
-    const cache = createRequestCache({ ttlMs: env.cacheTtlMs, store: new MemoryCacheStore(500, ctx.now) });
+    const cache = ctx.redis
+      ? createSharedRequestCache(ctx.redis, {
+          ns: keyId(`${env.dataApiBaseUrl}\n${apiKey}`),
+          apiKey,
+          secret: env.sessionSecret,
+          ttlMs: env.cacheTtlMs,
+          now: ctx.now,
+        })
+      : createRequestCache({ ttlMs: env.cacheTtlMs, store: new MemoryCacheStore(500, ctx.now) });
     const api = createDataApiClient({ baseUrl: env.dataApiBaseUrl, apiKey, fetch: ctx.fetch, scheduler, cache, timeoutMs: env.timeoutMs, log: logUpstream });
     entry = { api, scheduler, cache };
     ctx.upstreams.set(id, entry);

@@ -1,12 +1,14 @@
 // Throttling of failed sign-in attempts, per client (client-address.ts: the socket address, or the
 // client behind a trusted proxy; IPv6 by /64), with rate-limiter-flexible: its memory store in
-// this process, and its Redis store (same interface) once several instances share the limit.
+// this process, and with REDIS_URL its Redis store (keys P sign-in:CLIENT), so the limit holds across
+// instances, insured by the memory store: while Redis is away each instance counts on its own.
 // Every attempt reserves a point before anything is checked, so a burst of parallel guesses cannot
 // slip through before the first failure is recorded; a successful sign-in gives its point back, so
 // only failures count (bad form or body, rejected key, upstream 5xx, timeouts, unreachable).
 // There is no global cap: one client's failures never lock out a correct key from another.
 import "server-only";
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import type { RedisLink } from "./redis/connection";
 
 /** Failed attempts a client may make per window, and the window. */
 export const FAILURES_PER_CLIENT = 10;
@@ -21,15 +23,33 @@ export type SignInThrottle = {
   succeeded(client: string): Promise<void>;
 };
 
-export type ThrottleOptions = { points?: number; durationSec?: number; maxClients?: number };
+export type ThrottleOptions = {
+  points?: number;
+  durationSec?: number;
+  maxClients?: number;
+  /** Counts in Redis, shared by every instance (REDIS_URL). */
+  redis?: RedisLink;
+};
 
 export function createSignInThrottle(options: ThrottleOptions = {}): SignInThrottle & { trackedClients(): number } {
   const points = options.points ?? FAILURES_PER_CLIENT;
   const duration = options.durationSec ?? WINDOW_SECONDS;
   const maxClients = options.maxClients ?? MAX_TRACKED_CLIENTS;
-  const limiter: RateLimiterAbstract = new RateLimiterMemory({ points, duration, keyPrefix: "sign-in" });
+  const memory = new RateLimiterMemory({ points, duration, keyPrefix: "sign-in" });
+  const limiter: RateLimiterAbstract = options.redis
+    ? new RateLimiterRedis({
+        storeClient: options.redis.client,
+        points,
+        duration,
+        keyPrefix: options.redis.key("sign-in"),
+        // ioredis (not node-redis: no useRedisPackage). Not ready: straight to the insurance, no waiting.
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: memory,
+      })
+    : memory;
   // The memory store keeps a record per key until its window ends, with no bound of its own: under
-  // a spray of addresses this index (least recently seen first) caps how many are kept.
+  // a spray of addresses this index (least recently seen first) caps how many are kept. Redis' records
+  // expire by themselves; only the memory store (the insurance, with Redis) is trimmed.
   const seen = new Map<string, number>();
 
   function track(client: string) {
@@ -39,7 +59,7 @@ export function createSignInThrottle(options: ThrottleOptions = {}): SignInThrot
     for (const [key, until] of seen) {
       if (seen.size <= maxClients && until > t) break;
       seen.delete(key);
-      void limiter.delete(key);
+      void memory.delete(key);
     }
   }
 

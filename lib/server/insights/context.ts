@@ -53,7 +53,7 @@ export function insightsContext(apiKey: string): InsightsContext {
   const ttl = getEnv().insightsTtl;
   return {
     api: upstream.api,
-    store: server.stores.insights.namespace(insightsNamespace(apiKey)),
+    store: server.stores.insights.namespace(insightsNamespace(apiKey), apiKey),
     state,
     policy: server.insights,
     now: server.now,
@@ -64,5 +64,5 @@ export function insightsContext(apiKey: string): InsightsContext {
 
 /** Drops a key's insights figures (sign-out). */
 export async function forgetInsights(apiKey: string): Promise<void> {
-  await serverContext().stores.insights.namespace(insightsNamespace(apiKey)).clear();
+  await serverContext().stores.insights.namespace(insightsNamespace(apiKey), apiKey).clear();
 }

@@ -2,14 +2,17 @@
 // counts of visitor queries, kept per API key for hours when their days are closed (they never
 // change) and for seconds when they include today. Each key has its own namespace, named by a keyed
 // hash (never the key), so sign-out drops exactly that key's figures. The namespaces are plain
-// `CacheStore`s (get / set with TTL / delete / clear) holding JSON values, so a shared store (Redis,
-// one prefix per namespace) can back them when several instances run.
+// `CacheStore`s (get / set with TTL / delete / clear) holding JSON values, so a shared store can back
+// them when several instances run (lib/server/redis/insights.ts).
 import "server-only";
 import { MemoryCacheStore, type CacheStore } from "@/lib/data-api/cache";
 
 export interface InsightsStore {
-  /** The figures of one API key (`id` is a keyed hash of the key and upstream). */
-  namespace(id: string): CacheStore;
+  /**
+   * The figures of one API key: `id` is a keyed hash of the key and upstream (what names the
+   * namespace), `apiKey` what a shared store seals its values with (only that key reads them).
+   */
+  namespace(id: string, apiKey: string): CacheStore;
 }
 
 export type MemoryInsightsOptions = {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { revocationContract } from "./revocations.contract";
 import { createMemoryRevocationStore } from "./revocations";
+
+revocationContract("memory revocation store: the contract", (now) => createMemoryRevocationStore({ now }));
 
 describe("memory revocation store", () => {
   it("a revoked session stays revoked until its own expiry, then the entry is gone", async () => {

@@ -1,0 +1,111 @@
+// The process's link to Redis: it says in the log once that Redis went away and once that it is back
+// (never with the URL's password), reconnects by itself with the same client, fails commands at once
+// while away (no queue that would hold requests), and /api/health reports it. Without REDIS_URL no
+// client is made at all.
+import { afterEach, describe, expect, it } from "vitest";
+import { GET as health } from "@/app/api/health/route";
+import { closeSharedRedis, redactRedisUrl, sharedRedis, viaRedis } from "./connection";
+import { freePort } from "./test-redis";
+import { redisForFile, TEST_PREFIX, until } from "./test-support";
+
+const redis = redisForFile();
+
+afterEach(async () => {
+  await closeSharedRedis();
+});
+
+describe("the Redis link", () => {
+  it("logs the loss once and the return once, fails fast meanwhile, and rejoins with the same client", async () => {
+    const link = await redis.link();
+    const client = link.client;
+    expect(link.logs).toEqual([expect.stringMatching(/^\[redis\] connected \(redis:\/\/127\.0\.0\.1:\d+\)$/)]);
+    expect(link.key("rev", "x")).toBe(`${TEST_PREFIX}rev:x`);
+
+    await redis.server().stop({ abrupt: true });
+    await until(() => link.state === "unavailable");
+    const started = performance.now();
+    await expect(client.get("k")).rejects.toThrow();
+    expect(performance.now() - started).toBeLessThan(100);
+    expect(link.usable()).toBe(false);
+    // Served from the in-process side, without trying Redis.
+    expect(await viaRedis(link, () => client.get("k"), async () => "local")).toBe("local");
+    // Several reconnection attempts fail meanwhile: still one line.
+    await new Promise((r) => setTimeout(r, 200));
+
+    await redis.server().start();
+    await until(() => link.state === "connected");
+    expect(link.client).toBe(client);
+    expect(await viaRedis(link, async () => (await client.ping()) as string, async () => "local")).toBe("PONG");
+    expect(link.logs).toHaveLength(3);
+    expect(link.logs[1]).toMatch(/^\[redis\] unavailable \(redis:\/\/127\.0\.0\.1:\d+\): .* — serving with in-process stores and a conservative share of the rate budget until it returns$/);
+    expect(link.logs[2]).toMatch(/^\[redis\] connected again/);
+  });
+
+  it("a failing command on a live connection pauses Redis for a moment, said once", async () => {
+    const link = await redis.link();
+    const failing = () => link.client.call("NO-SUCH-COMMAND") as Promise<string>;
+    expect(await viaRedis(link, failing, async () => "local")).toBe("local");
+    expect(await viaRedis(link, failing, async () => "local")).toBe("local");
+    expect(link.usable()).toBe(false);
+    expect(link.logs.filter((l) => l.includes("a command failed"))).toHaveLength(1);
+  });
+
+  it("runs what waited for Redis once it is back", async () => {
+    const link = await redis.link();
+    await redis.server().stop();
+    await until(() => link.state === "unavailable");
+    let ran = 0;
+    link.onReturn("task", async () => void ran++);
+    link.onReturn("task", async () => void (ran += 10));
+    await redis.server().start();
+    await until(() => ran > 0);
+    expect(ran).toBe(10);
+  });
+
+  it("never logs the password of the URL", async () => {
+    expect(redactRedisUrl("redis://user:s3cret-pw@redis.internal:6380/2")).toBe("redis://user:***@redis.internal:6380/2");
+    expect(redactRedisUrl("rediss://:s3cret-pw@redis.internal")).toBe("rediss://:***@redis.internal");
+    expect(redactRedisUrl("redis://127.0.0.1:6379")).toBe("redis://127.0.0.1:6379");
+    // Nothing listens there: the "unavailable" line names the server without its password.
+    const link = await redis.link({ url: `redis://app:s3cret-pw@127.0.0.1:${await freePort()}` });
+    await until(() => link.logs.length > 0);
+    expect(link.logs[0]).toMatch(/^\[redis\] unavailable \(redis:\/\/app:\*\*\*@127\.0\.0\.1:\d+\)/);
+    expect(link.logs.join("\n")).not.toContain("s3cret");
+  });
+});
+
+describe("the process's Redis and /api/health", () => {
+  const env = () => {
+    process.env.DATA_API_BASE_URL = "http://127.0.0.1:9/v1";
+    process.env.SESSION_SECRET = "test-only-session-secret-0123456789abcdef";
+  };
+
+  it("without REDIS_URL: no client, and health says off", async () => {
+    env();
+    delete process.env.REDIS_URL;
+    expect(sharedRedis()).toBeNull();
+    const body = await (await health()).json();
+    expect(body).toEqual({ ok: true, instance: expect.stringMatching(/^.+:\d+$/), redis: "off" });
+  });
+
+  it("with REDIS_URL: one client for the process; health says connected, then degraded (still 200) while Redis is away", async () => {
+    env();
+    process.env.REDIS_URL = redis.server().url;
+    const link = sharedRedis()!;
+    expect(sharedRedis()).toBe(link);
+    const up = await health();
+    expect(up.status).toBe(200);
+    expect(await up.json()).toMatchObject({ ok: true, redis: "connected" });
+    expect(await (await health()).json()).not.toHaveProperty("degraded");
+
+    await redis.server().stop({ abrupt: true });
+    await until(() => link.state === "unavailable");
+    const down = await health();
+    expect(down.status).toBe(200);
+    expect(await down.json()).toMatchObject({ ok: true, redis: "unavailable", degraded: true });
+
+    await redis.server().start();
+    await until(async () => (await (await health()).json()).redis === "connected", 5000);
+    expect(sharedRedis()).toBe(link);
+  });
+});

@@ -1,0 +1,98 @@
+// With REDIS_URL the default server context is made of the Redis-backed stores: what one instance
+// did is seen by the next one (here: a fresh server context on the same Redis, with none of the first
+// one's in-process state). A response or insight fetched once is not fetched again, a sign-out ends the
+// cookie everywhere, and Redis going away fails no request and loses no sign-out.
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DEMO_KEYS } from "@/sandbox/keys";
+import { resetServerContext, serverContext } from "../context";
+import * as session from "../session-routes";
+import { call, callApi, ORIGIN, sessionCookie, upstreamForFile } from "../test-support";
+import { closeSharedRedis } from "./connection";
+import { redisForFile, until } from "./test-support";
+
+const sandbox = upstreamForFile({ cacheTtlMs: 60_000 });
+const redis = redisForFile();
+
+beforeEach(() => {
+  process.env.REDIS_URL = redis.server().url;
+  process.env.REDIS_KEY_PREFIX = "wa-ctx:";
+  resetServerContext();
+  sandbox().reset();
+});
+afterEach(() => resetServerContext());
+afterAll(async () => {
+  delete process.env.REDIS_URL;
+  await closeSharedRedis();
+});
+
+/** Another instance: the same Redis, nothing of this one's in-process stores, caches or clients. */
+const nextInstance = () => resetServerContext();
+const upstreamCalls = (path: string) => sandbox().stats().byPath[path] ?? 0;
+const signedIn = async (cookie: string) => (await call<{ signedIn: boolean }>(session.readSession, "/api/session", { cookie })).body.signedIn;
+
+describe("the server context with REDIS_URL", () => {
+  it("a response fetched by one instance is a hit on the next; a sign-out on one ends the cookie on the next", async () => {
+    expect(serverContext().redis).not.toBeNull();
+    const cookie = await sessionCookie(DEMO_KEYS.pro);
+    expect((await callApi("/api/analytics/overview?period=7d", { cookie })).status).toBe(200);
+    expect(upstreamCalls("/analytics/overview")).toBe(1);
+    nextInstance();
+    const again = await callApi("/api/analytics/overview?period=7d", { cookie });
+    expect(again.status).toBe(200);
+    expect(upstreamCalls("/analytics/overview")).toBe(1);
+
+    const out = await call(session.signOut, "/api/session", { cookie, init: { method: "DELETE", headers: { origin: ORIGIN } } });
+    expect(out.status).toBe(200);
+    nextInstance();
+    expect(await signedIn(cookie)).toBe(false);
+    expect((await callApi("/api/visitors?limit=1", { cookie })).status).toBe(401);
+    // The sign-out dropped the key's cached responses for every instance.
+    const other = await sessionCookie(DEMO_KEYS.pro);
+    await callApi("/api/analytics/overview?period=7d", { cookie: other });
+    expect(upstreamCalls("/analytics/overview")).toBe(2);
+
+    const link = serverContext().redis!;
+    const keys = await link.client.keys("wa-ctx:*");
+    expect(keys.some((k) => k.startsWith("wa-ctx:c:res:"))).toBe(true);
+    expect(keys.some((k) => k.startsWith("wa-ctx:rev:"))).toBe(true);
+    expect(keys.join("\n")).not.toContain(DEMO_KEYS.pro.slice(12));
+  });
+
+  it("an insight computed by one instance costs the next no upstream call", async () => {
+    const cookie = await sessionCookie(DEMO_KEYS.pro);
+    const path = "/api/insights/sources?from=2026-11-01&to=2026-11-10&tz=UTC";
+    const first = await callApi(path, { cookie });
+    expect(first.status).toBe(200);
+    const calls = sandbox().stats().requests;
+    expect(calls).toBeGreaterThan(0);
+    nextInstance();
+    const second = await callApi(path, { cookie });
+    expect(second.status).toBe(200);
+    expect(second.body).toEqual(first.body);
+    expect(sandbox().stats().requests).toBe(calls);
+  });
+
+  it("Redis away: requests, sign-in and sign-out all work; the sign-out reaches Redis when it is back", async () => {
+    const cookie = await sessionCookie(DEMO_KEYS.pro);
+    expect((await callApi("/api/visitors?limit=2", { cookie })).status).toBe(200);
+    const link = serverContext().redis!;
+    await redis.server().stop({ abrupt: true });
+    await until(() => link.state === "unavailable");
+
+    expect((await callApi("/api/visitors?limit=2", { cookie })).status).toBe(200);
+    expect((await callApi("/api/visitors?limit=3", { cookie })).status).toBe(200);
+    expect(await signedIn(cookie)).toBe(true);
+    const signIn = await call(session.signIn, "/api/session", {
+      init: { method: "POST", headers: { origin: ORIGIN, "content-type": "application/json" }, body: JSON.stringify({ apiKey: DEMO_KEYS.free }) },
+    });
+    expect(signIn.status).toBe(200);
+    const out = await call(session.signOut, "/api/session", { cookie, init: { method: "DELETE", headers: { origin: ORIGIN } } });
+    expect(out.status).toBe(200);
+    expect(await signedIn(cookie)).toBe(false);
+
+    await redis.server().start();
+    await until(() => link.state === "connected", 10_000);
+    nextInstance();
+    await until(async () => !(await signedIn(cookie)));
+  });
+});
