@@ -9,6 +9,8 @@ export type CallOptions = {
   signal?: AbortSignal;
   /** While the call waits for the key's rate budget: ms until it may go (0 once sent); see ScheduleOptions. */
   onWait?: (ms: number) => void;
+  /** Asks the Data API even when a cached answer exists (sign-in's check of a key); the answer is still kept. */
+  fresh?: boolean;
 };
 
 export interface DataApi {

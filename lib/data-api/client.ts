@@ -201,7 +201,7 @@ export function createDataApiClient(options: DataApiClientOptions): DataApi {
     const priority = callOptions.priority ?? "interactive";
     // Bulk (export) pages are read once: caching them would only push interactive entries out.
     const useCache = priority === "interactive" && ttlMs > 0;
-    if (useCache) {
+    if (useCache && !callOptions.fresh) {
       const hit = await cache.store.get(relative);
       if (hit !== undefined) return hit as T;
     }

@@ -329,6 +329,21 @@ describe("GET and DELETE /api/session", () => {
     expect(sandbox.stats().byPath["/intelligence/score"]).toBe(2);
   });
 
+  it("a sign-in checks the key afresh even when that answer is cached, and keeps the key's other cached answers", async () => {
+    const cookie = cookieFrom(await post({ apiKey: DEMO_KEYS.pro }));
+    await call(apiRoute, "/api/visitors?limit=1&offset=0", { cookie });
+    await call(apiRoute, "/api/intelligence/score", { cookie });
+    const scores = () => sandbox.stats().byPath["/intelligence/score"] ?? 0;
+    const scoresBefore = scores();
+    const checks = () => sandbox.stats().log.filter((l) => l.path === "/v1/visitors" && l.query === "limit=1&offset=0").length;
+    expect(checks()).toBe(1);
+    expect((await post({ apiKey: DEMO_KEYS.pro })).status).toBe(200);
+    expect(checks()).toBe(2);
+    // Another user of the same key signing in does not throw away what the first one has cached.
+    await call(apiRoute, "/api/intelligence/score", { cookie });
+    expect(scores()).toBe(scoresBefore);
+  });
+
   it("the session keeps the plan the sign-in check saw (X-RateLimit-Limit), for the header", async () => {
     const free = cookieFrom(await post({ apiKey: DEMO_KEYS.free }));
     const pro = cookieFrom(await post({ apiKey: DEMO_KEYS.pro }));

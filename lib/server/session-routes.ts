@@ -125,10 +125,11 @@ async function signInOnce(req: Request): Promise<Response> {
     if (!API_KEY_PATTERN.test(apiKey)) throw invalidParameter("apiKey", KEY_FORM_MESSAGE);
   }
 
-  // A fresh answer, not one cached under an earlier session of the same key.
-  await forgetKey(apiKey);
+  // A fresh answer, not one cached under an earlier session of the same key (a key revoked since
+  // must be refused). The key's other cached data stays: with several instances it is shared by
+  // everyone using the key, whose figures a sign-in elsewhere must not throw away.
   try {
-    await dataApiForKey(apiKey).get("/visitors", { query: { limit: 1, offset: 0 } }, { signal: req.signal });
+    await dataApiForKey(apiKey).get("/visitors", { query: { limit: 1, offset: 0 } }, { signal: req.signal, fresh: true });
   } catch (error) {
     // 403 means the key is genuine but may not list visitors; it can still see other data.
     if (!(isDataApiError(error) && error.status === 403)) {
