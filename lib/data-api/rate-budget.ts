@@ -60,14 +60,44 @@ export type BudgetSnapshot = PlanBudget & {
   pausedUntil?: number;
   /** What bulk requests leave to interactive ones right now (zero while nobody uses the dashboard). */
   reserved: { perSecond: number; perMinute: number };
+  /**
+   * Only while a shared budget cannot reach its store (Redis): the share of the plan this instance
+   * keeps to on its own until it can again. The fields above are then this instance's own view.
+   */
+  localShare?: PlanBudget;
 };
+
+/** What admission answers: the request may go (it is recorded as admitted, `token` names it), or wait. */
+export type Admission<Token> = { admitted: true; token: Token } | { admitted: false; waitMs: number };
+
+/**
+ * A key's request budget as the scheduler uses it. RateBudget below is the in-process one; the shared
+ * one (lib/server/redis/budget.ts) keeps one budget for every instance of the app on a key, so its
+ * admission is a round trip (async). `token` names an admitted request in its answer. The recording
+ * methods may return a promise, which never rejects: the scheduler does not wait for them (a store
+ * that is away is the budget's own business, see the shared one's fallback).
+ */
+export interface KeyBudget<Token = unknown> {
+  /**
+   * May a request of this priority go at `now`? If so it is recorded as admitted in the same step
+   * (nobody else can take its place in between) and counts in every window until its answer.
+   */
+  admit(now: number, priority: BudgetPriority): Admission<Token> | Promise<Admission<Token>>;
+  /** The answer to an admitted request and what its headers said (see RateBudget.recordResponse). */
+  recordResponse(now: number, status: number, info: RateLimitInfo, token: Token): void | Promise<void>;
+  /** An admitted request that ended without an answer (see RateBudget.recordFailure). */
+  recordFailure(now: number, token: Token): void | Promise<void>;
+  /** Marks the key as in interactive use (a dashboard request was made at `now`). */
+  noteInteractive(now: number): void;
+  snapshot(now: number): BudgetSnapshot;
+}
 
 const NO_RESERVE = { perSecond: 0, perMinute: 0 } as const;
 
 /** Longest pause a header may impose (a misread clock must not park a key for hours). */
 const MAX_PAUSE_MS = MAX_RETRY_AFTER_SECONDS * 1000;
 
-export class RateBudget {
+export class RateBudget implements KeyBudget<number> {
   private plan: PlanBudget;
   private learned = false;
   private readonly fixed: boolean;
@@ -116,6 +146,12 @@ export class RateBudget {
       if (t === before) break;
     }
     return Math.max(0, Math.ceil(t - now));
+  }
+
+  /** delay() and, when it is 0, recordSend() in one step: the scheduler's admission. */
+  admit(now: number, priority: BudgetPriority = "interactive"): Admission<number> {
+    const waitMs = this.delay(now, priority);
+    return waitMs === 0 ? { admitted: true, token: this.recordSend(now) } : { admitted: false, waitMs };
   }
 
   /**
