@@ -97,6 +97,22 @@ const NO_RESERVE = { perSecond: 0, perMinute: 0 } as const;
 /** Longest pause a header may impose (a misread clock must not park a key for hours). */
 const MAX_PAUSE_MS = MAX_RETRY_AFTER_SECONDS * 1000;
 
+/** The widths (ms) of the two windows with their margins, and how long interactive use lasts. */
+export function budgetWindows(options: RateBudgetOptions): { secondWindow: number; minuteWindow: number; interactiveWindow: number } {
+  return {
+    secondWindow: 1000 + (options.secondMarginMs ?? 100),
+    minuteWindow: 60_000 + (options.minuteMarginMs ?? 500),
+    interactiveWindow: options.interactiveWindowMs ?? 5 * 60_000,
+  };
+}
+
+/** Until when a 429 answered at `now` pauses the key: its Retry-After, else its reset, else a second (capped). */
+export function pauseAfter429(now: number, info: RateLimitInfo): number {
+  const waitMs =
+    info.retryAfter !== undefined ? info.retryAfter * 1000 : info.resetAt !== undefined && info.resetAt > now ? info.resetAt - now : 1000;
+  return now + Math.min(Math.max(waitMs, 250), MAX_PAUSE_MS);
+}
+
 export class RateBudget implements KeyBudget<number> {
   private plan: PlanBudget;
   private learned = false;
@@ -122,9 +138,7 @@ export class RateBudget implements KeyBudget<number> {
   constructor(options: RateBudgetOptions = {}) {
     this.plan = options.budget ?? DEFAULT_BUDGET;
     this.fixed = options.fixed ?? false;
-    this.secondWindow = 1000 + (options.secondMarginMs ?? 100);
-    this.minuteWindow = 60_000 + (options.minuteMarginMs ?? 500);
-    this.interactiveWindow = options.interactiveWindowMs ?? 5 * 60_000;
+    ({ secondWindow: this.secondWindow, minuteWindow: this.minuteWindow, interactiveWindow: this.interactiveWindow } = budgetWindows(options));
   }
 
   /** Marks the key as in interactive use (a dashboard request was made at `now`). */
@@ -203,15 +217,7 @@ export class RateBudget implements KeyBudget<number> {
         this.server = { remaining: info.remaining - sentAfter, resetAt: info.resetAt, sentSince: 0, seq: answered };
       }
     }
-    if (status === 429) {
-      const waitMs =
-        info.retryAfter !== undefined
-          ? info.retryAfter * 1000
-          : info.resetAt !== undefined && info.resetAt > now
-            ? info.resetAt - now
-            : 1000;
-      this.pauseUntil = Math.max(this.pauseUntil, now + Math.min(Math.max(waitMs, 250), MAX_PAUSE_MS));
-    }
+    if (status === 429) this.pauseUntil = Math.max(this.pauseUntil, pauseAfter429(now, info));
   }
 
   /**
