@@ -266,3 +266,27 @@ describe("when Redis goes away", () => {
     expect(await admin.zcard("wa:budget:{key-1}:inflight")).toBe(1);
   });
 });
+
+describe("the instance heartbeat", () => {
+  it("counts the instances seen within 15 s, drops one that left or went silent, and keeps the last count while Redis is away", async () => {
+    const [ra, rb, rc] = [await client(), await client(), await client()];
+    const a = startInstanceHeartbeat({ redis: ra, now: () => T0, intervalMs: 0 });
+    const b = startInstanceHeartbeat({ redis: rb, now: () => T0, intervalMs: 0 });
+    const c = startInstanceHeartbeat({ redis: rc, now: () => T0, intervalMs: 0 });
+    expect(a.liveInstances()).toBe(2); // never seen: assumed
+    await b.beat(T0);
+    await c.beat(T0 + 1000);
+    await a.beat(T0 + 2000);
+    expect(a.liveInstances()).toBe(3);
+    await c.stop();
+    await a.beat(T0 + 3000);
+    expect(a.liveInstances()).toBe(2);
+    // B's last beat is 15 s old by now: it no longer counts.
+    await a.beat(T0 + 15_001);
+    expect(a.liveInstances()).toBe(1);
+    await server.stop();
+    await until(() => ra.status !== "ready");
+    await a.beat(T0 + 20_000);
+    expect(a.liveInstances()).toBe(1);
+  });
+});
