@@ -60,14 +60,60 @@ export type BudgetSnapshot = PlanBudget & {
   pausedUntil?: number;
   /** What bulk requests leave to interactive ones right now (zero while nobody uses the dashboard). */
   reserved: { perSecond: number; perMinute: number };
+  /**
+   * Only while a shared budget cannot reach its store (Redis): the share of the plan this instance
+   * keeps to on its own until it can again. The fields above are then this instance's own view.
+   */
+  localShare?: PlanBudget;
 };
+
+/** What admission answers: the request may go (it is recorded as admitted, `token` names it), or wait. */
+export type Admission<Token> = { admitted: true; token: Token } | { admitted: false; waitMs: number };
+
+/**
+ * A key's request budget as the scheduler uses it. RateBudget below is the in-process one; the shared
+ * one (lib/server/redis/budget.ts) keeps one budget for every instance of the app on a key, so its
+ * admission is a round trip (async). `token` names an admitted request in its answer. The recording
+ * methods may return a promise, which never rejects: the scheduler does not wait for them (a store
+ * that is away is the budget's own business, see the shared one's fallback).
+ */
+export interface KeyBudget<Token = unknown> {
+  /**
+   * May a request of this priority go at `now`? If so it is recorded as admitted in the same step
+   * (nobody else can take its place in between) and counts in every window until its answer.
+   */
+  admit(now: number, priority: BudgetPriority): Admission<Token> | Promise<Admission<Token>>;
+  /** The answer to an admitted request and what its headers said (see RateBudget.recordResponse). */
+  recordResponse(now: number, status: number, info: RateLimitInfo, token: Token): void | Promise<void>;
+  /** An admitted request that ended without an answer (see RateBudget.recordFailure). */
+  recordFailure(now: number, token: Token): void | Promise<void>;
+  /** Marks the key as in interactive use (a dashboard request was made at `now`). */
+  noteInteractive(now: number): void;
+  snapshot(now: number): BudgetSnapshot;
+}
 
 const NO_RESERVE = { perSecond: 0, perMinute: 0 } as const;
 
 /** Longest pause a header may impose (a misread clock must not park a key for hours). */
 const MAX_PAUSE_MS = MAX_RETRY_AFTER_SECONDS * 1000;
 
-export class RateBudget {
+/** The widths (ms) of the two windows with their margins, and how long interactive use lasts. */
+export function budgetWindows(options: RateBudgetOptions): { secondWindow: number; minuteWindow: number; interactiveWindow: number } {
+  return {
+    secondWindow: 1000 + (options.secondMarginMs ?? 100),
+    minuteWindow: 60_000 + (options.minuteMarginMs ?? 500),
+    interactiveWindow: options.interactiveWindowMs ?? 5 * 60_000,
+  };
+}
+
+/** Until when a 429 answered at `now` pauses the key: its Retry-After, else its reset, else a second (capped). */
+export function pauseAfter429(now: number, info: RateLimitInfo): number {
+  const waitMs =
+    info.retryAfter !== undefined ? info.retryAfter * 1000 : info.resetAt !== undefined && info.resetAt > now ? info.resetAt - now : 1000;
+  return now + Math.min(Math.max(waitMs, 250), MAX_PAUSE_MS);
+}
+
+export class RateBudget implements KeyBudget<number> {
   private plan: PlanBudget;
   private learned = false;
   private readonly fixed: boolean;
@@ -92,9 +138,7 @@ export class RateBudget {
   constructor(options: RateBudgetOptions = {}) {
     this.plan = options.budget ?? DEFAULT_BUDGET;
     this.fixed = options.fixed ?? false;
-    this.secondWindow = 1000 + (options.secondMarginMs ?? 100);
-    this.minuteWindow = 60_000 + (options.minuteMarginMs ?? 500);
-    this.interactiveWindow = options.interactiveWindowMs ?? 5 * 60_000;
+    ({ secondWindow: this.secondWindow, minuteWindow: this.minuteWindow, interactiveWindow: this.interactiveWindow } = budgetWindows(options));
   }
 
   /** Marks the key as in interactive use (a dashboard request was made at `now`). */
@@ -116,6 +160,12 @@ export class RateBudget {
       if (t === before) break;
     }
     return Math.max(0, Math.ceil(t - now));
+  }
+
+  /** delay() and, when it is 0, recordSend() in one step: the scheduler's admission. */
+  admit(now: number, priority: BudgetPriority = "interactive"): Admission<number> {
+    const waitMs = this.delay(now, priority);
+    return waitMs === 0 ? { admitted: true, token: this.recordSend(now) } : { admitted: false, waitMs };
   }
 
   /**
@@ -167,15 +217,7 @@ export class RateBudget {
         this.server = { remaining: info.remaining - sentAfter, resetAt: info.resetAt, sentSince: 0, seq: answered };
       }
     }
-    if (status === 429) {
-      const waitMs =
-        info.retryAfter !== undefined
-          ? info.retryAfter * 1000
-          : info.resetAt !== undefined && info.resetAt > now
-            ? info.resetAt - now
-            : 1000;
-      this.pauseUntil = Math.max(this.pauseUntil, now + Math.min(Math.max(waitMs, 250), MAX_PAUSE_MS));
-    }
+    if (status === 429) this.pauseUntil = Math.max(this.pauseUntil, pauseAfter429(now, info));
   }
 
   /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DataApiError } from "./errors";
+import { RateBudget, type KeyBudget } from "./rate-budget";
 import { createScheduler } from "./scheduler";
 
 const fail = (status: number, code = "x") => new DataApiError({ status, code, message: code });
@@ -73,5 +74,35 @@ describe("createScheduler", () => {
     controller.abort();
     await expect(pending).rejects.toThrow();
     expect(ran).toBe(false);
+  });
+
+  it("gives back a request that a slow (shared) budget admitted after its caller gave up", async () => {
+    let admit!: () => void;
+    const failed: string[] = [];
+    const keyBudget: KeyBudget<string> = {
+      admit: () => new Promise((resolve) => (admit = () => resolve({ admitted: true, token: "req-1" }))),
+      recordResponse: () => undefined,
+      recordFailure: (_now, token) => void failed.push(token),
+      noteInteractive: () => undefined,
+      snapshot: (now) => new RateBudget().snapshot(now),
+    };
+    const scheduler = createScheduler({ keyBudget });
+    const controller = new AbortController();
+    let ran = false;
+    const pending = scheduler.schedule(
+      async () => {
+        ran = true;
+      },
+      { signal: controller.signal },
+    );
+    await new Promise((r) => setImmediate(r));
+    // The admission is on its way (a round trip to Redis) when the caller gives up...
+    controller.abort();
+    await expect(pending).rejects.toThrow();
+    // ...and its reply admits the request: nobody will send it, so it is given back.
+    admit();
+    await new Promise((r) => setImmediate(r));
+    expect(ran).toBe(false);
+    expect(failed).toEqual(["req-1"]);
   });
 });

@@ -1,13 +1,14 @@
 // The per-key scheduler: every upstream request of one API key goes through it. It admits requests
 // one at a time in priority order (p-queue: interactive ahead of bulk export pages), holds each one
-// until the key's RateBudget allows it, and retries 429 / 5xx / network failures with bounded
+// until the key's budget allows it (a KeyBudget: the in-process RateBudget by default, or one shared
+// by several instances through Redis), and retries 429 / 5xx / network failures with bounded
 // exponential backoff and jitter (p-retry), waiting out Retry-After on 429 for the whole key.
 // p-queue and p-retry are used for the standard parts (priority queue, retry policy); the budget
 // accounting is the project's own (rate-budget.ts) because it needs two windows and header learning.
 import PQueue from "p-queue";
 import pRetry from "p-retry";
 import { DataApiError, isDataApiError } from "./errors";
-import { RateBudget, type BudgetSnapshot, type RateBudgetOptions } from "./rate-budget";
+import { RateBudget, type Admission, type BudgetSnapshot, type KeyBudget, type RateBudgetOptions } from "./rate-budget";
 import type { RateLimitInfo } from "./rate-limit";
 
 export type Priority = "interactive" | "bulk";
@@ -22,6 +23,11 @@ export type SchedulerOptions = RateBudgetOptions & {
   /** Longest a request may wait for the rate budget before failing with 503 (ms). */
   maxQueueWaitMs?: number;
   now?: () => number;
+  /**
+   * The key's budget when it is kept elsewhere (several instances: lib/server/redis/budget.ts). By
+   * default an in-process RateBudget made from the options above (`budget`, `fixed`, the margins).
+   */
+  keyBudget?: KeyBudget;
 };
 
 /** What an attempt reports back: the rate-limit headers of its response. */
@@ -82,7 +88,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 export function createScheduler(options: SchedulerOptions = {}): Scheduler {
   // Read Date at each call rather than keep the function: a scheduler made before a test fakes Date follows it.
   const now = options.now ?? (() => Date.now());
-  const budget = new RateBudget(options);
+  const budget: KeyBudget = options.keyBudget ?? new RateBudget(options);
   // Admission only (concurrency 1): the request itself runs outside the queue, so a slow upstream
   // call never blocks the admission of the next one; the budget bounds the rate. Waiting for the
   // budget also happens outside the queue (see admit).
@@ -92,26 +98,34 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
   const maxRetryTimeMs = options.maxRetryTimeMs ?? 30_000;
 
   /**
+   * One admission (in the queue's slot). An in-process budget answers at once; a shared one after a
+   * round trip, during which the caller may give up: p-queue then rejects at once, and a request
+   * admitted meanwhile is given back as a failure (it counts, but cannot hold a place in flight).
+   */
+  function admitOnce(priority: Priority, signal: AbortSignal | undefined): Admission<unknown> | Promise<Admission<unknown>> {
+    const result = budget.admit(now(), priority);
+    if (!(result instanceof Promise)) return result;
+    return result.then((admitted) => {
+      if (admitted.admitted && signal?.aborted) void budget.recordFailure(now(), admitted.token);
+      return admitted;
+    });
+  }
+
+  /**
    * Waits until the budget lets a request of this priority go, then records it as admitted (it
    * counts against the budget from now until its answer, see rate-budget.ts). A request
    * that must wait gives its place in the queue back while it sleeps, so one waiting export page
    * never holds up a dashboard request that the budget (with its interactive reserve) would allow.
    */
-  async function admit(priority: Priority, signal: AbortSignal | undefined, deadline: number, onWait?: (ms: number) => void): Promise<number> {
+  async function admit(priority: Priority, signal: AbortSignal | undefined, deadline: number, onWait?: (ms: number) => void): Promise<unknown> {
     let waited = false;
     for (;;) {
-      const admitted = await admission.add(
-        () => {
-          const ms = budget.delay(now(), priority);
-          return ms === 0 ? { wait: 0, seq: budget.recordSend(now()) } : { wait: ms, seq: 0 };
-        },
-        { priority: PRIORITY[priority], signal },
-      );
-      const wait = admitted.wait;
-      if (wait === 0) {
+      const admitted = await admission.add(() => admitOnce(priority, signal), { priority: PRIORITY[priority], signal });
+      if (admitted.admitted) {
         if (waited) onWait?.(0);
-        return admitted.seq;
+        return admitted.token;
       }
+      const wait = admitted.waitMs;
       if (now() + wait > deadline) {
         throw new DataApiError({
           status: 503,
@@ -139,7 +153,7 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
       let firstSent: number | undefined;
       return pRetry(
         async () => {
-          const seq = await admit(priority, signal, deadline, opts.onWait);
+          const token = await admit(priority, signal, deadline, opts.onWait);
           firstSent ??= now();
           let observed = false;
           try {
@@ -148,11 +162,11 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
               observe(status, info) {
                 if (observed) return;
                 observed = true;
-                budget.recordResponse(now(), status, info, seq);
+                void budget.recordResponse(now(), status, info, token);
               },
             });
           } finally {
-            if (!observed) budget.recordFailure(now(), seq);
+            if (!observed) void budget.recordFailure(now(), token);
           }
         },
         {
