@@ -18,7 +18,9 @@ import { getEnv } from "./env";
 import { MemoryExportStatusStore, type ExportStatusStore } from "./export/registry";
 import { keyId } from "./key-id";
 import { createSharedRequestCache } from "./redis/cache-store";
+import { createSharedBudget } from "./redis/budget";
 import { sharedRedis, type RedisLink } from "./redis/connection";
+import { startInstanceHeartbeat, type InstanceHeartbeat } from "./redis/instances";
 import { ResilientExportStatusStore } from "./redis/export-status";
 import { createResilientInsightsStore } from "./redis/insights";
 import { createResilientRevocationStore } from "./redis/revocations";
@@ -66,6 +68,11 @@ export type ServerContext = {
   upstreams: Map<string, Upstream>;
   /** The Redis the instances share (REDIS_URL): each key's response cache lives there. Null: in-process. */
   redis: RedisLink | null;
+  /**
+   * This process among the instances sharing Redis (a heartbeat): how many are alive, so while Redis
+   * is away each keeps 1/N of every key's budget. Null without Redis.
+   */
+  instances: InstanceHeartbeat | null;
 };
 
 /** Logs failed and slow upstream calls; the event carries only the masked key. */
@@ -80,6 +87,7 @@ function defaultContext(): ServerContext {
   const now = () => serverContext().now();
   const redis = sharedRedis();
   return {
+    instances: redis ? heartbeatOf(redis) : null,
     now: () => Date.now(),
     retry: {},
     fetch: upstreamFetch,
@@ -101,6 +109,17 @@ function defaultContext(): ServerContext {
     upstreams: new Map(),
     redis,
   };
+}
+
+/** One heartbeat per Redis link (a context made again in tests, or a bundle's copy, reuses it). */
+const heartbeats = new WeakMap<RedisLink, InstanceHeartbeat>();
+function heartbeatOf(link: RedisLink): InstanceHeartbeat {
+  let beat = heartbeats.get(link);
+  if (!beat) {
+    beat = startInstanceHeartbeat({ redis: () => link.client, prefix: getEnv().redis?.keyPrefix, now: () => Date.now() });
+    heartbeats.set(link, beat);
+  }
+  return beat;
 }
 
 const g = globalThis as typeof globalThis & { __waServerContext?: ServerContext };
@@ -144,10 +163,25 @@ export function upstreamFor(apiKey: string): Upstream {
   const id = upstreamId(env.dataApiBaseUrl, apiKey);
   let entry = ctx.upstreams.get(id);
   if (!entry) {
-    const scheduler = createScheduler({ ...ctx.retry, now: ctx.now, ...(env.rateBudget ? { budget: env.rateBudget, fixed: true } : {}) });
+    const ns = keyId(`${env.dataApiBaseUrl}\n${apiKey}`);
+    const plan = env.rateBudget ? { budget: env.rateBudget, fixed: true } : {};
+    // With Redis, the key's budget is shared by every instance (each keeps 1/N of it while Redis is away).
+    const keyBudget =
+      ctx.redis && ctx.instances
+        ? createSharedBudget({
+            redis: () => ctx.redis!.client,
+            keyId: ns,
+            prefix: env.redis?.keyPrefix,
+            instances: ctx.instances,
+            // An answer not reported within this (its instance died) stops holding a place in flight.
+            inFlightLeaseMs: env.timeoutMs + 15_000,
+            ...plan,
+          })
+        : undefined;
+    const scheduler = createScheduler({ ...ctx.retry, now: ctx.now, ...plan, ...(keyBudget ? { keyBudget } : {}) });
     const cache = ctx.redis
       ? createSharedRequestCache(ctx.redis, {
-          ns: keyId(`${env.dataApiBaseUrl}\n${apiKey}`),
+          ns,
           apiKey,
           secret: env.sessionSecret,
           ttlMs: env.cacheTtlMs,
