@@ -1,12 +1,13 @@
 // GET /api/health - liveness for process managers, load balancers and the test harness; touches no
 // upstream. Says which instance answered and whether it shares through Redis: `degraded` while Redis
 // is away (the instance still serves, alone, so this stays a 200).
-import { hostname } from "node:os";
+import { randomBytes } from "node:crypto";
 import { redisState } from "@/lib/server/redis/connection";
 
 export const dynamic = "force-dynamic";
 
-const instance = `${hostname()}:${process.pid}`;
+// Random per process: tells instances apart behind a load balancer without publishing host names or pids.
+const instance = randomBytes(4).toString("hex");
 
 export async function GET() {
   const redis = await redisState();
