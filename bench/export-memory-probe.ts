@@ -168,10 +168,22 @@ async function main() {
         await new Promise((r) => setTimeout(r, 500));
       }
     })();
+    // V8's spaces (committed size) at the baseline and at their largest: young generation vs old.
+    const SPACES = `Object.fromEntries(process.getBuiltinModule("node:v8").getHeapSpaceStatistics().map((s) => [s.space_name, s.physical_space_size]))`;
+    const baseSpaces = await inspector.evaluate<Record<string, number>>(SPACES);
+    const peakSpaces = { ...baseSpaces };
+    const spaceSampler = (async () => {
+      while (sampling) {
+        for (const [name, size] of Object.entries(await inspector.evaluate<Record<string, number>>(SPACES))) peakSpaces[name] = Math.max(peakSpaces[name] ?? 0, size);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    })();
     const rows = await download();
     const seconds = (performance.now() - started) / 1000;
     sampling = false;
     await sampler;
+    await spaceSampler;
+    console.log(`V8 spaces, largest growth (physical size): ${Object.entries(peakSpaces).map(([name, size]) => `${name} +${mb(size - (baseSpaces[name] ?? 0))}`).join(", ")}`);
     console.log(`${mode}: ${rows} rows in ${seconds.toFixed(1)} s`);
     console.log(`peak growth${withGc ? " (samples after a full GC)" : ""}: ${growth(peak.rss, peak)}`);
     if (countWrites) console.log(`export response: ${JSON.stringify(await inspector.evaluate(WRITES))}`);
