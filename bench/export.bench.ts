@@ -7,7 +7,9 @@
 //   time the plan allows in bursts (lib/server/export/rate-bound.ts), for reference;
 // - every row in the file (compared with the sandbox's meta.total) and no 429 reaching the user;
 // - server memory: RSS growth of the production entry's process (Next runs in it) during the export,
-//   after a one-page export has loaded the export routes' code;
+//   after a one-page export has loaded the export routes' code and a full GC; its V8 heap (heapUsed,
+//   through the entry's inspector: no GC forced during the export, so garbage counts as it does in
+//   RSS), and both again 2 s after the download ended and a full GC (what the export left behind);
 // - browser memory: JS heap growth of the page during the download, through the Chrome DevTools
 //   protocol (Runtime.getHeapUsage), both its peak and what stays after a forced GC.
 // Needs a build (`npx next build`, or BENCH_DIST_DIR).
@@ -33,6 +35,9 @@ type Result = {
   upstream429: number;
   failure: string | null;
   serverRssGrowthMb: number;
+  serverHeapUsedGrowthMb: number;
+  serverRssAfterGcGrowthMb: number;
+  serverHeapAfterGcGrowthMb: number;
   browserHeapPeakGrowthMb: number;
   browserHeapAfterGcGrowthMb: number;
 };
@@ -73,7 +78,8 @@ async function sandboxTotal(server: BenchServer, key: string): Promise<number> {
 }
 
 async function runScenario(scenario: Scenario): Promise<Result> {
-  const server = await startProductionServer({ SANDBOX_VISITORS: String(scenario.visitors), SANDBOX_NOW: NOW, DATA_API_CACHE_TTL_MS: "0" });
+  const server = await startProductionServer({ SANDBOX_VISITORS: String(scenario.visitors), SANDBOX_NOW: NOW, DATA_API_CACHE_TTL_MS: "0" }, { inspect: true });
+  const inspector = server.inspector!;
   const browser = await launchChromium();
   try {
     const total = await sandboxTotal(server, scenario.key);
@@ -98,14 +104,17 @@ async function runScenario(scenario: Scenario): Promise<Result> {
       return (await cdp.send("Runtime.getHeapUsage")).usedSize;
     };
     const baseHeap = await heapUsed(true);
+    const baseServerHeap = (await inspector.memory(true)).heapUsed;
     const baseRss = await rssOf(server.pid);
     let peakHeap = baseHeap;
     let afterGcHeap = baseHeap;
     let peakRss = baseRss;
+    let peakServerHeap = baseServerHeap;
     let sampling = true;
     const sampler = (async () => {
       for (let i = 0; sampling; i++) {
         peakRss = Math.max(peakRss, await rssOf(server.pid));
+        peakServerHeap = Math.max(peakServerHeap, (await inspector.memory(false)).heapUsed);
         peakHeap = Math.max(peakHeap, await heapUsed(false));
         // Every second, what the page really keeps (garbage collected first).
         if (i % 4 === 0) afterGcHeap = Math.max(afterGcHeap, await heapUsed(true));
@@ -121,6 +130,10 @@ async function runScenario(scenario: Scenario): Promise<Result> {
     const seconds = (performance.now() - started) / 1000;
     sampling = false;
     await sampler;
+    // What the export left behind: the server's memory once it settled and collected its garbage.
+    await new Promise((r) => setTimeout(r, 2000));
+    const settledServerHeap = (await inspector.memory(true)).heapUsed;
+    const settledRss = await rssOf(server.pid);
     const failure = await download.failure();
     const text = path ? await readFile(path, "utf8") : "";
     // CSV: one line per row after the header (values are quoted; the sandbox's have no line breaks).
@@ -137,6 +150,9 @@ async function runScenario(scenario: Scenario): Promise<Result> {
       upstream429: stats.rateLimited,
       failure,
       serverRssGrowthMb: mb(peakRss - baseRss),
+      serverHeapUsedGrowthMb: mb(peakServerHeap - baseServerHeap),
+      serverRssAfterGcGrowthMb: mb(settledRss - baseRss),
+      serverHeapAfterGcGrowthMb: mb(settledServerHeap - baseServerHeap),
       browserHeapPeakGrowthMb: mb(peakHeap - baseHeap),
       browserHeapAfterGcGrowthMb: mb(afterGcHeap - baseHeap),
     };
@@ -161,7 +177,8 @@ export async function run(): Promise<void> {
         `(least time in bursts with nobody at the dashboard: ${f1(r.burstBoundSeconds)} s); download ${r.failure ?? "complete"}; ${r.upstream429} upstream 429s`,
     );
     console.log(
-      `${"".padEnd(9)} server RSS growth ${f1(r.serverRssGrowthMb)} MB; browser JS heap growth ${f1(r.browserHeapAfterGcGrowthMb)} MB after GC (peak ${f1(r.browserHeapPeakGrowthMb)} MB)`,
+      `${"".padEnd(9)} server RSS growth ${f1(r.serverRssGrowthMb)} MB (V8 heapUsed ${f1(r.serverHeapUsedGrowthMb)} MB); after the end and a GC ` +
+        `${f1(r.serverRssAfterGcGrowthMb)} MB (heapUsed ${f1(r.serverHeapAfterGcGrowthMb)} MB); browser JS heap growth ${f1(r.browserHeapAfterGcGrowthMb)} MB after GC (peak ${f1(r.browserHeapPeakGrowthMb)} MB)`,
     );
     if (!complete || !scenario.meets(r)) missed.push(`${scenario.id} (${scenario.target})`);
   }

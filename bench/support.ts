@@ -1,8 +1,9 @@
 // Helpers shared by the benchmarks that start servers: a free loopback port, waiting for a URL, the
-// build they run, the production entry started on free ports, a demo sign-in, Chromium, the sandbox
-// in its own process, and one scenario of a bench run in a child process.
+// build they run, the production entry started on free ports (optionally with its inspector, for heap
+// figures), a demo sign-in, Chromium, the sandbox in its own process, and one scenario of a bench run
+// in a child process.
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { closeSync, existsSync, openSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import type { Browser } from "@playwright/test";
@@ -10,15 +11,39 @@ import type { Browser } from "@playwright/test";
 /** The session secret every bench server uses (never a real deployment's). */
 export const BENCH_SESSION_SECRET = "bench-only-session-secret-0123456789abcdef";
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Listens on `port` (0: any) for a moment and returns the port, or null when it is taken. */
+function tryPort(port: number): Promise<number | null> {
+  return new Promise((resolve) => {
     const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
+    srv.once("error", () => resolve(null));
+    srv.listen(port, "127.0.0.1", () => {
+      const { port: bound } = srv.address() as { port: number };
+      srv.close(() => resolve(bound));
     });
   });
+}
+
+/** Ports of BENCH_PORT_RANGE already handed out by this process (a server may not have bound one yet). */
+const handedOut = new Set<number>();
+
+/**
+ * A free loopback port: any, or one of BENCH_PORT_RANGE (`3580-3599`) when set, for a machine
+ * shared with other runs that keep to their own ranges.
+ */
+export async function freePort(): Promise<number> {
+  const range = /^(\d+)-(\d+)$/.exec(process.env.BENCH_PORT_RANGE ?? "");
+  if (!range) return (await tryPort(0))!;
+  const [from, to] = [Number(range[1]), Number(range[2])];
+  for (let round = 0; round < 2; round++) {
+    for (let port = from; port <= to; port++) {
+      if (handedOut.has(port) || (await tryPort(port)) === null) continue;
+      handedOut.add(port);
+      return port;
+    }
+    // Every port was handed out once: those of servers since stopped are free again.
+    handedOut.clear();
+  }
+  throw new Error(`no free port in BENCH_PORT_RANGE ${process.env.BENCH_PORT_RANGE}`);
 }
 
 export async function waitFor(url: string, ms: number): Promise<void> {
@@ -101,17 +126,95 @@ export function benchBuild(skipped = "skipped"): string | undefined {
   return undefined;
 }
 
-export type BenchServer = { base: string; sandboxBase: string; pid: number; stop: () => void };
+export type BenchServer = {
+  base: string;
+  sandboxBase: string;
+  pid: number;
+  /** The entry's inspector (started with `inspect`), for its heap figures. */
+  inspector?: NodeInspector;
+  stop: () => void;
+};
+
+type HeapFigures = Pick<NodeJS.MemoryUsage, "heapUsed" | "heapTotal" | "external" | "arrayBuffers">;
+
+/**
+ * A Chrome DevTools protocol session with a Node process started with `--inspect` (undici's
+ * WebSocket): its memory figures as the process itself sees them, optionally after a full GC.
+ */
+export class NodeInspector {
+  private lastId = 0;
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+
+  private constructor(private readonly ws: WebSocket) {
+    ws.addEventListener("message", (event) => {
+      const msg = JSON.parse(String(event.data)) as { id?: number; result?: unknown; error?: { message: string } };
+      const waiting = msg.id === undefined ? undefined : this.pending.get(msg.id);
+      if (!waiting) return;
+      this.pending.delete(msg.id!);
+      if (msg.error) waiting.reject(new Error(msg.error.message));
+      else waiting.resolve(msg.result);
+    });
+  }
+
+  static async connect(port: number): Promise<NodeInspector> {
+    const { WebSocket } = await import("undici");
+    const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as { webSocketDebuggerUrl: string }[];
+    const ws = new WebSocket(targets[0]!.webSocketDebuggerUrl) as unknown as WebSocket;
+    await new Promise((resolve, reject) => {
+      ws.addEventListener("open", resolve, { once: true });
+      ws.addEventListener("error", reject, { once: true });
+    });
+    return new NodeInspector(ws);
+  }
+
+  send<T = unknown>(method: string, params: Record<string, unknown> = {}): Promise<T> {
+    const id = ++this.lastId;
+    this.ws.send(JSON.stringify({ id, method, params }));
+    return new Promise<T>((resolve, reject) => this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject }));
+  }
+
+  /** The value of `expression` in the process (JSON-serialisable). */
+  async evaluate<T>(expression: string): Promise<T> {
+    const r = await this.send<{ result: { value?: string }; exceptionDetails?: { exception?: { description?: string } } }>("Runtime.evaluate", {
+      expression: `JSON.stringify(${expression})`,
+      returnByValue: true,
+    });
+    if (r.exceptionDetails) throw new Error(r.exceptionDetails.exception?.description ?? "evaluation failed");
+    return JSON.parse(r.result.value!) as T;
+  }
+
+  /** process.memoryUsage() without RSS (read /proc for that); after a full GC when `gc`. */
+  async memory(gc = false): Promise<HeapFigures> {
+    if (gc) await this.send("HeapProfiler.collectGarbage");
+    return this.evaluate<HeapFigures>("process.memoryUsage()");
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}
+
+export type ServerOptions = {
+  /** Start the entry with its inspector on a free port (BenchServer.inspector). */
+  inspect?: boolean;
+  /** More node flags for the entry (e.g. V8's --trace-gc-nvp). */
+  nodeFlags?: string[];
+  /** Where the entry's output goes (default: nowhere). */
+  logFile?: string;
+};
 
 /**
  * Starts the production entry (`npm start`: front server + Next in one process, the sandbox as a
  * child) on free loopback ports with the build in BENCH_DIST_DIR, and waits until it answers.
  * `env` adds to or overrides the bench defaults (e.g. SANDBOX_LATENCY_MS).
  */
-export async function startProductionServer(env: Record<string, string> = {}): Promise<BenchServer> {
+export async function startProductionServer(env: Record<string, string> = {}, options: ServerOptions = {}): Promise<BenchServer> {
   const [port, sandboxPort] = [await freePort(), await freePort()];
+  const inspectPort = options.inspect ? await freePort() : undefined;
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/run.ts", "start"], {
+  const flags = [...(inspectPort === undefined ? [] : [`--inspect=127.0.0.1:${inspectPort}`]), ...(options.nodeFlags ?? [])];
+  const log = options.logFile ? openSync(options.logFile, "w") : "ignore";
+  const child = spawn(process.execPath, [...flags, "--import", "tsx", "scripts/run.ts", "start"], {
     env: {
       ...process.env,
       NEXT_DIST_DIR: process.env.BENCH_DIST_DIR ?? ".next",
@@ -123,16 +226,22 @@ export async function startProductionServer(env: Record<string, string> = {}): P
       NEXT_TELEMETRY_DISABLED: "1",
       ...env,
     },
-    stdio: "ignore",
+    stdio: ["ignore", log, log],
   });
-  const stop = () => void child.kill("SIGTERM");
+  if (typeof log === "number") closeSync(log);
+  let inspector: NodeInspector | undefined;
+  const stop = () => {
+    inspector?.close();
+    child.kill("SIGTERM");
+  };
   try {
     await waitFor(`${base}/api/health`, 60_000);
+    if (inspectPort !== undefined) inspector = await NodeInspector.connect(inspectPort);
   } catch (error) {
     stop();
     throw error;
   }
-  return { base, sandboxBase: `http://127.0.0.1:${sandboxPort}`, pid: child.pid!, stop };
+  return { base, sandboxBase: `http://127.0.0.1:${sandboxPort}`, pid: child.pid!, inspector, stop };
 }
 
 /**
@@ -162,7 +271,9 @@ export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 /** Headless Chromium from CHROMIUM_PATH (default /usr/bin/chromium); Playwright loads only for it. */
 export async function launchChromium(): Promise<Browser> {
   const { chromium } = await import("@playwright/test");
-  return chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--headless"] });
+  // As playwright.config.ts launches a system Chromium: no GPU, and none of its own background traffic.
+  const args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+  return chromium.launch({ executablePath: CHROMIUM, args });
 }
 
 /**

@@ -23,12 +23,16 @@ async function allRows(resource: "visitors" | "mentions", filters: string, key?:
   }
 }
 
+type LogEntry = { key: string; path: string; query: string; status: number; request_id: string };
+
 /** Export page requests (limit=100) the sandbox has seen from the "limited" demo key, in this run so far. */
-async function exportPagesSeen(): Promise<number> {
-  const stats = (await (await fetch(`${SANDBOX_URL}/sandbox/stats`)).json()) as { log: { key: string; path: string; query: string }[] };
+async function exportPageLog(): Promise<LogEntry[]> {
+  const stats = (await (await fetch(`${SANDBOX_URL}/sandbox/stats`)).json()) as { log: LogEntry[] };
   const hint = `…${DEMO_KEYS.limited.slice(-4)}`;
-  return stats.log.filter((e) => e.key === hint && e.path === "/v1/visitors" && /(^|&)limit=100(&|$)/.test(e.query)).length;
+  return stats.log.filter((e) => e.key === hint && e.path === "/v1/visitors" && /(^|&)limit=100(&|$)/.test(e.query));
 }
+
+const exportPagesSeen = async () => (await exportPageLog()).length;
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -233,6 +237,11 @@ test.describe("long exports (faults limited to the 'limited' demo key)", () => {
     await expect(download.path()).rejects.toThrow();
     await expect(item).toHaveAttribute("data-state", "failed", { timeout: 25_000 });
     await expect(item.getByTestId("export-detail")).toContainText("Failed after");
-    await expect(item.getByTestId("export-error")).toContainText(/The Data API failed \(500\).*\(request req_[A-Za-z0-9]+\)/);
+    const error = item.getByTestId("export-error");
+    await expect(error).toContainText(/The Data API failed \(500\).*\(request req_[A-Za-z0-9]+\)/);
+    // The id is that of a page request the upstream failed (its X-Request-ID), not one the app made up.
+    const shown = /\(request (req_[A-Za-z0-9]+)\)/.exec((await error.textContent()) ?? "")?.[1];
+    const failed = (await exportPageLog()).filter((e) => e.status === 500).map((e) => e.request_id);
+    expect(failed).toContain(shown);
   });
 });

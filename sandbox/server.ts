@@ -166,7 +166,7 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
       });
       res.end(body);
       if (reply.status === 429) stats.rateLimited++;
-      log({ t: clock(), key: maskedKey, method, path, query: url.search.slice(1), status: reply.status });
+      log({ t: clock(), key: maskedKey, method, path, query: url.search.slice(1), status: reply.status, request_id: id });
     };
 
     if (path.startsWith("/sandbox/")) {

@@ -55,6 +55,8 @@ export type SandboxLogEntry = {
   /** Query string without "?" ("" when none). */
   query: string;
   status: number;
+  /** The X-Request-ID the response carried (what an error body names as request_id). */
+  request_id: string;
 };
 
 export type SandboxStats = {

@@ -8,9 +8,9 @@
 // identity; see schemas.ts) is left out and counted in `unreadable`, with the request id, so the UI
 // can say "1 row could not be read". Only a body that is not the expected envelope becomes one
 // clear DataApiError (`unexpected_response`, 502) carrying the request id, never a crash downstream.
-import type { z } from "zod";
+import { z } from "zod";
 import { DataApiError } from "./errors";
-import { isRecord } from "./lenient-fields";
+import { isRecord, itemReader } from "./lenient-fields";
 import {
   funnelSchema,
   funnelStageSchema,
@@ -48,18 +48,35 @@ export function unexpectedResponse(what: string, requestId?: string, detail?: st
   });
 }
 
-/** Each item parsed on its own: the readable ones, and how many could not be read. */
+/** Item schemas read without zod where they allow it (itemReader), made once per schema. */
+const fastReaders = new WeakMap<z.ZodType, ((item: unknown) => unknown) | null>();
+
+function readerOf<S extends z.ZodType>(schema: S): (item: unknown) => z.output<S> | undefined {
+  let fast = fastReaders.get(schema);
+  if (fast === undefined) {
+    fast = (schema instanceof z.ZodObject ? itemReader(schema) : undefined) ?? null;
+    fastReaders.set(schema, fast);
+  }
+  if (fast) return fast as (item: unknown) => z.output<S> | undefined;
+  return (item) => {
+    const result = schema.safeParse(item);
+    return result.success ? result.data : undefined;
+  };
+}
+
+/** Each item read on its own: the readable ones, and how many could not be read. */
 function readItems<S extends z.ZodType>(
   items: readonly unknown[],
   schema: S,
   requestId: string | undefined,
   prepare: (item: unknown) => unknown = (item) => item,
 ): { data: z.output<S>[]; unreadable?: Unreadable } {
+  const read = readerOf(schema);
   const data: z.output<S>[] = [];
   let count = 0;
   for (const item of items) {
-    const result = schema.safeParse(prepare(item));
-    if (result.success) data.push(result.data);
+    const row = read(prepare(item));
+    if (row !== undefined) data.push(row);
     else count++;
   }
   if (count === 0) return { data };
