@@ -1,9 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { DataApiError } from "./errors";
 import { RateBudget, type KeyBudget } from "./rate-budget";
-import { createScheduler } from "./scheduler";
+import { createScheduler, type Scheduler } from "./scheduler";
 
 const fail = (status: number, code = "x") => new DataApiError({ status, code, message: code });
+
+/** Schedules a request that only notes whether it ran, with the controller that cancels it. */
+function scheduleAbortable(scheduler: Scheduler) {
+  const controller = new AbortController();
+  let ran = false;
+  const pending = scheduler.schedule(
+    async () => {
+      ran = true;
+    },
+    { signal: controller.signal },
+  );
+  return { controller, pending, ran: () => ran };
+}
 
 describe("createScheduler", () => {
   it("retries 5xx and network errors, then succeeds", async () => {
@@ -63,17 +76,10 @@ describe("createScheduler", () => {
   it("an aborted request leaves the queue without running", async () => {
     const scheduler = createScheduler({ budget: { perSecond: 1, perMinute: 100 }, fixed: true });
     await scheduler.schedule(async () => "first");
-    const controller = new AbortController();
-    let ran = false;
-    const pending = scheduler.schedule(
-      async () => {
-        ran = true;
-      },
-      { signal: controller.signal },
-    );
+    const { controller, pending, ran } = scheduleAbortable(scheduler);
     controller.abort();
     await expect(pending).rejects.toThrow();
-    expect(ran).toBe(false);
+    expect(ran()).toBe(false);
   });
 
   it("gives back a request that a slow (shared) budget admitted after its caller gave up", async () => {
@@ -87,14 +93,7 @@ describe("createScheduler", () => {
       snapshot: (now) => new RateBudget().snapshot(now),
     };
     const scheduler = createScheduler({ keyBudget });
-    const controller = new AbortController();
-    let ran = false;
-    const pending = scheduler.schedule(
-      async () => {
-        ran = true;
-      },
-      { signal: controller.signal },
-    );
+    const { controller, pending, ran } = scheduleAbortable(scheduler);
     await new Promise((r) => setImmediate(r));
     // The admission is on its way (a round trip to Redis) when the caller gives up...
     controller.abort();
@@ -102,7 +101,7 @@ describe("createScheduler", () => {
     // ...and its reply admits the request: nobody will send it, so it is given back.
     admit();
     await new Promise((r) => setImmediate(r));
-    expect(ran).toBe(false);
+    expect(ran()).toBe(false);
     expect(failed).toEqual(["req-1"]);
   });
 });

@@ -1,6 +1,7 @@
 // Test support for the route handler tests: a sandbox on a free port as the upstream (real HTTP),
 // the environment pointing at it, and small helpers to call a handler like Next would.
-import { afterAll, afterEach, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { DEMO_KEYS } from "@/sandbox/keys";
 import { countedTransport, onFakeTime } from "@/lib/fake-time";
 import { serverContext, setServerContext } from "./context";
 import { handleApiGet } from "./routes";
@@ -44,6 +45,24 @@ export function upstreamForFile(options: UpstreamOptions = {}): () => Sandbox {
     if (!sandbox) throw new Error("The upstream starts in beforeAll: use it in a hook or a test.");
     return sandbox;
   };
+}
+
+/**
+ * A file's upstream and a Pro session on it (the export tests): the sandbox started before the
+ * file's tests and closed after them, its faults cleared before each test; `set` receives both.
+ */
+export function withProUpstream(set: (sandbox: Sandbox, cookie: string) => void, options: UpstreamOptions = {}): void {
+  let sandbox: Sandbox | undefined;
+  beforeAll(async () => {
+    sandbox = await startUpstream(options);
+    set(sandbox, await sessionCookie(DEMO_KEYS.pro));
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+  beforeEach(() => {
+    sandbox?.setFaults({});
+  });
 }
 
 /**

@@ -7,29 +7,17 @@
 // recorded under the id so the tray can say why a download failed.
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Sandbox } from "@/sandbox/server";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { serverContext } from "../context";
-import { call, onServerFakeTime, sessionCookie, startUpstream, ORIGIN, type ErrorJson } from "../test-support";
+import { call, onServerFakeTime, sessionCookie, withProUpstream, ORIGIN, type ErrorJson } from "../test-support";
 import { cancelExport, exportMentions, exportStatus, exportVisitors } from "./handlers";
 import { MAX_RUNNING_EXPORTS, newExportId, type ExportStatus } from "./registry";
 
 let sandbox: Sandbox;
 let cookie: string;
-
-beforeAll(async () => {
-  sandbox = await startUpstream({ visitors: 2000 });
-  cookie = await sessionCookie(DEMO_KEYS.pro);
-});
-
-afterAll(async () => {
-  await sandbox?.close();
-});
-
-beforeEach(() => {
-  sandbox.setFaults({});
-});
+withProUpstream((s, c) => ([sandbox, cookie] = [s, c]), { visitors: 2000 });
 
 function startDownload(query: string, init: { cookie?: string; signal?: AbortSignal; resource?: "visitors" | "mentions" } = {}): Promise<Response> {
   const req = new Request(`${ORIGIN}/api/export/${init.resource ?? "visitors"}?${query}`, { headers: { cookie: init.cookie ?? cookie, "sec-fetch-site": "same-origin" }, signal: init.signal });

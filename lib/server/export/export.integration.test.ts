@@ -3,11 +3,11 @@
 // parsers, validation and session before any upstream call, cancel stops paging, and an upstream
 // failure mid-way errors the body stream instead of ending it.
 import Papa from "papaparse";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Sandbox } from "@/sandbox/server";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { serverContext, setServerContext } from "../context";
-import { call, onServerFakeTime, sessionCookie, startUpstream, ORIGIN, type ErrorJson } from "../test-support";
+import { call, onServerFakeTime, sessionCookie, withProUpstream, ORIGIN, type ErrorJson } from "../test-support";
 import { EXPORT_COLUMNS, type ExportResource } from "./columns";
 import { exportMentions, exportStatus, exportVisitors } from "./handlers";
 
@@ -15,19 +15,7 @@ type Row = Record<string, unknown>;
 
 let sandbox: Sandbox;
 let cookie: string;
-
-beforeAll(async () => {
-  sandbox = await startUpstream({ visitors: 2000 });
-  cookie = await sessionCookie(DEMO_KEYS.pro);
-});
-
-afterAll(async () => {
-  await sandbox?.close();
-});
-
-beforeEach(() => {
-  sandbox.setFaults({});
-});
+withProUpstream((s, c) => ([sandbox, cookie] = [s, c]), { visitors: 2000 });
 
 const handlerFor = (resource: ExportResource) => (resource === "visitors" ? exportVisitors : exportMentions);
 
