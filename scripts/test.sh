@@ -8,6 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { printf '\n== %s\n' "$*"; }
 step "lint (eslint, knip)"; npm run --silent lint
+# The Redis tests' server, installed once here (apt-get when missing) rather than by parallel test workers.
+step "redis-server for the Redis tests"; bash scripts/ensure-redis.sh
 step "unit + integration (vitest)"; npx vitest run
 step "build (type-checks every file) and end-to-end (Playwright, Chromium)"; bash scripts/e2e.sh
 step "several instances (redis-server + two production instances of the build)"; npm run --silent test:cluster
