@@ -9,7 +9,7 @@ import type { SingleParserBuilder } from "nuqs";
 import { useQueryStates } from "nuqs";
 import { usePathname } from "next/navigation";
 import { useMemo, useState } from "react";
-import { useHydrated } from "@/components/states/widget";
+import { useHydrated } from "@/lib/ui/use-hydrated";
 import type { InputOf } from "@/lib/data-api/endpoints";
 import { apiQuery, browserApi } from "@/lib/queries/api";
 import type { ApiRoutes } from "@/lib/server/routes";

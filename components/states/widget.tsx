@@ -7,7 +7,7 @@
 // Retry), rendered on the server too. The error boundary is for what a render itself throws.
 import { useQuery, useQueryClient, type QueryKey, type UseQueryOptions, type UseQueryResult } from "@tanstack/react-query";
 import { catchError, type ErrorInfo } from "next/error";
-import { Suspense, use, useSyncExternalStore, type ReactNode } from "react";
+import { Suspense, use, type ReactNode } from "react";
 import { Card, type CardHead } from "@/components/ui/card";
 import { ErrorState, LoadingState, WidgetStates } from "./states";
 
@@ -69,17 +69,3 @@ export function Widget({ what, loading, frame = bare, card, children }: { what: 
   return card ? <Card {...card}>{widget}</Card> : widget;
 }
 
-const subscribeNever = () => () => undefined;
-
-/**
- * False while the server renders and while the browser hydrates, true after: for parts of the shell
- * (outside every widget's Suspense) that show something of a query, which may have arrived in the
- * browser before hydration and must not make the shell differ from the server's HTML.
- */
-export function useHydrated(): boolean {
-  return useSyncExternalStore(
-    subscribeNever,
-    () => true,
-    () => false,
-  );
-}
