@@ -7,6 +7,7 @@ import { closeSync, existsSync, openSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import type { Browser } from "@playwright/test";
+import type { SandboxStats } from "../sandbox/types";
 
 /** The session secret every bench server uses (never a real deployment's). */
 export const BENCH_SESSION_SECRET = "bench-only-session-secret-0123456789abcdef";
@@ -59,7 +60,6 @@ export async function waitFor(url: string, ms: number): Promise<void> {
   throw new Error(`${url} did not come up within ${ms} ms`);
 }
 
-export type SandboxStats = { requests: number; byPath: Record<string, number>; rateLimited: number; log: Array<{ t: number; path: string; query: string; status: number }> };
 export type SandboxProcess = { baseUrl: string; stats(): Promise<SandboxStats>; close(): Promise<void> };
 
 /**

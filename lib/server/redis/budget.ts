@@ -31,6 +31,7 @@ import { DEFAULT_BUDGET, MAX_RETRY_AFTER_SECONDS, budgetForLimit, type PlanBudge
 import { ADMIT_LUA, IMPORT_LUA, RECORD_LUA } from "./budget-lua";
 import { withDeadline } from "./deadline";
 import { readyClient, type InstanceHeartbeat, type RedisSource } from "./instances";
+import { defineScript } from "./scripts";
 
 export type SharedBudgetOptions = RateBudgetOptions & {
   redis: RedisSource;
@@ -84,17 +85,20 @@ type BudgetCommands = {
   waBudgetImport(...args: Array<string | number>): Promise<string>;
 };
 
-const withCommands = new WeakSet<Redis>();
+const withCommands = new WeakMap<Redis, BudgetCommands>();
 
-/** The client with the budget's scripts as commands (ioredis: EVALSHA, EVAL when not loaded yet). */
+/** The budget's scripts on a client (ioredis: EVALSHA, EVAL when not loaded yet), made once per client. */
 function commands(redis: Redis): BudgetCommands {
-  if (!withCommands.has(redis)) {
-    redis.defineCommand("waBudgetAdmit", { numberOfKeys: 3, lua: ADMIT_LUA });
-    redis.defineCommand("waBudgetRecord", { numberOfKeys: 3, lua: RECORD_LUA });
-    redis.defineCommand("waBudgetImport", { numberOfKeys: 3, lua: IMPORT_LUA });
-    withCommands.add(redis);
+  let defined = withCommands.get(redis);
+  if (!defined) {
+    defined = {
+      waBudgetAdmit: defineScript(redis, "waBudgetAdmit", 3, ADMIT_LUA),
+      waBudgetRecord: defineScript(redis, "waBudgetRecord", 3, RECORD_LUA),
+      waBudgetImport: defineScript(redis, "waBudgetImport", 3, IMPORT_LUA),
+    } as BudgetCommands;
+    withCommands.set(redis, defined);
   }
-  return redis as unknown as BudgetCommands;
+  return defined;
 }
 
 /** 1/N of the plan, at least one request per window. */

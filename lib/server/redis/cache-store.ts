@@ -15,7 +15,8 @@
 import "server-only";
 import { randomBytes, randomUUID } from "node:crypto";
 import { MemoryCacheStore, SingleFlight, type CacheStore, type RequestCache, type SharedFlight } from "@/lib/data-api/cache";
-import { defineScript, viaRedis, type RedisLink } from "./connection";
+import { viaRedis, type RedisLink } from "./connection";
+import { defineScript } from "./scripts";
 import { sealerFor, type Sealer } from "./sealed";
 
 const GET_LUA = `
@@ -62,9 +63,9 @@ export class RedisCacheStore implements CacheStore {
     private readonly sealer: Sealer,
   ) {
     this.base = link.key("c", kind, ns);
-    this.getScript = defineScript(link, "waCacheGet", 1, GET_LUA, { buffer: true });
-    this.setScript = defineScript(link, "waCacheSet", 1, SET_LUA);
-    this.deleteScript = defineScript(link, "waCacheDelete", 1, DELETE_LUA);
+    this.getScript = defineScript(link.client, "waCacheGet", 1, GET_LUA, { buffer: true });
+    this.setScript = defineScript(link.client, "waCacheSet", 1, SET_LUA);
+    this.deleteScript = defineScript(link.client, "waCacheDelete", 1, DELETE_LUA);
   }
 
   private get generationKey(): string {
@@ -183,8 +184,8 @@ export class RedisSharedFlight implements SharedFlight {
     this.lockMs = options.lockMs ?? 3000;
     this.pollMs = options.pollMs ?? 25;
     this.maxWaitMs = options.maxWaitMs ?? 60_000;
-    this.renewScript = defineScript(store.link, "waLockRenew", 1, RENEW_LUA);
-    this.releaseScript = defineScript(store.link, "waLockRelease", 1, RELEASE_LUA);
+    this.renewScript = defineScript(store.link.client, "waLockRenew", 1, RENEW_LUA);
+    this.releaseScript = defineScript(store.link.client, "waLockRelease", 1, RELEASE_LUA);
   }
 
   async run<T>(key: string, work: () => Promise<T>, signal: AbortSignal): Promise<T> {

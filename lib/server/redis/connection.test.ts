@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/health/route";
 import { closeSharedRedis, redactRedisUrl, sharedRedis, viaRedis } from "./connection";
-import { freePort } from "./test-redis";
+import { freePort } from "@/bench/support";
 import { redisForFile, TEST_PREFIX, until } from "./test-support";
 
 const redis = redisForFile();

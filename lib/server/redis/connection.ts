@@ -215,16 +215,3 @@ export async function viaRedis<T>(link: RedisLink, shared: () => Promise<T>, loc
   }
   return local();
 }
-
-type ScriptCall = (...args: Array<string | number | Buffer>) => Promise<unknown>;
-
-/**
- * A Lua script on the link's client (ioredis sends it by hash, and the source once when Redis lacks
- * it). `buffer`: bulk replies come back as Buffers (sealed values) instead of strings.
- */
-export function defineScript(link: RedisLink, name: string, numberOfKeys: number, lua: string, options: { buffer?: boolean } = {}): ScriptCall {
-  const commands = link.client as unknown as Record<string, ScriptCall | undefined>;
-  if (typeof commands[name] !== "function") link.client.defineCommand(name, { numberOfKeys, lua });
-  const call = commands[options.buffer ? `${name}Buffer` : name]!;
-  return (...args) => call.apply(link.client, args);
-}

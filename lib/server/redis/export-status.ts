@@ -13,7 +13,8 @@
 // holds whoever writes.
 import "server-only";
 import { MAX_EXPORTS_PER_OWNER, MemoryExportStatusStore, isActive, type BeginResult, type ExportRecord, type ExportStatusStore } from "../export/registry";
-import { defineScript, viaRedis, type RedisLink } from "./connection";
+import { viaRedis, type RedisLink } from "./connection";
+import { defineScript } from "./scripts";
 
 const WRITE_LUA = `
 local hash, mode, id, record = KEYS[1], ARGV[1], ARGV[2], ARGV[3]
@@ -65,7 +66,7 @@ export class RedisExportStatusStore implements ExportStatusStore {
     private readonly link: RedisLink,
     private readonly now: () => number,
   ) {
-    this.write = defineScript(link, "waExportWrite", 1, WRITE_LUA);
+    this.write = defineScript(link.client, "waExportWrite", 1, WRITE_LUA);
   }
 
   private hash(owner: string): string {

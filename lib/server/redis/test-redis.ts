@@ -4,8 +4,9 @@
 // a Redis without persistence). Installs Debian's redis-server first when none is found
 // (scripts/ensure-redis.sh), as the e2e step does for Chromium.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { createConnection, createServer } from "node:net";
+import { createConnection } from "node:net";
 import { fileURLToPath } from "node:url";
+import { freePort } from "../../../bench/support";
 
 let binary: string | undefined;
 
@@ -15,18 +16,6 @@ function redisServerPath(): string {
     stdio: ["ignore", "pipe", "inherit"],
   }).trim();
   return binary;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Resolves once the server at `port` answers PING, or rejects after `timeoutMs`. */
