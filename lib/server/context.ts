@@ -170,6 +170,7 @@ export function upstreamFor(apiKey: string): Upstream {
       ctx.redis && ctx.instances
         ? createSharedBudget({
             redis: () => ctx.redis!.client,
+            connected: ctx.redis.settled,
             keyId: ns,
             prefix: env.redis?.keyPrefix,
             instances: ctx.instances,

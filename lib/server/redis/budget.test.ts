@@ -242,6 +242,24 @@ describe("when Redis goes away", () => {
     expect(logs.filter((l) => l.includes("available again"))).toHaveLength(2);
   });
 
+  it("a new instance's first admission waits for Redis to connect instead of taking a local share", async () => {
+    const redis = new Redis(server.url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false });
+    clients.push(redis);
+    const heartbeat = startInstanceHeartbeat({ redis, now: () => T0, intervalMs: 0 });
+    let connect!: () => void;
+    const connected = new Promise<void>((resolve) => (connect = resolve));
+    const budget = createSharedBudget({ redis, keyId: "key-1", instances: heartbeat, connected, log: (m) => logs.push(m) });
+    const first = budget.admit(T0, "interactive");
+    await redis.connect();
+    connect();
+    // Asked again once connected, with the time it is then: admitted through Redis, no fallback said.
+    expect(await first).toEqual({ admitted: false, waitMs: 0 });
+    admitted(await budget.admit(T0 + 5, "interactive"));
+    expect(budget.snapshot(T0 + 5)).toMatchObject({ sentLastMinute: 1 });
+    expect(budget.snapshot(T0 + 5).localShare).toBeUndefined();
+    expect(logs).toEqual([]);
+  });
+
   it("assumes two instances when it never saw Redis (a getter that returns null)", async () => {
     const heartbeat = startInstanceHeartbeat({ redis: () => null, now: () => T0, intervalMs: 0 });
     const budget = createSharedBudget({ redis: () => null, keyId: "key-1", instances: heartbeat, log: () => undefined });

@@ -50,6 +50,12 @@ export type SharedBudgetOptions = RateBudgetOptions & {
   commandTimeoutMs?: number;
   /** While Redis is away, how often an admission tries it again (ms). */
   retryMs?: number;
+  /**
+   * Resolves once the client's first connection attempt has an outcome (RedisLink.settled): an
+   * instance's first admissions wait for it instead of taking a local share only because Redis was
+   * still connecting, which let a new instance and the others together go over the key's limit.
+   */
+  connected?: Promise<void>;
   /** Where switching to the local share and back is said (once per switch). */
   log?: (message: string) => void;
 };
@@ -132,6 +138,9 @@ class SharedBudget implements KeyBudget<Token> {
   private share: PlanBudget | null = null;
   private retryAt = 0;
 
+  /** Whether `options.connected` has resolved (admissions no longer wait for it). */
+  private connectedSettled = false;
+
   constructor(private readonly options: SharedBudgetOptions) {
     const tag = `${options.prefix ?? "wa:"}budget:{${options.keyId}}`;
     this.keys = [`${tag}:inflight`, `${tag}:answered`, `${tag}:state`];
@@ -152,6 +161,12 @@ class SharedBudget implements KeyBudget<Token> {
   }
 
   async admit(now: number, priority: BudgetPriority): Promise<Admission<Token>> {
+    if (this.options.connected && !this.connectedSettled) {
+      await this.options.connected;
+      this.connectedSettled = true;
+      // Asked again at once, with the time it is then (`now` is from before the wait).
+      return { admitted: false, waitMs: 0 };
+    }
     this.pruneOwn(now);
     const redis = this.local && now < this.retryAt ? null : readyClient(this.options.redis);
     if (redis) {
