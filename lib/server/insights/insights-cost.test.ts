@@ -3,16 +3,18 @@
 // overview and /platforms insights (five routes at once, 30 days) on a Free key fits in the plan's
 // minute with no 429, each page of the window read once; a warm repeat costs nothing, and once
 // today's figures are stale only today is read again; identical requests share one computation; a
-// 429 storm delays but never changes an answer; rows that cannot be placed make the visitor figures
-// fall back to counting, and mentions that cannot be placed are reported, not dropped.
+// 429 storm delays but never changes an answer; a sign-out leaves the key's figures to its other
+// sessions; rows that cannot be placed make the visitor figures fall back to counting, and mentions
+// that cannot be placed are reported, not dropped.
 // Runs on fake time (lib/fake-time's onFakeTime): minutes of rate limit take milliseconds.
 import { afterEach, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { serverContext, type InsightsPolicy } from "../context";
 import { createMemoryInsightsStore } from "../stores/insights";
 import { onFakeTime } from "@/lib/fake-time";
-import { callApi, serverContextPerTest, sessionCookie, TEST_NOW, upstreamForFile } from "../test-support";
-import { discardKey, forgetKey, rateBudgetForKey } from "../upstream";
+import * as session from "../session-routes";
+import { call, callApi, ORIGIN, serverContextPerTest, sessionCookie, TEST_NOW, upstreamForFile } from "../test-support";
+import { discardKey, rateBudgetForKey } from "../upstream";
 import type { CompetitorsInsight } from "./competitors";
 import type { PlatformsInsight } from "./platforms";
 
@@ -42,8 +44,8 @@ function fresh(key: string, policy: Partial<InsightsPolicy> = {}): void {
 }
 
 /** The five insights routes of the overview and /platforms, asked at once like the widgets of a page. */
-async function load(key: string, routes: readonly string[] = ROUTES, query = RANGE): Promise<unknown[]> {
-  const cookie = await sessionCookie(key);
+async function load(key: string, routes: readonly string[] = ROUTES, query = RANGE, session?: string): Promise<unknown[]> {
+  const cookie = session ?? (await sessionCookie(key));
   const results = await Promise.all(routes.map((r) => callApi(`/api/insights/${r}?${query}`, { cookie })));
   for (const r of results) expect(r.status, r.text.slice(0, 300)).toBe(200);
   return results.map((r) => r.body);
@@ -106,13 +108,16 @@ describe("insights cost on a Free key (100/min, 10/s)", () => {
     expect(answers).toEqual(reference);
   });
 
-  it("after sign-out's forgetKey, the key's insights figures are gone", async () => {
+  it("a sign-out leaves the key's figures: a teammate's session of the key asks the Data API nothing", async () => {
     fresh(DEMO_KEYS.free);
-    await onFake(DEMO_KEYS.free, () => load(DEMO_KEYS.free, ["sources"]));
+    const cookie = await sessionCookie(DEMO_KEYS.free);
+    const [first] = await onFake(DEMO_KEYS.free, () => load(DEMO_KEYS.free, ["sources"], RANGE, cookie));
     sandbox().reset();
-    await forgetKey(DEMO_KEYS.free);
-    await onFake(DEMO_KEYS.free, () => load(DEMO_KEYS.free, ["sources"]));
-    expect(sandbox().stats().requests).toBeGreaterThan(0);
+    const out = await call(session.signOut, "/api/session", { cookie, init: { method: "DELETE", headers: { origin: ORIGIN } } });
+    expect(out.status).toBe(200);
+    expect((await callApi(`/api/insights/sources?${RANGE}`, { cookie })).status).toBe(401);
+    expect(await onFake(DEMO_KEYS.free, () => load(DEMO_KEYS.free, ["sources"]))).toEqual([first]);
+    expect(sandbox().stats().requests).toBe(0);
   });
 });
 
