@@ -41,10 +41,6 @@ export class TtlMap<V> {
     this.entries.delete(key);
   }
 
-  clear(): void {
-    this.entries.clear();
-  }
-
   /** The keys written, oldest first (expired ones included until they are read or evicted). */
   keys(): string[] {
     return [...this.entries.keys()];

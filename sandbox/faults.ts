@@ -1,5 +1,5 @@
-// Fault injection for tests and manual runs: latency, 500s, 429 storms, malformed JSON bodies, and
-// hostile-but-valid bodies (odd fields and items, an echoed key, an absurd meta.total; see
+// Fault injection for tests and manual runs: latency, 500s, 429 storms, malformed JSON bodies, answers
+// without rate-limit headers, and hostile-but-valid bodies (odd fields and items, an echoed key, an absurd meta.total; see
 // oddities.ts), limited to some paths and keys when asked. Shares are drawn from a seeded PRNG so
 // runs repeat.
 import { z } from "zod";
@@ -19,13 +19,14 @@ export const faultsSchema = z.strictObject({
   oddRate: share.optional(),
   echoKey: z.boolean().optional(),
   metaTotal: z.number().optional(),
+  hideRateLimitHeaders: z.boolean().optional(),
   paths: z.array(z.string().startsWith("/")).optional(),
   keys: z.array(z.string()).optional(),
 }) satisfies z.ZodType<Faults>;
 
 export type FaultAction = { kind: "none" } | { kind: "error" } | { kind: "rate_limit" };
 
-const FAULT_FIELDS = ["latencyMs", "errorRate", "errorCount", "rateLimitStorm", "malformedRate", "malformedCount", "oddRate", "echoKey", "metaTotal"] as const;
+const FAULT_FIELDS = ["latencyMs", "errorRate", "errorCount", "rateLimitStorm", "malformedRate", "malformedCount", "oddRate", "echoKey", "metaTotal", "hideRateLimitHeaders"] as const;
 
 /**
  * The faults in force, as rules: one per key scope (the set of `keys` it names, or none = every
@@ -90,10 +91,10 @@ export class FaultState {
     return { kind: "none" };
   }
 
-  /** How this request's answer is reshaped (odd data, echoed key, meta.total); nothing without a rule. */
-  shapeFor(path: string, key: string): Pick<Faults, "oddRate" | "echoKey" | "metaTotal"> {
+  /** How this request's answer is reshaped (odd data, echoed key, meta.total, no limit headers); nothing without a rule. */
+  shapeFor(path: string, key: string): Pick<Faults, "oddRate" | "echoKey" | "metaTotal" | "hideRateLimitHeaders"> {
     const f = this.ruleFor(path, key);
-    return f ? { oddRate: f.oddRate, echoKey: f.echoKey, metaTotal: f.metaTotal } : {};
+    return f ? { oddRate: f.oddRate, echoKey: f.echoKey, metaTotal: f.metaTotal, hideRateLimitHeaders: f.hideRateLimitHeaders } : {};
   }
 
   /** Whether a successful body for this request is replaced with invalid JSON. */

@@ -127,3 +127,20 @@ describe("what counts", () => {
     expect((await api(sb(), "/visitors", DEMO_KEYS.free)).status).toBe(200);
   });
 });
+
+describe("hideRateLimitHeaders: an upstream that never says its limits", () => {
+  it("enforces them just the same, without X-RateLimit-*; a 429 keeps its Retry-After; other keys keep their headers", async () => {
+    sb().setFaults({ hideRateLimitHeaders: true, keys: [DEMO_KEYS.free] });
+    now = MINUTE_START + 200;
+    const answers = await burst(11, DEMO_KEYS.free);
+    expect(answers.map((r) => r.status)).toEqual([...Array<number>(10).fill(200), 429]);
+    for (const r of answers) {
+      expect([r.headers.get("x-ratelimit-limit"), r.headers.get("x-ratelimit-remaining"), r.headers.get("x-ratelimit-reset")]).toEqual([null, null, null]);
+    }
+    expect(answers[10]!.headers.get("retry-after")).toBe("1");
+    expect(rate((await api(sb(), "/analytics/overview", DEMO_KEYS.pro)).headers)).toMatchObject({ limit: 1000, remaining: 999 });
+    sb().setFaults({});
+    now = MINUTE_START + 1200;
+    expect(rate((await api(sb(), "/analytics/overview", DEMO_KEYS.free)).headers)).toMatchObject({ limit: 100, remaining: 88 });
+  });
+});

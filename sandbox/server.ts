@@ -191,7 +191,7 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
     const shape = faults.shapeFor(apiPath, key.key);
     if (shape.echoKey) echoedKey = key.key;
     const decision = limiter.hit(key.key, key.plan, clock());
-    const headers: Record<string, string | number> = rateHeaders(decision);
+    const headers: Record<string, string | number> = shape.hideRateLimitHeaders ? {} : rateHeaders(decision);
     if (!decision.allowed) {
       send(errorReply(429, "rate_limit_exceeded", `Rate limit exceeded for this key (${key.plan} plan); retry after ${decision.retryAfter}s`, undefined, {
         ...headers,

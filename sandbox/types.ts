@@ -24,6 +24,11 @@ export type Faults = {
   echoKey?: boolean;
   /** Replaces `meta.total` of matching list bodies (e.g. 1e11, or an invalid -1 / 2.5). */
   metaTotal?: number;
+  /**
+   * Answers without X-RateLimit-Limit, -Remaining and -Reset (an upstream that never announces its
+   * limits); the limits are still enforced, and a 429 still carries Retry-After.
+   */
+  hideRateLimitHeaders?: boolean;
   /** Only requests whose path after /v1 starts with one of these (e.g. "/visitors"). */
   paths?: string[];
   /** Only requests made with one of these (full) keys. */

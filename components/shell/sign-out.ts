@@ -1,5 +1,6 @@
-// Signing out, from the header's menu or Settings: the server revokes the session and drops the key's
-// cached data, this tab drops every cached answer, and a full page load leaves nothing of the session.
+// Signing out, from the header's menu or Settings: the server revokes the session (the key's cached
+// answers there are everyone's who uses the key, and stay), this tab drops every cached answer, and a
+// full page load leaves nothing of the session.
 import { getQueryClient } from "@/lib/queries/get-query-client";
 
 /** Signs out and leaves for the sign-in page; resolves with a message when it could not. */

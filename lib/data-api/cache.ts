@@ -2,22 +2,35 @@
 // successful responses are kept for a few seconds, so a dashboard's widgets, a React Query refetch
 // and a server prefetch of the same view cost one upstream request. The store is an interface so a
 // shared store (e.g. Redis, one namespace per key) can replace the in-process one across instances.
+// There is no way to empty a key's namespace: what is cached under a key is shared by everyone using
+// it (teammates, other instances), so no one's sign-out or sign-in may throw it away; entries expire.
 import { TtlMap } from "@/lib/ttl-map";
+
+/** One entry to write, for as long as its own TTL. */
+export type CacheEntry = { key: string; value: unknown; ttlMs: number };
 
 /** What a shared store must provide. Values are JSON-serialisable canonical resources. */
 export interface CacheStore {
   get(key: string): Promise<unknown>;
   set(key: string, value: unknown, ttlMs: number): Promise<void>;
   delete(key: string): Promise<void>;
-  /** Drops every entry (of this API key's namespace). */
-  clear(): Promise<void>;
+  /**
+   * The values of `keys` in their order (undefined where there is none), and the writing of many
+   * entries: one round trip each for a shared store, where a listing's hundreds of day figures sent
+   * as hundreds of commands at once would queue past the store's command timeout.
+   */
+  getMany(keys: readonly string[]): Promise<unknown[]>;
+  setMany(entries: readonly CacheEntry[]): Promise<void>;
 }
+
+/** Cached answers kept per key, in-process and in a shared store alike. */
+export const MAX_CACHED_RESPONSES_PER_KEY = 500;
 
 /** In-process store with a TTL per entry and a bound on entries (oldest evicted first). */
 export class MemoryCacheStore implements CacheStore {
   private readonly entries: TtlMap<unknown>;
 
-  constructor(maxEntries = 500, now: () => number = Date.now) {
+  constructor(maxEntries = MAX_CACHED_RESPONSES_PER_KEY, now: () => number = Date.now) {
     this.entries = new TtlMap({ maxEntries, now });
   }
 
@@ -33,8 +46,12 @@ export class MemoryCacheStore implements CacheStore {
     this.entries.delete(key);
   }
 
-  async clear(): Promise<void> {
-    this.entries.clear();
+  async getMany(keys: readonly string[]): Promise<unknown[]> {
+    return keys.map((key) => this.entries.get(key));
+  }
+
+  async setMany(entries: readonly CacheEntry[]): Promise<void> {
+    for (const { key, value, ttlMs } of entries) this.entries.set(key, value, ttlMs);
   }
 
   get size(): number {

@@ -111,6 +111,39 @@ describe("RateBudget", () => {
     expect(budget.delay(T0 + 3000)).toBe(0);
   });
 
+  it("halves the burst after a 429 (once per burst) and grows it back by a tenth of the plan every 10 s", () => {
+    const budget = new RateBudget();
+    // A burst of 10 in flight; the upstream (which says nothing of its limits) refuses three of them.
+    const burst = Array.from({ length: 10 }, () => budget.recordSend(T0));
+    for (const seq of burst.slice(0, 7)) budget.recordResponse(T0 + 5, 200, {}, seq);
+    for (const seq of burst.slice(7)) budget.recordResponse(T0 + 5, 429, { retryAfter: 1 }, seq);
+    // Cut once for the three: 5 a second from now on.
+    expect(budget.snapshot(T0 + 5)).toMatchObject({ perSecond: 10, burst: 5 });
+    const after = drain(budget, 20, T0 + 1005);
+    expect(maxInAnyWindow(after, 1000)).toBe(5);
+    expect(after[19]! - after[0]!).toBeGreaterThan(3000);
+    // A 429 to a request sent under the cut burst cuts it again.
+    const seq = budget.recordSend(T0 + 6000);
+    budget.recordResponse(T0 + 6000, 429, {}, seq);
+    expect(budget.snapshot(T0 + 6000).burst).toBe(2);
+    // Additive increase: +1 (a tenth of Free's 10) every 10 s without a 429, up to the plan's.
+    expect([16_000, 25_999, 26_000, 86_000, 600_000].map((t) => budget.snapshot(T0 + t).burst)).toEqual([3, 3, 4, 10, 10]);
+    // Bulk requests keep the interactive reserve of the burst as it is, not of the plan.
+    budget.noteInteractive(T0 + 16_000);
+    expect(budget.snapshot(T0 + 16_000).reserved.perSecond).toBe(1);
+  });
+
+  it("grows a Pro key's halved burst by 5 every 10 s, and a burst of 1 leaves bulk requests their one", () => {
+    const pro = new RateBudget({ budget: { perSecond: 50, perMinute: 1000 } });
+    pro.recordResponse(T0, 429, {}, pro.recordSend(T0));
+    expect([0, 10_000, 50_000].map((t) => pro.snapshot(T0 + t).burst)).toEqual([25, 30, 50]);
+    const tiny = new RateBudget({ budget: { perSecond: 2, perMinute: 100 } });
+    tiny.noteInteractive(T0);
+    tiny.recordResponse(T0, 429, {}, tiny.recordSend(T0));
+    expect(tiny.snapshot(T0)).toMatchObject({ burst: 1, reserved: { perSecond: 0 } });
+    expect(tiny.delay(T0 + 1200, "bulk")).toBe(0);
+  });
+
   it("stops until the reset when the server says nothing remains", () => {
     const budget = new RateBudget({ budget: { perSecond: 10, perMinute: 100 } });
     budget.recordSend(T0);

@@ -19,6 +19,14 @@
 // timers, no server window sees more than N. The margins are a further allowance (clock rates).
 // A side effect worth having: at most the per-second budget of requests is ever in flight per key.
 //
+// Why the burst adapts: an upstream may never say its limits (no X-RateLimit-* headers), and a key may
+// be shared with something this app cannot see (another integration, another deployment). Then the
+// first sign that the assumed burst is too much is a 429, and keeping it would meet another 429 at
+// every burst. So a 429 halves the per-second admission (the burst) and it grows back by a tenth of
+// the plan's every `burstRecoveryMs` (10 s) without another: additive increase, multiplicative
+// decrease, as TCP does with its window. Only a 429 to a request admitted under the current burst
+// cuts it again, so the answers to one burst that all come back 429 cut it once.
+//
 // Why an adaptive reserve: an export can spend a whole minute's budget in seconds (Free: 100 pages
 // in 10 s), after which every dashboard request would wait for the window to pass. While the key
 // is in interactive use (an interactive request within `interactiveWindowMs`), bulk requests leave
@@ -38,6 +46,8 @@ export type RateBudgetOptions = {
   minuteMarginMs?: number;
   /** How long after an interactive request the key counts as in interactive use (ms). */
   interactiveWindowMs?: number;
+  /** After a 429 halved the burst, it grows back by a tenth of the plan's per-second every this (ms). */
+  burstRecoveryMs?: number;
 };
 
 export type BudgetPriority = "interactive" | "bulk";
@@ -50,7 +60,27 @@ export function interactiveReserve(plan: PlanBudget): { perSecond: number; perMi
   };
 }
 
+/** A burst cut by a 429: to `burst` at `at`, when `seq` was the newest request admitted. */
+type BurstCut = { burst: number; at: number; seq: number };
+
+/**
+ * The per-second admission at `now`: the plan's, or after a 429 what it was cut to, grown by a tenth
+ * of the plan's (at least 1) for every `recoveryMs` since, up to the plan's.
+ */
+function burstAt(perSecond: number, cut: BurstCut | null, now: number, recoveryMs: number): number {
+  if (!cut) return perSecond;
+  const step = Math.max(1, Math.ceil(perSecond / 10));
+  return Math.min(perSecond, cut.burst + Math.floor(Math.max(0, now - cut.at) / recoveryMs) * step);
+}
+
+/** The burst after a 429 at `now`: half of what it is then, at least 1. */
+function halvedBurst(current: number): number {
+  return Math.max(1, Math.floor(current / 2));
+}
+
 export type BudgetSnapshot = PlanBudget & {
+  /** The per-second admission now: `perSecond`, or less for a while after a 429. */
+  burst: number;
   learned: boolean;
   /** Requests sent within the last minute (rolling). */
   sentLastMinute: number;
@@ -58,7 +88,7 @@ export type BudgetSnapshot = PlanBudget & {
   /** The server's view of what is left in its window, when known. */
   serverRemaining?: number;
   pausedUntil?: number;
-  /** What bulk requests leave to interactive ones right now (zero while nobody uses the dashboard). */
+  /** What bulk requests leave to interactive ones right now (zero while nobody uses the dashboard), of the burst. */
   reserved: { perSecond: number; perMinute: number };
   /**
    * Only while a shared budget cannot reach its store (Redis): the share of the plan this instance
@@ -97,12 +127,13 @@ const NO_RESERVE = { perSecond: 0, perMinute: 0 } as const;
 /** Longest pause a header may impose (a misread clock must not park a key for hours). */
 const MAX_PAUSE_MS = MAX_RETRY_AFTER_SECONDS * 1000;
 
-/** The widths (ms) of the two windows with their margins, and how long interactive use lasts. */
-export function budgetWindows(options: RateBudgetOptions): { secondWindow: number; minuteWindow: number; interactiveWindow: number } {
+/** The widths (ms) of the two windows with their margins, how long interactive use lasts, and the burst's recovery step. */
+export function budgetWindows(options: RateBudgetOptions): { secondWindow: number; minuteWindow: number; interactiveWindow: number; burstRecovery: number } {
   return {
     secondWindow: 1000 + (options.secondMarginMs ?? 100),
     minuteWindow: 60_000 + (options.minuteMarginMs ?? 500),
     interactiveWindow: options.interactiveWindowMs ?? 5 * 60_000,
+    burstRecovery: options.burstRecoveryMs ?? 10_000,
   };
 }
 
@@ -134,11 +165,24 @@ export class RateBudget implements KeyBudget<number> {
   private server: { remaining: number; resetAt: number; sentSince: number; seq: number } | null = null;
   private readonly interactiveWindow: number;
   private lastInteractive = -Infinity;
+  private readonly burstRecovery: number;
+  /** The burst as the last 429 cut it (null: never cut). */
+  private cut: BurstCut | null = null;
 
   constructor(options: RateBudgetOptions = {}) {
     this.plan = options.budget ?? DEFAULT_BUDGET;
     this.fixed = options.fixed ?? false;
-    ({ secondWindow: this.secondWindow, minuteWindow: this.minuteWindow, interactiveWindow: this.interactiveWindow } = budgetWindows(options));
+    ({
+      secondWindow: this.secondWindow,
+      minuteWindow: this.minuteWindow,
+      interactiveWindow: this.interactiveWindow,
+      burstRecovery: this.burstRecovery,
+    } = budgetWindows(options));
+  }
+
+  /** The plan with its per-second admission as it stands at `now` (cut after a 429). */
+  private current(now: number): PlanBudget {
+    return { perSecond: burstAt(this.plan.perSecond, this.cut, now, this.burstRecovery), perMinute: this.plan.perMinute };
   }
 
   /** Marks the key as in interactive use (a dashboard request was made at `now`). */
@@ -149,14 +193,15 @@ export class RateBudget implements KeyBudget<number> {
   /** Milliseconds to wait before a request may be sent at `now` (0 = send now). */
   delay(now: number, priority: BudgetPriority = "interactive"): number {
     this.prune(now);
+    const plan = this.current(now);
     const reserve = priority === "bulk" ? this.bulkReserve(now) : NO_RESERVE;
     let t = Math.max(now, this.pauseUntil);
     // Each constraint can only move t later; two passes settle the interplay of the windows.
     for (let pass = 0; pass < 3; pass++) {
       const before = t;
-      t = this.windowFree(t, now, this.secondWindow, this.plan.perSecond - reserve.perSecond);
-      t = this.windowFree(t, now, this.minuteWindow, this.plan.perMinute - reserve.perMinute);
-      t = this.serverPacing(t, now, reserve.perMinute);
+      t = this.windowFree(t, now, this.secondWindow, plan.perSecond - reserve.perSecond);
+      t = this.windowFree(t, now, this.minuteWindow, plan.perMinute - reserve.perMinute);
+      t = this.serverPacing(t, now, plan.perSecond, reserve.perMinute);
       if (t === before) break;
     }
     return Math.max(0, Math.ceil(t - now));
@@ -217,7 +262,11 @@ export class RateBudget implements KeyBudget<number> {
         this.server = { remaining: info.remaining - sentAfter, resetAt: info.resetAt, sentSince: 0, seq: answered };
       }
     }
-    if (status === 429) this.pauseUntil = Math.max(this.pauseUntil, pauseAfter429(now, info));
+    if (status === 429) {
+      this.pauseUntil = Math.max(this.pauseUntil, pauseAfter429(now, info));
+      // Admitted before the last cut: that burst was already answered for.
+      if (!this.cut || answered > this.cut.seq) this.cut = { burst: halvedBurst(this.current(now).perSecond), at: now, seq: this.seq };
+    }
   }
 
   /**
@@ -228,15 +277,16 @@ export class RateBudget implements KeyBudget<number> {
     this.settle(now, seq);
   }
 
-  /** What bulk requests leave free at `now`: the interactive reserve while the key is in interactive use. */
+  /** What bulk requests leave free at `now`: the interactive reserve (of the burst) while the key is in interactive use. */
   private bulkReserve(now: number): { perSecond: number; perMinute: number } {
-    return now - this.lastInteractive < this.interactiveWindow ? interactiveReserve(this.plan) : NO_RESERVE;
+    return now - this.lastInteractive < this.interactiveWindow ? interactiveReserve(this.current(now)) : NO_RESERVE;
   }
 
   snapshot(now: number): BudgetSnapshot {
     this.prune(now);
     return {
       ...this.plan,
+      burst: this.current(now).perSecond,
       reserved: this.bulkReserve(now),
       learned: this.learned,
       sentLastMinute: this.answered.length + this.inFlight.length,
@@ -276,12 +326,12 @@ export class RateBudget implements KeyBudget<number> {
    * Slows down as the server's Remaining nears 0 (requests are spaced evenly instead of sent in a
    * burst, so in-flight ones are counted before more go out), and stops until its reset at 0.
    */
-  private serverPacing(t: number, now: number, reserved = 0): number {
+  private serverPacing(t: number, now: number, perSecond: number, reserved: number): number {
     const s = this.server;
     if (!s || t >= s.resetAt) return t;
     const left = s.remaining - s.sentSince - reserved;
     if (left <= 0) return Math.max(t, Math.min(s.resetAt + 50, now + MAX_PAUSE_MS));
-    if (left >= this.plan.perSecond) return t;
-    return Math.max(t, this.lastSent + 1000 / this.plan.perSecond);
+    if (left >= perSecond) return t;
+    return Math.max(t, this.lastSent + 1000 / perSecond);
   }
 }

@@ -11,7 +11,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import type { DataApi } from "@/lib/data-api/api";
-import { createRequestCache, MemoryCacheStore, type RequestCache } from "@/lib/data-api/cache";
+import { createRequestCache, MAX_CACHED_RESPONSES_PER_KEY, MemoryCacheStore, type RequestCache } from "@/lib/data-api/cache";
 import { createDataApiClient, type DataApiClientOptions, type UpstreamLogEvent } from "@/lib/data-api/client";
 import { createScheduler, type Scheduler, type SchedulerOptions } from "@/lib/data-api/scheduler";
 import { getEnv } from "./env";
@@ -188,7 +188,7 @@ export function upstreamFor(apiKey: string): Upstream {
           ttlMs: env.cacheTtlMs,
           now: ctx.now,
         })
-      : createRequestCache({ ttlMs: env.cacheTtlMs, store: new MemoryCacheStore(500, ctx.now) });
+      : createRequestCache({ ttlMs: env.cacheTtlMs, store: new MemoryCacheStore(MAX_CACHED_RESPONSES_PER_KEY, ctx.now) });
     const api = createDataApiClient({ baseUrl: env.dataApiBaseUrl, apiKey, fetch: ctx.fetch, scheduler, cache, timeoutMs: env.timeoutMs, log: logUpstream });
     entry = { api, scheduler, cache };
     ctx.upstreams.set(id, entry);

@@ -1,6 +1,7 @@
 // The session API against a sandbox over real HTTP: sign-in with a key or a demo id, cookie
 // attributes, key form checks, upstream outcomes (revoked, rate limited, failing, unreachable),
-// CSRF, throttling of failed attempts, sign-out dropping the key's cached data, expiry.
+// CSRF, throttling of failed attempts, sign-out ending only the session (the key's cached answers are
+// everyone's who uses the key), expiry.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { sealData } from "iron-session";
@@ -316,7 +317,8 @@ describe("GET and DELETE /api/session", () => {
     expect((await call<SessionJson>(session.readSession, "/api/session", { cookie: `${SESSION_COOKIE}=${foreign}` })).body).toEqual({ signedIn: false });
   });
 
-  it("DELETE signs out, clears the cookie and drops the key's cached data", async () => {
+  it("DELETE signs out and clears the cookie, and leaves the key's cached answers to its other sessions", async () => {
+    const teammate = cookieFrom(await post({ apiKey: DEMO_KEYS.pro }));
     const cookie = cookieFrom(await post({ apiKey: DEMO_KEYS.pro }));
     await call(apiRoute, "/api/intelligence/score", { cookie });
     await call(apiRoute, "/api/intelligence/score", { cookie });
@@ -324,9 +326,10 @@ describe("GET and DELETE /api/session", () => {
     const out = await call<SessionJson>(session.signOut, "/api/session", { cookie, init: { method: "DELETE", headers: { origin: "http://localhost:3000" } } });
     expect(out.body).toEqual({ signedIn: false });
     expect(out.headers.get("set-cookie")).toMatch(/^wa_session=;.*Max-Age=0/);
-    const again = cookieFrom(await post({ apiKey: DEMO_KEYS.pro }));
-    await call(apiRoute, "/api/intelligence/score", { cookie: again });
-    expect(sandbox.stats().byPath["/intelligence/score"]).toBe(2);
+    expect((await call(apiRoute, "/api/intelligence/score", { cookie })).status).toBe(401);
+    // The answer is the key's, not the session's: a teammate signed in with it still has it.
+    expect((await call(apiRoute, "/api/intelligence/score", { cookie: teammate })).status).toBe(200);
+    expect(sandbox.stats().byPath["/intelligence/score"]).toBe(1);
   });
 
   it("a sign-in checks the key afresh even when that answer is cached, and keeps the key's other cached answers", async () => {

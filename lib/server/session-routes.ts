@@ -21,7 +21,7 @@ import {
   toPageSession,
 } from "./session";
 import { serverContext } from "./context";
-import { dataApiForKey, discardKey, forgetKey, rateBudgetForKey } from "./upstream";
+import { dataApiForKey, discardKey, rateBudgetForKey } from "./upstream";
 
 /** A sign-in body is `{"apiKey": "..."}`: a few hundred bytes. Larger ones are refused with 413. */
 const MAX_BODY_BYTES = 4096;
@@ -157,14 +157,16 @@ export const readSession = withErrors("the session", async (req: Request) => {
   return json(signedInBody(session.apiKey));
 });
 
-/** DELETE /api/session: sign out (the session is revoked on the server) and drop the key's cached data. */
+/**
+ * DELETE /api/session: sign out. Only what is the session's own ends: its revocation is recorded, so
+ * the cookie stops working on every instance (the browser drops its own cached answers). The key's
+ * cached answers and insights figures stay: they belong to everyone using the key, teammates and other
+ * instances included, and expire on their own.
+ */
 export const signOut = withErrors("sign-out", async (req: Request) => {
   if (!isSameOrigin(req)) throw csrfRejected();
   const session = await getRequestSession(req);
-  if (session) {
-    await revokeSession(session);
-    await forgetKey(session.apiKey);
-  }
+  if (session) await revokeSession(session);
   return json({ signedIn: false }, { headers: { "Set-Cookie": sessionClearCookie(req) } });
 });
 

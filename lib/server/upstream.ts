@@ -5,7 +5,6 @@ import "server-only";
 import type { DataApi } from "@/lib/data-api/api";
 import type { Scheduler } from "@/lib/data-api/scheduler";
 import { discardUpstream, upstreamFor } from "./context";
-import { forgetInsights } from "./insights/context";
 
 export { maskKey } from "@/lib/data-api/redact";
 
@@ -17,14 +16,6 @@ export function dataApiForKey(apiKey: string): DataApi {
 /** The key's learned plan and budget state, e.g. for an export's time estimate. */
 export function rateBudgetForKey(apiKey: string): ReturnType<Scheduler["snapshot"]> {
   return upstreamFor(apiKey).scheduler.snapshot();
-}
-
-/**
- * Drops the key's cached responses and insights figures (sign-out). The scheduler stays: the upstream keeps counting
- * the key's requests in its window whether or not someone is signed in with it.
- */
-export async function forgetKey(apiKey: string): Promise<void> {
-  await Promise.all([upstreamFor(apiKey).cache.store.clear(), forgetInsights(apiKey)]);
 }
 
 /** Removes everything held for a key that turned out not to work (a rejected sign-in). */

@@ -117,7 +117,8 @@ function secondsLeft(apiKey: string, progress: ExportProgress, waitUntil: number
   if (rowsLeft === 0) return 0;
   const pages = pagesFor(rowsLeft, EXPORT_PAGE_SIZE);
   const budget = rateBudgetForKey(apiKey);
-  const plan = { perSecond: budget.perSecond - budget.reserved.perSecond, perMinute: budget.perMinute - budget.reserved.perMinute };
+  // The burst as it stands: below the plan's for a while after a 429.
+  const plan = { perSecond: budget.burst - budget.reserved.perSecond, perMinute: budget.perMinute - budget.reserved.perMinute };
   const spent = Math.min(budget.sentLastMinute, plan.perMinute);
   // The plan as learned from the first page's headers (or as DATA_API_RATE_BUDGET fixes it).
   const byPlan = minSecondsForRequests(spent + pages, plan) - minSecondsForRequests(spent, plan);

@@ -38,7 +38,7 @@ export type InsightsContext = {
 const states = new WeakMap<Upstream, KeyState>();
 
 /** The store namespace of a key: a keyed hash of the upstream and the key, never the key itself. */
-export function insightsNamespace(apiKey: string): string {
+function insightsNamespace(apiKey: string): string {
   return keyId(`${getEnv().dataApiBaseUrl}\n${apiKey}`);
 }
 
@@ -60,9 +60,4 @@ export function insightsContext(apiKey: string): InsightsContext {
     ttl,
     ttlFor: (endMs) => (endMs <= server.now() ? ttl.closedMs : ttl.openMs),
   };
-}
-
-/** Drops a key's insights figures (sign-out). */
-export async function forgetInsights(apiKey: string): Promise<void> {
-  await serverContext().stores.insights.namespace(insightsNamespace(apiKey), apiKey).clear();
 }

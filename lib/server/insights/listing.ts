@@ -70,20 +70,18 @@ export async function listAll<T extends { id: string }>(first: ListEnvelope<T>, 
   return { rows: [...byId.values()], total, unreadable, exact: total !== undefined && sameTotal && byId.size + unreadable === total };
 }
 
-/** Fills `into` with the stored summaries of `days` it does not hold yet. */
+/** Fills `into` with the stored summaries of `days` it does not hold yet (one read of the store). */
 export async function readStoredDays<S>(ictx: InsightsContext, prefix: string, days: readonly Day[], into: Map<string, S>): Promise<void> {
-  await Promise.all(
-    days.map(async (d) => {
-      if (into.has(dayKey(d))) return;
-      const hit = await ictx.store.get(prefix + dayKey(d));
-      if (hit !== undefined) into.set(dayKey(d), hit as S);
-    }),
-  );
+  const wanted = days.map(dayKey).filter((k) => !into.has(k));
+  const hits = await ictx.store.getMany(wanted.map((k) => prefix + k));
+  wanted.forEach((k, i) => {
+    if (hits[i] !== undefined) into.set(k, hits[i] as S);
+  });
 }
 
-/** Stores each day's summary for as long as that day allows (hours once closed). */
+/** Stores each day's summary for as long as that day allows (hours once closed), in one write. */
 export async function storeDays<S>(ictx: InsightsContext, prefix: string, days: readonly Day[], summaries: readonly S[]): Promise<void> {
-  await Promise.all(days.map((d, i) => ictx.store.set(prefix + dayKey(d), summaries[i], ictx.ttlFor(d.endMs))));
+  await ictx.store.setMany(days.map((d, i) => ({ key: prefix + dayKey(d), value: summaries[i], ttlMs: ictx.ttlFor(d.endMs) })));
 }
 
 /**

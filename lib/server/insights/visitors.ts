@@ -206,15 +206,20 @@ export async function visitorCounts(ictx: InsightsContext, window: DaySpan, cell
   for (let pass = 0; ; pass++) {
     await readStoredDays(ictx, DAY, window.days, days);
     const open: VisitorCell[] = [];
-    await Promise.all(
-      unique.map(async (c) => {
-        const key = cellKey(c);
-        if (values.has(key)) return;
-        const value = fromDays(c, days) ?? (await ictx.store.get(key));
-        if (typeof value === "number") values.set(key, value);
-        else open.push(c);
-      }),
-    );
+    const unknown: VisitorCell[] = [];
+    for (const c of unique) {
+      if (values.has(cellKey(c))) continue;
+      const value = fromDays(c, days);
+      if (value !== undefined) values.set(cellKey(c), value);
+      else unknown.push(c);
+    }
+    // The stored counts of the rest, in one read.
+    const stored = await ictx.store.getMany(unknown.map(cellKey));
+    unknown.forEach((c, i) => {
+      const value = stored[i];
+      if (typeof value === "number") values.set(cellKey(c), value);
+      else open.push(c);
+    });
     if (open.length === 0) break;
     const missing = window.days.filter((d) => !days.has(dayKey(d)) && open.some((c) => c.span.startMs <= d.startMs && d.endMs <= c.span.endMs));
     if (pass < 3 && missing.length > 0) {

@@ -9,8 +9,9 @@
 //   KEYS[2] <prefix>budget:{<id>}:answered  sorted set: requests answered within the last minute,
 //           same members, score = answer time (ms)
 //   KEYS[3] <prefix>budget:{<id>}:state     hash: epoch, seq, the learned plan (perSecond,
-//           perMinute), pauseUntil, lastInteractive, lastSent, and the server's Remaining as last
-//           read (srvRemaining, srvResetAt, srvSentSince, srvSeq)
+//           perMinute), pauseUntil, lastInteractive, lastSent, the server's Remaining as last
+//           read (srvRemaining, srvResetAt, srvSentSince, srvSeq), and the burst as the last 429
+//           cut it (burstCut, burstAt, burstSeq)
 // The rules are RateBudget's (lib/data-api/rate-budget.ts), line for line where they can be.
 //
 // `epoch` names one life of the state: a Redis that restarted (or a key idle for an hour) has none,
@@ -25,6 +26,15 @@ if #expired > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now) end
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - minuteWindow)
 `;
 
+/** The burst at `now` (RateBudget's burstAt): needs perSecond, now, recovery, and the state's cut in cut, cutAt. */
+const BURST = `
+local function burstAt(perSecond, cut, cutAt)
+  if not cut then return perSecond end
+  local step = math.max(1, math.ceil(perSecond / 10))
+  return math.min(perSecond, cut + math.floor(math.max(0, now - cutAt) / recovery) * step)
+end
+`;
+
 const EXPIRE = `
 redis.call('PEXPIRE', KEYS[1], windowsTtl)
 redis.call('PEXPIRE', KEYS[2], windowsTtl)
@@ -34,20 +44,23 @@ redis.call('PEXPIRE', KEYS[3], stateTtl)
 /**
  * ARGV: now, bulk (1|0), perSecond, perMinute (configured), fixed (1|0), secondWindow, minuteWindow,
  * interactiveWindow, lastInteractive (this instance's, 0 = never), leaseMs, nonce, epoch, windowsTtl,
- * stateTtl, maxPauseMs.
+ * stateTtl, maxPauseMs, burstRecoveryMs.
  * Returns {-1} when the epoch differs (import first), else {wait, seq (0 = not admitted), perSecond,
  * perMinute, learned, sentLastMinute, inFlight, srvResetAt (0 = unknown), serverLeft, pauseUntil,
- * lastInteractive}.
+ * lastInteractive, burst}.
  */
 export const ADMIT_LUA = `
 local now = tonumber(ARGV[1])
 local secondWindow, minuteWindow, interactiveWindow = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
-local windowsTtl, stateTtl, maxPause = tonumber(ARGV[13]), tonumber(ARGV[14]), tonumber(ARGV[15])
+local windowsTtl, stateTtl, maxPause, recovery = tonumber(ARGV[13]), tonumber(ARGV[14]), tonumber(ARGV[15]), tonumber(ARGV[16])
 if redis.call('HGET', KEYS[3], 'epoch') ~= ARGV[12] then return {-1} end
 ${PRUNE}
-local s = redis.call('HMGET', KEYS[3], 'perSecond', 'perMinute', 'pauseUntil', 'lastInteractive', 'lastSent', 'srvRemaining', 'srvResetAt', 'srvSentSince')
+${BURST}
+local s = redis.call('HMGET', KEYS[3], 'perSecond', 'perMinute', 'pauseUntil', 'lastInteractive', 'lastSent', 'srvRemaining', 'srvResetAt', 'srvSentSince', 'burstCut', 'burstAt')
 local perSecond, perMinute, learned = tonumber(ARGV[3]), tonumber(ARGV[4]), 0
 if ARGV[5] ~= '1' and s[1] and s[2] then perSecond, perMinute, learned = tonumber(s[1]), tonumber(s[2]), 1 end
+-- The per-second admission now: the plan's, or less after a 429 (RateBudget's burstAt).
+local burst = burstAt(perSecond, tonumber(s[9]), tonumber(s[10]))
 local pauseUntil = tonumber(s[3]) or 0
 local lastInteractive = tonumber(s[4]) or 0
 if tonumber(ARGV[9]) > lastInteractive then
@@ -61,10 +74,10 @@ if srvResetAt and now >= srvResetAt then
   srvResetAt = nil
 end
 
--- What bulk requests leave free while the key is in interactive use (interactiveReserve).
+-- What bulk requests leave free while the key is in interactive use (interactiveReserve, of the burst).
 local resSec, resMin = 0, 0
 if ARGV[2] == '1' and now - lastInteractive < interactiveWindow then
-  resSec = math.min(perSecond - 1, math.max(1, math.ceil(perSecond * 0.2)))
+  resSec = math.min(burst - 1, math.max(1, math.ceil(burst * 0.2)))
   resMin = math.min(perMinute - 1, math.max(3, math.ceil(perMinute * 0.1)))
 end
 
@@ -83,14 +96,14 @@ local function serverPacing(t)
   if not srvResetAt or t >= srvResetAt then return t end
   local left = srvRemaining - srvSentSince - resMin
   if left <= 0 then return math.max(t, math.min(srvResetAt + 50, now + maxPause)) end
-  if left >= perSecond then return t end
-  return math.max(t, lastSent + 1000 / perSecond)
+  if left >= burst then return t end
+  return math.max(t, lastSent + 1000 / burst)
 end
 
 local t = math.max(now, pauseUntil)
 for pass = 1, 3 do
   local before = t
-  t = windowFree(t, secondWindow, perSecond - resSec)
+  t = windowFree(t, secondWindow, burst - resSec)
   t = windowFree(t, minuteWindow, perMinute - resMin)
   t = serverPacing(t)
   if t == before then break end
@@ -108,18 +121,20 @@ end
 ${EXPIRE}
 local serverLeft = 0
 if srvResetAt then serverLeft = srvRemaining - srvSentSince end
-return {wait, seq, perSecond, perMinute, learned, redis.call('ZCARD', KEYS[2]) + open, open, srvResetAt or 0, serverLeft, pauseUntil, lastInteractive}
+return {wait, seq, perSecond, perMinute, learned, redis.call('ZCARD', KEYS[2]) + open, open, srvResetAt or 0, serverLeft, pauseUntil, lastInteractive, burst}
 `;
 
 /**
  * The end of an admitted request. ARGV: member, now, kind ('answer' | 'release': admitted but never
  * sent, e.g. its admission's reply came too late), perSecond, perMinute (learned; 0 = none),
- * remaining (-1 = none), resetAt, pauseUntil (0 = none), epoch, windowsTtl, stateTtl.
+ * remaining (-1 = none), resetAt, pauseUntil (0 = none: not a 429), epoch, windowsTtl, stateTtl,
+ * perSecond (configured), fixed (1|0), burstRecoveryMs.
  * Returns 1, or 0 when the epoch differs (the caller imports before its next admission).
  */
 export const RECORD_LUA = `
 local member, now = ARGV[1], tonumber(ARGV[2])
-local windowsTtl, stateTtl = tonumber(ARGV[10]), tonumber(ARGV[11])
+local windowsTtl, stateTtl, recovery = tonumber(ARGV[10]), tonumber(ARGV[11]), tonumber(ARGV[14])
+${BURST}
 local wasInFlight = redis.call('ZREM', KEYS[1], member) == 1
 if ARGV[3] == 'release' or redis.call('HGET', KEYS[3], 'epoch') ~= ARGV[9] then return 0 end
 -- Answered: it counts at its answer's time from now on (it may have arrived as late as that).
@@ -141,8 +156,19 @@ if wasInFlight and remaining >= 0 and resetAt > now then
   end
 end
 local pauseUntil = tonumber(ARGV[8])
-if pauseUntil > (tonumber(redis.call('HGET', KEYS[3], 'pauseUntil')) or 0) then
-  redis.call('HSET', KEYS[3], 'pauseUntil', pauseUntil)
+if pauseUntil > 0 then
+  if pauseUntil > (tonumber(redis.call('HGET', KEYS[3], 'pauseUntil')) or 0) then
+    redis.call('HSET', KEYS[3], 'pauseUntil', pauseUntil)
+  end
+  -- A 429 halves the burst, unless its request was admitted before the last cut (RateBudget.recordResponse).
+  local st = redis.call('HMGET', KEYS[3], 'perSecond', 'burstCut', 'burstAt', 'burstSeq', 'seq')
+  local seq = tonumber(string.match(member, '^(%d+)'))
+  if not st[4] or seq > tonumber(st[4]) then
+    local perSecond = tonumber(ARGV[12])
+    if ARGV[13] ~= '1' and st[1] then perSecond = tonumber(st[1]) end
+    local current = burstAt(perSecond, tonumber(st[2]), tonumber(st[3]))
+    redis.call('HSET', KEYS[3], 'burstCut', math.max(1, math.floor(current / 2)), 'burstAt', now, 'burstSeq', tonumber(st[5]) or 0)
+  end
 end
 ${EXPIRE}
 return 1

@@ -80,7 +80,7 @@ describe("the shared budget across two instances on one key", () => {
    * 300 admissions taken in turns by two instances (a random one of those not yet refused, with a
    * random priority), each answered up to 0.9 s later, on a simulated clock; returns them.
    */
-  async function simulate(instances: KeyBudget[]) {
+  async function simulate(instances: KeyBudget[], refused: (n: number) => boolean = () => false) {
     let seed = 11;
     const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const requests: Array<{ from: number; to: number; token: unknown; by: KeyBudget; answered: boolean }> = [];
@@ -89,7 +89,8 @@ describe("the shared budget across two instances on one key", () => {
       // Answers due by now, in time order.
       for (const r of requests.filter((q) => !q.answered && q.to <= now).sort((a, b) => a.to - b.to)) {
         r.answered = true;
-        await r.by.recordResponse(r.to, 200, {}, r.token);
+        if (refused(requests.indexOf(r))) await r.by.recordResponse(r.to, 429, { retryAfter: 1 }, r.token);
+        else await r.by.recordResponse(r.to, 200, {}, r.token);
       }
       // Both instances take turns, one admission each, until both must wait.
       let wake = Infinity;
@@ -120,6 +121,22 @@ describe("the shared budget across two instances on one key", () => {
     const inProcess = await simulate([alone, alone]);
     expect(requests.map((r) => r.from)).toEqual(inProcess.map((r) => r.from));
     expect(requests.at(-1)!.from - T0).toBeLessThan(140_000);
+  });
+
+  it("halves the burst on a 429 answered on either instance and grows it back, deciding exactly as one in-process RateBudget", async () => {
+    // An upstream that refuses now and then without saying why (no headers): requests 25, 26, 27, 90, 160.
+    const refused = (n: number) => [25, 26, 27, 90, 160].includes(n);
+    const a = await instance("key-1", { burstRecoveryMs: 5000 });
+    const b = await instance("key-1", { burstRecoveryMs: 5000 });
+    const shared = await simulate([a.budget, b.budget], refused);
+    const alone = new RateBudget({ burstRecoveryMs: 5000 });
+    const inProcess = await simulate([alone, alone], refused);
+    expect(shared.map((r) => r.from)).toEqual(inProcess.map((r) => r.from));
+    // The cuts did happen: the same 300 take longer than without a 429, and the burst was below the plan's.
+    const plain = new RateBudget({ burstRecoveryMs: 5000 });
+    const unrefused = await simulate([plain, plain]);
+    expect(shared.at(-1)!.from).toBeGreaterThan(unrefused.at(-1)!.from);
+    expect(mostInAnySpan(shared.filter((r) => r.from > shared[28]!.from && r.from < shared[28]!.from + 3000), 1000)).toBeLessThanOrEqual(5);
   });
 
   it("keeps the interactive reserve from bulk requests of another instance while the dashboard is in use", async () => {
@@ -159,14 +176,17 @@ describe("the shared budget across two instances on one key", () => {
     expect(n).toBe(100);
   });
 
-  it("pauses B after a 429 answered on A, for its Retry-After", async () => {
+  it("pauses B after a 429 answered on A, for its Retry-After, and B keeps to the halved burst", async () => {
     const a = await instance();
     const b = await instance();
     await a.budget.recordResponse(T0 + 5, 429, { retryAfter: 3 }, admitted(await a.budget.admit(T0, "interactive")));
     const wait = await b.budget.admit(T0 + 10, "interactive");
     expect(wait).toEqual({ admitted: false, waitMs: 2995 });
     expect(b.budget.snapshot(T0 + 10).pausedUntil).toBe(T0 + 3005);
-    expect((await b.budget.admit(T0 + 3005, "interactive")).admitted).toBe(true);
+    let burst = 0;
+    while ((await b.budget.admit(T0 + 3005, "interactive")).admitted) burst++;
+    expect(burst).toBe(5);
+    expect(b.budget.snapshot(T0 + 3005)).toMatchObject({ perSecond: 10, burst: 5 });
   });
 
   it("uses on B the plan learned on A, and stops B when A reads Remaining 0", async () => {

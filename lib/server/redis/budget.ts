@@ -1,8 +1,9 @@
 // A key's rate budget shared by every instance of the app through Redis: the same rules as the
 // in-process RateBudget (lib/data-api/rate-budget.ts: rolling per-second and per-minute windows
 // counting a request from its admission until its answer, the plan learned from X-RateLimit-Limit,
-// a pause after a 429, pacing near Remaining 0, the interactive reserve), decided by one Lua script
-// per admission (budget-lua.ts), so N instances together stay under the key's limit.
+// a pause after a 429 and the burst halved by it (growing back slowly), pacing near Remaining 0, the
+// interactive reserve), decided by one Lua script per admission (budget-lua.ts), so N instances
+// together stay under the key's limit.
 //
 // Time: every decision takes `now` from the caller's clock (the server context's; fake in tests),
 // so the windows hold times from several machines' clocks. A skew between them shifts an entry by
@@ -74,6 +75,8 @@ type Token = {
 /** The shared state as the last reply from Redis told it (what snapshot() reports). */
 type SharedView = {
   plan: PlanBudget;
+  /** The per-second admission as the reply gave it (below the plan's for a while after a 429). */
+  burst: number;
   learned: boolean;
   sentLastMinute: number;
   inFlight: number;
@@ -152,7 +155,7 @@ class SharedBudget implements KeyBudget<Token> {
     this.retryMs = options.retryMs ?? 1000;
     this.windowsTtl = this.windows.minuteWindow + this.leaseMs + 60_000;
     this.log = options.log ?? ((message) => console.warn(message));
-    this.view = { plan: this.configured, learned: false, sentLastMinute: 0, inFlight: 0, serverResetAt: 0, serverLeft: 0, pausedUntil: 0, lastInteractive: 0, at: -Infinity };
+    this.view = { plan: this.configured, burst: this.configured.perSecond, learned: false, sentLastMinute: 0, inFlight: 0, serverResetAt: 0, serverLeft: 0, pausedUntil: 0, lastInteractive: 0, at: -Infinity };
   }
 
   noteInteractive(now: number): void {
@@ -207,13 +210,14 @@ class SharedBudget implements KeyBudget<Token> {
     const lastInteractive = Math.max(this.lastInteractive, v.lastInteractive);
     return {
       ...v.plan,
+      burst: v.burst,
       learned: v.learned,
       // As of the last reply from Redis: other instances' requests since then are not in it.
       sentLastMinute: v.sentLastMinute,
       inFlight: v.inFlight,
       ...(v.serverResetAt > now ? { serverRemaining: v.serverLeft } : {}),
       ...(v.pausedUntil > now ? { pausedUntil: v.pausedUntil } : {}),
-      reserved: now - lastInteractive < this.windows.interactiveWindow ? interactiveReserve(v.plan) : NO_RESERVE,
+      reserved: now - lastInteractive < this.windows.interactiveWindow ? interactiveReserve({ perSecond: v.burst, perMinute: v.plan.perMinute }) : NO_RESERVE,
     };
   }
 
@@ -228,7 +232,7 @@ class SharedBudget implements KeyBudget<Token> {
   }
 
   private async admitShared(redis: Redis, now: number, priority: BudgetPriority, nonce: string): Promise<number[]> {
-    const { secondWindow, minuteWindow, interactiveWindow } = this.windows;
+    const { secondWindow, minuteWindow, interactiveWindow, burstRecovery } = this.windows;
     const pending = commands(redis).waBudgetAdmit(
       ...this.keys,
       now,
@@ -246,6 +250,7 @@ class SharedBudget implements KeyBudget<Token> {
       this.windowsTtl,
       STATE_TTL_MS,
       MAX_RETRY_AFTER_SECONDS * 1000,
+      burstRecovery,
     );
     // A reply that comes after the deadline may have admitted a request nobody will send: give it back.
     const reply = await withDeadline(pending, this.timeoutMs, (late) => {
@@ -260,8 +265,11 @@ class SharedBudget implements KeyBudget<Token> {
     const at = (i: number) => reply[i] ?? 0;
     // A plan this instance learned that Redis has not heard of yet (its record was lost) stays.
     const sharedPlan = at(4) === 1 || !this.view.learned;
+    const plan = sharedPlan ? { perSecond: at(2), perMinute: at(3) } : this.view.plan;
     this.view = {
-      plan: sharedPlan ? { perSecond: at(2), perMinute: at(3) } : this.view.plan,
+      plan,
+      // A burst cut by a 429 holds whichever plan this instance keeps to.
+      burst: at(11) < at(2) ? Math.min(at(11), plan.perSecond) : plan.perSecond,
       learned: at(4) === 1 || this.view.learned,
       sentLastMinute: at(5),
       inFlight: at(6),
@@ -289,6 +297,9 @@ class SharedBudget implements KeyBudget<Token> {
         this.epoch,
         this.windowsTtl,
         STATE_TTL_MS,
+        this.configured.perSecond,
+        this.fixed ? 1 : 0,
+        this.windows.burstRecovery,
       ),
       this.timeoutMs,
     );
@@ -332,9 +343,10 @@ class SharedBudget implements KeyBudget<Token> {
     if (this.local) return;
     const v = this.view;
     const instances = this.options.instances.liveInstances();
-    const share = localShare(v.plan, instances);
-    const { secondMarginMs, minuteMarginMs, interactiveWindowMs } = this.options;
-    const local = new RateBudget({ budget: share, fixed: true, secondMarginMs, minuteMarginMs, interactiveWindowMs });
+    // Of the burst as last seen: a 429 that cut it for every instance is not forgotten by the switch.
+    const share = localShare({ perSecond: Math.min(v.burst, v.plan.perSecond), perMinute: v.plan.perMinute }, instances);
+    const { secondMarginMs, minuteMarginMs, interactiveWindowMs, burstRecoveryMs } = this.options;
+    const local = new RateBudget({ budget: share, fixed: true, secondMarginMs, minuteMarginMs, interactiveWindowMs, burstRecoveryMs });
     local.noteInteractive(Math.max(this.lastInteractive, v.lastInteractive));
     // This instance's requests that the last reply counted in flight: those answered since then at
     // their answer's time, the others as still in flight. The rest of that count at the reply's time.

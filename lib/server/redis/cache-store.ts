@@ -3,39 +3,70 @@
 // `CacheStore`s, one namespace per key, named by a keyed hash of the key (never the key).
 //
 // Keys (P = REDIS_KEY_PREFIX, kind = res | ins, ns = keyed hash of the upstream and the API key):
-//   P c:kind:ns:g               the namespace's generation (a random token)
-//   P c:kind:ns:e:GEN:NAME      an entry: NAME is a keyed hash of its key, the value sealed (sealed.ts)
-//   P c:kind:ns:lock:NAME       who is fetching that entry for every instance (RedisSharedFlight)
-// `clear()` (sign-out) replaces the generation: one command, whatever the namespace holds, and every
-// instance misses the old entries at once; they expire by their own TTL. A SCAN by prefix would walk
-// the whole keyspace (hours of insights figures of every key) on every sign-out. The generation lives
-// at least as long as the entries written under it, and if it is ever lost (eviction) the next write
-// starts a new random one: older entries are then unreachable rather than back.
-// The scripts build entry keys from the generation, so this needs one Redis, not a Redis Cluster.
+//   P c:kind:ns:e:NAME      an entry: NAME is a keyed hash of its key, the value sealed (sealed.ts),
+//                           expiring with its own TTL (PX)
+//   P c:kind:ns:i           the namespace's index: a sorted set of its entries' NAMEs, scored by when
+//                           each expires (Redis' own clock)
+//   P c:kind:ns:lock:NAME   who is fetching that entry for every instance (RedisSharedFlight)
+//
+// A namespace holds at most `maxEntries` entries, as the in-process store does, so no caller can
+// fill Redis through one key (an empty workspace's insights write ~730 day figures per upstream call,
+// kept for hours). The bound is kept by the write itself, in one script: it drops the index's expired
+// names, adds the new ones, and beyond the bound deletes the entries due to expire soonest (for one
+// TTL, the oldest written), those of other writes before those being written. A listing's day
+// figures are written in one such script and read with one MGET. Every key here carries a TTL, so a Redis
+// that evicts among keys with a TTL (maxmemory-policy volatile-*) takes these before anything
+// without one (the revoked sessions, revocations.ts).
+// There is no way to empty a namespace: it is shared by everyone using the key (cache.ts).
+// The scripts name entry keys from the index, so this needs one Redis, not a Redis Cluster.
 import "server-only";
-import { randomBytes, randomUUID } from "node:crypto";
-import { MemoryCacheStore, SingleFlight, type CacheStore, type RequestCache, type SharedFlight } from "@/lib/data-api/cache";
+import { randomUUID } from "node:crypto";
+import { MAX_CACHED_RESPONSES_PER_KEY, MemoryCacheStore, SingleFlight, type CacheEntry, type CacheStore, type RequestCache, type SharedFlight } from "@/lib/data-api/cache";
 import { viaRedis, type RedisLink } from "./connection";
 import { defineScript } from "./scripts";
 import { sealerFor, type Sealer } from "./sealed";
 
-const GET_LUA = `
-local g = redis.call('GET', KEYS[1])
-if not g then return false end
-return redis.call('GET', ARGV[1] .. g .. ':' .. ARGV[2])`;
-
+/** KEYS: index. ARGV: entry prefix, maxEntries, then per entry: name, ttl (ms), sealed value. */
 const SET_LUA = `
-redis.call('SET', KEYS[1], ARGV[3], 'NX')
-local g = redis.call('GET', KEYS[1])
-local ttl = tonumber(ARGV[4])
-if redis.call('PTTL', KEYS[1]) < ttl then redis.call('PEXPIRE', KEYS[1], ttl) end
-redis.call('SET', ARGV[1] .. g .. ':' .. ARGV[2], ARGV[5], 'PX', ttl)
+-- Milliseconds with their microseconds: entries written one after another keep their order.
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
+local prefix, max = ARGV[1], tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local written, count, longest = {}, 0, 0
+for i = 3, #ARGV, 3 do
+  local name, ttl = ARGV[i], tonumber(ARGV[i + 1])
+  redis.call('SET', prefix .. name, ARGV[i + 2], 'PX', ttl)
+  redis.call('ZADD', KEYS[1], now + ttl, name)
+  if not written[name] then count = count + 1 end
+  written[name] = true
+  longest = math.max(longest, ttl)
+end
+local over = redis.call('ZCARD', KEYS[1]) - max
+if over > 0 then
+  -- The soonest to expire, over + count of them: at least \`over\` are others' unless this write alone
+  -- is over the bound; then its own soonest go too.
+  local soonest = redis.call('ZRANGE', KEYS[1], 0, over + count - 1)
+  for pass = 1, 2 do
+    for _, name in ipairs(soonest) do
+      if over > 0 and (pass == 2 or not written[name]) and redis.call('ZREM', KEYS[1], name) == 1 then
+        redis.call('DEL', prefix .. name)
+        over = over - 1
+      end
+    end
+  end
+end
+if redis.call('PTTL', KEYS[1]) < longest then redis.call('PEXPIRE', KEYS[1], longest) end
 return 1`;
 
+/** KEYS: index, entry. ARGV: name. */
 const DELETE_LUA = `
-local g = redis.call('GET', KEYS[1])
-if g then redis.call('DEL', ARGV[1] .. g .. ':' .. ARGV[2]) end
+redis.call('DEL', KEYS[2])
+redis.call('ZREM', KEYS[1], ARGV[1])
 return 1`;
+
+/** An entry and whether someone is fetching it, in one round trip. KEYS: entry, lock. */
+const PEEK_LUA = `return {redis.call('GET', KEYS[1]), redis.call('EXISTS', KEYS[2])}`;
 
 /** Renews or releases a lock only while it is still ours (its token). */
 const RENEW_LUA = `
@@ -45,31 +76,35 @@ const RELEASE_LUA = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
-const newGeneration = () => randomBytes(9).toString("base64url");
-
 export type CacheKind = "res" | "ins";
 
 /** One key's namespace in Redis. Throws when Redis fails: ResilientCacheStore decides what then. */
 export class RedisCacheStore implements CacheStore {
   private readonly base: string;
-  private readonly getScript;
   private readonly setScript;
   private readonly deleteScript;
+  private readonly peekScript;
 
   constructor(
     readonly link: RedisLink,
     private readonly kind: CacheKind,
     private readonly ns: string,
     private readonly sealer: Sealer,
+    /** Entries kept in the namespace; beyond it the ones due to expire soonest are deleted. */
+    private readonly maxEntries: number,
   ) {
     this.base = link.key("c", kind, ns);
-    this.getScript = defineScript(link.client, "waCacheGet", 1, GET_LUA, { buffer: true });
     this.setScript = defineScript(link.client, "waCacheSet", 1, SET_LUA);
-    this.deleteScript = defineScript(link.client, "waCacheDelete", 1, DELETE_LUA);
+    this.deleteScript = defineScript(link.client, "waCacheDelete", 2, DELETE_LUA);
+    this.peekScript = defineScript(link.client, "waCachePeek", 2, PEEK_LUA, { buffer: true });
   }
 
-  private get generationKey(): string {
-    return `${this.base}:g`;
+  private get indexKey(): string {
+    return `${this.base}:i`;
+  }
+
+  private entryKey(name: string): string {
+    return `${this.base}:e:${name}`;
   }
 
   /** What a sealed value is bound to: another entry's value, even of this key, does not open here. */
@@ -77,25 +112,45 @@ export class RedisCacheStore implements CacheStore {
     return `${this.kind}:${this.ns}:${name}`;
   }
 
-  async get(key: string): Promise<unknown> {
-    const name = this.sealer.name(key);
-    const sealed = (await this.getScript(this.generationKey, `${this.base}:e:`, name)) as Buffer | null;
+  private open(name: string, sealed: Buffer | null): unknown {
     return sealed ? this.sealer.open(this.entry(name), sealed) : undefined;
   }
 
-  async set(key: string, value: unknown, ttlMs: number): Promise<void> {
-    if (value === undefined || ttlMs <= 0) return;
+  async get(key: string): Promise<unknown> {
     const name = this.sealer.name(key);
-    await this.setScript(this.generationKey, `${this.base}:e:`, name, newGeneration(), Math.ceil(ttlMs), this.sealer.seal(this.entry(name), value));
+    return this.open(name, await this.link.client.getBuffer(this.entryKey(name)));
+  }
+
+  async set(key: string, value: unknown, ttlMs: number): Promise<void> {
+    await this.setMany([{ key, value, ttlMs }]);
+  }
+
+  async getMany(keys: readonly string[]): Promise<unknown[]> {
+    if (keys.length === 0) return [];
+    const names = keys.map((key) => this.sealer.name(key));
+    const sealed = await this.link.client.mgetBuffer(...names.map((name) => this.entryKey(name)));
+    return names.map((name, i) => this.open(name, sealed[i] ?? null));
+  }
+
+  async setMany(entries: readonly CacheEntry[]): Promise<void> {
+    const args = entries.flatMap(({ key, value, ttlMs }) => {
+      if (value === undefined || ttlMs <= 0) return [];
+      const name = this.sealer.name(key);
+      return [name, Math.ceil(ttlMs), this.sealer.seal(this.entry(name), value)];
+    });
+    if (args.length > 0) await this.setScript(this.indexKey, `${this.base}:e:`, this.maxEntries, ...args);
   }
 
   async delete(key: string): Promise<void> {
-    await this.deleteScript(this.generationKey, `${this.base}:e:`, this.sealer.name(key));
+    const name = this.sealer.name(key);
+    await this.deleteScript(this.indexKey, this.entryKey(name), name);
   }
 
-  async clear(): Promise<void> {
-    // XX: a namespace that never had a generation has nothing to clear. KEEPTTL: it still outlives its entries.
-    await this.link.client.set(this.generationKey, newGeneration(), "KEEPTTL", "XX");
+  /** The entry of `key` (undefined when none) and whether an instance holds its lock (is fetching it). */
+  async peek(key: string): Promise<{ value: unknown; locked: boolean }> {
+    const name = this.sealer.name(key);
+    const [sealed, locked] = (await this.peekScript(this.entryKey(name), this.lockKey(key))) as [Buffer | null, number];
+    return { value: this.open(name, sealed), locked: locked === 1 };
   }
 
   /** The lock of whoever fetches `key` for every instance. */
@@ -107,14 +162,12 @@ export class RedisCacheStore implements CacheStore {
 /**
  * A namespace that keeps serving while Redis is away: from Redis when it is usable, else from an
  * in-process store of its own (entries written meanwhile stay in this process, and are left behind
- * when Redis is back). A clear made while Redis is away is made there too when it returns, so the
- * other instances do not keep serving what sign-out dropped.
+ * when Redis is back).
  */
 export class ResilientCacheStore implements CacheStore {
   constructor(
     readonly shared: RedisCacheStore,
     private readonly local: CacheStore,
-    private readonly id: string,
   ) {}
 
   get(key: string): Promise<unknown> {
@@ -130,13 +183,12 @@ export class ResilientCacheStore implements CacheStore {
     await viaRedis(this.shared.link, () => this.shared.delete(key), async () => undefined);
   }
 
-  async clear(): Promise<void> {
-    await this.local.clear();
-    await viaRedis(
-      this.shared.link,
-      () => this.shared.clear(),
-      async () => this.shared.link.onReturn(`clear:${this.id}`, () => this.shared.clear()),
-    );
+  getMany(keys: readonly string[]): Promise<unknown[]> {
+    return viaRedis(this.shared.link, () => this.shared.getMany(keys), () => this.local.getMany(keys));
+  }
+
+  setMany(entries: readonly CacheEntry[]): Promise<void> {
+    return viaRedis(this.shared.link, () => this.shared.setMany(entries), () => this.local.setMany(entries));
   }
 }
 
@@ -158,23 +210,28 @@ const sleep = (ms: number, signal: AbortSignal) =>
 export type SharedFlightOptions = {
   /** The lock's lifetime, renewed while the fetch goes on: how long an instance that died holds the others. */
   lockMs?: number;
-  /** How often a waiting instance looks for the entry. */
-  pollMs?: number;
+  /** A waiting instance's first look for the entry, after this (ms); each wait after it is twice as long... */
+  firstPollMs?: number;
+  /** ...up to this (ms): at most this late in seeing the answer, and a few commands a second at most. */
+  maxPollMs?: number;
   /** A waiting instance gives up waiting after this, and fetches itself. */
   maxWaitMs?: number;
 };
 
 /**
  * Single-flight across instances. The first instance to ask takes the entry's lock (SET NX PX, renewed
- * while it fetches) and fetches; the others poll the cache entry every `pollMs` until it appears, and
- * fetch themselves only if the lock goes without an entry (the fetch failed or its instance died) or
- * Redis fails. Within one instance the in-process SingleFlight in front of this already shares.
+ * while it fetches) and fetches; the others look for the cache entry (and the lock, in one command)
+ * after 5 ms, then at doubling intervals up to 200 ms, until it appears: a fast answer is seen within
+ * milliseconds, and a slow one costs a waiter about five commands a second, not forty. They fetch
+ * themselves only if the lock goes without an entry (the fetch failed or its instance died) or Redis
+ * fails. Within one instance the in-process SingleFlight in front of this already shares.
  */
 export class RedisSharedFlight implements SharedFlight {
   private readonly renewScript;
   private readonly releaseScript;
   private readonly lockMs: number;
-  private readonly pollMs: number;
+  private readonly firstPollMs: number;
+  private readonly maxPollMs: number;
   private readonly maxWaitMs: number;
 
   constructor(
@@ -182,7 +239,8 @@ export class RedisSharedFlight implements SharedFlight {
     options: SharedFlightOptions = {},
   ) {
     this.lockMs = options.lockMs ?? 3000;
-    this.pollMs = options.pollMs ?? 25;
+    this.firstPollMs = options.firstPollMs ?? 5;
+    this.maxPollMs = options.maxPollMs ?? 200;
     this.maxWaitMs = options.maxWaitMs ?? 60_000;
     this.renewScript = defineScript(store.link.client, "waLockRenew", 1, RENEW_LUA);
     this.releaseScript = defineScript(store.link.client, "waLockRelease", 1, RELEASE_LUA);
@@ -203,16 +261,16 @@ export class RedisSharedFlight implements SharedFlight {
     if (acquired) return this.lead(lock, token, work);
 
     const deadline = Date.now() + this.maxWaitMs;
+    let pollMs = this.firstPollMs;
     while (Date.now() < deadline) {
-      await sleep(this.pollMs, signal);
+      await sleep(pollMs, signal);
+      pollMs = Math.min(pollMs * 2, this.maxPollMs);
       try {
-        const [hit, locked] = await Promise.all([this.store.get(key), link.client.exists(lock)]);
-        if (hit !== undefined) return hit as T;
-        if (!locked) {
-          // The entry may have been written between the two reads: one more look before fetching.
-          const last = await this.store.get(key);
-          return last !== undefined ? (last as T) : work();
-        }
+        const { value, locked } = await this.store.peek(key);
+        if (value !== undefined) return value as T;
+        // The fetching instance writes the entry before it releases the lock, and one script reads both
+        // at one moment: neither means its fetch ended without an entry.
+        if (!locked) return work();
       } catch (error) {
         link.failed(error);
         return work();
@@ -244,9 +302,9 @@ export function createSharedRequestCache(
   link: RedisLink,
   options: { ns: string; apiKey: string; secret: string; ttlMs: number; now: () => number; flight?: SharedFlightOptions },
 ): RequestCache {
-  const shared = new RedisCacheStore(link, "res", options.ns, sealerFor(options.apiKey, options.secret));
+  const shared = new RedisCacheStore(link, "res", options.ns, sealerFor(options.apiKey, options.secret), MAX_CACHED_RESPONSES_PER_KEY);
   return {
-    store: new ResilientCacheStore(shared, new MemoryCacheStore(500, options.now), `res:${options.ns}`),
+    store: new ResilientCacheStore(shared, new MemoryCacheStore(MAX_CACHED_RESPONSES_PER_KEY, options.now)),
     flights: new SingleFlight(),
     shared: new RedisSharedFlight(shared, options.flight),
     ttlMs: options.ttlMs,

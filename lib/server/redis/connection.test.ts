@@ -1,7 +1,7 @@
 // The process's link to Redis: it says in the log once that Redis went away and once that it is back
 // (never with the URL's password), reconnects by itself with the same client, fails commands at once
-// while away (no queue that would hold requests), and /api/health reports it. Without REDIS_URL no
-// client is made at all.
+// while away (no queue that would hold requests), warns at connect when the server's maxmemory-policy
+// could evict revoked sessions, and /api/health reports it. Without REDIS_URL no client is made at all.
 import { afterEach, describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/health/route";
 import { closeSharedRedis, redactRedisUrl, sharedRedis, viaRedis } from "./connection";
@@ -39,6 +39,32 @@ describe("the Redis link", () => {
     expect(link.logs).toHaveLength(3);
     expect(link.logs[1]).toMatch(/^\[redis\] unavailable \(redis:\/\/127\.0\.0\.1:\d+\): .* — serving with in-process stores and a conservative share of the rate budget until it returns$/);
     expect(link.logs[2]).toMatch(/^\[redis\] connected again/);
+  });
+
+  it("warns once at connect when the server's maxmemory-policy could evict revoked sessions (allkeys-*), and only then", async () => {
+    const admin = await redis.link();
+    /** A new link's log once its connection's INFO has been answered (replies come in order: a PING after it). */
+    const logsOfNewLink = async () => {
+      const link = await redis.link();
+      await link.client.ping();
+      return link.logs;
+    };
+    try {
+      for (const policy of ["allkeys-lru", "allkeys-lfu", "allkeys-random"]) {
+        await admin.client.config("SET", "maxmemory-policy", policy);
+        const logs = await logsOfNewLink();
+        expect(logs).toHaveLength(2);
+        expect(logs[1]).toMatch(
+          new RegExp(`^\\[redis\\] maxmemory-policy is ${policy} \\(redis://127\\.0\\.0\\.1:\\d+\\): when full, Redis may evict the revoked sessions, and a signed-out cookie would work again — set maxmemory-policy to volatile-lru .* or noeviction$`),
+        );
+      }
+      for (const policy of ["volatile-lru", "volatile-ttl", "noeviction"]) {
+        await admin.client.config("SET", "maxmemory-policy", policy);
+        expect(await logsOfNewLink()).toEqual([expect.stringMatching(/^\[redis\] connected /)]);
+      }
+    } finally {
+      await admin.client.config("SET", "maxmemory-policy", "noeviction");
+    }
   });
 
   it("a failing command on a live connection pauses Redis for a moment, said once", async () => {

@@ -3,7 +3,9 @@
 // It fails fast while Redis is away (no offline queue, a short command timeout), so every store falls
 // back to its in-process twin at once instead of holding requests, and reconnects by itself for ever
 // with a capped backoff, so an instance rejoins without a restart. It says so in the log once when
-// Redis goes away and once when it is back, never with the URL's password.
+// Redis goes away and once when it is back, never with the URL's password. At each connection it reads
+// the server's maxmemory-policy and warns when the policy could evict revoked sessions (allkeys-*):
+// a signed-out cookie would then work again (see revocations.ts).
 import "server-only";
 import { Redis } from "ioredis";
 import { getEnv } from "../env";
@@ -49,6 +51,19 @@ const DEFAULT_COMMAND_TIMEOUT_MS = 300;
 const DEFAULT_PAUSE_AFTER_FAILURE_MS = 1000;
 const FIRST_CONNECTION_WAIT_MS = 1000;
 
+/**
+ * What the log says about a server's maxmemory-policy (from INFO memory), or null when it keeps the
+ * revoked sessions: noeviction evicts nothing, volatile-* only keys with a TTL, which they have not.
+ */
+function evictionWarning(info: string, shownUrl: string): string | null {
+  const policy = /^maxmemory_policy:(\S+)/m.exec(info)?.[1];
+  if (!policy?.startsWith("allkeys-")) return null;
+  return (
+    `[redis] maxmemory-policy is ${policy} (${shownUrl}): when full, Redis may evict the revoked sessions, and a signed-out cookie ` +
+    `would work again — set maxmemory-policy to volatile-lru (the caches, budgets and throttle carry a TTL and go first) or noeviction`
+  );
+}
+
 /** The URL as it may be logged: any password replaced. */
 export function redactRedisUrl(url: string): string {
   try {
@@ -92,6 +107,7 @@ export function connectRedis(url: string, keyPrefix: string, options: RedisLinkO
   let everConnected = false;
   let pausedUntil = 0;
   let commandFailureSaid = false;
+  let evictionSaid = false;
   let closed = false;
   const returnTasks = new Map<string, () => Promise<void>>();
   let settle!: () => void;
@@ -131,6 +147,17 @@ export function connectRedis(url: string, keyPrefix: string, options: RedisLinkO
     said = "connected";
     everConnected = true;
     catchUp();
+    // Said once per process; INFO may be renamed or refused on a managed Redis: then nothing is said.
+    client.info("memory").then(
+      (info) => {
+        const warning = evictionWarning(info, shown);
+        if (warning && !evictionSaid) {
+          evictionSaid = true;
+          log.warn(warning);
+        }
+      },
+      () => undefined,
+    );
   });
   // ioredis reports every failed attempt as an "error" event: without a listener it would print them all.
   client.on("error", (error: unknown) => {

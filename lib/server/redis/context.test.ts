@@ -1,13 +1,16 @@
 // With REDIS_URL the default server context is made of the Redis-backed stores: what one instance
 // did is seen by the next one (here: a fresh server context on the same Redis, with none of the first
 // one's in-process state). A response or insight fetched once is not fetched again, a sign-out ends the
-// cookie everywhere, and Redis going away fails no request and loses no sign-out.
+// cookie everywhere and leaves the key's shared answers to its other users, an empty workspace's
+// insights stay within the key's bound in Redis, and Redis going away fails no request and loses no
+// sign-out.
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import { resetServerContext, serverContext } from "../context";
+import { resetServerContext, serverContext, setServerContext } from "../context";
 import * as session from "../session-routes";
-import { call, callApi, ORIGIN, sessionCookie, upstreamForFile } from "../test-support";
+import { call, callApi, ORIGIN, sessionCookie, TEST_SECRET, upstreamForFile } from "../test-support";
 import { closeSharedRedis } from "./connection";
+import { createResilientInsightsStore } from "./insights";
 import { redisForFile, until } from "./test-support";
 
 const sandbox = upstreamForFile({ cacheTtlMs: 60_000 });
@@ -31,7 +34,7 @@ const upstreamCalls = (path: string) => sandbox().stats().byPath[path] ?? 0;
 const signedIn = async (cookie: string) => (await call<{ signedIn: boolean }>(session.readSession, "/api/session", { cookie })).body.signedIn;
 
 describe("the server context with REDIS_URL", () => {
-  it("a response fetched by one instance is a hit on the next; a sign-out on one ends the cookie on the next", async () => {
+  it("a response fetched by one instance is a hit on the next; a sign-out on one ends the cookie on the next and leaves the key's answers", async () => {
     expect(serverContext().redis).not.toBeNull();
     const cookie = await sessionCookie(DEMO_KEYS.pro);
     expect((await callApi("/api/analytics/overview?period=7d", { cookie })).status).toBe(200);
@@ -46,19 +49,19 @@ describe("the server context with REDIS_URL", () => {
     nextInstance();
     expect(await signedIn(cookie)).toBe(false);
     expect((await callApi("/api/visitors?limit=1", { cookie })).status).toBe(401);
-    // The sign-out dropped the key's cached responses for every instance.
-    const other = await sessionCookie(DEMO_KEYS.pro);
-    await callApi("/api/analytics/overview?period=7d", { cookie: other });
-    expect(upstreamCalls("/analytics/overview")).toBe(2);
+    // A teammate's session of the same key, on any instance, still has the key's cached answers.
+    const teammate = await sessionCookie(DEMO_KEYS.pro);
+    expect((await callApi("/api/analytics/overview?period=7d", { cookie: teammate })).status).toBe(200);
+    expect(upstreamCalls("/analytics/overview")).toBe(1);
 
     const link = serverContext().redis!;
     const keys = await link.client.keys("wa-ctx:*");
     expect(keys.some((k) => k.startsWith("wa-ctx:c:res:"))).toBe(true);
-    expect(keys.some((k) => k.startsWith("wa-ctx:rev:"))).toBe(true);
+    expect(keys).toContain("wa-ctx:revoked");
     expect(keys.join("\n")).not.toContain(DEMO_KEYS.pro.slice(12));
   });
 
-  it("an insight computed by one instance costs the next no upstream call", async () => {
+  it("an insight computed by one instance costs the next no upstream call, and a sign-out on one leaves it to the key's other sessions", async () => {
     const cookie = await sessionCookie(DEMO_KEYS.pro);
     const path = "/api/insights/sources?from=2026-11-01&to=2026-11-10&tz=UTC";
     const first = await callApi(path, { cookie });
@@ -70,6 +73,31 @@ describe("the server context with REDIS_URL", () => {
     expect(second.status).toBe(200);
     expect(second.body).toEqual(first.body);
     expect(sandbox().stats().requests).toBe(calls);
+
+    expect((await call(session.signOut, "/api/session", { cookie, init: { method: "DELETE", headers: { origin: ORIGIN } } })).status).toBe(200);
+    nextInstance();
+    const teammate = await sessionCookie(DEMO_KEYS.pro);
+    const third = await callApi(path, { cookie: teammate });
+    expect(third.body).toEqual(first.body);
+    expect(sandbox().stats().requests).toBe(calls);
+  });
+
+  it("an empty workspace's year of insights (~730 day figures per upstream call) stays within the key's bound in Redis", async () => {
+    const link = serverContext().redis!;
+    await link.settled;
+    await link.client.flushdb();
+    setServerContext({ stores: { ...serverContext().stores, insights: createResilientInsightsStore(link, { secret: () => TEST_SECRET, now: Date.now, maxEntriesPerKey: 100 }) } });
+    const cookie = await sessionCookie(DEMO_KEYS.empty);
+    for (const range of ["from=2025-11-21&to=2026-11-20", "from=2024-11-21&to=2025-11-20"]) {
+      const answer = await callApi(`/api/insights/trend?${range}&tz=UTC`, { cookie });
+      expect(answer.status).toBe(200);
+    }
+    // Each listing wrote a figure for every day of both periods (~730), and the bound kept 100 of them.
+    expect(sandbox().stats().requests).toBeGreaterThan(0);
+    const figures = await link.client.keys("wa-ctx:c:ins:*:e:*");
+    expect(figures).toHaveLength(100);
+    const [index] = await link.client.keys("wa-ctx:c:ins:*:i");
+    expect(await link.client.zcard(index!)).toBe(100);
   });
 
   it("Redis away: requests, sign-in and sign-out all work; the sign-out reaches Redis when it is back", async () => {
