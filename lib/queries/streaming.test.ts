@@ -55,7 +55,8 @@ describe("a page's streamed prefetch", () => {
     const started = performance.now();
     void server.prefetchQuery(options);
     const state = dehydrate(server);
-    expect(performance.now() - started).toBeLessThan(100);
+    // Pending with its promise: dehydrated before the 400 ms upstream answered (no wall-clock bound,
+    // which a loaded machine would break).
     expect(state.queries).toHaveLength(1);
     expect(state.queries[0]!.state.status).toBe("pending");
     expect(state.queries[0]!.promise).toBeDefined();
