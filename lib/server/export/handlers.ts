@@ -1,10 +1,10 @@
 // The export routes as plain `(req) => Promise<Response>` functions (mounted by thin files under
 // app/api/export):
 // - GET /api/export/visitors|mentions?…filters&format&id: the download itself, meant for the browser's
-//   own download (a link with `download`): a same-site check (a cross-site link must not spend the
-//   key's budget), the session (401), the export id (the browser makes it, so the tray knows it before
-//   the first byte; 409 if taken), the filters (400 naming the parameter), a place among the key's
-//   running exports (429 beyond MAX_RUNNING_EXPORTS), then the first upstream page (its failure
+//   own download (a link with `download`; cross-site requests are refused where the route is mounted,
+//   lib/server/csrf.ts): the session (401), the export id (the browser makes it, so the tray knows it
+//   before the first byte; 409 if taken), the filters (400 naming the parameter), a place among the
+//   key's running exports (429 beyond MAX_RUNNING_EXPORTS), then the first upstream page (its failure
 //   answered in the shared error shape) and the streamed file. Every refusal after the id is known is
 //   recorded under it too, so the tray says why a download failed (a browser shows no error body).
 // - GET /api/export/status?id=exp_…: one export of the session's key; without an id, the session's
@@ -70,17 +70,6 @@ function statusError(error: unknown, resource: ExportResource): NonNullable<Expo
   return { code: "export_failed", message: "The export failed on the server." };
 }
 
-/**
- * Browsers say where a request comes from in Sec-Fetch-Site. An export is a GET that spends the key's
- * rate limit, so a link or image on another site must not be able to start one with the user's
- * cookie (SameSite=Lax still sends it on top-level navigations). Requests without the header do not
- * come from a browser page.
- */
-function isCrossSite(req: Request): boolean {
-  const site = req.headers.get("sec-fetch-site");
-  return site !== null && site !== "same-origin" && site !== "none";
-}
-
 /** The export id a request names (`id`, at most one, as newExportId makes them), or null for none. */
 function exportIdParam(url: URL, required: boolean): string | null {
   const ids = url.searchParams.getAll("id");
@@ -129,9 +118,6 @@ function secondsLeft(apiKey: string, progress: ExportProgress, waitUntil: number
 }
 
 async function handleExport(req: Request, resource: ExportResource): Promise<Response> {
-  if (isCrossSite(req)) {
-    throw finalError({ status: 403, code: "cross_site_rejected", message: "Exports start from this app's own pages, not from links on other sites." });
-  }
   const session = await signedIn(req);
   const url = new URL(req.url);
   const id = exportIdParam(url, false) ?? newExportId();
