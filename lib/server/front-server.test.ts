@@ -5,7 +5,7 @@
 import { connect, type AddressInfo, type Socket } from "node:net";
 import type { Server } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { rawRequest } from "@/e2e/helpers/raw-http";
+import { rawRequest, rawUpload } from "@/e2e/helpers/raw-http";
 import { MAX_BODY_BYTES } from "./body-limit";
 import { PEER_ADDRESS_HEADER } from "./client-address";
 import { checkRequest, createFrontServer, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, LINGER_MAX_BYTES, LINGER_MS, NOT_FOUND_PATH } from "./front-server";
@@ -96,55 +96,9 @@ describe("front server", () => {
   });
 });
 
-type Upload = { response: string; sent: number; error: string | null };
-
-/**
- * One connection: sends `head` (request line and headers, no blank line) and then streams a body of
- * `total` bytes (Infinity: until the server closes), raw or chunked, as fast as the socket takes it or
- * one KB every `paceMs`, reading whatever comes back all the while. Like a client that uploads its
- * whole body whatever the server says (Python's sendall, a script), it goes on writing after the
- * server's answer and FIN. Resolves once the connection has closed: what came back, how much body was
- * written, and the error the socket ended with.
- */
-function upload(head: string, options: { total: number; chunked?: boolean; paceMs?: number; onSocket?: (s: Socket) => void }): Promise<Upload> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: "127.0.0.1", port, allowHalfOpen: true });
-    options.onSocket?.(socket);
-    const chunks: Buffer[] = [];
-    let sent = 0;
-    let error: string | null = null;
-    let pacer: ReturnType<typeof setInterval> | undefined;
-    socket.on("data", (c: Buffer) => chunks.push(c));
-    socket.on("error", (e: NodeJS.ErrnoException) => (error = e.code ?? e.message));
-    socket.on("close", () => {
-      clearInterval(pacer);
-      resolve({ response: Buffer.concat(chunks).toString("latin1"), sent, error });
-    });
-    socket.write(`${head}\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
-    const frame = (data: Buffer) => (options.chunked ? Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, Buffer.from("\r\n")]) : data);
-    if (options.paceMs) {
-      const kb = Buffer.alloc(1024, "x");
-      pacer = setInterval(() => {
-        if (socket.destroyed || !socket.writable) return clearInterval(pacer);
-        sent += kb.length;
-        socket.write(frame(kb));
-      }, options.paceMs);
-      return;
-    }
-    const chunk = Buffer.alloc(64 * 1024, "x");
-    const pump = () => {
-      while (sent < options.total && !socket.destroyed && socket.writable) {
-        sent += chunk.length;
-        if (!socket.write(frame(chunk))) return void socket.once("drain", pump);
-      }
-      if (sent >= options.total && socket.writable) socket.end(options.chunked ? "0\r\n\r\n" : "");
-    };
-    pump();
-  });
-}
-
 const statusOf = (response: string) => Number(response.split(" ", 2)[1]);
 const jsonBodyOf = (response: string) => JSON.parse(response.slice(response.indexOf("\r\n\r\n") + 4)) as { error: { code: string; message: string } };
+const upload = (head: string, options: Parameters<typeof rawUpload>[1]) => rawUpload(head, { ...options, base });
 const signInHead = (framing: string) => `POST /api/session HTTP/1.1\r\nContent-Type: application/json\r\nOrigin: ${base}\r\n${framing}`;
 const MB = 1024 * 1024;
 
