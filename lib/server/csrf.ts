@@ -3,9 +3,9 @@
 // spend the workspace key's rate limit through any /api route, or to sign in or out.
 // - `sameSiteOnly` mounts every /api route handler (app/api/**/route.ts): a request a browser marks
 //   `Sec-Fetch-Site: cross-site` or `same-site` is refused with 403 before the handler runs, whatever
-//   its method. `same-origin` (this app's pages) and `none` (an address typed in the address bar, a
-//   bookmark, a download link opened by the user) pass, and so do requests without the header: they do
-//   not come from a browser page and carry no ambient cookie risk (scripts, curl).
+//   its method. `same-origin` (this app's pages and their download links) and `none` (an address typed
+//   in the address bar, a bookmark) pass, and so do requests without the header: they do not come from
+//   a browser page and carry no ambient cookie risk (scripts, curl).
 // - `isSameOrigin` is the stricter check of session-changing requests (sign-in, sign-out, cancel): a
 //   browser always sends Origin on POST/DELETE, so a foreign or `null` Origin is refused too.
 import "server-only";
