@@ -35,11 +35,14 @@ test.describe("sign-in body size", () => {
       const framing = chunked ? "Transfer-Encoding: chunked" : `Content-Length: ${50 * MB}`;
       const head = ["POST /api/session HTTP/1.1", "Content-Type: application/json", `Origin: ${BASE_URL}`, framing].join("\r\n");
       for (let i = 0; i < 3; i++) {
+        const started = Date.now();
         const res = await rawUpload(head, { total: 50 * MB, chunked, localAddress: `127.0.0.${chunked ? 25 : 24}` });
         expect(res.response.split(" ", 2)[1], `attempt ${i}`).toBe("413");
         expect(errorCode(res.response.slice(res.response.indexOf("\r\n\r\n") + 4))).toBe("payload_too_large");
-        expect(res.error, `attempt ${i}`).toBeNull();
-        expect(res.sent).toBe(50 * MB);
+        // The server reads the rest and closes cleanly once it is all in; only its 5 s lingering bound
+        // may cut a client this machine makes too slow to send 50 MB in that time.
+        if (res.error !== null) expect(Date.now() - started, `attempt ${i}: ${res.error} after ${res.sent} bytes`).toBeGreaterThanOrEqual(5000);
+        else expect(res.sent).toBe(50 * MB);
       }
     });
   }
