@@ -10,10 +10,11 @@
 //   /api/, the app's not-found page elsewhere;
 // - refuses request bodies over MAX_BODY_BYTES with 413 (declared, or chunked: a chunked body is
 //   passed on only once all of it is in, and it is small), never buffering more than that;
-// - closes a connection whose request body it did not read the way nginx's lingering close does: the
-//   answer, then its end (FIN), then the rest of the body read and thrown away for at most LINGER_MS
-//   and LINGER_MAX_BYTES before the socket is closed. Closing at once, with the client's data still
-//   arriving, resets the connection, and the client may lose the answer it has not read yet;
+// - closes the connection of a request it refuses while its body is still arriving the way nginx's
+//   lingering close does: the body read and thrown away, the answer, then its end (FIN), and the
+//   socket closed once the body is all in, or after LINGER_MS or LINGER_MAX_BYTES. Closing at once,
+//   with the client's data still arriving, resets the connection, and the client may lose the answer
+//   it has not read yet;
 // - keeps idle connections open for KEEP_ALIVE_TIMEOUT_MS, longer than a proxy in front keeps its
 //   idle upstream connections (deploy/nginx.conf: 60 s), so the proxy never sends a request on a
 //   connection this server is closing (a 502 for the user).
