@@ -11,7 +11,7 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["{lib,sandbox,components,app,scripts,bench}/**/*.test.{ts,tsx}"],
+    include: ["{lib,sandbox,components,app,scripts,bench,deploy}/**/*.test.{ts,tsx}"],
     // Several instances of the built app: vitest.cluster.config.ts runs them after the build.
     exclude: [...configDefaults.exclude, "**/*.cluster.test.ts"],
     environment: "node",

@@ -1,9 +1,12 @@
 // Security of the BFF and pages against the real `next start` (HTTP only, no browser): security
 // headers and the per-request CSP nonce, the /sign-in redirect, session cookie attributes, CSRF,
-// and path attacks on the visitor id that must never reach another upstream path.
+// cross-site requests to any /api route, HEAD on an export, the entry's keep-alive timeout, and path
+// attacks on the visitor id that must never reach another upstream path.
+import { get } from "node:http";
 import { expect, test, type APIResponse } from "@playwright/test";
 import { rawRequest, type RawResponse } from "./helpers/raw-http";
 import { DEMO_KEYS, SANDBOX_URL } from "./helpers/sandbox";
+import { BASE_URL } from "./helpers/session";
 
 const expectSecurityHeaders = (res: APIResponse) => {
   const h = res.headers();
@@ -98,6 +101,70 @@ test("cross-site sign-in and sign-out are refused (403 csrf_rejected)", async ({
   expect((await signIn.json()).error.code).toBe("csrf_rejected");
   const signOut = await request.delete("/api/session", { headers: { origin: "https://evil.example", "sec-fetch-site": "cross-site" } });
   expect(signOut.status()).toBe(403);
+});
+
+test.describe("cross-site requests to /api", () => {
+  test("are refused with 403 cross_site_rejected on every kind of route and method, HEAD included", async ({ request, baseURL }) => {
+    const cookie = await signedInCookie(request, baseURL!);
+    for (const site of ["cross-site", "same-site"]) {
+      const headers = { cookie, origin: baseURL!, "sec-fetch-site": site };
+      const responses = [
+        await request.get("/api/insights/trend?from=2026-11-01&to=2026-11-07", { headers }),
+        await request.get("/api/visitors?source=chatgpt", { headers }),
+        await request.get("/api/export/visitors?format=csv", { headers }),
+        await request.get("/api/export/status", { headers }),
+        await request.get("/api/health", { headers }),
+        await request.post("/api/session", { headers, data: { demo: "pro" } }),
+        await request.delete("/api/session", { headers }),
+      ];
+      for (const res of responses) {
+        expect(res.status(), `${res.url()} (${site})`).toBe(403);
+        expect((await res.json()).error.code).toBe("cross_site_rejected");
+        expectSecurityHeaders(res);
+      }
+      // Next answers HEAD with the GET handler, through the same mount.
+      expect((await request.head("/api/session", { headers })).status()).toBe(403);
+    }
+    // The session survived the refused sign-out.
+    expect((await (await request.get("/api/session", { headers: { cookie } })).json()).signedIn).toBe(true);
+  });
+
+  test("same-origin pages, an address typed in (none) and scripts without the header are answered", async ({ request, baseURL }) => {
+    const cookie = await signedInCookie(request, baseURL!);
+    for (const site of ["same-origin", "none", null]) {
+      const headers: Record<string, string> = { cookie, ...(site ? { "sec-fetch-site": site } : {}) };
+      const res = await request.get("/api/insights/trend?from=2026-11-01&to=2026-11-07", { headers });
+      expect(res.status(), String(site)).toBe(200);
+      expect((await res.json()).data.length).toBe(7);
+    }
+  });
+});
+
+test("HEAD on an export starts nothing: after three HEADs (curl -I) an export of the key still starts", async ({ request, baseURL }) => {
+  const cookie = await signedInCookie(request, baseURL!);
+  for (let i = 0; i < 3; i++) {
+    const head = await request.head("/api/export/visitors?format=csv", { headers: { cookie } });
+    expect(head.status()).toBe(405);
+    expect(head.headers()["allow"]).toBe("GET");
+  }
+  // No export was registered for this session...
+  expect((await (await request.get("/api/export/status", { headers: { cookie } })).json()).data).toEqual([]);
+  // ...and one more starts and completes.
+  const res = await request.get("/api/export/visitors?source=claude&converted=true&format=csv", { headers: { cookie } });
+  expect(res.status()).toBe(200);
+  expect((await res.text()).split("\r\n").filter(Boolean).length).toBeGreaterThan(1);
+  // HEAD on a data route is a 405 too (no upstream calls for an answer nobody reads).
+  expect((await request.head("/api/visitors", { headers: { cookie } })).status()).toBe(405);
+});
+
+test("the production entry keeps idle connections 65 s, beyond a proxy's 60 s (Keep-Alive: timeout=65)", async () => {
+  const keepAlive = await new Promise<string | undefined>((resolve, reject) => {
+    get(`${BASE_URL}/api/health`, { headers: { Connection: "keep-alive" } }, (res) => {
+      res.resume();
+      resolve(res.headers["keep-alive"]?.toString());
+    }).on("error", reject);
+  });
+  expect(keepAlive).toBe("timeout=65");
 });
 
 test("path attacks on the visitor id never reach another upstream path", async ({ request, baseURL }) => {

@@ -1,11 +1,12 @@
 // Abuse of the sign-in endpoint against the production entry (`npm start`'s server in front of Next),
-// from the outside review: unbounded bodies (finding 3), throttling that trusted X-Forwarded-For and
-// had a global cap (finding 4), and the Secure cookie flag behind a TLS proxy (finding 5).
+// from the outside reviews: unbounded bodies, and a 413 the client could miss under its own upload;
+// throttling that trusted X-Forwarded-For and had a global cap; the Secure cookie flag behind a TLS
+// proxy.
 // Clients are told apart by their socket address: these tests send from their own loopback
 // addresses (127.0.0.0/8), so their failed attempts never throttle the other specs at 127.0.0.1.
 import { expect, test } from "@playwright/test";
 import { DEMO_KEYS } from "./helpers/sandbox";
-import { rawRequest, rawSignIn } from "./helpers/raw-http";
+import { rawRequest, rawSignIn, rawUpload } from "./helpers/raw-http";
 import { BASE_URL } from "./helpers/session";
 
 const errorCode = (body: string) => (JSON.parse(body) as { error: { code: string } }).error.code;
@@ -26,6 +27,32 @@ test.describe("sign-in body size", () => {
     const res = await rawRequest(head, { body, localAddress: "127.0.0.22" });
     expect(res.status).toBe(413);
     expect(errorCode(res.body)).toBe("payload_too_large");
+  });
+
+  for (const chunked of [false, true]) {
+    test(`sign-in body: a client streaming 50 MB ${chunked ? "chunked" : "with a declared length"} reads the 413 every time, never reset under its upload`, async () => {
+      const MB = 1024 * 1024;
+      const framing = chunked ? "Transfer-Encoding: chunked" : `Content-Length: ${50 * MB}`;
+      const head = ["POST /api/session HTTP/1.1", "Content-Type: application/json", `Origin: ${BASE_URL}`, framing].join("\r\n");
+      for (let i = 0; i < 3; i++) {
+        const started = Date.now();
+        const res = await rawUpload(head, { total: 50 * MB, chunked, localAddress: `127.0.0.${chunked ? 25 : 24}` });
+        expect(res.response.split(" ", 2)[1], `attempt ${i}`).toBe("413");
+        expect(errorCode(res.response.slice(res.response.indexOf("\r\n\r\n") + 4))).toBe("payload_too_large");
+        // The server reads the rest and closes cleanly once it is all in; only its 5 s lingering bound
+        // may cut a client this machine makes too slow to send 50 MB in that time.
+        if (res.error !== null) expect(Date.now() - started, `attempt ${i}: ${res.error} after ${res.sent} bytes`).toBeGreaterThanOrEqual(5000);
+        else expect(res.sent).toBe(50 * MB);
+      }
+    });
+  }
+
+  test("sign-in body: a small chunked body still signs in", async () => {
+    const body = JSON.stringify({ apiKey: DEMO_KEYS.pro });
+    const head = ["POST /api/session HTTP/1.1", "Content-Type: application/json", `Origin: ${BASE_URL}`, "Transfer-Encoding: chunked"].join("\r\n");
+    const chunked = `${(10).toString(16)}\r\n${body.slice(0, 10)}\r\n${(body.length - 10).toString(16)}\r\n${body.slice(10)}\r\n0\r\n\r\n`;
+    const res = await rawRequest(head, { body: chunked, localAddress: "127.0.0.26" });
+    expect(res.status, res.body).toBe(200);
   });
 
   test("sign-in body: a small body still signs in", async () => {

@@ -2,7 +2,7 @@
 // `OPTIONS *`, `TRACE`, paths with bad percent-encoding or dot segments, and requests from a chosen
 // loopback source address (127.0.0.0/8 is all loopback on Linux), so a test can be "another client".
 // Also used by the front server's unit test against its own server (`base`); no Playwright imports.
-import { connect } from "node:net";
+import { connect, type Socket } from "node:net";
 
 export type RawResponse = { status: number; headers: Record<string, string>; body: string };
 
@@ -63,4 +63,55 @@ export function rawSignIn(body: unknown, options: { localAddress?: string; heade
   const headers = { "Content-Type": "application/json", Origin: DASHBOARD, "Content-Length": String(Buffer.byteLength(payload)), ...options.headers };
   const head = [`POST /api/session HTTP/1.1`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)].join("\r\n");
   return rawRequest(head, { body: payload, localAddress: options.localAddress });
+}
+
+export type RawUpload = { response: string; sent: number; error: string | null };
+
+/**
+ * One connection: sends `head` (request line and headers, without Host and the blank line) and then
+ * streams a body of `total` bytes (Infinity: until the server closes), raw or chunked, as fast as the
+ * socket takes it or one KB every `paceMs`, reading whatever comes back all the while. Like a client
+ * that uploads its whole body whatever the server says (Python's sendall, a script), it goes on
+ * writing after the server's answer and FIN. Resolves once the connection has closed: what came back
+ * (head and body, raw), how much body was written, and the error the socket ended with, if any.
+ */
+export function rawUpload(
+  head: string,
+  options: { total: number; chunked?: boolean; paceMs?: number; localAddress?: string; base?: string; onSocket?: (socket: Socket) => void },
+): Promise<RawUpload> {
+  const target = new URL(options.base ?? DASHBOARD);
+  return new Promise((resolve) => {
+    const socket = connect({ host: target.hostname, port: Number(target.port), localAddress: options.localAddress, allowHalfOpen: true });
+    options.onSocket?.(socket);
+    const chunks: Buffer[] = [];
+    let sent = 0;
+    let error: string | null = null;
+    let pacer: ReturnType<typeof setInterval> | undefined;
+    socket.on("data", (c: Buffer) => chunks.push(c));
+    socket.on("error", (e: NodeJS.ErrnoException) => (error = e.code ?? e.message));
+    socket.on("close", () => {
+      clearInterval(pacer);
+      resolve({ response: Buffer.concat(chunks).toString("latin1"), sent, error });
+    });
+    socket.write(`${head}\r\nHost: ${target.host}\r\n\r\n`);
+    const frame = (data: Buffer) => (options.chunked ? Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, Buffer.from("\r\n")]) : data);
+    if (options.paceMs) {
+      const kb = Buffer.alloc(1024, "x");
+      pacer = setInterval(() => {
+        if (socket.destroyed || !socket.writable) return clearInterval(pacer);
+        sent += kb.length;
+        socket.write(frame(kb));
+      }, options.paceMs);
+      return;
+    }
+    const chunk = Buffer.alloc(64 * 1024, "x");
+    const pump = () => {
+      while (sent < options.total && !socket.destroyed && socket.writable) {
+        sent += chunk.length;
+        if (!socket.write(frame(chunk))) return void socket.once("drain", pump);
+      }
+      if (sent >= options.total && socket.writable) socket.end(options.chunked ? "0\r\n\r\n" : "");
+    };
+    pump();
+  });
 }

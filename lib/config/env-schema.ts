@@ -89,9 +89,9 @@ export const dashboardEnvSchema = z.object({
     .optional()
     .meta({
       description:
-        "Reverse proxies in front of the app (comma list of IPs and CIDR ranges) whose X-Forwarded-For is believed when throttling sign-in attempts: the right-most address that is not one of them is the client.",
+        "The reverse proxies in front of the app (comma list of IPs and CIDR ranges) whose X-Forwarded-For is believed when throttling sign-in attempts: the right-most address that is not one of them is the client. List the proxies' own addresses: a client inside a trusted range could name any address as its own. The proxy clients connect to must set X-Forwarded-For to the address it sees, not append to theirs.",
       whenUnset: "nothing forwarded is believed; the socket address is the client",
-      example: "10.0.0.0/8",
+      example: "172.28.0.10",
     }),
   REDIS_URL: z
     .string()

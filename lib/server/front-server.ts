@@ -7,10 +7,21 @@
 //   only where the app accepts them (WRITE_ROUTES);
 // - refuses request targets that are not a path (`*`, `http://host/...`: 400), and paths Next would
 //   answer with a 500 (bad percent-encoding) or a redirect (dot segments, backslashes): a JSON 400 under
-//   /api/, the app's not-found page elsewhere.
+//   /api/, the app's not-found page elsewhere;
+// - refuses request bodies over MAX_BODY_BYTES with 413 (declared, or chunked: a chunked body is
+//   passed on only once all of it is in, and it is small), never buffering more than that;
+// - closes the connection of a request it refuses while its body is still arriving the way nginx's
+//   lingering close does: the body read and thrown away, the answer, then its end (FIN), and the
+//   socket closed once the body is all in, or after LINGER_MS or LINGER_MAX_BYTES. Closing at once,
+//   with the client's data still arriving, resets the connection, and the client may lose the answer
+//   it has not read yet;
+// - keeps idle connections open for KEEP_ALIVE_TIMEOUT_MS, longer than a proxy in front keeps its
+//   idle upstream connections (deploy/nginx.conf: 60 s), so the proxy never sends a request on a
+//   connection this server is closing (a 502 for the user).
 // No `server-only`: scripts/run.ts loads this in plain Node, before Next.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
+import { MAX_BODY_BYTES } from "./body-limit";
 import { PEER_ADDRESS_HEADER } from "./client-address";
 
 /** Every method the app answers. HEAD is answered by Next wherever GET is. */
@@ -19,7 +30,20 @@ const METHODS = new Set(["GET", "HEAD", "POST", "DELETE"]);
 const WRITE_ROUTES: Record<string, readonly string[]> = { "/api/session": ["POST", "DELETE"], "/api/export/cancel": ["POST"] };
 const READ_ONLY = "GET, HEAD";
 
-export type Refusal = { status: 400 | 404 | 405; code: string; message: string; allow?: string };
+/**
+ * How long an idle kept-alive connection stays open. Above the idle timeout of any proxy in front
+ * (nginx's upstream keepalive_timeout, 60 s in deploy/nginx.conf; Node's default of 5 s is below it),
+ * so the proxy always closes first; a request it sends on a connection Node has just closed is a 502.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+/** Above KEEP_ALIVE_TIMEOUT_MS: the usual pairing behind a load balancer (Node before 18 let it cut idle kept-alive connections). */
+export const HEADERS_TIMEOUT_MS = 66_000;
+/** Lingering close: how long, at most, the rest of a refused body is read and thrown away. */
+export const LINGER_MS = 5_000;
+/** Lingering close: how much of it, at most (a client that has read the answer stops sending long before). */
+export const LINGER_MAX_BYTES = 64 * 1024 * 1024;
+
+export type Refusal = { status: 400 | 404 | 405 | 413; code: string; message: string; allow?: string };
 
 const isApi = (path: string) => path === "/api" || path.startsWith("/api/");
 
@@ -79,6 +103,47 @@ export type FrontServerOptions = {
   dev?: boolean;
 };
 
+/** A body is coming: a declared length above 0, or chunked. */
+const hasBody = (req: IncomingMessage) => Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
+
+const payloadTooLarge: Refusal = { status: 413, code: "payload_too_large", message: `The request body is larger than ${Math.round(MAX_BODY_BYTES / 1024)} KB.` };
+
+/**
+ * Closes the connection after the answer to a request whose body is still coming, as nginx's lingering
+ * close does: the body is read and dropped from now on; once the answer is written the server's side
+ * is closed (FIN), and the socket itself once the whole body is in and the answer flushed (nothing
+ * unread is left to reset the connection), or after LINGER_MS, or past LINGER_MAX_BYTES.
+ */
+function closeLingering(req: IncomingMessage, res: ServerResponse): void {
+  const socket = req.socket;
+  const close = () => socket.destroy();
+  let bodyEnded = false;
+  let flushed = false;
+  const closeIfDone = () => {
+    if (bodyEnded && flushed) close();
+  };
+  let discarded = 0;
+  req.on("data", (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > LINGER_MAX_BYTES) close();
+  });
+  req.once("end", () => {
+    bodyEnded = true;
+    closeIfDone();
+  });
+  req.resume();
+  res.once("finish", () => {
+    // Half-close (the server's sockets allow it): the client sees the answer end while we still read.
+    socket.end();
+    socket.once("finish", () => {
+      flushed = true;
+      closeIfDone();
+    });
+    const timer = setTimeout(close, LINGER_MS);
+    socket.once("close", () => clearTimeout(timer));
+  });
+}
+
 function refuse(req: IncomingMessage, res: ServerResponse, refusal: Refusal, handle: FrontServerOptions["handle"]): Promise<void> | void {
   const path = (req.url ?? "").split(/[?#]/, 1)[0]!;
   if (refusal.status === 404 && !isApi(path) && (req.method === "GET" || req.method === "HEAD")) {
@@ -86,8 +151,11 @@ function refuse(req: IncomingMessage, res: ServerResponse, refusal: Refusal, han
     setPeerAddress(req);
     return handle(req, res);
   }
-  // The body of a refused request is not read: the connection ends with the answer.
-  res.setHeader("Connection", "close");
+  // The connection ends with the answer. Without a body in the way Node closes it; with one, Node's
+  // own close would reset the connection under the client's upload, so the close lingers instead
+  // (no `Connection: close`, which makes Node close the socket as soon as the answer is written).
+  if (!hasBody(req) || req.complete) res.setHeader("Connection", "close");
+  else closeLingering(req, res);
   for (const [k, v] of Object.entries(REFUSAL_HEADERS)) res.setHeader(k, v);
   res.statusCode = refusal.status;
   if (refusal.allow) res.setHeader("Allow", refusal.allow);
@@ -111,17 +179,69 @@ function setPeerAddress(req: IncomingMessage): void {
   req.rawHeaders.push(PEER_ADDRESS_HEADER, peer);
 }
 
+/**
+ * Waits for a chunked body (one without a declared length) to be all in while staying within `max`:
+ * true once it is, false as soon as more than `max` bytes wait unread, null if the client went away.
+ * It is not read: the bytes stay in the request's buffer for Next to read as usual.
+ */
+function chunkedBodyWithin(req: IncomingMessage, max: number): Promise<boolean | null> {
+  return new Promise((resolve) => {
+    const settle = (result: boolean | null) => {
+      req.off("readable", check);
+      req.off("close", gone);
+      req.off("error", gone);
+      resolve(result);
+    };
+    const gone = () => settle(null);
+    function check() {
+      if (req.readableLength > max) settle(false);
+      else if (req.complete) settle(true);
+    }
+    req.on("readable", check);
+    req.once("close", gone);
+    req.once("error", gone);
+    check();
+  });
+}
+
+/** What to do with a request: refuse it, pass it on, or nothing (its client went away). */
+async function route(req: IncomingMessage, dev: boolean): Promise<Refusal | "pass" | "gone"> {
+  const refusal = checkRequest(req.method ?? "", req.url ?? "", dev);
+  if (refusal) return refusal;
+  // Next's development tooling posts its own (larger) bodies; the route handlers still bound theirs.
+  if (dev) return "pass";
+  if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) return payloadTooLarge;
+  if (req.headers["transfer-encoding"] !== undefined && req.headers["content-length"] === undefined) {
+    const within = await chunkedBodyWithin(req, MAX_BODY_BYTES);
+    if (within === null) return "gone";
+    if (!within) return payloadTooLarge;
+  }
+  return "pass";
+}
+
 export function createFrontServer(options: FrontServerOptions): Server {
-  const server = createServer((req, res) => {
-    const refusal = checkRequest(req.method ?? "", req.url ?? "", options.dev);
-    const answered = refusal ? refuse(req, res, refusal, options.handle) : (setPeerAddress(req), options.handle(req, res));
-    Promise.resolve(answered).catch((error: unknown) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    const answered = route(req, options.dev ?? false).then((decision) => {
+      if (decision === "gone") return;
+      if (decision !== "pass") return refuse(req, res, decision, options.handle);
+      setPeerAddress(req);
+      return options.handle(req, res);
+    });
+    answered.catch((error: unknown) => {
       console.error("[front-server]", error instanceof Error ? `${error.name}: ${error.message}` : "non-error thrown");
       if (!res.headersSent) {
         res.statusCode = 500;
         res.end();
       } else res.destroy();
     });
+  };
+  const server = createServer(onRequest);
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  // `Expect: 100-continue`: a body over the limit is refused before the client sends it.
+  server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
+    if (Number(req.headers["content-length"] ?? 0) <= MAX_BODY_BYTES) res.writeContinue();
+    onRequest(req, res);
   });
   // CONNECT never reaches the request listener; without this Node just drops the connection.
   server.on("connect", (_req: IncomingMessage, socket: Duplex) => {

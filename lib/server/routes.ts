@@ -154,8 +154,13 @@ export async function handleApiGet(req: Request, ctx: CatchAllContext): Promise<
   }
 }
 
-/** Any other method on /api/*: 405 with Allow on a route of the table, the JSON 404 elsewhere. */
-export async function handleApiOther(_req: Request, ctx: CatchAllContext): Promise<Response> {
+/**
+ * Any other method on /api/*, HEAD included: 405 with Allow on a route of the table, the JSON 404
+ * elsewhere. Next would answer HEAD by running GET and dropping the body: the route's upstream calls
+ * (an insights listing can be dozens of pages) spent on the key's rate limit for an answer nobody reads.
+ */
+export async function handleApiOther(req: Request, ctx: CatchAllContext): Promise<Response> {
   if (!matchRoute((await ctx.params).path ?? [])) return apiNotFound();
-  return errorResponse(new DataApiError({ status: 405, code: "method_not_allowed", message: "This endpoint answers GET only." }), { Allow: "GET, HEAD" });
+  const message = req.method === "HEAD" ? "HEAD is not answered here: its headers would cost the same upstream calls as GET. Use GET." : "This endpoint answers GET only.";
+  return errorResponse(new DataApiError({ status: 405, code: "method_not_allowed", message }), { Allow: "GET" });
 }

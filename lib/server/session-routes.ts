@@ -4,6 +4,7 @@
 // and tells a rejected key apart from an upstream that is rate limiting, failing or unreachable.
 import "server-only";
 import { isDataApiError, type DataApiError } from "@/lib/data-api/errors";
+import { MAX_BODY_BYTES } from "./body-limit";
 import { clientKey } from "./client-address";
 import { isSameOrigin } from "./csrf";
 import { DEMO_IDS, loadDemoKeys } from "./demo-keys";
@@ -23,8 +24,6 @@ import {
 import { serverContext } from "./context";
 import { dataApiForKey, discardKey, rateBudgetForKey } from "./upstream";
 
-/** A sign-in body is `{"apiKey": "..."}`: a few hundred bytes. Larger ones are refused with 413. */
-const MAX_BODY_BYTES = 4096;
 
 const KEY_FORM_MESSAGE =
   "An API key starts with svc_sk_live_ or svc_sk_test_ followed by letters, digits, _ or - (copy it from Settings → API Keys).";

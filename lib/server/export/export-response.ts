@@ -26,6 +26,10 @@ export type ExportResponseOptions = {
   onEnd?: (outcome: ExportOutcome & { resource: ExportResource }) => void;
   /** While the page the file needs next waits for the key's rate budget: until when (epoch ms), or null. */
   onWait?: (until: number | null) => void;
+  /** Since when the body has sat unread (epoch ms), or null once it is read again (see startExport). */
+  onIdle?: (since: number | null) => void;
+  /** How long the body may sit unread before the export ends (default EXPORT_IDLE_MS). */
+  idleMs?: number;
   lookahead?: number;
   /** The most rows an export may hold (see startExport). */
   maxRows?: number;
@@ -74,6 +78,8 @@ export async function exportResponse(api: DataApi, request: ExportRequest, optio
     onError: (error, progress) => options.onError?.(error, { resource, ...progress }),
     onEnd: (outcome) => options.onEnd?.({ ...outcome, resource }),
     onWait: options.onWait,
+    onIdle: options.onIdle,
+    idleMs: options.idleMs,
   });
 
   const filename = exportFilenameFor(request, options.now ?? new Date());

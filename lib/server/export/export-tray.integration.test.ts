@@ -4,16 +4,20 @@
 // reported with its seconds and an estimate that covers it, cancel stops the download and the upstream
 // paging (also after a full garbage collection: nothing that carries the cancel is held weakly), at
 // most MAX_RUNNING_EXPORTS run per key with a 429 beyond, an id is never reused, and refusals are
-// recorded under the id so the tray can say why a download failed.
+// recorded under the id so the tray can say why a download failed. A HEAD starts nothing, and a
+// download nobody reads ends after the idle limit (saying why, freeing its place) while one that is
+// read, however slowly, through long rate-limit waits goes on.
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
+import * as visitorsRoute from "@/app/api/export/visitors/route";
 import type { Sandbox } from "@/sandbox/server";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { serverContext } from "../context";
 import { call, onServerFakeTime, sessionCookie, withProUpstream, ORIGIN, type ErrorJson } from "../test-support";
 import { cancelExport, exportMentions, exportStatus, exportVisitors } from "./handlers";
 import { MAX_RUNNING_EXPORTS, newExportId, type ExportStatus } from "./registry";
+import { EXPORT_IDLE_MS } from "./stream";
 
 let sandbox: Sandbox;
 let cookie: string;
@@ -250,6 +254,112 @@ describe("waiting for the rate limit", () => {
       expect(waits[0]! - waits[waits.length - 1]!).toBeGreaterThanOrEqual(waiting.length - 3);
       expect(waiting[0]!.seconds_left! - waiting.at(-1)!.seconds_left!).toBeGreaterThanOrEqual(waiting.length - 3);
       expect(seen.at(-1)?.state === "complete" || seen.some((s) => s.state === "running")).toBe(true);
+    } finally {
+      delete process.env.DATA_API_RATE_BUDGET;
+    }
+  });
+});
+
+describe("downloads nobody reads", () => {
+  const head = (query: string) =>
+    visitorsRoute.HEAD(new Request(`${ORIGIN}/api/export/visitors?${query}`, { method: "HEAD", headers: { cookie } }), undefined);
+  /** As Next calls the route for a GET (curl, a script: no Sec-Fetch headers). */
+  const get = (query: string) => visitorsRoute.GET(new Request(`${ORIGIN}/api/export/visitors?${query}`, { headers: { cookie } }), undefined);
+
+  it("HEAD is a 405 that starts nothing: after three HEADs an export of the key still starts", async () => {
+    const before = sandbox.stats().requests;
+    const ids = [newExportId(), newExportId(), newExportId()];
+    for (const id of ids) {
+      const res = await head(`format=csv&id=${id}`);
+      expect(res.status).toBe(405);
+      expect(res.headers.get("allow")).toBe("GET");
+      expect(((await res.json()) as ErrorJson).error.code).toBe("method_not_allowed");
+      expect((await status(id)).status).toBe(404);
+    }
+    expect(sandbox.stats().requests).toBe(before);
+    const res = await get(`source=claude&converted=true&format=csv&id=${newExportId()}`);
+    expect(res.status).toBe(200);
+    await res.text();
+  });
+
+  it("ends an export whose body is never read after the idle limit, says why in its record, stops its heartbeat and frees its place", async () => {
+    await onServerFakeTime(async () => {
+      const ids = Array.from({ length: MAX_RUNNING_EXPORTS }, () => newExportId());
+      const bodies: Response[] = [];
+      for (const id of ids) {
+        const res = await get(`format=csv&id=${id}`);
+        expect(res.status).toBe(200);
+        // Held, never read: what Next does with a GET it runs for a HEAD.
+        bodies.push(res);
+      }
+      const refused = await get(`format=csv&id=${newExportId()}`);
+      expect(refused.status).toBe(429);
+      await refused.text();
+
+      // Still running (heartbeating) within the limit...
+      await new Promise((r) => setTimeout(r, EXPORT_IDLE_MS - 2000));
+      for (const id of ids) expect((await status(id)).body.state).toBe("running");
+      // ...and ended after it, with the reason the tray shows.
+      await new Promise((r) => setTimeout(r, 3000));
+      for (const id of ids) {
+        const ended = (await status(id)).body;
+        expect(ended.state).toBe("failed");
+        expect(ended.error?.code).toBe("download_idle");
+        expect(ended.error?.message).toMatch(/Nothing read the download for 30 s/);
+      }
+      // Nothing writes the records any more.
+      const written = await Promise.all(ids.map(async (id) => (await status(id)).body.updated_at));
+      await new Promise((r) => setTimeout(r, 60_000));
+      expect(await Promise.all(ids.map(async (id) => (await status(id)).body.updated_at))).toEqual(written);
+      // Whoever held the bodies sees failed downloads.
+      for (const body of bodies) await expect(body.text()).rejects.toThrow(/Nothing read the download/);
+
+      const next = await get(`source=gemini&converted=true&format=csv&id=${newExportId()}`);
+      expect(next.status).toBe(200);
+      await next.text();
+    });
+  });
+
+  it("a slow but reading client is not ended during rate-limit waits longer than the idle limit", async () => {
+    // 20 pages on 10 a minute: once the client has read the first ten, the export waits over half a
+    // minute for the next window, the client waiting on it.
+    process.env.DATA_API_RATE_BUDGET = "5/s,10/min";
+    try {
+      const seen: ExportStatus[] = [];
+      await onServerFakeTime(async () => {
+        const id = newExportId();
+        const res = await get(`format=csv&id=${id}`);
+        expect(res.status).toBe(200);
+        const reading = (async () => {
+          const reader = res.body!.getReader();
+          const decoder = new TextDecoder();
+          let text = "";
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) return text;
+            text += decoder.decode(value);
+            // A slow client: two seconds between two reads.
+            await new Promise((r) => setTimeout(r, 2000));
+          }
+        })();
+        let text: string | undefined;
+        let failure: unknown;
+        reading.then(
+          (t) => (text = t),
+          (e: unknown) => (failure = e),
+        );
+        // The tray's view meanwhile (polled apart from the reader, which it must not slow down).
+        while (text === undefined && failure === undefined) {
+          await new Promise((r) => setTimeout(r, 1000));
+          seen.push((await status(id)).body);
+        }
+        expect(failure).toBeUndefined();
+        expect(text!.split("\r\n").filter(Boolean)).toHaveLength(2001);
+        seen.push((await status(id)).body);
+      });
+      expect(seen.at(-1)).toMatchObject({ state: "complete", rows_written: 2000 });
+      // It did wait longer than the idle limit for the rate limit.
+      expect(Math.max(...seen.map((s) => s.wait_seconds ?? 0))).toBeGreaterThan(EXPORT_IDLE_MS / 1000);
     } finally {
       delete process.env.DATA_API_RATE_BUDGET;
     }

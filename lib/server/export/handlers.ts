@@ -1,12 +1,16 @@
 // The export routes as plain `(req) => Promise<Response>` functions (mounted by thin files under
 // app/api/export):
 // - GET /api/export/visitors|mentions?…filters&format&id: the download itself, meant for the browser's
-//   own download (a link with `download`): a same-site check (a cross-site link must not spend the
-//   key's budget), the session (401), the export id (the browser makes it, so the tray knows it before
-//   the first byte; 409 if taken), the filters (400 naming the parameter), a place among the key's
-//   running exports (429 beyond MAX_RUNNING_EXPORTS), then the first upstream page (its failure
+//   own download (a link with `download`; cross-site requests are refused where the route is mounted,
+//   lib/server/csrf.ts): the session (401), the export id (the browser makes it, so the tray knows it
+//   before the first byte; 409 if taken), the filters (400 naming the parameter), a place among the
+//   key's running exports (429 beyond MAX_RUNNING_EXPORTS), then the first upstream page (its failure
 //   answered in the shared error shape) and the streamed file. Every refusal after the id is known is
 //   recorded under it too, so the tray says why a download failed (a browser shows no error body).
+//   A download nobody reads (paused, stalled, never read) ends after EXPORT_IDLE_MS as failed
+//   (`download_idle`), and stops heartbeating once nothing has read it for that long.
+// - HEAD on a download: 405 (exportHead). Next would answer it by running GET without reading the
+//   body: an export started, held running by its heartbeat, taking one of the key's places.
 // - GET /api/export/status?id=exp_…: one export of the session's key; without an id, the session's
 //   recent exports (the tray's list, which so survives a reload).
 // - POST /api/export/cancel?id=exp_…: stops a running export (CSRF-checked like sign-in and out).
@@ -17,7 +21,7 @@ import { isDataApiError } from "@/lib/data-api/errors";
 import { mentionExportParams, visitorExportParams } from "@/lib/data-api/params";
 import { queryOf } from "../routes";
 import { getEnv } from "../env";
-import { errorForBrowser, finalError, invalidParameter, json, unauthorized, withErrors } from "../http";
+import { errorForBrowser, errorResponse, finalError, invalidParameter, json, unauthorized, withErrors } from "../http";
 import { keyId } from "../key-id";
 import { serverContext } from "../context";
 import { isSameOrigin } from "../csrf";
@@ -38,7 +42,7 @@ import {
   type ExportRecord,
   type ExportState,
 } from "./registry";
-import { ExportIntegrityError, ExportTooLargeError, type ExportProgress } from "./stream";
+import { EXPORT_IDLE_MS, ExportIdleError, ExportIntegrityError, ExportTooLargeError, type ExportProgress } from "./stream";
 
 /** How often a running export writes its progress (when it changed) and looks for a cancel request. */
 const TICK_MS = 500;
@@ -63,22 +67,12 @@ const SUBJECT: Record<ExportResource, string> = { visitors: "the visitor export"
 function statusError(error: unknown, resource: ExportResource): NonNullable<ExportRecord["error"]> {
   if (error instanceof ExportTooLargeError) return { code: "export_too_large", message: error.message };
   if (error instanceof ExportIntegrityError) return { code: "unexpected_response", message: error.message };
+  if (error instanceof ExportIdleError) return { code: "download_idle", message: error.message };
   if (isDataApiError(error)) {
     const mapped = errorForBrowser(error, SUBJECT[resource]).error;
     return { code: mapped.code, message: mapped.message, ...(mapped.requestId ? { request_id: mapped.requestId } : {}) };
   }
   return { code: "export_failed", message: "The export failed on the server." };
-}
-
-/**
- * Browsers say where a request comes from in Sec-Fetch-Site. An export is a GET that spends the key's
- * rate limit, so a link or image on another site must not be able to start one with the user's
- * cookie (SameSite=Lax still sends it on top-level navigations). Requests without the header do not
- * come from a browser page.
- */
-function isCrossSite(req: Request): boolean {
-  const site = req.headers.get("sec-fetch-site");
-  return site !== null && site !== "same-origin" && site !== "none";
 }
 
 /** The export id a request names (`id`, at most one, as newExportId makes them), or null for none. */
@@ -130,9 +124,6 @@ function secondsLeft(apiKey: string, progress: ExportProgress, waitUntil: number
 }
 
 async function handleExport(req: Request, resource: ExportResource): Promise<Response> {
-  if (isCrossSite(req)) {
-    throw finalError({ status: 403, code: "cross_site_rejected", message: "Exports start from this app's own pages, not from links on other sites." });
-  }
   const session = await signedIn(req);
   const url = new URL(req.url);
   const id = exportIdParam(url, false) ?? newExportId();
@@ -211,6 +202,8 @@ async function handleExport(req: Request, resource: ExportResource): Promise<Res
 
   let progress: ExportProgress = { rowsWritten: 0, bytesWritten: 0, unreadable: 0, unreadableRequestIds: [], total: null, pagesFetched: 0 };
   let waitUntil: number | null = null;
+  /** Since when the download has sat unread (null while it is read, or waits for a page). */
+  let idleSince: number | null = null;
   let changed = true;
   let lastWrite = 0;
   let ended = false;
@@ -244,7 +237,10 @@ async function handleExport(req: Request, resource: ExportResource): Promise<Res
     if (ended) return;
     if (await store.isCancelRequested(owner, id).catch(() => false)) cancel();
     const now = ctx.now();
-    if (!ended && (changed || now - lastWrite >= HEARTBEAT_MS)) {
+    // The heartbeat says "still running" only of a download someone reads: one unread for the idle
+    // limit is ended by the stream; should that ever not happen, its record still goes stale.
+    const read = idleSince === null || now - idleSince < EXPORT_IDLE_MS;
+    if (!ended && (changed || (read && now - lastWrite >= HEARTBEAT_MS))) {
       changed = false;
       lastWrite = now;
       await write(snapshotRecord(activeState(now), now));
@@ -276,6 +272,9 @@ async function handleExport(req: Request, resource: ExportResource): Promise<Res
         waitUntil = until;
         changed = true;
       },
+      onIdle: (since) => {
+        idleSince = since;
+      },
       onEnd: (outcome) => {
         progress = outcome;
         if (outcome.status === "cancelled" && !cancelledByUser) {
@@ -305,6 +304,16 @@ async function handleExport(req: Request, resource: ExportResource): Promise<Res
 
 export const exportVisitors = withErrors(SUBJECT.visitors, (req: Request) => handleExport(req, "visitors"));
 export const exportMentions = withErrors(SUBJECT.mentions, (req: Request) => handleExport(req, "mentions"));
+
+/**
+ * HEAD /api/export/visitors|mentions: 405, nothing started. A download's headers (its total, its id)
+ * exist only once an export has fetched its first page, and a HEAD never reads the body.
+ */
+export async function exportHead(): Promise<Response> {
+  return errorResponse(finalError({ status: 405, code: "method_not_allowed", message: "HEAD would start an export nobody reads; GET the export to download it." }), {
+    Allow: "GET",
+  });
+}
 
 /**
  * GET /api/export/status?id=exp_…: an export of this session's key, as ExportStatus.

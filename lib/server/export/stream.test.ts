@@ -2,10 +2,19 @@
 // backpressure, cancellation and failure semantics. The same core runs against the sandbox over
 // real HTTP in export.integration.test.ts.
 import Papa from "papaparse";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { EXPORT_COLUMNS } from "./columns";
 import { csvEncoder, jsonEncoder } from "./encoders";
-import { ExportIntegrityError, ExportTooLargeError, startExport, type ExportOutcome, type ExportPage, type FetchPage } from "./stream";
+import {
+  EXPORT_IDLE_MS,
+  ExportIdleError,
+  ExportIntegrityError,
+  ExportTooLargeError,
+  startExport,
+  type ExportOutcome,
+  type ExportPage,
+  type FetchPage,
+} from "./stream";
 
 type Row = { id: string; source?: string; pages_viewed?: number; converted?: boolean };
 
@@ -206,5 +215,102 @@ describe("startExport", () => {
   it("refuses a first page that does not add up before a 200 goes out", async () => {
     const fetchPage: FetchPage<Row> = async () => ({ data: makeRows(30), meta: { total: 500, limit: 100 } });
     await expect(startExport({ fetchPage, encoder: csvEncoder(columns) })).rejects.toBeInstanceOf(ExportIntegrityError);
+  });
+});
+
+describe("a body nobody reads (fake time)", () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** startExport over `fetchPage`, its first page let through on the fake clock. */
+  async function started(fetchPage: FetchPage<Row>, ends: ExportOutcome[], lookahead?: number) {
+    const starting = startExport({ fetchPage, encoder: csvEncoder(columns), lookahead, onEnd: (o) => ends.push(o) });
+    await vi.advanceTimersByTimeAsync(1);
+    return starting;
+  }
+
+  /** Reads the stream to its end, pausing `pauseMs` after each chunk; resolves with the text or the error. */
+  async function readSlowly(stream: ReadableStream<Uint8Array>, pauseMs: number): Promise<string | Error> {
+    const reader = stream.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return text;
+        text += decoder.decode(value);
+        await new Promise((r) => setTimeout(r, pauseMs));
+      }
+    } catch (error) {
+      return error as Error;
+    }
+  }
+
+  it("never read at all (what a HEAD does): ends after EXPORT_IDLE_MS as failed with ExportIdleError, and pages no further", async () => {
+    const { fetchPage, asked } = source(makeRows(10_000));
+    const ends: ExportOutcome[] = [];
+    const { stream } = await started(fetchPage, ends);
+    await vi.advanceTimersByTimeAsync(EXPORT_IDLE_MS - 1);
+    expect(ends).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(ends).toHaveLength(1);
+    expect(ends[0]!.status).toBe("failed");
+    expect(ends[0]!.error).toBeInstanceOf(ExportIdleError);
+    expect((ends[0]!.error as Error).message).toMatch(/Nothing read the download for 30 s/);
+    // Whoever holds the body sees an error, not a clean (short) end.
+    await expect(stream.getReader().read()).rejects.toBeInstanceOf(ExportIdleError);
+    const pages = asked.length;
+    await vi.advanceTimersByTimeAsync(10 * EXPORT_IDLE_MS);
+    expect(asked.length).toBe(pages);
+  });
+
+  it("a reader that stops part-way: ends EXPORT_IDLE_MS after the last chunk it left unread", async () => {
+    const { fetchPage } = source(makeRows(10_000));
+    const ends: ExportOutcome[] = [];
+    const { stream } = await started(fetchPage, ends, 2);
+    const reader = stream.getReader();
+    for (let i = 0; i < 3; i++) {
+      const reading = reader.read();
+      await vi.advanceTimersByTimeAsync(1);
+      expect((await reading).done).toBe(false);
+      // Reads well within the limit keep it going however long it runs.
+      await vi.advanceTimersByTimeAsync(EXPORT_IDLE_MS - 10);
+    }
+    expect(ends).toEqual([]);
+    await vi.advanceTimersByTimeAsync(EXPORT_IDLE_MS);
+    expect(ends.map((e) => e.status)).toEqual(["failed"]);
+  });
+
+  it("a slow reader is not ended while the page it waits for is held by the rate limit far longer than the limit", async () => {
+    const rows = makeRows(300);
+    // Every page after the first waits three idle limits for the key's budget, one at a time.
+    const held: FetchPage<Row> = async (offset) => {
+      await new Promise((r) => setTimeout(r, offset === 0 ? 1 : 3 * EXPORT_IDLE_MS));
+      return { data: rows.slice(offset, offset + 100), meta: { total: rows.length, limit: 100, offset } };
+    };
+    const ends: ExportOutcome[] = [];
+    const { stream } = await started(held, ends, 1);
+    // It takes almost the whole limit to read each chunk.
+    const text = readSlowly(stream, EXPORT_IDLE_MS - 1000);
+    await vi.advanceTimersByTimeAsync(20 * EXPORT_IDLE_MS);
+    const result = await text;
+    expect(result).not.toBeInstanceOf(Error);
+    expect((result as string).split("\r\n").filter(Boolean)).toHaveLength(301);
+    expect(ends.map((e) => e.status)).toEqual(["complete"]);
+  });
+
+  it("the same export read with pauses just over the limit is ended", async () => {
+    const rows = makeRows(300);
+    const { fetchPage } = source(rows);
+    const ends: ExportOutcome[] = [];
+    const { stream } = await started(fetchPage, ends, 1);
+    const text = readSlowly(stream, EXPORT_IDLE_MS + 1000);
+    await vi.advanceTimersByTimeAsync(20 * EXPORT_IDLE_MS);
+    expect(await text).toBeInstanceOf(ExportIdleError);
+    expect(ends.map((e) => e.status)).toEqual(["failed"]);
   });
 });

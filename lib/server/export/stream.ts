@@ -16,6 +16,10 @@
 //   the user cancelled) aborts in-flight page requests and stops paging; an abort also errors the
 //   stream at once, whether or not the consumer is reading, so the download fails rather than ends.
 // - While the page the file needs next waits for the key's rate budget, `onWait` says until when.
+// - A body nobody reads ends the export: when a chunk has sat unread for `idleMs` (a paused download,
+//   a client that stopped reading, a request such as HEAD whose body is never read), the export fails
+//   with ExportIdleError and frees its place. Only time spent waiting for the consumer counts: while
+//   the consumer waits for us (a page on its way, however long the rate limit holds it) nothing does.
 // - A failure after the first page ERRORS the stream. The HTTP layer then aborts the response
 //   instead of ending it, so the client's download fails: a file is never silently truncated.
 import type { ExportEncoder } from "./encoders";
@@ -67,6 +71,10 @@ export type ExportStreamOptions<T> = {
    * null once it no longer waits.
    */
   onWait?: (until: number | null) => void;
+  /** How long a chunk may sit unread before the export ends (ExportIdleError); default EXPORT_IDLE_MS. */
+  idleMs?: number;
+  /** Since when (epoch ms) the stream has been waiting for its consumer to read; null once it reads again. */
+  onIdle?: (since: number | null) => void;
 };
 
 export type StartedExport = {
@@ -87,6 +95,16 @@ export class ExportIntegrityError extends Error {
   }
 }
 
+/** Thrown into the stream when nothing read it for `idleMs`: nobody is downloading the file. */
+export class ExportIdleError extends Error {
+  constructor(readonly idleMs: number) {
+    super(
+      `Nothing read the download for ${Math.round(idleMs / 1000)} s (a paused download, or a client that does not read it), so the export was stopped and its place freed. Export again.`,
+    );
+    this.name = "ExportIdleError";
+  }
+}
+
 /** An export larger than this app will plan (its total, or rows seen when the total is unknown). */
 export class ExportTooLargeError extends Error {
   constructor(
@@ -101,6 +119,11 @@ export class ExportTooLargeError extends Error {
 // Enough pages in flight to keep Pro's 50 requests/s going at ~150 ms upstream latency, while the
 // pages held stay around 100 KB.
 const DEFAULT_LOOKAHEAD = 8;
+/**
+ * How long an export's body may sit unread before the export ends. A reading client, however slow its
+ * link, drains the socket's buffers and pulls again well within it; a rate-limit wait does not count.
+ */
+export const EXPORT_IDLE_MS = 30_000;
 export const DEFAULT_MAX_EXPORT_ROWS = 1_000_000;
 /** Request ids kept for the "could not be read" report: enough to quote, bounded for any export. */
 const MAX_REPORTED_REQUEST_IDS = 5;
@@ -123,8 +146,9 @@ const itemsOn = (page: ExportPage<unknown>): number => page.data.length + unread
  * first page does not add up), then returns the total and a stream of the whole export. Rows are taken up to the first page's meta.total, the count promised.
  */
 export async function startExport<T extends Readonly<Record<string, unknown>>>(options: ExportStreamOptions<T>): Promise<StartedExport> {
-  const { encoder, onError, onEnd, onProgress, onWait } = options;
+  const { encoder, onError, onEnd, onProgress, onWait, onIdle } = options;
   const maxRows = options.maxRows ?? DEFAULT_MAX_EXPORT_ROWS;
+  const idleMs = options.idleMs ?? EXPORT_IDLE_MS;
   // One controller for every page request of this export, aborted by the client or on failure.
   const paging = new AbortController();
   const external = options.signal;
@@ -181,10 +205,20 @@ export async function startExport<T extends Readonly<Record<string, unknown>>>(o
   let sawShortPage = total === null && itemsOn(first) < pageSize;
   let ended = false;
   const inFlight: { offset: number; page: Promise<ExportPage<T>> }[] = [];
+  // Armed whenever a chunk waits in the queue for the consumer (after start and after each pull),
+  // cleared when the consumer pulls: so a pull waiting for a page (and the rate limit) never counts.
+  let idleTimer: ReturnType<typeof setTimeout> | undefined;
+  const clearIdle = () => {
+    if (idleTimer === undefined) return;
+    clearTimeout(idleTimer);
+    idleTimer = undefined;
+    onIdle?.(null);
+  };
 
   const finish = (status: ExportOutcome["status"], error?: unknown) => {
     if (ended) return;
     ended = true;
+    clearIdle();
     external?.removeEventListener("abort", onExternalAbort);
     if (status !== "complete") paging.abort();
     onEnd?.({ ...snapshot(), status, ...(error === undefined ? {} : { error }) });
@@ -247,6 +281,21 @@ export async function startExport<T extends Readonly<Record<string, unknown>>>(o
     controller.enqueue(bytes);
   };
 
+  const armIdle = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    if (ended) return;
+    clearIdle();
+    onIdle?.(Date.now());
+    idleTimer = setTimeout(() => {
+      idleTimer = undefined;
+      if (ended) return;
+      const error = new ExportIdleError(idleMs);
+      onError?.(error, snapshot());
+      finish("failed", error);
+      // Errored, not closed: whoever holds the response aborts it rather than ending a short file.
+      controller.error(error);
+    }, idleMs);
+  };
+
   const stream = new ReadableStream<Uint8Array>(
     {
       start(controller) {
@@ -270,9 +319,11 @@ export async function startExport<T extends Readonly<Record<string, unknown>>>(o
         enqueue(controller, text);
         onProgress?.(snapshot());
         needPage(pageSize);
+        armIdle(controller);
       },
       async pull(controller) {
         if (ended) return;
+        clearIdle();
         try {
           fill();
           const next = inFlight.shift();
@@ -293,6 +344,8 @@ export async function startExport<T extends Readonly<Record<string, unknown>>>(o
           } else {
             needPage(next.offset + pageSize);
             fill();
+            // Pulled again at once if the consumer is already waiting (the timer is then cleared).
+            armIdle(controller);
           }
         } catch (err) {
           if (ended) return;

@@ -3,10 +3,12 @@
 // while away (no queue that would hold requests), warns at connect when the server's maxmemory-policy
 // could evict revoked sessions, and /api/health reports it. Without REDIS_URL no client is made at all.
 import { afterEach, describe, expect, it } from "vitest";
-import { GET as health } from "@/app/api/health/route";
+import { GET } from "@/app/api/health/route";
 import { closeSharedRedis, redactRedisUrl, sharedRedis, viaRedis } from "./connection";
 import { freePort } from "@/bench/support";
 import { redisForFile, TEST_PREFIX, until } from "./test-support";
+
+const health = () => GET(new Request("http://localhost:3000/api/health"), undefined);
 
 const redis = redisForFile();
 

@@ -1,0 +1,108 @@
+// Every /api route refuses requests a browser marks as started by another site, whatever the method,
+// before doing any work; same-origin, `none` and header-less requests pass. The routes are read from
+// the source, not listed here: every route file under app/api (each method it exports) and, through
+// the catch-all app/api/[[...path]], every path of the route table (`apiRoutes`). A route added later
+// is held to the same rule without touching this file.
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { DEMO_KEYS } from "@/sandbox/keys";
+import { serverContext } from "./context";
+import { keyId } from "./key-id";
+import { apiRoutes } from "./routes";
+import { sessionCookie, upstreamForFile, ORIGIN, type ErrorJson } from "./test-support";
+
+const sandbox = upstreamForFile();
+let cookie: string;
+beforeAll(async () => {
+  cookie = await sessionCookie(DEMO_KEYS.pro);
+});
+
+const API_DIR = path.resolve(__dirname, "../../app/api");
+const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+type Handler = (req: Request, ctx: { params: Promise<{ path?: string[] }> }) => Promise<Response>;
+
+/** Every route.ts under app/api, as the URL path segments its folder names ("[[...path]]" kept as is). */
+function routeFiles(dir = API_DIR, segments: string[] = []): { file: string; segments: string[] }[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (entry.isDirectory()) return routeFiles(path.join(dir, entry.name), [...segments, entry.name]);
+    return entry.name === "route.ts" ? [{ file: path.join(dir, entry.name), segments }] : [];
+  });
+}
+
+/** Request paths for a route file: its folder's path, or for the catch-all every path of the table and one it does not hold. */
+function pathsOf(segments: string[]): string[][] {
+  const catchAll = segments.at(-1) === "[[...path]]";
+  if (!catchAll) return [segments];
+  const base = segments.slice(0, -1);
+  const table = Object.keys(apiRoutes).map((p) => p.split("/").filter(Boolean).map((s) => (s.startsWith(":") ? "vis_abc" : s)));
+  return [...table, ["no", "such", "route"]].map((p) => [...base, "__catch_all__", ...p]);
+}
+
+type Target = { label: string; url: string; params: string[]; method: (typeof METHODS)[number]; handler: Handler };
+
+async function targets(): Promise<Target[]> {
+  const out: Target[] = [];
+  for (const { file, segments } of routeFiles()) {
+    const mod = (await import(file)) as Partial<Record<(typeof METHODS)[number], Handler>>;
+    const exported = METHODS.filter((m) => typeof mod[m] === "function");
+    expect(exported.length, `${file} exports no method`).toBeGreaterThan(0);
+    for (const raw of pathsOf(segments)) {
+      const marker = raw.indexOf("__catch_all__");
+      const urlSegments = marker < 0 ? raw : [...raw.slice(0, marker), ...raw.slice(marker + 1)];
+      const params = marker < 0 ? [] : raw.slice(marker + 1);
+      for (const method of exported) {
+        out.push({ label: `${method} /api/${urlSegments.join("/")}`, url: `${ORIGIN}/api/${urlSegments.join("/")}?format=csv`, params, method, handler: mod[method]! });
+      }
+    }
+  }
+  return out;
+}
+
+function send(t: Target, headers: Record<string, string>): Promise<Response> {
+  const body = ["POST", "PUT", "PATCH"].includes(t.method) ? JSON.stringify({ demo: "pro" }) : undefined;
+  const req = new Request(t.url, { method: t.method, headers, ...(body ? { body } : {}) });
+  return t.handler(req, { params: Promise.resolve({ path: t.params }) });
+}
+
+describe("cross-site requests to /api", () => {
+  it("the routes come from the source: every route file, and every path of the route table", async () => {
+    const all = await targets();
+    const labels = all.map((t) => t.label);
+    for (const expected of ["GET /api/export/visitors", "HEAD /api/export/mentions", "POST /api/session", "DELETE /api/session", "GET /api/health", "GET /api/insights/trend", "GET /api/visitors/vis_abc/timeline", "POST /api/export/cancel"]) {
+      expect(labels).toContain(expected);
+    }
+    expect(new Set(labels).size).toBe(labels.length);
+  });
+
+  it("are refused with 403 in the error shape on every route and method, before any work (no upstream call, no export, no cookie)", async () => {
+    const upstreamBefore = sandbox().stats().requests;
+    for (const t of await targets()) {
+      for (const site of ["cross-site", "same-site"]) {
+        // The victim's cookie and a matching Origin: only Sec-Fetch-Site tells the request apart.
+        const res = await send(t, { cookie, origin: ORIGIN, "sec-fetch-site": site, "sec-fetch-mode": "navigate" });
+        expect(res.status, `${t.label} (${site})`).toBe(403);
+        const body = (await res.json()) as ErrorJson;
+        expect(body.error.code, t.label).toBe("cross_site_rejected");
+        expect(body.error.message.length).toBeGreaterThan(0);
+        expect(res.headers.get("set-cookie"), t.label).toBeNull();
+        expect(res.headers.get("cache-control")).toContain("no-store");
+      }
+    }
+    expect(sandbox().stats().requests).toBe(upstreamBefore);
+    expect(await serverContext().stores.exportStatus.list(keyId(DEMO_KEYS.pro))).toEqual([]);
+  });
+
+  it("same-origin, none (typed in the address bar, a download link) and no header at all (scripts, curl) pass to the route", async () => {
+    for (const t of await targets()) {
+      const allowed: Record<string, string>[] = [{ "sec-fetch-site": "same-origin" }, { "sec-fetch-site": "none" }, {}];
+      for (const headers of allowed) {
+        // No session: each route answers in its own way (200, 400, 401, 404, 405), none with the cross-site refusal.
+        const res = await send(t, { origin: ORIGIN, ...headers });
+        const code = res.status === 403 ? ((await res.json()) as ErrorJson).error.code : null;
+        expect(code, `${t.label} ${JSON.stringify(headers)}`).not.toBe("cross_site_rejected");
+        await res.body?.cancel();
+      }
+    }
+  });
+});
