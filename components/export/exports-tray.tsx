@@ -311,7 +311,8 @@ function ExportItem({ status: s, sinceAnswer, onCancel, onDismiss }: { status: E
           </p>
           {s.state === "failed" && s.error && (
             <p className={styles.error} data-testid="export-error">
-              {s.error.message}
+              {/* Messages end with their own full stop; the request id goes before the sentence's end. */}
+              {s.error.message.replace(/\.$/, "")}
               {s.error.request_id ? ` (request ${s.error.request_id})` : ""}. The download was stopped and shows as failed in your browser.
             </p>
           )}
