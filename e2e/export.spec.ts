@@ -2,13 +2,15 @@
 // own download (checked against paging the Data API directly), in CSV, CSV for Excel or JSON; the
 // exports tray of the app shell shows its progress on every page, through navigation and a reload,
 // until the download completes with every row; Cancel in the tray stops it and saves nothing; an
-// upstream failure mid-way fails the download and the tray says why, with the request id.
+// upstream failure mid-way fails the download and the tray says why, with the request id. The tray
+// stays out of the way: dismissed is dismissed across reloads and tabs, a finished export is a
+// one-line notice, a phone starts with it hidden, and no page's end is ever under it.
 import { readFile } from "node:fs/promises";
 import Papa from "papaparse";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { clearFaults, DEMO_KEYS, numberText, SANDBOX_URL, sandboxGet, setFaults } from "./helpers/sandbox";
 import { expectNoSeriousViolations } from "./helpers/a11y";
-import { openPage, signIn } from "./helpers/session";
+import { BASE_URL, openPage, signIn, waitForWidgets } from "./helpers/session";
 
 type List<T> = { data: T[]; meta: { total: number } };
 type Row = Record<string, unknown>;
@@ -137,6 +139,66 @@ test("CSV for Excel: a BOM, readable headers, and São Paulo intact when read as
   expect(new Set(parsed.data.map((r) => r.Converted))).toEqual(new Set(["Yes"]));
 });
 
+test.describe("CSV for Excel as a German browser in Berlin opens it", () => {
+  test.use({ locale: "de-DE", timezoneId: "Europe/Berlin" });
+
+  const berlinToday = () => new Date().toLocaleDateString("sv-SE", { timeZone: "Europe/Berlin" });
+  const berlinClock = (iso: unknown) => new Date(String(iso)).toLocaleString("sv-SE", { timeZone: "Europe/Berlin" });
+  const parseExcel = (text: string) => {
+    expect(text.charCodeAt(0)).toBe(0xfeff);
+    return Papa.parse<Record<string, string>>(text.slice(1), { header: true, delimiter: ";", newline: "\r\n", skipEmptyLines: true });
+  };
+
+  test("the list export: the range's days in the name, Berlin times, labels, ';' between fields", async ({ page }) => {
+    // Berlin's 28 Oct – 19 Nov, which the list asks the Data API for as that zone's instants.
+    const view = "source=perplexity&from=2026-10-28&to=2026-11-19&tz=Europe/Berlin";
+    const { download, expected } = await (async () => {
+      await signIn(page, "pro");
+      await openPage(page, `/visitors?${view}`);
+      const rows = await allRows("visitors", "source=perplexity&from=2026-10-27T23:00:00.000Z&to=2026-11-19T22:59:59.999Z");
+      const { region, button } = await exportButton(page, "visitors", rows.length);
+      await region.getByLabel("Format").selectOption({ label: "CSV for Excel" });
+      const downloading = page.waitForEvent("download");
+      await button.click();
+      return { download: await downloading, expected: rows };
+    })();
+    expect(download.suggestedFilename()).toBe(`visitors_source-perplexity_2026-10-28_to_2026-11-19_${berlinToday()}.csv`);
+    const parsed = parseExcel(await readFile((await download.path())!, "utf8"));
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.meta.fields).toEqual(["Visitor ID", "First seen (Europe/Berlin)", "Last seen (Europe/Berlin)", "Source", "Intent", "Pages viewed", "Converted", "Email", "Country", "City"]);
+    expect(parsed.data.map((r) => r["Visitor ID"])).toEqual(expected.map((r) => r.id));
+    expect(parsed.data.map((r) => r["First seen (Europe/Berlin)"])).toEqual(expected.map((r) => berlinClock(r.first_seen)));
+    expect(new Set(parsed.data.map((r) => r.Source))).toEqual(new Set(["Perplexity"]));
+    // Intents as the table shows them, row for row.
+    const shown = await page.getByTestId("visitors-table").locator('tbody td[data-column="intent"]').allTextContents();
+    expect(shown.length).toBeGreaterThan(0);
+    expect(parsed.data.slice(0, shown.length).map((r) => r.Intent || "—")).toEqual(shown.map((t) => t.trim()));
+  });
+
+  test("a card's download: the timeline's events as the page names them, Berlin times, ';'", async ({ page, context }) => {
+    // The viewer's zone, as the sign-in page stores it from the browser's.
+    await context.addCookies([{ name: "viewer_tz", value: "Europe/Berlin", url: BASE_URL }]);
+    await signIn(page, "pro");
+    const [visitor] = (await sandboxGet<List<Row>>("/visitors?limit=1")).data;
+    const id = String(visitor!.id);
+    const timeline = await sandboxGet<{ data: Row[] }>(`/visitors/${encodeURIComponent(id)}/timeline`);
+    await openPage(page, `/visitors/${id}?order=oldest`);
+    await expect(page.getByTestId("range-tz")).toHaveText(/Europe\/Berlin$/);
+
+    const downloading = page.getByTestId("csv-download").getByText("Download").click().then(() => page.waitForEvent("download"));
+    await page.getByRole("button", { name: "CSV for Excel", exact: true }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe(`timeline_${id}_${berlinToday()}_excel.csv`);
+    const parsed = parseExcel(await readFile((await download.path())!, "utf8"));
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.meta.fields).toEqual(["Time (Europe/Berlin)", "Event", "Page title", "URL", "Source", "Time on page (s)"]);
+    expect(parsed.data.map((e) => e["Time (Europe/Berlin)"])).toEqual(timeline.data.map((e) => berlinClock(e.occurred_at)));
+    const names = await page.getByTestId("timeline-event").locator(".timeline-type").allTextContents();
+    expect(parsed.data.map((e) => e.Event)).toEqual(names);
+    expect(parsed.data.some((e) => e.Source === "ChatGPT" || e.Source === "Organic search" || e.Source === "Perplexity")).toBe(true);
+  });
+});
+
 test.describe("long exports (faults limited to the 'limited' demo key)", () => {
   // The sandbox keeps one fault rule per key scope: clearing ours leaves other specs' rules alone.
   test.afterEach(async () => {
@@ -243,5 +305,211 @@ test.describe("long exports (faults limited to the 'limited' demo key)", () => {
     const shown = /\(request (req_[A-Za-z0-9]+)\)/.exec((await error.textContent()) ?? "")?.[1];
     const failed = (await exportPageLog()).filter((e) => e.status === 500).map((e) => e.request_id);
     expect(failed).toContain(shown);
+  });
+});
+
+test.describe("the exports tray stays out of the way", () => {
+  // Slow exports use the 'limited' key's faults, as the long exports above do: in this file, so the two
+  // never run at once.
+  test.afterEach(async () => {
+    await clearFaults([DEMO_KEYS.limited]);
+  });
+
+  const tray = (page: Page) => page.getByTestId("exports-tray");
+
+  /** Waits for the tray's next answer from the server, so what it shows is what the server lists. */
+  const nextStatus = (page: Page) => page.waitForResponse((r) => r.url().includes("/api/export/status") && r.ok());
+
+  /**
+   * With the limited key, an export of the list at `path` that runs slowly: each of its pages from the
+   * Data API delayed by `latencyMs` (and every other request of that key to the same resource).
+   * Returns once the tray lists it as running; `download` is the browser's download, when it starts.
+   */
+  async function startSlowExportOf(page: Page, path: string, latencyMs: number) {
+    const resource = path.startsWith("/mentions") ? "mentions" : "visitors";
+    await signIn(page, "limited");
+    await openPage(page, path);
+    const filters = path.split("?")[1] ?? "";
+    const total = (await sandboxGet<List<Row>>(`/${resource}?${filters}&limit=1`, DEMO_KEYS.limited)).meta.total;
+    const { button } = await exportButton(page, resource, total);
+    await setFaults({ latencyMs, paths: [`/${resource}`], keys: [DEMO_KEYS.limited] });
+    const download = page.waitForEvent("download", { timeout: latencyMs + 30_000 });
+    // A test that cancels before the first page never gets the download: not an error of its own.
+    download.catch(() => undefined);
+    await button.click();
+    const item = exportItem(page);
+    await expect(item).toHaveAttribute("data-state", /running|waiting/, { timeout: 20_000 });
+    return { total, item, download };
+  }
+
+  type Box = { x: number; y: number; width: number; height: number };
+
+  /**
+   * Scrolls to the end of the page and returns, read at one instant, the boxes of the main content,
+   * of its last element matching `last`, and of the tray (which changes height as progress text wraps).
+   * Polled until the main content ends above the tray: a page still drawing (a widget's answer
+   * arriving) grows after the scroll, which the next scroll to the end then shows.
+   */
+  async function boxesAtTheEnd(page: Page, last = "tbody tr:last-child > *") {
+    let boxes: Awaited<ReturnType<typeof readBoxesAtTheEnd>> | undefined;
+    const overhang = async () => {
+      boxes = await readBoxesAtTheEnd(page, last);
+      return boxes.main.y + boxes.main.height - boxes.tray.y;
+    };
+    await expect.poll(overhang, { timeout: 15_000, message: "at the end of the page, the main content should end above the tray" }).toBeLessThanOrEqual(0.5);
+    return boxes!;
+  }
+
+  async function readBoxesAtTheEnd(page: Page, last: string) {
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await page.waitForTimeout(200);
+    return page.evaluate((selector) => {
+      const box = (el: Element | null | undefined): Box | null => {
+        if (!el) return null;
+        const r = el.getBoundingClientRect();
+        return { x: r.x, y: r.y, width: r.width, height: r.height };
+      };
+      const main = document.querySelector("main");
+      const lastOnes = [...(main?.querySelectorAll(selector) ?? [])].filter((el) => el.getBoundingClientRect().height > 0);
+      return { main: box(main)!, last: lastOnes.map((el) => box(el)!), tray: box(document.querySelector('[data-testid="exports-tray"]'))! };
+    }, last);
+  }
+
+  const overlaps = (a: Box, b: Box) =>
+    a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+  test("a dismissed export stays dismissed after a reload and in other tabs; a new export still shows, announced", async ({ page }) => {
+    test.setTimeout(180_000);
+    const { download } = await exportList(page, "visitors", "source=gemini&converted=true");
+    expect(await download.failure()).toBeNull();
+    const item = exportItem(page);
+    await expect(item).toHaveAttribute("data-state", "complete");
+    const id = (await item.getAttribute("data-export-id"))!;
+    // The live region said so, though the export was done by the tray's first answer.
+    await expect(page.getByTestId("exports-announcer")).toContainText("Visitors export done");
+
+    // A second tab, open before the dismissal, lists it too.
+    const other = await page.context().newPage();
+    await openPage(other, "/mentions");
+    const otherItem = tray(other).locator(`[data-export-id="${id}"]`);
+    await expect(otherItem).toBeVisible();
+
+    await item.getByRole("button", { name: /^Dismiss/ }).click();
+    await expect(tray(page)).toHaveCount(0);
+    // The other tab drops it at once (the storage event), without a reload.
+    await expect(otherItem).toHaveCount(0);
+
+    // A reload and a new tab ask the server, which still lists it for an hour: it stays dismissed.
+    let answered = nextStatus(page);
+    await page.reload();
+    await answered;
+    await waitForWidgets(page);
+    await expect(tray(page)).toHaveCount(0);
+    const third = await page.context().newPage();
+    answered = nextStatus(third);
+    await third.goto("/settings");
+    await answered;
+    await expect(third.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(tray(third)).toHaveCount(0);
+    const listed = (await (await page.request.get("/api/export/status")).json()) as { data: { id: string }[] };
+    expect(listed.data.map((e) => e.id)).toContain(id);
+
+    // A new export has a new id: it shows, in this tab and the others.
+    const { button } = await exportButton(page, "visitors", (await allRows("visitors", "source=gemini&converted=true")).length);
+    const downloading = page.waitForEvent("download");
+    await button.click();
+    await downloading;
+    const fresh = exportItem(page);
+    await expect(fresh).toHaveAttribute("data-state", "complete");
+    expect(await fresh.getAttribute("data-export-id")).not.toBe(id);
+    await other.reload();
+    await expect(tray(other).getByTestId("export-item")).toHaveCount(1);
+  });
+
+  test("a finished export shrinks to a one-line notice", async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const { item, total, download: downloading } = await startSlowExportOf(page, "/visitors?source=gemini", 4000);
+    await expect(item.getByRole("progressbar")).toBeVisible();
+    await expect(tray(page).getByRole("button", { name: /^Hide/ })).toBeVisible();
+    // Read at one instant with the progress bar, so it is the running tray's size.
+    const running = await tray(page).evaluate((el) => ({ ...el.getBoundingClientRect().toJSON(), bar: el.querySelector('[role="progressbar"]') !== null }) as DOMRect & { bar: boolean });
+    expect(running.bar).toBe(true);
+
+    await clearFaults([DEMO_KEYS.limited]);
+    const download = await downloading;
+    expect(await download.failure()).toBeNull();
+    await expect(item).toHaveAttribute("data-state", "complete", { timeout: 30_000 });
+    await expect(item.getByTestId("export-detail")).toHaveText(new RegExp(`^Done: ${numberText(total)} rows, [\\d.]+ [KM]?B$`));
+    // No progress bar, no header, no Hide: the name, the outcome and a Dismiss, on one line.
+    await expect(item.getByRole("progressbar")).toHaveCount(0);
+    await expect(tray(page).getByRole("button", { name: /^(Hide|Show)/ })).toHaveCount(0);
+    await expect(item.getByRole("button", { name: /^Dismiss visitors_source-gemini_/ })).toBeVisible();
+    const notice = (await tray(page).boundingBox())!;
+    expect(notice.height).toBeLessThanOrEqual(52);
+    expect(notice.height).toBeLessThan(running.height / 2);
+    expect(notice.width).toBeLessThanOrEqual(running.width);
+    await expectNoSeriousViolations(page, "/visitors with a finished export's notice");
+  });
+
+  test("on a 375 px phone the tray starts hidden and never covers the page's end", async ({ page }) => {
+    test.setTimeout(150_000);
+    await page.setViewportSize({ width: 375, height: 812 });
+    // The mentions' pages each delayed 12 s (under the client's 15 s timeout), eight at a time: about
+    // a minute in all. The overview lists no mentions, so it loads at its own pace meanwhile.
+    const { item } = await startSlowExportOf(page, "/mentions", 12_000);
+    const toggle = tray(page).getByRole("button", { name: /^Show/ });
+    await expect(toggle).toHaveAttribute("aria-expanded", "false");
+    await expect(item.getByRole("progressbar")).toBeHidden();
+    // One line that still says how far it is, not 40% of the screen.
+    await expect(tray(page)).toContainText(/Exports · 1 (running(, \d+%)?|starting)/);
+    const bar = (await tray(page).boundingBox())!;
+    expect(bar.height).toBeLessThanOrEqual(56);
+
+    // At the end of the page, its last content ends above the tray: the mentions' cards, and the
+    // overview's (its KPIs and score are higher up; its last cards are what the tray could cover).
+    for (const path of ["/mentions", "/"]) {
+      if (path !== "/mentions") await openPage(page, path);
+      await expect(tray(page).getByRole("button", { name: /^Show/ })).toBeVisible();
+      const { main, last, tray: box } = await boxesAtTheEnd(page, ".card");
+      expect(main.y + main.height, path).toBeLessThanOrEqual(box.y + 0.5);
+      expect(last.length, path).toBeGreaterThan(0);
+      expect(overlaps(last.at(-1)!, box), `${path}: the last card is under the tray`).toBe(false);
+    }
+
+    // Shown, the tray is taller, and the page makes room for that too; keyboard and names stay.
+    await tray(page).getByRole("button", { name: /^Show/ }).click();
+    await expect(tray(page).getByRole("button", { name: /^Hide/ })).toHaveAttribute("aria-expanded", "true");
+    await expect(exportItem(page).getByRole("progressbar")).toBeVisible();
+    const { main, tray: shown } = await boxesAtTheEnd(page);
+    expect(shown.height).toBeGreaterThan(bar.height);
+    expect(main.y + main.height).toBeLessThanOrEqual(shown.y + 0.5);
+
+    await exportItem(page).getByRole("button", { name: /^Cancel/ }).click();
+    await expect(exportItem(page)).toHaveAttribute("data-state", "cancelled", { timeout: 15_000 });
+  });
+
+  test("at 1440 px the table's last columns end above the tray, and Hide survives a reload", async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const { item } = await startSlowExportOf(page, "/visitors", 4000);
+    await expect(tray(page)).toHaveAttribute("data-folded", "false");
+    await expect(item.getByRole("progressbar")).toBeVisible();
+    const { main, last, tray: box } = await boxesAtTheEnd(page);
+    expect(main.y + main.height).toBeLessThanOrEqual(box.y + 0.5);
+    // Every cell of the table's last row, the last columns (email, city) under the tray's x-range included.
+    expect(last.length).toBeGreaterThanOrEqual(8);
+    expect(last.some((cell) => cell.x + cell.width > box.x), "some of the last row's cells are in the tray's columns").toBe(true);
+    for (const cell of last) expect(overlaps(cell, box)).toBe(false);
+
+    await tray(page).getByRole("button", { name: /^Hide/ }).click();
+    await expect(tray(page)).toHaveAttribute("data-folded", "true");
+    await page.reload();
+    await expect(tray(page)).toHaveAttribute("data-folded", "true");
+    await expect(tray(page).getByRole("button", { name: /^Show/ })).toHaveAttribute("aria-expanded", "false");
+    await expectNoSeriousViolations(page, "/visitors with the tray hidden");
+    await tray(page).getByRole("button", { name: /^Show/ }).click();
+    await exportItem(page).getByRole("button", { name: /^Cancel/ }).click();
+    await expect(exportItem(page)).toHaveAttribute("data-state", "cancelled", { timeout: 15_000 });
   });
 });

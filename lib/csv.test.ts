@@ -1,6 +1,6 @@
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
-import { csvField, csvHeaderRow, csvRecord, csvRow, looksLikeFormula, toCsv, UTF8_BOM } from "./csv";
+import { csvField, csvHeaderRow, csvRecord, csvRow, excelStyle, looksLikeFormula, toCsv, UTF8_BOM } from "./csv";
 
 const bytes = (s: string) => Array.from(new TextEncoder().encode(s));
 
@@ -162,7 +162,7 @@ describe("the Excel dialect", () => {
   ];
 
   it("starts with a UTF-8 BOM and readable headers (a timestamp's names its zone); plain CSV has neither", () => {
-    const excel = toCsv(columns, rows, "excel");
+    const excel = toCsv(columns, rows, excelStyle());
     expect(excel.startsWith(`${UTF8_BOM}"Visitor ID","City","First seen (UTC)","Converted"\r\n`)).toBe(true);
     const plain = toCsv(columns, rows);
     expect(plain.startsWith('"id","city","first_seen","converted"\r\n')).toBe(true);
@@ -170,22 +170,68 @@ describe("the Excel dialect", () => {
   });
 
   it("keeps São Paulo when the bytes are read as UTF-8 with the BOM (as Excel does)", () => {
-    const bytes = new TextEncoder().encode(toCsv(columns, rows, "excel"));
+    const bytes = new TextEncoder().encode(toCsv(columns, rows, excelStyle()));
     expect(Array.from(bytes.slice(0, 3))).toEqual([0xef, 0xbb, 0xbf]);
     const text = new TextDecoder("utf-8", { ignoreBOM: false }).decode(bytes);
     expect(text).toContain('"São Paulo"');
   });
 
   it("writes timestamps Excel reads as date-times, Yes/No, and still neutralises formulas", () => {
-    const excel = toCsv(columns, rows, "excel");
+    const excel = toCsv(columns, rows, excelStyle());
     expect(excel).toContain('"vis_1","São Paulo","2026-11-20 12:34:56","Yes"\r\n');
     // An unparseable timestamp is written as the text it was, never as an invented date.
     expect(excel).toContain(`"vis_2","'=cmd","not a date","No"\r\n`);
   });
 
   it("parses back with papaparse to the same number of rows and columns", () => {
-    const parsed = Papa.parse<string[]>(toCsv(columns, rows, "excel").slice(1), { newline: "\r\n", skipEmptyLines: true });
+    const parsed = Papa.parse<string[]>(toCsv(columns, rows, excelStyle()).slice(1), { newline: "\r\n", skipEmptyLines: true });
     expect(parsed.errors).toEqual([]);
     expect(parsed.data.map((r) => r.length)).toEqual([4, 4, 4]);
+  });
+});
+
+describe("CSV for Excel in the viewer's zone and locale", () => {
+  const columns = [
+    { key: "id", header: "id", label: "Visitor ID" },
+    { key: "first_seen", header: "first_seen", label: "First seen", kind: "timestamp" as const },
+    { key: "source", header: "source", label: "Source", kind: "token" as const, display: (v: string) => (v === "perplexity" ? "Perplexity" : undefined) },
+    { key: "share", header: "share_pct", label: "Share (%)", kind: "number" as const },
+    { key: "note", header: "note", label: "Note" },
+  ];
+  const row = { id: "vis_1", first_seen: "2026-11-20T23:30:00.000Z", source: "perplexity", share: 12.5, note: "a;b, c" };
+
+  it("writes date-times as the zone's wall clock and names the zone in the header", () => {
+    const berlin = toCsv(columns, [row], excelStyle("Europe/Berlin", "en-US"));
+    expect(berlin).toBe(`${UTF8_BOM}"Visitor ID","First seen (Europe/Berlin)","Source","Share (%)","Note"\r\n"vis_1","2026-11-21 00:30:00","Perplexity","12.5","a;b, c"\r\n`);
+    // Across a clock change: New York is UTC-4 in October, UTC-5 in November.
+    const ny = excelStyle("America/New_York");
+    expect(csvRow([columns[1]!], { first_seen: "2026-10-31T12:00:00Z" }, ny)).toBe('"2026-10-31 08:00:00"\r\n');
+    expect(csvRow([columns[1]!], { first_seen: "2026-11-02T12:00:00Z" }, ny)).toBe('"2026-11-02 07:00:00"\r\n');
+  });
+
+  it.each([
+    ["de-DE", ";"],
+    ["fr-FR", ";"],
+    ["nl-NL", ";"],
+    ["de", ";"],
+    ["en-US", ","],
+    ["en-GB", ","],
+  ])("%s: fields separated by %j, decimals as the locale writes them", (locale, separator) => {
+    const text = toCsv(columns, [row], excelStyle("UTC", locale));
+    const decimal = separator === ";" ? "12,5" : "12.5";
+    expect(text.split("\r\n")[1]).toBe(["vis_1", "2026-11-20 23:30:00", "Perplexity", decimal, "a;b, c"].map((f) => `"${f}"`).join(separator));
+    // A standard parser told the separator reads the same cells back (quoting keeps "a;b, c" whole).
+    const parsed = Papa.parse<string[]>(text.slice(1), { delimiter: separator, newline: "\r\n", skipEmptyLines: true });
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.data[1]).toEqual(["vis_1", "2026-11-20 23:30:00", "Perplexity", decimal, "a;b, c"]);
+  });
+
+  it("still neutralises formulas and keeps unknown values and unreadable times as sent", () => {
+    const style = excelStyle("Europe/Berlin", "de-DE");
+    expect(csvRow(columns, { id: "=1+1", first_seen: "yesterday", source: "@evil", share: -5, note: "-2" }, style)).toBe(`"'=1+1";"yesterday";"'@evil";"-5";"'-2"\r\n`);
+  });
+
+  it("leaves plain CSV alone: UTC instants, codes, commas, a decimal point", () => {
+    expect(csvRow(columns, row)).toBe('"vis_1","2026-11-20T23:30:00.000Z","perplexity","12.5","a;b, c"\r\n');
   });
 });

@@ -2,10 +2,11 @@
 // their group's total), then the other sources, each group by visitors descending; a source this
 // dashboard does not know is labelled as sent and counted with the other sources. Also the
 // drill-down links: a source's visitors (and its converted ones) over the same window.
+import { SOURCE_GROUP_LABELS } from "@/lib/columns/labels";
 import { isAiSource, sourceLabelOf } from "@/lib/data-api/constants";
 
 export type SourceGroupId = "ai" | "other";
-export const GROUP_LABELS: Record<SourceGroupId, string> = { ai: "AI platforms", other: "Other sources" };
+export const GROUP_LABELS: Record<SourceGroupId, string> = SOURCE_GROUP_LABELS;
 
 export type SourceGroup<R> = { id: SourceGroupId; label: string; rows: R[] };
 

@@ -6,8 +6,9 @@
 // the app shell, which this control tells about the new export.
 import { useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
+import { useAppRange } from "@/components/range/use-app-range";
 import { EXPORTS_KEY } from "@/lib/queries/exports";
-import { EXPORT_FORMAT_OPTIONS, exportUrl, isExportFormat, newExportId, type ExportFilters, type ExportFormat, type ExportResource } from "./export-query";
+import { browserLocale, EXPORT_FORMAT_OPTIONS, exportUrl, isExportFormat, newExportId, type ExportFilters, type ExportFormat, type ExportResource } from "./export-query";
 import { addStartedExport } from "./started-exports";
 import styles from "./export.module.css";
 
@@ -38,11 +39,14 @@ export function ExportButton({ resource, filters, total }: ExportButtonProps) {
   const [started, setStarted] = useState(false);
   const queryClient = useQueryClient();
   const formatId = useId();
+  // The zone the header names beside the range: the range's days are counted in it, so the file is
+  // named by them and CSV for Excel writes its date-times in it.
+  const { tz } = useAppRange().range;
 
   function start() {
     const id = newExportId();
     addStartedExport({ id, resource, format, startedAt: Date.now() });
-    download(exportUrl(resource, filters, format, id));
+    download(exportUrl(resource, filters, format, id, { tz, locale: browserLocale() }));
     setStarted(true);
     void queryClient.invalidateQueries({ queryKey: EXPORTS_KEY });
   }

@@ -8,6 +8,14 @@ describe("exportUrl", () => {
     );
   });
 
+  it("adds the viewer's zone, and the browser's language for CSV for Excel only", () => {
+    const viewer = { tz: "Europe/Berlin", locale: "de-DE" };
+    expect(exportUrl("visitors", { source: "perplexity", tz: "UTC", locale: "en" }, "csv-excel", "exp_1", viewer)).toBe(
+      "/api/export/visitors?source=perplexity&format=csv-excel&id=exp_1&tz=Europe%2FBerlin&locale=de-DE",
+    );
+    expect(exportUrl("visitors", { source: "perplexity" }, "json", "exp_1", viewer)).toBe("/api/export/visitors?source=perplexity&format=json&id=exp_1&tz=Europe%2FBerlin");
+  });
+
   it("encodes values", () => {
     expect(exportUrl("mentions", { from: "2026-11-01T00:00:00+02:00" }, "csv", "exp_2")).toBe(
       "/api/export/mentions?from=2026-11-01T00%3A00%3A00%2B02%3A00&format=csv&id=exp_2",
@@ -57,5 +65,12 @@ describe("csvDownloadName", () => {
     expect(csvDownloadName("timeline_vis_abc.csv", now)).toBe("timeline_vis_abc_2026-11-22.csv");
     expect(csvDownloadName("ranking_2026-11-20", now)).toBe("ranking_2026-11-20.csv");
     expect(csvDownloadName("a b/c", now)).toBe("a-b-c_2026-11-22.csv");
+  });
+
+  it("dates the download in the viewer's zone, and marks the Excel variant", async () => {
+    const { csvDownloadName } = await import("./csv-download-button");
+    const lateInUtc = new Date("2026-11-22T23:30:00Z");
+    expect(csvDownloadName("traffic_30d", lateInUtc, "excel", "Europe/Berlin")).toBe("traffic_30d_2026-11-23_excel.csv");
+    expect(csvDownloadName("traffic_30d", lateInUtc, "", "America/Los_Angeles")).toBe("traffic_30d_2026-11-22.csv");
   });
 });

@@ -29,18 +29,40 @@ export function unreadableMessage(report: UnreadableReport | undefined): string 
 
 export type ExportFilters = Record<string, string | number | undefined>;
 
-const PAGING = new Set(["limit", "offset", "format", "id"]);
+/** Who the file is for: the zone the page counts days in, and the browser's language. */
+export type ExportViewer = { tz: string; locale: string };
 
-export function exportUrl(resource: ExportResource, filters: ExportFilters, format: ExportFormat, id: string): string {
+const NOT_FILTERS = new Set(["limit", "offset", "format", "id", "tz", "locale"]);
+
+/**
+ * The export's URL: the filters, the format, the export's id, and the viewer's zone (the file name
+ * names the range's days in it; CSV for Excel writes its date-times in it) and, for CSV for Excel
+ * only, the browser's language (whose decimal mark decides the list separator).
+ */
+export function exportUrl(resource: ExportResource, filters: ExportFilters, format: ExportFormat, id: string, viewer?: ExportViewer): string {
   const query = new URLSearchParams();
   for (const key of Object.keys(filters).sort()) {
     const value = filters[key];
-    if (value === undefined || value === "" || PAGING.has(key)) continue;
+    if (value === undefined || value === "" || NOT_FILTERS.has(key)) continue;
     query.set(key, String(value));
   }
   query.set("format", format);
   query.set("id", id);
+  if (viewer) {
+    query.set("tz", viewer.tz);
+    if (format === "csv-excel") query.set("locale", viewer.locale);
+  }
   return `/api/export/${resource}?${query.toString()}`;
+}
+
+/** The browser's language, as Intl reads it (en-US when it gives none Intl knows). */
+export function browserLocale(): string {
+  const [locale] = typeof navigator === "undefined" ? [] : navigator.languages?.length ? navigator.languages : [navigator.language];
+  try {
+    return locale ? (Intl.getCanonicalLocales(locale)[0] ?? "en-US") : "en-US";
+  } catch {
+    return "en-US";
+  }
 }
 
 /**

@@ -4,52 +4,85 @@
 // a rate-limit wait: "waiting 38 s for the rate limit"), Cancel, and its outcome (rows, size, rows
 // that could not be read; why it failed, with the request id). The list is the server's
 // (GET /api/export/status), so leaving the page or reloading it loses nothing; it is polled every
-// second while an export runs. Changes are announced politely, at milestones rather than every tick.
+// second while an export runs. Changes are announced politely, at milestones rather than every tick,
+// by a live region outside the tray, so hiding the tray or dismissing an export silences nothing.
+//
+// It stays out of the way: a finished export shrinks to a one-line notice (the header and its Hide
+// go when nothing runs); Hide and Dismiss are remembered in this browser (tray-preferences.ts), so a
+// reload or another tab does not bring them back, while a new export always shows; on phones the
+// tray starts hidden, as a one-line bar that still says how far the export is; and the page keeps
+// room for it below its content (a spacer as tall as the tray, measured), so the tray never sits on
+// the end of a page, at any width.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type Ref } from "react";
+import { CloseIcon } from "@/components/ui/icons";
 import { EXPORTS_KEY, exportsQuery, isRunning, requestCancel, type ExportStatus } from "@/lib/queries/exports";
 import { formatBytes, formatDuration, formatLabel, unreadableMessage } from "./export-query";
 import { forgetStartedExports, useStartedExports, type StartedExport } from "./started-exports";
+import { dismissExport, setTrayHidden, useTrayPreferences } from "./tray-preferences";
 import styles from "./exports-tray.module.css";
 
 const numberFormat = new Intl.NumberFormat("en-US");
 const fmt = (n: number) => numberFormat.format(n);
 /** An export this tab started that the server still does not know after this long did not start. */
 const START_TIMEOUT_MS = 20_000;
-const DISMISSED_KEY = "wa_exports_dismissed";
+/** Phones (the tray's CSS switches to the full width there too): the tray starts hidden. */
+const NARROW_QUERY = "(max-width: 480px)";
 
 type Item = { kind: "server"; status: ExportStatus } | { kind: "starting"; started: StartedExport; lost: boolean };
 
 const nameOf = (s: Pick<ExportStatus, "resource" | "format" | "filename">) => s.filename || `${s.resource} (${formatLabel(s.format)})`;
 const what = (resource: string) => `${resource.charAt(0).toUpperCase()}${resource.slice(1)} export`;
 
-function readDismissed(): ReadonlySet<string> {
-  try {
-    return new Set(JSON.parse(sessionStorage.getItem(DISMISSED_KEY) ?? "[]") as string[]);
-  } catch {
-    // Storage unavailable or unreadable: nothing dismissed.
-    return new Set();
-  }
+const narrowQuery = () => (typeof window.matchMedia === "function" ? window.matchMedia(NARROW_QUERY) : undefined);
+
+function subscribeNarrow(onChange: () => void): () => void {
+  const query = narrowQuery();
+  query?.addEventListener("change", onChange);
+  return () => query?.removeEventListener("change", onChange);
+}
+
+/** Whether the window is phone-wide (false on the server, where the tray renders nothing anyway). */
+function useNarrow(): boolean {
+  return useSyncExternalStore(
+    subscribeNarrow,
+    () => narrowQuery()?.matches ?? false,
+    () => false,
+  );
 }
 
 /**
- * Ids the user dismissed, kept for this tab (sessionStorage): finished exports stay listed on the
- * server for an hour. (On the server nothing is dismissed; the tray renders nothing there anyway,
- * its list being fetched in the browser.)
+ * Keeps room below the page's content for the fixed tray: the spacer (in the page's flow, after the
+ * main content) is as tall as the tray plus its distance from the window's bottom, measured whenever
+ * the tray or the window changes size. Returns the ref callback for the tray and the spacer's ref.
  */
-function useDismissed(): [ReadonlySet<string>, (id: string) => void] {
-  const [dismissed, setDismissed] = useState<ReadonlySet<string>>(() => (typeof window === "undefined" ? new Set() : readDismissed()));
-  const dismiss = (id: string) =>
-    setDismissed((prev) => {
-      const next = new Set(prev).add(id);
-      try {
-        sessionStorage.setItem(DISMISSED_KEY, JSON.stringify([...next].slice(-50)));
-      } catch {
-        // Not kept across a reload; the tray still hides it now.
-      }
-      return next;
-    });
-  return [dismissed, dismiss];
+function useRoomBelow() {
+  const room = useRef<HTMLDivElement>(null);
+  const observeTray = useCallback((tray: HTMLElement | null) => {
+    if (!tray) return;
+    const measure = () => {
+      const spacer = room.current;
+      if (!spacer) return;
+      const before = spacer.offsetHeight;
+      const after = Math.max(0, Math.ceil(window.innerHeight - tray.getBoundingClientRect().top));
+      if (after === before) return;
+      const page = document.documentElement;
+      // A reader at the end of the page stays there as the tray grows (a line of progress more):
+      // its last lines would otherwise slide under the tray until they scroll again.
+      const atEnd = window.scrollY + window.innerHeight >= page.scrollHeight - 2;
+      spacer.style.height = `${after}px`;
+      if (atEnd && after > before) window.scrollBy(0, after - before);
+    };
+    measure();
+    const observer = typeof ResizeObserver === "undefined" ? undefined : new ResizeObserver(measure);
+    observer?.observe(tray);
+    window.addEventListener("resize", measure);
+    return () => {
+      observer?.disconnect();
+      window.removeEventListener("resize", measure);
+    };
+  }, []);
+  return { room, observeTray };
 }
 
 /** The time now, ticking every second while `active`: the estimates count down between polls. */
@@ -68,9 +101,10 @@ type Announced = { data: readonly ExportStatus[] | undefined; lines: ReadonlyMap
 /**
  * What the polite live region says: what changed since the last answer (worked out while rendering
  * a new answer, React's pattern for state that follows a prop). An export seen for the first time is
- * announced only if it runs (one just started); the finished ones a reload lists are old news.
+ * announced if it runs or this tab started it (a small one may be done by the first answer); the
+ * finished ones a reload lists are old news.
  */
-function useAnnouncement(data: readonly ExportStatus[] | undefined): string {
+function useAnnouncement(data: readonly ExportStatus[] | undefined, startedHere: readonly StartedExport[]): string {
   const [state, setState] = useState<Announced>({ data: undefined, lines: new Map(), text: "" });
   if (data && data !== state.data) {
     const lines = new Map(state.lines);
@@ -79,7 +113,7 @@ function useAnnouncement(data: readonly ExportStatus[] | undefined): string {
       const line = milestone(s);
       const before = lines.get(s.id);
       lines.set(s.id, line);
-      if (before === line || (before === undefined && !isRunning(s))) continue;
+      if (before === line || (before === undefined && !isRunning(s) && !startedHere.some((e) => e.id === s.id))) continue;
       changed.push(line);
     }
     setState({ data, lines, text: changed.length ? changed.join(" ") : state.text });
@@ -97,15 +131,31 @@ function milestone(s: ExportStatus): string {
   return quarter === 0 ? `${what(s.resource)} started.` : `${what(s.resource)} ${quarter * 25}% done.`;
 }
 
+/** Running, or starting and not yet given up on. */
+const isActiveItem = (i: Item) => (i.kind === "starting" ? !i.lost : isRunning(i.status));
+
+/** What the tray's header says about the running exports, so a hidden tray still tells how far they are. */
+function runningSummary(items: readonly Item[]): string {
+  const running = items.filter(isActiveItem);
+  if (running.length !== 1) return `${running.length} running`;
+  const [only] = running;
+  if (only!.kind === "starting") return "1 starting";
+  const { rows_written, total } = only!.status;
+  return total ? `1 running, ${Math.min(100, Math.floor((rows_written / total) * 100))}%` : "1 running";
+}
+
 export function ExportsTray() {
   const started = useStartedExports();
-  const [dismissed, dismiss] = useDismissed();
+  const { dismissed, hidden: storedHidden } = useTrayPreferences();
+  const narrow = useNarrow();
+  // This page's Hide/Show; before any, phones start hidden and wider windows as last chosen.
+  const [choice, setChoice] = useState<boolean | null>(null);
   const queryClient = useQueryClient();
   const query = useQuery(exportsQuery((data) => started.length > 0 || (data ?? []).some(isRunning)));
   const statuses = useMemo(() => query.data ?? [], [query.data]);
-  const [expanded, setExpanded] = useState(true);
-  const announcement = useAnnouncement(query.data);
+  const announcement = useAnnouncement(query.data, started);
   const listId = useId();
+  const { room, observeTray } = useRoomBelow();
 
   // Exports the server now lists are no longer "starting"; nor are those it never heard of in time.
   const knownIds = useMemo(() => new Set(statuses.map((s) => s.id)), [statuses]);
@@ -115,15 +165,24 @@ export function ExportsTray() {
     forgetStartedExports(knownIds);
   }, [knownIds]);
 
+  // Dismissed ids are kept for every tab; a new export has a new id, so it always shows.
   const items: Item[] = [
     ...started
       .filter((s) => !knownIds.has(s.id) && !dismissed.has(s.id))
       .map((s): Item => ({ kind: "starting", started: s, lost: now - s.startedAt > START_TIMEOUT_MS })),
     ...statuses.filter((s) => !dismissed.has(s.id)).map((s): Item => ({ kind: "server", status: s })),
   ];
-  const running = items.filter((i) => i.kind === "starting" || isRunning(i.status)).length;
+  const running = items.some(isActiveItem);
+  const hidden = choice ?? (narrow ? true : (storedHidden ?? false));
+  // Only running exports fold away: an outcome is one line, and a failure must be seen.
+  const folded = running && hidden;
   // Seconds since the last answer: the estimates count down from it.
   const sinceAnswer = Math.max(0, (now - query.dataUpdatedAt) / 1000);
+
+  const toggle = () => {
+    setChoice(!hidden);
+    setTrayHidden(!hidden);
+  };
 
   async function cancel(id: string) {
     await requestCancel(id).catch(() => undefined);
@@ -136,55 +195,81 @@ export function ExportsTray() {
         {announcement}
       </div>
       {items.length > 0 && (
-        <section className={styles.tray} aria-labelledby={`${listId}-title`} data-testid="exports-tray">
-          <div className={styles.header}>
-            <h2 id={`${listId}-title`} className={styles.title}>
-              Exports
-              <span className={styles.summary}>{running > 0 ? ` · ${running} running` : ""}</span>
-            </h2>
-            <button type="button" className={styles.toggle} aria-expanded={expanded} aria-controls={listId} onClick={() => setExpanded((e) => !e)}>
-              {expanded ? "Hide" : "Show"}
-              <span className="visually-hidden"> exports</span>
-            </button>
-          </div>
-          <ul id={listId} className={styles.list} hidden={!expanded}>
-            {items.map((item) =>
-              item.kind === "starting" ? (
-                <StartingItem key={item.started.id} item={item} onDismiss={() => dismiss(item.started.id)} />
-              ) : (
-                <ExportItem key={item.status.id} status={item.status} sinceAnswer={sinceAnswer} onCancel={() => cancel(item.status.id)} onDismiss={() => dismiss(item.status.id)} />
-              ),
-            )}
-          </ul>
-        </section>
+        <>
+          {/* In the page's flow after the main content: the room the fixed tray takes at the bottom. */}
+          <div ref={room} className={styles.room} aria-hidden="true" data-testid="exports-tray-room" />
+          <section
+            ref={observeTray}
+            className={`${styles.tray} ${running ? "" : styles.notices}`}
+            aria-labelledby={`${listId}-title`}
+            data-testid="exports-tray"
+            data-folded={folded}
+          >
+            <div className={running ? styles.header : "visually-hidden"}>
+              <h2 id={`${listId}-title`} className={styles.title}>
+                Exports
+                {running && <span className={styles.summary}> · {runningSummary(items)}</span>}
+              </h2>
+              {running && (
+                <button type="button" className={styles.toggle} aria-expanded={!folded} aria-controls={listId} onClick={toggle}>
+                  {folded ? "Show" : "Hide"}
+                  <span className="visually-hidden"> exports</span>
+                </button>
+              )}
+            </div>
+            <ul id={listId} className={styles.list} hidden={folded}>
+              {items.map((item) =>
+                item.kind === "starting" ? (
+                  <StartingItem key={item.started.id} item={item} onDismiss={() => dismissExport(item.started.id)} />
+                ) : (
+                  <ExportItem
+                    key={item.status.id}
+                    status={item.status}
+                    sinceAnswer={sinceAnswer}
+                    onCancel={() => cancel(item.status.id)}
+                    onDismiss={() => dismissExport(item.status.id)}
+                  />
+                ),
+              )}
+            </ul>
+          </section>
+        </>
       )}
     </>
+  );
+}
+
+/** The ✕ that dismisses a finished export; its name says which one. */
+function DismissButton({ name, onDismiss, buttonRef }: { name: string; onDismiss: () => void; buttonRef?: Ref<HTMLButtonElement> }) {
+  return (
+    <button type="button" ref={buttonRef} className={styles.dismiss} onClick={onDismiss} title="Dismiss">
+      <CloseIcon />
+      <span className="visually-hidden">Dismiss {name}</span>
+    </button>
   );
 }
 
 function StartingItem({ item, onDismiss }: { item: Extract<Item, { kind: "starting" }>; onDismiss: () => void }) {
   const { started, lost } = item;
   const name = `${started.resource} (${formatLabel(started.format)})`;
-  return (
-    <li className={styles.item} data-testid="export-item" data-state={lost ? "lost" : "starting"}>
-      <p className={styles.name}>{name}</p>
-      {lost ? (
-        <>
+  if (lost) {
+    return (
+      <li className={`${styles.item} ${styles.notice}`} data-testid="export-item" data-state="lost">
+        <div className={styles.noticeText}>
+          <p className={styles.name}>{name}</p>
           <p className={styles.error}>The export did not start: the server never received it. Check your connection and export again.</p>
-          <div className={styles.actions}>
-            <button type="button" className={styles.secondary} onClick={onDismiss}>
-              Dismiss<span className="visually-hidden"> {name}</span>
-            </button>
-          </div>
-        </>
-      ) : (
-        <>
-          <div className={styles.track} role="progressbar" aria-label={`Export of ${name}`} aria-valuetext="Starting">
-            <div className={`${styles.bar} ${styles.indeterminate}`} />
-          </div>
-          <p className={styles.status}>Starting…</p>
-        </>
-      )}
+        </div>
+        <DismissButton name={name} onDismiss={onDismiss} />
+      </li>
+    );
+  }
+  return (
+    <li className={styles.item} data-testid="export-item" data-state="starting">
+      <p className={styles.name}>{name}</p>
+      <div className={styles.track} role="progressbar" aria-label={`Export of ${name}`} aria-valuetext="Starting">
+        <div className={`${styles.bar} ${styles.indeterminate}`} />
+      </div>
+      <p className={styles.status}>Starting…</p>
     </li>
   );
 }
@@ -202,23 +287,50 @@ function ExportItem({ status: s, sinceAnswer, onCancel, onDismiss }: { status: E
   }, [cancelling, running]);
 
   const rows = total === undefined ? `${fmt(s.rows_written)} rows` : `${fmt(s.rows_written)} of ${fmt(total)} rows`;
-  let detail: string;
-  if (running) {
-    const parts = [rows];
-    if (s.state === "waiting" && s.wait_seconds !== undefined) parts.push(`waiting ${formatDuration(Math.max(1, s.wait_seconds - sinceAnswer))} for the rate limit`);
-    if (s.seconds_left !== undefined) {
-      const left = s.seconds_left - sinceAnswer;
-      parts.push(left >= 1 ? `about ${formatDuration(left)} left` : "finishing");
-    }
-    detail = parts.join(" · ");
-  } else if (s.state === "complete") {
-    detail = `Done: ${fmt(s.rows_written)} ${s.rows_written === 1 ? "row" : "rows"}, ${formatBytes(s.bytes)}, in your browser's downloads.`;
-  } else if (s.state === "cancelled") {
-    detail = `Cancelled after ${rows}. The download was stopped; no complete file was saved.`;
-  } else {
-    detail = `Failed after ${rows}.`;
+
+  if (!running) {
+    // Finished: a one-line notice (a second for why it failed or what was left out), and its ✕.
+    let detail: string;
+    if (s.state === "complete") detail = `Done: ${fmt(s.rows_written)} ${s.rows_written === 1 ? "row" : "rows"}, ${formatBytes(s.bytes)}`;
+    else if (s.state === "cancelled") detail = `Cancelled after ${rows}. The download was stopped; no complete file was saved.`;
+    else detail = `Failed after ${rows}.`;
+    const unreadable = s.state === "complete" ? unreadableMessage(s.unreadable) : undefined;
+    return (
+      <li className={`${styles.item} ${styles.notice}`} data-testid="export-item" data-state={s.state} data-export-id={s.id}>
+        <span className={s.state === "complete" ? styles.markDone : styles.markOther} aria-hidden="true">
+          {s.state === "complete" ? "✓" : "!"}
+        </span>
+        <div className={styles.noticeText}>
+          <p className={styles.noticeLine}>
+            <span className={styles.name} title={name}>
+              {name}
+            </span>
+            <span className={s.state === "complete" ? styles.success : s.state === "failed" ? styles.error : styles.status} data-testid="export-detail">
+              {detail}
+            </span>
+          </p>
+          {s.state === "failed" && s.error && (
+            <p className={styles.error} data-testid="export-error">
+              {/* Messages end with their own full stop; the request id goes before the sentence's end. */}
+              {s.error.message.replace(/\.$/, "")}
+              {s.error.request_id ? ` (request ${s.error.request_id})` : ""}. The download was stopped and shows as failed in your browser.
+            </p>
+          )}
+          {s.state === "cancelled" && s.error && <p className={styles.status}>{s.error.message}</p>}
+          {unreadable && <p className={styles.status}>{unreadable}</p>}
+        </div>
+        <DismissButton name={name} onDismiss={onDismiss} buttonRef={dismissRef} />
+      </li>
+    );
   }
-  const unreadable = s.state === "complete" || running ? unreadableMessage(s.unreadable) : undefined;
+
+  const parts = [rows];
+  if (s.state === "waiting" && s.wait_seconds !== undefined) parts.push(`waiting ${formatDuration(Math.max(1, s.wait_seconds - sinceAnswer))} for the rate limit`);
+  if (s.seconds_left !== undefined) {
+    const left = s.seconds_left - sinceAnswer;
+    parts.push(left >= 1 ? `about ${formatDuration(left)} left` : "finishing");
+  }
+  const unreadable = unreadableMessage(s.unreadable);
   const percent = total ? Math.min(100, Math.round((s.rows_written / total) * 100)) : 0;
 
   return (
@@ -226,49 +338,34 @@ function ExportItem({ status: s, sinceAnswer, onCancel, onDismiss }: { status: E
       <p className={styles.name} title={name}>
         {name}
       </p>
-      {running && (
-        <div
-          className={styles.track}
-          role="progressbar"
-          aria-label={`Export of ${name}`}
-          aria-valuemin={0}
-          {...(total === undefined ? {} : { "aria-valuemax": total, "aria-valuenow": s.rows_written })}
-          aria-valuetext={rows}
-        >
-          <div className={styles.bar} style={{ width: `${percent}%` }} />
-        </div>
-      )}
-      <p className={s.state === "complete" ? styles.success : s.state === "failed" ? styles.error : styles.status} data-testid="export-detail">
-        {detail}
-      </p>
-      {s.state === "failed" && s.error && (
-        <p className={styles.error} data-testid="export-error">
-          {s.error.message}
-          {s.error.request_id ? ` (request ${s.error.request_id})` : ""}. The download was stopped and shows as failed in your browser.
-        </p>
-      )}
-      {s.state === "cancelled" && s.error && <p className={styles.status}>{s.error.message}</p>}
-      {unreadable && <p className={styles.status}>{unreadable}</p>}
-      <div className={styles.actions}>
-        {running ? (
-          <button
-            type="button"
-            className={styles.secondary}
-            disabled={cancelling}
-            onClick={() => {
-              setCancelling(true);
-              void onCancel();
-            }}
-          >
-            {cancelling ? "Cancelling…" : "Cancel"}
-            <span className="visually-hidden"> export of {name}</span>
-          </button>
-        ) : (
-          <button type="button" ref={dismissRef} className={styles.secondary} onClick={onDismiss}>
-            Dismiss<span className="visually-hidden"> {name}</span>
-          </button>
-        )}
+      <div
+        className={styles.track}
+        role="progressbar"
+        aria-label={`Export of ${name}`}
+        aria-valuemin={0}
+        {...(total === undefined ? {} : { "aria-valuemax": total, "aria-valuenow": s.rows_written })}
+        aria-valuetext={rows}
+      >
+        <div className={styles.bar} style={{ width: `${percent}%` }} />
       </div>
+      <div className={styles.runningFoot}>
+        <p className={styles.status} data-testid="export-detail">
+          {parts.join(" · ")}
+        </p>
+        <button
+          type="button"
+          className={styles.secondary}
+          disabled={cancelling}
+          onClick={() => {
+            setCancelling(true);
+            void onCancel();
+          }}
+        >
+          {cancelling ? "Cancelling…" : "Cancel"}
+          <span className="visually-hidden"> export of {name}</span>
+        </button>
+      </div>
+      {unreadable && <p className={styles.status}>{unreadable}</p>}
     </li>
   );
 }

@@ -40,3 +40,9 @@ export const ArrowLeftIcon = () => (
     <path d="M19 12H5M12 19l-7-7 7-7" />
   </svg>
 );
+
+export const CloseIcon = () => (
+  <svg {...iconBase} width={16} height={16}>
+    <path d="M6 6l12 12M18 6L6 18" />
+  </svg>
+);

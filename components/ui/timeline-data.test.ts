@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { eventLabel, orderTimeline } from "./timeline-data";
+import { eventLabel } from "@/lib/columns/labels";
+import { orderTimeline } from "./timeline-data";
 
 const events = [
   { id: "b", type: "page_view", occurred_at: "2026-11-20T10:05:00Z" },

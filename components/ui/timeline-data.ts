@@ -1,17 +1,6 @@
-// Timeline events in the order the viewer chose, with labels for the known event types (unknown
-// types are shown by the UI as sent, in a neutral badge).
+// Timeline events in the order the viewer chose (the known event types' labels are eventLabel in
+// lib/columns/labels; unknown types are shown by the UI as sent, in a neutral badge).
 import type { TimelineEvent } from "@/lib/data-api/schemas";
-
-export const EVENT_LABELS: Record<string, string> = {
-  page_view: "Page view",
-  ai_referral: "Arrived from an AI platform",
-  form_submit: "Form submitted",
-  conversion: "Converted",
-  return_visit: "Returned",
-};
-
-/** The label of a known event type; undefined for any other value (own keys only). */
-export const eventLabel = (type: string): string | undefined => (Object.hasOwn(EVENT_LABELS, type) ? EVENT_LABELS[type] : undefined);
 
 /** An event's instant in ms, or undefined when it has none. */
 const timeOf = (e: TimelineEvent): number | undefined => {

@@ -1,8 +1,9 @@
 // Enum-ish values as the UI shows them. The Data API's sets are open (intent) or may grow (sources,
 // platforms, sentiments, event types): a known value gets its label and style, an unknown one is
 // shown exactly as sent (React escapes it) in a neutral badge, and a missing one as "—".
-import { KNOWN_INTENTS, SENTIMENTS } from "@/lib/data-api/constants";
-import { humanize, MISSING } from "@/lib/format/format";
+import { intentLabelOf, sentimentLabelOf } from "@/lib/columns/labels";
+import { SENTIMENTS } from "@/lib/data-api/constants";
+import { MISSING } from "@/lib/format/format";
 
 export function UnknownValue({ value }: { value: string }) {
   return (
@@ -18,7 +19,8 @@ const isOneOf = <T extends string>(set: readonly T[], value: string): value is T
 
 export function IntentLabel({ intent }: { intent: string | undefined }) {
   if (!intent) return <Missing />;
-  return isOneOf(KNOWN_INTENTS, intent) ? <>{humanize(intent)}</> : <UnknownValue value={intent} />;
+  const label = intentLabelOf(intent);
+  return label === undefined ? <UnknownValue value={intent} /> : <>{label}</>;
 }
 
 const SENTIMENT_MARK: Record<(typeof SENTIMENTS)[number], string> = { positive: "▲", neutral: "●", negative: "▼" };
@@ -28,7 +30,7 @@ export function SentimentBadge({ sentiment }: { sentiment: string | undefined })
   if (!isOneOf(SENTIMENTS, sentiment)) return <UnknownValue value={sentiment} />;
   return (
     <span className={`badge badge-${sentiment}`} data-testid="mention-sentiment">
-      <span aria-hidden="true">{SENTIMENT_MARK[sentiment]}</span> {humanize(sentiment)}
+      <span aria-hidden="true">{SENTIMENT_MARK[sentiment]}</span> {sentimentLabelOf(sentiment)}
     </span>
   );
 }

@@ -7,7 +7,8 @@
 /**
  * How a column's values read, which decides their default rendering (a number right-aligned and
  * formatted, a timestamp in the viewer's zone, a boolean as Yes/No, "—" when absent) and how a
- * spreadsheet gets them (a timestamp as a UTC date-time, a boolean as Yes/No in "CSV for Excel").
+ * spreadsheet gets them (in "CSV for Excel" a timestamp as a date-time in the viewer's zone, a
+ * boolean as Yes/No; a UTC instant and true/false in plain CSV).
  * `token` is an enum-ish value from an open set (a source, an intent): shown as sent when unknown.
  */
 export type ValueKind = "text" | "token" | "integer" | "number" | "boolean" | "timestamp" | "list";
@@ -20,15 +21,23 @@ export type Column<K extends string = string> = {
   /** The plain CSV header, the machine name tools expect: the Data API's field name where there is one. */
   header: string;
   kind: ValueKind;
+  /**
+   * How a known value of a token column reads for people (lib/columns/labels): the words its table
+   * cell shows and "CSV for Excel" writes; undefined for a value this dashboard does not know, which
+   * both show as sent. Plain CSV and JSON always carry the value itself.
+   */
+  display?: (value: string) => string | undefined;
 };
 
 /** A column before it has its key: what `col.<kind>(label)` gives and `defineColumns` keys. */
 type ColumnSpec = Omit<Column, "key" | "header"> & { header?: string };
 
-/** A column of one kind: the label people read, and the plain CSV header where it is not the key. */
+type ColumnOptions = { header?: string; display?: Column["display"] };
+
+/** A column of one kind: the label people read, the plain CSV header where it is not the key, the words for its values. */
 const ofKind =
   (kind: ValueKind) =>
-  (label: string, options: { header?: string } = {}): ColumnSpec => ({ label, kind, ...options });
+  (label: string, options: ColumnOptions = {}): ColumnSpec => ({ label, kind, ...options });
 
 /**
  * A per cent value (12.5 means 12.5%): the unit is said once, here, as "(%)" in the label and "_pct" in

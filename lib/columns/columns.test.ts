@@ -1,7 +1,7 @@
 // The CSV headers every export and card download writes, pinned byte for byte: the columns moved to
 // one declaration per resource, and the files people and scripts already read must not change.
 import { describe, expect, it } from "vitest";
-import { csvHeaderRow, toCsv, UTF8_BOM } from "@/lib/csv";
+import { csvHeaderRow, excelStyle, toCsv, UTF8_BOM } from "@/lib/csv";
 import { FUNNEL_COLUMNS, OVERVIEW_COLUMNS, TRAFFIC_COLUMNS } from "./analytics";
 import { columnOf, type Column } from "./column";
 import { MENTION_COLUMNS } from "./mentions";
@@ -54,13 +54,22 @@ const expected: Array<[string, readonly Column[], string[], string[]]> = [
 describe("CSV headers from the column declarations", () => {
   it.each(expected)("%s: plain CSV machine names and CSV-for-Excel labels, unchanged", (_name, columns, plain, excel) => {
     expect(csvHeaderRow(columns)).toBe(line(plain));
-    expect(csvHeaderRow(columns, "excel")).toBe(UTF8_BOM + line(excel));
+    expect(csvHeaderRow(columns, excelStyle())).toBe(UTF8_BOM + line(excel));
   });
 
-  it("writes a visitor row's cells by kind: a UTC date-time and Yes/No for Excel, the API's values in plain CSV", () => {
-    const row = { id: "vis_1", first_seen: "2026-11-20T12:34:56.000Z", converted: true, pages_viewed: 3, city: "São Paulo" };
-    expect(toCsv(VISITOR_COLUMNS, [row]).split("\r\n")[1]).toBe('"vis_1","2026-11-20T12:34:56.000Z","","","","3","true","","","São Paulo"');
-    expect(toCsv(VISITOR_COLUMNS, [row], "excel").split("\r\n")[1]).toBe('"vis_1","2026-11-20 12:34:56","","","","3","Yes","","","São Paulo"');
+  it("writes a visitor row's cells by kind: a date-time, labels and Yes/No for Excel, the API's values in plain CSV", () => {
+    const row = { id: "vis_1", first_seen: "2026-11-20T12:34:56.000Z", source: "perplexity", intent: "problem_research", converted: true, pages_viewed: 3, city: "São Paulo" };
+    expect(toCsv(VISITOR_COLUMNS, [row]).split("\r\n")[1]).toBe('"vis_1","2026-11-20T12:34:56.000Z","","perplexity","problem_research","3","true","","","São Paulo"');
+    expect(toCsv(VISITOR_COLUMNS, [row], excelStyle()).split("\r\n")[1]).toBe('"vis_1","2026-11-20 12:34:56","","Perplexity","Problem research","3","Yes","","","São Paulo"');
+  });
+
+  it("labels each token column for Excel with the function its screen uses; unknown values stay as sent", () => {
+    const excel = (columns: readonly Column[], row: Record<string, unknown>) => toCsv(columns, [row], excelStyle()).split("\r\n")[1];
+    expect(excel(MENTION_COLUMNS, { id: "men_1", platform: "chatgpt", sentiment: "negative" })).toBe('"men_1","","ChatGPT","Negative","","","",""');
+    expect(excel(TIMELINE_COLUMNS, { type: "form_submit", source: "organic" })).toBe('"","Form submitted","","","Organic search",""');
+    expect(excel(TRAFFIC_COLUMNS, { source: "gemini", group: "ai", visitors: 5 })).toBe('"Gemini","AI platforms","5","",""');
+    expect(excel(OVERVIEW_COLUMNS, { metric: "ai_traffic", total: 7 })).toBe('"AI traffic","7","",""');
+    expect(excel(VISITOR_COLUMNS, { id: "vis_2", source: "myspace", intent: "=webinar" })).toBe('"vis_2","","","myspace","\'=webinar","","","","",""');
   });
 
   it("keys are unique within each resource, and a lookup by key finds its column", () => {

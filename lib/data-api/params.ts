@@ -15,6 +15,7 @@ import {
   SENTIMENTS,
   SOURCES,
 } from "./constants";
+import { isLocaleTag } from "@/lib/format/spreadsheet";
 
 const listOf = (values: readonly string[]) => values.join(", ");
 
@@ -117,6 +118,23 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 const formatShape = { format: enumParam("format", EXPORT_FORMATS).default("csv") };
 
+const timeZoneParam = z.string().refine((v) => isTimeZoneName(v), { error: "tz must be an IANA time zone name, e.g. UTC, Europe/Berlin or America/New_York" });
+
+/**
+ * Who an export is for, besides its rows: `tz`, the zone "CSV for Excel" writes date-times in and
+ * the file name's dates are read in (the range's days, not its UTC instants); `locale`, the browser's
+ * language, whose decimal mark decides the list separator of "CSV for Excel". Plain CSV and JSON
+ * content ignore both.
+ */
+const viewerShape = {
+  tz: timeZoneParam.optional(),
+  locale: z
+    .string()
+    .max(35, { error: "locale must be a language tag such as en-US, de-DE or fr" })
+    .refine(isLocaleTag, { error: "locale must be a language tag such as en-US, de-DE or fr" })
+    .optional(),
+};
+
 export const visitorListParams = z.object(visitorListShape).superRefine(checkRange);
 
 export const mentionListParams = z.object(mentionListShape).superRefine(checkRange);
@@ -130,10 +148,10 @@ export type PeriodParams = z.output<typeof periodParams>;
 /** Score and ranking take no parameters; unknown ones are dropped. */
 export const noParams = z.object({});
 
-/** Exports take a view's filters plus `format`; limit/offset are ignored (every matching row). */
-export const visitorExportParams = z.object({ ...visitorListShape, ...formatShape }).superRefine(checkRange);
+/** Exports take a view's filters plus `format`, `tz` and `locale`; limit/offset are ignored (every matching row). */
+export const visitorExportParams = z.object({ ...visitorListShape, ...formatShape, ...viewerShape }).superRefine(checkRange);
 export type VisitorExportParams = z.output<typeof visitorExportParams>;
-export const mentionExportParams = z.object({ ...mentionListShape, ...formatShape }).superRefine(checkRange);
+export const mentionExportParams = z.object({ ...mentionListShape, ...formatShape, ...viewerShape }).superRefine(checkRange);
 export type MentionExportParams = z.output<typeof mentionExportParams>;
 
 // ---------------------------------------------------------------------------------------------
@@ -173,10 +191,7 @@ export const insightsParams = z
   .object({
     from: calendarDateParam("from").optional(),
     to: calendarDateParam("to").optional(),
-    tz: z
-      .string()
-      .refine(isTimeZoneName, { error: "tz must be an IANA time zone name, e.g. UTC, Europe/Berlin or America/New_York" })
-      .default("UTC"),
+    tz: timeZoneParam.default("UTC"),
     bucket: enumParam("bucket", INSIGHT_BUCKETS).optional(),
   })
   .superRefine((v, ctx) => {

@@ -1,7 +1,8 @@
 // How an export's rows become bytes: CSV (lib/csv.ts, plain or "CSV for Excel") or a JSON array, all
 // written page by page so the whole file is never held in memory. JSON is one valid array:
-// "[" + items joined by "," + "]".
-import { csvHeaderRow, csvRow, type CsvColumn, type CsvDialect } from "@/lib/csv";
+// "[" + items joined by "," + "]". Only "CSV for Excel" depends on the viewer (the zone its date-times
+// are written in, the locale's separators); plain CSV and JSON are the same for everyone.
+import { csvHeaderRow, csvRow, excelStyle, PLAIN_CSV, type CsvColumn, type CsvStyle } from "@/lib/csv";
 import type { ExportFormat } from "@/lib/data-api/params";
 import { projectRow } from "./columns";
 
@@ -18,14 +19,14 @@ export interface ExportEncoder {
   tail(): string;
 }
 
-export function csvEncoder(columns: readonly CsvColumn[], dialect: CsvDialect = "rfc4180"): ExportEncoder {
+export function csvEncoder(columns: readonly CsvColumn[], style: CsvStyle = PLAIN_CSV): ExportEncoder {
   return {
     contentType: "text/csv; charset=utf-8",
     extension: "csv",
-    head: () => csvHeaderRow(columns, dialect),
+    head: () => csvHeaderRow(columns, style),
     page: (rows) => {
       let out = "";
-      for (const row of rows) out += csvRow(columns, row, dialect);
+      for (const row of rows) out += csvRow(columns, row, style);
       return out;
     },
     tail: () => "",
@@ -49,7 +50,10 @@ export function jsonEncoder(columns: readonly CsvColumn[]): ExportEncoder {
   };
 }
 
-export function encoderFor(format: ExportFormat, columns: readonly CsvColumn[]): ExportEncoder {
+/** Who the file is for: the zone and browser language the export route was given (defaults UTC, en-US). */
+export type ExportViewer = { timeZone?: string; locale?: string };
+
+export function encoderFor(format: ExportFormat, columns: readonly CsvColumn[], viewer: ExportViewer = {}): ExportEncoder {
   if (format === "json") return jsonEncoder(columns);
-  return csvEncoder(columns, format === "csv-excel" ? "excel" : "rfc4180");
+  return csvEncoder(columns, format === "csv-excel" ? excelStyle(viewer.timeZone, viewer.locale) : PLAIN_CSV);
 }

@@ -37,11 +37,17 @@ export type ExportResponseOptions = {
   headers?: Record<string, string>;
 };
 
-/** The filters of an export: its params without format/limit/offset, in schema order. */
+/**
+ * The filters of an export (what the Data API is asked for): its params without format, limit,
+ * offset and the viewer's `tz` and `locale`, in schema order.
+ */
 export function exportFilters(request: ExportRequest): Record<string, string | undefined> {
-  const { format: _format, limit: _limit, offset: _offset, ...filters } = request.params;
+  const { format: _format, limit: _limit, offset: _offset, tz: _tz, locale: _locale, ...filters } = request.params;
   return filters;
 }
+
+/** Who the file is written for (the zone and language "CSV for Excel" follows). */
+const viewerOf = (request: ExportRequest) => ({ timeZone: request.params.tz, locale: request.params.locale });
 
 function pageFetcher(api: DataApi, request: ExportRequest): FetchPage<Readonly<Record<string, unknown>>> {
   const query = { ...exportFilters(request), limit: EXPORT_PAGE_SIZE };
@@ -54,9 +60,10 @@ function contentDisposition(filename: string): string {
   return `attachment; filename="${filename}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
-/** The download's file name: what it holds (resource, filters) and the day. */
+/** The download's file name: what it holds (resource, filters, the range's days in `tz`) and the day. */
 export function exportFilenameFor(request: ExportRequest, now: Date): string {
-  return exportFilename(request.resource, exportFilters(request), encoderFor(request.params.format, EXPORT_COLUMNS[request.resource]).extension, now);
+  const { extension } = encoderFor(request.params.format, EXPORT_COLUMNS[request.resource]);
+  return exportFilename(request.resource, exportFilters(request), extension, now, request.params.tz);
 }
 
 /**
@@ -67,7 +74,7 @@ export async function exportResponse(api: DataApi, request: ExportRequest, optio
   const { resource } = request;
   const format = request.params.format;
   const columns = EXPORT_COLUMNS[resource];
-  const encoder = encoderFor(format, columns);
+  const encoder = encoderFor(format, columns, viewerOf(request));
   const started = await startExport({
     fetchPage: pageFetcher(api, request),
     encoder,
