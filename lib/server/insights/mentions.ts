@@ -58,7 +58,7 @@ const emptyTally = (): MentionTally => ({
  * named, the count and sentiment split; the day's total. Lenient: a mention without a readable
  * created_at is counted as unplaced and reported, never dropped silently.
  */
-const MENTION_DAYS: DaySummariser<Mention, MentionTally, MentionDay> = {
+export const MENTION_DAYS: DaySummariser<Mention, MentionTally, MentionDay> = {
   resource: MENTIONS,
   strict: false,
   empty: emptyTally,
