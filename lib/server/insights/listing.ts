@@ -215,6 +215,8 @@ export async function listDays<Row extends { id: string }, Tally, Summary>(
     for (let offset = PAGE_SIZE_MAX; total !== undefined && offset < total && !stopped; offset += PAGE_SIZE_MAX) yield offset;
   }
   const onAbort = () => stop.abort(ictx.signal?.reason);
+  // Gone while the first page was read: plan nothing.
+  ictx.signal?.throwIfAborted();
   ictx.signal?.addEventListener("abort", onAbort, { once: true });
   try {
     await eachBounded(
