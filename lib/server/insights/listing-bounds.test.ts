@@ -53,7 +53,7 @@ describe("a listing over the cap", () => {
       const res = await ask<ErrorJson>(route);
       expect(res.status, route).toBe(422);
       expect(res.body.error.code).toBe("listing_too_large");
-      expect(res.body.error.message).toMatch(/100,000,000,000 mentions from 2026-\d\d-\d\d to 2026-11-20, more than the 100,000 the insights read for one answer\. Choose a shorter range\./);
+      expect(res.body.error.message).toMatch(/^The Data API has 100,000,000,000 mentions in \d+ \w{3,4} – 20 Nov 2026, more than the 100,000 the insights read for one answer\. Choose a shorter range\.$/);
     }
     // No listing went past its first page.
     expect(calls("/mentions").every((q) => q.get("offset") === "0")).toBe(true);
@@ -70,7 +70,8 @@ describe("a listing over the cap", () => {
     expect(res.body.data.map((p) => p.visitors)).toEqual(Array(7).fill(1e11));
     const visitorCalls = calls("/visitors");
     expect(visitorCalls.filter((q) => q.get("limit") === "1").length).toBeGreaterThan(0);
-    expect(visitorCalls.filter((q) => q.get("limit") === "100").map((q) => q.get("offset"))).toEqual(["0"]);
+    // (A first page may show twice: a retried request on a busy machine.)
+    expect(new Set(visitorCalls.filter((q) => q.get("limit") === "100").map((q) => q.get("offset")))).toEqual(new Set(["0"]));
   });
 
   it("a cap below the window's rows: the visitor answers are the same (counted, exact), the mention answers a 422", async () => {
@@ -85,7 +86,7 @@ describe("a listing over the cap", () => {
     const capped = await Promise.all(["trend", "sources"].map((r) => ask(r, week)));
     expect(capped.map((r) => r.body)).toEqual(reference.map((r) => r.body));
     const pages = calls("/visitors").filter((q) => q.get("limit") === "100");
-    expect(pages.map((q) => q.get("offset"))).toEqual(["0"]);
+    expect(new Set(pages.map((q) => q.get("offset")))).toEqual(new Set(["0"]));
     const competitors = await ask<ErrorJson>("competitors");
     expect(competitors.status).toBe(422);
     expect(competitors.body.error.message).toMatch(/more than the 300 the insights read/);
