@@ -207,6 +207,8 @@ async function plan(ictx: InsightsContext, span: DaySpan, cells: VisitorCell[]):
     } finally {
       forget();
     }
+    // Everyone left while the first page was read: start nothing.
+    signal.throwIfAborted();
     const total = first.meta.total;
     // Without a total a listing cannot be checked, so it cannot be exact; over the cap it is not read.
     if (total === undefined || total > ictx.maxListedRows) return null;
