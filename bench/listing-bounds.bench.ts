@@ -29,10 +29,17 @@ async function rssOf(pid: number): Promise<number> {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
 }
 
-type Sampler = { stop: () => Promise<{ health: number[]; healthFailures: number; peakRss: number }> };
+type Sampler = { stop: () => Promise<{ health: number[]; healthFailures: number; peakRss: number; loopMaxMs: number }> };
 
-/** GET /api/health every 20 ms (one at a time) and the entry's RSS every 25 ms, until stopped. */
+/**
+ * GET /api/health every 20 ms (one at a time), the entry's RSS every 25 ms, and its own event-loop
+ * delay (perf_hooks, read through its inspector: what the server did, apart from the probe's own
+ * process), until stopped.
+ */
 function sample(server: BenchServer): Sampler {
+  const loop = server.inspector!.evaluate<boolean>(
+    `(globalThis.__benchLoop = process.getBuiltinModule("node:perf_hooks").monitorEventLoopDelay({ resolution: 10 }), globalThis.__benchLoop.enable(), true)`,
+  );
   const health: number[] = [];
   let healthFailures = 0;
   let peakRss = 0;
@@ -57,18 +64,19 @@ function sample(server: BenchServer): Sampler {
   return {
     stop: async () => {
       running = false;
-      await Promise.all([probe, memory]);
-      return { health, healthFailures, peakRss };
+      await Promise.all([probe, memory, loop]);
+      const loopMaxMs = await server.inspector!.evaluate<number>(`(globalThis.__benchLoop.disable(), globalThis.__benchLoop.max / 1e6)`);
+      return { health, healthFailures, peakRss, loopMaxMs };
     },
   };
 }
 
-function healthSummary(latencies: number[], failures: number): string {
+function healthSummary({ health: latencies, healthFailures: failures, loopMaxMs }: { health: number[]; healthFailures: number; loopMaxMs: number }): string {
   const sorted = [...latencies].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
   const max = sorted.at(-1) ?? NaN;
   const ok = failures === 0 && max < GOALS.healthMs;
-  return `health: ${sorted.length} probes, median ${at(0.5).toFixed(1)} ms, max ${max.toFixed(1)} ms, ${failures} failed (goal < ${GOALS.healthMs} ms) ${ok ? "ok" : "OVER"}`;
+  return `health: ${sorted.length} probes, median ${at(0.5).toFixed(1)} ms, max ${max.toFixed(1)} ms, ${failures} failed (goal < ${GOALS.healthMs} ms) ${ok ? "ok" : "OVER"}; server event-loop delay max ${loopMaxMs.toFixed(1)} ms`;
 }
 
 async function faults(server: BenchServer, body: object): Promise<void> {
@@ -99,7 +107,7 @@ async function timed(url: string, cookie: string): Promise<{ what: string; statu
 }
 
 async function absurdTotal(): Promise<void> {
-  const server = await startProductionServer();
+  const server = await startProductionServer({}, { inspect: true });
   try {
     const cookie = await signIn(server.base);
     // Next loads a route's code on its first request: load the page and the routes once, on a range
@@ -112,7 +120,7 @@ async function absurdTotal(): Promise<void> {
     await sleep(3000);
     const idle = await sampler.stop();
     const baseline = await rssOf(server.pid);
-    console.log(`idle: RSS ${mb(baseline)} MB; ${healthSummary(idle.health, idle.healthFailures)}`);
+    console.log(`idle: RSS ${mb(baseline)} MB; ${healthSummary(idle)}`);
 
     await faults(server, { metaTotal: 1e11, paths: ["/mentions"] });
     const year = `from=${isoDay(365)}&to=${isoDay(0)}`;
@@ -133,7 +141,7 @@ async function absurdTotal(): Promise<void> {
         console.log(`  ${a.what.padEnd(54)} HTTP ${a.status} ${a.code} in ${a.seconds.toFixed(2)} s ${ok ? "ok" : "MISSED"}`);
       }
       const growth = busy.peakRss - baseline;
-      console.log(`  ${label}: peak RSS growth ${mb(growth)} MB (goal < ${GOALS.rssMb} MB) ${growth < GOALS.rssMb * 1024 * 1024 ? "ok" : "OVER"}; ${healthSummary(busy.health, busy.healthFailures)}`);
+      console.log(`  ${label}: peak RSS growth ${mb(growth)} MB (goal < ${GOALS.rssMb} MB) ${growth < GOALS.rssMb * 1024 * 1024 ? "ok" : "OVER"}; ${healthSummary(busy)}`);
     }
 
     await faults(server, { metaTotal: 1e11 });
@@ -142,7 +150,7 @@ async function absurdTotal(): Promise<void> {
     const counted = await sampler.stop();
     console.log(
       `every list claiming 1e11: ${trend.what} HTTP ${trend.status} in ${trend.seconds.toFixed(2)} s (visitor figures counted, not listed); ` +
-        `peak RSS growth ${mb(counted.peakRss - baseline)} MB; ${healthSummary(counted.health, counted.healthFailures)}`,
+        `peak RSS growth ${mb(counted.peakRss - baseline)} MB; ${healthSummary(counted)}`,
     );
   } finally {
     server.stop();
