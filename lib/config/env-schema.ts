@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { DEFAULT_CACHE_TTL_MS } from "../data-api/cache";
 import { DEFAULT_TIMEOUT_MS } from "../data-api/client";
+import { DEFAULT_INSIGHTS_MAX_LISTED_ROWS, OFFSET_MAX } from "../data-api/constants";
 import { parseTrustedProxies } from "../server/client-address";
 import { DEFAULT_MAX_EXPORT_ROWS } from "../server/export/stream";
 
@@ -59,6 +60,12 @@ export const dashboardEnvSchema = z.object({
   INSIGHTS_OPEN_TTL_MS: wholeNumber(0, 600_000, " of milliseconds")
     .default(30_000)
     .meta({ description: "How long the insights keep figures that include today (still changing), per key, in ms; 0 keeps none." }),
+  INSIGHTS_MAX_LISTED_ROWS: wholeNumber(100, OFFSET_MAX, "")
+    .default(DEFAULT_INSIGHTS_MAX_LISTED_ROWS)
+    .meta({
+      description:
+        "The most rows one insights listing may read (the visitors or mentions of a range and its previous period, by the upstream's meta.total). Over it, visitor figures are counted instead and mention figures are refused (422) with a message to choose a shorter range, so an absurd total never plans an endless listing.",
+    }),
   DATA_API_TIMEOUT_MS: wholeNumber(100, 120_000, " of milliseconds")
     .default(DEFAULT_TIMEOUT_MS)
     .meta({ description: "Timeout of one upstream attempt in ms, from sending to the end of the body." }),

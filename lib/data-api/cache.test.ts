@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MemoryCacheStore, SingleFlight } from "./cache";
+import { MemoryCacheStore, SharedRun, SingleFlight, withScope } from "./cache";
 
 describe("MemoryCacheStore", () => {
   it("expires entries after their TTL and evicts the oldest beyond its bound", async () => {
@@ -79,5 +79,85 @@ describe("SingleFlight", () => {
     gate.reject(new Error("boom"));
     await expect(a).rejects.toThrow("boom");
     await expect(b).rejects.toThrow("boom");
+  });
+});
+
+describe("SharedRun", () => {
+  it("ends when its LAST waiter leaves, not when the first does", async () => {
+    const gate = deferred<string>();
+    let signal: AbortSignal | undefined;
+    let ended = 0;
+    const run = new SharedRun(async (s) => {
+      signal = s;
+      return gate.promise;
+    }, () => ended++);
+    const [one, two, three] = [new AbortController(), new AbortController(), new AbortController()];
+    const joins = [run.join(one.signal), run.join(two.signal), run.join(three.signal)];
+    one.abort();
+    two.abort();
+    await expect(joins[0]).rejects.toThrow();
+    await expect(joins[1]).rejects.toThrow();
+    expect(signal!.aborted).toBe(false);
+    expect(ended).toBe(0);
+    three.abort();
+    await expect(joins[2]).rejects.toThrow();
+    expect(signal!.aborted).toBe(true);
+    expect(ended).toBe(1);
+  });
+
+  it("is abandoned when its first joiner arrives already aborted (never left running for nobody)", async () => {
+    let signal: AbortSignal | undefined;
+    const run = new SharedRun(async (s) => {
+      signal = s;
+      return new Promise<never>(() => undefined);
+    });
+    const gone = new AbortController();
+    gone.abort();
+    await expect(run.join(gone.signal)).rejects.toThrow();
+    expect(signal!.aborted).toBe(true);
+  });
+
+  it("aborts its signal once its work settles, so what the work left running stops with it", async () => {
+    let signal: AbortSignal | undefined;
+    const run = new SharedRun(async (s) => {
+      signal = s;
+      throw new Error("one part failed");
+    });
+    await expect(run.join()).rejects.toThrow("one part failed");
+    expect(signal!.aborted).toBe(true);
+  });
+
+  it("a waiter without a signal keeps it to the end; one joining after others left still gets the result", async () => {
+    const gate = deferred<string>();
+    const run = new SharedRun(() => gate.promise);
+    const quitter = new AbortController();
+    const left = run.join(quitter.signal);
+    const stays = run.join();
+    quitter.abort();
+    await expect(left).rejects.toThrow();
+    const late = run.join();
+    gate.resolve("v");
+    expect(await Promise.all([stays, late])).toEqual(["v", "v"]);
+  });
+});
+
+describe("withScope", () => {
+  it("aborts its signal when the parent aborts and when the work ends", async () => {
+    const parent = new AbortController();
+    let inner: AbortSignal | undefined;
+    await withScope(parent.signal, async (s) => {
+      inner = s;
+    });
+    expect(inner!.aborted).toBe(true);
+    expect(parent.signal.aborted).toBe(false);
+    const gate = deferred<void>();
+    const running = withScope(parent.signal, async (s) => {
+      inner = s;
+      await gate.promise;
+    });
+    parent.abort();
+    expect(inner!.aborted).toBe(true);
+    gate.resolve();
+    await running;
   });
 });

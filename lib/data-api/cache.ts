@@ -4,6 +4,7 @@
 // shared store (e.g. Redis, one namespace per key) can replace the in-process one across instances.
 // There is no way to empty a key's namespace: what is cached under a key is shared by everyone using
 // it (teammates, other instances), so no one's sign-out or sign-in may throw it away; entries expire.
+import { setMaxListeners } from "node:events";
 import { TtlMap } from "@/lib/ttl-map";
 
 /** One entry to write, for as long as its own TTL. */
@@ -59,8 +60,88 @@ export class MemoryCacheStore implements CacheStore {
   }
 }
 
+/**
+ * A shared computation's signal is heard by each of its calls in flight (an insights listing keeps
+ * 16, each joining a single-flight and the scheduler): more than Node's default warning threshold of
+ * 10 listeners, and not a leak. The bound still catches one.
+ */
+const SIGNAL_LISTENERS = 100;
+
+function roomyController(): AbortController {
+  const c = new AbortController();
+  setMaxListeners(SIGNAL_LISTENERS, c.signal);
+  return c;
+}
+
 function abortReason(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new DOMException("The operation was aborted.", "AbortError");
+}
+
+/**
+ * One computation that several callers wait for. Each caller joins with its own abort signal; the
+ * computation runs until it settles or until its LAST waiter leaves, and then its own signal aborts
+ * (so its upstream calls stop). A caller leaving while others still wait changes nothing for them.
+ * The signal also aborts once the work settles, so whatever the work left running (a call beside one
+ * that failed) stops with it. A run nobody joined yet is not abandoned (whoever made it joins right
+ * after); one whose first joiner arrives already aborted is.
+ */
+export class SharedRun<T> {
+  private waiters = 0;
+  private ended = false;
+  private readonly controller = roomyController();
+  private readonly promise: Promise<T>;
+
+  /** `onEnd` runs once, when the work settles or is abandoned (a registry drops the run there). */
+  constructor(work: (signal: AbortSignal) => Promise<T>, private readonly onEnd?: () => void) {
+    this.promise = work(this.controller.signal);
+    // The shared promise may reject after every waiter left; keep that from being "unhandled".
+    this.promise.then(
+      () => this.end(),
+      () => this.end(),
+    );
+  }
+
+  private end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (!this.controller.signal.aborted) this.controller.abort(new DOMException("The shared work has ended.", "AbortError"));
+    this.onEnd?.();
+  }
+
+  /** Waits for the result as one more waiter, until it settles or `signal` aborts. */
+  join(signal?: AbortSignal): Promise<T> {
+    if (signal?.aborted) {
+      if (this.waiters === 0) this.abandon(abortReason(signal));
+      return Promise.reject(abortReason(signal));
+    }
+    this.waiters++;
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      const leave = () => {
+        if (settled) return false;
+        settled = true;
+        signal?.removeEventListener("abort", onAbort);
+        this.waiters--;
+        return true;
+      };
+      const onAbort = () => {
+        if (!leave()) return;
+        if (this.waiters === 0) this.abandon(abortReason(signal!));
+        reject(abortReason(signal!));
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.promise.then(
+        (value) => leave() && resolve(value),
+        (error: unknown) => leave() && reject(error),
+      );
+    });
+  }
+
+  private abandon(reason: Error): void {
+    if (this.ended) return;
+    this.controller.abort(reason);
+    this.end();
+  }
 }
 
 /**
@@ -69,58 +150,40 @@ function abortReason(signal: AbortSignal): Error {
  * browser tab cannot fail another tab's identical request.
  */
 export class SingleFlight {
-  private readonly flights = new Map<string, { promise: Promise<unknown>; controller: AbortController; waiters: number }>();
+  private readonly flights = new Map<string, SharedRun<unknown>>();
 
   run<T>(key: string, work: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
-    let flight = this.flights.get(key);
+    let flight = this.flights.get(key) as SharedRun<T> | undefined;
     if (!flight) {
-      const controller = new AbortController();
-      const promise = work(controller.signal).finally(() => {
+      const entry: SharedRun<T> = new SharedRun(work, () => {
         if (this.flights.get(key) === entry) this.flights.delete(key);
       });
-      const entry = { promise, controller, waiters: 0 };
-      // The shared promise may reject after every waiter left; keep that from being "unhandled".
-      promise.catch(() => undefined);
       this.flights.set(key, entry);
       flight = entry;
     }
-    const current = flight;
-    current.waiters++;
-    return new Promise<T>((resolve, reject) => {
-      let settled = false;
-      const leave = () => {
-        if (settled) return;
-        settled = true;
-        signal?.removeEventListener("abort", onAbort);
-        current.waiters--;
-      };
-      const onAbort = () => {
-        leave();
-        if (current.waiters === 0) {
-          current.controller.abort(abortReason(signal!));
-          if (this.flights.get(key) === current) this.flights.delete(key);
-        }
-        reject(abortReason(signal!));
-      };
-      signal?.addEventListener("abort", onAbort, { once: true });
-      current.promise.then(
-        (value) => {
-          if (settled) return;
-          leave();
-          resolve(value as T);
-        },
-        (error: unknown) => {
-          if (settled) return;
-          leave();
-          reject(error);
-        },
-      );
-    });
+    return flight.join(signal);
   }
 
   get inFlight(): number {
     return this.flights.size;
+  }
+}
+
+/**
+ * A signal that aborts when `parent` does or when `work` settles, for the joins and calls `work`
+ * makes: whatever `work` left waiting (a join of a shared run beside one that failed) leaves then.
+ */
+export async function withScope<T>(parent: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const scope = roomyController();
+  const onAbort = () => scope.abort(abortReason(parent!));
+  if (parent?.aborted) onAbort();
+  else parent?.addEventListener("abort", onAbort, { once: true });
+  try {
+    return await work(scope.signal);
+  } finally {
+    parent?.removeEventListener("abort", onAbort);
+    if (!scope.signal.aborted) scope.abort(new DOMException("The work this was part of has ended.", "AbortError"));
   }
 }
 

@@ -47,6 +47,17 @@ export const INSIGHTS_MAX_DAYS = 366;
 export const INSIGHTS_DEFAULT_DAYS = 30;
 /** The longest range that `bucket` omitted shows by day; longer ones by week. */
 export const INSIGHTS_DAY_BUCKETS_MAX_DAYS = 31;
+/**
+ * The longest range `bucket=day` is accepted for: its figures per bucket and period are counted one
+ * by one where listing costs more, so 92 days (184 buckets with the previous period) bound a
+ * request's upstream calls; a longer range by day is a 400 naming `bucket`.
+ */
+export const INSIGHTS_DAY_BUCKETS_LIMIT_DAYS = 92;
+/**
+ * Default of INSIGHTS_MAX_LISTED_ROWS: the most rows one insights listing reads (1,000 pages: a
+ * minute of a Pro key's budget, ten of a Free key's).
+ */
+export const DEFAULT_INSIGHTS_MAX_LISTED_ROWS = 100_000;
 
 export const PAGE_SIZE_MAX = 100;
 export const PAGE_SIZE_DEFAULT = 20;

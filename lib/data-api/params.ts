@@ -6,8 +6,10 @@ import { z } from "zod";
 import {
   DEFAULT_PERIOD,
   INSIGHT_BUCKETS,
+  INSIGHTS_DAY_BUCKETS_LIMIT_DAYS,
   INSIGHTS_MAX_DAYS,
   OFFSET_MAX,
+  type InsightBucket,
   PAGE_SIZE_DEFAULT,
   PAGE_SIZE_MAX,
   PERIODS,
@@ -196,8 +198,11 @@ export const insightsParams = z
   })
   .superRefine((v, ctx) => {
     if (!v.from || !v.to) return;
-    const problem = insightsRangeProblem(calendarDayNumber(v.from)!, calendarDayNumber(v.to)!);
+    const [first, last] = [calendarDayNumber(v.from)!, calendarDayNumber(v.to)!];
+    const problem = insightsRangeProblem(first, last);
     if (problem) ctx.addIssue({ code: "custom", path: ["from"], message: problem });
+    const bucketProblem = problem ? null : insightsBucketProblem(first, last, v.bucket);
+    if (bucketProblem) ctx.addIssue({ code: "custom", path: ["bucket"], message: bucketProblem });
   });
 export type InsightsParams = z.output<typeof insightsParams>;
 
@@ -207,6 +212,17 @@ export function insightsRangeProblem(fromDay: number, toDay: number): string | n
   const days = toDay - fromDay + 1;
   if (days > INSIGHTS_MAX_DAYS) return `the range is ${days} days long; at most ${INSIGHTS_MAX_DAYS} days (move from closer to to)`;
   return null;
+}
+
+/**
+ * What is wrong with asking for day buckets over a range (from `fromDay` to `toDay`, both inclusive),
+ * named on `bucket`; null when it is fine. Each day bucket and its previous-period twin are figures
+ * of their own, so days are taken up to INSIGHTS_DAY_BUCKETS_LIMIT_DAYS; weeks cover any range.
+ */
+export function insightsBucketProblem(fromDay: number, toDay: number, bucket: InsightBucket | undefined): string | null {
+  const days = toDay - fromDay + 1;
+  if (bucket !== "day" || days <= INSIGHTS_DAY_BUCKETS_LIMIT_DAYS) return null;
+  return `bucket=day is accepted for ranges of at most ${INSIGHTS_DAY_BUCKETS_LIMIT_DAYS} days; this range is ${days} days long (use bucket=week, or leave bucket out)`;
 }
 
 // ---------------------------------------------------------------------------------------------

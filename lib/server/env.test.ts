@@ -76,6 +76,8 @@ describe("getEnv", () => {
     ["DATA_API_TIMEOUT_MS", "50", "DATA_API_TIMEOUT_MS must be a whole number of milliseconds from 100 to 120000."],
     ["DATA_API_CACHE_TTL_MS", "soon", "DATA_API_CACHE_TTL_MS must be a whole number of milliseconds from 0 to 600000."],
     ["EXPORT_MAX_ROWS", "1.5", "EXPORT_MAX_ROWS must be a whole number from 1 to 100000000."],
+    // Offsets past OFFSET_MAX are not asked for, so the cap stays within it.
+    ["INSIGHTS_MAX_LISTED_ROWS", "20000000", "INSIGHTS_MAX_LISTED_ROWS must be a whole number from 100 to 10000000."],
   ])("%s=%s is refused with its range", (name, value, message) => {
     setEnv({ [name]: value });
     expect(configError()).toBe(message);

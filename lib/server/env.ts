@@ -22,6 +22,8 @@ export type ServerEnv = {
   timeoutMs: number;
   /** How long insights keep figures of closed days, and of ranges that include today (ms). */
   insightsTtl: { closedMs: number; openMs: number };
+  /** The most rows one insights listing may read (INSIGHTS_MAX_LISTED_ROWS). */
+  insightsMaxListedRows: number;
   /** A fixed per-key budget instead of the plan learned from the headers (DATA_API_RATE_BUDGET). */
   rateBudget?: { perSecond: number; perMinute: number };
   /** The most rows one export may hold; a larger view is refused with a message to narrow it. */
@@ -83,6 +85,7 @@ export function getEnv(): ServerEnv {
     cacheTtlMs: config.DATA_API_CACHE_TTL_MS,
     timeoutMs: config.DATA_API_TIMEOUT_MS,
     insightsTtl: { closedMs: config.INSIGHTS_CLOSED_TTL_MS, openMs: config.INSIGHTS_OPEN_TTL_MS },
+    insightsMaxListedRows: config.INSIGHTS_MAX_LISTED_ROWS,
     ...(config.DATA_API_RATE_BUDGET ? { rateBudget: parseBudget(config.DATA_API_RATE_BUDGET) } : {}),
     exportMaxRows: config.EXPORT_MAX_ROWS,
     trustedProxies: parseTrustedProxies(config.TRUSTED_PROXIES),

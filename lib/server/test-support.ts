@@ -13,14 +13,14 @@ export const TEST_NOW = "2026-11-20T12:00:00Z";
 export const TEST_SECRET = "test-only-session-secret-0123456789abcdef";
 export const ORIGIN = "http://localhost:3000";
 
-type UpstreamOptions = { visitors?: number; cacheTtlMs?: number; clock?: () => number };
+type UpstreamOptions = { visitors?: number; cacheTtlMs?: number; clock?: () => number; /** The sandbox's "now" (default TEST_NOW): its data ends there. */ now?: string };
 
 /**
  * A sandbox on a free port as the upstream of the route handlers. Its rate-limit clock reads `Date`
  * at each call (so it follows fake time, see onServerFakeTime) unless `clock` is given.
  */
 export async function startUpstream(options: UpstreamOptions = {}): Promise<Sandbox> {
-  const sandbox = await startSandbox({ port: 0, now: TEST_NOW, visitors: options.visitors ?? 2000, clock: options.clock ?? (() => Date.now()) });
+  const sandbox = await startSandbox({ port: 0, now: options.now ?? TEST_NOW, visitors: options.visitors ?? 2000, clock: options.clock ?? (() => Date.now()) });
   process.env.DATA_API_BASE_URL = sandbox.baseUrl;
   process.env.SESSION_SECRET = TEST_SECRET;
   process.env.DATA_API_CACHE_TTL_MS = String(options.cacheTtlMs ?? 0);

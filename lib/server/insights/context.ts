@@ -2,10 +2,12 @@
 // paces every call, interactive priority), its namespace of the insights store (day summaries and
 // counts, kept for hours once their days are closed), the planner's policy and the server clock
 // (all from the server context), and the in-process coordination of the key's concurrent
-// computations: plans being gathered, listings in flight, shared counts and answers.
+// computations: plans being gathered, listings in flight, shared counts and answers. A computation
+// carries its caller's abort signal: every upstream call it makes, and every shared run it joins,
+// ends with it.
 import "server-only";
 import type { DataApi } from "@/lib/data-api/api";
-import { SingleFlight, type CacheStore } from "@/lib/data-api/cache";
+import { SingleFlight, type CacheStore, type SharedRun } from "@/lib/data-api/cache";
 import { serverContext, upstreamFor, type InsightsPolicy, type Upstream } from "../context";
 import { getEnv } from "../env";
 import { keyId } from "../key-id";
@@ -16,10 +18,13 @@ import type { PendingPlan, VisitorListing } from "./visitors";
 export type KeyState = {
   /** Plans being gathered, by the span they would list (see visitors.ts). */
   plans: Map<string, PendingPlan>;
-  /** Listings in flight, by each day they cover, so a later request for any of those days joins. */
-  visitorListings: Map<string, Promise<VisitorListing>>;
-  mentionListings: Map<string, Promise<MentionListing>>;
-  /** Counts and whole answers being computed, shared by identical concurrent requests. */
+  /**
+   * Listings in flight, by each day they cover, so a later request for any of those days joins;
+   * each ends when it settles or when the last computation waiting for it has gone.
+   */
+  visitorListings: Map<string, SharedRun<VisitorListing>>;
+  mentionListings: Map<string, SharedRun<MentionListing>>;
+  /** Counts and whole answers being computed, shared by identical concurrent requests (ended likewise). */
   flights: SingleFlight;
 };
 
@@ -30,6 +35,13 @@ export type InsightsContext = {
   policy: InsightsPolicy;
   now: () => number;
   ttl: { closedMs: number; openMs: number };
+  /** The most rows one listing may read (INSIGHTS_MAX_LISTED_ROWS). */
+  maxListedRows: number;
+  /**
+   * Aborts when nobody waits for this computation any more (its requests went away) or when the
+   * part of it this context was handed to has ended: passed to every upstream call and every join.
+   */
+  signal?: AbortSignal;
   /** How long to keep a figure whose days end at `endMs`: hours once closed, seconds while open. */
   ttlFor: (endMs: number) => number;
 };
@@ -50,7 +62,8 @@ export function insightsContext(apiKey: string): InsightsContext {
     state = { plans: new Map(), visitorListings: new Map(), mentionListings: new Map(), flights: new SingleFlight() };
     states.set(upstream, state);
   }
-  const ttl = getEnv().insightsTtl;
+  const env = getEnv();
+  const ttl = env.insightsTtl;
   return {
     api: upstream.api,
     store: server.stores.insights.namespace(insightsNamespace(apiKey), apiKey),
@@ -58,6 +71,7 @@ export function insightsContext(apiKey: string): InsightsContext {
     policy: server.insights,
     now: server.now,
     ttl,
+    maxListedRows: env.insightsMaxListedRows,
     ttlFor: (endMs) => (endMs <= server.now() ? ttl.closedMs : ttl.openMs),
   };
 }

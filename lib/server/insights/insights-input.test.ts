@@ -1,7 +1,7 @@
 // The insights routes' query: bad from / to / tz / bucket get a 400 naming the parameter before any
 // upstream call, on all five routes; a range that is backwards or too long (also once a default is
-// filled in) names `from`; and what omitted parameters mean (the last 30 days ending today in tz,
-// buckets by the range's length).
+// filled in) names `from`; days asked for over more than 92 days name `bucket`; and what omitted
+// parameters mean (the last 30 days ending today in tz, buckets by the range's length).
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { callApi, sessionCookie, upstreamForFile, type ErrorJson } from "../test-support";
@@ -79,6 +79,28 @@ describe("insights: bad from, to, tz and bucket", () => {
       expect(res.body.error.message).toMatch(message);
     }
     expect(sandbox().stats().requests).toBe(before);
+  });
+
+  it("bucket=day over more than 92 days: a 400 naming bucket on every route, before any upstream call; 92 days by day are answered", async () => {
+    const before = sandbox().stats().requests;
+    const minusDays = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+    for (const route of ROUTES) {
+      for (const [query, message] of [
+        ["from=2026-08-20&to=2026-11-20&bucket=day", /at most 92 days; this range is 93 days long/],
+        ["from=2025-11-21&to=2026-11-20&bucket=day", /this range is 365 days long/],
+        // `to` left to default to today, in UTC.
+        [`from=${minusDays(100)}&bucket=day`, /this range is 101 days long.*to defaults to today/],
+      ] as const) {
+        const res = await callApi<ErrorJson>(`/api/insights/${route}?${query}`, { cookie });
+        expect(res.status, `${route} ${query}`).toBe(400);
+        expect(res.body.error).toMatchObject({ code: "invalid_parameter", param: "bucket" });
+        expect(res.body.error.message).toMatch(message);
+      }
+    }
+    expect(sandbox().stats().requests).toBe(before);
+    const quarter = await callApi<TrendInsight>("/api/insights/trend?from=2026-08-21&to=2026-11-20&bucket=day", { cookie });
+    expect(quarter.status).toBe(200);
+    expect(quarter.body.data).toHaveLength(92);
   });
 
   it("takes 366 days, leap days, links and zones in any case, and drops unknown parameters", async () => {

@@ -5,13 +5,17 @@
 // closed) and a listing in flight is joined by any request for its days. A mention that cannot be
 // placed is reported, never dropped silently from an exact number: without a readable created_at
 // (or unreadable as a whole) it is counted against the listing's span; with an unknown or missing
-// platform it counts in its day's total but in no platform.
+// platform it counts in its day's total but in no platform. The listing is the shared pipeline of
+// listing.ts with the mention-day summariser below; one whose total is over the listing cap
+// (INSIGHTS_MAX_LISTED_ROWS) is refused with a 422 saying so, as nothing else could answer.
 import "server-only";
-import { PAGE_SIZE_MAX, PLATFORMS, SENTIMENTS } from "@/lib/data-api/constants";
-import type { ListEnvelope, Mention } from "@/lib/data-api/schemas";
+import type { SharedRun } from "@/lib/data-api/cache";
+import { PLATFORMS, SENTIMENTS } from "@/lib/data-api/constants";
+import type { Mention } from "@/lib/data-api/schemas";
+import { rangeLabel } from "@/lib/range/date-range";
 import { finalError } from "../http";
 import type { InsightsContext } from "./context";
-import { coveringSpan, dayIndexOf, dayKey, listAll, listBounds, listingsFor, readStoredDays, storeDays, trackListing } from "./listing";
+import { coveringSpan, dayKey, isEmptySpan, joinAll, listDays, listingsFor, MENTIONS, readStoredDays, shareListing, storeDays, type DaySummariser } from "./listing";
 import { spanOf, type Day, type DaySpan } from "./range";
 
 export type Sentiments = { positive: number; neutral: number; negative: number };
@@ -40,23 +44,26 @@ export function countSentiment(tally: Sentiments, sentiment: string | undefined)
   if ((SENTIMENTS as readonly string[]).includes(sentiment ?? "")) tally[sentiment as keyof Sentiments]++;
 }
 
-function summarise(span: DaySpan, rows: readonly Mention[], unreadable: number): MentionDay[] {
-  const days: MentionDay[] = span.days.map(() => ({
-    mentions: 0,
-    unknownPlatform: 0,
-    platforms: PLATFORMS.map(() => ({ ...noSentiments(), mentions: 0, positionSum: 0, positions: 0 })),
-    competitors: [],
-  }));
-  // Competitor names are upstream data: a Map, so a name like "__proto__" is just a name.
-  const named = span.days.map(() => new Map<string, CompetitorTally>());
-  let unplaced = unreadable;
-  for (const row of rows) {
-    const i = row.created_at === undefined ? -1 : dayIndexOf(span.days, Date.parse(row.created_at));
-    if (i < 0) {
-      unplaced++;
-      continue;
-    }
-    const day = days[i]!;
+/** A day's mentions while they arrive: competitor names are upstream data, so a Map ("__proto__" is just a name). */
+type MentionTally = Omit<MentionDay, "competitors" | "unplaced"> & { named: Map<string, CompetitorTally> };
+
+const emptyTally = (): MentionTally => ({
+  mentions: 0,
+  unknownPlatform: 0,
+  platforms: PLATFORMS.map(() => ({ ...noSentiments(), mentions: 0, positionSum: 0, positions: 0 })),
+  named: new Map(),
+});
+
+/**
+ * Mentions per day: per platform the count, sentiment split and known positions; per competitor
+ * named, the count and sentiment split; the day's total. Lenient: a mention without a readable
+ * created_at is counted as unplaced and reported, never dropped silently.
+ */
+export const MENTION_DAYS: DaySummariser<Mention, MentionTally, MentionDay> = {
+  resource: MENTIONS,
+  strict: false,
+  empty: emptyTally,
+  add(day, row) {
     day.mentions++;
     const p = PLATFORMS.indexOf(row.platform as (typeof PLATFORMS)[number]);
     if (p < 0) day.unknownPlatform++;
@@ -70,30 +77,41 @@ function summarise(span: DaySpan, rows: readonly Mention[], unreadable: number):
       }
     }
     for (const name of new Set(row.competitors_mentioned ?? [])) {
-      let tally = named[i]!.get(name);
-      if (!tally) named[i]!.set(name, (tally = { name, mentions: 0, ...noSentiments() }));
+      let tally = day.named.get(name);
+      if (!tally) day.named.set(name, (tally = { name, mentions: 0, ...noSentiments() }));
       tally.mentions++;
       countSentiment(tally, row.sentiment);
     }
-  }
-  days.forEach((d, i) => {
-    d.competitors = [...named[i]!.values()];
-    if (unplaced > 0) d.unplaced = { span: dayKey(span), count: unplaced };
-  });
-  return days;
-}
+    return true;
+  },
+  finish: ({ named, ...day }) => ({ ...day, competitors: [...named.values()] }),
+};
 
-const mentionPage = (ictx: InsightsContext, span: DaySpan, offset: number): Promise<ListEnvelope<Mention>> =>
-  ictx.api.get("/mentions", { query: { ...listBounds(span), limit: PAGE_SIZE_MAX, offset } });
+const formatCount = (n: number) => n.toLocaleString("en-US");
 
-/** Lists the mentions of `span` (once more if they moved while being read), stores and returns its days. */
-function startListing(ictx: InsightsContext, span: DaySpan): Promise<MentionListing> {
-  const job = (async () => {
+/** Lists the mentions of `span` (once more if they moved while being read), stores its days; joined by later requests for its days while it runs. */
+function startListing(ictx: InsightsContext, span: DaySpan): SharedRun<MentionListing> {
+  return shareListing(ictx.state.mentionListings, span, async (signal) => {
+    const own: InsightsContext = { ...ictx, signal };
     for (let attempt = 1; ; attempt++) {
-      const read = await listAll(await mentionPage(ictx, span, 0), (offset) => mentionPage(ictx, span, offset));
+      // The second read asks the Data API itself: the short response cache still holds the pages
+      // of the first, which would only move the same way again.
+      const read = await listDays(own, span, MENTION_DAYS, { fresh: attempt > 1 });
+      if (read.kind === "too_large") {
+        // There is no other way to these figures (nothing counts positions or competitors).
+        throw finalError({
+          status: 422,
+          code: "listing_too_large",
+          message: `The Data API has ${formatCount(read.total)} mentions in ${rangeLabel({ from: span.days[0]!.date, to: span.days.at(-1)!.date })}, more than the ${formatCount(read.max)} the insights read for one answer. Choose a shorter range.`,
+        });
+      }
+      if (read.kind === "unsummable") throw new Error("A lenient summariser never stops a listing.");
+      if (read.total === undefined) {
+        throw finalError({ status: 502, code: "unexpected_response", message: "The Data API did not say how many mentions there are, so their figures cannot be checked." });
+      }
       if (read.exact) {
-        const days = summarise(span, read.rows, read.unreadable);
-        await storeDays(ictx, DAY, span.days, days);
+        const days = read.days.map((d) => (read.unplaced > 0 ? { ...d, unplaced: { span: dayKey(span), count: read.unplaced } } : d));
+        await storeDays(own, DAY, span.days, days);
         return new Map(span.days.map((d, i) => [dayKey(d), days[i]!]));
       }
       if (attempt === 2) {
@@ -105,19 +123,19 @@ function startListing(ictx: InsightsContext, span: DaySpan): Promise<MentionList
         });
       }
     }
-  })();
-  return trackListing(ictx.state.mentionListings, span, job);
+  });
 }
 
 /** The mention summaries of `days` (consecutive, in order): stored, in flight, or listed now. */
 export async function mentionDays(ictx: InsightsContext, days: readonly Day[]): Promise<MentionDay[]> {
-  const found = new Map<string, MentionDay>();
+  // A day the zone skipped has no instant, so no mention: known without asking.
+  const found = new Map<string, MentionDay>(days.filter(isEmptySpan).map((d) => [dayKey(d), MENTION_DAYS.finish(emptyTally())]));
   await readStoredDays(ictx, DAY, days, found);
   const missing = days.filter((d) => !found.has(dayKey(d)));
   const inFlight = listingsFor(ictx.state.mentionListings, missing);
   const unlisted = missing.filter((d) => !ictx.state.mentionListings.has(dayKey(d)));
-  const jobs = unlisted.length > 0 ? [...inFlight, startListing(ictx, spanOf(coveringSpan(days, unlisted)))] : inFlight;
-  for (const listing of await Promise.all(jobs)) for (const [k, v] of listing) found.set(k, v);
+  const runs = unlisted.length > 0 ? [...inFlight, startListing(ictx, spanOf(coveringSpan(days, unlisted)))] : inFlight;
+  for (const listing of await joinAll(runs, ictx.signal)) for (const [k, v] of listing) found.set(k, v);
   return days.map((d) => found.get(dayKey(d))!);
 }
 

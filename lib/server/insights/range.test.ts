@@ -69,3 +69,19 @@ describe("resolveRange", () => {
     expect(iso(r.current.startMs)).toBe("2026-10-25T23:00:00.000Z");
   });
 });
+
+describe("resolveRange over a day the zone skipped", () => {
+  // Samoa moved across the date line: 29 December 2011 was followed by 31 December.
+  it.each(["Pacific/Apia", "Pacific/Fakaofo"])("%s 2011-12-30 is a day of no instant, and the range is valid (never to < from)", (tz) => {
+    const r = resolveRange({ tz, from: "2011-12-30", to: "2011-12-30" }, NOW);
+    expect(r.current.days).toHaveLength(1);
+    expect(hours(r.current)).toBe(0);
+    expect(r.current.startMs).toBe(r.current.endMs);
+    // The day before is a whole day, and ends where the skipped one "is".
+    expect(hours(r.previous)).toBe(24);
+    expect(r.previous.endMs).toBe(r.current.startMs);
+    const week = resolveRange({ tz, from: "2011-12-26", to: "2012-01-01", bucket: "week" }, NOW);
+    expect(week.buckets.current.map(hours)).toEqual([144]);
+    expect(week.current.days.map(hours)).toEqual([24, 24, 24, 24, 0, 24, 24]);
+  });
+});

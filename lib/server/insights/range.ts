@@ -6,12 +6,8 @@
 // since 1970-01-01), where every day is one step; each date's first instant in `tz` comes from
 // @date-fns/tz, which knows the zone's offsets and its clock changes (a 23- or 25-hour day, a
 // midnight that does not exist).
-import {
-  INSIGHTS_DAY_BUCKETS_MAX_DAYS,
-  INSIGHTS_DEFAULT_DAYS,
-  type InsightBucket,
-} from "@/lib/data-api/constants";
-import { calendarDayNumber, insightsRangeProblem, type InsightsParams } from "@/lib/data-api/params";
+import { INSIGHTS_DAY_BUCKETS_MAX_DAYS, INSIGHTS_DEFAULT_DAYS, type InsightBucket } from "@/lib/data-api/constants";
+import { calendarDayNumber, insightsBucketProblem, insightsRangeProblem, type InsightsParams } from "@/lib/data-api/params";
 import { DAY_MS, dateOf, dayStart, todayIn } from "@/lib/range/calendar";
 import { invalidParameter } from "../http";
 
@@ -67,7 +63,8 @@ function bucketBounds(first: number, count: number, bucket: InsightBucket): Arra
 /**
  * The window of a validated insights query at `nowMs`. Defaults: `to` today in `tz`, `from` 29 days
  * before `to` (30 days); `bucket` by day up to 31 days, else by week. A range that ends up backwards
- * or too long once a default is filled in is a 400 naming `from`, before any upstream call.
+ * or too long once a default is filled in is a 400 naming `from`, and days asked for over more than
+ * 92 days a 400 naming `bucket`, before any upstream call.
  */
 export function resolveRange(query: InsightsParams, nowMs: number): InsightRange {
   const tz = query.tz;
@@ -79,6 +76,8 @@ export function resolveRange(query: InsightsParams, nowMs: number): InsightRange
   if (problem) throw invalidParameter("from", query.to ? problem : `${problem} (to defaults to today, ${to}, in ${tz})`);
 
   const length = last - first + 1;
+  const bucketProblem = insightsBucketProblem(first, last, query.bucket);
+  if (bucketProblem) throw invalidParameter("bucket", query.to ? bucketProblem : `${bucketProblem} (to defaults to today, ${to}, in ${tz})`);
   const bucket = query.bucket ?? (length <= INSIGHTS_DAY_BUCKETS_MAX_DAYS ? "day" : "week");
   // One run of days for both periods: the previous period ends where the current one starts.
   const all = daysFrom(first - length, 2 * length, tz);

@@ -1,7 +1,9 @@
 // One insights route from its answer function: the shared query schema (from, to, tz, bucket), the
 // range resolved at the server's clock (400 naming `from` when a default makes it backwards or too
-// long), and identical concurrent requests of a key sharing one computation. Also the rounding
-// rules every insight shares (DESIGN.md: percentage points and positions to one decimal).
+// long, `bucket` when days are asked for over too long a range), and identical concurrent requests
+// of a key sharing one computation, which ends when the last of them goes away (its signal reaches
+// every upstream call and every shared run it joins). Also the rounding rules every insight shares
+// (DESIGN.md: percentage points and positions to one decimal).
 import "server-only";
 import { insightsParams, type InsightsParams } from "@/lib/data-api/params";
 import type { BffRouteDef, RouteContext } from "../routes";
@@ -18,7 +20,9 @@ export function insightRoute<T>(subject: string, answer: (ictx: InsightsContext,
       // routes.ts validated the query with `insightsParams`: this is its output.
       const range = resolveRange(input.query as InsightsParams, ictx.now());
       const id = `answer:${subject}:${range.from}:${range.to}:${range.tz}:${range.bucket}`;
-      return ictx.state.flights.run(id, () => answer(ictx, range), ctx.signal);
+      // The flight's signal aborts when the last request for this answer leaves, and once it settles
+      // (so calls a failure elsewhere in it left running stop too).
+      return ictx.state.flights.run(id, (signal) => answer({ ...ictx, signal }, range), ctx.signal);
     },
   } satisfies BffRouteDef;
 }

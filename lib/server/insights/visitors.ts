@@ -10,24 +10,31 @@
 // within `gatherMs`) are planned together: their figures together decide, and a listing serves
 // them all. A list that moved while it was read is completed day by day (counts find the days short
 // of rows, which are read again); a listing that still cannot be exact, or has a row without a
-// readable first_seen, source or converted, is dropped for counting, exact by construction.
+// readable first_seen, source or converted, is dropped for counting, exact by construction, and so
+// is a span whose total is over the listing cap (INSIGHTS_MAX_LISTED_ROWS). The listing is the
+// shared pipeline of listing.ts with the visitor-day summariser below.
 // Day summaries and counts are stored per key (hours once closed, seconds while open).
 import "server-only";
+import { SharedRun } from "@/lib/data-api/cache";
 import { PAGE_SIZE_MAX, SOURCES, type Source } from "@/lib/data-api/constants";
 import { DataApiError } from "@/lib/data-api/errors";
 import type { ListEnvelope, Visitor } from "@/lib/data-api/schemas";
 import type { InsightsContext } from "./context";
 import {
   coveringSpan,
-  dayIndexOf,
   dayKey,
   eachBounded,
-  listAll,
+  isEmptySpan,
+  joinAll,
   listBounds,
+  listDays,
   listingsFor,
   readStoredDays,
+  shareListing,
   storeDays,
-  trackListing,
+  VISITORS,
+  type DayListing,
+  type DaySummariser,
 } from "./listing";
 import { spanOf, type Day, type DaySpan } from "./range";
 
@@ -40,13 +47,37 @@ export type VisitorDay = { visitors: number; conversions: number; bySource: numb
 /** A listing's day summaries by day key, or null when it could not be exact. */
 export type VisitorListing = Map<string, VisitorDay> | null;
 
-/** A plan's outcome: a listing to wait for (wrapped: a promise would flatten), or null to count. */
-type Decision = { listing: Promise<VisitorListing> } | null;
-export type PendingPlan = { cells: Set<string>; decision: Promise<Decision> };
+/** A plan's outcome: the listing it ran (wrapped: null there means "not exact"), or null to count. */
+type Planned = { listed: VisitorListing } | null;
+export type PendingPlan = { cells: Set<string>; run: SharedRun<Planned> };
 
 const DAY = "vd:";
 const cellKey = (c: VisitorCell) => `vc:${dayKey(c.span)}:${c.source ?? "*"}:${c.converted ? "converted" : "*"}`;
 const unlistableKey = (span: DaySpan) => `vx:${dayKey(span)}`;
+
+const emptyDay = (): VisitorDay => ({ visitors: 0, conversions: 0, bySource: SOURCES.map(() => 0), conversionsBySource: SOURCES.map(() => 0) });
+
+/**
+ * Visitors per day, overall and per source, converted or not: what the trend, sources and platforms
+ * figures are sums of. Strict: a visitor without a readable first_seen, source or converted cannot
+ * be put in an exact figure, and counting (exact by construction) answers instead.
+ */
+const VISITOR_DAYS: DaySummariser<Visitor, VisitorDay> = {
+  resource: VISITORS,
+  strict: true,
+  empty: emptyDay,
+  add(day, row) {
+    const s = row.source === undefined ? -1 : SOURCES.indexOf(row.source as Source);
+    if (s < 0 || row.converted === undefined) return false;
+    const c = row.converted ? 1 : 0;
+    day.visitors++;
+    day.conversions += c;
+    day.bySource[s]!++;
+    day.conversionsBySource[s]! += c;
+    return true;
+  },
+  finish: (day) => day,
+};
 
 /** The figure from day summaries, when every day of its span has one. */
 function fromDays(cell: VisitorCell, days: Map<string, VisitorDay>): number | undefined {
@@ -61,52 +92,42 @@ function fromDays(cell: VisitorCell, days: Map<string, VisitorDay>): number | un
   return sum;
 }
 
-/** One figure counted upstream (`meta.total` with limit=1), shared by concurrent askers and stored. */
-function countCell(ictx: InsightsContext, cell: VisitorCell): Promise<number> {
+/**
+ * One figure counted upstream (`meta.total` with limit=1), shared by concurrent askers and stored.
+ * `fresh` asks the Data API itself, not the short response cache: a count taken to check a listing
+ * must be newer than the listing.
+ */
+function countCell(ictx: InsightsContext, cell: VisitorCell, options: { fresh?: boolean } = {}): Promise<number> {
+  if (isEmptySpan(cell.span)) return Promise.resolve(0);
   const key = cellKey(cell);
-  return ictx.state.flights.run(key, async () => {
-    const page = await ictx.api.get("/visitors", {
-      query: {
-        ...listBounds(cell.span),
-        limit: 1,
-        ...(cell.source ? { source: cell.source } : {}),
-        ...(cell.converted ? { converted: "true" as const } : {}),
-      },
-    });
-    const total = page.meta.total;
-    if (total === undefined) {
-      throw new DataApiError({ status: 502, code: "unexpected_response", message: "The Data API did not say how many visitors match, so this figure cannot be counted." });
-    }
-    await ictx.store.set(key, total, ictx.ttlFor(cell.span.endMs));
-    return total;
-  });
+  return ictx.state.flights.run(
+    options.fresh ? `fresh:${key}` : key,
+    async (signal) => {
+      const page = await ictx.api.get(
+        "/visitors",
+        {
+          query: {
+            ...listBounds(cell.span),
+            limit: 1,
+            ...(cell.source ? { source: cell.source } : {}),
+            ...(cell.converted ? { converted: "true" as const } : {}),
+          },
+        },
+        { signal, ...(options.fresh ? { fresh: true } : {}) },
+      );
+      const total = page.meta.total;
+      if (total === undefined) {
+        throw new DataApiError({ status: 502, code: "unexpected_response", message: "The Data API did not say how many visitors match, so this figure cannot be counted." });
+      }
+      await ictx.store.set(key, total, ictx.ttlFor(cell.span.endMs));
+      return total;
+    },
+    ictx.signal,
+  );
 }
 
 const visitorPage = (ictx: InsightsContext, span: DaySpan, offset: number): Promise<ListEnvelope<Visitor>> =>
-  ictx.api.get("/visitors", { query: { ...listBounds(span), limit: PAGE_SIZE_MAX, offset } });
-
-/** Per-day summaries of the visitors of `span`, or null if a row cannot be placed exactly. */
-function summarise(span: DaySpan, rows: readonly Visitor[]): VisitorDay[] | null {
-  const days = span.days.map(() => ({ visitors: 0, conversions: 0, bySource: SOURCES.map(() => 0), conversionsBySource: SOURCES.map(() => 0) }));
-  for (const row of rows) {
-    const i = row.first_seen === undefined ? -1 : dayIndexOf(span.days, Date.parse(row.first_seen));
-    const s = row.source === undefined ? -1 : SOURCES.indexOf(row.source as Source);
-    if (i < 0 || s < 0 || row.converted === undefined) return null;
-    const day = days[i]!;
-    const c = row.converted ? 1 : 0;
-    day.visitors++;
-    day.conversions += c;
-    day.bySource[s]!++;
-    day.conversionsBySource[s]! += c;
-  }
-  return days;
-}
-
-/** Reads every page of `span` (its first page given, or fetched) and sums it per day; null when a row cannot be placed. */
-async function readSpan(ictx: InsightsContext, span: DaySpan, first?: ListEnvelope<Visitor>): Promise<{ days: VisitorDay[] | null; exact: boolean }> {
-  const read = await listAll(first ?? (await visitorPage(ictx, span, 0)), (offset) => visitorPage(ictx, span, offset));
-  return { days: read.unreadable === 0 ? summarise(span, read.rows) : null, exact: read.exact };
-}
+  ictx.api.get("/visitors", { query: { ...listBounds(span), limit: PAGE_SIZE_MAX, offset } }, { signal: ictx.signal });
 
 /** Most days of a listing that may be read again before counting is cheaper. */
 const MAX_DAYS_TO_REREAD = 8;
@@ -116,49 +137,53 @@ const MAX_DAYS_TO_REREAD = 8;
  * last_seen order: one row is seen twice and another never; a new visitor arrives). Every row seen
  * is a true member of its day, so a day is complete when its count says so. Counting halves of the
  * span finds the days short of rows (about 2 log2(days) calls per row missed); those days alone are
- * read again. Null when that does not settle it: counting takes over.
+ * read again. Counts and re-reads ask the Data API afresh (the response cache may still hold answers
+ * from before the listing). Null when that does not settle it: counting takes over.
  */
 async function completeMovedListing(ictx: InsightsContext, span: DaySpan, days: VisitorDay[]): Promise<VisitorDay[] | null> {
   const seen = (a: number, b: number) => days.slice(a, b).reduce((n, d) => n + d.visitors, 0);
   const short = async (a: number, b: number): Promise<number[]> => {
     // Counted after the listing, so a count below what was seen is older than the rows: settled.
-    if (seen(a, b) >= (await countCell(ictx, { span: spanOf(span.days.slice(a, b)) }))) return [];
+    if (seen(a, b) >= (await countCell(ictx, { span: spanOf(span.days.slice(a, b)) }, { fresh: true }))) return [];
     if (b - a === 1) return [a];
     const mid = (a + b) >> 1;
     return (await Promise.all([short(a, mid), short(mid, b)])).flat();
   };
   const missing = await short(0, span.days.length);
   if (missing.length > MAX_DAYS_TO_REREAD) return null;
-  const reread = await Promise.all(missing.map((i) => readSpan(ictx, spanOf([span.days[i]!]))));
-  if (reread.some((r) => !r.exact || !r.days)) return null;
+  const reread = await Promise.all(missing.map((i) => listDays(ictx, spanOf([span.days[i]!]), VISITOR_DAYS, { fresh: true })));
   const out = [...days];
-  missing.forEach((i, k) => (out[i] = reread[k]!.days![0]!));
+  for (const [k, read] of reread.entries()) {
+    if (read.kind !== "summed" || !read.exact) return null;
+    out[missing[k]!] = read.days[0]!;
+  }
   return out;
 }
 
-/** Lists `span` from its first page, stores its day summaries, and tells joiners while it runs. */
-function startListing(ictx: InsightsContext, span: DaySpan, first: ListEnvelope<Visitor>): Promise<VisitorListing> {
-  const job = (async (): Promise<VisitorListing> => {
-    const read = await readSpan(ictx, span, first);
-    const days = read.days && !read.exact ? await completeMovedListing(ictx, span, read.days) : read.days;
+/** Lists `span` from its first page and stores its day summaries; joined by later requests for its days while it runs. */
+function startListing(ictx: InsightsContext, span: DaySpan, first: ListEnvelope<Visitor>): SharedRun<VisitorListing> {
+  return shareListing(ictx.state.visitorListings, span, async (signal) => {
+    const own: InsightsContext = { ...ictx, signal };
+    const read: DayListing<VisitorDay> = await listDays(own, span, VISITOR_DAYS, { first });
+    const days = read.kind !== "summed" ? null : read.exact ? read.days : await completeMovedListing(own, span, read.days);
     if (!days) {
-      // Counting answers this span from now on: as long as its days last if a row cannot be read
-      // (it stays so), seconds if the list kept moving (it may settle).
-      await ictx.store.set(unlistableKey(span), true, read.days ? ictx.ttl.openMs : ictx.ttlFor(span.endMs));
+      // Counting answers this span from now on: seconds if the list kept moving (it may settle), as
+      // long as its days last if a row cannot be read or the span is over the cap (it stays so).
+      await ictx.store.set(unlistableKey(span), true, read.kind === "summed" ? ictx.ttl.openMs : ictx.ttlFor(span.endMs));
       return null;
     }
-    await storeDays(ictx, DAY, span.days, days);
+    await storeDays(own, DAY, span.days, days);
     return new Map(span.days.map((d, i) => [dayKey(d), days[i]!]));
-  })();
-  return trackListing(ictx.state.visitorListings, span, job);
+  });
 }
 
 /**
  * Decides how to get `cells` (none answerable from stored figures) whose missing days are `span`:
- * a listing to wait for, or null to count them. Routes asking for the same span while its first
- * page is fetched join the plan with their figures.
+ * a listing, whose outcome it waits for, or null to count them. Routes asking for the same span
+ * while its first page is fetched join the plan with their figures. The plan (and the listing it
+ * starts) ends when the last request waiting for it has gone.
  */
-async function plan(ictx: InsightsContext, span: DaySpan, cells: VisitorCell[]): Promise<Decision> {
+async function plan(ictx: InsightsContext, span: DaySpan, cells: VisitorCell[]): Promise<Planned> {
   const strategy = ictx.policy.strategy;
   if (strategy === "count") return null;
   if (strategy === "auto" && (await ictx.store.get(unlistableKey(span))) !== undefined) return null;
@@ -166,32 +191,41 @@ async function plan(ictx: InsightsContext, span: DaySpan, cells: VisitorCell[]):
   const pending = ictx.state.plans.get(id);
   if (pending) {
     for (const c of cells) pending.cells.add(cellKey(c));
-    return pending.decision;
+    return pending.run.join(ictx.signal);
   }
-  const gathering: PendingPlan = { cells: new Set(cells.map(cellKey)), decision: Promise.resolve(null) };
-  gathering.decision = (async () => {
+  const gathered = new Set(cells.map(cellKey));
+  // From the first page on, later requests join the listing itself (or count). Only called once
+  // `run` exists: after the first page's await, or when the run ends.
+  const forget = () => {
+    if (ictx.state.plans.get(id)?.run === run) ictx.state.plans.delete(id);
+  };
+  const run: SharedRun<Planned> = new SharedRun(async (signal) => {
+    const own: InsightsContext = { ...ictx, signal };
+    let first: ListEnvelope<Visitor>;
     try {
-      const [first] = await Promise.all([visitorPage(ictx, span, 0), new Promise((r) => setTimeout(r, ictx.policy.gatherMs))]);
-      const total = first.meta.total;
-      // Without a total a listing cannot be checked, so it cannot be exact.
-      if (total === undefined) return null;
-      const pagesLeft = Math.ceil(total / PAGE_SIZE_MAX) - 1;
-      if (strategy === "auto" && pagesLeft > gathering.cells.size) return null;
-      return { listing: startListing(ictx, span, first) };
+      [first] = await Promise.all([visitorPage(own, span, 0), new Promise((r) => setTimeout(r, ictx.policy.gatherMs))]);
     } finally {
-      ictx.state.plans.delete(id);
+      forget();
     }
-  })();
-  ictx.state.plans.set(id, gathering);
-  return gathering.decision;
+    // Everyone left while the first page was read: start nothing.
+    signal.throwIfAborted();
+    const total = first.meta.total;
+    // Without a total a listing cannot be checked, so it cannot be exact; over the cap it is not read.
+    if (total === undefined || total > ictx.maxListedRows) return null;
+    const pagesLeft = Math.ceil(total / PAGE_SIZE_MAX) - 1;
+    if (strategy === "auto" && pagesLeft > gathered.size) return null;
+    return { listed: await startListing(own, span, first).join(signal) };
+  }, forget);
+  ictx.state.plans.set(id, { cells: gathered, run });
+  return run.join(ictx.signal);
 }
 
 /** The listings that will summarise `missing` days: those in flight for them, else one planned now (null: count). */
 async function listingsOf(ictx: InsightsContext, window: DaySpan, missing: Day[], open: VisitorCell[]): Promise<VisitorListing[] | null> {
   const inFlight = listingsFor(ictx.state.visitorListings, missing);
-  if (inFlight.length > 0) return Promise.all(inFlight);
-  const decision = await plan(ictx, spanOf(coveringSpan(window.days, missing)), open);
-  return decision && [await decision.listing];
+  if (inFlight.length > 0) return joinAll(inFlight, ictx.signal);
+  const planned = await plan(ictx, spanOf(coveringSpan(window.days, missing)), open);
+  return planned && [planned.listed];
 }
 
 /**
@@ -199,7 +233,8 @@ async function listingsOf(ictx: InsightsContext, window: DaySpan, missing: Day[]
  * stored counts, a listing (in flight, or planned now) or counting.
  */
 export async function visitorCounts(ictx: InsightsContext, window: DaySpan, cells: readonly VisitorCell[]): Promise<number[]> {
-  const days = new Map<string, VisitorDay>();
+  // A day the zone skipped has no instant, so no visitor: known without asking.
+  const days = new Map<string, VisitorDay>(window.days.filter(isEmptySpan).map((d) => [dayKey(d), emptyDay()]));
   const values = new Map<string, number>();
   const unique = [...new Map(cells.map((c) => [cellKey(c), c])).values()];
   // Each pass answers more from what is stored or was just listed; at worst the last one counts.
@@ -228,7 +263,7 @@ export async function visitorCounts(ictx: InsightsContext, window: DaySpan, cell
       // A listing that could not be exact leaves its days to counting.
       if (listed?.every((l) => l !== null)) continue;
     }
-    await eachBounded(open, (c) => countCell(ictx, c).then((v) => values.set(cellKey(c), v)));
+    await eachBounded(open, (c, signal) => countCell({ ...ictx, signal }, c).then((v) => values.set(cellKey(c), v)), ictx.signal);
     break;
   }
   return cells.map((c) => values.get(cellKey(c))!);
