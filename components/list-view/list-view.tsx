@@ -14,6 +14,7 @@ import type { ResultOf } from "@/lib/data-api/endpoints";
 import type { Unreadable } from "@/lib/data-api/schemas";
 import { invalidParamOf } from "@/lib/queries/error-status";
 import type { ApiRoutes } from "@/lib/server/routes";
+import { useHydrated } from "@/lib/ui/use-hydrated";
 import { withoutPaging } from "@/lib/ui/view-filters";
 
 /** What the frame reads of a page of a list; the view's own rows stay typed for its `children`. */
@@ -44,6 +45,7 @@ type ResultFor<P extends ListPath> = ResultOf<ApiRoutes[P]>;
 export function ListView<P extends ListPath>({ view, title, intro, filters, heading, feed = false, loading, emptyHint, children }: ListViewProps<P>) {
   const { path } = view;
   const resource = resourceOf(path);
+  const hydrated = useHydrated();
   return (
     <div className="stack">
       <div className="page-header">
@@ -55,7 +57,12 @@ export function ListView<P extends ListPath>({ view, title, intro, filters, head
       </div>
       <section className="card" aria-label="Filters">
         <form className="filters" onSubmit={(e) => e.preventDefault()} data-testid="filters">
-          {filters}
+          {/* A filter applies through JavaScript: a choice made before hydration would be lost, so
+              the fields wait for it (disabled, and announced so) rather than ignore the user. */}
+          <fieldset className="filters-fields" disabled={!hydrated}>
+            <legend className="visually-hidden">Filters</legend>
+            {filters}
+          </fieldset>
           <div className="filters-actions">
             {view.hasFilters && (
               <Link className="button button-secondary" href={path} data-testid="clear-filters">
