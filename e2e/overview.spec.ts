@@ -5,6 +5,7 @@
 // that counts visitors is a real link to them (a new tab too), and AI visitors says why it is not.
 // Old `?period=` URLs still mean their window; the funnel is drawn without a scroll; the note under
 // the KPI cards keeps clear of them.
+import { readFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
 import { numberText, sandboxGet } from "./helpers/sandbox";
 import { signIn, waitForWidgets } from "./helpers/session";
@@ -153,6 +154,10 @@ test("each headline figure that counts visitors is a link to them, also in a new
 });
 
 test("old URLs keep working: ?period=7d is the header's last 7 days and the 7-day period; a bad period is named", async ({ page }) => {
+  // A real redirect, before the page streams: what a bookmark and the history see.
+  const answer = await page.request.get("/?period=7d", { maxRedirects: 0 });
+  expect(answer.status()).toBe(307);
+  expect(answer.headers().location).toMatch(new RegExp(`/\\?from=${utcDate(-6)}&to=${utcDate()}$`));
   await page.goto("/?period=7d");
   await expect(page).toHaveURL(new RegExp(`/\\?from=${utcDate(-6)}&to=${utcDate()}$`));
   await expect(page.getByTestId("range-label")).toHaveText("Last 7 days");
@@ -170,6 +175,24 @@ test("old URLs keep working: ?period=7d is the header's last 7 days and the 7-da
   // A custom range takes the nearest period, and says so.
   await page.goto("/?from=2026-11-01&to=2026-11-12&tz=UTC");
   await expect(page.getByTestId("period-card")).toContainText("here the last 7 days up to now, the nearest to your 12 days (1 Nov – 12 Nov 2026).");
+});
+
+test("the KPI cards download as the range's own figures", async ({ page }) => {
+  await page.goto("/?from=2026-11-01&to=2026-11-15&tz=UTC");
+  const visitors = page.getByTestId("range-kpi-visitors").getByTestId("kpi-value");
+  await expect(visitors).toHaveText(/^[\d,]+$/, { timeout: 90_000 });
+  const kpis = page.getByTestId("range-kpis");
+  const downloading = page.waitForEvent("download");
+  await kpis.getByText("Download").click();
+  await kpis.getByRole("button", { name: "CSV", exact: true }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe("overview_2026-11-01_2026-11-15.csv");
+  const lines = (await readFile((await download.path())!, "utf8")).trim().split("\r\n");
+  expect(lines[0]).toBe('"metric","total","change_vs_previous_period_pct","rate_or_share_pct"');
+  const total = (metric: string) => lines.find((l) => l.startsWith(`"${metric}",`))?.split(",")[1]?.replace(/"/g, "");
+  expect(total("visitors")).toBe((await visitors.innerText()).replace(/,/g, ""));
+  expect(total("ai_visitors")).toBe((await page.getByTestId("range-kpi-ai").getByTestId("kpi-value").innerText()).replace(/,/g, ""));
+  expect(total("conversions")).toBe((await page.getByTestId("range-kpi-conversions").getByTestId("kpi-value").innerText()).replace(/,/g, ""));
 });
 
 test.describe("in a short window", () => {

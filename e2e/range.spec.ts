@@ -142,6 +142,8 @@ test("the range travels with the nav links and Back; pages without one keep thei
 });
 
 test("pages the range does not drive say what they show in its place, and keep the range for the others", async ({ page }) => {
+  // Six pages in a row: more than the default allows on a loaded machine.
+  test.setTimeout(120_000);
   await signIn(page, "pro");
   const range = "from=2026-11-01&to=2026-11-10&tz=UTC";
   const nav = page.getByRole("navigation", { name: "Main" });
@@ -220,8 +222,9 @@ test.describe("a first visit in Tokyo", () => {
   test.use({ timezoneId: "Asia/Tokyo" });
   test("the browser's zone is detected, stored and used", async ({ page, context }) => {
     await signIn(page, "pro");
-    await page.goto("/platforms");
-    await expect(page.getByTestId("range-tz")).toHaveText(/Asia\/Tokyo/);
+    await page.goto("/mentions");
+    // The zone is stored, then the page drawn again in it: give a loaded machine time for both.
+    await expect(page.getByTestId("range-tz")).toHaveText(/Asia\/Tokyo/, { timeout: 30_000 });
     expect((await context.cookies()).find((c) => c.name === "viewer_tz")?.value).toBe("Asia%2FTokyo");
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { periodForRange, periodNote, periodPreviousLabel, periodWindowLabel, rangeOfPeriod } from "./api-period";
+import { legacyPeriodSearch, periodForRange, periodNote, periodPreviousLabel, periodWindowLabel, rangeOfPeriod } from "./api-period";
 import { presetRange } from "./date-range";
 
 const NOW = Date.parse("2026-11-23T23:30:00Z");
@@ -27,6 +27,20 @@ describe("the Data API's period for the header's range", () => {
     expect(rangeOfPeriod("7d", "UTC", NOW)).toEqual(utc("2026-11-17", "2026-11-23"));
     expect(rangeOfPeriod("24h", "Europe/Berlin", NOW)).toEqual({ from: "2026-11-24", to: "2026-11-24", tz: "Europe/Berlin" });
     for (const p of ["24h", "7d", "30d", "90d"] as const) expect(periodForRange(rangeOfPeriod(p, "UTC", NOW), NOW)).toEqual({ period: p, matches: true });
+  });
+
+  it("an old URL is sent on to its range: the viewer's days, or the URL's own zone; a range, a bad or repeated period stay", () => {
+    const legacy = (query: string, viewerTz = "UTC") => legacyPeriodSearch(new URLSearchParams(query), viewerTz, NOW);
+    expect(legacy("period=7d")).toBe("?from=2026-11-17&to=2026-11-23");
+    // At 23:30 UTC it is already the 24th in Berlin: the viewer's today.
+    expect(legacy("period=24h", "Europe/Berlin")).toBe("?from=2026-11-24&to=2026-11-24");
+    expect(legacy("period=30d&tz=Asia%2FKolkata&x=1")).toBe("?from=2026-10-26&to=2026-11-24&tz=Asia%2FKolkata&x=1");
+    // A zone that is not one is kept for the page to name; the days are the viewer's.
+    expect(legacy("period=7d&tz=Mars%2FBase")).toBe("?from=2026-11-17&to=2026-11-23&tz=Mars%2FBase");
+    expect(legacy("")).toBeNull();
+    expect(legacy("period=1y")).toBeNull();
+    expect(legacy("period=7d&period=30d")).toBeNull();
+    expect(legacy("period=7d&from=2026-11-01&to=2026-11-05")).toBeNull();
   });
 
   it("says in words which period stands in for the range", () => {

@@ -5,7 +5,7 @@
 // URL's `?period=7d` means the header's range "Last 7 days".
 import { PERIODS, type Period } from "@/lib/data-api/constants";
 import { daysBetween } from "./calendar";
-import { presetOf, presetRange, rangeLabel, type DateRange, type RangePresetId } from "./date-range";
+import { presetOf, presetRange, rangeLabel, resolveDateRange, type DateRange, type RangePresetId } from "./date-range";
 
 /** How long each period is, in words ("30 days" is 30×24 hours up to now). */
 const SPANS: Record<Period, string> = { "24h": "24 hours", "7d": "7 days", "30d": "30 days", "90d": "90 days" };
@@ -46,6 +46,26 @@ export function periodForRange(range: DateRange, nowMs: number): RangePeriod {
 /** The header's range an old overview URL's `period` stands for: its preset, ending today in `tz`. */
 export function rangeOfPeriod(period: Period, tz: string, nowMs: number): DateRange {
   return presetRange(DAYS[period], tz, nowMs);
+}
+
+/**
+ * Where an old overview URL (`/?period=7d`, from before the header had a range) goes: the query of
+ * the same page with the range the period stands for, in the URL's `tz` when it names a real zone,
+ * else in the viewer's days (no `tz` added); other parameters kept, `period` dropped, in sorted order
+ * as the app writes its URLs. Null when there is nothing to send on: no period, a value that is not
+ * one (the page names it), or a URL that already has a range (the range wins).
+ */
+export function legacyPeriodSearch(search: URLSearchParams, viewerTz: string, nowMs: number): string | null {
+  const periods = search.getAll("period");
+  if (periods.length !== 1 || !(PERIODS as readonly string[]).includes(periods[0]!) || search.has("from") || search.has("to")) return null;
+  const tz = resolveDateRange({ tz: search.get("tz") }, viewerTz, nowMs).range.tz;
+  const range = rangeOfPeriod(periods[0] as Period, tz, nowMs);
+  const next = new URLSearchParams(search);
+  next.delete("period");
+  next.set("from", range.from);
+  next.set("to", range.to);
+  next.sort();
+  return `?${next.toString()}`;
 }
 
 /**

@@ -8,7 +8,7 @@
 // empty and error state, and streams in on its own (components/states/widget.tsx).
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useId } from "react";
+import { useId, type ReactNode } from "react";
 import { toFunnelChartData } from "@/components/charts/funnel-chart-data";
 import { FunnelTable } from "@/components/charts/funnel-table";
 import { CsvDownloadButton } from "@/components/export/csv-download-button";
@@ -32,6 +32,7 @@ import { RangeInsights } from "./range-insights";
 export function OverviewClient({ periodError }: { periodError?: string }) {
   const { range, nowMs } = useDateRange();
   const { period } = periodForRange(range, nowMs);
+  const funnelHeadingId = useId();
   return (
     <div className="stack">
       <div className="page-header">
@@ -48,14 +49,16 @@ export function OverviewClient({ periodError }: { periodError?: string }) {
       )}
       <RangeInsights />
       <div className="grid grid-2">
-        <Card title="Pageviews and funnel" description={periodNote(range, nowMs)} testId="period-card" actions={<FunnelDownload period={period} />}>
+        <Card title="Pageviews and funnel" description={periodNote(range, nowMs)} testId="period-card">
           <div className="stack">
             <Widget what="the pageviews" loading={<SkeletonLines lines={3} height={22} />}>
               <Pageviews period={period} />
             </Widget>
-            <Widget what="the funnel" loading={<Skeleton height={220} />}>
-              <Funnel period={period} />
-            </Widget>
+            <section aria-labelledby={funnelHeadingId}>
+              <Widget what="the funnel" frame={(body) => funnelFrame(body, funnelHeadingId)} loading={<Skeleton height={220} />}>
+                <Funnel period={period} headingId={funnelHeadingId} />
+              </Widget>
+            </section>
           </div>
         </Card>
         <ScoreCard />
@@ -112,10 +115,23 @@ function Pageviews({ period }: { period: Period }) {
   );
 }
 
-function Funnel({ period }: { period: Period }) {
+/** The funnel's heading, with its download once the stages are in (rendered with them, so server and browser agree). */
+function funnelFrame(body: ReactNode, headingId: string, actions?: ReactNode) {
+  return (
+    <>
+      <div className={styles.funnelHead}>
+        <h3 id={headingId}>Conversion funnel</h3>
+        {actions}
+      </div>
+      {body}
+    </>
+  );
+}
+
+function Funnel({ period, headingId }: { period: Period; headingId: string }) {
   const query = useWidgetQuery(apiQuery(browserApi, "/analytics/funnel", { query: { period } }));
   const bars = query.data ? toFunnelChartData(query.data.data) : [];
-  return (
+  return funnelFrame(
     <QueryView query={query} isEmpty={(f) => !f.unreadable && f.data.every((s) => s.count === 0)} empty={<EmptyState title={`No visitors in the ${periodWindowLabel(period)}`} />}>
       {(f) => (
         <>
@@ -123,15 +139,10 @@ function Funnel({ period }: { period: Period }) {
           <UnreadableNotice unreadable={f.unreadable} noun={["stage", "stages"]} />
         </>
       )}
-    </QueryView>
+    </QueryView>,
+    headingId,
+    bars.length > 0 ? <CsvDownloadButton filename={`funnel_${period}`} columns={FUNNEL_COLUMNS} rows={bars} /> : undefined,
   );
-}
-
-/** The funnel's CSV, in the card's header once its stages are in (the same query: no second request). */
-function FunnelDownload({ period }: { period: Period }) {
-  const query = useQuery(apiQuery(browserApi, "/analytics/funnel", { query: { period } }));
-  const bars = query.data ? toFunnelChartData(query.data.data) : [];
-  return bars.length > 0 ? <CsvDownloadButton filename={`funnel_${period}`} columns={FUNNEL_COLUMNS} rows={bars} /> : null;
 }
 
 function ScoreCard() {

@@ -7,7 +7,7 @@
 // nothing partial or stale is ever shown as the new range's answer. Every figure that counts
 // visitors opens them (a real link); AI visitors cannot be one list (the visitor list filters one
 // source at a time), so its card says so and links each AI platform instead.
-import { useQuery, type QueryKey, type UseQueryOptions } from "@tanstack/react-query";
+import type { QueryKey, UseQueryOptions } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, type ReactNode } from "react";
 import { TrendFigure } from "@/components/charts/chart-figures";
@@ -15,14 +15,15 @@ import { ConversionBySourceTable } from "@/components/charts/source-tables";
 import { visitorsHref } from "@/components/charts/source-table-data";
 import { changeOf, rateOf, toTrendChartData } from "@/components/charts/trend-chart-data";
 import { CsvDownloadButton } from "@/components/export/csv-download-button";
-import { Card } from "@/components/ui/card";
 import { EmptyState, PendingAnswer, QueryView, Skeleton } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
-import type { CardHead } from "@/components/ui/card";
+import { cardFrame, type CardHead } from "@/components/ui/card";
 import { ChangeBadge } from "@/components/ui/change-badge";
 import { OVERVIEW_COLUMNS, TRAFFIC_COLUMNS } from "@/lib/columns/analytics";
 import { AI_SOURCES, isAiSource, LABELS } from "@/lib/data-api/constants";
 import { formatPercent } from "@/lib/format/format";
+import type { SourcesInsight } from "@/lib/server/insights/sources";
+import type { TrendInsight } from "@/lib/server/insights/trend";
 import { apiQuery, browserApi } from "@/lib/queries/api";
 import { previousRange, rangeLabel, rangeParams, type DateRange } from "@/lib/range/date-range";
 import { useDateRange } from "@/lib/range/use-date-range";
@@ -47,19 +48,19 @@ const CARDS = {
   sources: { title: "Conversion by source", description: "Visitors, conversions and rate per source, AI platforms set apart; each links to its visitors", testId: "sources-card" },
 } satisfies Record<string, CardHead>;
 
+/** The sources' card, its download among its actions once the answer is in (rendered with it, so the server's HTML and the browser's first render agree). */
+const sourcesFrame = cardFrame(CARDS.sources);
+
 export function RangeInsights() {
   const { range } = useDateRange();
   const labels = windowLabels(range);
   return (
     <section className="stack" aria-labelledby="range-heading" data-testid="range-insights">
       <div className={styles.sectionHeader}>
-        <div>
-          <h2 id="range-heading">
-            {labels.window} <span className="muted">({range.tz})</span>
-          </h2>
-          <p>The header&apos;s range: calendar days in {range.tz}, each compared with the same number of days before: {labels.previous}.</p>
-        </div>
-        <KpiDownload range={range} />
+        <h2 id="range-heading">
+          {labels.window} <span className="muted">({range.tz})</span>
+        </h2>
+        <p>The header&apos;s range: calendar days in {range.tz}, each compared with the same number of days before: {labels.previous}.</p>
       </div>
       <Widget what="the key metrics of the range" frame={rangeKpiFrame} loading={<RangeLoading text={counting("visitors", range)} kpis />}>
         <RangeKpis range={range} />
@@ -67,12 +68,9 @@ export function RangeInsights() {
       <Widget what="the trend" card={CARDS.trend} loading={<RangeLoading text={counting("visitors per day", range)} />}>
         <TrendCard range={range} />
       </Widget>
-      {/* The card around the widget (as Widget's `card` would), with the download in its header. */}
-      <Card {...CARDS.sources} actions={<SourcesDownload range={range} />}>
-        <Widget what="conversion by source" loading={<RangeLoading text={counting("visitors and conversions by source", range)} />}>
-          <SourcesCard range={range} />
-        </Widget>
-      </Card>
+      <Widget what="conversion by source" frame={sourcesFrame} loading={<RangeLoading text={counting("visitors and conversions by source", range)} />}>
+        <SourcesCard range={range} />
+      </Widget>
     </section>
   );
 }
@@ -155,9 +153,12 @@ function RangeKpis({ range }: { range: DateRange }) {
                 foot={<ChangeBadge current={now.conversion_rate} previous={then.conversion_rate} unit="points" {...compare} />}
               />
             </PendingAnswer>
-            <p className={`small muted ${styles.kpiNote}`} data-testid="range-kpi-note">
-              {labels.window} ({shown.tz}); a visitor counts on the day it was first seen. AI visitors came from ChatGPT, Perplexity, Claude or Gemini.
-            </p>
+            <div className={styles.kpiNote}>
+              <p className="small muted" data-testid="range-kpi-note">
+                {labels.window} ({shown.tz}); a visitor counts on the day it was first seen. AI visitors came from ChatGPT, Perplexity, Claude or Gemini.
+              </p>
+              {!pending && <KpiDownload trend={trend} />}
+            </div>
           </>
         );
       }}
@@ -165,16 +166,8 @@ function RangeKpis({ range }: { range: DateRange }) {
   );
 }
 
-/** A download of the range's answer, once it is the range's own (not the previous range's kept on screen while this one counts). */
-function useSettledAnswer<T>(options: UseQueryOptions<T, Error, T, QueryKey>): T | undefined {
-  const query = useQuery(options);
-  return query.isPlaceholderData ? undefined : query.data;
-}
-
 /** The KPI cards as a CSV: each figure, its change against the previous period and its rate. */
-function KpiDownload({ range }: { range: DateRange }) {
-  const trend = useSettledAnswer(trendQuery(range));
-  if (!trend) return null;
+function KpiDownload({ trend }: { trend: TrendInsight }) {
   const { current: now, previous: then } = toTrendChartData(trend).totals;
   const rows = [
     { metric: "visitors", total: now.visitors, change: changeOf(now.visitors, then.visitors) },
@@ -185,9 +178,7 @@ function KpiDownload({ range }: { range: DateRange }) {
 }
 
 /** Visitors by source as a CSV: each source's visitors, its share of the range's and its change. */
-function SourcesDownload({ range }: { range: DateRange }) {
-  const sources = useSettledAnswer(apiQuery(browserApi, "/insights/sources", rangeQuery(range)));
-  if (!sources) return null;
+function SourcesDownload({ sources }: { sources: SourcesInsight }) {
   const total = sources.data.reduce((n, r) => n + r.visitors, 0);
   const rows = sources.data.map((r) => ({
     source: r.source,
@@ -239,7 +230,7 @@ function TrendCard({ range }: { range: DateRange }) {
 
 function SourcesCard({ range }: { range: DateRange }) {
   const { query, shown, pending, labels } = useRangeInsight(apiQuery(browserApi, "/insights/sources", rangeQuery(range)), range, "visitors and conversions by source");
-  return (
+  return sourcesFrame(
     <QueryView
       query={query}
       isEmpty={(s) => s.data.every((r) => r.visitors === 0 && r.previous.visitors === 0)}
@@ -255,7 +246,8 @@ function SourcesCard({ range }: { range: DateRange }) {
           <ConversionBySourceTable rows={s.data} windowLabel={labels.window} previousLabel={labels.previous} window={shown} />
         </PendingAnswer>
       )}
-    </QueryView>
+    </QueryView>,
+    query.data && !pending ? <SourcesDownload sources={query.data} /> : undefined,
   );
 }
 
