@@ -3,11 +3,16 @@
 //   (passed to Next on the request as `x-nonce` + the CSP header, so Next puts it on its own
 //   scripts), frame-ancestors 'none', nosniff, a strict Referrer-Policy;
 // - pages need a valid session: without one (missing, tampered, expired) the browser is sent to
-//   /sign-in?next=<path+query>.
+//   /sign-in?next=<path+query>;
+// - an old overview URL, `/?period=7d`, is sent on (307) to the range it stands for, `/?from=…&to=…`
+//   (lib/range/api-period.ts): here, before the page streams, so it is a real redirect that the
+//   browser's history and a bookmark see, not one made in the page after its first bytes.
 // API routes are left out of the matcher: running the proxy cost each BFF request ~0.5 ms of CPU
 // (bench/bff.bench.ts). They answer 401 themselves, in the shared error shape, and their security
 // headers are static (JSON runs no scripts, so no nonce) and come from `headers()` in next.config.mjs.
 import { NextResponse, type NextRequest } from "next/server";
+import { legacyPeriodSearch } from "@/lib/range/api-period";
+import { parseViewerTimeZone, VIEWER_TZ_COOKIE } from "@/lib/range/viewer-time-zone";
 import { SESSION_COOKIE, unsealSession } from "@/lib/server/session";
 import { safeNextPath } from "@/lib/ui/safe-next";
 
@@ -69,6 +74,16 @@ export async function proxy(request: NextRequest) {
       if (next) target.searchParams.set("next", next);
       const response = NextResponse.redirect(target, 307);
       if (request.cookies.has(SESSION_COOKIE)) response.cookies.delete(SESSION_COOKIE);
+      for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
+      return response;
+    }
+  }
+
+  if (pathname === "/") {
+    const viewerTz = parseViewerTimeZone(request.cookies.get(VIEWER_TZ_COOKIE)?.value) ?? "UTC";
+    const legacy = legacyPeriodSearch(request.nextUrl.searchParams, viewerTz, Date.now());
+    if (legacy) {
+      const response = NextResponse.redirect(new URL(`/${legacy}`, request.url), 307);
       for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
       return response;
     }

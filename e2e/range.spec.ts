@@ -1,8 +1,9 @@
 // The header's date range and the viewer's time zone in Chromium: presets and typed dates set the URL
 // and the lists' numbers (checked against the sandbox), a bad date is said on its field, the range
 // travels with the nav links and Back, a range in Berlin asks the Data API for Berlin's instants, the
-// time zone comes from Settings (or the browser on a first visit), and the shell works at 375 px:
-// every page in reach, plan and environment shown, sign-out from the account menu.
+// time zone comes from Settings (or the browser on a first visit), pages the range does not drive say
+// what they show in its place and keep it for the others, and the shell works at 375 px: every page
+// in reach, plan and environment shown, sign-out from the account menu.
 import { expect, test, type Page } from "@playwright/test";
 import { DEMO_KEYS, numberText, SANDBOX_URL, sandboxGet } from "./helpers/sandbox";
 import { signIn, waitForWidgets } from "./helpers/session";
@@ -123,6 +124,7 @@ test("the range travels with the nav links and Back; pages without one keep thei
   await expect(page.getByTestId("range")).toContainText(`of ${numberText(mentions.meta.total)} mentions`);
   await nav.getByRole("link", { name: "Settings" }).click();
   await expect(page).toHaveURL(new RegExp(`/settings\\?${range}$`));
+  await expect(page.getByTestId("range-not-used")).toContainText("Your range, 1 Nov – 10 Nov 2026, stays for the other pages.");
   await nav.getByRole("link", { name: "Overview" }).click();
   await expect(page).toHaveURL(new RegExp(`/\\?${range}$`));
   await page.goBack();
@@ -137,6 +139,40 @@ test("the range travels with the nav links and Back; pages without one keep thei
   await nav.getByRole("link", { name: "Visitors" }).click();
   await expect(page).toHaveURL(/\/visitors$/);
   await expect(page.getByTestId("range-label")).toHaveText("All time");
+});
+
+test("pages the range does not drive say what they show in its place, and keep the range for the others", async ({ page }) => {
+  // Six pages in a row: more than the default allows on a loaded machine.
+  test.setTimeout(120_000);
+  await signIn(page, "pro");
+  const range = "from=2026-11-01&to=2026-11-10&tz=UTC";
+  const nav = page.getByRole("navigation", { name: "Main" });
+  for (const [path, says] of [
+    ["/intelligence", "The date range does not apply here: the score is the Data API's current score; what moved alongside it is over the last 30 days."],
+    ["/settings", "The date range does not apply to Settings."],
+  ] as const) {
+    await page.goto(`${path}?${range}`);
+    await expect(page.getByTestId("range-not-used")).toContainText(says);
+    await expect(page.getByTestId("range-button")).toHaveCount(0);
+    await expect(page.getByTestId("range-tz")).toHaveCount(0);
+    await expect(nav.getByRole("link", { name: "Overview" })).toHaveAttribute("href", `/?${range}`);
+  }
+  // The pages it drives show the control.
+  await page.goto(`/platforms?${range}`);
+  await expect(page.getByTestId("range-label")).toHaveText("1 Nov – 10 Nov 2026");
+  await expect(page.getByTestId("range-not-used")).toHaveCount(0);
+
+  // To a visitor and back: the range goes along, though the visitor's page shows the whole timeline.
+  await page.goto(`/visitors?${range}`);
+  await waitForWidgets(page);
+  await page.getByTestId("visitor-row").first().getByRole("rowheader").getByRole("link").click();
+  await expect(page).toHaveURL(new RegExp(`/visitors/vis_[^?]+\\?${range}$`));
+  await expect(page.getByTestId("range-not-used")).toContainText("this is the visitor's whole timeline");
+  const oldest = new URL((await page.getByRole("link", { name: "Oldest first" }).getAttribute("href"))!, "http://x");
+  expect(Object.fromEntries(oldest.searchParams)).toEqual({ ...Object.fromEntries(new URLSearchParams(range)), order: "oldest" });
+  await page.getByRole("main").getByRole("link", { name: "Visitors", exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/visitors\\?${range}$`));
+  await expect(page.getByTestId("range-label")).toHaveText("1 Nov – 10 Nov 2026");
 });
 
 test("a list with a range in Berlin asks the Data API for Berlin's instants, and so does its export", async ({ page }) => {
@@ -170,10 +206,10 @@ test("Settings' time zone is the zone named next to the range, and its presets' 
   await signIn(page, "pro");
   await page.goto("/settings");
   await page.getByTestId("time-zone-select").selectOption("Europe/Berlin");
-  await expect(page.getByTestId("range-tz")).toHaveText(/Europe\/Berlin/);
+  await expect(page.getByTestId("time-zone-card")).toContainText("start at midnight in Europe/Berlin");
   await page.reload();
   await expect(page.getByTestId("time-zone-select")).toHaveValue("Europe/Berlin");
-  await page.goto("/intelligence");
+  await page.goto("/platforms");
   await expect(page.getByTestId("range-tz")).toHaveText(/Europe\/Berlin/);
   await rangeButton(page).click();
   await page.getByTestId("range-preset-30d").click();
@@ -187,8 +223,9 @@ test.describe("a first visit in Tokyo", () => {
   test.use({ timezoneId: "Asia/Tokyo" });
   test("the browser's zone is detected, stored and used", async ({ page, context }) => {
     await signIn(page, "pro");
-    await page.goto("/intelligence");
-    await expect(page.getByTestId("range-tz")).toHaveText(/Asia\/Tokyo/);
+    await page.goto("/mentions");
+    // The zone is stored, then the page drawn again in it: give a loaded machine time for both.
+    await expect(page.getByTestId("range-tz")).toHaveText(/Asia\/Tokyo/, { timeout: 30_000 });
     expect((await context.cookies()).find((c) => c.name === "viewer_tz")?.value).toBe("Asia%2FTokyo");
   });
 });

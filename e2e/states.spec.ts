@@ -17,9 +17,9 @@ test("the empty workspace shows empty states, not errors or zeros pretending to 
   await signIn(page, "empty");
   await page.goto("/");
   await waitForWidgets(page);
-  await expect(page.getByTestId("kpi-visitors").getByTestId("kpi-value")).toHaveText("0");
-  await expect(page.getByTestId("traffic-card").getByTestId("empty-state")).toContainText("No visitors in this period");
-  await expect(page.getByTestId("funnel-card").getByTestId("empty-state")).toBeVisible();
+  await expect(page.getByTestId("range-kpi-visitors").getByTestId("kpi-value")).toHaveText("0");
+  await expect(page.getByTestId("sources-card").getByTestId("empty-state")).toContainText("No visitors first seen in");
+  await expect(page.getByTestId("period-card").getByTestId("empty-state")).toContainText("No visitors in the last 30 days up to now");
   await expect(page.getByTestId("score-card").getByTestId("empty-state")).toContainText("No competitors tracked yet");
   await expect(page.getByTestId("widget-error")).toHaveCount(0);
   await page.goto("/visitors");
@@ -32,8 +32,8 @@ test("the limited key sees 'no access' on the forbidden widgets only", async ({ 
   await signIn(page, "limited");
   await page.goto("/");
   await waitForWidgets(page);
-  const visitors = await sandboxGet<{ visitors: { total: number } }>("/analytics/overview?period=30d", DEMO_KEYS.limited);
-  await expect(page.getByTestId("kpi-visitors").getByTestId("kpi-value")).toHaveText(numberText(visitors.visitors.total));
+  const overview = await sandboxGet<{ pageviews: { total: number } }>("/analytics/overview?period=30d", DEMO_KEYS.limited);
+  await expect(page.getByTestId("kpi-pageviews").getByTestId("kpi-value")).toHaveText(numberText(overview.pageviews.total));
   await expect(page.getByTestId("score-card").getByTestId("forbidden-state").first()).toContainText("no access");
 
   await page.goto("/visitors");
@@ -46,22 +46,20 @@ test("the limited key sees 'no access' on the forbidden widgets only", async ({ 
 
 test("an upstream fault on one endpoint shows an error with a request id while the rest of the page works", async ({ page }) => {
   await signIn(page, "free");
-  await setFaults({ errorRate: 1, paths: ["/analytics/traffic"], keys: [DEMO_KEYS.free] });
-  await page.goto("/?period=90d");
-  const error = page.getByTestId("traffic-card").getByTestId("widget-error");
+  await setFaults({ errorRate: 1, paths: ["/analytics/funnel"], keys: [DEMO_KEYS.free] });
+  await page.goto("/");
+  const error = page.getByTestId("period-card").getByTestId("widget-error");
   await expect(error).toBeVisible({ timeout: 25_000 });
   await expect(error.getByTestId("request-id")).toHaveText(/^req_/);
-  // Everything else still shows its data.
-  const o = await sandboxGet<{ visitors: { total: number } }>("/analytics/overview?period=90d", DEMO_KEYS.free);
-  await expect(page.getByTestId("kpi-visitors").getByTestId("kpi-value")).toHaveText(numberText(o.visitors.total));
-  await page.getByTestId("funnel-card").scrollIntoViewIfNeeded();
-  await expect(page.getByTestId("funnel-chart")).toBeVisible();
+  // Everything else still shows its data: the pageviews beside it in the same card too.
+  const o = await sandboxGet<{ pageviews: { total: number } }>("/analytics/overview?period=30d", DEMO_KEYS.free);
+  await expect(page.getByTestId("kpi-pageviews").getByTestId("kpi-value")).toHaveText(numberText(o.pageviews.total));
   await expect(page.getByTestId("score-value")).toBeVisible();
 
   await clearFaults([DEMO_KEYS.free]);
   await error.getByRole("button", { name: "Retry" }).click();
-  await expect(page.getByTestId("traffic-chart")).toBeVisible({ timeout: 15_000 });
-  await expect(page.getByTestId("traffic-card").getByTestId("widget-error")).toHaveCount(0);
+  await expect(page.getByTestId("funnel-table")).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId("period-card").getByTestId("widget-error")).toHaveCount(0);
 });
 
 test("a slow endpoint holds neither the page nor the other widgets: each widget streams in on its own", async ({ page }) => {
@@ -70,20 +68,20 @@ test("a slow endpoint holds neither the page nor the other widgets: each widget 
   const SLOW_MS = 10_000;
   await setFaults({ latencyMs: SLOW_MS, paths: ["/analytics/funnel"], keys: [DEMO_KEYS.free] });
   const started = Date.now();
+  // Another window than the test before's (its answers are cached): the last 7 days, the 7-day period.
   const response = await page.goto("/?period=7d", { waitUntil: "commit" });
   // The page's first byte leaves before the slow upstream answers.
   expect(response?.status()).toBe(200);
   expect(Date.now() - started).toBeLessThan(SLOW_MS / 2);
-  const o = await sandboxGet<{ visitors: { total: number } }>("/analytics/overview?period=7d", DEMO_KEYS.free);
+  const o = await sandboxGet<{ pageviews: { total: number } }>("/analytics/overview?period=7d", DEMO_KEYS.free);
   // The other widgets fill in while the funnel is still waiting for its upstream answer.
-  await expect(page.getByTestId("kpi-visitors").getByTestId("kpi-value")).toHaveText(numberText(o.visitors.total));
-  await expect(page.getByTestId("traffic-chart")).toBeVisible();
-  await expect(page.getByTestId("funnel-card").getByTestId("loading")).toBeVisible();
+  await expect(page.getByTestId("kpi-pageviews").getByTestId("kpi-value")).toHaveText(numberText(o.pageviews.total));
+  await expect(page.getByTestId("score-value")).toBeVisible();
+  await expect(page.getByTestId("period-card").getByTestId("loading")).toBeVisible();
   expect(Date.now() - started).toBeLessThan(SLOW_MS);
   // Then the funnel streams in too, without a reload.
-  await page.getByTestId("funnel-card").scrollIntoViewIfNeeded();
-  await expect(page.getByTestId("funnel-chart")).toBeVisible({ timeout: 20_000 });
-  await expect(page.getByTestId("funnel-card").getByTestId("loading")).toHaveCount(0);
+  await expect(page.getByTestId("funnel-table")).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId("period-card").getByTestId("loading")).toHaveCount(0);
   // Not waiting for the range insights: the fault test before this one spent the Free key's minute,
   // so their cold listing may rightly wait up to a minute for the budget.
 });

@@ -1,16 +1,16 @@
 // @vitest-environment jsdom
 // The chart widgets from API rows to what people get: the rows go through the charts' real data
-// mapping (AI platforms first, shares filled in, unknown counts as "—", an unknown source as sent)
-// into the legend, the funnel's step list and the text alternative (a table screen readers read);
-// the drawn chart waits until the figure comes near the viewport.
+// mapping (AI platforms first, unknown counts as "—") into the legend, the bar tables and the text
+// alternative (a table screen readers read), with the links behind the figures; a drawn chart waits
+// until the figure comes near the viewport or the browser is idle, never for a scroll.
 import { act, screen, within } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { renderWithProviders } from "@/components/test-utils/render";
 import { toBreakdownData } from "./breakdown-chart-data";
-import { BreakdownFigure, FunnelFigure, TrendFigure } from "./chart-figures";
-import { TrafficFigure } from "./source-tables";
+import { BreakdownFigure, IDLE_DRAW_TIMEOUT_MS, TrendFigure } from "./chart-figures";
+import { ConversionBySourceTable } from "./source-tables";
 import { toFunnelChartData } from "./funnel-chart-data";
-import { toTrafficChartData } from "./traffic-chart-data";
+import { FunnelTable } from "./funnel-table";
 import { toTrendChartData } from "./trend-chart-data";
 
 /**
@@ -41,97 +41,77 @@ afterEach(() => {
 /** A table's body rows as arrays of cell texts (the row header first). */
 const rowsOf = (table: HTMLElement) => within(table).getAllByRole("row").slice(1).map((tr) => [...tr.children].map((c) => c.textContent));
 
-describe("TrafficFigure", () => {
-  const data = toTrafficChartData([
-    { source: "organic", visitors: 500, percentage: 50, change: -3.25 },
-    { source: "claude", visitors: 50 },
-    { source: "bing", visitors: 150, percentage: 15 },
-    { source: "chatgpt", visitors: 250, percentage: 25, change: 4.5 },
-    { source: "direct" },
+describe("FunnelTable", () => {
+  const stages = toFunnelChartData([
+    { stage: "visitors", label: "Visitors", count: 1000 },
+    { stage: "engaged", label: "Engaged (2+ pages)", count: 400 },
+    { stage: "leads", label: "Leads" },
+    { stage: "conversions", label: "Conversions", count: 20 },
   ]);
-  const window = { from: "2026-10-21T12:00:00.000Z", to: "2026-11-20T12:00:00.000Z" };
-  const render = () =>
-    renderWithProviders(<TrafficFigure data={data} periodLabel="last 30 days, rolling" previousLabel="the previous 30 days" window={window} />);
+  const window = { from: "2026-11-13T12:00:00.000Z", to: "2026-11-20T12:00:00.000Z" };
 
-  it("is a table grouped AI platforms first, then other sources by visitors, shares filled in, unknowns as sent or '—'", () => {
-    render();
-    const table = screen.getByRole("table", { name: "Visitors by traffic source, last 30 days, rolling; changes against the previous 30 days" });
-    expect(within(table).getAllByRole("columnheader").map((th) => th.textContent)).toEqual(["Source", "Visitors", "Share", "Change"]);
-    const rows = within(table)
-      .getAllByRole("row")
-      .slice(1)
-      .map((tr) => [...tr.children].map((c) => c.querySelector(".visually-hidden")?.textContent ?? c.textContent));
-    expect(rows).toEqual([
-      // The AI group states its share of all visitors: 300 of the 950 with a known count.
-      ["AI platforms · 31.6% of visitors"],
-      ["ChatGPT", "250", "25%", "up 4.5% vs the previous 30 days"],
-      // Claude's share was left out: 50 of the 950 visitors with a known count.
-      ["Claude", "50", "5.3%", "change unknown"],
-      ["Other sources"],
-      ["Organic search", "500", "50%", "down 3.3% vs the previous 30 days"],
-      ["bing", "150", "15%", "change unknown"],
-      ["Direct", "—", "—", "change unknown"],
+  it("heads the counts with the period, so no stage reads as the date range's figure of the same name", () => {
+    renderWithProviders(<FunnelTable bars={stages} windowLabel="last 7 days up to now" window={window} />);
+    const table = screen.getByRole("table", { name: "Conversion funnel, last 7 days up to now" });
+    expect(within(table).getAllByRole("columnheader").map((th) => th.querySelector("span")?.textContent ?? th.textContent)).toEqual([
+      "Stage",
+      "Last 7 days up to now",
+      "From previous stage",
+      "From first stage",
+    ]);
+    expect(rowsOf(table)).toEqual([
+      ["Visitors", "1,000", "—", "100%"],
+      ["Engaged (2+ pages)", "400", "40%", "40%"],
+      ["Leads", "—", "—", "—"],
+      ["Conversions", "20", "—", "2%"],
     ]);
   });
 
-  it("links each source to its visitors over the period's own instants", () => {
-    render();
-    expect(screen.getByRole("link", { name: "ChatGPT" }).getAttribute("href")).toBe(
-      "/visitors?source=chatgpt&from=2026-10-21T12%3A00%3A00.000Z&to=2026-11-20T12%3A00%3A00.000Z",
-    );
-    expect(screen.getByRole("link", { name: "bing" }).getAttribute("href")).toContain("source=bing&");
+  it("draws each stage's bar at once, as wide as its share of the largest stage (none for an unknown count)", () => {
+    renderWithProviders(<FunnelTable bars={stages} windowLabel="last 7 days up to now" window={window} />);
+    expect(screen.getAllByTestId("funnel-bar").map((b) => b.style.width)).toEqual(["100%", "40%", "0%", "2%"]);
+  });
+
+  it("opens the visitors and conversions behind their counts; the stages the list cannot filter say why and open nothing", () => {
+    renderWithProviders(<FunnelTable bars={stages} windowLabel="last 7 days up to now" window={window} />);
+    const bounds = "from=2026-11-13T12%3A00%3A00.000Z&to=2026-11-20T12%3A00%3A00.000Z";
+    expect(screen.getAllByRole("link").map((a) => [a.getAttribute("aria-label"), a.getAttribute("href")])).toEqual([
+      ["1,000 Visitors, last 7 days up to now: view these visitors", `/visitors?${bounds}`],
+      ["20 Conversions, last 7 days up to now: view these visitors", `/visitors?${bounds}&converted=true`],
+    ]);
+    const note = screen.getByTestId("funnel-unlinked-note");
+    expect(note.textContent).toBe("Engaged (2+ pages) and Leads open no list: the visitor list cannot filter by pages viewed or form submissions.");
+    // The unlinked count is described by that reason.
+    const engaged = within(screen.getByTestId("funnel-step-engaged")).getByText("400");
+    expect(engaged.getAttribute("aria-describedby")).toBe(note.id);
   });
 
   it("draws no links when the API did not say the period's window", () => {
-    renderWithProviders(<TrafficFigure data={data} periodLabel="last 30 days, rolling" previousLabel="the previous 30 days" window={null} />);
+    renderWithProviders(<FunnelTable bars={stages} windowLabel="last 7 days up to now" window={null} />);
     expect(screen.queryAllByRole("link")).toHaveLength(0);
   });
 });
 
-describe("FunnelFigure", () => {
-  const bars = toFunnelChartData([
-    { stage: "visit", label: "Visited", count: 1000 },
-    { stage: "engaged", count: 400 },
-    { stage: "lead" },
-    { stage: "customer", label: "Became a customer", count: 20 },
-  ]);
+describe("ConversionBySourceTable", () => {
+  const figures = (visitors: number, conversions: number) => ({ visitors, conversions, conversion_rate: visitors ? Math.round((conversions * 1000) / visitors) / 10 : null });
+  const rows = [
+    { source: "organic" as const, ...figures(500, 10), previous: figures(400, 8) },
+    { source: "chatgpt" as const, ...figures(120, 12), previous: figures(100, 5) },
+    { source: "claude" as const, ...figures(30, 0), previous: figures(0, 0) },
+  ];
+  const window = { from: "2026-11-01", to: "2026-11-30", tz: "Europe/Berlin" };
 
-  it("gives each stage its conversion from the previous and the first stage, '—' where a count is unknown", () => {
-    renderWithProviders(<FunnelFigure bars={bars} periodLabel="Last 7 days" />);
-    const table = screen.getByRole("table", { name: "Conversion funnel, Last 7 days" });
-    expect(within(table).getAllByRole("columnheader").map((th) => th.textContent)).toEqual([
-      "Stage name",
-      "Visitors",
-      "Conversion from previous stage (%)",
-      "Conversion from first stage (%)",
-    ]);
-    expect(rowsOf(table)).toEqual([
-      ["Visited", "1,000", "—", "100%"],
-      ["Engaged", "400", "40%", "40%"],
-      ["Lead", "—", "—", "—"],
-      ["Became a customer", "20", "—", "2%"],
-    ]);
-  });
-
-  it("lists the steps, each linked to its visitors as closely as the list can filter, and says where it cannot", () => {
-    const stages = toFunnelChartData([
-      { stage: "visitors", label: "Visitors", count: 1000 },
-      { stage: "engaged", label: "Engaged (2+ pages)", count: 400 },
-      { stage: "leads", label: "Leads", count: 60 },
-      { stage: "conversions", label: "Conversions", count: 20 },
-    ]);
-    renderWithProviders(<FunnelFigure bars={stages} periodLabel="last 7 days, rolling" window={{ from: "2026-11-13T12:00:00.000Z", to: "2026-11-20T12:00:00.000Z" }} />);
-    const steps = screen.getByRole("list", { name: "Funnel stages, last 7 days, rolling" });
-    const links = within(steps).getAllByRole("link");
-    const bounds = "from=2026-11-13T12%3A00%3A00.000Z&to=2026-11-20T12%3A00%3A00.000Z";
-    expect(links.map((a) => [a.textContent, a.getAttribute("href")])).toEqual([
-      ["Visitors", `/visitors?${bounds}`],
-      ["Engaged (2+ pages)", `/visitors?${bounds}`],
-      ["Leads", `/visitors?${bounds}`],
-      ["Conversions", `/visitors?${bounds}&converted=true`],
-    ]);
-    expect(within(steps).getAllByRole("listitem")[1]!.textContent).toContain("cannot filter by pages viewed");
-    expect(screen.getByTestId("funnel-inexact-note").textContent).toContain("Engaged (2+ pages) and Leads open every visitor of the period");
+  it("opens each source's visitors and its conversions from their own figures, over the range in its zone", () => {
+    renderWithProviders(<ConversionBySourceTable rows={rows} windowLabel="1 Nov – 30 Nov 2026" previousLabel="2 Oct – 31 Oct 2026" window={window} />);
+    const params = (testId: string) => Object.fromEntries(new URL(screen.getByTestId(testId).getAttribute("href")!, "http://x").searchParams);
+    const range = { from: "2026-11-01", to: "2026-11-30", tz: "Europe/Berlin" };
+    expect(screen.getByTestId("visitors-link-chatgpt").textContent).toBe("120");
+    expect(params("visitors-link-chatgpt")).toEqual({ source: "chatgpt", ...range });
+    expect(screen.getByTestId("conversions-link-chatgpt").textContent).toBe("12");
+    expect(params("conversions-link-chatgpt")).toEqual({ source: "chatgpt", converted: "true", ...range });
+    expect(params("visitors-link-organic")).toEqual({ source: "organic", ...range });
+    // Every figure that counts visitors is a link: three sources, each its name, visitors and conversions.
+    expect(screen.getAllByRole("link")).toHaveLength(9);
   });
 });
 
@@ -176,13 +156,26 @@ describe("TrendFigure", () => {
     ]);
   });
 
-  it("draws the chart only once the figure comes near the viewport, in a box of the chart's height", () => {
-    render();
-    const placeholder = screen.getByTestId("chart-placeholder");
-    expect(placeholder.closest('[aria-hidden="true"]')).toBeTruthy();
-    expect((placeholder as HTMLElement).style.height).toBe("260px");
-    scrollNear();
-    expect(screen.queryByTestId("chart-placeholder")).toBeNull();
+  describe("the drawn chart", () => {
+    beforeEach(() => vi.useFakeTimers());
+    afterEach(() => vi.useRealTimers());
+
+    it("waits in a box of the chart's height, and is drawn once the figure comes near the viewport", () => {
+      render();
+      const placeholder = screen.getByTestId("chart-placeholder");
+      expect(placeholder.closest('[aria-hidden="true"]')).toBeTruthy();
+      expect((placeholder as HTMLElement).style.height).toBe("260px");
+      scrollNear();
+      expect(screen.queryByTestId("chart-placeholder")).toBeNull();
+    });
+
+    it("is drawn without a scroll once the browser has had time (below the fold, in a capture or a print)", () => {
+      render();
+      act(() => vi.advanceTimersByTime(IDLE_DRAW_TIMEOUT_MS - 1));
+      expect(screen.getByTestId("chart-placeholder")).toBeTruthy();
+      act(() => vi.advanceTimersByTime(1));
+      expect(screen.queryByTestId("chart-placeholder")).toBeNull();
+    });
   });
 });
 

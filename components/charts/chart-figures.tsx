@@ -1,102 +1,46 @@
 "use client";
 // Chart widgets as figures: the drawn chart (recharts, loaded and rendered once the figure is near
-// the viewport, so a phone does not pay for charts below the fold before the user scrolls), plus
-// the parts that need no chart library and are always there: legend, step list, and a visually
-// hidden table that is the chart's text alternative (headed like the card's CSV download, from
-// lib/columns).
-import Link from "next/link";
+// the viewport or the browser is idle, so a phone's first paint does not wait for charts below the
+// fold), plus the parts that need no chart library and are always there: legend, summary, and a
+// table that is the chart's text alternative.
 import { useEffect, useRef, useState, type ReactNode } from "react";
-import { FUNNEL_COLUMNS } from "@/lib/columns/analytics";
-import { columnOf, type Column } from "@/lib/columns/column";
-import { formatNumber, formatPercent, MISSING } from "@/lib/format/format";
+import { formatNumber, MISSING } from "@/lib/format/format";
 import type { BreakdownBar } from "./breakdown-chart-data";
-import { funnelChartHeight, funnelStageFilter, type FunnelBar } from "./funnel-chart-data";
 import { FiguresTable } from "@/components/ui/figures-table";
-import { visitorsHref, type ListWindow } from "./source-table-data";
 import styles from "./charts.module.css";
-import { BreakdownChart, FunnelChart, TrendChart } from "./lazy-charts";
+import { BreakdownChart, TrendChart } from "./lazy-charts";
 import { TREND_CHART_HEIGHT, TREND_METRICS, trendSeries, type TrendChartData, type TrendMetric, type TrendSeriesPoint } from "./trend-chart-data";
 
-/** Renders its children once the placeholder comes within 200 px of the viewport. */
+/** How long a chart below the fold waits for the browser to be idle before it is drawn anyway. */
+export const IDLE_DRAW_TIMEOUT_MS = 2_000;
+
+/**
+ * Renders its children once the placeholder comes within 200 px of the viewport, or once the browser
+ * is idle, whichever is first. Near the viewport alone left a chart below the fold a grey block
+ * until someone scrolled to it: in a full-page capture, a print, or for anyone reading the page from
+ * the top. Idle still lets the first paint and the charts in view go first.
+ */
 function WhenNearViewport({ height, children }: { height: number; children: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
   const [near, setNear] = useState(false);
   useEffect(() => {
     const el = ref.current;
     if (!el || near) return;
-    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), { rootMargin: "200px 0px" });
+    const show = () => setNear(true);
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && show(), { rootMargin: "200px 0px" });
     observer.observe(el);
-    return () => observer.disconnect();
+    // Safari has no requestIdleCallback: a timer stands in for it there.
+    const idle = typeof requestIdleCallback === "function" ? requestIdleCallback(show, { timeout: IDLE_DRAW_TIMEOUT_MS }) : undefined;
+    const timer = idle === undefined ? setTimeout(show, IDLE_DRAW_TIMEOUT_MS) : undefined;
+    return () => {
+      observer.disconnect();
+      if (idle !== undefined) cancelIdleCallback(idle);
+      clearTimeout(timer);
+    };
   }, [near]);
   return (
     <div ref={ref} style={{ minHeight: height }} aria-hidden="true">
       {near ? children : <span className="skeleton" style={{ height, width: "100%" }} data-testid="chart-placeholder" />}
-    </div>
-  );
-}
-
-/** Column headers labelled as the declared columns are (lib/columns). */
-function ColumnHeaders<K extends string>({ columns, keys }: { columns: readonly Column<K>[]; keys: readonly K[] }) {
-  return keys.map((key) => (
-    <th key={key} scope="col">
-      {columnOf(columns, key).label}
-    </th>
-  ));
-}
-
-export function FunnelFigure({ bars, periodLabel, window }: { bars: FunnelBar[]; periodLabel: string; window?: ListWindow | null }) {
-  const inexact = bars.filter((b) => !funnelStageFilter(b.stage).exact);
-  return (
-    <div className="stack" style={{ gap: 12 }}>
-      <WhenNearViewport height={funnelChartHeight(bars.length)}>
-        <FunnelChart bars={bars} />
-      </WhenNearViewport>
-      {/* Each stage links to the visitors behind it, as closely as the visitor list can filter. */}
-      <ol className="funnel-steps" aria-label={`Funnel stages, ${periodLabel}`}>
-        {bars.map((b, i) => {
-          const filter = funnelStageFilter(b.stage);
-          return (
-            <li key={`${i}-${b.stage}`} data-testid={`funnel-step-${b.stage}`}>
-              {window ? (
-                <Link className="funnel-step-label" href={visitorsHref(window, { converted: filter.converted })} prefetch={false} title={filter.note}>
-                  {b.label}
-                </Link>
-              ) : (
-                <span className="funnel-step-label">{b.label}</span>
-              )}
-              <span className="funnel-step-count">{formatNumber(b.count)}</span>
-              <span className="funnel-step-rate">{i === 0 ? "start" : `${formatPercent(b.stepRate)} of previous`}</span>
-              {window && !filter.exact && <span className="visually-hidden"> ({filter.note})</span>}
-            </li>
-          );
-        })}
-      </ol>
-      {window && inexact.length > 0 && (
-        <p className="small muted" data-testid="funnel-inexact-note">
-          {inexact.map((b) => b.label).join(" and ")} open{inexact.length === 1 ? "s" : ""} every visitor of the period: the visitor list cannot filter by
-          pages viewed or form submissions.
-        </p>
-      )}
-      <div className="visually-hidden">
-        <table>
-          <caption>Conversion funnel, {periodLabel}</caption>
-          <thead>
-            <tr>
-              <ColumnHeaders columns={FUNNEL_COLUMNS} keys={["label", "count", "stepRate", "overallRate"]} />
-            </tr>
-          </thead>
-          <tbody>
-            {bars.map((b, i) => (
-              <tr key={`${i}-${b.stage}`}>
-                <th scope="row">{b.label}</th>
-                <td>{formatNumber(b.count)}</td>
-                <td>{formatPercent(b.stepRate)}</td>
-                <td>{formatPercent(b.overallRate)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
     </div>
   );
 }

@@ -29,20 +29,16 @@ export function toFunnelChartData(stages: readonly FunnelStage[]): FunnelBar[] {
   }));
 }
 
-/** The drawn chart's height for a number of stages (its placeholder reserves the same). */
-export const funnelChartHeight = (stages: number): number => Math.max(160, stages * 46 + 30);
-
-/** How closely the visitor list can show a stage's visitors: its filters, and what it cannot filter by. */
-export type FunnelStageFilter = { converted?: boolean; exact: boolean; note?: string };
+/** Whether the visitor list can show exactly a stage's visitors: its filters, or why it cannot. */
+export type FunnelStageFilter = { converted?: boolean; exact: boolean; cannotFilterBy?: string };
 
 /**
  * The visitor list's filters for a funnel stage. The list filters by source, intent, converted and
- * first seen, not by pages viewed or form submissions: those stages link to every visitor of the
- * period, and say so.
+ * first seen, not by pages viewed or form submissions: those stages open no list (every visitor of
+ * the period would be more than the stage counts), and say why.
  */
 export function funnelStageFilter(stage: string): FunnelStageFilter {
   if (stage === "visitors") return { exact: true };
   if (stage === "conversions") return { converted: true, exact: true };
-  const why = stage === "engaged" ? "pages viewed" : stage === "leads" ? "form submissions" : "this stage";
-  return { exact: false, note: `The visitor list cannot filter by ${why}: it shows every visitor of the period.` };
+  return { exact: false, cannotFilterBy: stage === "engaged" ? "pages viewed" : stage === "leads" ? "form submissions" : "this stage" };
 }

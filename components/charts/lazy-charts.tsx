@@ -9,6 +9,5 @@ const placeholder = (height: number) => {
   return ChartPlaceholder;
 };
 
-export const FunnelChart = dynamic(() => import("./funnel-chart").then((m) => m.FunnelChart), { ssr: false, loading: placeholder(220) });
 export const TrendChart = dynamic(() => import("./trend-chart").then((m) => m.TrendChart), { ssr: false, loading: placeholder(260) });
 export const BreakdownChart = dynamic(() => import("./breakdown-chart").then((m) => m.BreakdownChart), { ssr: false, loading: placeholder(220) });

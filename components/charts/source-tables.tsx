@@ -1,7 +1,8 @@
 "use client";
-// Per-source figures as bar tables: a real table (so it is its own text alternative), the AI
+// Conversion by source as a bar table: a real table (so it is its own text alternative), the AI
 // platforms set apart in their own row group with its total, a bar per source under its name, and
-// each source a link to the visitors behind its numbers (its conversions to the converted ones).
+// each source and its visitors a link to the visitors behind them, its conversions to the converted
+// ones.
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { ChangeBadge } from "@/components/ui/change-badge";
@@ -9,7 +10,6 @@ import type { SourceRow } from "@/lib/server/insights/sources";
 import { formatNumber, formatPercent } from "@/lib/format/format";
 import styles from "./charts.module.css";
 import { groupBySource, sourceLabel, visitorsHref, type ListWindow, type SourceGroupId } from "./source-table-data";
-import type { TrafficChartData } from "./traffic-chart-data";
 import { rateOf } from "./trend-chart-data";
 
 /** The source's name, linked to its visitors when the window is known, with a bar of `share` (0..1). */
@@ -39,57 +39,6 @@ function GroupHeader({ id, label, columns, children }: { id: SourceGroupId; labe
         {children}
       </th>
     </tr>
-  );
-}
-
-/** Traffic by source for the rolling period: visitors, share and the Data API's own change. */
-export function TrafficFigure({
-  data,
-  periodLabel,
-  previousLabel,
-  window,
-}: {
-  data: TrafficChartData;
-  periodLabel: string;
-  /** The window the API's changes compare with: "the previous 30 days". */
-  previousLabel: string;
-  /** The period's instants, for the links; null when the API did not say them. */
-  window: ListWindow | null;
-}) {
-  const max = Math.max(1, ...data.bars.map((b) => b.visitors ?? 0));
-  return (
-    <div className={styles.tableScroll} data-testid="traffic-chart">
-      <table className={styles.barTable}>
-        <caption className="visually-hidden">
-          Visitors by traffic source, {periodLabel}; changes against {previousLabel}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Source</th>
-            <th scope="col">Visitors</th>
-            <th scope="col">Share</th>
-            <th scope="col">Change</th>
-          </tr>
-        </thead>
-        {data.groups.map((g) => (
-          <tbody key={g.id}>
-            <GroupHeader id={g.id} label={g.label} columns={4}>
-              {g.id === "ai" && <span className={styles.groupNote}> · {formatPercent(data.aiShare)} of visitors</span>}
-            </GroupHeader>
-            {g.rows.map((b, i) => (
-              <tr key={`${i}-${b.source}`}>
-                <SourceCell source={b.source} group={g.id} share={(b.visitors ?? 0) / max} href={window ? visitorsHref(window, { source: b.source }) : undefined} />
-                <td>{formatNumber(b.visitors)}</td>
-                <td>{formatPercent(b.percentage)}</td>
-                <td>
-                  <ChangeBadge change={b.change} unit="percent" window={previousLabel} compact />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        ))}
-      </table>
-    </div>
   );
 }
 
@@ -150,7 +99,15 @@ export function ConversionBySourceTable({
                 <tr key={r.source} data-testid={`source-row-${r.source}`}>
                   <SourceCell source={r.source} group={g.id} share={r.visitors / max} href={visitorsHref(window, { source: r.source })} />
                   <td>
-                    <span className={styles.figure}>{formatNumber(r.visitors)}</span>
+                    <Link
+                      className={styles.figure}
+                      href={visitorsHref(window, { source: r.source })}
+                      prefetch={false}
+                      aria-label={`${formatNumber(r.visitors)} visitors from ${sourceLabel(r.source)}`}
+                      data-testid={`visitors-link-${r.source}`}
+                    >
+                      {formatNumber(r.visitors)}
+                    </Link>
                     <ChangeBadge current={r.visitors} previous={r.previous.visitors} unit="count" window={previousLabel} compact />
                   </td>
                   <td>

@@ -65,6 +65,9 @@ export const TREND_CHART_HEIGHT = 260;
 /** Percentage points to one decimal, as the insights routes round them; null when `whole` is 0. */
 export const rateOf = (part: number, whole: number): number | null => (whole === 0 ? null : Math.round((part * 1000) / whole) / 10);
 
+/** A count's relative change in percent, to one decimal; null without an earlier count to divide by. */
+export const changeOf = (current: number, previous: number): number | null => (previous === 0 ? null : rateOf(current - previous, previous));
+
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
 function dayFormat(tz: string): Intl.DateTimeFormat {
   let f = dayFormats.get(tz);

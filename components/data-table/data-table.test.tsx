@@ -30,9 +30,10 @@ const visitors: Visitor[] = [
   { id: "vis_odd0002", source: "bing", intent: "newsletter" },
 ];
 
-function renderVisitors(rows: Visitor[] = visitors, extra: Partial<Parameters<typeof DataTable<Visitor>>[0]> = {}) {
+function renderVisitors(rows: Visitor[] = visitors, extra: Partial<Parameters<typeof DataTable<Visitor>>[0]> = {}, searchParams = "") {
   return renderWithProviders(
     <DataTable rows={rows} columns={VISITOR_TABLE_COLUMNS} caption="Visitors" rowKey={visitorRowKey} testId="visitors-table" rowTestId="visitor-row" {...extra} />,
+    { searchParams },
   );
 }
 
@@ -66,6 +67,13 @@ describe("DataTable: the table layout", () => {
     expect(rowHeaders.map((th) => th.textContent)).toEqual(["vis_known01", "vis_odd0002"]);
     expect(rowHeaders[0]!.getAttribute("scope")).toBe("row");
     expect(within(rowHeaders[0]!).getByRole("link", { name: "vis_known01" }).getAttribute("href")).toBe("/visitors/vis_known01");
+  });
+
+  it("carries the header's range to the visitor, so it is there on the way back (and nothing else of the list's query)", () => {
+    renderVisitors(visitors, {}, "?source=chatgpt&from=2026-11-01&to=2026-11-10&tz=Europe/Berlin");
+    // The table's link and the card's (both layouts are rendered; CSS shows one).
+    const hrefs = screen.getAllByRole("link", { name: "vis_known01" }).map((a) => a.getAttribute("href"));
+    expect(hrefs).toEqual(Array(2).fill("/visitors/vis_known01?from=2026-11-01&to=2026-11-10&tz=Europe/Berlin"));
   });
 
   it("shows each value by its column: formatted numbers, badges, the location with the country's name", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mentionsHref, positiveShare, previousWindowLabel, rankingMoves, sentimentColumns, sentimentShares, visitorsHref } from "./platforms-data";
+import { countAxis, mentionsHref, positiveShare, previousWindowLabel, rankingMoves, sentimentColumns, sentimentShares, visitorsHref } from "./platforms-data";
 
 const range = { from: "2026-11-01", to: "2026-11-30", tz: "America/New_York" };
 
@@ -30,6 +30,17 @@ describe("the previous window's label", () => {
     expect(previousWindowLabel(range)).toBe("the previous 30 days (2 Oct – 31 Oct 2026)");
     expect(previousWindowLabel({ from: "2027-01-01", to: "2027-01-01", tz: "UTC" })).toBe("the previous day (31 Dec 2026)");
     expect(previousWindowLabel({ from: "2027-01-03", to: "2027-01-09", tz: "UTC" })).toBe("the previous 7 days (27 Dec 2026 – 2 Jan 2027)");
+  });
+});
+
+describe("the sentiment chart's count axis", () => {
+  it("runs from 0 to a round top at or above the busiest bucket, in round whole steps", () => {
+    expect(countAxis(37)).toEqual({ top: 40, ticks: [0, 10, 20, 30, 40] });
+    expect(countAxis(40)).toEqual({ top: 40, ticks: [0, 10, 20, 30, 40] });
+    expect(countAxis(3)).toEqual({ top: 3, ticks: [0, 1, 2, 3] });
+    expect(countAxis(0)).toEqual({ top: 1, ticks: [0, 1] });
+    expect(countAxis(1234)).toEqual({ top: 1500, ticks: [0, 500, 1000, 1500] });
+    expect(countAxis(7)).toEqual({ top: 8, ticks: [0, 2, 4, 6, 8] });
   });
 });
 

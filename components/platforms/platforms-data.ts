@@ -52,6 +52,19 @@ export function sentimentColumns(points: readonly SentimentPoint[], platform: Pl
   });
 }
 
+/**
+ * A count axis from 0 to a round top at or above `max`: 4 or 5 steps of 1, 2 or 5 times a power of
+ * ten (whole counts: never a step below 1), so the columns are read against round numbers. The
+ * columns are scaled to `top`, so a column's height is its count on this axis.
+ */
+export function countAxis(max: number): { top: number; ticks: number[] } {
+  const raw = Math.max(max, 1) / 4;
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  const step = Math.max(1, [1, 2, 5, 10].find((m) => raw <= m * magnitude)! * magnitude);
+  const top = Math.max(step, Math.ceil(max / step) * step);
+  return { top, ticks: Array.from({ length: top / step + 1 }, (_, i) => i * step) };
+}
+
 export type RankingMove = { name: string; is_workspace: boolean; rank: number | undefined; previousRank: number | null; score: number | undefined; change: number | undefined };
 
 /**

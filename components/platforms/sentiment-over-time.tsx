@@ -1,15 +1,16 @@
 "use client";
 // Sentiment over time: per bucket of the range (days, or weeks for long ranges) the positive,
-// neutral and negative mentions of all platforms or of one chosen here, as stacked columns scaled to
-// the busiest bucket (plain CSS: no chart library for three stacked counts), with the figures as a
-// table under a disclosure: the columns' text alternative, readable on a phone too.
+// neutral and negative mentions of all platforms or of one chosen here, as stacked columns against a
+// count axis from 0 to a round number at or above the busiest bucket, with its gridlines (plain CSS:
+// no chart library for three stacked counts), and the figures as a table under a disclosure: the
+// columns' text alternative, readable on a phone too.
 import { useId, useState } from "react";
 import { LABELS, PLATFORMS } from "@/lib/data-api/constants";
 import { FiguresTable } from "@/components/ui/figures-table";
 import { formatNumber } from "@/lib/format/format";
 import type { Platform } from "@/lib/server/insights/platforms";
 import type { SentimentInsight } from "@/lib/server/insights/sentiment";
-import { SENTIMENT_LABELS, sentimentColumns } from "./platforms-data";
+import { countAxis, SENTIMENT_LABELS, sentimentColumns } from "./platforms-data";
 import styles from "./platforms.module.css";
 
 const KEYS = ["positive", "neutral", "negative"] as const;
@@ -18,7 +19,8 @@ export function SentimentOverTime({ answer }: { answer: SentimentInsight }) {
   const [platform, setPlatform] = useState<Platform | "all">("all");
   const selectId = useId();
   const columns = sentimentColumns(answer.data, platform, answer.tz);
-  const max = Math.max(1, ...columns.map((c) => c.total));
+  const max = Math.max(0, ...columns.map((c) => c.total));
+  const axis = countAxis(max);
   const who = platform === "all" ? "all AI platforms" : LABELS[platform];
   const unit = answer.bucket === "week" ? "week (from its first day in the range)" : "day";
   return (
@@ -46,13 +48,24 @@ export function SentimentOverTime({ answer }: { answer: SentimentInsight }) {
           ))}
         </ul>
       </div>
-      <div aria-hidden="true">
+      <div aria-hidden="true" className={styles.plot}>
+        <div className={styles.yAxis} data-testid="sentiment-y-axis">
+          <span className={styles.yTitle}>Mentions</span>
+          {axis.ticks.map((t) => (
+            <span key={t} className={styles.yTick} style={{ bottom: `${(t / axis.top) * 100}%` }} data-testid="sentiment-y-tick">
+              {formatNumber(t)}
+            </span>
+          ))}
+        </div>
         <div className={styles.columns} data-testid="sentiment-columns">
+          {axis.ticks.map((t) => (
+            <span key={t} className={styles.gridline} style={{ bottom: `${(t / axis.top) * 100}%` }} />
+          ))}
           {columns.map((c) => (
             <div
               key={c.start}
               className={styles.column}
-              style={{ height: `${(c.total / max) * 100}%` }}
+              style={{ height: `${(c.total / axis.top) * 100}%` }}
               title={`${c.label}: ${c.positive} positive, ${c.neutral} neutral, ${c.negative} negative`}
             >
               {KEYS.map((k) => (c[k] > 0 ? <span key={k} className={styles[`bar-${k}`]} style={{ flex: `${c[k]} 0 0` }} /> : null))}

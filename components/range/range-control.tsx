@@ -2,8 +2,11 @@
 // The header's date range: a button naming the range and, next to it, the time zone its days are
 // counted in; it opens a panel with the presets (Today, 7, 30, 90 days; All time on the lists) and a
 // custom range typed by keyboard or picked, applied on Enter or Apply. A range is checked before it
-// applies, and a URL's bad value is shown on its field, with the schema's message.
+// applies, and a URL's bad value is shown on its field, with the schema's message. On a page the
+// range does not drive (range-scope.ts) the control gives way to a plain note of what that page
+// shows, and of the range kept for the others.
 import Link from "next/link";
+import { usePathname } from "next/navigation";
 import { useId, useRef, useState, type FormEvent } from "react";
 import { ChevronDownIcon, CalendarIcon } from "@/components/shell/shell-icons";
 import { useDismissOutside } from "@/components/ui/use-dismiss-outside";
@@ -12,6 +15,7 @@ import { resolveListRange } from "@/lib/range/list-range";
 import { timeZoneChoices } from "@/lib/range/viewer-time-zone";
 import { DateInput } from "./date-input";
 import { instantLabel } from "./range-labels";
+import { rangeNotUsedNote } from "./range-scope";
 import { useAppRange, type AppRange } from "./use-app-range";
 import styles from "./range.module.css";
 
@@ -52,6 +56,26 @@ function checkDraft(draft: Draft, state: AppRange): RangeProblems {
 }
 
 export function RangeControl() {
+  const note = rangeNotUsedNote(usePathname());
+  return note ? <RangeNotUsed note={note} /> : <RangePicker />;
+}
+
+/** In place of the control: what the page shows, and the range kept in the URL for the other pages. */
+function RangeNotUsed({ note }: { note: string }) {
+  const { range, explicit, problems } = useAppRange();
+  const kept = explicit && !problems.from && !problems.to && !problems.tz;
+  return (
+    <p className={styles.notUsed} data-testid="range-not-used">
+      <CalendarIcon />
+      <span>
+        {note}
+        {kept && ` Your range, ${rangeLabel(range)}, stays for the other pages.`}
+      </span>
+    </p>
+  );
+}
+
+function RangePicker() {
   const state = useAppRange();
   const { range, explicit, problems, listPage, nowMs, raw } = state;
   const [open, setOpen] = useState(false);

@@ -145,7 +145,6 @@ export const mentionListParams = z.object(mentionListShape).superRefine(checkRan
 export const periodParams = z.object({
   period: enumParam("period", PERIODS).default(DEFAULT_PERIOD),
 });
-export type PeriodParams = z.output<typeof periodParams>;
 
 /** Score and ranking take no parameters; unknown ones are dropped. */
 export const noParams = z.object({});

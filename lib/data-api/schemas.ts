@@ -112,7 +112,6 @@ export const trafficRowSchema = z.object({
   percentage: numberField(),
   change: numberField(),
 });
-export type TrafficRow = z.infer<typeof trafficRowSchema>;
 export const trafficSchema = z.object({ ...windowShape, ...rowsShape(trafficRowSchema) });
 export type Traffic = z.infer<typeof trafficSchema>;
 

@@ -16,6 +16,8 @@ export function ViewerTimeZoneProvider({ tz, children }: { tz: string; children:
 export const useViewerTimeZone = () => useContext(ViewerTimeZone);
 
 export type DateRangeState = ResolvedRange & {
+  /** Today as of the page's first render, the instant the range and its presets are read at. */
+  nowMs: number;
   /** Puts a range in the URL (null: removes it, back to the page's default). */
   setRange: (range: DateRange | null) => Promise<URLSearchParams>;
 };
@@ -28,6 +30,7 @@ export function useDateRange(): DateRangeState {
   const resolved = useMemo(() => resolveDateRange(raw, viewerTz, nowMs), [raw, viewerTz, nowMs]);
   return {
     ...resolved,
+    nowMs,
     setRange: (range) => setRaw(range ?? { from: null, to: null, tz: null }),
   };
 }

@@ -1,92 +1,71 @@
 "use client";
-// The overview, in two sections that each name their window: the app's date range (range-insights:
-// KPIs against the previous period, the trend, conversion by source), then the Data API's rolling
-// period (its KPIs, traffic by source, the funnel) and the score with the top of the ranking. Each
-// widget has its own query and so its own loading, empty and error state, and streams in on its own
-// (components/states/widget.tsx); every figure that stands for visitors links to them.
-import { useQueries, useQuery } from "@tanstack/react-query";
+// The overview, in one window: the header's date range (range-insights: KPIs against the previous
+// period, the trend, conversion by source). What the Data API gives only for its own periods
+// (pageviews, the funnel) comes from the period that matches the range, or the nearest, said in one
+// sentence, and each of those figures is named with its window ("Pageviews, last 30 days up to
+// now"), so no figure shows twice under one name with two values. The score and the top of the
+// ranking are the Data API's current ones. Each widget has its own query and so its own loading,
+// empty and error state, and streams in on its own (components/states/widget.tsx).
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useQueryStates } from "nuqs";
-import type { ReactNode } from "react";
-import { FunnelFigure } from "@/components/charts/chart-figures";
+import { useId, type ReactNode } from "react";
 import { toFunnelChartData } from "@/components/charts/funnel-chart-data";
-import { visitorsHref } from "@/components/charts/source-table-data";
-import { TrafficFigure } from "@/components/charts/source-tables";
-import { toTrafficChartData } from "@/components/charts/traffic-chart-data";
+import { FunnelTable } from "@/components/charts/funnel-table";
 import { CsvDownloadButton } from "@/components/export/csv-download-button";
-import { FUNNEL_COLUMNS, OVERVIEW_COLUMNS, TRAFFIC_COLUMNS } from "@/lib/columns/analytics";
+import { FUNNEL_COLUMNS } from "@/lib/columns/analytics";
 import { EmptyState, QueryView, Skeleton, SkeletonLines, UnreadableNotice } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
-import { Card, cardFrame } from "@/components/ui/card";
+import { Card } from "@/components/ui/card";
 import { ChangeBadge } from "@/components/ui/change-badge";
 import { sortByRank } from "@/components/ui/ranking-data";
 import { ScoreSummary } from "@/components/ui/score-summary";
-import { AI_SOURCES, PERIODS } from "@/lib/data-api/constants";
-import type { PeriodParams } from "@/lib/data-api/params";
+import type { Period } from "@/lib/data-api/constants";
 import type { Overview, Ranking } from "@/lib/data-api/schemas";
-import { formatNumber, formatPercent, MISSING } from "@/lib/format/format";
+import { formatNumber, MISSING } from "@/lib/format/format";
 import { apiQuery, browserApi } from "@/lib/queries/api";
-import { PERIOD_LABELS } from "@/lib/ui/view-filters";
-import { Kpi, KpiSkeleton } from "./kpi";
+import { periodForRange, periodNote, periodPreviousLabel, periodWindowLabel } from "@/lib/range/api-period";
+import { useDateRange } from "@/lib/range/use-date-range";
+import { Kpi } from "./kpi";
 import styles from "./overview.module.css";
 import { RangeInsights } from "./range-insights";
-import { overviewSearchParams } from "./search-params";
 
-export function OverviewClient({ error }: { error?: string }) {
-  const [params] = useQueryStates(overviewSearchParams);
-  const periodLabel = PERIOD_LABELS[params.period] ?? params.period;
+export function OverviewClient({ periodError }: { periodError?: string }) {
+  const { range, nowMs } = useDateRange();
+  const { period } = periodForRange(range, nowMs);
+  const funnelHeadingId = useId();
   return (
     <div className="stack">
       <div className="page-header">
         <div>
           <h1>Overview</h1>
-          <p>Traffic, conversions and how AI platforms see the brand: the date range first, then the Data API&apos;s rolling period.</p>
+          <p>Traffic, conversions and how AI platforms see the brand, over the date range in the header.</p>
         </div>
       </div>
       <EmptyWorkspaceNotice />
+      {periodError && (
+        <p className="notice notice-error" role="alert" data-testid="param-error">
+          {periodError}. Showing the date range in the header.
+        </p>
+      )}
       <RangeInsights />
-      <section className="stack" aria-labelledby="rolling-heading" data-testid="rolling-section">
-        <div className={styles.sectionHeader}>
-          <div>
-            <h2 id="rolling-heading">{periodLabel}, rolling</h2>
-            <p>
-              The Data API&apos;s own period, apart from the header&apos;s range: the last {PERIOD_SPANS[params.period]} up to now, not calendar days; changes compare with the{" "}
-              {PERIOD_SPANS[params.period]} before.
-            </p>
+      <div className="grid grid-2">
+        <Card title="Pageviews and funnel" description={periodNote(range, nowMs)} testId="period-card">
+          <div className="stack">
+            <Widget what="the pageviews" loading={<SkeletonLines lines={3} height={22} />}>
+              <Pageviews period={period} />
+            </Widget>
+            <section aria-labelledby={funnelHeadingId}>
+              <Widget what="the funnel" frame={(body) => funnelFrame(body, funnelHeadingId)} loading={<Skeleton height={220} />}>
+                <Funnel period={period} headingId={funnelHeadingId} />
+              </Widget>
+            </section>
           </div>
-          <nav className="segmented" aria-label="Rolling period">
-            {PERIODS.map((p) => (
-              <Link key={p} href={`/?period=${p}`} aria-current={p === params.period ? "true" : undefined} scroll={false} prefetch={false}>
-                {p}
-              </Link>
-            ))}
-          </nav>
-        </div>
-        {error && (
-          <p className="notice notice-error" role="alert" data-testid="param-error">
-            {error}. Showing the last 30 days.
-          </p>
-        )}
-        <Widget what="the key metrics" frame={kpiFrame} loading={<KpiSkeleton />}>
-          <Kpis params={params} periodLabel={periodLabel} />
-        </Widget>
-        <div className="grid grid-2">
-          <Widget what="traffic by source" frame={trafficFrame} loading={<Skeleton height={300} />}>
-            <TrafficCard params={params} periodLabel={periodLabel} />
-          </Widget>
-          <ScoreCard />
-        </div>
-        <Widget what="the funnel" frame={funnelFrame} loading={<Skeleton height={300} />}>
-          <FunnelCard params={params} periodLabel={periodLabel} />
-        </Widget>
-      </section>
+        </Card>
+        <ScoreCard />
+      </div>
     </div>
   );
 }
-
-/** How long each rolling period is, in words ("30 days" is 30×24 hours up to now). */
-const PERIOD_SPANS: Record<string, string> = { "24h": "24 hours", "7d": "7 days", "30d": "30 days", "90d": "90 days" };
-const previousOf = (period: string) => `the previous ${PERIOD_SPANS[period] ?? period}`;
 
 /**
  * The workspace holds no visitor at all (not just none in a window): say why every figure is 0 and
@@ -106,173 +85,63 @@ function EmptyWorkspaceNotice() {
   );
 }
 
-function windowOf(overview: Pick<Overview, "from" | "to">): { from: string; to: string } | null {
-  const from = overview.from;
-  const to = overview.to;
-  return typeof from === "string" && typeof to === "string" ? { from, to } : null;
+/** The period's instants as the API states them, for the visitor list's links; null when it does not. */
+function windowOf(answer: Pick<Overview, "from" | "to">): { from: string; to: string } | null {
+  return typeof answer.from === "string" && typeof answer.to === "string" ? { from: answer.from, to: answer.to } : null;
 }
 
-function kpiFrame(body: ReactNode, actions?: ReactNode, periodLabel?: string) {
+/** Pageviews of the period, with the Data API's own change against the period before. No list: the API lists visitors, not pageviews. */
+function Pageviews({ period }: { period: Period }) {
+  const query = useWidgetQuery(apiQuery(browserApi, "/analytics/overview", { query: { period } }));
+  const noteId = useId();
   return (
-    <section aria-labelledby="kpi-heading" data-testid="kpis">
-      <div className="card-header">
-        <h3 id="kpi-heading">Key metrics{periodLabel ? `, ${periodLabel.toLowerCase()} (rolling)` : ""}</h3>
-        {actions && <div className="card-actions">{actions}</div>}
-      </div>
-      {body}
-    </section>
-  );
-}
-
-/** The window before a rolling period of the same length, as the visitor list's instants (`to` inclusive). */
-function previousWindow(w: { from: string; to: string } | null): { from: string; to: string } | null {
-  if (!w) return null;
-  const from = Date.parse(w.from);
-  const to = Date.parse(w.to);
-  if (!Number.isFinite(from) || !Number.isFinite(to) || to <= from) return null;
-  return { from: new Date(from - (to - from)).toISOString(), to: new Date(from - 1).toISOString() };
-}
-
-/**
- * AI visitors of the window before the period: the Data API gives the AI traffic no change, so it is
- * counted from the visitor list (one `limit=1` count per AI platform, the same window rule as the
- * overview's own previous period). Undefined until every count is in: never a partial sum.
- */
-function useAiPrevious(window: { from: string; to: string } | null): { total: number | undefined; pending: boolean } {
-  const before = previousWindow(window);
-  const counts = useQueries({
-    queries: AI_SOURCES.map((source) => ({
-      ...apiQuery(browserApi, "/visitors", { query: { source, from: before?.from, to: before?.to, limit: 1 } }),
-      enabled: before !== null,
-    })),
-  });
-  const totals = counts.map((c) => c.data?.meta.total);
-  const done = totals.every((t): t is number => typeof t === "number");
-  return { total: done ? totals.reduce((a, b) => a + b, 0) : undefined, pending: before !== null && counts.some((c) => c.isPending && !c.isError) };
-}
-
-function Kpis({ params, periodLabel }: { params: PeriodParams; periodLabel: string }) {
-  const query = useWidgetQuery(apiQuery(browserApi, "/analytics/overview", { query: params }));
-  const range = query.data ? windowOf(query.data) : null;
-  const ai = useAiPrevious(range);
-  const rollingPrevious = previousOf(params.period);
-  const actions = query.data && (
-    <>
-      {range && (
-        <Link className="button button-secondary button-small" href={visitorsHref(range)} data-testid="view-visitors">
-          View these visitors
-        </Link>
-      )}
-      <CsvDownloadButton
-        filename={`overview_${params.period}`}
-        columns={OVERVIEW_COLUMNS}
-        rows={[
-          { metric: "visitors", total: query.data.visitors?.total, change: query.data.visitors?.change },
-          { metric: "pageviews", total: query.data.pageviews?.total, change: query.data.pageviews?.change },
-          { metric: "conversions", total: query.data.conversions?.total, change: query.data.conversions?.change, rate: query.data.conversions?.rate },
-          { metric: "ai_traffic", total: query.data.ai_traffic?.total, rate: query.data.ai_traffic?.percentage },
-        ]}
-      />
-    </>
-  );
-  return kpiFrame(
     <QueryView query={query}>
       {(o) => (
-        <div className={`grid grid-kpis ${query.isPlaceholderData ? "is-pending" : ""}`}>
-          <Kpi
-            label="Visitors"
-            testId="kpi-visitors"
-            value={o.visitors?.total}
-            href={range ? visitorsHref(range) : undefined}
-            foot={<ChangeBadge change={o.visitors?.change} unit="percent" window={rollingPrevious} />}
-          />
-          <Kpi label="Pageviews" testId="kpi-pageviews" value={o.pageviews?.total} foot={<ChangeBadge change={o.pageviews?.change} unit="percent" window={rollingPrevious} />} />
-          <Kpi
-            label="Conversions"
-            testId="kpi-conversions"
-            value={o.conversions?.total}
-            href={range ? visitorsHref(range, { converted: true }) : undefined}
-            foot={
-              <>
-                <ChangeBadge change={o.conversions?.change} unit="percent" window={rollingPrevious} />
-                <span data-testid="kpi-conversion-rate">{formatPercent(o.conversions?.rate)} conversion rate</span>
-              </>
-            }
-          />
-          <Kpi
-            label="AI traffic"
-            testId="kpi-ai"
-            value={o.ai_traffic?.total}
-            foot={
-              <>
-                {ai.pending ? (
-                  <span className="muted" data-testid="kpi-ai-change-pending">
-                    Counting AI visitors of {rollingPrevious}…
-                  </span>
-                ) : (
-                  <ChangeBadge current={o.ai_traffic?.total} previous={ai.total} unit="count" window={rollingPrevious} />
-                )}
-                <span data-testid="kpi-ai-share">{formatPercent(o.ai_traffic?.percentage)} of visitors</span>
-              </>
-            }
-          />
-        </div>
+        <Kpi
+          bare
+          label={`Pageviews, ${periodWindowLabel(period)}`}
+          testId="kpi-pageviews"
+          value={o.pageviews?.total}
+          describedBy={noteId}
+          foot={
+            <>
+              <ChangeBadge change={o.pageviews?.change} unit="percent" window={periodPreviousLabel(period)} />
+              <span id={noteId}>No list to open: the Data API lists visitors, not pageviews.</span>
+            </>
+          }
+        />
       )}
-    </QueryView>,
-    actions,
-    periodLabel,
+    </QueryView>
   );
 }
 
-const trafficFrame = cardFrame({
-  title: "Traffic by source",
-  description: "Rolling period; AI platforms set apart; each source opens its visitors",
-  testId: "traffic-card",
-});
-
-function TrafficCard({ params, periodLabel }: { params: PeriodParams; periodLabel: string }) {
-  const query = useWidgetQuery(apiQuery(browserApi, "/analytics/traffic", { query: params }));
-  const data = query.data ? toTrafficChartData(query.data.data) : null;
-  return trafficFrame(
-    <QueryView
-      query={query}
-      isEmpty={(t) => !t.unreadable && t.data.every((r) => r.visitors === 0)}
-      empty={<EmptyState title="No visitors in this period">Traffic appears here once visitors arrive.</EmptyState>}
-    >
-      {(t) => (
-        <>
-          {data ? <TrafficFigure data={data} periodLabel={`${periodLabel.toLowerCase()}, rolling`} previousLabel={previousOf(params.period)} window={windowOf(t)} /> : null}
-          <UnreadableNotice unreadable={t.unreadable} noun={["source row", "source rows"]} />
-        </>
-      )}
-    </QueryView>,
-    data && data.bars.length > 0 ? <CsvDownloadButton filename={`traffic_${params.period}`} columns={TRAFFIC_COLUMNS} rows={data.bars} /> : undefined,
+/** The funnel's heading, with its download once the stages are in (rendered with them, so server and browser agree). */
+function funnelFrame(body: ReactNode, headingId: string, actions?: ReactNode) {
+  return (
+    <>
+      <div className={styles.funnelHead}>
+        <h3 id={headingId}>Conversion funnel</h3>
+        {actions}
+      </div>
+      {body}
+    </>
   );
 }
 
-const funnelFrame = cardFrame({
-  title: "Conversion funnel",
-  description: "Rolling period: each stage's count and its conversion from the previous stage; each stage opens its visitors",
-  testId: "funnel-card",
-});
-
-function FunnelCard({ params, periodLabel }: { params: PeriodParams; periodLabel: string }) {
-  const query = useWidgetQuery(apiQuery(browserApi, "/analytics/funnel", { query: params }));
+function Funnel({ period, headingId }: { period: Period; headingId: string }) {
+  const query = useWidgetQuery(apiQuery(browserApi, "/analytics/funnel", { query: { period } }));
   const bars = query.data ? toFunnelChartData(query.data.data) : [];
   return funnelFrame(
-    <QueryView
-      query={query}
-      isEmpty={(f) => !f.unreadable && f.data.every((s) => s.count === 0)}
-      empty={<EmptyState title="No funnel data in this period" />}
-    >
+    <QueryView query={query} isEmpty={(f) => !f.unreadable && f.data.every((s) => s.count === 0)} empty={<EmptyState title={`No visitors in the ${periodWindowLabel(period)}`} />}>
       {(f) => (
         <>
-          <FunnelFigure bars={bars} periodLabel={`${periodLabel.toLowerCase()}, rolling`} window={windowOf(f)} />
+          <FunnelTable bars={bars} windowLabel={periodWindowLabel(period)} window={windowOf(f)} />
           <UnreadableNotice unreadable={f.unreadable} noun={["stage", "stages"]} />
         </>
       )}
     </QueryView>,
-    bars.length > 0 ? <CsvDownloadButton filename={`funnel_${params.period}`} columns={FUNNEL_COLUMNS} rows={bars} /> : undefined,
+    headingId,
+    bars.length > 0 ? <CsvDownloadButton filename={`funnel_${period}`} columns={FUNNEL_COLUMNS} rows={bars} /> : undefined,
   );
 }
 
@@ -280,7 +149,7 @@ function ScoreCard() {
   return (
     <Card
       title="AI Positioning Score"
-      description="How AI platforms position the brand (0–100)"
+      description="How AI platforms position the brand now (0–100)"
       testId="score-card"
       actions={
         <Link className="button button-secondary button-small" href="/intelligence">

@@ -1,17 +1,39 @@
-// A KPI card of the overview: its name, its figure (a link to the visitors behind it where the list
-// can show them) and a foot with its change and what it is compared with.
+// A KPI of the overview: its name, its figure and a foot with its change and what it is compared
+// with. A figure that counts visitors is a real link to them (it opens in a new tab too, and looks
+// like a link); one that cannot open a list says why in its foot, tied to the figure by
+// aria-describedby so a screen reader hears the reason with the number.
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { SkeletonLines } from "@/components/states/states";
 import { formatNumber } from "@/lib/format/format";
 import styles from "./overview.module.css";
 
-export function Kpi({ label, value, display, href, foot, testId }: { label: string; value?: number; display?: string; href?: string; foot: ReactNode; testId: string }) {
+export function Kpi({
+  label,
+  value,
+  display,
+  href,
+  describedBy,
+  foot,
+  testId,
+  bare = false,
+}: {
+  label: string;
+  value?: number;
+  display?: string;
+  href?: string;
+  /** The id of the text that says why the figure opens no list. */
+  describedBy?: string;
+  foot: ReactNode;
+  testId: string;
+  /** Inside another card: no card of its own. */
+  bare?: boolean;
+}) {
   const text = display ?? formatNumber(value);
   return (
-    <div className="card" data-testid={testId}>
+    <div className={bare ? styles.bareKpi : "card"} data-testid={testId}>
       <p className="kpi-label">{label}</p>
-      <p className="kpi-value" data-testid="kpi-value">
+      <p className="kpi-value" data-testid="kpi-value" aria-describedby={href ? undefined : describedBy}>
         {href ? (
           <Link href={href} prefetch={false} className={styles.kpiLink} aria-label={`${label}: ${text}, view these visitors`}>
             {text}

@@ -1,30 +1,45 @@
-// `/` - the overview of a period: KPIs, traffic by source, funnel, score and ranking. The page starts
-// every widget's query and streams: the shell leaves at once, each widget as its answer arrives.
+// `/` - the overview of the header's date range: KPIs, trend and conversion by source, then what only
+// the Data API's own periods give (pageviews, the funnel: the period matching the range), and the
+// score with the top of the ranking (now). The page starts the period's and the score's queries and
+// streams: the shell leaves at once, each widget as its answer arrives.
+// An old URL's `?period=7d` (from before the header had a range) is sent on by proxy.ts to the range
+// it stands for, "Last 7 days", so the header, the figures and the links all say the same window.
 import type { Metadata } from "next";
 import { StreamedHydrationBoundary } from "@/components/streamed-hydration-boundary";
+import type { Period } from "@/lib/data-api/constants";
 import { parseQuery, periodParams } from "@/lib/data-api/params";
 import { apiQuery } from "@/lib/queries/api";
 import { prefetchPage } from "@/lib/queries/prefetch";
+import { periodForRange } from "@/lib/range/api-period";
+import { resolveDateRange } from "@/lib/range/date-range";
+import { viewerTimeZoneCookie } from "@/lib/server/viewer-time-zone";
 import { OverviewClient } from "./client";
-import { loadOverviewSearch } from "./search-params";
 
 export const metadata: Metadata = { title: "Overview" };
 
-export default async function OverviewPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const search = await searchParams;
-  const params = loadOverviewSearch(search);
-  // The message for an invalid period comes from the Data API's schema; the page shows the default.
-  const checked = parseQuery(periodParams, search);
+type Search = Record<string, string | string[] | undefined>;
+const one = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? undefined : value);
+
+/** The period to prefetch (the one matching the URL's range, read at this instant) and a bad period's message. */
+function readOverviewUrl(search: Search, viewerTz: string, nowMs: number = Date.now()): { period: Period; periodError?: string } {
+  // A period that is not one is named (the Data API's own message); the page shows the range. A
+  // valid one without a range never gets here: proxy.ts sends it on to its range.
+  const checked = search.period === undefined ? null : parseQuery(periodParams, { period: search.period });
+  const { range } = resolveDateRange({ from: one(search.from), to: one(search.to), tz: one(search.tz) }, viewerTz, nowMs);
+  return { period: periodForRange(range, nowMs).period, ...(checked && !checked.success ? { periodError: checked.message } : {}) };
+}
+
+export default async function OverviewPage({ searchParams }: { searchParams: Promise<Search> }) {
+  const { period, periodError } = readOverviewUrl(await searchParams, (await viewerTimeZoneCookie()) ?? "UTC");
   const state = await prefetchPage((qc, api) => {
-    void qc.prefetchQuery(apiQuery(api, "/analytics/overview", { query: params }));
-    void qc.prefetchQuery(apiQuery(api, "/analytics/traffic", { query: params }));
-    void qc.prefetchQuery(apiQuery(api, "/analytics/funnel", { query: params }));
+    void qc.prefetchQuery(apiQuery(api, "/analytics/overview", { query: { period } }));
+    void qc.prefetchQuery(apiQuery(api, "/analytics/funnel", { query: { period } }));
     void qc.prefetchQuery(apiQuery(api, "/intelligence/score", {}));
     void qc.prefetchQuery(apiQuery(api, "/intelligence/ranking", {}));
   });
   return (
     <StreamedHydrationBoundary state={state}>
-      <OverviewClient error={checked.success ? undefined : checked.message} />
+      <OverviewClient periodError={periodError} />
     </StreamedHydrationBoundary>
   );
 }

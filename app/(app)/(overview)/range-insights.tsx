@@ -4,18 +4,26 @@
 // previous period, the trend with the previous period behind it, and conversion by source. Every
 // figure is labelled with the window of the answer it comes from, so while a new range is being
 // counted the old figures stay dimmed under their own dates and a note says what is being counted:
-// nothing partial or stale is ever shown as the new range's answer.
+// nothing partial or stale is ever shown as the new range's answer. Every figure that counts
+// visitors opens them (a real link); AI visitors cannot be one list (the visitor list filters one
+// source at a time), so its card says so and links each AI platform instead.
 import type { QueryKey, UseQueryOptions } from "@tanstack/react-query";
-import type { ReactNode } from "react";
+import Link from "next/link";
+import { useId, type ReactNode } from "react";
 import { TrendFigure } from "@/components/charts/chart-figures";
 import { ConversionBySourceTable } from "@/components/charts/source-tables";
 import { visitorsHref } from "@/components/charts/source-table-data";
-import { toTrendChartData } from "@/components/charts/trend-chart-data";
+import { changeOf, rateOf, toTrendChartData } from "@/components/charts/trend-chart-data";
+import { CsvDownloadButton } from "@/components/export/csv-download-button";
 import { EmptyState, PendingAnswer, QueryView, Skeleton } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
-import type { CardHead } from "@/components/ui/card";
+import { cardFrame, type CardHead } from "@/components/ui/card";
 import { ChangeBadge } from "@/components/ui/change-badge";
+import { OVERVIEW_COLUMNS, TRAFFIC_COLUMNS } from "@/lib/columns/analytics";
+import { AI_SOURCES, isAiSource, LABELS } from "@/lib/data-api/constants";
 import { formatPercent } from "@/lib/format/format";
+import type { SourcesInsight } from "@/lib/server/insights/sources";
+import type { TrendInsight } from "@/lib/server/insights/trend";
 import { apiQuery, browserApi } from "@/lib/queries/api";
 import { previousRange, rangeLabel, rangeParams, type DateRange } from "@/lib/range/date-range";
 import { useDateRange } from "@/lib/range/use-date-range";
@@ -40,6 +48,9 @@ const CARDS = {
   sources: { title: "Conversion by source", description: "Visitors, conversions and rate per source, AI platforms set apart; each links to its visitors", testId: "sources-card" },
 } satisfies Record<string, CardHead>;
 
+/** The sources' card, its download among its actions once the answer is in (rendered with it, so the server's HTML and the browser's first render agree). */
+const sourcesFrame = cardFrame(CARDS.sources);
+
 export function RangeInsights() {
   const { range } = useDateRange();
   const labels = windowLabels(range);
@@ -57,7 +68,7 @@ export function RangeInsights() {
       <Widget what="the trend" card={CARDS.trend} loading={<RangeLoading text={counting("visitors per day", range)} />}>
         <TrendCard range={range} />
       </Widget>
-      <Widget what="conversion by source" card={CARDS.sources} loading={<RangeLoading text={counting("visitors and conversions by source", range)} />}>
+      <Widget what="conversion by source" frame={sourcesFrame} loading={<RangeLoading text={counting("visitors and conversions by source", range)} />}>
         <SourcesCard range={range} />
       </Widget>
     </section>
@@ -98,6 +109,7 @@ function rangeKpiFrame(body: ReactNode) {
 
 function RangeKpis({ range }: { range: DateRange }) {
   const { query, shown, pending, labels } = useRangeInsight(trendQuery(range), range, "visitors");
+  const aiNoteId = useId();
   return rangeKpiFrame(
     <QueryView query={query}>
       {(trend) => {
@@ -118,10 +130,12 @@ function RangeKpis({ range }: { range: DateRange }) {
                 label="AI visitors"
                 testId="range-kpi-ai"
                 value={now.ai_visitors}
+                describedBy={aiNoteId}
                 foot={
                   <>
                     <ChangeBadge current={now.ai_visitors} previous={then.ai_visitors} unit="count" {...compare} />
                     <span data-testid="range-kpi-ai-share">{formatPercent(now.ai_share)} of visitors</span>
+                    <AiPlatformLinks id={aiNoteId} window={shown} />
                   </>
                 }
               />
@@ -139,13 +153,60 @@ function RangeKpis({ range }: { range: DateRange }) {
                 foot={<ChangeBadge current={now.conversion_rate} previous={then.conversion_rate} unit="points" {...compare} />}
               />
             </PendingAnswer>
-            <p className="small muted">
-              {labels.window} ({shown.tz}); a visitor counts on the day it was first seen. AI visitors came from ChatGPT, Perplexity, Claude or Gemini.
-            </p>
+            <div className={styles.kpiNote}>
+              <p className="small muted" data-testid="range-kpi-note">
+                {labels.window} ({shown.tz}); a visitor counts on the day it was first seen. AI visitors came from ChatGPT, Perplexity, Claude or Gemini.
+              </p>
+              {!pending && <KpiDownload trend={trend} />}
+            </div>
           </>
         );
       }}
     </QueryView>,
+  );
+}
+
+/** The KPI cards as a CSV: each figure, its change against the previous period and its rate. */
+function KpiDownload({ trend }: { trend: TrendInsight }) {
+  const { current: now, previous: then } = toTrendChartData(trend).totals;
+  const rows = [
+    { metric: "visitors", total: now.visitors, change: changeOf(now.visitors, then.visitors) },
+    { metric: "ai_visitors", total: now.ai_visitors, change: changeOf(now.ai_visitors, then.ai_visitors), rate: now.ai_share },
+    { metric: "conversions", total: now.conversions, change: changeOf(now.conversions, then.conversions), rate: now.conversion_rate },
+  ];
+  return <CsvDownloadButton filename={`overview_${trend.from}_${trend.to}`} columns={OVERVIEW_COLUMNS} rows={rows} />;
+}
+
+/** Visitors by source as a CSV: each source's visitors, its share of the range's and its change. */
+function SourcesDownload({ sources }: { sources: SourcesInsight }) {
+  const total = sources.data.reduce((n, r) => n + r.visitors, 0);
+  const rows = sources.data.map((r) => ({
+    source: r.source,
+    group: isAiSource(r.source) ? "ai" : "other",
+    visitors: r.visitors,
+    percentage: rateOf(r.visitors, total),
+    change: changeOf(r.visitors, r.previous.visitors),
+  }));
+  return <CsvDownloadButton filename={`sources_${sources.from}_${sources.to}`} columns={TRAFFIC_COLUMNS} rows={rows} />;
+}
+
+/**
+ * Why AI visitors is not a link, and the lists it can open instead: the Data API's visitor list
+ * filters one source at a time, so the four AI platforms' visitors are four lists.
+ */
+function AiPlatformLinks({ id, window }: { id: string; window: DateRange }) {
+  return (
+    <span className={styles.aiNote} data-testid="range-kpi-ai-note">
+      <span id={id}>Not one list: the visitor list filters one source at a time.</span> Open{" "}
+      {AI_SOURCES.map((source, i) => (
+        <span key={source}>
+          <Link href={visitorsHref(window, { source })} prefetch={false} data-testid={`range-kpi-ai-${source}`}>
+            {LABELS[source]}
+          </Link>
+          {i < AI_SOURCES.length - 2 ? ", " : i === AI_SOURCES.length - 2 ? " or " : "."}
+        </span>
+      ))}
+    </span>
   );
 }
 
@@ -169,7 +230,7 @@ function TrendCard({ range }: { range: DateRange }) {
 
 function SourcesCard({ range }: { range: DateRange }) {
   const { query, shown, pending, labels } = useRangeInsight(apiQuery(browserApi, "/insights/sources", rangeQuery(range)), range, "visitors and conversions by source");
-  return (
+  return sourcesFrame(
     <QueryView
       query={query}
       isEmpty={(s) => s.data.every((r) => r.visitors === 0 && r.previous.visitors === 0)}
@@ -179,12 +240,14 @@ function SourcesCard({ range }: { range: DateRange }) {
         <PendingAnswer pending={Boolean(pending)}>
           {pending && <PendingNote>{pending}</PendingNote>}
           <p className="small muted">
-            {labels.window}; changes against {labels.previous}.
+            {labels.window}; changes against {labels.previous}. Each source&apos;s visitors and conversions open them; a group&apos;s total cannot, as the visitor
+            list filters one source at a time.
           </p>
           <ConversionBySourceTable rows={s.data} windowLabel={labels.window} previousLabel={labels.previous} window={shown} />
         </PendingAnswer>
       )}
-    </QueryView>
+    </QueryView>,
+    query.data && !pending ? <SourcesDownload sources={query.data} /> : undefined,
   );
 }
 

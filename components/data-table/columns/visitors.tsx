@@ -1,7 +1,9 @@
 // How the visitor table shows each declared visitor column (lib/columns/visitors.ts): the id links
 // to the visitor, sources and intents as badges (unknown values as sent), and which columns give way
 // on narrower tables. City and country share a cell ("Bologna, IT"), the country's name on hover.
+// The id's link carries the header's range, so it is still there on the way back.
 import Link from "next/link";
+import { useRangeQuery } from "@/components/shell/nav-links";
 import { ConvertedBadge } from "@/components/ui/converted-badge";
 import { SourceBadge } from "@/components/ui/source-badge";
 import { IntentLabel, Missing } from "@/components/ui/value-badge";
@@ -16,11 +18,7 @@ export const VISITOR_TABLE_COLUMNS: readonly TableColumn<Visitor>[] = [
   column("id", {
     rowHeader: true,
     cardTitle: true,
-    cell: (v) => (
-      <Link href={`/visitors/${encodeURIComponent(v.id)}`} className="mono">
-        {v.id}
-      </Link>
-    ),
+    cell: (v) => <VisitorLink id={v.id} />,
   }),
   column("first_seen"),
   column("last_seen", { showFrom: "xl" }),
@@ -36,5 +34,13 @@ export const VISITOR_TABLE_COLUMNS: readonly TableColumn<Visitor>[] = [
     },
   }),
 ];
+
+function VisitorLink({ id }: { id: string }) {
+  return (
+    <Link href={`/visitors/${encodeURIComponent(id)}${useRangeQuery()}`} className="mono">
+      {id}
+    </Link>
+  );
+}
 
 export const visitorRowKey = (v: Visitor, index: number): string => `${index}-${v.id}`;

@@ -23,14 +23,19 @@ import type { TimelineEvent, Visitor } from "@/lib/data-api/schemas";
 import { formatCountry, formatDuration, formatNumber, MISSING } from "@/lib/format/format";
 import { apiQuery, browserApi } from "@/lib/queries/api";
 import { errorStatus } from "@/lib/queries/error-status";
+import { useRangeQuery } from "@/components/shell/nav-links";
+import { dateRangeSearchParams } from "@/lib/range/date-range";
 import { urlSerializer } from "@/lib/ui/url-state";
 import VisitorNotFound from "./not-found";
 import { visitorSearchParams, type TimelineOrder } from "./search-params";
 
-const orderHref = urlSerializer(visitorSearchParams);
+// The order's links keep the header's range the page was opened with (a new tab too), so the way
+// back to the list, and on to other pages, still has it.
+const orderHref = urlSerializer({ ...visitorSearchParams, ...dateRangeSearchParams });
 
 export function VisitorClient({ id }: { id: string }) {
   const [{ order }, setOrder] = useQueryStates(visitorSearchParams);
+  const carry = useRangeQuery();
   const visitor = useQuery(apiQuery(browserApi, "/visitors/:id", { params: { id } }));
   // The server answers an unknown id with the not-found page; this covers a visitor that
   // disappears while the page is open.
@@ -38,8 +43,8 @@ export function VisitorClient({ id }: { id: string }) {
   return (
     <div className="stack">
       <div>
-        <Link href="/visitors" className="back-link">
-          <ArrowLeftIcon /> All visitors
+        <Link href={`/visitors${carry}`} className="back-link">
+          <ArrowLeftIcon /> Visitors
         </Link>
       </div>
       <div className="page-header">
@@ -53,7 +58,7 @@ export function VisitorClient({ id }: { id: string }) {
       <Widget what="this visitor" card={DETAILS_CARD} loading={<SkeletonLines lines={4} />}>
         <DetailsCard id={id} />
       </Widget>
-      <Widget what="this visitor's timeline" frame={(body) => timelineFrame(body, orderToggle(order, (o) => void setOrder({ order: o })))} loading={<SkeletonLines lines={6} height={28} />}>
+      <Widget what="this visitor's timeline" frame={(body) => timelineFrame(body, <OrderToggle order={order} onOrder={(o) => void setOrder({ order: o })} />)} loading={<SkeletonLines lines={6} height={28} />}>
         <TimelineCard id={id} order={order} onOrder={(o) => void setOrder({ order: o })} />
       </Widget>
     </div>
@@ -107,10 +112,11 @@ function Item({ label, children }: { label: string; children: React.ReactNode })
 }
 
 /** Newest or oldest first: real links (a new tab opens that order), switched in place on a plain click. */
-function orderToggle(order: TimelineOrder, onOrder: (order: TimelineOrder) => void) {
+function OrderToggle({ order, onOrder }: { order: TimelineOrder; onOrder: (order: TimelineOrder) => void }) {
+  const [range] = useQueryStates(dateRangeSearchParams);
   const link = (value: TimelineOrder, label: string) => (
     <Link
-      href={orderHref({ order: value })}
+      href={orderHref({ ...range, order: value })}
       aria-current={order === value ? "true" : undefined}
       onNavigate={(event) => {
         event.preventDefault();
@@ -161,7 +167,7 @@ function TimelineCard({ id, order, onOrder }: { id: string; order: TimelineOrder
       )}
     </QueryView>,
     <>
-      {orderToggle(order, onOrder)}
+      <OrderToggle order={order} onOrder={onOrder} />
       {events.length > 0 && <CsvDownloadButton filename={`timeline_${id}`} columns={TIMELINE_COLUMNS} rows={events} />}
     </>,
     eventCount,
