@@ -2,25 +2,28 @@ import { describe, expect, it } from "vitest";
 import { toFunnelChartData } from "./funnel-chart-data";
 import { visitorsHref } from "./source-table-data";
 import { toTrafficChartData } from "./traffic-chart-data";
-import { bucketLabel, rateOf, toTrendChartData, trendSeries } from "./trend-chart-data";
+import { formatBucket } from "@/lib/format/format";
+import { rateOf, toTrendChartData, trendSeries } from "./trend-chart-data";
 
 describe("toTrafficChartData", () => {
   const rows = [
     { source: "organic", visitors: 500, percentage: 50 },
-    { source: "claude", visitors: 50, percentage: 5 },
+    { source: "gemini", visitors: 50, percentage: 5 },
     { source: "direct", visitors: 200, percentage: 20 },
-    { source: "chatgpt", visitors: 250, percentage: 25, change: 4.5 },
+    { source: "chatgpt", visitors: 150, percentage: 15, change: 4.5 },
+    { source: "claude", visitors: 100, percentage: 10 },
   ];
 
-  it("puts AI platforms first, each group by visitors descending", () => {
+  it("puts AI platforms first in the platforms' one order (not by visitors), the other sources by visitors descending", () => {
     const { bars } = toTrafficChartData(rows);
     expect(bars.map((b) => [b.source, b.group])).toEqual([
       ["chatgpt", "ai"],
       ["claude", "ai"],
+      ["gemini", "ai"],
       ["organic", "other"],
       ["direct", "other"],
     ]);
-    expect(bars[0]).toMatchObject({ label: "ChatGPT", visitors: 250, percentage: 25, change: 4.5 });
+    expect(bars[0]).toMatchObject({ label: "ChatGPT", visitors: 150, percentage: 15, change: 4.5 });
   });
 
   it("totals visitors and the AI share", () => {
@@ -41,7 +44,7 @@ describe("toTrafficChartData", () => {
     expect(bars[2]).toMatchObject({ label: "constructor", group: "other", percentage: 0 });
   });
 
-  it("keeps a row whose visitors are unknown, last in its group, out of every total and share", () => {
+  it("keeps a row whose visitors are unknown (in its platform's place, last among the other sources), out of every total and share", () => {
     const data = toTrafficChartData([
       { source: "chatgpt" },
       { source: "claude", visitors: 20 },
@@ -49,8 +52,8 @@ describe("toTrafficChartData", () => {
       { source: "bing", percentage: 12 },
     ]);
     expect(data.bars.map((b) => [b.source, b.visitors, b.percentage])).toEqual([
-      ["claude", 20, 25],
       ["chatgpt", undefined, undefined],
+      ["claude", 20, 25],
       ["organic", 60, 75],
       ["bing", undefined, 12],
     ]);
@@ -118,12 +121,12 @@ describe("toTrendChartData", () => {
       ["2 Nov", "31 Oct"],
     ]);
     // In Kolkata (+05:30) the same instant 2026-11-01T20:00Z is already 2 Nov.
-    expect(bucketLabel("2026-11-01T20:00:00.000Z", "Asia/Kolkata", "day")).toBe("2 Nov");
-    expect(bucketLabel("2026-11-01T20:00:00.000Z", "UTC", "day")).toBe("1 Nov");
+    expect(formatBucket("2026-11-01T20:00:00.000Z", "Asia/Kolkata", "day")).toBe("2 Nov");
+    expect(formatBucket("2026-11-01T20:00:00.000Z", "UTC", "day")).toBe("1 Nov");
   });
 
   it("labels weeks by their first day", () => {
-    expect(bucketLabel("2026-11-02T00:00:00.000Z", "UTC", "week")).toBe("Week of 2 Nov");
+    expect(formatBucket("2026-11-02T00:00:00.000Z", "UTC", "week")).toBe("Week of 2 Nov");
   });
 
   it("pairs each bucket with the previous period's at the same position, and sums the totals the KPI cards show", () => {

@@ -64,12 +64,12 @@ describe("TrafficFigure", () => {
     expect(rows).toEqual([
       // The AI group states its share of all visitors: 300 of the 950 with a known count.
       ["AI platforms · 31.6% of visitors"],
-      ["ChatGPT", "250", "25%", "up 4.5% vs the previous 30 days"],
+      ["ChatGPT", "250", "25.0%", "up 4.5% vs the previous 30 days"],
       // Claude's share was left out: 50 of the 950 visitors with a known count.
       ["Claude", "50", "5.3%", "change unknown"],
       ["Other sources"],
-      ["Organic search", "500", "50%", "down 3.3% vs the previous 30 days"],
-      ["bing", "150", "15%", "change unknown"],
+      ["Organic search", "500", "50.0%", "down 3.3% vs the previous 30 days"],
+      ["bing", "150", "15.0%", "change unknown"],
       ["Direct", "—", "—", "change unknown"],
     ]);
   });
@@ -106,10 +106,10 @@ describe("FunnelFigure", () => {
       "Conversion from first stage (%)",
     ]);
     expect(rowsOf(table)).toEqual([
-      ["Visited", "1,000", "—", "100%"],
-      ["Engaged", "400", "40%", "40%"],
+      ["Visited", "1,000", "—", "100.0%"],
+      ["Engaged", "400", "40.0%", "40.0%"],
       ["Lead", "—", "—", "—"],
-      ["Became a customer", "20", "—", "2%"],
+      ["Became a customer", "20", "—", "2.0%"],
     ]);
   });
 

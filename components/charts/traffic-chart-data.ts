@@ -1,5 +1,5 @@
 // Maps the traffic-by-source rows onto what the table draws: AI platforms first (set apart by group
-// and colour), then the other sources, each group by visitors descending, with shares filled in when
+// and colour, in their one order), then the other sources by visitors descending, with shares filled in when
 // the upstream left them out. A row whose visitor count is unknown keeps its place in the list with
 // "—" and draws no bar (it counts in no total); a source this dashboard does not know is labelled
 // as sent.

@@ -8,12 +8,12 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { EXPORTS_KEY, exportsQuery, isRunning, requestCancel, type ExportStatus } from "@/lib/queries/exports";
-import { formatBytes, formatDuration, formatLabel, unreadableMessage } from "./export-query";
+import { formatBytes, formatDuration, formatNumber as fmt } from "@/lib/format/format";
+import { exportErrorText } from "@/lib/ui/messages";
+import { formatLabel, unreadableMessage } from "./export-query";
 import { forgetStartedExports, useStartedExports, type StartedExport } from "./started-exports";
 import styles from "./exports-tray.module.css";
 
-const numberFormat = new Intl.NumberFormat("en-US");
-const fmt = (n: number) => numberFormat.format(n);
 /** An export this tab started that the server still does not know after this long did not start. */
 const START_TIMEOUT_MS = 20_000;
 const DISMISSED_KEY = "wa_exports_dismissed";
@@ -90,7 +90,7 @@ function useAnnouncement(data: readonly ExportStatus[] | undefined): string {
 /** What a screen reader hears about an export when it changes state or passes a quarter. */
 function milestone(s: ExportStatus): string {
   if (s.state === "complete") return `${what(s.resource)} done: ${fmt(s.rows_written)} rows.`;
-  if (s.state === "failed") return `${what(s.resource)} failed. ${s.error?.message ?? ""}`;
+  if (s.state === "failed") return `${what(s.resource)} failed. ${s.error ? exportErrorText(s.error) : ""}`;
   if (s.state === "cancelled") return `${what(s.resource)} cancelled.`;
   if (s.state === "waiting") return `${what(s.resource)} waiting for the rate limit.`;
   const quarter = s.total ? Math.floor((s.rows_written / s.total) * 4) : 0;
@@ -243,11 +243,11 @@ function ExportItem({ status: s, sinceAnswer, onCancel, onDismiss }: { status: E
       </p>
       {s.state === "failed" && s.error && (
         <p className={styles.error} data-testid="export-error">
-          {s.error.message}
-          {s.error.request_id ? ` (request ${s.error.request_id})` : ""}. The download was stopped and shows as failed in your browser.
+          {exportErrorText(s.error)} The download was stopped and shows as failed in your browser.
+          {s.error.request_id ? ` Request ID: ${s.error.request_id}.` : ""}
         </p>
       )}
-      {s.state === "cancelled" && s.error && <p className={styles.status}>{s.error.message}</p>}
+      {s.state === "cancelled" && s.error && <p className={styles.status}>{exportErrorText(s.error)}</p>}
       {unreadable && <p className={styles.status}>{unreadable}</p>}
       <div className={styles.actions}>
         {running ? (

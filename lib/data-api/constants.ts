@@ -3,8 +3,8 @@
 
 export const SOURCES = [
   "chatgpt",
-  "perplexity",
   "claude",
+  "perplexity",
   "gemini",
   "organic",
   "direct",
@@ -14,11 +14,12 @@ export const SOURCES = [
 ] as const;
 export type Source = (typeof SOURCES)[number];
 
-/** Sources that are AI platforms; the UI sets them apart from the rest. */
-export const AI_SOURCES = ["chatgpt", "perplexity", "claude", "gemini"] as const satisfies readonly Source[];
-export const isAiSource = (s: string): boolean => (AI_SOURCES as readonly string[]).includes(s);
-
+/** The AI platforms, in the order every page lists them (lib/format's PLATFORM_ORDER). */
 export const PLATFORMS = ["chatgpt", "claude", "perplexity", "gemini"] as const;
+
+/** Sources that are AI platforms (the same four, in the same order); the UI sets them apart from the rest. */
+export const AI_SOURCES = PLATFORMS satisfies readonly Source[];
+export const isAiSource = (s: string): boolean => (AI_SOURCES as readonly string[]).includes(s);
 
 export const SENTIMENTS = ["positive", "neutral", "negative"] as const;
 

@@ -68,6 +68,19 @@ const fromTo = {
   to: dateParam("to").optional(),
 };
 
+/**
+ * Why a range's two ends do not fit together, as a machine-readable `params.reason` on the issue
+ * (the route's message stays for API callers; the UI words it from the reason: lib/ui/messages.ts).
+ * A single bad value carries no reason: it is not a date, or not a zone.
+ */
+export type RangeIssueReason = "backwards" | "too_long" | "mixed";
+
+/** The reason a range issue carries, or undefined for a single bad value. */
+export function rangeIssueReason(issue: z.core.$ZodIssue): RangeIssueReason | undefined {
+  const reason = issue.code === "custom" ? (issue.params as { reason?: unknown } | undefined)?.reason : undefined;
+  return reason === "backwards" || reason === "too_long" || reason === "mixed" ? reason : undefined;
+}
+
 const checkRange = (v: { from?: string; to?: string }, ctx: z.RefinementCtx) => {
   if (v.from && v.to) {
     // A date-only `to` includes its whole day, a datetime `to` is an instant: mixing the forms makes
@@ -77,13 +90,14 @@ const checkRange = (v: { from?: string; to?: string }, ctx: z.RefinementCtx) => 
         code: "custom",
         path: ["to"],
         message: "to must have the same form as from: both dates (2026-11-01) or both datetimes (2026-11-01T12:00:00Z)",
+        params: { reason: "mixed" },
       });
       return;
     }
     const from = parseIsoBound(v.from);
     const to = parseIsoBound(v.to);
     if (from && to && from.getTime() > to.getTime()) {
-      ctx.addIssue({ code: "custom", path: ["to"], message: "to must not be earlier than from" });
+      ctx.addIssue({ code: "custom", path: ["to"], message: "to must not be earlier than from", params: { reason: "backwards" } });
     }
   }
 };
@@ -181,8 +195,10 @@ export const insightsParams = z
   })
   .superRefine((v, ctx) => {
     if (!v.from || !v.to) return;
-    const problem = insightsRangeProblem(calendarDayNumber(v.from)!, calendarDayNumber(v.to)!);
-    if (problem) ctx.addIssue({ code: "custom", path: ["from"], message: problem });
+    const fromDay = calendarDayNumber(v.from)!;
+    const toDay = calendarDayNumber(v.to)!;
+    const problem = insightsRangeProblem(fromDay, toDay);
+    if (problem) ctx.addIssue({ code: "custom", path: ["from"], message: problem, params: { reason: fromDay > toDay ? "backwards" : "too_long" } });
   });
 export type InsightsParams = z.output<typeof insightsParams>;
 

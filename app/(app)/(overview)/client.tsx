@@ -40,7 +40,7 @@ export function OverviewClient({ error }: { error?: string }) {
       <div className="page-header">
         <div>
           <h1>Overview</h1>
-          <p>Traffic, conversions and how AI platforms see the brand: the date range first, then the Data API&apos;s rolling period.</p>
+          <p>Traffic, conversions and how AI platforms see the brand: the date range first, then the last hours or days up to now.</p>
         </div>
       </div>
       <EmptyWorkspaceNotice />
@@ -50,7 +50,7 @@ export function OverviewClient({ error }: { error?: string }) {
           <div>
             <h2 id="rolling-heading">{periodLabel}, rolling</h2>
             <p>
-              The Data API&apos;s own period, apart from the header&apos;s range: the last {PERIOD_SPANS[params.period]} up to now, not calendar days; changes compare with the{" "}
+              Apart from the header&apos;s range: the last {PERIOD_SPANS[params.period]} up to this moment, not whole calendar days; changes compare with the{" "}
               {PERIOD_SPANS[params.period]} before.
             </p>
           </div>
@@ -98,7 +98,7 @@ function EmptyWorkspaceNotice() {
   return (
     <div className="notice" role="status" data-testid="empty-workspace">
       <p className={styles.notice}>
-        <strong>This workspace has no visitors yet.</strong> The Data API holds no visitor of any date for the workspace this key belongs to, so every
+        <strong>This workspace has no visitors yet.</strong> Workspace Analytics has no visitor of any date for the workspace this key belongs to, so every
         figure below is 0. Visitors appear once the workspace&apos;s site sends its traffic; if you expected data here, sign in with a key of the workspace
         you meant (<Link href="/settings">Settings</Link> shows which key is in use).
       </p>
