@@ -1,6 +1,6 @@
 // `/`: the overview shows the sandbox's own numbers for the chosen period, in every widget.
 import { expect, test } from "@playwright/test";
-import { numberText, sandboxGet } from "./helpers/sandbox";
+import { numberText, percentText, sandboxGet } from "./helpers/sandbox";
 import { signIn, waitForWidgets } from "./helpers/session";
 
 type Overview = {
@@ -13,7 +13,7 @@ type Traffic = { data: Array<{ source: string; visitors: number }> };
 type Funnel = { data: Array<{ stage: string; label: string; count: number }> };
 type Ranking = { data: Array<{ rank: number; name: string; score: number }> };
 
-const signed = (n: number) => `${n > 0 ? "+" : n < 0 ? "\u2212" : ""}${Math.abs(n)}%`;
+const signed = (n: number) => `${n > 0 ? "+" : n < 0 ? "\u2212" : ""}${Math.abs(n).toFixed(1)}%`;
 
 test.beforeEach(async ({ page }) => {
   await signIn(page, "pro");
@@ -39,8 +39,8 @@ test("KPIs, traffic, funnel, score and ranking match the Data API; the period li
     await expect(kpi("kpi-conversions")).toHaveText(numberText(o.conversions.total));
     await expect(kpi("kpi-ai")).toHaveText(numberText(o.ai_traffic.total));
     await expect(page.getByTestId("kpi-visitors").getByTestId("change")).toContainText(signed(o.visitors.change));
-    await expect(page.getByTestId("kpi-conversion-rate")).toContainText(`${o.conversions.rate}%`);
-    await expect(page.getByTestId("kpi-ai-share")).toContainText(`${o.ai_traffic.percentage}%`);
+    await expect(page.getByTestId("kpi-conversion-rate")).toContainText(percentText(o.conversions.rate));
+    await expect(page.getByTestId("kpi-ai-share")).toContainText(percentText(o.ai_traffic.percentage));
 
     // The chart's text alternative carries every source's count; AI platforms are marked as such.
     const trafficTable = page.getByRole("table", { name: /Visitors by traffic source/ });
@@ -78,7 +78,8 @@ test("'View these visitors' opens the visitor list of the same window, with the 
 
 test("an invalid period is reported and the default period shown", async ({ page }) => {
   await page.goto("/?period=1y");
-  await expect(page.getByTestId("param-error")).toContainText("period must be one of");
+  await expect(page.getByTestId("param-error")).toContainText("Choose 24 hours, 7 days, 30 days or 90 days.");
+  await expect(page.getByTestId("param-error")).not.toContainText("must be one of");
   const o = await sandboxGet<Overview>("/analytics/overview?period=30d");
   await expect(page.getByTestId("kpi-visitors").getByTestId("kpi-value")).toHaveText(numberText(o.visitors.total));
 });

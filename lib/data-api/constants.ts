@@ -1,4 +1,4 @@
-// Value sets of the Data API (DATA-API.md) and the ones DESIGN.md settles. One place, used by the
+// Value sets of the Data API (its documentation, and the settled unknowns of sandbox/README.md). One place, used by the
 // query schemas, the UI's filter controls and the charts.
 
 export const SOURCES = [
@@ -27,7 +27,7 @@ export const PERIODS = ["24h", "7d", "30d", "90d"] as const;
 export type Period = (typeof PERIODS)[number];
 export const DEFAULT_PERIOD: Period = "30d";
 
-/** Intent is an open set (DESIGN.md): these are the values known today; any snake_case value is accepted. */
+/** Intent is an open set (sandbox/README.md "Settled unknowns"): these are the values known today; any snake_case value is accepted. */
 export const KNOWN_INTENTS = [
   "problem_research",
   "solution_comparison",

@@ -135,7 +135,7 @@ export const visitorListParams = z.object(visitorListShape).superRefine(checkRan
 
 export const mentionListParams = z.object(mentionListShape).superRefine(checkRange);
 
-/** Overview, traffic and funnel all take the same period (DESIGN.md: default 30d). */
+/** Overview, traffic and funnel all take the same period (default 30d: sandbox/README.md "Settled unknowns"). */
 export const periodParams = z.object({
   period: enumParam("period", PERIODS).default(DEFAULT_PERIOD),
 });
@@ -151,7 +151,7 @@ export const mentionExportParams = z.object({ ...mentionListShape, ...formatShap
 export type MentionExportParams = z.output<typeof mentionExportParams>;
 
 // ---------------------------------------------------------------------------------------------
-// Insights (DESIGN.md "Insights"): a calendar range in a time zone.
+// Insights (README.md "Insights"): a calendar range in a time zone.
 
 const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 

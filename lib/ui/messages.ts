@@ -48,6 +48,7 @@ const FILTER_NAMES: Record<string, string> = {
   limit: "page size",
   offset: "page",
   format: "file format",
+  period: "period",
 };
 
 /** The sentence a filter field (or a list's invalid-filter notice) shows when the server refused its value. */
@@ -72,6 +73,8 @@ export function filterProblemText(param: string): string {
       return `Show between 1 and ${PAGE_SIZE_MAX} rows per page.`;
     case "offset":
       return "This page is past the end of the list. Go back to the first page.";
+    case "period":
+      return "Choose 24 hours, 7 days, 30 days or 90 days.";
     default:
       return `The ${FILTER_NAMES[param] ?? "filter"} in this link cannot be used.`;
   }

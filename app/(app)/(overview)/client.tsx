@@ -64,7 +64,7 @@ export function OverviewClient({ error }: { error?: string }) {
         </div>
         {error && (
           <p className="notice notice-error" role="alert" data-testid="param-error">
-            {error}. Showing the last 30 days.
+            The period in this link cannot be used, so the last 30 days are shown. {error}
           </p>
         )}
         <Widget what="the key metrics" frame={kpiFrame} loading={<KpiSkeleton />}>

@@ -5,6 +5,7 @@ import { StreamedHydrationBoundary } from "@/components/streamed-hydration-bound
 import { parseQuery, periodParams } from "@/lib/data-api/params";
 import { apiQuery } from "@/lib/queries/api";
 import { prefetchPage } from "@/lib/queries/prefetch";
+import { filterProblemText } from "@/lib/ui/messages";
 import { OverviewClient } from "./client";
 import { loadOverviewSearch } from "./search-params";
 
@@ -13,7 +14,7 @@ export const metadata: Metadata = { title: "Overview" };
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const search = await searchParams;
   const params = loadOverviewSearch(search);
-  // The message for an invalid period comes from the Data API's schema; the page shows the default.
+  // An invalid period is found by the Data API's schema and said in plain words; the page shows the default.
   const checked = parseQuery(periodParams, search);
   const state = await prefetchPage((qc, api) => {
     void qc.prefetchQuery(apiQuery(api, "/analytics/overview", { query: params }));
@@ -24,7 +25,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   });
   return (
     <StreamedHydrationBoundary state={state}>
-      <OverviewClient error={checked.success ? undefined : checked.message} />
+      <OverviewClient error={checked.success ? undefined : filterProblemText(checked.param)} />
     </StreamedHydrationBoundary>
   );
 }

@@ -1,7 +1,7 @@
 // One insights route from its answer function: the shared query schema (from, to, tz, bucket), the
 // range resolved at the server's clock (400 naming `from` when a default makes it backwards or too
 // long), and identical concurrent requests of a key sharing one computation. Also the rounding
-// rules every insight shares (DESIGN.md: percentage points and positions to one decimal).
+// rules every insight shares (README.md "Insights": percentage points and positions to one decimal).
 import "server-only";
 import { insightsParams, type InsightsParams } from "@/lib/data-api/params";
 import type { BffRouteDef, RouteContext } from "../routes";
