@@ -107,7 +107,7 @@ test("a bad value in the URL is shown on its field", async ({ page }) => {
   await page.goto("/?from=2026-02-30&to=2026-03-05");
   await rangeButton(page).click();
   await expect(page.getByTestId("range-from")).toHaveValue("2026-02-30");
-  await expect(page.getByTestId("range-error-from")).toContainText("calendar date");
+  await expect(page.getByTestId("range-error-from")).toHaveText("This start date is not a date the dashboard can use. Type it as year-month-day, e.g. 2026-11-01.");
 });
 
 test("the range travels with the nav links and Back; pages without one keep theirs", async ({ page }) => {
