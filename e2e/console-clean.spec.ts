@@ -29,7 +29,7 @@ function pageRoutes(dir = join(__dirname, "..", "app")): string[] {
 }
 
 /** A page to open, signed in as a demo workspace (or signed out), and the status its document answers with. */
-type Visit = { name: string; url: string; as: DemoKind | null; status?: 404 };
+type Visit = { name: string; url: string; as: DemoKind | null; status?: 404; shell?: false };
 
 /** Where the visitor pages' id goes: one real visitor of the sandbox, found before the visits. */
 const ID = "{id}";
@@ -44,17 +44,18 @@ const range = "from=2026-11-01&to=2026-11-15&tz=Europe/Berlin";
  * The browsers, each in a zone other than the server's (which draws in UTC, or in the viewer's zone
  * from its cookie), and what each visits: every page, and the states worth seeing once.
  */
-const browsers: Array<{ title: string; use: { timezoneId: string; colorScheme: "light" | "dark" }; cookies: Array<{ name: string; value: string }>; visits: Visit[] }> = [
+const browsers: Array<{ title: string; use: { timezoneId: string; colorScheme: "light" | "dark" }; cookies: Array<{ name: string; value: string }>; firstVisit: boolean; visits: Visit[] }> = [
   {
     // A first visit: no zone cookie yet (the server draws in UTC, the browser stores its zone and redraws).
     title: "New York browser, light, first visit",
     use: { timezoneId: "America/New_York", colorScheme: "light" },
     cookies: [],
+    firstVisit: true,
     visits: [
       ...NAV_PAGES.map((p) => ({ name: p.label, url: p.href, as: "pro" as const })),
       { name: "a visitor", url: `/visitors/${ID}`, as: "pro" },
       { name: "an unknown visitor", url: "/visitors/vis_doesnotexist0", as: "pro", status: 404 },
-      { name: "a page that does not exist", url: "/no-such-page", as: "pro", status: 404 },
+      { name: "a page that does not exist", url: "/no-such-page", as: "pro", status: 404, shell: false },
       { name: "a refused filter", url: "/visitors?source=myspace", as: "pro" },
       { name: "a date that is not one", url: "/?from=2026-02-31&to=2026-11-05", as: "pro" },
       { name: "a backwards list range", url: "/mentions?from=2026-11-10&to=2026-11-01", as: "pro" },
@@ -71,6 +72,7 @@ const browsers: Array<{ title: string; use: { timezoneId: string; colorScheme: "
       { name: "viewer_tz", value: encodeURIComponent("Europe/Berlin") },
       { name: "theme", value: "dark" },
     ],
+    firstVisit: false,
     visits: [
       ...NAV_PAGES.map((p) => ({ name: `${p.label}, a Berlin range`, url: `${p.href}?${range}`, as: "pro" as const })),
       { name: "a visitor, oldest first, in Kolkata", url: `/visitors/${ID}?order=oldest&tz=Asia/Kolkata`, as: "pro" },
@@ -89,7 +91,7 @@ const browsers: Array<{ title: string; use: { timezoneId: string; colorScheme: "
  * that is a 404 on purpose makes Chromium itself log the document's status ("Failed to load
  * resource: … 404"): that one line, for that document only, is the status asked for, not a problem.
  */
-async function problemsOf(page: Page, url: string, status: number): Promise<string[]> {
+async function problemsOf(page: Page, url: string, status: number, reloads: boolean): Promise<string[]> {
   const problems: string[] = [];
   const documentUrl = new URL(url, BASE_URL).href;
   page.on("console", (m) => {
@@ -100,6 +102,11 @@ async function problemsOf(page: Page, url: string, status: number): Promise<stri
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
   const res = await page.goto(url);
   expect(res?.status(), url).toBe(status);
+  if (reloads) {
+    // A signed-in page without the zone cookie stores the browser's zone and loads once more in it.
+    const navigation = () => page.evaluate(() => (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined)?.type).catch(() => undefined);
+    await expect.poll(navigation, { timeout: 30_000 }).toBe("reload");
+  }
   // Every widget streams in and hydrates (a cold overview counts for a while on a loaded machine).
   await expect(page.getByTestId("loading")).toHaveCount(0, { timeout: 80_000 });
   await page.waitForLoadState("networkidle");
@@ -124,7 +131,9 @@ for (const browser of browsers) {
         if (browser.cookies.length) await context.addCookies(browser.cookies.map((c) => ({ ...c, url: BASE_URL })));
         if (visit.as) await signIn(page, visit.as);
         const url = visit.url.replace(ID, encodeURIComponent(visitorId));
-        expect(await problemsOf(page, url, visit.status ?? 200)).toEqual([]);
+        // The signed-in pages' shell stores the zone (not the sign-in page's, nor the app-wide 404 page).
+        const reloads = browser.firstVisit && visit.as !== null && visit.shell !== false;
+        expect(await problemsOf(page, url, visit.status ?? 200, reloads)).toEqual([]);
       });
     }
   });
