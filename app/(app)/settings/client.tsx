@@ -37,9 +37,13 @@ export function SettingsClient({ environment, keyHint, theme }: { environment: "
             <dt>Data</dt>
             <dd data-testid="environment">
               {environment === "test" ? (
-                <span className="badge badge-test">Test data: made up, not your live workspace</span>
+                <>
+                  <span className="badge badge-test">Test data</span> <span className="small muted">made up, not your live workspace</span>
+                </>
               ) : (
-                <span className="badge badge-success">Live: your workspace&apos;s real data</span>
+                <>
+                  <span className="badge badge-success">Live</span> <span className="small muted">your workspace&apos;s real data</span>
+                </>
               )}
             </dd>
           </div>
