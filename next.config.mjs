@@ -25,6 +25,11 @@ const nextConfig = {
   async headers() {
     return [{ source: "/api/:path*", headers: API_SECURITY_HEADERS }];
   },
+  // Browsers ask for /favicon.ico where a page's head names no icon (a not-found page streamed after
+  // its head): the app's icon, rather than a 404 in the console.
+  async redirects() {
+    return [{ source: "/favicon.ico", destination: "/icon.svg", permanent: true }];
+  },
 };
 
 export default nextConfig;

@@ -300,9 +300,11 @@ test.describe("long exports (faults limited to the 'limited' demo key)", () => {
     await expect(item).toHaveAttribute("data-state", "failed", { timeout: 25_000 });
     await expect(item.getByTestId("export-detail")).toContainText("Failed after");
     const error = item.getByTestId("export-error");
-    await expect(error).toContainText(/The Data API failed \(500\).*\(request req_[A-Za-z0-9]+\)/);
+    // In plain words, not the API's "The Data API failed (500)…", with the request id to quote.
+    await expect(error).toContainText(/Workspace Analytics had a problem\..*Request ID: req_[A-Za-z0-9]+/);
+    await expect(error).not.toContainText("(500)");
     // The id is that of a page request the upstream failed (its X-Request-ID), not one the app made up.
-    const shown = /\(request (req_[A-Za-z0-9]+)\)/.exec((await error.textContent()) ?? "")?.[1];
+    const shown = /Request ID: (req_[A-Za-z0-9]+)/.exec((await error.textContent()) ?? "")?.[1];
     const failed = (await exportPageLog()).filter((e) => e.status === 500).map((e) => e.request_id);
     expect(failed).toContain(shown);
   });

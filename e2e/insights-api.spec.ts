@@ -24,7 +24,8 @@ test("GET /api/insights/trend|sources|platforms|competitors answer for the range
   expect(trend.previous).toHaveLength(30);
   // The first bucket starts at midnight in Berlin (summer time on 2026-10-22).
   expect(trend.data[0].start).toBe("2026-10-21T22:00:00.000Z");
-  expect(sources.data.map((r: { source: string }) => r.source)).toEqual(["chatgpt", "perplexity", "claude", "gemini", "organic", "direct", "paid", "social", "referral"]);
+  // The AI platforms first, in the order every page lists them (and the platforms route answers in).
+  expect(sources.data.map((r: { source: string }) => r.source)).toEqual(["chatgpt", "claude", "perplexity", "gemini", "organic", "direct", "paid", "social", "referral"]);
   expect(platforms.data.map((r: { platform: string }) => r.platform)).toEqual(["chatgpt", "claude", "perplexity", "gemini"]);
   expect(platforms.data.every((r: { mentions: number; visitors: number }) => r.mentions > 0 && r.visitors > 0)).toBe(true);
   expect(competitors.mentions).toBeGreaterThan(0);

@@ -1,4 +1,4 @@
-// Every page and widget over odd upstream data (DESIGN.md "Tolerance of real data"): the sandbox's
+// Every page and widget over odd upstream data (lib/data-api/README.md "Tolerance of real data"): the sandbox's
 // oddRate fault makes every item odd (nulls, numeric strings, unknown enum values, impossible dates,
 // a string for an array) and a fifth of the list items unreadable, for this spec's own demo key only.
 // Nothing may crash or blank: bad fields show "—", unknown values show as sent, and each table, feed,

@@ -3,7 +3,7 @@
 // figures and a funnel stage open the visitors behind them (with the same count), and a new range is
 // fetched and shown.
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { numberText, sandboxGet } from "./helpers/sandbox";
+import { numberText, percentText, sandboxGet } from "./helpers/sandbox";
 import { signIn } from "./helpers/session";
 
 type List = { meta: { total: number } };
@@ -20,7 +20,7 @@ async function rangeCounts(from: string, to: string) {
   return { visitors: visitors!, conversions: conversions!, ai: ai.reduce((a, b) => a + b, 0) };
 }
 
-const rate = (part: number, whole: number) => `${Math.round((part * 1000) / whole) / 10}%`;
+const rate = (part: number, whole: number) => percentText((part * 100) / whole);
 const kpi = (page: Page, id: string) => page.getByTestId(id).getByTestId("kpi-value");
 
 /** Follows `link` to the visitor list: its URL matches `url` and it counts `total` visitors. */
@@ -47,7 +47,7 @@ test("KPI cards for a typed range equal the sandbox's counts, each against the p
   await expect(kpi(page, "range-kpi-conversions")).toHaveText(numberText(now.conversions));
   await expect(kpi(page, "range-kpi-rate")).toHaveText(rate(now.conversions, now.visitors));
   const change = Math.round(((now.visitors - then.visitors) / then.visitors) * 1000) / 10;
-  const words = change === 0 ? "no change" : `${change > 0 ? "up" : "down"} ${Math.abs(change)}%`;
+  const words = change === 0 ? "no change" : `${change > 0 ? "up" : "down"} ${Math.abs(change).toFixed(1)}%`;
   await expect(page.getByTestId("range-kpi-visitors").getByTestId("change")).toContainText(`${words} vs 17 Oct – 31 Oct 2026`);
   // The previous period is drawn behind the current one, and its buckets are in the table.
   const trend = page.getByTestId("trend-card");

@@ -4,7 +4,7 @@
 // widths without sideways scrolling and without serious accessibility violations.
 import { expect, test, type Page } from "@playwright/test";
 import { expectNoHorizontalOverflow, expectNoSeriousViolations } from "./helpers/a11y";
-import { numberText, sandboxGet } from "./helpers/sandbox";
+import { numberText, percentText, sandboxGet } from "./helpers/sandbox";
 import { signIn, waitForWidgets } from "./helpers/session";
 
 type Total = { meta: { total: number } };
@@ -41,7 +41,7 @@ test.beforeEach(async ({ page }) => {
 
 test("all four platforms, each figure equal to the sandbox's own count for the typed range", async ({ page }) => {
   await openPlatforms(page);
-  await expect(page.getByTestId("platforms-card").getByTestId("window")).toContainText("14 Nov – 20 Nov 2026, calendar days in UTC; changes against the previous 7 days (7 Nov – 13 Nov 2026)");
+  await expect(page.getByTestId("platforms-card").getByTestId("window")).toContainText("14 Nov – 20 Nov 2026, days counted in UTC; changes against the previous 7 days (7 Nov – 13 Nov 2026)");
   const rows = page.getByTestId("platform-row");
   await expect(rows).toHaveCount(4);
   for (const platform of PLATFORMS) {
@@ -55,7 +55,7 @@ test("all four platforms, each figure equal to the sandbox's own count for the t
     await expect(row.getByTestId("chain-mentions"), platform).toContainText(numberText(mentions));
     await expect(row.getByTestId("chain-visitors"), platform).toContainText(numberText(visitors));
     await expect(row.getByTestId("chain-conversions"), platform).toContainText(numberText(conversions));
-    const rate = visitors === 0 ? "—" : `${(Math.round((conversions * 1000) / visitors) / 10).toLocaleString("en-US")}%`;
+    const rate = visitors === 0 ? "—" : percentText((conversions * 100) / visitors);
     await expect(row.getByTestId("chain-rate"), platform).toContainText(rate);
     const split = row.getByTestId("sentiment-split");
     for (const sentiment of ["positive", "neutral", "negative"]) {
@@ -123,7 +123,7 @@ test("competitors named with us: each with its mentions and share of the range's
     const row = rows.nth(i + 1);
     await expect(row.getByRole("rowheader")).toHaveText(name);
     await expect(row).toContainText(numberText(count));
-    await expect(row).toContainText(`${(Math.round((count * 1000) / mentions.length) / 10).toLocaleString("en-US")}%`);
+    await expect(row).toContainText(percentText((count * 100) / mentions.length));
   }
   // The Data API cannot filter mentions by competitor: the link opens the range's mentions, and says so.
   await expect(card.getByTestId("competitor-link-note")).toContainText("not narrowed to it");
@@ -146,7 +146,7 @@ test("/intelligence: what moved alongside the score, over the score's window, la
   // The platforms over the 30 calendar days ending on the score's day (its updated_at, in UTC).
   const to = score.updated_at.slice(0, 10);
   const from = new Date(Date.parse(`${to}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10);
-  await expect(card.getByTestId("movement-window")).toContainText("22 Oct – 20 Nov 2026, calendar days in UTC");
+  await expect(card.getByTestId("movement-window")).toContainText("22 Oct – 20 Nov 2026, days counted in UTC");
   const moves = card.getByTestId("platform-move");
   await expect(moves).toHaveCount(4);
   for (const platform of PLATFORMS) {

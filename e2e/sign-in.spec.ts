@@ -37,10 +37,23 @@ test.describe("sign in", () => {
       await page.getByRole("button", { name: "Sign in", exact: true }).click();
       const error = page.getByTestId("sign-in-error");
       await expect(error).toContainText(title);
+      // What to do, in plain words: not the API's message ("apiKey must …", a status code).
+      await expect(error).not.toContainText(/must be|must start|HTTP|\b[45]\d\d\b|Data API|apiKey/);
       await expect(page.getByLabel("API key")).toHaveAttribute("aria-invalid", "true");
       await expect(page).toHaveURL(/\/sign-in/);
     });
   }
+
+  test("the demo workspaces are described for the people choosing one: no paths, status codes or developer notes", async ({ page }) => {
+    await page.goto("/sign-in");
+    const descriptions = page.getByTestId("demo-description");
+    await expect(descriptions).toHaveCount(4);
+    for (const text of await descriptions.allTextContents()) {
+      expect(text).not.toMatch(/\/|\{|\*|\b\d{3}\b|forbidden|sandbox|requests\/minute|endpoint/i);
+    }
+    await expect(page.getByTestId("demo-limited")).toContainText("cannot see the AI Positioning Score");
+    expect(await page.content()).not.toContain("403 forbidden");
+  });
 
   test("?next= pointing to another site is ignored", async ({ page }) => {
     await page.goto("/sign-in?next=//evil.example/x");

@@ -96,7 +96,7 @@ test("sign-in tells a failing upstream apart from a bad key", async ({ page }) =
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
   const error = page.getByTestId("sign-in-error");
   // Every try fails and is retried with backoff (real time): a loaded machine needs more than 25 s.
-  await expect(error).toContainText("The Data API is failing", { timeout: 40_000 });
-  await expect(error).toContainText("the key may be fine");
+  await expect(error).toContainText("Workspace Analytics is having problems", { timeout: 40_000 });
+  await expect(error).toContainText("Your key may be fine");
   await expect(error.getByTestId("request-id")).toHaveText(/^req_/);
 });

@@ -4,6 +4,7 @@ import { connect } from "node:net";
 import type { z } from "zod";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SOURCES } from "@/lib/data-api/constants";
+import { SOURCES as DOCUMENTED_SOURCES } from "./contract";
 import {
   funnelSchema,
   listEnvelope,
@@ -176,7 +177,7 @@ describe("authentication and key kinds", () => {
       ai_traffic: { total: 0, percentage: 0 },
     });
     const traffic = canonical(trafficSchema, (await api(sb, "/analytics/traffic", k)).body);
-    expect(traffic.data.map((r) => r.source)).toEqual([...SOURCES]);
+    expect(traffic.data.map((r) => r.source)).toEqual([...DOCUMENTED_SOURCES]);
     expect(traffic.data.every((r) => r.visitors === 0 && r.percentage === 0)).toBe(true);
     const funnel = canonical(funnelSchema, (await api(sb, "/analytics/funnel", k)).body);
     expect(funnel.data.every((s) => s.count === 0)).toBe(true);
@@ -483,7 +484,7 @@ describe("analytics endpoints", () => {
 
   it("traffic lists all nine sources with visitors, percentage and change", async () => {
     const traffic = canonical(trafficSchema, (await api(sb, "/analytics/traffic?period=90d")).body);
-    expect(traffic.data.map((r) => r.source)).toEqual([...SOURCES]);
+    expect(traffic.data.map((r) => r.source)).toEqual([...DOCUMENTED_SOURCES]);
     for (const r of traffic.data) {
       expect(Number.isInteger(r.visitors)).toBe(true);
       expect(typeof r.change).toBe("number");

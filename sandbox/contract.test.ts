@@ -3,7 +3,8 @@
 // its own definitions of the API (contract.ts), so a change on either side that breaks the other
 // shows here:
 // - every endpoint, several parameter combinations: the normalised body equals the sandbox's body
-//   restricted to the fields DATA-API.md and DESIGN.md document (nothing lost, nothing changed);
+//   restricted to the documented fields (the API's documentation and the settled shapes of
+//   sandbox/README.md; nothing lost, nothing changed);
 // - every value the sandbox emits is one the client knows, or an open value the client accepts;
 // - every query the app's schemas accept, the sandbox accepts (the app never sends a request its
 //   reference refuses); where the sandbox is more lenient (the API document is), that is listed.
@@ -30,8 +31,9 @@ afterAll(async () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// The documented fields, written here from DATA-API.md and DESIGN.md's settled shapes, not from
-// either side's code. `true`: always sent; "optional": DESIGN.md lets it be absent.
+// The documented fields, written here from the API's documentation and the settled shapes
+// (sandbox/README.md "Settled unknowns"), not from either side's code. `true`: always sent;
+// "optional": may be absent.
 
 type Shape = { readonly [field: string]: true | "optional" | Shape | ListOf };
 type ListOf = { readonly listOf: Shape };
@@ -47,7 +49,7 @@ const VISITOR: Shape = {
   intent: true,
   pages_viewed: true,
   converted: true,
-  // Anonymous visitors have neither (DESIGN.md, missing fields).
+  // Anonymous visitors have neither (sandbox/README.md "Settled unknowns": missing fields).
   email: "optional",
   country: true,
   city: "optional",
@@ -225,7 +227,7 @@ describe("every value the sandbox emits is one the client knows", () => {
     const sources = new Set(everyone.map((v) => v.source));
     const intents = new Set(everyone.map((v) => v.intent));
     expect([...sources].filter((s) => !has(client.SOURCES, s))).toEqual([]);
-    // Intent is an open set (DESIGN.md): every value must pass the client's filter and be one it offers.
+    // Intent is an open set (sandbox/README.md "Settled unknowns"): every value must pass the client's filter and be one it offers.
     const refused = [...intents].filter((intent) => !parseQuery(visitorListParams, { intent }).success);
     expect(refused).toEqual([]);
     expect([...intents].filter((i) => !has(client.KNOWN_INTENTS, i))).toEqual([]);

@@ -1,41 +1,42 @@
 // The Data API as the sandbox implements it: its value sets and the query parsing of every endpoint,
-// written from DATA-API.md and the "Settled unknowns" table of DESIGN.md. Deliberately the
+// written from the API's documentation and the settled unknowns (sandbox/README.md). Deliberately the
 // sandbox's own: the app has its own schemas (lib/data-api/params.ts), and the sandbox is the
 // reference they are tested against, so it must not borrow them (sandbox/independence.test.ts).
 // Where the app is stricter than the document, this file follows the document (sandbox/README.md).
 import { z } from "zod";
 
-/** Values accepted by the source filter (DATA-API.md, Visitor). */
+/** Values accepted by the source filter (the API's documentation, Visitor). */
 export const SOURCES = ["chatgpt", "perplexity", "claude", "gemini", "organic", "direct", "paid", "social", "referral"] as const;
 export type Source = (typeof SOURCES)[number];
 
-/** Sources that are AI platforms (DESIGN.md, Insights: AI visitors). */
+/** Sources that are AI platforms (sandbox/README.md "Settled unknowns": AI sources). */
 export const AI_SOURCES = ["chatgpt", "perplexity", "claude", "gemini"] as const satisfies readonly Source[];
 
-/** DATA-API.md, Mention. */
+/** The API's documentation, Mention. */
 export const PLATFORMS = ["chatgpt", "claude", "perplexity", "gemini"] as const;
 export const SENTIMENTS = ["positive", "neutral", "negative"] as const;
 
-/** DATA-API.md, GET /analytics/overview; DESIGN.md settles the default. */
+/** The API's documentation, GET /analytics/overview; the default is settled (sandbox/README.md "Settled unknowns"). */
 export const PERIODS = ["24h", "7d", "30d", "90d"] as const;
 export type Period = (typeof PERIODS)[number];
 export const DEFAULT_PERIOD: Period = "30d";
 
 /**
- * Intents the generated visitors have: the two DATA-API.md names and the four DESIGN.md adds.
+ * Intents the generated visitors have: the two the API's documentation names and the four the
+ * settled unknowns add (sandbox/README.md).
  * Intent is an open set, so the filter takes any well-formed value (see `INTENT_FORM`).
  */
 export const KNOWN_INTENTS = ["problem_research", "solution_comparison", "brand_search", "pricing_research", "support", "unknown"] as const;
 
-/** DESIGN.md, timeline. */
+/** sandbox/README.md "Settled unknowns": a timeline. */
 export const TIMELINE_TYPES = ["page_view", "ai_referral", "form_submit", "conversion", "return_visit"] as const;
 export type TimelineType = (typeof TIMELINE_TYPES)[number];
 
-/** DESIGN.md, score trend. */
+/** sandbox/README.md "Settled unknowns": score. */
 export const TREND_DIRECTIONS = ["up", "down", "flat"] as const;
 export type TrendDirection = (typeof TREND_DIRECTIONS)[number];
 
-/** DATA-API.md, Limits: page size of visitors and mentions. */
+/** The API's documentation, Limits: page size of visitors and mentions. */
 export const PAGE_SIZE = { min: 1, max: 100, default: 20 } as const;
 
 // ---------------------------------------------------------------------------------------------
@@ -55,8 +56,8 @@ const oneOf = <T extends readonly [string, ...string[]]>(name: string, values: T
   z.enum(values, { error: `${name} must be one of: ${values.join(", ")}` });
 
 /**
- * The sandbox's form for an intent: a lowercase identifier, like every value the document and
- * DESIGN.md name. Any such value is a valid filter; one no visitor has matches nothing.
+ * The sandbox's form for an intent: a lowercase identifier, like every value the API's documentation
+ * and the settled unknowns name. Any such value is a valid filter; one no visitor has matches nothing.
  */
 const INTENT_FORM = /^[a-z][a-z0-9_]{0,63}$/;
 
@@ -69,7 +70,8 @@ const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /**
  * The instant range a `from`/`to` value denotes, as ms epoch: [first, last] inclusive. A date is its
- * whole UTC day (DESIGN.md: a date-only `to` includes that day), a datetime a single instant.
+ * whole UTC day (a date-only `to` includes that day: sandbox/README.md "Settled unknowns"), a
+ * datetime a single instant.
  * Fields are range-checked here because Date rolls impossible values over (February 31st would
  * quietly become March 3rd and query another range).
  */
@@ -117,7 +119,7 @@ const checkRange = (q: { from?: number; to?: number }, ctx: z.RefinementCtx) => 
 
 const pageShape = {
   limit: wholeNumber("limit", PAGE_SIZE.min, PAGE_SIZE.max).default(PAGE_SIZE.default),
-  // DESIGN.md settles offset as accepted on both lists; its default is 0.
+  // Offset is settled as accepted on both lists, default 0 (sandbox/README.md "Settled unknowns").
   offset: wholeNumber("offset", 0, Number.MAX_SAFE_INTEGER).default(0),
 };
 

@@ -1,5 +1,5 @@
 // Hostile-but-realistic variants of successful bodies, for testing how the app tolerates real data
-// (DESIGN.md "Tolerance of real data"). Three switches, all fault fields (per key scope and path):
+// (lib/data-api/README.md "Tolerance of real data"). Three switches, all fault fields (per key scope and path):
 //
 // - `oddRate` (0..1): that share of the items and objects of a 200 body get oddities a real API
 //   sends somewhere: null or missing fields, numbers as numeric strings, non-numeric strings, a
@@ -62,7 +62,8 @@ const MENTION: Resource = {
 };
 
 const EVENT: Resource = {
-  // Unreadable without both (DESIGN.md: an event needs a type or a time); one alone stays readable.
+  // Unreadable without both (an event needs a type or a time: lib/data-api/README.md "Tolerance of
+  // real data"); one alone stays readable.
   identity: ["type", "occurred_at"],
   fields: { type: { unknown: "video_play" }, occurred_at: "time", url: "text", title: "text", source: { unknown: "bing" }, duration_seconds: "num" },
   echoField: "title",

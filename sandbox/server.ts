@@ -1,5 +1,5 @@
-// The sandbox Data API server: every endpoint of DATA-API.md under /v1 (shapes as DESIGN.md settles
-// them), demo keys, per-key rate limits, fault injection, and admin endpoints under /sandbox/ for
+// The sandbox Data API server: every endpoint of the API's documentation under /v1 (shapes as
+// sandbox/README.md "Settled unknowns" settles them), demo keys, per-key rate limits, fault injection, and admin endpoints under /sandbox/ for
 // tests in other processes. Binds loopback by default; `startSandbox({ port: 0 })` picks a free port.
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";

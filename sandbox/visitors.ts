@@ -229,7 +229,7 @@ export function visitorJson(cols: VisitorColumns, row: number): VisitorJson {
     intent: KNOWN_INTENTS[cols.intent[row]!]!,
     pages_viewed: cols.pages[row]!,
     converted: cols.converted[row] === 1,
-    // Anonymous visitors have no e-mail and no city (DESIGN.md: absent, not null).
+    // Anonymous visitors have no e-mail and no city: absent, not null (sandbox/README.md "Settled unknowns").
     ...(cityIndex === ANONYMOUS ? {} : { email: visitorEmail(cols, row) }),
     country: country.code,
     ...(cityIndex === ANONYMOUS ? {} : { city: country.cities[cityIndex]! }),

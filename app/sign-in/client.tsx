@@ -1,14 +1,17 @@
 "use client";
 // The sign-in form. Tells a malformed key, a rejected key and an unreachable or failing upstream
-// apart (the server decides which; this shows it with the request id).
+// apart (the server decides which, by status and code; this says it in plain words, with the
+// request id), and offers the demo workspaces, each described for someone trying the dashboard.
 import { useId, useState } from "react";
 import { RequestId } from "@/components/states/states";
 import { LogoIcon } from "@/components/ui/icons";
 import { getQueryClient } from "@/lib/queries/get-query-client";
 import { safeNextPath } from "@/lib/ui/safe-next";
+import { signInErrorText } from "@/lib/ui/messages";
 import { useHydrated } from "@/lib/ui/use-hydrated";
+import type { DemoOption } from "./demos";
 
-export type DemoOption = { id: string; plan: string; workspace: string; description: string };
+
 
 type Failure = { title: string; message: string; requestId?: string; field?: boolean };
 
@@ -18,23 +21,17 @@ const REASONS = {
 } as const;
 
 async function describeFailure(res: Response): Promise<Failure> {
-  let body: { error?: { code?: string; message?: string; param?: string; request_id?: string } } = {};
+  let body: { error?: { code?: string; param?: string; request_id?: string } } = {};
   try {
     body = (await res.json()) as typeof body;
   } catch {
     // An empty or non-JSON body: described by status below.
   }
   const e = body.error ?? {};
-  const message = e.message ?? `Sign-in failed (HTTP ${res.status}).`;
   const requestId = e.request_id ?? res.headers.get("x-request-id") ?? undefined;
-  if (res.status === 400) return { title: "That is not an API key", message, requestId, field: true };
-  if (res.status === 401) return { title: "Key rejected", message, requestId, field: true };
-  if (res.status === 429) return { title: "Too many attempts", message, requestId };
-  if (res.status === 503 && e.code === "rate_limited") return { title: "The Data API is busy", message, requestId };
-  if (e.code === "network_error") return { title: "The Data API could not be reached", message, requestId };
-  if (e.code === "upstream_timeout" || res.status === 504) return { title: "The Data API did not answer in time", message, requestId };
-  if (res.status >= 500) return { title: "The Data API is failing", message, requestId };
-  return { title: "Sign-in failed", message, requestId };
+  const retryAfter = Number(res.headers.get("retry-after")) || undefined;
+  const words = signInErrorText({ status: res.status, code: e.code, param: e.param, retryAfter });
+  return { title: words.title, message: words.message, requestId, field: words.field };
 }
 
 export function SignInForm({ next, reason, demos }: { next: string; reason?: keyof typeof REASONS; demos: DemoOption[] }) {
@@ -132,7 +129,7 @@ export function SignInForm({ next, reason, demos }: { next: string; reason?: key
         <section aria-labelledby="demo-heading" className="stack" style={{ gap: 10 }}>
           <div>
             <h2 id="demo-heading">Or try a demo workspace</h2>
-            <p className="muted small">Sandbox test keys with generated data.</p>
+            <p className="muted small">Workspaces filled with made-up data, to look around before using your own.</p>
           </div>
           <div className="demo-list">
             {demos.map((d) => (
@@ -147,7 +144,9 @@ export function SignInForm({ next, reason, demos }: { next: string; reason?: key
                 <span className="demo-title">
                   {busy === d.id ? "Signing in…" : `${d.id.charAt(0).toUpperCase()}${d.id.slice(1)} demo`} <span className="badge badge-neutral">{d.plan}</span>
                 </span>
-                <span className="muted small">{d.description}</span>
+                <span className="muted small" data-testid="demo-description">
+                  {d.description}
+                </span>
               </button>
             ))}
           </div>

@@ -6,7 +6,8 @@ import { loadDemoKeys } from "@/lib/server/demo-keys";
 import { getPageSession } from "@/lib/server/session";
 import { safeNextPath } from "@/lib/ui/safe-next";
 import { StoreBrowserTimeZone } from "@/components/shell/store-time-zone";
-import { SignInForm, type DemoOption } from "./client";
+import { SignInForm } from "./client";
+import { demoOptions } from "./demos";
 
 export const metadata: Metadata = { title: "Sign in" };
 
@@ -16,13 +17,8 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const next = safeNextPath(first(sp.next));
   const reason = first(sp.reason);
   if (await getPageSession()) redirect(next);
-  // Only the description of each demo key reaches the browser, never its value.
-  const demos: DemoOption[] = ((await loadDemoKeys().catch(() => null)) ?? []).map(({ id, plan, workspace, description }) => ({
-    id,
-    plan,
-    workspace,
-    description,
-  }));
+  // Only each demo key's id, plan and this page's words for it reach the browser, never its value.
+  const demos = demoOptions((await loadDemoKeys().catch(() => null)) ?? []);
   return (
     <main className="auth-page" id="main">
       <StoreBrowserTimeZone refresh={false} />

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { toFunnelChartData } from "./funnel-chart-data";
 import { visitorsHref } from "./source-table-data";
-import { bucketLabel, changeOf, rateOf, toTrendChartData, trendSeries } from "./trend-chart-data";
+import { formatBucket } from "@/lib/format/format";
+import { changeOf, rateOf, toTrendChartData, trendSeries } from "./trend-chart-data";
 
 describe("toFunnelChartData", () => {
   it("computes the conversion from the previous stage and from the first", () => {
@@ -58,12 +59,12 @@ describe("toTrendChartData", () => {
       ["2 Nov", "31 Oct"],
     ]);
     // In Kolkata (+05:30) the same instant 2026-11-01T20:00Z is already 2 Nov.
-    expect(bucketLabel("2026-11-01T20:00:00.000Z", "Asia/Kolkata", "day")).toBe("2 Nov");
-    expect(bucketLabel("2026-11-01T20:00:00.000Z", "UTC", "day")).toBe("1 Nov");
+    expect(formatBucket("2026-11-01T20:00:00.000Z", "Asia/Kolkata", "day")).toBe("2 Nov");
+    expect(formatBucket("2026-11-01T20:00:00.000Z", "UTC", "day")).toBe("1 Nov");
   });
 
   it("labels weeks by their first day", () => {
-    expect(bucketLabel("2026-11-02T00:00:00.000Z", "UTC", "week")).toBe("Week of 2 Nov");
+    expect(formatBucket("2026-11-02T00:00:00.000Z", "UTC", "week")).toBe("Week of 2 Nov");
   });
 
   it("pairs each bucket with the previous period's at the same position, and sums the totals the KPI cards show", () => {

@@ -60,10 +60,10 @@ describe("FunnelTable", () => {
       "From first stage",
     ]);
     expect(rowsOf(table)).toEqual([
-      ["Visitors", "1,000", "—", "100%"],
-      ["Engaged (2+ pages)", "400", "40%", "40%"],
+      ["Visitors", "1,000", "—", "100.0%"],
+      ["Engaged (2+ pages)", "400", "40.0%", "40.0%"],
       ["Leads", "—", "—", "—"],
-      ["Conversions", "20", "—", "2%"],
+      ["Conversions", "20", "—", "2.0%"],
     ]);
   });
 

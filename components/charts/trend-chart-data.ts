@@ -6,6 +6,7 @@
 // present moment is marked: its count is still growing, so the chart draws it apart (a dip on
 // today is the day not being over, not traffic falling).
 import type { InsightBucket } from "@/lib/data-api/constants";
+import { formatBucket } from "@/lib/format/format";
 import { todayIn } from "@/lib/range/calendar";
 import type { TrendInsight, TrendPoint } from "@/lib/server/insights/trend";
 
@@ -68,22 +69,6 @@ export const rateOf = (part: number, whole: number): number | null => (whole ===
 /** A count's relative change in percent, to one decimal; null without an earlier count to divide by. */
 export const changeOf = (current: number, previous: number): number | null => (previous === 0 ? null : rateOf(current - previous, previous));
 
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
-function dayFormat(tz: string): Intl.DateTimeFormat {
-  let f = dayFormats.get(tz);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: tz });
-    dayFormats.set(tz, f);
-  }
-  return f;
-}
-
-/** A bucket's label from its first instant, read in the range's zone (not the browser's). */
-export function bucketLabel(startIso: string, tz: string, bucket: InsightBucket): string {
-  const day = dayFormat(tz).format(new Date(startIso));
-  return bucket === "week" ? `Week of ${day}` : day;
-}
-
 const figuresOf = (p: TrendPoint): TrendFigures => ({ visitors: p.visitors, ai_visitors: p.ai_visitors, conversions: p.conversions });
 
 function totalsOf(points: readonly TrendPoint[]): TrendTotals {
@@ -118,9 +103,10 @@ export function toTrendChartData(trend: Pick<TrendInsight, "bucket" | "tz" | "to
     const before = trend.previous[i];
     return {
       start: point.start,
-      label: bucketLabel(point.start, trend.tz, trend.bucket),
+      // Read in the range's zone, not the browser's.
+      label: formatBucket(point.start, trend.tz, trend.bucket),
       current: figuresOf(point),
-      ...(before ? { previous: figuresOf(before), previousLabel: bucketLabel(before.start, trend.tz, trend.bucket) } : {}),
+      ...(before ? { previous: figuresOf(before), previousLabel: formatBucket(before.start, trend.tz, trend.bucket) } : {}),
       ...bucketState(trend, i, nowMs),
     };
   });

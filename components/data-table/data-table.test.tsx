@@ -6,12 +6,13 @@ import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { renderWithProviders } from "@/components/test-utils/render";
 import type { RankingRow, Visitor } from "@/lib/data-api/schemas";
-import { zoneName } from "@/lib/format/format";
+import { ViewerTimeZoneProvider } from "@/lib/range/use-date-range";
 import { isWorkspaceRow, RANKING_TABLE_COLUMNS, rankingRowKey } from "./columns/ranking";
 import { VISITOR_TABLE_COLUMNS, visitorRowKey } from "./columns/visitors";
 import { DataTable } from "./data-table";
 
-const zone = zoneName(Intl.DateTimeFormat().resolvedOptions().timeZone);
+// Times show in the viewer's zone (the one the header names), named the same way in the headings.
+const zone = "Berlin time";
 
 const visitors: Visitor[] = [
   {
@@ -32,7 +33,9 @@ const visitors: Visitor[] = [
 
 function renderVisitors(rows: Visitor[] = visitors, extra: Partial<Parameters<typeof DataTable<Visitor>>[0]> = {}, searchParams = "") {
   return renderWithProviders(
-    <DataTable rows={rows} columns={VISITOR_TABLE_COLUMNS} caption="Visitors" rowKey={visitorRowKey} testId="visitors-table" rowTestId="visitor-row" {...extra} />,
+    <ViewerTimeZoneProvider tz="Europe/Berlin">
+      <DataTable rows={rows} columns={VISITOR_TABLE_COLUMNS} caption="Visitors" rowKey={visitorRowKey} testId="visitors-table" rowTestId="visitor-row" {...extra} />
+    </ViewerTimeZoneProvider>,
     { searchParams },
   );
 }
@@ -88,6 +91,9 @@ describe("DataTable: the table layout", () => {
     expect(within(cellOf(known!, "email")).getByTitle("kofi99@mapleleaf.ca").textContent).toBe("kofi99@mapleleaf.ca");
     const time = cellOf(known!, "first_seen").querySelector("time")!;
     expect(time.getAttribute("dateTime")).toBe("2026-11-19T01:10:00.000Z");
+    // In the zone the heading names, as the rest of the app writes a time; the exact instant on hover.
+    expect(time.textContent).toBe("19 Nov 2026, 02:10");
+    expect(time.getAttribute("title")).toBe("Thursday 19 November 2026, 02:10:00 (Berlin time)");
   });
 
   it("shows a missing value as '—' and an unknown source or intent exactly as sent", () => {

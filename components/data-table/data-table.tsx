@@ -162,7 +162,7 @@ function cellAttributes<Row>(column: TableColumn<Row>) {
   };
 }
 
-/** A header: the declared label, and for times the zone they are shown in ("First seen (CET)"). */
+/** A header: the declared label, and for times the zone they are shown in ("First seen (Berlin time)"). */
 function ColumnLabel<Row>({ column }: { column: TableColumn<Row> }) {
   if (column.kind !== "timestamp") return <>{column.label}</>;
   return (
@@ -188,7 +188,7 @@ function DefaultCell({ kind, value }: { kind: ValueKind; value: unknown }) {
   if (value === undefined || value === null || value === "") return <Missing />;
   switch (kind) {
     case "timestamp":
-      return typeof value === "string" ? <DateTime iso={value} mode="short" /> : <Missing />;
+      return typeof value === "string" ? <DateTime iso={value} /> : <Missing />;
     case "integer":
     case "number":
       return typeof value === "number" ? <>{formatNumber(value)}</> : <Missing />;

@@ -7,6 +7,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { useAppRange } from "@/components/range/use-app-range";
+import { formatCount } from "@/lib/format/format";
 import { EXPORTS_KEY } from "@/lib/queries/exports";
 import { browserLocale, EXPORT_FORMAT_OPTIONS, exportUrl, isExportFormat, newExportId, type ExportFilters, type ExportFormat, type ExportResource } from "./export-query";
 import { addStartedExport } from "./started-exports";
@@ -19,8 +20,6 @@ export type ExportButtonProps = {
   /** Matching rows, when the page already knows it (meta.total). */
   total?: number;
 };
-
-const numberFormat = new Intl.NumberFormat("en-US");
 
 /** Hands a URL to the browser's download manager, as a click on a link with `download` would. */
 function download(url: string): void {
@@ -51,7 +50,7 @@ export function ExportButton({ resource, filters, total }: ExportButtonProps) {
     void queryClient.invalidateQueries({ queryKey: EXPORTS_KEY });
   }
 
-  const label = total === undefined ? "Export" : `Export ${numberFormat.format(total)} ${total === 1 ? "row" : "rows"}`;
+  const label = total === undefined ? "Export" : `Export ${formatCount(total, "row")}`;
   const nothing = total === 0;
 
   return (

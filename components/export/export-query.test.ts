@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { exportUrl, formatBytes, formatDuration, newExportId, unreadableMessage } from "./export-query";
+import { exportUrl, newExportId, unreadableMessage } from "./export-query";
 
 describe("exportUrl", () => {
   it("keeps the filters, drops paging, empty values and a stray id, adds the format and the export's id", () => {
@@ -28,24 +28,6 @@ describe("newExportId", () => {
     const ids = new Set(Array.from({ length: 200 }, () => newExportId()));
     expect(ids.size).toBe(200);
     for (const id of ids) expect(id).toMatch(/^exp_[A-Za-z0-9_-]{22}$/);
-  });
-});
-
-describe("formatDuration", () => {
-  it("reads naturally", () => {
-    expect(formatDuration(4.4)).toBe("4 s");
-    expect(formatDuration(75)).toBe("1 min 15 s");
-    expect(formatDuration(120)).toBe("2 min");
-    expect(formatDuration(3700)).toBe("1 h 1 min");
-  });
-});
-
-describe("formatBytes", () => {
-  it("uses the units of a downloads list", () => {
-    expect(formatBytes(512)).toBe("512 B");
-    expect(formatBytes(2_345)).toBe("2.3 KB");
-    expect(formatBytes(234_567)).toBe("235 KB");
-    expect(formatBytes(15_432_100)).toBe("15.4 MB");
   });
 });
 

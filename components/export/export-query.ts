@@ -1,6 +1,7 @@
 // What an export is in the browser: its URL (a page's filters, the format and the export's id),
-// the formats as people know them, and the words the tray uses for durations and unreadable rows.
+// the formats as people know them, and the words the tray uses for unreadable rows.
 // Paging parameters are dropped: an export always holds every matching row.
+import { formatCount } from "@/lib/format/format";
 
 export type ExportResource = "visitors" | "mentions";
 export type ExportFormat = "csv" | "csv-excel" | "json";
@@ -22,7 +23,7 @@ export type UnreadableReport = { count: number; request_ids: string[] };
 /** "3 rows could not be read (request req_1, req_2)": the report shown when an export ends. */
 export function unreadableMessage(report: UnreadableReport | undefined): string | undefined {
   if (!report || report.count <= 0) return undefined;
-  const rows = `${new Intl.NumberFormat("en-US").format(report.count)} ${report.count === 1 ? "row" : "rows"}`;
+  const rows = formatCount(report.count, "row");
   const ids = report.request_ids.length ? ` (request ${report.request_ids.join(", ")})` : "";
   return `${rows} could not be read and ${report.count === 1 ? "was" : "were"} left out${ids}.`;
 }
@@ -73,21 +74,4 @@ export function newExportId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   const base64 = btoa(String.fromCharCode(...bytes));
   return `exp_${base64.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")}`;
-}
-
-export function formatDuration(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return `${s} s`;
-  const m = Math.floor(s / 60);
-  const rest = s % 60;
-  if (m < 60) return rest ? `${m} min ${rest} s` : `${m} min`;
-  const h = Math.floor(m / 60);
-  return `${h} h ${m % 60} min`;
-}
-
-/** "2.1 MB": a file size in the units a downloads list uses. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1000) return `${bytes} B`;
-  if (bytes < 1_000_000) return `${(bytes / 1000).toFixed(bytes < 10_000 ? 1 : 0)} KB`;
-  return `${(bytes / 1_000_000).toFixed(1)} MB`;
 }

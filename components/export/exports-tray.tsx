@@ -17,13 +17,13 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type Ref } from "react";
 import { CloseIcon } from "@/components/ui/icons";
 import { EXPORTS_KEY, exportsQuery, isRunning, requestCancel, type ExportStatus } from "@/lib/queries/exports";
-import { formatBytes, formatDuration, formatLabel, unreadableMessage } from "./export-query";
+import { formatBytes, formatDuration, formatNumber as fmt } from "@/lib/format/format";
+import { exportErrorText } from "@/lib/ui/messages";
+import { formatLabel, unreadableMessage } from "./export-query";
 import { forgetStartedExports, useStartedExports, type StartedExport } from "./started-exports";
 import { dismissExport, setTrayHidden, useTrayPreferences } from "./tray-preferences";
 import styles from "./exports-tray.module.css";
 
-const numberFormat = new Intl.NumberFormat("en-US");
-const fmt = (n: number) => numberFormat.format(n);
 /** An export this tab started that the server still does not know after this long did not start. */
 const START_TIMEOUT_MS = 20_000;
 /** Phones (the tray's CSS switches to the full width there too): the tray starts hidden. */
@@ -124,7 +124,7 @@ function useAnnouncement(data: readonly ExportStatus[] | undefined, startedHere:
 /** What a screen reader hears about an export when it changes state or passes a quarter. */
 function milestone(s: ExportStatus): string {
   if (s.state === "complete") return `${what(s.resource)} done: ${fmt(s.rows_written)} rows.`;
-  if (s.state === "failed") return `${what(s.resource)} failed. ${s.error?.message ?? ""}`;
+  if (s.state === "failed") return `${what(s.resource)} failed. ${s.error ? exportErrorText(s.error) : ""}`;
   if (s.state === "cancelled") return `${what(s.resource)} cancelled.`;
   if (s.state === "waiting") return `${what(s.resource)} waiting for the rate limit.`;
   const quarter = s.total ? Math.floor((s.rows_written / s.total) * 4) : 0;
@@ -311,12 +311,11 @@ function ExportItem({ status: s, sinceAnswer, onCancel, onDismiss }: { status: E
           </p>
           {s.state === "failed" && s.error && (
             <p className={styles.error} data-testid="export-error">
-              {/* Messages end with their own full stop; the request id goes before the sentence's end. */}
-              {s.error.message.replace(/\.$/, "")}
-              {s.error.request_id ? ` (request ${s.error.request_id})` : ""}. The download was stopped and shows as failed in your browser.
+              {exportErrorText(s.error)} The download was stopped and shows as failed in your browser.
+              {s.error.request_id ? ` Request ID: ${s.error.request_id}.` : ""}
             </p>
           )}
-          {s.state === "cancelled" && s.error && <p className={styles.status}>{s.error.message}</p>}
+          {s.state === "cancelled" && s.error && <p className={styles.status}>{exportErrorText(s.error)}</p>}
           {unreadable && <p className={styles.status}>{unreadable}</p>}
         </div>
         <DismissButton name={name} onDismiss={onDismiss} buttonRef={dismissRef} />

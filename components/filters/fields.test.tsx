@@ -73,7 +73,8 @@ describe("DateField", () => {
     await user.tab();
     expect(onChange).not.toHaveBeenCalled();
     expect(input.getAttribute("aria-invalid")).toBe("true");
-    expect(description(input)).toMatch(/type a date as YYYY-MM-DD/);
+    // In plain words, with what to type; not the API's "must be an ISO 8601 date".
+    expect(description(input)).toBe("This end date is not a date the dashboard can use. Type it as year-month-day, e.g. 2026-11-30.");
   });
 
   it("shows the instant of a datetime from the URL as a hint it is described by", () => {

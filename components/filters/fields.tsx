@@ -1,10 +1,11 @@
 "use client";
 // Filter controls that apply on change, each showing the error for its parameter when the URL
-// carries an invalid value (the `param` named by parseQuery).
+// carries an invalid value (the `param` named by parseQuery), in plain words (lib/ui/messages.ts).
 import { useId, useState, type ReactNode } from "react";
 import { DateInput } from "@/components/range/date-input";
 import rangeStyles from "@/components/range/range.module.css";
 import { calendarDayNumber } from "@/lib/data-api/params";
+import { rangeProblemText } from "@/lib/ui/messages";
 
 type Option = { value: string; label: string };
 
@@ -123,7 +124,7 @@ export function DateField({ value, onChange, error, hint, ...field }: FieldProps
     const typed = v.trim();
     if (typed === value) return setTypo(undefined);
     if (typed !== "" && calendarDayNumber(typed) === null) {
-      setTypo(`${field.label}: type a date as YYYY-MM-DD, e.g. 2026-11-01`);
+      setTypo(rangeProblemText(field.name === "to" ? "to" : "from", "not_a_date"));
       return;
     }
     setTypo(undefined);

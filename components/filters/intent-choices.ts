@@ -1,4 +1,4 @@
-// The intent filter's choices (DESIGN.md "intent values": an open set): the known intents with
+// The intent filter's choices (intent is an open set: sandbox/README.md "Settled unknowns"): the known intents with
 // readable labels, then any other value seen in the rows on screen, shown as sent; free text is
 // accepted besides.
 import { KNOWN_INTENTS } from "@/lib/data-api/constants";

@@ -2,8 +2,9 @@
 // A list's date fields: the header's range as the list reads it (lib/range/list-range.ts), so the two
 // always show the same range. A date applies as typed; an instant from the URL (an overview window)
 // shows as its day in the range's zone, with the instant beside it.
-import { instantLabel } from "@/components/range/range-labels";
+import { formatDateTime, formatZone } from "@/lib/format/format";
 import type { ListRange } from "@/lib/range/list-range";
+import { rangeProblemText } from "@/lib/ui/messages";
 import { DateField } from "./fields";
 
 /** What the fields read of a list view (useListFilters). */
@@ -25,8 +26,8 @@ export function RangeFields({ view, labels }: { view: RangeView; labels: [from: 
             {...bound}
             label={labels[i]!}
             value={instant ? range.range[end] : bound.value}
-            error={bound.error ?? range.problems[end]}
-            hint={instant ? `${instantLabel(instant, range.range.tz)} (${range.range.tz})` : undefined}
+            error={range.problems[end] ? rangeProblemText(end, range.problems[end]) : bound.error}
+            hint={instant ? `${formatDateTime(instant, range.range.tz)} (${formatZone(range.range.tz)})` : undefined}
           />
         );
       })}

@@ -16,6 +16,7 @@ import type { ApiRoutes } from "@/lib/server/routes";
 import { invalidParamOf } from "@/lib/queries/error-status";
 import { PAGE_SIZE_DEFAULT } from "@/lib/data-api/constants";
 import { listQuery } from "@/lib/range/list-range";
+import { filterProblemText } from "@/lib/ui/messages";
 import { urlSerializer } from "@/lib/ui/url-state";
 
 /** A list view's parameters: each kept as the URL's text (its search-params.ts says why). */
@@ -37,17 +38,19 @@ export function useListFilters<P extends ListPath>(parsers: ListParsers, path: P
   // (from, to in tz) becomes the list's bounds, the same ones the server page prefetched.
   const { query, range } = listQuery(values as typeof values & { from: string | null; to: string | null; tz: string | null }, nowMs);
   // A bad zone cannot be sent (the list routes take no tz): the page says so instead of asking.
-  const rangeInvalid = range.explicit && range.problems.tz ? { param: "tz", message: range.problems.tz } : undefined;
+  const rangeInvalid = range.explicit && range.problems.tz ? { param: "tz" } : undefined;
   // Either list's query is its URL's text (UrlQueryOf); one cast for the path left generic here.
   const list = { ...apiQuery(browserApi, path, { query } as InputOf<ApiRoutes[P]>), enabled: !rangeInvalid };
   // The list as the shell sees it (the export's total, the field errors), once hydrated: its answer
   // may reach the browser before hydration, and the shell must match the server's HTML until then.
   const hydrated = useHydrated();
   const shown = useQuery(list);
-  const invalid = rangeInvalid ?? (hydrated ? invalidParamOf(shown.error) : undefined);
+  const refused = hydrated ? invalidParamOf(shown.error) : undefined;
+  const invalid = rangeInvalid ?? (refused ? { param: refused.param } : undefined);
   const offsetValue = (offset: number) => (offset === 0 ? null : String(offset));
   type Changes = Parameters<typeof setValues>[0];
-  const errorFor = (param: string) => (invalid?.param === param ? invalid.message : undefined);
+  // The field says what to do in plain words; the route's own message is for API callers.
+  const errorFor = (param: string) => (invalid?.param === param ? filterProblemText(param) : undefined);
   const setFilter = (key: string, value: string) => void setValues({ [key]: value === "" ? null : value, offset: null } as Changes);
   return {
     path,
@@ -63,7 +66,7 @@ export function useListFilters<P extends ListPath>(parsers: ListParsers, path: P
     rows: hydrated ? shown.data?.data : undefined,
     /** The list's query options, shared by its widget and the shell. */
     list,
-    /** The filter the server refused, if any: its parameter and the schema's message. */
+    /** The filter the server refused, if any: its parameter. */
     invalid,
     errorFor,
     /** Whether any filter is set (paging aside): the view then offers to clear them. */

@@ -104,7 +104,7 @@ function ListResults<P extends ListPath>({ view, feed, emptyHint, children }: Pi
   const query = useWidgetQuery<ResultFor<P>>(view.list);
   const framed = (body: ReactNode) => <Framed feed={feed}>{body}</Framed>;
   const invalid = invalidParamOf(query.error);
-  if (invalid) return framed(<InvalidFilterState {...invalid} resetHref={path} />);
+  if (invalid) return framed(<InvalidFilterState param={invalid.param} resetHref={path} />);
   // The frame's view of a page; the rows themselves go to `children` as the route types them.
   const pageOf = (d: ResultFor<P>) => d as ListPage;
   return (

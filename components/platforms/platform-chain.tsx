@@ -6,7 +6,7 @@
 import Link from "next/link";
 import { ChangeBadge } from "@/components/ui/change-badge";
 import { LABELS } from "@/lib/data-api/constants";
-import { ARROWS, formatNumber, formatPercent, MISSING, type ChangeDirection } from "@/lib/format/format";
+import { ARROWS, formatDecimal, formatNumber, formatPercent, MISSING, type ChangeDirection } from "@/lib/format/format";
 import type { DateRange } from "@/lib/range/date-range";
 import type { PlatformRow } from "@/lib/server/insights/platforms";
 import type { Sentiments } from "@/lib/server/insights/mentions";
@@ -47,7 +47,7 @@ export function PlatformChain({ row, range, window }: { row: PlatformRow; range:
       <div className={styles.position}>
         <p className={styles.label}>Average position</p>
         <p className={styles.value} data-testid="avg-position">
-          {row.avg_position === null ? MISSING : row.avg_position.toFixed(1)}
+          {formatDecimal(row.avg_position)}
         </p>
         <p className={styles.foot}>
           <PositionChange current={row.avg_position} previous={row.previous.avg_position} window={window} />
@@ -96,7 +96,7 @@ export function SentimentSplit({ sentiment, range, platform, name }: { sentiment
             ) : (
               <span data-testid="sentiment-count">0</span>
             )}{" "}
-            <span className="muted">({formatPercent(s.share, 0)})</span>
+            <span className="muted">({formatPercent(s.share)})</span>
           </li>
         ))}
       </ul>
@@ -117,14 +117,14 @@ export function PositionChange({ current, previous, window }: { current: number 
   }
   const diff = Math.round((previous - current) * 10) / 10;
   const dir: ChangeDirection = diff > 0 ? "up" : diff < 0 ? "down" : "flat";
-  const places = `${Math.abs(diff).toFixed(1)} place${Math.abs(diff) === 1 ? "" : "s"}`;
-  const words = diff === 0 ? `same place as ${window}, was ${previous.toFixed(1)}` : `${places} ${diff > 0 ? "better" : "worse"} vs ${window}, was ${previous.toFixed(1)}`;
+  const places = `${formatDecimal(Math.abs(diff))} ${Math.abs(diff) === 1 ? "place" : "places"}`;
+  const words = diff === 0 ? `same place as ${window}, was ${formatDecimal(previous)}` : `${places} ${diff > 0 ? "better" : "worse"} vs ${window}, was ${formatDecimal(previous)}`;
   return (
     <span className={`change change-${dir}`} title={words} data-testid="position-change">
       <span className="change-arrow" aria-hidden="true">
         {ARROWS[dir]}
       </span>
-      <span aria-hidden="true">{diff === 0 ? "same" : `${Math.abs(diff).toFixed(1)} ${diff > 0 ? "better" : "worse"}`}</span>
+      <span aria-hidden="true">{diff === 0 ? "same" : `${formatDecimal(Math.abs(diff))} ${diff > 0 ? "better" : "worse"}`}</span>
       <span className="visually-hidden">{words}</span>
     </span>
   );

@@ -5,7 +5,8 @@
 import { SENTIMENTS } from "@/lib/data-api/constants";
 import type { RankingRow } from "@/lib/data-api/schemas";
 import { daysBetween } from "@/lib/range/calendar";
-import { previousRange, rangeLabel, rangeParams, type DateRange } from "@/lib/range/date-range";
+import { formatBucket, formatDateRange } from "@/lib/format/format";
+import { previousRange, rangeParams, type DateRange } from "@/lib/range/date-range";
 import type { Sentiments } from "@/lib/server/insights/mentions";
 import type { Platform } from "@/lib/server/insights/platforms";
 import type { SentimentPoint } from "@/lib/server/insights/sentiment";
@@ -36,19 +37,16 @@ export const visitorsHref = (range: DateRange, source: string, converted = false
 /** "the previous 30 days (2 Oct – 31 Oct 2026)": what every change on these pages compares with. */
 export function previousWindowLabel(range: DateRange): string {
   const days = daysBetween(range.from, range.to);
-  return `the previous ${days === 1 ? "day" : `${days} days`} (${rangeLabel(previousRange(range))})`;
+  return `the previous ${days === 1 ? "day" : `${days} days`} (${formatDateRange(previousRange(range))})`;
 }
 
 export type SentimentColumn = Sentiments & { start: string; label: string; total: number };
 
-const dayLabel = (tz: string) => new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: tz });
-
 /** The buckets of a sentiment answer as columns, for all platforms or one; `label` is the bucket's first day in `tz`. */
 export function sentimentColumns(points: readonly SentimentPoint[], platform: Platform | "all", tz: string): SentimentColumn[] {
-  const format = dayLabel(tz);
   return points.map((p) => {
     const s = platform === "all" ? p : p.platforms[platform];
-    return { start: p.start, label: format.format(new Date(p.start)), positive: s.positive, neutral: s.neutral, negative: s.negative, total: total(s) };
+    return { start: p.start, label: formatBucket(p.start, tz, "day"), positive: s.positive, neutral: s.neutral, negative: s.negative, total: total(s) };
   });
 }
 

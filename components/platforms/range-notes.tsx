@@ -2,7 +2,8 @@
 // (these answers can take seconds on a Free key); once answered, the window its numbers cover, read
 // from the answer, and the range coming next while a newer one loads.
 import { SkeletonLines } from "@/components/states/states";
-import { rangeLabel, type DateRange } from "@/lib/range/date-range";
+import { formatDateRange, formatZone } from "@/lib/format/format";
+import type { DateRange } from "@/lib/range/date-range";
 import { previousWindowLabel } from "./platforms-data";
 
 /** What a widget is still waiting for, in words, above its skeleton: these answers can take seconds. */
@@ -10,7 +11,7 @@ export function Counting({ range, what, lines }: { range: DateRange; what: strin
   return (
     <div className="stack">
       <p className="small muted" data-testid="counting">
-        Counting {what} for {rangeLabel(range)}…
+        Counting {what} for {formatDateRange(range)}…
       </p>
       <SkeletonLines lines={lines} height={22} />
     </div>
@@ -24,9 +25,9 @@ export function Counting({ range, what, lines }: { range: DateRange; what: strin
 export function WindowNote({ answer, range, pending, compared = false }: { answer: DateRange; range: DateRange; pending: boolean; compared?: boolean }) {
   return (
     <p className="small muted" data-testid="window">
-      {rangeLabel(answer)}, calendar days in {answer.tz}
+      {formatDateRange(answer)}, days counted in {formatZone(answer.tz)}
       {compared ? `; changes against ${previousWindowLabel(answer)}.` : "."}
-      {pending && <span role="status"> Updating for {rangeLabel(range)}…</span>}
+      {pending && <span role="status"> Updating for {formatDateRange(range)}…</span>}
     </p>
   );
 }

@@ -12,10 +12,10 @@ import { useWidgetQuery, Widget } from "@/components/states/widget";
 import { ChangeBadge } from "@/components/ui/change-badge";
 import { LABELS } from "@/lib/data-api/constants";
 import type { Ranking, Score } from "@/lib/data-api/schemas";
-import { formatNumber, MISSING } from "@/lib/format/format";
+import { formatDateRange, formatNumber, formatZone, MISSING, sortPlatforms } from "@/lib/format/format";
 import { apiQuery, browserApi } from "@/lib/queries/api";
 import { addDays, todayIn } from "@/lib/range/calendar";
-import { rangeLabel, rangeParams, type DateRange } from "@/lib/range/date-range";
+import { rangeParams, type DateRange } from "@/lib/range/date-range";
 import { useDateRange } from "@/lib/range/use-date-range";
 import { positiveShare, previousWindowLabel, rankingMoves } from "./platforms-data";
 import styles from "./platforms.module.css";
@@ -87,7 +87,7 @@ function ComponentValues() {
               </li>
             ))}
           </ul>
-          <p className="small muted">The Data API gives each component&apos;s value, not its change.</p>
+          <p className="small muted">Each component&apos;s current value; how much each one changed is not known.</p>
         </>
       )}
     </QueryView>
@@ -142,7 +142,7 @@ function PlatformShifts() {
       {(p) => (
         <>
           <ul className={styles.moves} data-testid="movement-platforms">
-            {p.data.map((row) => (
+            {sortPlatforms(p.data, (r) => r.platform).map((row) => (
               <li key={row.platform} data-testid="platform-move" data-platform={row.platform}>
                 <span>{LABELS[row.platform] ?? row.platform}</span>
                 <span className="nowrap" style={{ display: "inline-flex", flexWrap: "wrap", gap: 6, alignItems: "center" }}>
@@ -157,7 +157,7 @@ function PlatformShifts() {
             ))}
           </ul>
           <p className="small muted" data-testid="movement-window">
-            {rangeLabel(p)}, calendar days in {p.tz} (the score&apos;s 30 days), against {previousWindowLabel(p)}.
+            {formatDateRange(p)}, days counted in {formatZone(p.tz)} (the score&apos;s 30 days), against {previousWindowLabel(p)}.
           </p>
         </>
       )}

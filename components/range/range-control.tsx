@@ -2,19 +2,20 @@
 // The header's date range: a button naming the range and, next to it, the time zone its days are
 // counted in; it opens a panel with the presets (Today, 7, 30, 90 days; All time on the lists) and a
 // custom range typed by keyboard or picked, applied on Enter or Apply. A range is checked before it
-// applies, and a URL's bad value is shown on its field, with the schema's message. On a page the
-// range does not drive (range-scope.ts) the control gives way to a plain note of what that page
-// shows, and of the range kept for the others.
+// applies (by the routes' own schema), and a URL's bad value is shown on its field, in plain words. On a
+// page the range does not drive (range-scope.ts) the control gives way to a plain note of what that
+// page shows, and of the range kept for the others.
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useId, useRef, useState, type FormEvent } from "react";
 import { ChevronDownIcon, CalendarIcon } from "@/components/shell/shell-icons";
 import { useDismissOutside } from "@/components/ui/use-dismiss-outside";
-import { presetOf, presetRange, RANGE_PRESETS, rangeLabel, resolveDateRange, type DateRange, type RangeProblems } from "@/lib/range/date-range";
+import { formatDateRange, formatDateTime, formatDay, formatZone } from "@/lib/format/format";
+import { presetOf, presetRange, RANGE_PRESETS, resolveDateRange, type DateRange, type RangeProblems } from "@/lib/range/date-range";
 import { resolveListRange } from "@/lib/range/list-range";
 import { timeZoneChoices } from "@/lib/range/viewer-time-zone";
+import { rangeProblemText } from "@/lib/ui/messages";
 import { DateInput } from "./date-input";
-import { instantLabel } from "./range-labels";
 import { rangeNotUsedNote } from "./range-scope";
 import { useAppRange, type AppRange } from "./use-app-range";
 import styles from "./range.module.css";
@@ -33,26 +34,28 @@ function buttonLabel(state: AppRange): { main: string; detail?: string } {
   if (problems.from || problems.to || problems.tz) return { main: "Check the range" };
   if (!explicit) {
     if (listPage) return { main: "All time" };
-    return { main: "Last 30 days", detail: rangeLabel(range) };
+    return { main: "Last 30 days", detail: formatDateRange(range) };
   }
   if (instants.from || instants.to) {
-    const from = instants.from ? instantLabel(instants.from, range.tz) : rangeLabel({ from: range.from, to: range.from });
-    const to = instants.to ? instantLabel(instants.to, range.tz) : rangeLabel({ from: range.to, to: range.to });
+    const from = instants.from ? formatDateTime(instants.from, range.tz) : formatDay(range.from);
+    const to = instants.to ? formatDateTime(instants.to, range.tz) : formatDay(range.to);
     return { main: `${from} – ${to}` };
   }
   const preset = RANGE_PRESETS.find((p) => p.id === presetOf(range, nowMs));
-  if (preset) return { main: preset.id === "today" ? "Today" : `Last ${preset.label}`, detail: rangeLabel(range) };
-  return { main: rangeLabel(range) };
+  if (preset) return { main: preset.id === "today" ? "Today" : `Last ${preset.label}`, detail: formatDateRange(range) };
+  return { main: formatDateRange(range) };
 }
 
 /** A typed range's problems, by the same rules as the page that will read it. */
 function checkDraft(draft: Draft, state: AppRange): RangeProblems {
   const problems: RangeProblems = {};
-  if (!draft.from) problems.from = "Enter a start date (YYYY-MM-DD).";
-  if (!draft.to) problems.to = "Enter an end date (YYYY-MM-DD).";
-  if (!draft.tz) problems.tz = "Enter a time zone, e.g. UTC or Europe/Berlin.";
+  if (!draft.from) problems.from = "missing";
+  if (!draft.to) problems.to = "missing";
+  if (!draft.tz) problems.tz = "missing";
   if (problems.from || problems.to || problems.tz) return problems;
-  return state.listPage ? resolveListRange(draft, state.nowMs).problems : resolveDateRange(draft, draft.tz, state.nowMs).problems;
+  // The page's own zone is the fallback the reading needs, never the typed one: a typed zone that is
+  // not one would make the fallback range itself fail (it threw, and the field said nothing).
+  return state.listPage ? resolveListRange(draft, state.nowMs).problems : resolveDateRange(draft, state.range.tz, state.nowMs).problems;
 }
 
 export function RangeControl() {
@@ -69,7 +72,7 @@ function RangeNotUsed({ note }: { note: string }) {
       <CalendarIcon />
       <span>
         {note}
-        {kept && ` Your range, ${rangeLabel(range)}, stays for the other pages.`}
+        {kept && ` Your range, ${formatDateRange(range)}, stays for the other pages.`}
       </span>
     </p>
   );
@@ -118,12 +121,14 @@ function RangePicker() {
     apply(typed);
   }
 
-  const fieldError = (key: keyof Draft) =>
-    draftProblems[key] ? (
+  const fieldError = (key: keyof Draft) => {
+    const problem = draftProblems[key];
+    return problem ? (
       <span id={`${panelId}-${key}-error`} className="field-error" data-testid={`range-error-${key}`}>
-        {draftProblems[key]}
+        {rangeProblemText(key, problem)}
       </span>
     ) : null;
+  };
   const describe = (key: keyof Draft, extra?: string) => [draftProblems[key] ? `${panelId}-${key}-error` : "", extra ?? ""].filter(Boolean).join(" ") || undefined;
 
   return (
@@ -155,9 +160,9 @@ function RangePicker() {
         {label.detail && <span className={styles.triggerDetail}>{label.detail}</span>}
         <ChevronDownIcon />
       </button>
-      <span className={styles.zone} data-testid="range-tz" title="Days are counted in this time zone">
+      <span className={styles.zone} data-testid="range-tz" data-tz={range.tz} title={`Days are counted, and times shown, in ${range.tz}`}>
         <span className="visually-hidden">Time zone: </span>
-        {range.tz}
+        {formatZone(range.tz)}
       </span>
       {open && (
         <div id={panelId} className={`popover ${styles.panel}`} role="dialog" aria-label="Date range" data-testid="range-panel">

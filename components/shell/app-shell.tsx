@@ -1,9 +1,10 @@
 // The signed-in frame of every page: skip link, header with navigation, the date range and its time
-// zone, the workspace's plan and the key's environment ("Test data" for a test key), the theme
+// zone (every time on the page is shown in that zone), the workspace's plan and the key's environment ("Test data" for a test key), the theme
 // toggle, the account menu (Settings, sign out), the main landmark the skip link targets, and the
 // exports tray (downloads running or just finished, on every page).
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { DisplayTimeZoneProvider } from "@/components/range/display-time-zone";
 import { RangeControl } from "@/components/range/range-control";
 import { ExportsTray } from "@/components/export/exports-tray";
 import { LogoIcon } from "@/components/ui/icons";
@@ -15,7 +16,7 @@ import styles from "./shell.module.css";
 
 export function AppShell({ account, timeZoneKnown, children }: { account: AccountInfo; timeZoneKnown: boolean; children: ReactNode }) {
   return (
-    <>
+    <DisplayTimeZoneProvider>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
@@ -40,7 +41,7 @@ export function AppShell({ account, timeZoneKnown, children }: { account: Accoun
                 Test data
               </span>
             ) : (
-              <span className="badge badge-success" data-testid="live-data-badge" title="Signed in with a live key: production data">
+              <span className="badge badge-success" data-testid="live-data-badge" title="Signed in with a live key: your workspace's real data">
                 Live
               </span>
             )}
@@ -61,6 +62,6 @@ export function AppShell({ account, timeZoneKnown, children }: { account: Accoun
       </main>
       {/* After the main content in the reading order; shown fixed at the bottom of the window. */}
       <ExportsTray />
-    </>
+    </DisplayTimeZoneProvider>
   );
 }

@@ -6,16 +6,9 @@ import Link from "next/link";
 import { useQueryStates } from "nuqs";
 import { usePathname } from "next/navigation";
 import { dateRangeSearchParams } from "@/lib/range/date-range";
+import { NAV_PAGES } from "@/lib/ui/pages";
 import { urlSerializer } from "@/lib/ui/url-state";
 
-const ITEMS = [
-  { href: "/", label: "Overview" },
-  { href: "/visitors", label: "Visitors" },
-  { href: "/mentions", label: "Mentions" },
-  { href: "/platforms", label: "AI platforms" },
-  { href: "/intelligence", label: "Intelligence" },
-  { href: "/settings", label: "Settings" },
-] as const;
 
 const rangeQuery = urlSerializer(dateRangeSearchParams);
 
@@ -31,7 +24,7 @@ export function NavLinks() {
   return (
     <nav className="nav" aria-label="Main">
       <ul className="nav-list">
-        {ITEMS.map((item) => {
+        {NAV_PAGES.map((item) => {
           const current = item.href === "/" ? pathname === "/" : pathname === item.href || pathname.startsWith(`${item.href}/`);
           return (
             <li key={item.href}>

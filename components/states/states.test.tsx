@@ -40,13 +40,14 @@ describe("QueryView", () => {
     expect((await screen.findByTestId("empty-state")).textContent).toBe("No visitors in this period");
   });
 
-  it("shows an error with its message and request id, and Retry fetches again", async () => {
+  it("shows an error in plain words (never the API's developer message), its request id, and Retry fetches again", async () => {
     const queryFn = vi.fn<() => Promise<Rows>>().mockRejectedValueOnce(upstreamError(502)).mockResolvedValueOnce(["claude"]);
     const { user } = renderWithProviders(<Widget queryFn={queryFn} />);
     const error = await screen.findByTestId("widget-error");
     expect(error.getAttribute("role")).toBe("alert");
     expect(error.textContent).toContain("Could not load traffic by source");
-    expect(error.textContent).toContain("The Data API did not answer in time.");
+    expect(error.textContent).toContain("Workspace Analytics had a problem. Try again shortly.");
+    expect(error.textContent).not.toContain("The Data API did not answer in time.");
     expect(screen.getByTestId("request-id").textContent).toBe("req_7f3a");
     await user.click(screen.getByRole("button", { name: "Retry" }));
     expect(await screen.findByText("rows: claude")).toBeTruthy();

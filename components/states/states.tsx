@@ -7,6 +7,7 @@ import { createContext, use, type ReactNode } from "react";
 import type { Unreadable } from "@/lib/data-api/schemas";
 import { formatNumber } from "@/lib/format/format";
 import { errorStatus } from "@/lib/queries/error-status";
+import { filterName, filterProblemText, loadErrorText, type ErrorFacts } from "@/lib/ui/messages";
 
 export function Skeleton({ height = 16, width = "100%", className }: { height?: number | string; width?: number | string; className?: string }) {
   return <span className={`skeleton ${className ?? ""}`} style={{ height, width }} aria-hidden="true" />;
@@ -54,9 +55,14 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
   );
 }
 
+/**
+ * A widget that could not load: what it could not load, what happened and what to do in plain words
+ * (by the error's status and code: the API's own message is for developers), the request id to quote,
+ * and Retry.
+ */
 export function ErrorState({ error, what, onRetry }: { error: unknown; what: string; onRetry?: () => void }) {
   const status = errorStatus(error);
-  const apiError = status !== undefined ? (error as { message: string; requestId?: string }) : null;
+  const apiError = status !== undefined ? (error as ErrorFacts & { requestId?: string }) : null;
   if (status === 403) {
     return (
       <div className="state state-forbidden" data-testid="forbidden-state" role="alert">
@@ -73,7 +79,8 @@ export function ErrorState({ error, what, onRetry }: { error: unknown; what: str
       </div>
     );
   }
-  const message = apiError?.message ?? (error instanceof Error ? error.message : "Something went wrong.");
+  // A render that threw (no status) is this app's own fault: never show its text.
+  const message = apiError ? loadErrorText(apiError, what) : "Something went wrong while showing this. Try again.";
   return (
     <div className="state state-error" data-testid="widget-error" role="alert">
       <p className="state-title">Could not load {what}</p>
@@ -88,14 +95,12 @@ export function ErrorState({ error, what, onRetry }: { error: unknown; what: str
   );
 }
 
-/** A list whose URL carries a filter the server refused: which parameter, why, and a way out. */
-export function InvalidFilterState({ param, message, resetHref }: { param: string; message: string; resetHref: string }) {
+/** A list whose URL carries a filter the server refused: which one, what to do, and a way out. */
+export function InvalidFilterState({ param, resetHref }: { param: string; resetHref: string }) {
   return (
-    <div className="state state-error" role="alert" data-testid="param-error">
-      <p className="state-title">This view has an invalid filter</p>
-      <p className="small">
-        <code>{param}</code>: {message}
-      </p>
+    <div className="state state-error" role="alert" data-testid="param-error" data-param={param}>
+      <p className="state-title">The {filterName(param)} in this link cannot be used</p>
+      <p className="small">{filterProblemText(param)}</p>
       <Link className="button button-secondary button-small" href={resetHref}>
         Reset filters
       </Link>

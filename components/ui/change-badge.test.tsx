@@ -20,11 +20,11 @@ function badge(props: ChangeBadgeProps) {
 describe("ChangeBadge: a count against the previous period", () => {
   it("says the relative change and the window it compares with", () => {
     const { el, spoken, shown } = badge({ current: 1120, previous: 1000, unit: "count", window: WINDOW });
-    expect(spoken).toBe("up 12% vs 2 Oct – 31 Oct 2026");
-    expect(shown).toBe("▲+12% vs 2 Oct – 31 Oct 2026");
+    expect(spoken).toBe("up 12.0% vs 2 Oct – 31 Oct 2026");
+    expect(shown).toBe("▲+12.0% vs 2 Oct – 31 Oct 2026");
     expect(el.querySelector(".change")!.className).toContain("change-up");
     // The tooltip gives the earlier figure itself.
-    expect(el.getAttribute("title")).toBe("up 12% vs 2 Oct – 31 Oct 2026; 1,000 then");
+    expect(el.getAttribute("title")).toBe("up 12.0% vs 2 Oct – 31 Oct 2026; 1,000 then");
   });
 
   it("says a fall with a true minus sign", () => {
@@ -66,16 +66,16 @@ describe("ChangeBadge: a count against the previous period", () => {
 
   it("can keep the window out of sight (a table caption names it) while still saying it", () => {
     const { spoken, shown } = badge({ current: 1120, previous: 1000, unit: "count", window: WINDOW, compact: true });
-    expect(shown).toBe("▲+12%");
-    expect(spoken).toBe("up 12% vs 2 Oct – 31 Oct 2026");
+    expect(shown).toBe("▲+12.0%");
+    expect(spoken).toBe("up 12.0% vs 2 Oct – 31 Oct 2026");
   });
 });
 
 describe("ChangeBadge: a rate in points", () => {
   it("says 'up 1 point' in the singular", () => {
     const { spoken, shown } = badge({ current: 4.2, previous: 3.2, unit: "points", window: WINDOW });
-    expect(spoken).toBe("up 1 point vs 2 Oct – 31 Oct 2026");
-    expect(shown).toBe("▲+1 pt vs 2 Oct – 31 Oct 2026");
+    expect(spoken).toBe("up 1.0 point vs 2 Oct – 31 Oct 2026");
+    expect(shown).toBe("▲+1.0 pt vs 2 Oct – 31 Oct 2026");
   });
 
   it("says points in the plural otherwise, and the earlier rate in the tooltip", () => {
@@ -98,7 +98,7 @@ describe("ChangeBadge: a change the Data API reported", () => {
 
   it("points, singular, with the direction given (a score trend)", () => {
     const { el, spoken } = badge({ change: 1, unit: "points", direction: "up" });
-    expect(spoken).toBe("up 1 point");
+    expect(spoken).toBe("up 1.0 point");
     expect(el.querySelector(".change")!.className).toContain("change-up");
   });
 

@@ -64,7 +64,7 @@ export function describeChange(props: ChangeBadgeProps): DescribedChange {
   }
   if (previous === 0) {
     // Growth from nothing has no percentage: say what happened instead of "+100%" or "∞".
-    if (current === 0) return { direction: "flat", text: "0%", label: `no change${versus(window)} (none in either)` };
+    if (current === 0) return { direction: "flat", text: formatChange(0).text, label: `no change${versus(window)} (none in either)` };
     return { direction: "up", text: "new", label: `up from none in ${window}` };
   }
   const f = formatChange(((current - previous) / previous) * 100, "%");

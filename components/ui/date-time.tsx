@@ -1,18 +1,15 @@
 "use client";
-// Times in the viewer's own timezone with the zone named, the exact instant on hover, and an
-// optional relative form. The server renders UTC; the browser switches to its zone right after
-// hydration (useSyncExternalStore), so there is no hydration mismatch.
+// A time as people read it on every page: in the page's zone (the one the header names; see
+// components/range/display-time-zone.tsx), "26 Nov 2026, 08:00", the exact instant on hover, or
+// relative ("3 hours ago") once in the browser, which alone knows the reader's now (the server's
+// HTML has the date, so hydration matches).
 import { useSyncExternalStore } from "react";
-import { formatDate, formatDateTime, formatDateTimeShort, formatExact, formatRelative, MISSING, zoneName } from "@/lib/format/format";
+import { useDisplayTimeZone } from "@/components/range/display-time-zone";
+import { formatDate, formatDateTime, formatExact, formatRelative, formatZone, MISSING } from "@/lib/format/format";
 
 const noop = () => () => {};
-const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
-export function useTimeZone(): string {
-  return useSyncExternalStore(noop, browserZone, () => "UTC");
-}
-
-/** The current time, only known in the browser (null while server rendering). */
+/** The current time, only known in the browser (null while server rendering and hydrating). */
 function useNow(): Date | null {
   return useSyncExternalStore(noop, nowSnapshot, () => null);
 }
@@ -23,25 +20,23 @@ const nowSnapshot = () => {
   return cachedNow;
 };
 
-/** The viewer's zone name for a column header: "First seen (CET)". */
+/** The page's zone as people read it, for a column heading: "First seen (Berlin time)". */
 export function ZoneName() {
-  return <>{zoneName(useTimeZone())}</>;
+  return <>{formatZone(useDisplayTimeZone())}</>;
 }
 
-type Props = { iso: string | null | undefined; mode?: "datetime" | "short" | "date" | "relative" };
+type Props = { iso: string | null | undefined; mode?: "datetime" | "date" | "relative" };
 
 export function DateTime({ iso, mode = "datetime" }: Props) {
-  const zone = useTimeZone();
+  const zone = useDisplayTimeZone();
   const now = useNow();
-  if (!iso || Number.isNaN(new Date(iso).getTime())) return <span>{MISSING}</span>;
-  const exact = formatExact(iso, zone);
+  if (!iso || Number.isNaN(Date.parse(iso))) return <span>{MISSING}</span>;
   let text: string;
   if (mode === "date") text = formatDate(iso, zone);
-  else if (mode === "short") text = formatDateTimeShort(iso, zone);
   else if (mode === "relative" && now) text = formatRelative(iso, now);
   else text = formatDateTime(iso, zone);
   return (
-    <time dateTime={iso} title={exact} className="nowrap">
+    <time dateTime={iso} title={formatExact(iso, zone)} className="nowrap">
       {text}
     </time>
   );

@@ -6,7 +6,7 @@
 // whose total is unknown still pages: a full page means there may be more.
 import Link from "next/link";
 import { useId } from "react";
-import { formatRange } from "@/lib/format/format";
+import { formatPageSpan } from "@/lib/format/format";
 
 const PAGE_SIZES = [10, 20, 50, 100];
 
@@ -51,7 +51,7 @@ export function Pagination({
   return (
     <nav className="pagination" aria-label={`${noun} pages`}>
       <p className="muted small" data-testid="range" aria-live="polite">
-        {formatRange(offset, covered, total)} {noun}
+        {formatPageSpan(offset, covered, total)} {noun}
         {total === undefined && covered > 0 && " (total unknown)"}
       </p>
       <div className="pagination-controls">

@@ -49,3 +49,6 @@ export async function setFaults(faults: Faults): Promise<void> {
 export const clearFaults = (keys: string[]) => setFaults({ keys });
 
 export const numberText = (n: number) => new Intl.NumberFormat("en-US").format(n);
+
+/** A rate as the dashboard writes it: percentage points with one decimal, always ("4.0%"). */
+export const percentText = (pp: number) => `${(Math.round(pp * 10) / 10).toFixed(1)}%`;

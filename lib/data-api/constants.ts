@@ -1,10 +1,10 @@
-// Value sets of the Data API (DATA-API.md) and the ones DESIGN.md settles. One place, used by the
+// Value sets of the Data API (its documentation, and the settled unknowns of sandbox/README.md). One place, used by the
 // query schemas, the UI's filter controls and the charts.
 
 export const SOURCES = [
   "chatgpt",
-  "perplexity",
   "claude",
+  "perplexity",
   "gemini",
   "organic",
   "direct",
@@ -14,11 +14,12 @@ export const SOURCES = [
 ] as const;
 export type Source = (typeof SOURCES)[number];
 
-/** Sources that are AI platforms; the UI sets them apart from the rest. */
-export const AI_SOURCES = ["chatgpt", "perplexity", "claude", "gemini"] as const satisfies readonly Source[];
-export const isAiSource = (s: string): boolean => (AI_SOURCES as readonly string[]).includes(s);
-
+/** The AI platforms, in the order every page lists them (lib/format's PLATFORM_ORDER). */
 export const PLATFORMS = ["chatgpt", "claude", "perplexity", "gemini"] as const;
+
+/** Sources that are AI platforms (the same four, in the same order); the UI sets them apart from the rest. */
+export const AI_SOURCES = PLATFORMS satisfies readonly Source[];
+export const isAiSource = (s: string): boolean => (AI_SOURCES as readonly string[]).includes(s);
 
 export const SENTIMENTS = ["positive", "neutral", "negative"] as const;
 
@@ -26,7 +27,7 @@ export const PERIODS = ["24h", "7d", "30d", "90d"] as const;
 export type Period = (typeof PERIODS)[number];
 export const DEFAULT_PERIOD: Period = "30d";
 
-/** Intent is an open set (DESIGN.md): these are the values known today; any snake_case value is accepted. */
+/** Intent is an open set (sandbox/README.md "Settled unknowns"): these are the values known today; any snake_case value is accepted. */
 export const KNOWN_INTENTS = [
   "problem_research",
   "solution_comparison",

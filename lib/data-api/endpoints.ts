@@ -15,7 +15,7 @@ import { mentionListParams, periodParams, visitorListParams } from "./params";
 /** A path parameter's rule, checked after decoding and before the value is URL-encoded into a path. */
 export type PathParamRule = { pattern: RegExp; message: string };
 
-/** The one rule of a visitor id (DESIGN.md: `^vis_[A-Za-z0-9_-]{1,64}$` after decoding). */
+/** The one rule of a visitor id (lib/data-api/README.md "The registry": `^vis_[A-Za-z0-9_-]{1,64}$` after decoding). */
 export const VISITOR_ID: PathParamRule = {
   pattern: VISITOR_ID_PATTERN,
   message: "id must be a visitor id: vis_ followed by 1 to 64 letters, digits, _ or -",

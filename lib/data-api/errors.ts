@@ -37,7 +37,7 @@ export class DataApiError extends Error {
     Object.defineProperty(this, BRAND, { value: true });
   }
 
-  /** The browser-facing error body (DESIGN.md's error shape). */
+  /** The browser-facing error body (the shape of lib/data-api/README.md "Errors the browser gets"). */
   toBody(): ErrorBody {
     return {
       error: {

@@ -1,4 +1,4 @@
-// Lenient readers for single fields of an upstream body (DESIGN.md "Tolerance of real data"): a
+// Lenient readers for single fields of an upstream body (lib/data-api/README.md "Tolerance of real data"): a
 // real API sends nulls, numbers as strings, unknown enum values and broken dates somewhere, and one
 // such value must never cost the whole item, let alone the page. Each reader returns the canonical
 // value or `undefined` (shown as "—", exported as an empty cell); it never throws. The zod wrappers
@@ -130,7 +130,7 @@ const daysIn = (year: number, month: number) =>
 
 /**
  * An instant as an ISO 8601 string, or absent when it is not a real one. Well-formed zoned
- * timestamps are passed on as they are; other accepted forms (no zone = UTC, as DATA-API.md says
+ * timestamps are passed on as they are; other accepted forms (no zone = UTC, as the API's documentation says
  * its timestamps are) become `toISOString()`. An invalid date never reaches Intl.DateTimeFormat,
  * which throws a RangeError on one. (Every list row has a few timestamps, so the common, canonical
  * case allocates nothing.)

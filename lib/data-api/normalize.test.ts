@@ -26,7 +26,7 @@ function expectUnexpected(fn: () => unknown, requestId = "req_x") {
   throw new Error("expected an unexpected_response error");
 }
 
-describe("normalizers accept every variant of DESIGN.md's settled unknowns", () => {
+describe("normalizers accept every variant of the settled unknowns (sandbox/README.md)", () => {
   it("visitor: bare or wrapped in data", () => {
     const v = { id: "vis_a", source: "chatgpt" };
     expect(normalizeVisitor(v)).toEqual(v);

@@ -1,9 +1,9 @@
-// Turns upstream response bodies into the canonical shapes of schemas.ts. DATA-API.md leaves most
-// shapes open; DESIGN.md's "settled unknowns" table lists the variants accepted here (wrapped or
+// Turns upstream response bodies into the canonical shapes of schemas.ts. The API's documentation
+// leaves most shapes open; sandbox/README.md "Settled unknowns" lists the variants accepted here (wrapped or
 // bare bodies, `events`/`competitors` array names, `timestamp`/`created_at` for `occurred_at`,
 // `count` for `visitors`, `name` for `stage`).
 //
-// Parse at the edge, per item (DESIGN.md "Tolerance of real data"): the envelope is checked
+// Parse at the edge, per item (lib/data-api/README.md "Tolerance of real data"): the envelope is checked
 // strictly, each item on its own. An item that cannot be read at all (not an object, or without its
 // identity; see schemas.ts) is left out and counted in `unreadable`, with the request id, so the UI
 // can say "1 row could not be read". Only a body that is not the expected envelope becomes one

@@ -71,6 +71,19 @@ const fromTo = {
   to: dateParam("to").optional(),
 };
 
+/**
+ * Why a range's two ends do not fit together, as a machine-readable `params.reason` on the issue
+ * (the route's message stays for API callers; the UI words it from the reason: lib/ui/messages.ts).
+ * A single bad value carries no reason: it is not a date, or not a zone.
+ */
+export type RangeIssueReason = "backwards" | "too_long" | "mixed";
+
+/** The reason a range issue carries, or undefined for a single bad value. */
+export function rangeIssueReason(issue: z.core.$ZodIssue): RangeIssueReason | undefined {
+  const reason = issue.code === "custom" ? (issue.params as { reason?: unknown } | undefined)?.reason : undefined;
+  return reason === "backwards" || reason === "too_long" || reason === "mixed" ? reason : undefined;
+}
+
 const checkRange = (v: { from?: string; to?: string }, ctx: z.RefinementCtx) => {
   if (v.from && v.to) {
     // A date-only `to` includes its whole day, a datetime `to` is an instant: mixing the forms makes
@@ -80,13 +93,14 @@ const checkRange = (v: { from?: string; to?: string }, ctx: z.RefinementCtx) => 
         code: "custom",
         path: ["to"],
         message: "to must have the same form as from: both dates (2026-11-01) or both datetimes (2026-11-01T12:00:00Z)",
+        params: { reason: "mixed" },
       });
       return;
     }
     const from = parseIsoBound(v.from);
     const to = parseIsoBound(v.to);
     if (from && to && from.getTime() > to.getTime()) {
-      ctx.addIssue({ code: "custom", path: ["to"], message: "to must not be earlier than from" });
+      ctx.addIssue({ code: "custom", path: ["to"], message: "to must not be earlier than from", params: { reason: "backwards" } });
     }
   }
 };
@@ -141,7 +155,7 @@ export const visitorListParams = z.object(visitorListShape).superRefine(checkRan
 
 export const mentionListParams = z.object(mentionListShape).superRefine(checkRange);
 
-/** Overview, traffic and funnel all take the same period (DESIGN.md: default 30d). */
+/** Overview, traffic and funnel all take the same period (default 30d: sandbox/README.md "Settled unknowns"). */
 export const periodParams = z.object({
   period: enumParam("period", PERIODS).default(DEFAULT_PERIOD),
 });
@@ -156,7 +170,7 @@ export const mentionExportParams = z.object({ ...mentionListShape, ...formatShap
 export type MentionExportParams = z.output<typeof mentionExportParams>;
 
 // ---------------------------------------------------------------------------------------------
-// Insights (DESIGN.md "Insights"): a calendar range in a time zone.
+// Insights (README.md "Insights"): a calendar range in a time zone.
 
 const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -199,7 +213,7 @@ export const insightsParams = z
     if (!v.from || !v.to) return;
     const [first, last] = [calendarDayNumber(v.from)!, calendarDayNumber(v.to)!];
     const problem = insightsRangeProblem(first, last);
-    if (problem) ctx.addIssue({ code: "custom", path: ["from"], message: problem });
+    if (problem) ctx.addIssue({ code: "custom", path: ["from"], message: problem, params: { reason: first > last ? "backwards" : "too_long" } });
     const bucketProblem = problem ? null : insightsBucketProblem(first, last, v.bucket);
     if (bucketProblem) ctx.addIssue({ code: "custom", path: ["bucket"], message: bucketProblem });
   });

@@ -1,5 +1,6 @@
-// Reading the Data API's rate-limit headers. DATA-API.md leaves the unit of X-RateLimit-Reset open;
-// DESIGN.md settles it as Unix epoch seconds and asks the client to also accept seconds-to-reset
+// Reading the Data API's rate-limit headers. The API's documentation leaves the unit of
+// X-RateLimit-Reset open; it is settled as Unix epoch seconds (sandbox/README.md "Settled unknowns"),
+// and the client also accepts seconds-to-reset
 // (a small number) and an HTTP date, so all three are turned into one absolute time here.
 
 export type RateLimitInfo = {

@@ -1,9 +1,10 @@
 // Canonical shapes of the Data API's resources, as this app passes them to the browser and to exports.
-// Tolerant of real data (DESIGN.md "Tolerance of real data"): every field is read on its own by the
+// Tolerant of real data (lib/data-api/README.md "Tolerance of real data"): every field is read on its own by the
 // lenient readers of `lenient-fields.ts`; a null, missing or wrongly typed value becomes absent
 // (the UI shows "—"), numeric strings are read as numbers, enum-ish fields keep any string. Only an
 // item's identity is required: an item without one cannot be read and is left out and counted by
-// the normalizers (`normalize.ts`), which also turn DESIGN.md's upstream variants into these shapes.
+// the normalizers (`normalize.ts`), which also turn the upstream variants of sandbox/README.md
+// "Settled unknowns" into these shapes.
 // Objects strip unknown fields: only what the UI and the exports use reaches the browser, so an
 // upstream that echoes secrets into extra fields cannot pass them on. Types are inferred from here.
 import { z } from "zod";

@@ -5,7 +5,8 @@
 // URL's `?period=7d` means the header's range "Last 7 days".
 import { PERIODS, type Period } from "@/lib/data-api/constants";
 import { daysBetween } from "./calendar";
-import { presetOf, presetRange, rangeLabel, resolveDateRange, type DateRange, type RangePresetId } from "./date-range";
+import { presetOf, presetRange, resolveDateRange, type DateRange, type RangePresetId } from "./date-range";
+import { formatDateRange } from "@/lib/format/format";
 
 /** How long each period is, in words ("30 days" is 30×24 hours up to now). */
 const SPANS: Record<Period, string> = { "24h": "24 hours", "7d": "7 days", "30d": "30 days", "90d": "90 days" };
@@ -76,6 +77,6 @@ export function legacyPeriodSearch(search: URLSearchParams, viewerTz: string, no
 export function periodNote(range: DateRange, nowMs: number): string {
   const { period, matches } = periodForRange(range, nowMs);
   const days = daysBetween(range.from, range.to);
-  const why = matches ? (period === "24h" ? "for Today" : "to match your range") : `the nearest to your ${days === 1 ? "day" : `${days} days`} (${rangeLabel(range)})`;
+  const why = matches ? (period === "24h" ? "for Today" : "to match your range") : `the nearest to your ${days === 1 ? "day" : `${days} days`} (${formatDateRange(range)})`;
   return `The Data API gives pageviews and the funnel only for periods ending now: here the ${periodWindowLabel(period)}, ${why}.`;
 }

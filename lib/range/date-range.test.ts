@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { listBounds, presetOf, presetRange, previousRange, rangeLabel, resolveDateRange } from "./date-range";
+import { listBounds, presetOf, presetRange, previousRange, resolveDateRange } from "./date-range";
 
 const NOW = Date.parse("2026-11-23T23:30:00Z");
 
@@ -11,13 +11,13 @@ describe("the app's date range", () => {
     expect(presetOf({ from: "2026-11-17", to: "2026-11-22", tz: "UTC" }, NOW)).toBeNull();
   });
 
-  it("reads the URL with the insights schema: problems named per field, the default range shown meanwhile", () => {
+  it("reads the URL with the insights schema: a reason per field, the default range shown meanwhile", () => {
     const bad = resolveDateRange({ from: "0002-11-01", to: "2026-11-05", tz: "Mars/Base" }, "UTC", NOW);
-    expect(bad.problems.from).toMatch(/calendar date/);
-    expect(bad.problems.tz).toMatch(/IANA/);
+    expect(bad.problems).toEqual({ from: "not_a_date", tz: "unknown_zone" });
     expect(bad.range).toEqual(presetRange(30, "UTC", NOW));
     const backwards = resolveDateRange({ from: "2026-11-10", to: "2026-11-01" }, "UTC", NOW);
-    expect(backwards.problems.from).toMatch(/after to/);
+    expect(backwards.problems).toEqual({ from: "backwards" });
+    expect(resolveDateRange({ from: "2024-01-01", to: "2026-11-01" }, "UTC", NOW).problems).toEqual({ from: "too_long" });
     const ok = resolveDateRange({ from: "2026-11-01", to: "2026-11-05" }, "Europe/Berlin", NOW);
     expect(ok).toEqual({ range: { from: "2026-11-01", to: "2026-11-05", tz: "Europe/Berlin" }, explicit: true, problems: {} });
     expect(resolveDateRange({}, "America/New_York", NOW).explicit).toBe(false);
@@ -31,11 +31,5 @@ describe("the app's date range", () => {
     expect(listBounds({ from: "2026-11-01", to: "2026-11-05", tz: "UTC" })).toEqual({ from: "2026-11-01", to: "2026-11-05" });
     expect(listBounds({ from: "2026-10-25", to: "2026-10-25", tz: "Europe/Berlin" })).toEqual({ from: "2026-10-24T22:00:00.000Z", to: "2026-10-25T22:59:59.999Z" });
     expect(listBounds({ from: "2026-11-01", to: "2026-11-01", tz: "Asia/Kolkata" })).toEqual({ from: "2026-10-31T18:30:00.000Z", to: "2026-11-01T18:29:59.999Z" });
-  });
-
-  it("labels", () => {
-    expect(rangeLabel({ from: "2026-11-01", to: "2026-11-30" })).toBe("1 Nov – 30 Nov 2026");
-    expect(rangeLabel({ from: "2025-12-20", to: "2026-01-05" })).toBe("20 Dec 2025 – 5 Jan 2026");
-    expect(rangeLabel({ from: "2026-11-23", to: "2026-11-23" })).toBe("23 Nov 2026");
   });
 });

@@ -1,11 +1,13 @@
-// The app's one date range (DESIGN.md "Insights"): calendar dates `from`..`to`, both inclusive, in
+// The app's one date range (README.md "One date range for the whole app"): calendar dates `from`..`to`, both inclusive, in
 // the time zone `tz`, carried across pages in the URL (`from`, `to`, `tz`). Shared by the server
 // pages, the header's range control, the insights widgets and the drill-down links, so every page
 // reads a range the same way. A URL without a range keeps its old meaning: the lists show all time,
 // the overview its default period; the insights widgets take the default range (the last 30 days).
 import { parseAsString } from "nuqs/server";
 import { INSIGHTS_DEFAULT_DAYS } from "@/lib/data-api/constants";
-import { calendarDayNumber, insightsParams } from "@/lib/data-api/params";
+import type { z } from "zod";
+import { calendarDayNumber, insightsParams, rangeIssueReason } from "@/lib/data-api/params";
+import type { RangeProblem } from "@/lib/ui/messages";
 import { addDays, dayStart, daysBetween, todayIn } from "./calendar";
 
 export type DateRange = { from: string; to: string; tz: string };
@@ -38,8 +40,16 @@ export function presetOf(range: DateRange, nowMs: number): RangePresetId | null 
   return RANGE_PRESETS.find((p) => p.days === days)?.id ?? null;
 }
 
-/** What is wrong with each given range parameter, by name; empty when all are fine. */
-export type RangeProblems = Partial<Record<keyof DateRange, string>>;
+/**
+ * What is wrong with each given range parameter, by name, as a reason the UI words
+ * (lib/ui/messages.ts `rangeProblemText`); empty when all are fine.
+ */
+export type RangeProblems = Partial<Record<keyof DateRange, RangeProblem>>;
+
+/** The problem a range issue of the routes' schema stands for: the cross-field reason it carries, else a bad value. */
+export function problemOf(key: keyof DateRange, issue: z.core.$ZodIssue): RangeProblem {
+  return rangeIssueReason(issue) ?? (key === "tz" ? "unknown_zone" : "not_a_date");
+}
 
 export type ResolvedRange = {
   /** The range to show: the URL's when valid, else the default (the last 30 days in the viewer's zone). */
@@ -51,7 +61,7 @@ export type ResolvedRange = {
 
 /**
  * Reads a range from URL values with the insights routes' own schema (lib/data-api/params.ts), so
- * the page names the same problem the route would. `viewerTz` is the zone when the URL names none.
+ * the page finds the same problem the route would (and says it in the UI's words). `viewerTz` is the zone when the URL names none.
  */
 export function resolveDateRange(raw: { from?: string | null; to?: string | null; tz?: string | null }, viewerTz: string, nowMs: number): ResolvedRange {
   const given = { from: raw.from || undefined, to: raw.to || undefined, tz: raw.tz || viewerTz };
@@ -60,7 +70,7 @@ export function resolveDateRange(raw: { from?: string | null; to?: string | null
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const key = issue.path[0];
-      if ((key === "from" || key === "to" || key === "tz") && !problems[key]) problems[key] = issue.message;
+      if ((key === "from" || key === "to" || key === "tz") && !problems[key]) problems[key] = problemOf(key, issue);
     }
   }
   const tz = problems.tz ? viewerTz : given.tz;
@@ -92,14 +102,3 @@ export function listBounds(range: DateRange): { from: string; to: string } {
 
 /** The URL parameters that carry a range to another page (`from`, `to`, `tz`). */
 export const rangeParams = (range: DateRange): Record<keyof DateRange, string> => ({ from: range.from, to: range.to, tz: range.tz });
-
-const labelFormat = (withYear: boolean) => new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", ...(withYear ? { year: "numeric" } : {}), timeZone: "UTC" });
-
-/** "1 Nov – 30 Nov 2026", or "23 Nov 2026" for one day (dates are calendar dates: formatted in UTC). */
-export function rangeLabel(range: { from: string; to: string }): string {
-  const from = new Date(`${range.from}T00:00:00Z`);
-  const to = new Date(`${range.to}T00:00:00Z`);
-  if (range.from === range.to) return labelFormat(true).format(to);
-  const sameYear = from.getUTCFullYear() === to.getUTCFullYear();
-  return `${labelFormat(!sameYear).format(from)} – ${labelFormat(true).format(to)}`;
-}

@@ -6,11 +6,11 @@
 //   ranges had a zone, so old links keep their rows.
 // - A datetime `from`/`to` (e.g. an overview window's instants) is passed on as it is, as before.
 // - No `from`/`to`: all time, whatever `tz` says. There is no longest range: a list may span years.
-// Problems are named per field with the list routes' own schema, so the page shows the message the
-// route would give, without asking it.
+// Problems are found per field with the list routes' own schema, so the page finds what the route
+// would refuse, without asking it, and says it in the UI's words.
 import { calendarDayNumber, isTimeZoneName, visitorListParams } from "@/lib/data-api/params";
 import { addDays, dayStart, todayIn } from "./calendar";
-import type { DateRange, RangeProblems } from "./date-range";
+import { problemOf, type DateRange, type RangeProblems } from "./date-range";
 
 /** The zone a list reads URL dates in when the URL names none. */
 export const LIST_DEFAULT_TZ = "UTC";
@@ -32,8 +32,6 @@ export type ListRange = {
   /** The list routes' `from`/`to`: what the Data API is asked for (invalid values as given, for the route to name). */
   query: { from?: string; to?: string };
 };
-
-const TZ_MESSAGE = "tz must be an IANA time zone name, e.g. UTC, Europe/Berlin or America/New_York";
 
 /** The list filter one end of the range stands for (see the module comment). */
 function endBound(value: string, end: "from" | "to", tz: string): string {
@@ -57,14 +55,14 @@ export function resolveListRange(raw: RawRange, nowMs: number, viewerTz = LIST_D
   const to = raw.to || undefined;
   const problems: RangeProblems = {};
   const tzGiven = raw.tz || undefined;
-  if (tzGiven && !isTimeZoneName(tzGiven)) problems.tz = TZ_MESSAGE;
+  if (tzGiven && !isTimeZoneName(tzGiven)) problems.tz = "unknown_zone";
   const tz = tzGiven && !problems.tz ? tzGiven : from || to ? LIST_DEFAULT_TZ : viewerTz;
   // Visitors and mentions share one from/to rule; the visitors schema states it.
   const parsed = visitorListParams.safeParse({ from, to });
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const key = issue.path[0];
-      if ((key === "from" || key === "to") && !problems[key]) problems[key] = issue.message;
+      if ((key === "from" || key === "to") && !problems[key]) problems[key] = problemOf(key, issue);
     }
   }
   const instants = {

@@ -66,9 +66,9 @@ export const invalidParameter = (param: string, message: string) =>
 export type Subject = string;
 
 /**
- * Maps an upstream failure (after the scheduler's retries) to what the browser gets, per
- * DESIGN.md: 400/404 pass through; 401 ends the session; 403 is "no access"; 429 becomes 503 and
- * 5xx 502, each with Retry-After where known.
+ * Maps an upstream failure (after the scheduler's retries) to what the browser gets
+ * (lib/data-api/README.md "Errors the browser gets"): 400/404 pass through; 401 ends the session;
+ * 403 is "no access"; 429 becomes 503 and 5xx 502, each with Retry-After where known.
  */
 export function mapUpstreamError(error: DataApiError, subject: Subject): { error: DataApiError; endSession: boolean } {
   const requestId = error.requestId;

@@ -36,7 +36,8 @@ async function direct(path: string): Promise<unknown> {
 }
 
 /**
- * Splits the sandbox's items by DESIGN.md's rule, written out here independently of the app: an
+ * Splits the sandbox's items by the rule of lib/data-api/README.md "Tolerance of real data", written
+ * out here independently of the app: an
  * item is readable when it is an object with its identity (`identity` fields: any one of them).
  */
 function split(items: unknown[], identity: string[]): { readable: Item[]; unreadable: number } {

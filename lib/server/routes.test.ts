@@ -1,6 +1,7 @@
 // The BFF's routes (lib/server/routes.ts) against a sandbox over real HTTP: the table itself (every
 // registry endpoint served, nothing else), and happy path per parameter (the upstream
-// receives exactly the validated query), pagination meta, and every error mapping of DESIGN.md.
+// receives exactly the validated query), pagination meta, and every error mapping of
+// lib/data-api/README.md "Errors the browser gets".
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ListEnvelope, Mention, Visitor } from "@/lib/data-api/schemas";
 import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";

@@ -77,7 +77,7 @@ function EmptyWorkspaceNotice() {
   return (
     <div className="notice" role="status" data-testid="empty-workspace">
       <p className={styles.notice}>
-        <strong>This workspace has no visitors yet.</strong> The Data API holds no visitor of any date for the workspace this key belongs to, so every
+        <strong>This workspace has no visitors yet.</strong> Workspace Analytics has no visitor of any date for the workspace this key belongs to, so every
         figure below is 0. Visitors appear once the workspace&apos;s site sends its traffic; if you expected data here, sign in with a key of the workspace
         you meant (<Link href="/settings">Settings</Link> shows which key is in use).
       </p>

@@ -22,11 +22,11 @@ const one = (value: string | string[] | undefined): string | undefined => (Array
 
 /** The period to prefetch (the one matching the URL's range, read at this instant) and a bad period's message. */
 function readOverviewUrl(search: Search, viewerTz: string, nowMs: number = Date.now()): { period: Period; periodError?: string } {
-  // A period that is not one is named (the Data API's own message); the page shows the range. A
+  // A period that is not one is said in plain words; the page shows the range. A
   // valid one without a range never gets here: proxy.ts sends it on to its range.
   const checked = search.period === undefined ? null : parseQuery(periodParams, { period: search.period });
   const { range } = resolveDateRange({ from: one(search.from), to: one(search.to), tz: one(search.tz) }, viewerTz, nowMs);
-  return { period: periodForRange(range, nowMs).period, ...(checked && !checked.success ? { periodError: checked.message } : {}) };
+  return { period: periodForRange(range, nowMs).period, ...(checked && !checked.success ? { periodError: "The period in this link cannot be used" } : {}) };
 }
 
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<Search> }) {

@@ -21,18 +21,18 @@ import { cardFrame, type CardHead } from "@/components/ui/card";
 import { ChangeBadge } from "@/components/ui/change-badge";
 import { OVERVIEW_COLUMNS, TRAFFIC_COLUMNS } from "@/lib/columns/analytics";
 import { AI_SOURCES, isAiSource, LABELS } from "@/lib/data-api/constants";
-import { formatPercent } from "@/lib/format/format";
+import { formatDateRange, formatPercent, formatPlatformList, formatZone } from "@/lib/format/format";
 import type { SourcesInsight } from "@/lib/server/insights/sources";
 import type { TrendInsight } from "@/lib/server/insights/trend";
 import { apiQuery, browserApi } from "@/lib/queries/api";
-import { previousRange, rangeLabel, rangeParams, type DateRange } from "@/lib/range/date-range";
+import { previousRange, rangeParams, type DateRange } from "@/lib/range/date-range";
 import { useDateRange } from "@/lib/range/use-date-range";
 import { Kpi, KpiSkeleton, PendingNote } from "./kpi";
 import styles from "./overview.module.css";
 
 /** The labels of a range's answer: its window and the previous period's. */
 function windowLabels(range: DateRange) {
-  return { window: rangeLabel(range), previous: rangeLabel(previousRange(range)) };
+  return { window: formatDateRange(range), previous: formatDateRange(previousRange(range)) };
 }
 
 const rangeQuery = (range: DateRange) => ({ query: rangeParams(range) });
@@ -40,7 +40,7 @@ const rangeQuery = (range: DateRange) => ({ query: rangeParams(range) });
 const trendQuery = (range: DateRange) => apiQuery(browserApi, "/insights/trend", rangeQuery(range));
 
 /** What a widget says while it counts: the range it is counting, in words. */
-const counting = (what: string, range: DateRange) => `Counting ${what} for ${rangeLabel(range)} (${range.tz})…`;
+const counting = (what: string, range: DateRange) => `Counting ${what} for ${formatDateRange(range)} (${formatZone(range.tz)})…`;
 
 /** The cards of the range's charts and tables, whatever the state of their answers. */
 const CARDS = {
@@ -58,9 +58,9 @@ export function RangeInsights() {
     <section className="stack" aria-labelledby="range-heading" data-testid="range-insights">
       <div className={styles.sectionHeader}>
         <h2 id="range-heading">
-          {labels.window} <span className="muted">({range.tz})</span>
+          {labels.window} <span className="muted">({formatZone(range.tz)})</span>
         </h2>
-        <p>The header&apos;s range: calendar days in {range.tz}, each compared with the same number of days before: {labels.previous}.</p>
+        <p>The header&apos;s range: days counted in {formatZone(range.tz)}, each compared with the same number of days before: {labels.previous}.</p>
       </div>
       <Widget what="the key metrics of the range" frame={rangeKpiFrame} loading={<RangeLoading text={counting("visitors", range)} kpis />}>
         <RangeKpis range={range} />
@@ -155,7 +155,7 @@ function RangeKpis({ range }: { range: DateRange }) {
             </PendingAnswer>
             <div className={styles.kpiNote}>
               <p className="small muted" data-testid="range-kpi-note">
-                {labels.window} ({shown.tz}); a visitor counts on the day it was first seen. AI visitors came from ChatGPT, Perplexity, Claude or Gemini.
+                {labels.window} ({formatZone(shown.tz)}); a visitor counts on the day it was first seen. AI visitors came from {formatPlatformList()}.
               </p>
               {!pending && <KpiDownload trend={trend} />}
             </div>

@@ -19,6 +19,7 @@ import { sortByRank } from "@/components/ui/ranking-data";
 import { ScoreSummary } from "@/components/ui/score-summary";
 import { UnknownValue } from "@/components/ui/value-badge";
 import type { Ranking } from "@/lib/data-api/schemas";
+import { formatChange } from "@/lib/format/format";
 import { apiQuery, browserApi } from "@/lib/queries/api";
 
 const scoreQuery = apiQuery(browserApi, "/intelligence/score", {});
@@ -70,7 +71,7 @@ function ScoreCard() {
           <ScoreSummary score={s} size="large" />
           <p className="small muted">
             Range 0 (never surfaced) to 100 (consistently recommended first). Trend: <TrendDirection direction={s.trend?.direction} />
-            {s.trend?.change !== undefined && `, ${s.trend.change > 0 ? "+" : ""}${s.trend.change} ${Math.abs(s.trend.change) === 1 ? "point" : "points"}`}.
+            {s.trend?.change !== undefined && `, ${formatChange(s.trend.change, "points").text}`}.
           </p>
         </div>
       )}

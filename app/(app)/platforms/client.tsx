@@ -17,9 +17,9 @@ import { EmptyState, PendingAnswer, QueryView } from "@/components/states/states
 import { useWidgetQuery, Widget } from "@/components/states/widget";
 import { cardFrame, type CardHead } from "@/components/ui/card";
 import { COMPETITOR_COLUMNS } from "@/lib/columns/competitors";
-import { formatNumber } from "@/lib/format/format";
+import { formatDateRange, formatNumber, formatZone, sortPlatforms } from "@/lib/format/format";
 import { apiQuery, browserApi } from "@/lib/queries/api";
-import { rangeLabel, rangeParams, type DateRange } from "@/lib/range/date-range";
+import { rangeParams, type DateRange } from "@/lib/range/date-range";
 import { useDateRange } from "@/lib/range/use-date-range";
 import type { CompetitorsInsight } from "@/lib/server/insights/competitors";
 
@@ -38,7 +38,7 @@ export function PlatformsClient() {
         <div>
           <h1>AI platforms</h1>
           <p>
-            {rangeLabel(range)} ({range.tz}): which AI platforms mention the brand, how they talk about it, and whether the visitors they send convert.
+            {formatDateRange(range)} ({formatZone(range.tz)}): which AI platforms mention the brand, how they talk about it, and whether the visitors they send convert.
           </p>
         </div>
       </div>
@@ -63,7 +63,7 @@ function PlatformsCard({ range }: { range: DateRange }) {
         <PendingAnswer pending={query.isPlaceholderData} className="stack">
           <WindowNote answer={p} range={range} pending={query.isPlaceholderData} compared />
           <ul className={styles.list} aria-label="AI platforms">
-            {p.data.map((row) => (
+            {sortPlatforms(p.data, (r) => r.platform).map((row) => (
               <PlatformChain key={row.platform} row={row} range={p} window={previousWindowLabel(p)} />
             ))}
           </ul>
@@ -121,7 +121,7 @@ function CompetitorsCard({ range }: { range: DateRange }) {
           </p>
           <DataTable rows={rows} columns={COMPETITOR_TABLE_COLUMNS} caption="Competitors named with the brand" rowKey={competitorRowKey} testId="competitors-table" rowTestId="competitor-row" />
           <p className="small muted" data-testid="competitor-link-note">
-            A competitor&apos;s name opens the range&apos;s mentions: the Data API cannot filter mentions by competitor, so that list is not narrowed to it.
+            A competitor&apos;s name opens every mention of the range: mentions cannot be filtered by competitor, so the list is not only the ones naming it.
           </p>
         </PendingAnswer>
       )}

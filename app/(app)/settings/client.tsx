@@ -28,18 +28,22 @@ export function SettingsClient({ environment, keyHint, theme }: { environment: "
       <div className="page-header">
         <div>
           <h1>Settings</h1>
-          <p>The API key this session uses, your time zone, and how the dashboard looks.</p>
+          <p>The API key you signed in with, your time zone, and how the dashboard looks.</p>
         </div>
       </div>
       <Card title="API key" testId="key-card">
         <dl className="details">
           <div>
-            <dt>Environment</dt>
+            <dt>Data</dt>
             <dd data-testid="environment">
               {environment === "test" ? (
-                <span className="badge badge-test">Test: sandbox / test data</span>
+                <>
+                  <span className="badge badge-test">Test data</span> <span className="small muted">made up, not your live workspace</span>
+                </>
               ) : (
-                <span className="badge badge-success">Live: production data</span>
+                <>
+                  <span className="badge badge-success">Live</span> <span className="small muted">your workspace&apos;s real data</span>
+                </>
               )}
             </dd>
           </div>
@@ -51,7 +55,7 @@ export function SettingsClient({ environment, keyHint, theme }: { environment: "
           </div>
         </dl>
         <p className="small muted" style={{ marginTop: 16 }}>
-          The full key never leaves this app&apos;s server. To use another key, sign out and sign in with it.
+          Only the start and end of the key are shown; the whole key stays on the dashboard&apos;s server. To use another key, sign out and sign in with it.
         </p>
         <div style={{ marginTop: 16 }} className="card-actions">
           <button type="button" className="button button-danger" onClick={() => void doSignOut()} disabled={signingOut} data-testid="sign-out">

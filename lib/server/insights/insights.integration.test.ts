@@ -47,7 +47,8 @@ beforeAll(async () => {
 // The expected answers, computed here.
 
 const AI = ["chatgpt", "perplexity", "claude", "gemini"];
-const SOURCES = ["chatgpt", "perplexity", "claude", "gemini", "organic", "direct", "paid", "social", "referral"];
+// The AI platforms first, in the one order every page lists them (README.md "Words and formats").
+const SOURCES = ["chatgpt", "claude", "perplexity", "gemini", "organic", "direct", "paid", "social", "referral"];
 const PLATFORMS = ["chatgpt", "claude", "perplexity", "gemini"];
 
 const formatters = new Map<string, Intl.DateTimeFormat>();

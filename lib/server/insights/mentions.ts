@@ -12,7 +12,7 @@ import "server-only";
 import type { SharedRun } from "@/lib/data-api/cache";
 import { PLATFORMS, SENTIMENTS } from "@/lib/data-api/constants";
 import type { Mention } from "@/lib/data-api/schemas";
-import { rangeLabel } from "@/lib/range/date-range";
+import { formatCount, formatDateRange, formatNumber } from "@/lib/format/format";
 import { finalError } from "../http";
 import type { InsightsContext } from "./context";
 import { coveringSpan, dayKey, isEmptySpan, joinAll, listDays, listingsFor, MENTIONS, readStoredDays, shareListing, storeDays, type DaySummariser } from "./listing";
@@ -87,8 +87,6 @@ export const MENTION_DAYS: DaySummariser<Mention, MentionTally, MentionDay> = {
   finish: ({ named, ...day }) => ({ ...day, competitors: [...named.values()] }),
 };
 
-const formatCount = (n: number) => n.toLocaleString("en-US");
-
 /** Lists the mentions of `span` (once more if they moved while being read), stores its days; joined by later requests for its days while it runs. */
 function startListing(ictx: InsightsContext, span: DaySpan): SharedRun<MentionListing> {
   return shareListing(ictx.state.mentionListings, span, async (signal) => {
@@ -102,7 +100,7 @@ function startListing(ictx: InsightsContext, span: DaySpan): SharedRun<MentionLi
         throw finalError({
           status: 422,
           code: "listing_too_large",
-          message: `The Data API has ${formatCount(read.total)} mentions in ${rangeLabel({ from: span.days[0]!.date, to: span.days.at(-1)!.date })}, more than the ${formatCount(read.max)} the insights read for one answer. Choose a shorter range.`,
+          message: `The Data API has ${formatCount(read.total, "mention")} in ${formatDateRange({ from: span.days[0]!.date, to: span.days.at(-1)!.date })}, more than the ${formatNumber(read.max)} the insights read for one answer. Choose a shorter range.`,
         });
       }
       if (read.kind === "unsummable") throw new Error("A lenient summariser never stops a listing.");

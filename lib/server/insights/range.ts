@@ -1,4 +1,4 @@
-// An insights query's window (DESIGN.md "Insights"): calendar days `from`..`to` (inclusive) in the
+// An insights query's window (README.md "Insights"): calendar days `from`..`to` (inclusive) in the
 // time zone `tz`, the range [start of `from`, start of the day after `to`), its buckets (days, or
 // ISO weeks from Monday clipped to the range), and the previous period: the same number of days
 // ending the day before `from`, its buckets the current ones moved back by that many days.

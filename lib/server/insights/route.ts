@@ -3,7 +3,7 @@
 // long, `bucket` when days are asked for over too long a range), and identical concurrent requests
 // of a key sharing one computation, which ends when the last of them goes away (its signal reaches
 // every upstream call and every shared run it joins). Also the rounding rules every insight shares
-// (DESIGN.md: percentage points and positions to one decimal).
+// (README.md "Insights": percentage points and positions to one decimal).
 import "server-only";
 import { insightsParams, type InsightsParams } from "@/lib/data-api/params";
 import type { BffRouteDef, RouteContext } from "../routes";

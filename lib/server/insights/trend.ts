@@ -1,5 +1,5 @@
 // GET /api/insights/trend: visitors, AI visitors and conversions per bucket (days, or ISO weeks
-// clipped to the range), with the previous period's buckets beside them (DESIGN.md "Insights").
+// clipped to the range), with the previous period's buckets beside them (README.md "Insights").
 import "server-only";
 import { AI_SOURCES, type InsightBucket } from "@/lib/data-api/constants";
 import type { InsightsContext } from "./context";

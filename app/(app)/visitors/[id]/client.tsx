@@ -13,14 +13,14 @@ import { EmptyState, noRows, QueryView, SkeletonLines, UnreadableNotice } from "
 import { useWidgetQuery, Widget } from "@/components/states/widget";
 import { Card, type CardHead } from "@/components/ui/card";
 import { ConvertedBadge } from "@/components/ui/converted-badge";
-import { DateTime } from "@/components/ui/date-time";
+import { DateTime, ZoneName } from "@/components/ui/date-time";
 import { ArrowLeftIcon } from "@/components/ui/icons";
 import { SourceBadge } from "@/components/ui/source-badge";
 import { IntentLabel, UnknownValue } from "@/components/ui/value-badge";
 import { orderTimeline } from "@/components/ui/timeline-data";
 import { eventLabel } from "@/lib/columns/labels";
 import type { TimelineEvent, Visitor } from "@/lib/data-api/schemas";
-import { formatCountry, formatDuration, formatNumber, MISSING } from "@/lib/format/format";
+import { formatCount, formatCountry, formatDuration, formatNumber, MISSING } from "@/lib/format/format";
 import { apiQuery, browserApi } from "@/lib/queries/api";
 import { errorStatus } from "@/lib/queries/error-status";
 import { useRangeQuery } from "@/components/shell/nav-links";
@@ -93,8 +93,9 @@ const DETAILS: Record<(typeof VISITOR_COLUMNS)[number]["key"], (v: Visitor) => R
 function VisitorDetails({ visitor }: { visitor: Visitor }) {
   return (
     <dl className="details">
-      {VISITOR_COLUMNS.map(({ key, label }) => (
-        <Item key={key} label={label}>
+      {VISITOR_COLUMNS.map(({ key, label, kind }) => (
+        // Times say their zone in the label, as the visitor table's headings do.
+        <Item key={key} label={kind === "timestamp" ? <>{label} (<ZoneName />)</> : label}>
           {DETAILS[key](visitor)}
         </Item>
       ))}
@@ -102,7 +103,7 @@ function VisitorDetails({ visitor }: { visitor: Visitor }) {
   );
 }
 
-function Item({ label, children }: { label: string; children: React.ReactNode }) {
+function Item({ label, children }: { label: ReactNode; children: ReactNode }) {
   return (
     <div>
       <dt>{label}</dt>
@@ -137,7 +138,7 @@ function OrderToggle({ order, onOrder }: { order: TimelineOrder; onOrder: (order
   );
 }
 
-function timelineFrame(body: ReactNode, actions: ReactNode, description?: string) {
+function timelineFrame(body: ReactNode, actions: ReactNode, description?: ReactNode) {
   return (
     <Card title="Timeline" description={description} testId="timeline-card" actions={actions}>
       {body}
@@ -148,7 +149,11 @@ function timelineFrame(body: ReactNode, actions: ReactNode, description?: string
 function TimelineCard({ id, order, onOrder }: { id: string; order: TimelineOrder; onOrder: (order: TimelineOrder) => void }) {
   const timeline = useWidgetQuery(apiQuery(browserApi, "/visitors/:id/timeline", { params: { id } }));
   const events = timeline.data ? orderTimeline(timeline.data.data, order) : [];
-  const eventCount = timeline.data ? `${formatNumber(events.length)} ${events.length === 1 ? "event" : "events"}, ${order} first` : undefined;
+  const eventCount = timeline.data ? (
+    <>
+      {formatCount(events.length, "event")}, {order} first; times in <ZoneName />
+    </>
+  ) : undefined;
   return timelineFrame(
     <QueryView
       query={timeline}

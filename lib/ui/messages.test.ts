@@ -1,0 +1,120 @@
+import { describe, expect, it } from "vitest";
+import { insightsParams, mentionListParams, parseQuery, visitorListParams } from "@/lib/data-api/params";
+import { exportErrorText, filterProblemText, loadErrorText, rangeProblemText, signInErrorText, type RangeField, type RangeProblem } from "./messages";
+
+/** Words a developer would write and a marketer would not read: paths, status codes, API terms. */
+const DEVELOPER_WORDS = /\/api|\/v1|\/visitors|\/intelligence|\bHTTP\b|\b[45]\d\d\b|ISO 8601|IANA|\bparam\b|must be|\bupstream\b|Data API|\bendpoint\b|\bquery\b|YYYY|\btz\b|\bnull\b|\bundefined\b/i;
+
+const plain = (text: string) => {
+  expect(text, text).not.toMatch(DEVELOPER_WORDS);
+  expect(text.length).toBeGreaterThan(10);
+  // A sentence people read starts with a capital and ends with a full stop.
+  expect(text, text).toMatch(/^[A-Z“"].*\.$/s);
+};
+
+const FIELDS: RangeField[] = ["from", "to", "tz"];
+const PROBLEMS: RangeProblem[] = ["missing", "not_a_date", "backwards", "too_long", "mixed", "unknown_zone"];
+
+describe("range fields say what is wrong and what to do", () => {
+  it.each(FIELDS.flatMap((f) => PROBLEMS.map((p) => [f, p] as const)))("%s, %s", (field, problem) => {
+    plain(rangeProblemText(field, problem));
+  });
+
+  it("a date that is not one shows an example of the form to type, for its own end", () => {
+    expect(rangeProblemText("from", "not_a_date")).toBe("This start date is not a date the dashboard can use. Type it as year-month-day, e.g. 2026-11-01.");
+    expect(rangeProblemText("to", "not_a_date")).toContain("end date");
+    expect(rangeProblemText("from", "backwards")).toBe("The start date is after the end date. Swap them, or pick another date.");
+    expect(rangeProblemText("from", "too_long")).toContain("366 days");
+  });
+
+  it("the reasons the routes' schema gives are the ones worded here (an unworded reason would fall back to 'not a date')", () => {
+    // The schema the API answers with: its messages stay precise for developers…
+    const backwards = parseQuery(visitorListParams, { from: "2026-11-10", to: "2026-11-01" });
+    expect(backwards).toMatchObject({ success: false, param: "to", message: "to must not be earlier than from" });
+    const tooLong = parseQuery(insightsParams, { from: "2024-01-01", to: "2026-11-01" });
+    expect(tooLong).toMatchObject({ success: false, param: "from" });
+    // …and the UI never shows them.
+    if (!backwards.success) expect(rangeProblemText("to", "backwards")).not.toContain(backwards.message);
+  });
+});
+
+describe("filter fields refused by a route", () => {
+  const params = [...new Set([...Object.keys(visitorListParams.shape), ...Object.keys(mentionListParams.shape), "tz", "format", "something_new"])];
+  it.each(params)("%s", (param) => {
+    plain(filterProblemText(param));
+  });
+
+  it("never repeats the route's message", () => {
+    const refused = parseQuery(visitorListParams, { source: "myspace" });
+    expect(refused.success).toBe(false);
+    if (!refused.success) {
+      expect(refused.message).toMatch(/source must be one of/);
+      expect(filterProblemText(refused.param)).toBe("This source is not one the dashboard knows. Choose one from the list.");
+    }
+  });
+});
+
+/** Every error a widget can get: the BFF's codes by status, and the browser's own (status 0). */
+const ERRORS = [
+  { status: 0, code: "network_error" },
+  { status: 400, code: "invalid_parameter", param: "source" },
+  { status: 400, code: "invalid_parameter", param: "from" },
+  { status: 401, code: "session_expired" },
+  { status: 404, code: "not_found" },
+  { status: 499, code: "client_closed_request" },
+  { status: 500, code: "internal_error" },
+  { status: 502, code: "upstream_error" },
+  { status: 502, code: "network_error" },
+  { status: 502, code: "unexpected_response" },
+  { status: 502, code: "redirect_rejected" },
+  { status: 503, code: "rate_limited", retryAfter: 38 },
+  { status: 503, code: "rate_limited" },
+  { status: 503, code: "listing_changed" },
+  { status: 503, code: "not_configured" },
+  { status: 504, code: "upstream_timeout" },
+  { status: 418, code: "http_error" },
+];
+
+describe("widget errors", () => {
+  it.each(ERRORS)("$status $code", (error) => {
+    plain(loadErrorText(error, "the ranking"));
+  });
+
+  it("tells the causes apart", () => {
+    expect(loadErrorText({ status: 503, code: "rate_limited", retryAfter: 38 }, "x")).toBe("This workspace has used up its requests for the moment. Try again in 38 s.");
+    expect(loadErrorText({ status: 0, code: "network_error" }, "x")).toMatch(/dashboard's server could not be reached/);
+    expect(loadErrorText({ status: 502, code: "network_error" }, "x")).toMatch(/Workspace Analytics could not be reached/);
+    expect(loadErrorText({ status: 400, code: "invalid_parameter", param: "limit" }, "x")).toBe("Show between 1 and 100 rows per page.");
+  });
+});
+
+describe("sign-in failures", () => {
+  it.each([
+    { status: 400, code: "invalid_parameter" },
+    { status: 401, code: "invalid_key" },
+    { status: 403, code: "csrf_rejected" },
+    { status: 404, code: "demo_unavailable" },
+    { status: 413, code: "payload_too_large" },
+    { status: 429, code: "too_many_attempts", retryAfter: 42 },
+    { status: 502, code: "network_error" },
+    { status: 502, code: "upstream_error" },
+    { status: 503, code: "rate_limited" },
+    { status: 504, code: "upstream_timeout" },
+  ])("$status $code", (error) => {
+    const { title, message } = signInErrorText(error);
+    expect(title).not.toMatch(DEVELOPER_WORDS);
+    plain(message);
+  });
+
+  it("puts a bad key's problem on the key field, and a wait in seconds", () => {
+    expect(signInErrorText({ status: 401, code: "invalid_key" })).toMatchObject({ title: "Key rejected", field: true });
+    expect(signInErrorText({ status: 503, code: "rate_limited" })).toMatchObject({ title: "Workspace Analytics is busy", field: false });
+    expect(signInErrorText({ status: 429, code: "too_many_attempts", retryAfter: 42 }).message).toBe("Too many sign-ins failed from here. Try again in 42 s.");
+  });
+});
+
+describe("export failures in the tray", () => {
+  it.each(["export_too_large", "too_many_exports", "download_stopped", "export_lost", "export_failed", "upstream_error", "rate_limited", "unexpected_response", "session_expired", "whatever"])("%s", (code) => {
+    plain(exportErrorText({ code }));
+  });
+});

@@ -1,0 +1,145 @@
+// What the UI says when something is wrong, in the words of the people using the dashboard. The
+// JSON API keeps its precise messages for developers (`{error:{code,message,param?}}`, e.g. "from
+// must be an ISO 8601 date …"); the UI never shows those verbatim on a field or a widget: it maps
+// an error by its `param`, `code` and status to a sentence here. A range field's problem comes with
+// its reason (lib/range: not a date, backwards, too long…), so the sentence says what to do.
+import { INSIGHTS_MAX_DAYS, PAGE_SIZE_MAX } from "@/lib/data-api/constants";
+import { formatDuration } from "@/lib/format/format";
+
+/** Why a range's end or zone cannot be used (lib/range names one per field). */
+export type RangeProblem = "missing" | "not_a_date" | "backwards" | "too_long" | "mixed" | "unknown_zone";
+
+export type RangeField = "from" | "to" | "tz";
+
+const EXAMPLE_DATE = { from: "2026-11-01", to: "2026-11-30" } as const;
+
+/** The sentence a range field shows for its problem. */
+export function rangeProblemText(field: RangeField, problem: RangeProblem): string {
+  if (field === "tz") {
+    return problem === "missing"
+      ? "Choose a time zone, e.g. Europe/Berlin."
+      : "This time zone is not one the dashboard knows. Choose one from the list, e.g. Europe/Berlin or America/New_York.";
+  }
+  const end = field === "from" ? "start date" : "end date";
+  switch (problem) {
+    case "missing":
+      return `Enter a ${end}, e.g. ${EXAMPLE_DATE[field]}.`;
+    case "backwards":
+      return field === "from" ? "The start date is after the end date. Swap them, or pick another date." : "The end date is before the start date. Swap them, or pick another date.";
+    case "too_long":
+      return `This range is longer than ${INSIGHTS_MAX_DAYS} days. Choose a later start date or an earlier end date.`;
+    case "mixed":
+      return "This link mixes a date with a date and time. Choose both dates again.";
+    default:
+      return `This ${end} is not a date the dashboard can use. Type it as year-month-day, e.g. ${EXAMPLE_DATE[field]}.`;
+  }
+}
+
+/** A filter's name as its field is labelled, for sentences about a link's filters. */
+const FILTER_NAMES: Record<string, string> = {
+  source: "source",
+  intent: "intent",
+  converted: "converted filter",
+  platform: "platform",
+  sentiment: "sentiment",
+  from: "start date",
+  to: "end date",
+  tz: "time zone",
+  limit: "page size",
+  offset: "page",
+  format: "file format",
+  period: "period",
+};
+
+/** The sentence a filter field (or a list's invalid-filter notice) shows when the server refused its value. */
+export function filterProblemText(param: string): string {
+  switch (param) {
+    case "source":
+      return "This source is not one the dashboard knows. Choose one from the list.";
+    case "intent":
+      return "An intent is a word or words joined by underscores, e.g. pricing_research. Choose a suggestion or type one like it.";
+    case "converted":
+      return "Choose Converted, Not converted or Any.";
+    case "platform":
+      return "This platform is not one the dashboard knows. Choose one from the list.";
+    case "sentiment":
+      return "Choose Positive, Neutral, Negative or Any.";
+    case "from":
+    case "to":
+      return rangeProblemText(param, "not_a_date");
+    case "tz":
+      return rangeProblemText("tz", "unknown_zone");
+    case "limit":
+      return `Show between 1 and ${PAGE_SIZE_MAX} rows per page.`;
+    case "offset":
+      return "This page is past the end of the list. Go back to the first page.";
+    case "period":
+      return "Choose 24 hours, 7 days, 30 days or 90 days.";
+    default:
+      return `The ${FILTER_NAMES[param] ?? "filter"} in this link cannot be used.`;
+  }
+}
+
+/** "The source in this link" for the invalid-filter notice. */
+export const filterName = (param: string): string => FILTER_NAMES[param] ?? "filter";
+
+/** What a failed request reads as: enough of the error to choose the words (status, code, param, wait). */
+export type ErrorFacts = { status?: number; code?: string; param?: string; retryAfter?: number };
+
+/** The message of a widget that could not load `what` ("the ranking", "visitors"): what happened and what to do. */
+export function loadErrorText(error: ErrorFacts, what: string): string {
+  const { status, code } = error;
+  if (status === 0) return "The dashboard's server could not be reached. Check your connection and try again.";
+  if (status === 400 && error.param) return filterProblemText(error.param);
+  if (status === 401 || code === "session_expired" || code === "unauthorized") return "Your session has ended. Sign in again to continue.";
+  if (status === 404) return `The dashboard could not find ${what}.`;
+  if (code === "rate_limited" || status === 429) {
+    const wait = error.retryAfter ? ` Try again in ${formatDuration(error.retryAfter)}.` : " Try again in a few seconds.";
+    return `This workspace has used up its requests for the moment.${wait}`;
+  }
+  if (code === "upstream_timeout" || status === 504) return "Workspace Analytics took too long to answer. Try again.";
+  if (code === "network_error") return "Workspace Analytics could not be reached. Try again in a moment.";
+  if (code === "unexpected_response" || code === "redirect_rejected") return "Workspace Analytics sent data the dashboard could not read. If it happens again, pass the request ID on to support.";
+  if (code === "listing_changed") return "The data changed while it was being counted. Try again to get exact figures.";
+  if (code === "not_configured") return "The dashboard is not fully set up yet. Ask the person who runs it to check its settings.";
+  if (status !== undefined && status >= 500) return "Workspace Analytics had a problem. Try again shortly.";
+  return "Something went wrong. Try again.";
+}
+
+/** A failed sign-in: its title and what to do, by the server's status and code (never its developer message). */
+export function signInErrorText(error: ErrorFacts): { title: string; message: string; field: boolean } {
+  const { status, code } = error;
+  if (status === 400 || status === 413 || code === "invalid_parameter") {
+    return { title: "That is not an API key", message: "A workspace API key starts with svc_sk_live_ or svc_sk_test_. Copy it again from your workspace's settings.", field: true };
+  }
+  if (status === 401) return { title: "Key rejected", message: "This key is not valid, or it was revoked. Check that you copied all of it, or create a new key in your workspace.", field: true };
+  if (status === 429 || code === "too_many_attempts") {
+    const wait = error.retryAfter ? `in ${formatDuration(error.retryAfter)}` : "in a minute";
+    return { title: "Too many attempts", message: `Too many sign-ins failed from here. Try again ${wait}.`, field: false };
+  }
+  if (code === "csrf_rejected" || status === 403) return { title: "Sign in from this page", message: "Reload this page and sign in again.", field: false };
+  if (code === "demo_unavailable") return { title: "Demo workspaces are not available", message: "Sign in with your workspace's API key instead.", field: false };
+  if (code === "rate_limited") return { title: "Workspace Analytics is busy", message: "Your key may be fine: too many requests are being made with it right now. Try again in a few seconds.", field: false };
+  if (code === "network_error") return { title: "Workspace Analytics could not be reached", message: "The key was not checked. Try again in a moment.", field: false };
+  if (code === "upstream_timeout" || status === 504) return { title: "Workspace Analytics did not answer in time", message: "The key was not checked. Try again.", field: false };
+  if (status !== undefined && status >= 500) return { title: "Workspace Analytics is having problems", message: "Your key may be fine. Try again shortly.", field: false };
+  return { title: "Sign-in failed", message: "Try again.", field: false };
+}
+
+/** Why an export stopped, for the exports tray, by the server's code. */
+export function exportErrorText(error: { code?: string }): string {
+  switch (error.code) {
+    case "export_too_large":
+      return "Too many rows for one file. Narrow the filters (a shorter date range, one source) and export again.";
+    case "too_many_exports":
+      return "As many exports as this key may run at once are already running. Wait for one to finish, or cancel one, then export again.";
+    case "download_stopped":
+      return "The download was stopped in the browser, or the connection closed.";
+    case "download_idle":
+      return "The download stopped moving (paused in the browser, or the connection stalled), so it was ended. Export again.";
+    case "export_lost":
+      return "The server running this export stopped before it finished. Export again.";
+    default:
+      return loadErrorText({ code: error.code, status: error.code === "export_failed" ? 500 : undefined }, "the rows");
+  }
+}
