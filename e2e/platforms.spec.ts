@@ -126,7 +126,7 @@ test("competitors named with us: each with its mentions and share of the range's
     await expect(row).toContainText(percentText((count * 100) / mentions.length));
   }
   // The Data API cannot filter mentions by competitor: the link opens the range's mentions, and says so.
-  await expect(card.getByTestId("competitor-link-note")).toContainText("not narrowed to it");
+  await expect(card.getByTestId("competitor-link-note")).toContainText("mentions cannot be filtered by competitor, so the list is not only the ones naming it");
   await table.getByTestId("competitor-link").first().click();
   await expect(page).toHaveURL(`/mentions?${RANGE_QUERY}`);
 });

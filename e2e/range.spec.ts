@@ -206,7 +206,7 @@ test("Settings' time zone is the zone named next to the range, and its presets' 
   await signIn(page, "pro");
   await page.goto("/settings");
   await page.getByTestId("time-zone-select").selectOption("Europe/Berlin");
-  await expect(page.getByTestId("time-zone-card")).toContainText("start at midnight in Europe/Berlin");
+  await expect(page.getByTestId("time-zone-card")).toContainText("start at midnight Berlin time");
   await page.reload();
   await expect(page.getByTestId("time-zone-select")).toHaveValue("Europe/Berlin");
   await page.goto("/platforms");

@@ -76,6 +76,10 @@ test.describe("sign in", () => {
     await signIn(page, "pro");
     await page.goto("/visitors?source=claude");
     await expect(page.getByTestId("visitor-row").first()).toBeVisible();
+    // Hydrated (the filters wait for it) and settled: a refetch of the server's rows after hydration
+    // would otherwise be what finds the session gone, before the click.
+    await expect(page.getByLabel("Source")).toBeEnabled();
+    await page.waitForLoadState("networkidle");
     await context.clearCookies();
     await page.getByRole("link", { name: "Next →" }).click();
     await expect(page).toHaveURL(/\/sign-in\?next=%2Fvisitors%3F/);

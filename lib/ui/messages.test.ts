@@ -114,7 +114,12 @@ describe("sign-in failures", () => {
 });
 
 describe("export failures in the tray", () => {
-  it.each(["export_too_large", "too_many_exports", "download_stopped", "export_lost", "export_failed", "upstream_error", "rate_limited", "unexpected_response", "session_expired", "whatever"])("%s", (code) => {
+  it.each(["export_too_large", "too_many_exports", "download_stopped", "download_idle", "export_lost", "export_failed", "upstream_error", "rate_limited", "unexpected_response", "session_expired", "whatever"])("%s", (code) => {
     plain(exportErrorText({ code }));
+  });
+
+  it("says an upstream failure is the Data API's, and an idle download why it ended", () => {
+    expect(exportErrorText({ code: "upstream_error" })).toBe("Workspace Analytics had a problem. Try again shortly.");
+    expect(exportErrorText({ code: "download_idle" })).toMatch(/^The download stopped moving/);
   });
 });

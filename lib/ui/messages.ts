@@ -102,7 +102,8 @@ export function loadErrorText(error: ErrorFacts, what: string): string {
   if (code === "unexpected_response" || code === "redirect_rejected") return "Workspace Analytics sent data the dashboard could not read. If it happens again, pass the request ID on to support.";
   if (code === "listing_changed") return "The data changed while it was being counted. Try again to get exact figures.";
   if (code === "not_configured") return "The dashboard is not fully set up yet. Ask the person who runs it to check its settings.";
-  if (status !== undefined && status >= 500) return "Workspace Analytics had a problem. Try again shortly.";
+  // An upstream failure is named by its code where the status is not at hand (an export's recorded error).
+  if ((status !== undefined && status >= 500) || code === "upstream_error") return "Workspace Analytics had a problem. Try again shortly.";
   return "Something went wrong. Try again.";
 }
 
