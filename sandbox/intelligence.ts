@@ -10,6 +10,12 @@ import { DAY_MS } from "./visitors";
 /** The score and ranking are recomputed once per interval; `updated_at` is the interval's start. */
 export const SCORE_INTERVAL_MS = DAY_MS;
 
+/**
+ * The trend and the ranking's `change` compare with the values this many intervals earlier: 30 days,
+ * the window over which the dashboard's /intelligence shows what moved alongside the score's change.
+ */
+export const TREND_INTERVALS = 30;
+
 export type ScoreJson = {
   score: number;
   trend: { direction: TrendDirection; change: number };
@@ -118,12 +124,12 @@ function competitorScores(seed: number, i: number): number[] {
 
 const intervalStart = (i: number): string => new Date(i * SCORE_INTERVAL_MS).toISOString();
 
-/** The score at instant `nowMs`; the trend compares it with the previous interval's. */
+/** The score at instant `nowMs`; the trend compares it with the score TREND_INTERVALS earlier. */
 export function scoreAt(seed: number, nowMs: number): ScoreJson {
   const i = intervalOf(nowMs);
   const breakdown = breakdownAt(seed, i);
   const score = scoreOf(breakdown);
-  const delta = score - scoreOf(breakdownAt(seed, i - 1));
+  const delta = score - scoreOf(breakdownAt(seed, i - TREND_INTERVALS));
   return {
     score,
     trend: { direction: delta > 0 ? "up" : delta < 0 ? "down" : "flat", change: Math.abs(delta) },
@@ -134,16 +140,16 @@ export function scoreAt(seed: number, nowMs: number): ScoreJson {
 
 /**
  * The workspace among its tracked competitors at instant `nowMs`, best score first (a tie puts the
- * workspace first, then names in order). `change` is each entry's score change since the previous
- * interval, so the workspace's equals its score's signed trend.
+ * workspace first, then names in order). `change` is each entry's score change over TREND_INTERVALS,
+ * so the workspace's equals its score's signed trend.
  */
 export function rankingAt(seed: number, nowMs: number): RankingJson {
   const i = intervalOf(nowMs);
   const now = competitorScores(seed, i);
-  const before = competitorScores(seed, i - 1);
+  const before = competitorScores(seed, i - TREND_INTERVALS);
   const rows: Array<Omit<RankingRow, "rank">> = COMPETITORS.map((name, j) => ({ name, score: now[j]!, change: now[j]! - before[j]!, is_workspace: false }));
   const score = scoreOf(breakdownAt(seed, i));
-  rows.push({ name: BRAND, score, change: score - scoreOf(breakdownAt(seed, i - 1)), is_workspace: true });
+  rows.push({ name: BRAND, score, change: score - scoreOf(breakdownAt(seed, i - TREND_INTERVALS)), is_workspace: true });
   rows.sort((a, b) => b.score - a.score || (a.is_workspace ? -1 : b.is_workspace ? 1 : a.name.localeCompare(b.name)));
   return { updated_at: intervalStart(i), data: rows.map((r, n) => ({ rank: n + 1, ...r })) };
 }
