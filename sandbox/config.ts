@@ -52,7 +52,8 @@ export const sandboxEnvSchema = z.object({
     })
     .optional()
     .meta({
-      description: 'The instant the data is dated relative to ("today"), ISO 8601.',
+      description:
+        'The instant the data is dated relative to ("today"), ISO 8601; the sandbox clock, which dates the score and ranking, starts there and runs on in real time.',
       whenUnset: "the real time at start",
       example: "2026-11-20T12:00:00Z",
     }),

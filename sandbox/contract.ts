@@ -98,7 +98,10 @@ function isoRange(value: string): { first: number; last: number } | null {
   return { first: instant, last: instant };
 }
 
-const DATE_FORMS = "an ISO 8601 date (2026-11-01) or datetime with a zone (2026-11-01T12:00:00Z)";
+export const DATE_FORMS = "an ISO 8601 date (2026-11-01) or datetime with a zone (2026-11-01T12:00:00Z)";
+
+/** The instant an ISO 8601 date (its 00:00 UTC) or zoned datetime names, as ms epoch; null when invalid. */
+export const instantOf = (value: string): number | null => isoRange(value)?.first ?? null;
 
 /** `from` → first instant it denotes, `to` → last instant (ms epoch), both inclusive. */
 const isoBound = (name: "from" | "to") =>

@@ -1,11 +1,13 @@
 // The sandbox Data API server: every endpoint of the API's documentation under /v1 (shapes as
-// sandbox/README.md "Settled unknowns" settles them), demo keys, per-key rate limits, fault injection, and admin endpoints under /sandbox/ for
-// tests in other processes. Binds loopback by default; `startSandbox({ port: 0 })` picks a free port.
+// sandbox/README.md "Settled unknowns" settles them), demo keys, per-key rate limits, fault injection,
+// a clock the score and ranking follow, and admin endpoints under /sandbox/ for tests in other
+// processes. Binds loopback by default; `startSandbox({ port: 0 })` picks a free port.
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { z } from "zod";
 import { funnelJson, overviewJson, queryVisitors, trafficJson } from "./analytics";
+import { parseClockMove, SandboxClock } from "./clock";
 import { DEFAULT_SEED, DEFAULT_VISITORS, MAX_VISITORS } from "./config";
 import { mentionListQuery, noQuery, periodQuery, readQuery, visitorListQuery } from "./contract";
 import { faultsSchema, FaultState } from "./faults";
@@ -38,8 +40,8 @@ function parseParams<S extends z.ZodObject>(schema: S, search: URLSearchParams):
   return read.ok ? { ok: true, data: read.query } : { ok: false, reply: errorReply(400, "invalid_parameter", read.message, read.param) };
 }
 
-/** Routes an authenticated GET under /v1 (path without the /v1 prefix). */
-function routeApi(path: string, search: URLSearchParams, ws: Workspace, key: KeyInfo): Reply {
+/** Routes an authenticated GET under /v1 (path without the /v1 prefix); `clock` dates the score and ranking. */
+function routeApi(path: string, search: URLSearchParams, ws: Workspace, key: KeyInfo, clock: SandboxClock): Reply {
   const segments = path.split("/").slice(1);
   const [a, b, c, extra] = segments;
   if (extra !== undefined) return notFound();
@@ -84,7 +86,8 @@ function routeApi(path: string, search: URLSearchParams, ws: Workspace, key: Key
     if (key.limited) return errorReply(403, "forbidden", "This key has no access to the intelligence endpoints");
     const p = parseParams(noQuery, search);
     if (!p.ok) return p.reply;
-    return { status: 200, body: b === "score" ? ws.score : ws.ranking };
+    const at = clock.now();
+    return { status: 200, body: b === "score" ? ws.score(at) : ws.ranking(at) };
   }
 
   return notFound();
@@ -118,6 +121,8 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
     faults: {},
     ...opts,
   };
+  // The wall clock: rate-limit windows, X-RateLimit-Reset, Retry-After and the log follow it, since a
+  // client waits in its own real time; only the score and ranking follow the movable sandbox clock.
   const clock = options.clock ?? Date.now;
   const nowMs = options.now ? Date.parse(options.now) : Date.now();
   if (Number.isNaN(nowMs)) throw new Error(`Invalid sandbox option now=${options.now}: use an ISO 8601 instant`);
@@ -127,6 +132,7 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
 
   const demo = createWorkspace(options.seed, options.visitors, nowMs);
   const empty = createWorkspace(options.seed, 0, nowMs, false);
+  const sandboxClock = new SandboxClock(clock, nowMs);
   const limiter = new RateLimiter();
   const faults = new FaultState();
   faults.set(options.faults);
@@ -235,7 +241,7 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
     const ws = key.workspace === "empty" ? empty : demo;
     let reply: Reply;
     try {
-      reply = routeApi(apiPath, url.searchParams, ws, key);
+      reply = routeApi(apiPath, url.searchParams, ws, key, sandboxClock);
     } catch (err) {
       console.error(`sandbox: ${requestId} ${method} ${path} failed:`, err);
       reply = errorReply(500, "internal_error", "Internal server error");
@@ -288,8 +294,23 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
         faults.set(parsed.data);
         return { status: 200, body: faults.get() };
       }
+      case "GET /sandbox/clock":
+        return { status: 200, body: sandboxClock.json() };
+      case "POST /sandbox/clock": {
+        let body: unknown;
+        try {
+          body = await readJsonBody(req);
+        } catch {
+          return errorReply(400, "invalid_parameter", 'The body must be JSON: {"now": ISO}, {"advance_ms": n} or {"reset": true}', "body");
+        }
+        const parsed = parseClockMove(body);
+        if (!parsed.ok) return errorReply(400, "invalid_parameter", parsed.message, parsed.param);
+        const moved = sandboxClock.move(parsed.move);
+        if (!moved.ok) return errorReply(400, "invalid_parameter", moved.message, moved.param);
+        return { status: 200, body: sandboxClock.json() };
+      }
     }
-    const known = ["/sandbox/health", "/sandbox/keys", "/sandbox/stats", "/sandbox/reset", "/sandbox/faults"];
+    const known = ["/sandbox/health", "/sandbox/keys", "/sandbox/stats", "/sandbox/reset", "/sandbox/faults", "/sandbox/clock"];
     if (known.includes(path)) return errorReply(405, "method_not_allowed", `Method ${method} is not allowed on ${path}`);
     return notFound("No such sandbox endpoint");
   }

@@ -40,13 +40,19 @@ export type SandboxOptions = {
   port: number;
   host: string;
   seed: number;
-  /** ISO instant the data is dated relative to; undefined = the real time at start. */
+  /**
+   * ISO instant the visitor and mention rows are dated relative to, and where the sandbox's clock
+   * (which dates the score and ranking) starts; undefined = the real time at start.
+   */
   now: string | undefined;
   /** Visitors in the demo workspace. */
   visitors: number;
   /** Faults active from the start (from SANDBOX_* variables); tests use setFaults instead. */
   faults: Faults;
-  /** Clock for rate-limit windows and logs (ms epoch); tests inject one to advance time. */
+  /**
+   * The wall clock (ms epoch): rate-limit windows and logs follow it, and the sandbox's clock runs
+   * with it from `now` (moved further by /sandbox/clock). Tests inject one to advance time without waiting.
+   */
   clock?: () => number;
 };
 
