@@ -3,12 +3,13 @@
 //   (passed to Next on the request as `x-nonce` + the CSP header, so Next puts it on its own
 //   scripts), frame-ancestors 'none', nosniff, a strict Referrer-Policy;
 // - pages need a valid session: without one (missing, tampered, expired) the browser is sent to
-//   /sign-in?next=<path+query>.
+//   /sign-in?next=<path+query>; a cookie sealed under SESSION_SECRET_PREVIOUS (a secret rotation)
+//   comes back sealed under SESSION_SECRET, so the previous secret can be retired.
 // API routes are left out of the matcher: running the proxy cost each BFF request ~0.5 ms of CPU
 // (bench/bff.bench.ts). They answer 401 themselves, in the shared error shape, and their security
 // headers are static (JSON runs no scripts, so no nonce) and come from `headers()` in next.config.mjs.
 import { NextResponse, type NextRequest } from "next/server";
-import { SESSION_COOKIE, unsealSession } from "@/lib/server/session";
+import { SESSION_COOKIE, sessionResealCookie, unsealSession, type Session } from "@/lib/server/session";
 import { safeNextPath } from "@/lib/ui/safe-next";
 
 // The not-found route is public: the front server shows it for odd page paths, signed in or not.
@@ -53,15 +54,15 @@ export async function proxy(request: NextRequest) {
   const headers = securityHeaders(csp);
   const { pathname, search } = request.nextUrl;
 
+  let session: Session | null = null;
   if (isPage(pathname)) {
-    let valid = false;
     try {
-      valid = (await unsealSession(request.cookies.get(SESSION_COOKIE)?.value)) !== null;
+      session = await unsealSession(request.cookies.get(SESSION_COOKIE)?.value);
     } catch {
       // Misconfiguration (e.g. no upstream set) surfaces on the sign-in page, not as a crash here.
-      valid = false;
+      session = null;
     }
-    if (!valid) {
+    if (!session) {
       const target = new URL("/sign-in", request.url);
       // Only a path that is safe to return to is carried along: the request path itself may be a
       // trick ("//evil.example", "/.//evil.example") that the sign-in page must never be handed.
@@ -79,6 +80,8 @@ export async function proxy(request: NextRequest) {
   requestHeaders.set("Content-Security-Policy", csp);
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
+  const resealed = session && (await sessionResealCookie(request, session));
+  if (resealed) response.headers.append("Set-Cookie", resealed);
   return response;
 }
 
