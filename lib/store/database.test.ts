@@ -11,7 +11,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { LOCK_FILE, StoreLockedError } from "./data-dir-lock";
 import { EMBEDDED_FILE, openStoreDatabase, redactDatabaseUrl, type StoreDatabase } from "./database";
 import { SCHEMA_VERSION } from "./migrations";
-import { STORE_KINDS, startStoreHolder, storesForFile, type StoreHolder } from "./test-stores";
+import { startStoreHolder, type StoreHolder } from "./test-holder";
+import { STORE_KINDS, storesForFile } from "./test-stores";
 
 const stores = storesForFile();
 const opened: StoreDatabase[] = [];
@@ -168,7 +169,10 @@ describe("PostgreSQL", () => {
     const server = await stores.postgres();
     const url = `postgres://someone:hunter2-secret@127.0.0.1:${server.port + 1}/nowhere`;
     expect(redactDatabaseUrl(url)).toBe(`postgres://someone:***@127.0.0.1:${server.port + 1}/nowhere`);
-    const error = await openStoreDatabase({ dataDir: tempDir(), databaseUrl: url }).catch((e: unknown) => e as Error);
+    const error = await openStoreDatabase({ dataDir: tempDir(), databaseUrl: url }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
     expect(error).toBeInstanceOf(Error);
     expect(error!.message).not.toContain("hunter2");
   });

@@ -13,7 +13,8 @@ import { startBackgroundJobs } from "./background";
 import { StoreUnavailableError } from "./errors";
 import { closeSharedStore, sharedStore } from "./shared";
 import { openStore } from "./store";
-import { startStoreHolder, storesForFile, type StoreHolder } from "./test-stores";
+import { startStoreHolder, type StoreHolder } from "./test-holder";
+import { storesForFile } from "./test-stores";
 
 const stores = storesForFile();
 const SECRET = "shared-store-test-session-secret-0123456789";

@@ -3,11 +3,9 @@
 // database on the file's own PostgreSQL server (test-postgres.ts, started on the first PostgreSQL
 // test and stopped after the file). Everything opened is closed, and every directory removed, after
 // each test.
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, afterEach } from "vitest";
 import type { StoreConfig, StoreKind } from "./database";
 import type { SealingSecrets } from "./secrets";
@@ -57,37 +55,6 @@ export function storesForFile(): TestStores {
       const store = await openStore(at, { secrets: () => TEST_SECRETS, ...options, postgres: { max: 4, ...options.postgres } });
       opened.push(store);
       return store;
-    },
-  };
-}
-
-export type StoreHolder = {
-  pid: number;
-  /** What it printed: `open <pid> <schema>` or `error <message>`. */
-  line: string;
-  /** SIGTERM closes the store first; SIGKILL leaves its lock file behind, as a crash would. */
-  kill(signal?: NodeJS.Signals): Promise<void>;
-};
-
-/** Another process opening the embedded store in `dataDir` (test-fixtures/hold-store.ts). */
-export async function startStoreHolder(dataDir: string): Promise<StoreHolder> {
-  const file = fileURLToPath(new URL("./test-fixtures/hold-store.ts", import.meta.url));
-  const child = spawn(process.execPath, ["--import", "tsx", file, dataDir], { stdio: ["ignore", "pipe", "inherit"] });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const line = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => {
-      out += d.toString();
-      if (out.includes("\n")) resolve(out.split("\n")[0]!);
-    });
-    child.once("exit", (code) => reject(new Error(`the store holder exited (code ${code}) before saying anything: ${out}`)));
-  });
-  return {
-    pid: child.pid!,
-    line,
-    async kill(signal = "SIGTERM") {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      await exited;
     },
   };
 }

@@ -1,4 +1,4 @@
-// Another process for the store's lock tests (database.test.ts, shared.test.ts): opens the embedded
+// Another process for the store's lock tests and bench (test-holder.ts starts it): opens the embedded
 // store of the directory in argv[2], prints `open <pid> <schema>` (or `error <message>` and exits 3),
 // and holds it until killed (SIGTERM closes it first; SIGKILL leaves its lock file behind, as a
 // crash would). Run with `node --import tsx`.
