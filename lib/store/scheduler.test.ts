@@ -1,7 +1,8 @@
 // The background jobs on both databases, on fake time: two instances (two stores on one PostgreSQL
 // database: two pools; embedded, two schedulers on the one process's store) run each slot exactly
-// once; a downtime is caught up at start (the latest slot, or each); a run whose instance died or
-// stalled is taken over after its lease, and given up after its tries; outcomes are kept.
+// once; a downtime is caught up at start (the latest slot, or each); each tick renews the leases of
+// its runs; a run whose instance died or stalled is taken over after its lease (and stopped where it
+// stalled), and given up after its tries; outcomes are kept.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { housekeepingJob } from "./background";
 import type { StoreKind } from "./database";
@@ -49,15 +50,15 @@ describe.each(STORE_KINDS)("background jobs (%s)", (kind) => {
     });
     const a = scheduler(storeA, [job("a")], () => t, "a");
     const b = scheduler(storeB, [job("b")], () => t, "b");
-    for (let step = 0; step < 5 * 6; step++) {
-      await Promise.all([a.tick(), b.tick(), a.tick()]);
-      t += 10 * MIN;
+    for (let step = 0; step < 4 * 3; step++) {
+      await Promise.all([a.tick(), b.tick()]);
+      t += 20 * MIN;
     }
     const slots = ran.map((r) => r.slot);
     expect(slots).toEqual([...new Set(slots)]);
-    expect(slots).toEqual([0, 1, 2, 3, 4].map((h) => T0 + h * HOUR_MS));
+    expect(slots).toEqual([0, 1, 2, 3].map((h) => T0 + h * HOUR_MS));
     const runs = await storeA.jobs.runs("count");
-    expect(runs).toHaveLength(5);
+    expect(runs).toHaveLength(4);
     for (const run of runs) {
       expect(run).toMatchObject({ state: "done", attempts: 1, outcome: `counted ${new Date(run.slot).toISOString()}` });
       expect(run.claimedBy).toBe(ran.find((r) => r.slot === run.slot)!.by);
@@ -161,26 +162,41 @@ describe.each(STORE_KINDS)("background jobs (%s)", (kind) => {
     expect(await storeA.jobs.run({ name: "slow", slot: T0 })).toMatchObject({ claimedBy: "b", outcome: "b took over" });
   });
 
-  it("a running instance renews its lease, so nobody takes its run over", async () => {
-    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "Date"] });
-    vi.setSystemTime(T0);
+  it("each tick renews the leases of the runs going on, so nobody takes them over; a run whose instance stalls past its lease is taken over and stopped there", async () => {
     const [storeA, storeB] = await twoInstances(kind);
+    const key = { name: "long", slot: T0 };
+    let t = T0;
     let finish!: () => void;
     const long = new Promise<void>((resolve) => (finish = resolve));
-    const def = (run: JobDefinition["run"]): JobDefinition => ({ name: "long", slotOf: hourlySlot, catchUp: "latest", leaseMs: 3000, run });
-    const a = scheduler(storeA, [def(() => long.then(() => "a done"))], () => Date.now(), "a");
-    const b = scheduler(storeB, [def(async () => "b ran")], () => Date.now(), "b");
-    const aTick = a.tick();
-    await vi.waitFor(async () => expect((await storeA.jobs.run({ name: "long", slot: T0 }))?.claimedBy).toBe("a"));
-    for (let i = 0; i < 10; i++) {
-      await vi.advanceTimersByTimeAsync(1000);
-      // Each renewal is a round trip: let it land before the next second.
-      await vi.waitFor(async () => expect((await storeA.jobs.run({ name: "long", slot: T0 }))!.leaseUntil).toBeGreaterThan(Date.now()));
+    let stoppedWith: unknown;
+    const def = (run: JobDefinition["run"]): JobDefinition => ({ name: "long", slotOf: hourlySlot, catchUp: "latest", leaseMs: 5 * MIN, run });
+    const a = scheduler(storeA, [def(async ({ signal }) => {
+      signal.addEventListener("abort", () => (stoppedWith = signal.reason));
+      await long;
+      return "a done";
+    })], () => t, "a");
+    const bAttempts: number[] = [];
+    const b = scheduler(storeB, [def(async ({ attempt }) => void bAttempts.push(attempt))], () => t, "b");
+    const aFirst = a.tick();
+    await vi.waitFor(async () => expect((await storeA.jobs.run(key))?.claimedBy).toBe("a"), { timeout: 10_000 });
+    // Twelve minutes, far past the first lease, with a ticking every three: it keeps the run.
+    for (let i = 0; i < 4; i++) {
+      t += 3 * MIN;
+      await a.tick();
       await b.tick();
     }
+    expect(bAttempts).toEqual([]);
+    expect(await storeA.jobs.run(key)).toMatchObject({ state: "running", claimedBy: "a", attempts: 1, leaseUntil: t + 5 * MIN });
+
+    // a stalls (no tick) past its lease: b takes the run over; a's next tick finds it lost and stops its run.
+    t += 6 * MIN;
+    await b.tick();
+    expect(bAttempts).toEqual([2]);
+    await a.tick();
+    expect(stoppedWith).toEqual(new Error("lease lost: another instance took the run over"));
     finish();
-    await aTick;
-    expect(await storeA.jobs.run({ name: "long", slot: T0 })).toMatchObject({ state: "done", claimedBy: "a", attempts: 1, outcome: "a done" });
+    await aFirst;
+    expect(await storeA.jobs.run(key)).toMatchObject({ state: "done", claimedBy: "b", attempts: 2, outcome: null });
   });
 
   it("a failing run is kept as failed with its message; the next slot runs as usual", async () => {
@@ -200,7 +216,7 @@ describe.each(STORE_KINDS)("background jobs (%s)", (kind) => {
   });
 
   it("the loop ticks every tickMs until stopped; stop aborts a run and leaves its row to be taken over", async () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
     vi.setSystemTime(T0);
     const store = await stores.open(kind);
     const ran: number[] = [];
@@ -215,10 +231,11 @@ describe.each(STORE_KINDS)("background jobs (%s)", (kind) => {
       log: quiet,
     });
     s.start();
-    await vi.waitFor(() => expect(ran).toHaveLength(1));
+    // Each tick's queries are real I/O: let them land (vi.waitFor moves fake time only by its polls).
+    await vi.waitFor(() => expect(ran).toHaveLength(1), { timeout: 10_000 });
     for (let i = 1; i <= 3; i++) {
       await vi.advanceTimersByTimeAsync(MIN);
-      await vi.waitFor(() => expect(ran).toHaveLength(i + 1));
+      await vi.waitFor(() => expect(ran).toHaveLength(i + 1), { timeout: 10_000 });
     }
     expect(ran).toEqual([0, 1, 2, 3].map((m) => T0 + m * MIN));
     await s.stop();
@@ -273,8 +290,10 @@ describe("the scheduler without a store", () => {
     expect(lines[1]).toMatch(/store is available/);
   });
 
-  it("refuses two jobs of one name", () => {
+  it("refuses two jobs of one name, and a lease shorter than three ticks", () => {
     const def: JobDefinition = { name: "same", slotOf: hourlySlot, catchUp: "latest", run: async () => {} };
-    expect(() => createJobScheduler({ jobs: async () => Promise.reject(new Error("unused")), definitions: [def, def] })).toThrow(/two jobs are named same/);
+    const jobs = async () => Promise.reject(new Error("unused"));
+    expect(() => createJobScheduler({ jobs, definitions: [def, def] })).toThrow(/two jobs are named same/);
+    expect(() => createJobScheduler({ jobs, definitions: [{ ...def, leaseMs: 60_000 }], tickMs: 30_000 })).toThrow(/lease of same must be at least three ticks \(90000 ms\)/);
   });
 });

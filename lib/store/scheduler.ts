@@ -1,12 +1,13 @@
 // The background jobs' scheduler, one in every instance. Jobs are declared in code: a name, the slot
 // a moment falls in (the hour's start for an hourly job), what to do after a downtime, and the work.
 // Every tick, each job's due slots are claimed in the store (jobs.ts): the one instance whose claim
-// makes the slot's row runs it, so a slot runs once across instances. While a run goes on its lease
-// is renewed; a run whose lease ran out (its instance died) is taken over by another instance, up to
-// `maxAttempts` tries in all. After a downtime a job runs only its latest due slot (`catchUp:
-// "latest"`: a snapshot of now is worth more than one of then) or each slot missed since the last
-// one it ran (`"each"`, at most `maxCatchUp`). The clock is injected and `tick()` can be driven by
-// hand, so tests run on fake time; the timer loop only calls `tick()` every `tickMs`.
+// makes the slot's row runs it, so a slot runs once across instances. While a run goes on, each tick
+// of its instance renews its lease; a run whose lease ran out (its instance died or stalled) is taken
+// over by another instance, up to `maxAttempts` tries in all. After a downtime a job runs only its
+// latest due slot (`catchUp: "latest"`: a snapshot of now is worth more than one of then) or each
+// slot missed since the last one it ran (`"each"`, at most `maxCatchUp`). The clock is injected and
+// everything happens in `tick()`, which tests drive by hand on fake time; the timer loop only calls
+// `tick()` every `tickMs`.
 import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Jobs, SlotKey } from "./jobs";
@@ -41,7 +42,10 @@ export type JobDefinition = {
   catchUp: "latest" | "each";
   /** With catchUp "each": the most missed slots run after a downtime (default 24). */
   maxCatchUp?: number;
-  /** How long a run may go without renewing its lease before another instance takes it over (default 5 min). */
+  /**
+   * How long a run holds its slot without renewing (default 5 min): every tick renews it, so it must be
+   * several ticks long; past it, another instance takes the run over.
+   */
   leaseMs?: number;
   /** Tries of one slot in all, counting takeovers (default 3). */
   maxAttempts?: number;
@@ -58,7 +62,7 @@ export type SchedulerOptions = {
   now?: () => number;
   /** Who claims: unique per process (default: random, with the pid). */
   instance?: string;
-  /** Between two ticks (default 30 s): how late a slot may start. */
+  /** Between two ticks (default 30 s): how late a slot may start, and how often leases are renewed. */
   tickMs?: number;
   log?: SchedulerLog;
 };
@@ -102,10 +106,14 @@ export function createJobScheduler(options: SchedulerOptions): JobScheduler {
   for (const def of options.definitions) {
     if (names.has(def.name)) throw new Error(`two jobs are named ${def.name}`);
     names.add(def.name);
+    // Renewed once a tick: a lease of fewer than three ticks would be lost to one slow tick.
+    if ((def.leaseMs ?? DEFAULT_LEASE_MS) < 3 * tickMs) throw new Error(`the lease of ${def.name} must be at least three ticks (${3 * tickMs} ms)`);
   }
 
   /** Jobs with runs going in this process, and how to abort them. */
   const busy = new Map<string, AbortController>();
+  /** The runs going in this process, by job, scope and slot: the leases each tick renews. */
+  const running = new Map<string, { key: SlotKey; leaseMs: number; controller: AbortController }>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
   let unavailableSaid = false;
@@ -123,19 +131,8 @@ export function createJobScheduler(options: SchedulerOptions): JobScheduler {
   }
 
   async function runSlot(jobs: Jobs, def: JobDefinition, key: SlotKey, attempt: number, controller: AbortController): Promise<void> {
-    const leaseMs = def.leaseMs ?? DEFAULT_LEASE_MS;
-    // Renewed at a third of the lease, so two missed renewals still leave it held.
-    const renewal = setInterval(() => {
-      jobs.renew(key, instance, now() + leaseMs).then(
-        (held) => {
-          if (!held && !controller.signal.aborted) {
-            log.warn(`[jobs] ${def.name} ${new Date(key.slot).toISOString()}: the run was taken over by another instance; stopping it here`);
-            controller.abort(new Error("lease lost"));
-          }
-        },
-        (error: unknown) => log.warn(`[jobs] ${def.name}: could not renew the lease: ${describeError(error)}`),
-      );
-    }, Math.max(1000, Math.floor(leaseMs / 3)));
+    const id = `${key.name}|${key.scope ?? ""}|${key.slot}`;
+    running.set(id, { key, leaseMs: def.leaseMs ?? DEFAULT_LEASE_MS, controller });
     try {
       let state: "done" | "failed" = "done";
       let outcome: string | null = null;
@@ -150,8 +147,27 @@ export function createJobScheduler(options: SchedulerOptions): JobScheduler {
       await jobs.finish(key, instance, now(), state, outcome);
       if (state === "failed") log.warn(`[jobs] ${def.name} ${new Date(key.slot).toISOString()} failed: ${outcome}`);
     } finally {
-      clearInterval(renewal);
+      running.delete(id);
     }
+  }
+
+  /**
+   * Renews the lease of every run going on in this process (each tick: a lease is many ticks long),
+   * and stops one whose lease another instance took over meanwhile.
+   */
+  async function renewLeases(jobs: Jobs): Promise<void> {
+    await Promise.all(
+      [...running.values()].map(async ({ key, leaseMs, controller }) => {
+        try {
+          if (await jobs.renew(key, instance, now() + leaseMs)) return;
+          if (controller.signal.aborted) return;
+          log.warn(`[jobs] ${key.name} ${new Date(key.slot).toISOString()}: the run was taken over by another instance; stopping it here`);
+          controller.abort(new Error("lease lost: another instance took the run over"));
+        } catch (error) {
+          log.warn(`[jobs] ${key.name}: could not renew the lease: ${describeError(error)}`);
+        }
+      }),
+    );
   }
 
   async function tickJob(jobs: Jobs, def: JobDefinition): Promise<void> {
@@ -199,6 +215,7 @@ export function createJobScheduler(options: SchedulerOptions): JobScheduler {
     }
     if (unavailableSaid) log.info("[jobs] the store is available: running background jobs");
     unavailableSaid = false;
+    await renewLeases(jobs);
     await Promise.all(
       options.definitions
         .filter((def) => !busy.has(def.name) && !stopped)

@@ -1,8 +1,9 @@
 // GET /api/health - liveness for process managers, load balancers and the test harness; touches no
 // upstream. Says which instance answered, whether it shares through Redis, and its store: the kind
 // and schema version (`{"kind": "embedded"|"postgres", "schema": N}`), or `"unavailable"` with the
-// reason in `store_error` (another process holds DATA_DIR, PostgreSQL cannot be reached). `degraded`
-// while Redis or the store is away: the instance still serves what needs neither, so this stays a 200.
+// reason in `store_error` for the operator (another process holds DATA_DIR, named by its directory
+// and pid; PostgreSQL cannot be reached). `degraded` while Redis or the store is away: the instance
+// still serves what needs neither, so this stays a 200.
 import { randomBytes } from "node:crypto";
 import { redisState } from "@/lib/server/redis/connection";
 import { serverContext } from "@/lib/server/context";
