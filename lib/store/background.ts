@@ -6,11 +6,9 @@
 // `backgroundJobs` as they come.
 import "server-only";
 import { serverContext } from "@/lib/server/context";
-import { createJobScheduler, dailySlotAt, type JobDefinition, type JobScheduler } from "./scheduler";
+import { createJobScheduler, dailySlotAt, DAY_MS, type JobDefinition, type JobScheduler } from "./scheduler";
 import { isBuildPhase } from "./shared";
 import type { Store } from "./store";
-
-const DAY_MS = 86_400_000;
 
 /** Deletes finished job runs (done or failed) older than `keepDays`, daily at 03:00 UTC. */
 export function housekeepingJob(store: () => Promise<Store>, options: { keepDays: number }): JobDefinition {
