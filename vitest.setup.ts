@@ -5,7 +5,7 @@
 // (startUpstream, the front-server flag) without putting them back. For the same reason the Testing
 // Library cleanup is registered here: a hook registered when a shared module loads would reach only
 // the first file of a worker.
-import { mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach } from "vitest";
@@ -26,8 +26,9 @@ resetServerContext();
 await closeSharedRedis();
 await closeSharedStore();
 
+/** Made only if a test opens the process's store (most never do); one folder holds every worker's. */
 function workerDataDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "wa-vitest-data-"));
+  const dir = path.join(tmpdir(), "wa-vitest-data", String(process.pid));
   process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
