@@ -76,6 +76,10 @@ function thisProcess(): LockHolder {
   return { pid: process.pid, started: new Date(Date.now() - process.uptime() * 1000).toISOString(), ...(tick ? { startTick: tick } : {}) };
 }
 
+/** The lock files this process holds (on globalThis: the store's modules may be bundled more than once). */
+const g = globalThis as typeof globalThis & { __waDataDirLocks?: Set<string> };
+const heldHere = (g.__waDataDirLocks ??= new Set<string>());
+
 export type DataDirLock = {
   readonly file: string;
   /** Writes this process into the lock again (after the database lock is won: it is the holder). */
@@ -91,6 +95,9 @@ export type DataDirLock = {
 export function acquireDataDirLock(dir: string): DataDirLock {
   const file = path.join(dir, LOCK_FILE);
   const me = thisProcess();
+  // Held by this very process already (a second open beside the process's store): its lock file names
+  // this pid, which would otherwise read as one left behind, and be taken over from under it.
+  if (heldHere.has(file)) throw new StoreLockedError(dir, me);
   const body = `${JSON.stringify(me)}\n`;
   let taken = false;
   for (let attempt = 0; attempt < 5 && !taken; attempt++) {
@@ -116,6 +123,7 @@ export function acquireDataDirLock(dir: string): DataDirLock {
     }
   }
   if (!taken) throw new StoreLockedError(dir, readHolder(file));
+  heldHere.add(file);
   const ours = () => readHolder(file)?.pid === process.pid;
   return {
     file,
@@ -123,6 +131,7 @@ export function acquireDataDirLock(dir: string): DataDirLock {
       writeFileSync(file, body, { mode: 0o600 });
     },
     release() {
+      if (!heldHere.delete(file)) return;
       try {
         if (ours()) unlinkSync(file);
       } catch {

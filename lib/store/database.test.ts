@@ -88,6 +88,15 @@ describe("the embedded database", () => {
     expect(lockOf(dir).pid).toBe(winner.pid);
   });
 
+  it("a second open in the same process is refused and leaves the first one's lock alone", async () => {
+    const dir = tempDir();
+    await open({ dataDir: dir });
+    await expect(openStoreDatabase({ dataDir: dir })).rejects.toThrow(`the embedded store in ${dir} is in use by process ${process.pid}`);
+    expect(lockOf(dir).pid).toBe(process.pid);
+    // Another process is still told who holds it.
+    expect((await holder(dir)).line).toContain(`error the embedded store in ${dir} is in use by process ${process.pid}`);
+  });
+
   it("a lock of a pid now used by another program, or an unreadable lock, is stale", async () => {
     const dir = tempDir();
     // process.ppid is alive, but it did not write this lock: its start tick differs.
