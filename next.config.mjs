@@ -19,9 +19,10 @@ const nextConfig = {
   poweredByHeader: false,
   // Lets parallel checkouts/tools build without clobbering each other's output.
   distDir: process.env.NEXT_DIST_DIR || ".next",
-  // The upstream transport and the Redis client are loaded once from node_modules, not copied into
-  // each server chunk (~0.5 MB each for undici).
-  serverExternalPackages: ["undici", "ioredis"],
+  // The upstream transport, the Redis client and the store's database drivers are loaded once from
+  // node_modules, not copied into each server chunk (~0.5 MB each for undici); better-sqlite3 is a
+  // native addon, which a bundler cannot copy at all.
+  serverExternalPackages: ["undici", "ioredis", "better-sqlite3", "pg"],
   async headers() {
     return [{ source: "/api/:path*", headers: API_SECURITY_HEADERS }];
   },

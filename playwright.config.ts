@@ -1,5 +1,7 @@
 // End-to-end tests in Chromium. Playwright starts the built dashboard through the production entry,
 // which starts the sandbox, on loopback (fixed test ports, overridable) and stops both when the run ends.
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 3107);
@@ -42,6 +44,8 @@ export default defineConfig({
       SANDBOX_PORT: String(sandboxPort),
       SANDBOX_NOW: "2026-11-20T12:00:00Z",
       SESSION_SECRET: "e2e-only-session-secret-0123456789abcdef",
+      // The server's own embedded store, apart from the checkout's ./data (which `npm start` may hold).
+      DATA_DIR: path.join(tmpdir(), `wa-e2e-data-${port}`),
       NEXT_TELEMETRY_DISABLED: "1",
     },
     reuseExistingServer: false,

@@ -3,7 +3,8 @@
 //   (passed to Next on the request as `x-nonce` + the CSP header, so Next puts it on its own
 //   scripts), frame-ancestors 'none', nosniff, a strict Referrer-Policy;
 // - pages need a valid session: without one (missing, tampered, expired) the browser is sent to
-//   /sign-in?next=<path+query>;
+//   /sign-in?next=<path+query>; a cookie sealed under SESSION_SECRET_PREVIOUS (a secret rotation)
+//   comes back sealed under SESSION_SECRET, so the previous secret can be retired;
 // - an old overview URL, `/?period=7d`, is sent on (307) to the range it stands for, `/?from=…&to=…`
 //   (lib/range/api-period.ts): here, before the page streams, so it is a real redirect that the
 //   browser's history and a bookmark see, not one made in the page after its first bytes.
@@ -13,7 +14,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { legacyPeriodSearch } from "@/lib/range/api-period";
 import { parseViewerTimeZone, VIEWER_TZ_COOKIE } from "@/lib/range/viewer-time-zone";
-import { SESSION_COOKIE, unsealSession } from "@/lib/server/session";
+import { SESSION_COOKIE, sessionResealCookie, unsealSession, type Session } from "@/lib/server/session";
 import { safeNextPath } from "@/lib/ui/safe-next";
 
 // The not-found route is public: the front server shows it for odd page paths, signed in or not.
@@ -58,15 +59,15 @@ export async function proxy(request: NextRequest) {
   const headers = securityHeaders(csp);
   const { pathname, search } = request.nextUrl;
 
+  let session: Session | null = null;
   if (isPage(pathname)) {
-    let valid = false;
     try {
-      valid = (await unsealSession(request.cookies.get(SESSION_COOKIE)?.value)) !== null;
+      session = await unsealSession(request.cookies.get(SESSION_COOKIE)?.value);
     } catch {
       // Misconfiguration (e.g. no upstream set) surfaces on the sign-in page, not as a crash here.
-      valid = false;
+      session = null;
     }
-    if (!valid) {
+    if (!session) {
       const target = new URL("/sign-in", request.url);
       // Only a path that is safe to return to is carried along: the request path itself may be a
       // trick ("//evil.example", "/.//evil.example") that the sign-in page must never be handed.
@@ -94,6 +95,8 @@ export async function proxy(request: NextRequest) {
   requestHeaders.set("Content-Security-Policy", csp);
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
+  const resealed = session && (await sessionResealCookie(request, session));
+  if (resealed) response.headers.append("Set-Cookie", resealed);
   return response;
 }
 

@@ -3,8 +3,9 @@
 // figures), a demo sign-in, Chromium, the sandbox in its own process, and one scenario of a bench run
 // in a child process.
 import { spawn } from "node:child_process";
-import { closeSync, existsSync, openSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "@playwright/test";
 import type { SandboxStats } from "../sandbox/types";
@@ -214,9 +215,12 @@ export async function startProductionServer(env: Record<string, string> = {}, op
   const base = `http://127.0.0.1:${port}`;
   const flags = [...(inspectPort === undefined ? [] : [`--inspect=127.0.0.1:${inspectPort}`]), ...(options.nodeFlags ?? [])];
   const log = options.logFile ? openSync(options.logFile, "w") : "ignore";
+  // Its own embedded store: two servers of one checkout never share (and so never lock each other out of) ./data.
+  const dataDir = mkdtempSync(path.join(tmpdir(), "wa-bench-data-"));
   const child = spawn(process.execPath, [...flags, "--import", "tsx", "scripts/run.ts", "start"], {
     env: {
       ...process.env,
+      DATA_DIR: dataDir,
       NEXT_DIST_DIR: process.env.BENCH_DIST_DIR ?? ".next",
       PORT: String(port),
       HOSTNAME: "127.0.0.1",
@@ -232,6 +236,9 @@ export async function startProductionServer(env: Record<string, string> = {}, op
   let inspector: NodeInspector | undefined;
   const stop = () => {
     inspector?.close();
+    const removeData = () => rmSync(dataDir, { recursive: true, force: true });
+    if (child.exitCode !== null || child.signalCode !== null) removeData();
+    else child.once("exit", removeData);
     child.kill("SIGTERM");
   };
   try {

@@ -42,6 +42,15 @@ export const dashboardEnvSchema = z.object({
       whenUnset:
         "generated per start with a warning (sessions end on restart) on the sandbox or in development; with a real upstream in production the server refuses to start without it",
     }),
+  SESSION_SECRET_PREVIOUS: z
+    .string()
+    .min(32, { error: "must be at least 32 characters (the SESSION_SECRET used before the rotation)" })
+    .optional()
+    .meta({
+      description:
+        "The session secret before a rotation: cookies and secrets the store keeps sealed under it are still opened, and sealed again under SESSION_SECRET when next read. Remove it once the sessions of the old secret have ended (8 hours) and the store's sealed keys have been read (a restart reads them all).",
+      whenUnset: "only SESSION_SECRET is accepted",
+    }),
   PORT: wholeNumber(1, 65535, "").default(3000).meta({ description: "Dashboard port." }),
   HOSTNAME: z
     .string()
@@ -115,6 +124,46 @@ export const dashboardEnvSchema = z.object({
     .regex(/^[A-Za-z0-9:_.-]{1,64}$/, { error: "must be 1 to 64 letters, digits, or : _ . -" })
     .default("wa:")
     .meta({ description: "Prefix of every key this app writes in Redis, so several deployments can share one Redis." }),
+  DATABASE_URL: z
+    .string()
+    .refine((u) => /^postgres(?:ql)?:\/\/[^\s]+$/.test(u) && URL.canParse(u), {
+      error: "must be a postgres:// or postgresql:// URL, e.g. postgres://user:password@db.example.com:5432/dashboard",
+    })
+    .optional()
+    .meta({
+      description:
+        "PostgreSQL for the store (workspaces, history, background jobs), shared by every instance of the dashboard; its schema is migrated at start-up, once, however many instances start together.",
+      whenUnset: "an embedded SQLite database in DATA_DIR, for one instance",
+      example: "postgres://dashboard:secret@127.0.0.1:5432/dashboard",
+    }),
+  DATA_DIR: z
+    .string()
+    .trim()
+    .min(1, { error: "must be a directory path, e.g. ./data or /var/lib/dashboard" })
+    .default("./data")
+    .meta({
+      description:
+        "Where the embedded store lives when DATABASE_URL is unset (created if missing; relative to the working directory). One process at a time: a second one started on the same directory is refused with a message naming the first.",
+    }),
+  PUBLIC_URL: z
+    .string()
+    .refine((u) => /^https?:\/\/[^\s/?#]+(?:\/[^\s?#]*)?$/.test(u) && URL.canParse(u), {
+      error: "must be the dashboard's http(s) address without a query or fragment, e.g. https://dashboard.example.com",
+    })
+    .optional()
+    .meta({
+      description: "The dashboard's public address, for links in digests and alerts sent by the background jobs.",
+      whenUnset: "messages carry no links",
+      example: "https://dashboard.example.com",
+    }),
+  WEBHOOK_ALLOW_PRIVATE: z
+    .enum(["true", "false"], { error: 'must be "true" or "false"' })
+    .default("false")
+    .transform((v) => v === "true")
+    .meta({
+      description:
+        "Whether alert destinations may be on private, loopback or link-local addresses (an internal Slack proxy, a test receiver). Off, such URLs are refused, so a webhook cannot be aimed at the dashboard's own network.",
+    }),
   COOKIE_SECURE: z
     .enum(COOKIE_SECURE_MODES, { error: 'must be "auto", "always" or "never"' })
     .default("auto")

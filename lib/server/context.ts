@@ -1,6 +1,7 @@
 // The server's dependencies in one place: the clock, the upstream retry policy, the transport, the
 // stores (revoked sessions, export status, sign-in throttle, insights' figures), the insights
-// planner's policy and the per-key upstream clients made from them. Everything server-side reads
+// planner's policy, the per-key upstream clients made from them, and the store (the database of
+// workspaces, history and jobs, lib/store: opened on first use). Everything server-side reads
 // them here instead of keeping its own module-level singleton, so a test replaces the whole set
 // (`setServerContext`: a fake clock, a short retry policy, its own stores). With REDIS_URL the default
 // context's stores and each key's response cache are the Redis-backed ones (lib/server/redis), shared
@@ -28,6 +29,8 @@ import { upstreamFetch } from "./upstream-transport";
 import { createSignInThrottle, type SignInThrottle } from "./sign-in-throttle";
 import { createMemoryInsightsStore, type InsightsStore } from "./stores/insights";
 import { createMemoryRevocationStore, type RevocationStore } from "./stores/revocations";
+import { sharedStore } from "@/lib/store/shared";
+import type { Store } from "@/lib/store/store";
 
 /** How failed upstream attempts (429, 5xx, network) are retried. */
 export type RetryPolicy = Pick<SchedulerOptions, "retries" | "minBackoffMs" | "maxBackoffMs" | "maxRetryTimeMs">;
@@ -73,6 +76,11 @@ export type ServerContext = {
    * is away each keeps 1/N of every key's budget. Null without Redis.
    */
   instances: InstanceHeartbeat | null;
+  /**
+   * The store (lib/store), opened on first use: the process's one database handle by default, a
+   * test's own store when injected. Rejects with StoreUnavailableError while it cannot be opened.
+   */
+  store: () => Promise<Store>;
 };
 
 /** Logs failed and slow upstream calls; the event carries only the masked key. */
@@ -108,6 +116,7 @@ function defaultContext(): ServerContext {
     runningExports: new Map(),
     upstreams: new Map(),
     redis,
+    store: () => sharedStore({ now }),
   };
 }
 

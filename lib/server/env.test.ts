@@ -1,3 +1,4 @@
+import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigError, getEnv } from "./env";
 
@@ -45,6 +46,35 @@ describe("getEnv", () => {
   it("reads a valid configuration", () => {
     setEnv({ DATA_API_CACHE_TTL_MS: "2500", DATA_API_RATE_BUDGET: "5/s, 60/min" });
     expect(getEnv()).toMatchObject({ dataApiBaseUrl: "http://127.0.0.1:4010/v1", cacheTtlMs: 2500, rateBudget: { perSecond: 5, perMinute: 60 } });
+  });
+
+  it("the store: embedded in DATA_DIR (./data, made absolute) unless DATABASE_URL names a PostgreSQL", () => {
+    setEnv({ DATABASE_URL: undefined, DATA_DIR: undefined, PUBLIC_URL: undefined, WEBHOOK_ALLOW_PRIVATE: undefined, SESSION_SECRET_PREVIOUS: undefined });
+    expect(getEnv()).toMatchObject({ store: { dataDir: path.resolve("data") }, webhookAllowPrivate: false });
+    expect(getEnv().store).not.toHaveProperty("databaseUrl");
+    expect(getEnv()).not.toHaveProperty("sessionSecretPrevious");
+    expect(getEnv()).not.toHaveProperty("publicUrl");
+    setEnv({ DATA_DIR: "/var/lib/dashboard", DATABASE_URL: "postgresql://app:pw@db.internal:5432/dashboard", PUBLIC_URL: "https://dash.example.com/", WEBHOOK_ALLOW_PRIVATE: "true" });
+    expect(getEnv()).toMatchObject({
+      store: { dataDir: "/var/lib/dashboard", databaseUrl: "postgresql://app:pw@db.internal:5432/dashboard" },
+      publicUrl: "https://dash.example.com",
+      webhookAllowPrivate: true,
+    });
+    setEnv({ SESSION_SECRET_PREVIOUS: "p".repeat(32) });
+    expect(getEnv().sessionSecretPrevious).toBe("p".repeat(32));
+  });
+
+  it.each([
+    ["DATABASE_URL", "mysql://db/x", /^DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL/],
+    ["DATABASE_URL", "postgres://", /^DATABASE_URL must be/],
+    ["DATA_DIR", "   ", /^DATA_DIR must be a directory path/],
+    ["SESSION_SECRET_PREVIOUS", "short", /^SESSION_SECRET_PREVIOUS must be at least 32 characters/],
+    ["PUBLIC_URL", "dash.example.com", /^PUBLIC_URL must be the dashboard's http\(s\) address/],
+    ["PUBLIC_URL", "https://dash.example.com/?x=1", /^PUBLIC_URL must be/],
+    ["WEBHOOK_ALLOW_PRIVATE", "yes", /^WEBHOOK_ALLOW_PRIVATE must be "true" or "false"/],
+  ])("%s=%s is refused, saying what to set", (name, value, message) => {
+    setEnv({ [name]: value });
+    expect(configError()).toMatch(message);
   });
 
   it("tells how to start when DATA_API_BASE_URL is unset", () => {

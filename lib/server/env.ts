@@ -3,6 +3,7 @@
 // message says exactly what to set.
 import "server-only";
 import { randomBytes } from "node:crypto";
+import path from "node:path";
 import { BASE_URL_HINT, declaredEnv, parseDashboardEnv, type CookieSecureMode } from "@/lib/config/env-schema";
 import { parseTrustedProxies, type TrustedProxies } from "./client-address";
 
@@ -18,6 +19,8 @@ export class ConfigError extends Error {
 export type ServerEnv = {
   dataApiBaseUrl: string;
   sessionSecret: string;
+  /** The secret before a rotation (SESSION_SECRET_PREVIOUS): still opens cookies and sealed values. */
+  sessionSecretPrevious?: string;
   cacheTtlMs: number;
   timeoutMs: number;
   /** How long insights keep figures of closed days, and of ranges that include today (ms). */
@@ -33,6 +36,12 @@ export type ServerEnv = {
   cookieSecure: CookieSecureMode;
   /** Redis shared by several instances (REDIS_URL), and the prefix of every key written there. */
   redis?: { url: string; keyPrefix: string };
+  /** The store: PostgreSQL when DATABASE_URL is set, else the embedded database in `dataDir` (absolute). */
+  store: { databaseUrl?: string; dataDir: string };
+  /** The dashboard's public address (PUBLIC_URL, no trailing slash), for links in messages. */
+  publicUrl?: string;
+  /** Whether alert destinations may be private, loopback or link-local addresses. */
+  webhookAllowPrivate: boolean;
   production: boolean;
 };
 
@@ -82,6 +91,7 @@ export function getEnv(): ServerEnv {
   const env: ServerEnv = {
     dataApiBaseUrl: config.DATA_API_BASE_URL.replace(/\/+$/, ""),
     sessionSecret,
+    ...(config.SESSION_SECRET_PREVIOUS ? { sessionSecretPrevious: config.SESSION_SECRET_PREVIOUS } : {}),
     cacheTtlMs: config.DATA_API_CACHE_TTL_MS,
     timeoutMs: config.DATA_API_TIMEOUT_MS,
     insightsTtl: { closedMs: config.INSIGHTS_CLOSED_TTL_MS, openMs: config.INSIGHTS_OPEN_TTL_MS },
@@ -91,6 +101,9 @@ export function getEnv(): ServerEnv {
     trustedProxies: parseTrustedProxies(config.TRUSTED_PROXIES),
     cookieSecure: config.COOKIE_SECURE,
     ...(config.REDIS_URL ? { redis: { url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX } } : {}),
+    store: { ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}), dataDir: path.resolve(config.DATA_DIR) },
+    ...(config.PUBLIC_URL ? { publicUrl: config.PUBLIC_URL.replace(/\/+$/, "") } : {}),
+    webhookAllowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
     production,
   };
   g.__waEnv = { fingerprint, env };

@@ -4,7 +4,11 @@
 // serves server components. Only the masked key hint ever leaves the server. Each session carries a
 // random id in its sealed data, so sign-out can revoke that session on the server (stores/revocations.ts)
 // and a copy of the cookie saved before stops working at once, not when it expires.
+// Secret rotation: cookies are sealed under SESSION_SECRET and opened under it or under
+// SESSION_SECRET_PREVIOUS; a page request whose cookie was sealed under the previous secret gets it
+// back sealed under the new one (the same session: id, start and end unchanged; see proxy.ts).
 import "server-only";
+import { createHash } from "node:crypto";
 import { sealData, unsealData } from "iron-session";
 import { cookies } from "next/headers";
 import { maskKey } from "@/lib/data-api/redact";
@@ -21,7 +25,13 @@ export type PageSession = { apiKey: string; environment: Environment; keyHint: s
  * A session read from a cookie: which one it is (for revocation), when it ends by itself, and the
  * key's per-minute rate limit as the sign-in check saw it (the workspace's plan, for the header).
  */
-export type Session = PageSession & { sessionId: string; expiresAt: number; rateLimit?: number };
+export type Session = PageSession & {
+  sessionId: string;
+  expiresAt: number;
+  rateLimit?: number;
+  /** The cookie was sealed under SESSION_SECRET_PREVIOUS: it is sealed again under SESSION_SECRET on the next page. */
+  sealedWithPrevious?: boolean;
+};
 
 /** Session ids: 128 random bits, base64url or UUID form. */
 const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
@@ -37,9 +47,46 @@ export function toPageSession(apiKey: string): PageSession {
   return { apiKey, environment: environmentOf(apiKey), keyHint: maskKey(apiKey) };
 }
 
+/**
+ * iron-session names the password a cookie was sealed with by an id and opens it only with the
+ * password of that id (it seals with the highest id of the map it is given). Without a rotation,
+ * cookies are sealed with id 1, iron-session's id for a single password, as they always were (so an
+ * instance of an older version reads them). During a rotation (SESSION_SECRET_PREVIOUS set), id 1 is
+ * the previous secret, whose cookies those are, and new cookies are sealed with an id derived from
+ * the new secret itself, which names it unambiguously after the rotation and the next one.
+ */
+function passwordId(secret: string): string {
+  return String(2 + (createHash("sha256").update(`iron-session password id\n${secret}`).digest().readUInt32BE(0) % 2_000_000_000));
+}
+
+type Passwords = { seal: Record<string, string>; open: Record<string, string>; previousIds?: string[] };
+
+function sessionPasswords(): Passwords {
+  const { sessionSecret, sessionSecretPrevious } = getEnv();
+  const current = passwordId(sessionSecret);
+  if (!sessionSecretPrevious) return { seal: { 1: sessionSecret }, open: { 1: sessionSecret, [current]: sessionSecret } };
+  const previous = passwordId(sessionSecretPrevious);
+  return {
+    seal: { [current]: sessionSecret },
+    // The current secret wins a (vanishingly unlikely) clash of derived ids.
+    open: { 1: sessionSecretPrevious, [previous]: sessionSecretPrevious, [current]: sessionSecret },
+    previousIds: ["1", previous].filter((id) => id !== current),
+  };
+}
+
+type SealedFields = { apiKey: string; iat: number; sid: string; limit?: number };
+
+function seal(fields: SealedFields): Promise<string> {
+  return sealData(fields, { password: sessionPasswords().seal, ttl: SESSION_TTL_SECONDS });
+}
+
 export async function sealSession(apiKey: string, rateLimit?: number): Promise<string> {
-  const { sessionSecret } = getEnv();
-  return sealData({ apiKey, iat: serverContext().now(), sid: crypto.randomUUID(), ...(rateLimit ? { limit: rateLimit } : {}) }, { password: sessionSecret, ttl: SESSION_TTL_SECONDS });
+  return seal({ apiKey, iat: serverContext().now(), sid: crypto.randomUUID(), ...(rateLimit ? { limit: rateLimit } : {}) });
+}
+
+/** The same session (key, id, start, plan) sealed under the current secret. */
+export async function resealSession(session: Session): Promise<string> {
+  return seal({ apiKey: session.apiKey, iat: session.expiresAt - SESSION_TTL_SECONDS * 1000, sid: session.sessionId, ...(session.rateLimit ? { limit: session.rateLimit } : {}) });
 }
 
 /**
@@ -62,10 +109,11 @@ export async function unsealSession(value: string | undefined | null): Promise<S
 
 async function unsealCached(value: string | undefined | null): Promise<Session | null> {
   if (!value || value.length > 4096) return null;
-  const { sessionSecret } = getEnv();
-  if (unsealedWith !== sessionSecret) {
+  const passwords = sessionPasswords();
+  const secrets = JSON.stringify(passwords.open);
+  if (unsealedWith !== secrets) {
     unsealed.clear();
-    unsealedWith = sessionSecret;
+    unsealedWith = secrets;
   }
   const cacheKey = value;
   const hit = unsealed.get(cacheKey);
@@ -75,7 +123,7 @@ async function unsealCached(value: string | undefined | null): Promise<Session |
   }
   let data: unknown;
   try {
-    data = await unsealData(value, { password: sessionSecret, ttl: SESSION_TTL_SECONDS });
+    data = await unsealData(value, { password: passwords.open, ttl: SESSION_TTL_SECONDS });
   } catch {
     return null;
   }
@@ -86,7 +134,15 @@ async function unsealCached(value: string | undefined | null): Promise<Session |
   // A session without an id could never be revoked: not accepted.
   if (typeof sid !== "string" || !SESSION_ID_PATTERN.test(sid)) return null;
   const expiresAt = iat + SESSION_TTL_SECONDS * 1000;
-  const session: Session = { ...toPageSession(apiKey), sessionId: sid, expiresAt, ...(typeof limit === "number" && limit > 0 ? { rateLimit: limit } : {}) };
+  // An iron seal reads `Fe26.2*<password id>*...`: the id tells which secret opened it.
+  const sealedWithPrevious = passwords.previousIds?.includes(value.split("*")[1] ?? "") ?? false;
+  const session: Session = {
+    ...toPageSession(apiKey),
+    sessionId: sid,
+    expiresAt,
+    ...(typeof limit === "number" && limit > 0 ? { rateLimit: limit } : {}),
+    ...(sealedWithPrevious ? { sealedWithPrevious } : {}),
+  };
   if (unsealed.size >= UNSEAL_CACHE_MAX) unsealed.delete(unsealed.keys().next().value!);
   unsealed.set(cacheKey, { session, until: Math.min(serverContext().now() + UNSEAL_CACHE_MS, expiresAt) });
   return session;
@@ -162,6 +218,18 @@ function cookieAttributes(req: Request, maxAge: number): string {
 
 export function sessionSetCookie(req: Request, sealed: string): string {
   return `${SESSION_COOKIE}=${sealed}; ${cookieAttributes(req, SESSION_TTL_SECONDS)}`;
+}
+
+/**
+ * For a session whose cookie was sealed under the previous secret: the Set-Cookie that replaces it
+ * with the same session sealed under the current one, for what is left of its lifetime. Null for any
+ * other session.
+ */
+export async function sessionResealCookie(req: Request, session: Session): Promise<string | null> {
+  if (!session.sealedWithPrevious) return null;
+  const left = Math.floor((session.expiresAt - serverContext().now()) / 1000);
+  if (left <= 0) return null;
+  return `${SESSION_COOKIE}=${await resealSession(session)}; ${cookieAttributes(req, left)}`;
 }
 
 export function sessionClearCookie(req: Request): string {

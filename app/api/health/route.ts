@@ -1,10 +1,15 @@
 // GET /api/health - liveness for process managers, load balancers and the test harness; touches no
-// upstream (HEAD, answered by Next with GET's headers, is as cheap). Says which instance answered and
-// whether it shares through Redis: `degraded` while Redis is away (the instance still serves, alone,
-// so this stays a 200).
+// upstream (HEAD, answered by Next with GET's headers, is as cheap). Says which instance answered,
+// whether it shares through Redis, and its store: the kind and schema version (`{"kind":
+// "embedded"|"postgres", "schema": N}`), or `"unavailable"` with the reason in `store_error` for the
+// operator (another process holds DATA_DIR, named by its directory and pid; PostgreSQL cannot be
+// reached). `degraded` while Redis or the store is away: the instance still serves what needs
+// neither, so this stays a 200.
 import { randomBytes } from "node:crypto";
 import { sameSiteOnly } from "@/lib/server/csrf";
 import { redisState } from "@/lib/server/redis/connection";
+import { serverContext } from "@/lib/server/context";
+import { storeHealth } from "@/lib/store/shared";
 
 export const dynamic = "force-dynamic";
 
@@ -12,6 +17,8 @@ export const dynamic = "force-dynamic";
 const instance = randomBytes(4).toString("hex");
 
 export const GET = sameSiteOnly(async () => {
-  const redis = await redisState();
-  return Response.json({ ok: true, instance, redis, ...(redis === "unavailable" ? { degraded: true } : {}) });
+  const [redis, store] = await Promise.all([redisState(), storeHealth(serverContext().store)]);
+  const storeFields = "unavailable" in store ? { store: "unavailable", store_error: store.unavailable } : { store };
+  const degraded = redis === "unavailable" || "unavailable" in store;
+  return Response.json({ ok: true, instance, redis, ...storeFields, ...(degraded ? { degraded: true } : {}) });
 });

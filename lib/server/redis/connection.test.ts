@@ -113,7 +113,7 @@ describe("the process's Redis and /api/health", () => {
     delete process.env.REDIS_URL;
     expect(sharedRedis()).toBeNull();
     const body = await (await health()).json();
-    expect(body).toEqual({ ok: true, instance: expect.stringMatching(/^[0-9a-f]{8}$/), redis: "off" });
+    expect(body).toEqual({ ok: true, instance: expect.stringMatching(/^[0-9a-f]{8}$/), redis: "off", store: { kind: "embedded", schema: 1 } });
   });
 
   it("with REDIS_URL: one client for the process; health says connected, then degraded (still 200) while Redis is away", async () => {

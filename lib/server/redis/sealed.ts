@@ -5,7 +5,8 @@
 // can read Redis but holds neither the key nor the secret learns nothing but sizes and timings; another
 // workspace's key opens nothing (a failed open is a cache miss, never an error).
 import "server-only";
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto";
+import { createHmac, hkdfSync } from "node:crypto";
+import { openBytes, sealBytes } from "../aes-gcm";
 
 export type Sealer = {
   /** The name an entry goes by in Redis: a keyed hash of `key`. */
@@ -15,31 +16,18 @@ export type Sealer = {
   open(entry: string, sealed: Buffer): unknown;
 };
 
-const VERSION = 1;
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
-
 export function sealerFor(apiKey: string, secret: string): Sealer {
   const material = Buffer.from(hkdfSync("sha256", apiKey, secret, "workspace-analytics shared cache v1", 64));
   const sealKey = material.subarray(0, 32);
   const nameKey = material.subarray(32);
   return {
     name: (key) => createHmac("sha256", nameKey).update(key).digest("base64url").slice(0, 32),
-    seal(entry, value) {
-      const iv = randomBytes(IV_BYTES);
-      const cipher = createCipheriv("aes-256-gcm", sealKey, iv);
-      cipher.setAAD(Buffer.from(entry));
-      const body = Buffer.concat([cipher.update(JSON.stringify(value), "utf8"), cipher.final()]);
-      return Buffer.concat([Buffer.of(VERSION), iv, cipher.getAuthTag(), body]);
-    },
+    seal: (entry, value) => sealBytes(sealKey, entry, Buffer.from(JSON.stringify(value), "utf8")),
     open(entry, sealed) {
-      if (sealed.length < 1 + IV_BYTES + TAG_BYTES || sealed[0] !== VERSION) return undefined;
+      const plain = openBytes(sealKey, entry, sealed);
+      if (!plain) return undefined;
       try {
-        const decipher = createDecipheriv("aes-256-gcm", sealKey, sealed.subarray(1, 1 + IV_BYTES));
-        decipher.setAAD(Buffer.from(entry));
-        decipher.setAuthTag(sealed.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES));
-        const text = Buffer.concat([decipher.update(sealed.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8");
-        return JSON.parse(text) as unknown;
+        return JSON.parse(plain.toString("utf8")) as unknown;
       } catch {
         return undefined;
       }

@@ -1,0 +1,46 @@
+// The deployment's background jobs, and the scheduler that runs them in this process: started by
+// Next's instrumentation hook (instrumentation.ts) in the process that serves requests, never while
+// the app is being built, once per process (globalThis). Jobs reach the store, the clock and the
+// upstream clients through the server context, so a test's context reaches them too.
+// For now the one job is housekeeping; the history collector, alert checks and digests join
+// `backgroundJobs` as they come.
+import "server-only";
+import { serverContext } from "@/lib/server/context";
+import { createJobScheduler, dailySlotAt, DAY_MS, type JobDefinition, type JobScheduler } from "./scheduler";
+import { isBuildPhase } from "./shared";
+import type { Store } from "./store";
+
+/** Deletes finished job runs (done or failed) older than `keepDays`, daily at 03:00 UTC. */
+export function housekeepingJob(store: () => Promise<Store>, options: { keepDays: number }): JobDefinition {
+  return {
+    name: "store.housekeeping",
+    slotOf: dailySlotAt(3),
+    catchUp: "latest",
+    async run({ now }) {
+      const deleted = await (await store()).jobs.deleteFinished(now() - options.keepDays * DAY_MS);
+      return `deleted ${deleted} finished job runs older than ${options.keepDays} days`;
+    },
+  };
+}
+
+/** Every background job of the deployment. */
+function backgroundJobs(): JobDefinition[] {
+  const store = () => serverContext().store();
+  return [housekeepingJob(store, { keepDays: 30 })];
+}
+
+const g = globalThis as typeof globalThis & { __waBackgroundJobs?: JobScheduler };
+
+/** Starts this process's scheduler (once); none during `next build`. */
+export function startBackgroundJobs(): JobScheduler | undefined {
+  if (isBuildPhase()) return undefined;
+  if (!g.__waBackgroundJobs) {
+    g.__waBackgroundJobs = createJobScheduler({
+      jobs: async () => (await serverContext().store()).jobs,
+      definitions: backgroundJobs(),
+      now: () => serverContext().now(),
+    });
+    g.__waBackgroundJobs.start();
+  }
+  return g.__waBackgroundJobs;
+}

@@ -1,0 +1,33 @@
+// What the store's functions throw besides a database failure, each with the code of the shared error
+// shape the route layer answers with ({error: {code, message, param?}}): a conflict (409), bad input
+// (400), or no store to use (503).
+
+/** The write contradicts what is stored: a key linked to another workspace, a name taken. */
+export class StoreConflictError extends Error {
+  readonly code = "conflict";
+  constructor(message: string) {
+    super(message);
+    this.name = "StoreConflictError";
+  }
+}
+
+/** An argument the store cannot keep (an unknown time zone, a malformed date); `param` names it. */
+export class StoreInputError extends Error {
+  readonly code = "invalid_parameter";
+  constructor(
+    message: string,
+    readonly param: string,
+  ) {
+    super(message);
+    this.name = "StoreInputError";
+  }
+}
+
+/** The store could not be opened (locked by another process, unreachable, migrations failed). */
+export class StoreUnavailableError extends Error {
+  readonly code = "store_unavailable";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "StoreUnavailableError";
+  }
+}

@@ -1,0 +1,156 @@
+// The store's schema, as migrations in code: each one a step from the version before, run at start-up
+// (on the first open) by Kysely's Migrator, in order and once. On PostgreSQL the Migrator holds an
+// advisory lock while it runs, so instances starting together migrate once (the others wait, then
+// find nothing left to do); the embedded database is opened by one process only (database.ts).
+// SQL stays within what SQLite and PostgreSQL both accept: instants as epoch-ms bigints, JSON as
+// text, flags as integers, ids as text, keys as composite primary keys (no serial/autoincrement).
+// A migration also records its number as `schema_version` in store_meta, which /api/health reports.
+// Never edit a migration that has shipped: add the next one.
+import { randomBytes } from "node:crypto";
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from "kysely";
+
+/** Writes the schema version into store_meta (every migration ends with it). */
+async function setSchemaVersion(db: Kysely<unknown>, version: number): Promise<void> {
+  await sql`update store_meta set value = ${String(version)} where key = 'schema_version'`.execute(db);
+}
+
+const migrations: Record<string, Migration> = {
+  "0001_workspaces_jobs_snapshots": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("store_meta")
+        .addColumn("key", "text", (c) => c.primaryKey())
+        .addColumn("value", "text", (c) => c.notNull())
+        .execute();
+      // The secret the key fingerprints are made with lives here, not in SESSION_SECRET, so rotating
+      // the session secret keeps every workspace reachable by its keys.
+      const fingerprintSecret = randomBytes(32).toString("base64url");
+      await sql`insert into store_meta (key, value) values ('fingerprint_secret', ${fingerprintSecret}), ('schema_version', '0')`.execute(db);
+
+      await db.schema
+        .createTable("workspaces")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .addColumn("time_zone", "text", (c) => c.notNull().defaultTo("UTC"))
+        .addColumn("watching", "text", (c) => c.notNull().defaultTo("off").check(sql`watching in ('off', 'on', 'paused')`))
+        .addColumn("paused_reason", "text")
+        .addColumn("watch_key_sealed", "text")
+        .addColumn("history_since", "bigint")
+        .execute();
+
+      await db.schema
+        .createTable("workspace_keys")
+        .addColumn("fingerprint", "text", (c) => c.primaryKey())
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("key_hint", "text", (c) => c.notNull())
+        .addColumn("linked_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("workspace_keys_by_workspace").on("workspace_keys").column("workspace_id").execute();
+
+      await db.schema
+        .createTable("jobs")
+        .addColumn("name", "text", (c) => c.notNull())
+        .addColumn("scope", "text", (c) => c.notNull().defaultTo(""))
+        .addColumn("slot", "bigint", (c) => c.notNull())
+        .addColumn("state", "text", (c) => c.notNull().check(sql`state in ('running', 'done', 'failed')`))
+        .addColumn("claimed_by", "text", (c) => c.notNull())
+        .addColumn("claimed_at", "bigint", (c) => c.notNull())
+        .addColumn("lease_until", "bigint", (c) => c.notNull())
+        .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(1))
+        .addColumn("finished_at", "bigint")
+        .addColumn("outcome", "text")
+        .addPrimaryKeyConstraint("jobs_slot", ["name", "scope", "slot"])
+        .execute();
+      await db.schema.createIndex("jobs_by_state_lease").on("jobs").columns(["state", "lease_until"]).execute();
+
+      await db.schema
+        .createTable("score_snapshots")
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("at", "bigint", (c) => c.notNull())
+        .addColumn("recorded_at", "bigint", (c) => c.notNull())
+        .addColumn("score", "double precision")
+        .addColumn("direction", "text")
+        .addColumn("change", "double precision")
+        .addColumn("visibility", "double precision")
+        .addColumn("sentiment", "double precision")
+        .addColumn("authority", "double precision")
+        .addColumn("coverage", "double precision")
+        .addPrimaryKeyConstraint("score_snapshots_at", ["workspace_id", "at"])
+        .execute();
+
+      await db.schema
+        .createTable("ranking_snapshots")
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("at", "bigint", (c) => c.notNull())
+        .addColumn("recorded_at", "bigint", (c) => c.notNull())
+        .addColumn("entries", "text", (c) => c.notNull())
+        .addPrimaryKeyConstraint("ranking_snapshots_at", ["workspace_id", "at"])
+        .execute();
+
+      await db.schema
+        .createTable("daily_figures")
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("kind", "text", (c) => c.notNull())
+        .addColumn("date", "text", (c) => c.notNull())
+        .addColumn("tz", "text", (c) => c.notNull())
+        .addColumn("data", "text", (c) => c.notNull())
+        .addColumn("recorded_at", "bigint", (c) => c.notNull())
+        .addPrimaryKeyConstraint("daily_figures_day", ["workspace_id", "kind", "tz", "date"])
+        .execute();
+
+      await setSchemaVersion(db, 1);
+    },
+  },
+};
+
+/** The schema version this code migrates to: the number of migrations. */
+export const SCHEMA_VERSION = Object.keys(migrations).length;
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export class MigrationError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "MigrationError";
+  }
+}
+
+/**
+ * Brings the database to SCHEMA_VERSION (a no-op when it is there) and returns the version it is at.
+ * A database migrated by a newer version of the dashboard (a migration this code does not know) is
+ * refused with a message saying so, rather than run against tables it does not understand.
+ */
+export async function migrate(db: Kysely<unknown>): Promise<number> {
+  // A start on an up-to-date database (every start but the first after an upgrade) reads one row
+  // instead of running the Migrator, whose catalogue introspection costs ~10 round trips.
+  const found = await schemaVersion(db);
+  if (found === SCHEMA_VERSION) return found;
+  if (found !== undefined && found > SCHEMA_VERSION) {
+    throw new MigrationError(`the database is at schema ${found}, made by a newer version of the dashboard (this one knows up to schema ${SCHEMA_VERSION}): run the newer version`);
+  }
+  const migrator = new Migrator({ db, provider, migrationTableName: "store_migrations", migrationLockTableName: "store_migrations_lock" });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const unknown = /previously executed migration (\S+) is missing/.exec(message)?.[1];
+    if (unknown) {
+      throw new MigrationError(
+        `the database was migrated by a newer version of the dashboard (it has migration ${unknown}, this version knows up to schema ${SCHEMA_VERSION}): run the newer version`,
+        { cause: error },
+      );
+    }
+    const failed = results?.find((r) => r.status === "Error")?.migrationName;
+    throw new MigrationError(`migration ${failed ?? "(setting up)"} failed: ${message}`, { cause: error });
+  }
+  return (await schemaVersion(db)) ?? 0;
+}
+
+/** The version store_meta records, or undefined before the first migration (no such table yet). */
+async function schemaVersion(db: Kysely<unknown>): Promise<number | undefined> {
+  try {
+    const { rows } = await sql<{ value: string }>`select value from store_meta where key = 'schema_version'`.execute(db);
+    return rows[0] ? Number(rows[0].value) : undefined;
+  } catch {
+    return undefined;
+  }
+}

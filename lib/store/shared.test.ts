@@ -1,0 +1,121 @@
+// The process's store and /api/health: opened once on first use in DATA_DIR, never during
+// `next build`; a directory held by another process is a clear "unavailable" on /api/health (200,
+// degraded) and one line in the log, not a crash, and the store opens once that process is gone; a
+// store injected into the server context is the one health reports; a rotation's previous secret
+// reseals every kept key when the store opens.
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { GET as health } from "@/app/api/health/route";
+import { setServerContext } from "@/lib/server/context";
+import { startBackgroundJobs } from "./background";
+import { StoreUnavailableError } from "./errors";
+import { closeSharedStore, sharedStore } from "./shared";
+import { openStore } from "./store";
+import { startStoreHolder, type StoreHolder } from "./test-holder";
+import { storesForFile } from "./test-stores";
+
+const stores = storesForFile();
+const SECRET = "shared-store-test-session-secret-0123456789";
+let dataDir: string;
+const holders: StoreHolder[] = [];
+
+beforeEach(() => {
+  dataDir = path.join(mkdtempSync(path.join(tmpdir(), "wa-shared-store-")), "data");
+  Object.assign(process.env, { DATA_API_BASE_URL: "http://127.0.0.1:9/v1", SESSION_SECRET: SECRET, DATA_DIR: dataDir });
+  delete process.env.DATABASE_URL;
+  delete process.env.SESSION_SECRET_PREVIOUS;
+  delete process.env.REDIS_URL;
+});
+afterEach(async () => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+  delete process.env.NEXT_PHASE;
+  await closeSharedStore();
+  await Promise.allSettled(holders.splice(0).map((h) => h.kill("SIGKILL")));
+  rmSync(path.dirname(dataDir), { recursive: true, force: true });
+});
+
+const healthBody = async () => {
+  const res = await health(new Request("http://localhost:3000/api/health"), undefined);
+  expect(res.status).toBe(200);
+  return (await res.json()) as Record<string, unknown>;
+};
+
+describe("the process's store", () => {
+  it("is opened once, in DATA_DIR, and /api/health names its kind and schema", async () => {
+    const first = sharedStore();
+    expect(sharedStore()).toBe(first);
+    const store = await first;
+    expect(store).toMatchObject({ kind: "embedded", schema: 1, location: dataDir });
+    expect(existsSync(path.join(dataDir, "store.db"))).toBe(true);
+    expect(await healthBody()).toEqual({ ok: true, instance: expect.stringMatching(/^[0-9a-f]{8}$/), redis: "off", store: { kind: "embedded", schema: 1 } });
+  });
+
+  it("is never opened while the app is being built, and no job scheduler starts there", async () => {
+    process.env.NEXT_PHASE = "phase-production-build";
+    await expect(sharedStore()).rejects.toThrow(new StoreUnavailableError("the store is not opened while the app is being built"));
+    expect(startBackgroundJobs()).toBeUndefined();
+    expect(await healthBody()).toMatchObject({ store: "unavailable", store_error: "the store is not opened while the app is being built", degraded: true });
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  it("a DATA_DIR held by another process: health says who holds it (200, degraded), the log says it once, and the store opens once that process is gone", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const warnings: string[] = [];
+    vi.spyOn(console, "warn").mockImplementation((line: string) => void warnings.push(line));
+    vi.spyOn(console, "info").mockImplementation(() => {});
+    const other = await startStoreHolder(dataDir);
+    holders.push(other);
+    expect(other.line).toMatch(/^open /);
+
+    const reason = `the embedded store in ${dataDir} is in use by process ${other.pid}`;
+    await expect(sharedStore()).rejects.toThrow(reason);
+    const body = await healthBody();
+    expect(body).toMatchObject({ ok: true, store: "unavailable", degraded: true });
+    expect(body.store_error).toMatch(new RegExp(`^${reason} \\(running since .*\\): stop that process, or give this one another DATA_DIR`));
+    await expect(sharedStore()).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(warnings.filter((w) => w.startsWith("[store] unavailable: "))).toHaveLength(1);
+    expect(warnings[0]).toContain(reason);
+
+    await other.kill("SIGTERM");
+    // Within a few seconds of the failure the answer is the remembered one; after that it tries again.
+    await expect(sharedStore()).rejects.toBeInstanceOf(StoreUnavailableError);
+    vi.setSystemTime(Date.now() + 6000);
+    expect((await sharedStore()).schema).toBe(1);
+    expect(await healthBody()).toMatchObject({ store: { kind: "embedded", schema: 1 } });
+    expect(await healthBody()).not.toHaveProperty("degraded");
+  });
+
+  it("health reports the store injected into the server context, and a store it cannot reach as unavailable", async () => {
+    const injected = await stores.open("postgres");
+    const restore = setServerContext({ store: async () => injected });
+    try {
+      expect(await healthBody()).toMatchObject({ store: { kind: "postgres", schema: 1 } });
+      await injected.close();
+      expect(await healthBody()).toMatchObject({ store: "unavailable", store_error: expect.any(String), degraded: true });
+    } finally {
+      restore();
+    }
+  });
+
+  it("during a rotation, opening the store seals every kept key again under the new secret", async () => {
+    const OLD = "the-old-session-secret-0123456789abcdefgh";
+    vi.spyOn(console, "info").mockImplementation(() => {});
+    const before = await openStore({ dataDir }, { secrets: () => ({ current: OLD }) });
+    const ws = await before.workspaces.workspaceForKey("svc_sk_live_rotation_0123456789ab");
+    await before.workspaces.setWatching(ws.id, "svc_sk_live_rotation_0123456789ab");
+    await before.close();
+
+    process.env.SESSION_SECRET_PREVIOUS = OLD;
+    await (await sharedStore()).ping();
+    await closeSharedStore();
+    const after = await openStore({ dataDir }, { secrets: () => ({ current: SECRET }) });
+    try {
+      expect(await after.workspaces.watchingKey(ws.id)).toBe("svc_sk_live_rotation_0123456789ab");
+    } finally {
+      await after.close();
+    }
+  });
+});

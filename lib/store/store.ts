@@ -1,0 +1,64 @@
+// The store as the rest of the server uses it: an opened database (database.ts) with each domain's
+// functions bound to it (workspaces, snapshots, jobs). Route handlers and jobs reach it through the
+// server context (`serverContext().store()`), never through SQL of their own; tests make their own
+// with `openStore` and inject it there.
+import "server-only";
+import { sql } from "kysely";
+import { openStoreDatabase, type PostgresOptions, type StoreConfig, type StoreDatabase, type StoreKind } from "./database";
+import { jobsContext, type Jobs } from "./jobs";
+import type { SealingSecrets } from "./secrets";
+import { snapshotsContext, type Snapshots } from "./snapshots";
+import { workspacesContext, type Workspaces } from "./workspaces";
+
+export type Store = {
+  readonly kind: StoreKind;
+  /** The schema version the database is at. */
+  readonly schema: number;
+  /** Where it is, as it may be logged (the directory, or the URL without its password). */
+  readonly location: string;
+  readonly workspaces: Workspaces;
+  readonly snapshots: Snapshots;
+  readonly jobs: Jobs;
+  /** One round trip to the database: rejects while it cannot be reached (health). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export type StoreOptions = {
+  /** The secrets sealing what the store keeps (SESSION_SECRET and SESSION_SECRET_PREVIOUS). */
+  secrets: () => SealingSecrets;
+  now?: () => number;
+  log?: (line: string) => void;
+  postgres?: PostgresOptions;
+};
+
+/** Binds the domains to an opened database; reads the store's own fingerprint secret. */
+export async function createStore(database: StoreDatabase, options: StoreOptions): Promise<Store> {
+  const now = options.now ?? (() => Date.now());
+  const { db } = database;
+  const meta = await db.selectFrom("store_meta").select("value").where("key", "=", "fingerprint_secret").executeTakeFirst();
+  if (!meta) throw new Error("the store has no fingerprint secret (store_meta): its first migration did not complete");
+  return {
+    kind: database.kind,
+    schema: database.schema,
+    location: database.location,
+    workspaces: workspacesContext({ db, fingerprintSecret: meta.value, secrets: options.secrets, now, ...(options.log ? { log: options.log } : {}) }),
+    snapshots: snapshotsContext({ db, now }),
+    jobs: jobsContext({ db }),
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => database.close(),
+  };
+}
+
+/** Opens the database at `config` (migrating it) and makes the store over it. */
+export async function openStore(config: StoreConfig, options: StoreOptions): Promise<Store> {
+  const database = await openStoreDatabase(config, options.postgres);
+  try {
+    return await createStore(database, options);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
