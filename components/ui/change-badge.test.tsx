@@ -102,6 +102,17 @@ describe("ChangeBadge: a change the Data API reported", () => {
     expect(el.querySelector(".change")!.className).toContain("change-up");
   });
 
+  it("a magnitude with its direction takes the direction's sign (never '▼ +3'), as a score trend may send it", () => {
+    const down = badge({ change: 3, unit: "points", direction: "down" });
+    expect(down.spoken).toBe("down 3.0 points");
+    expect(down.el.querySelector(".change")!.className).toContain("change-down");
+    expect(down.el.textContent).toContain("\u22123.0");
+  });
+
+  it("a negative change with direction up reads up", () => {
+    expect(badge({ change: -2, unit: "points", direction: "up" }).spoken).toBe("up 2.0 points");
+  });
+
   it("a missing change is 'change unknown'", () => {
     expect(badge({ change: undefined, unit: "percent", window: "the previous 30 days" }).spoken).toBe("change unknown");
   });

@@ -47,8 +47,11 @@ const versus = (window: string | undefined) => (window ? ` vs ${window}` : "");
 /** What a badge says: its direction, its short text and the full spoken statement. */
 export function describeChange(props: ChangeBadgeProps): DescribedChange {
   if ("change" in props) {
-    const f = formatChange(props.change, props.unit === "points" ? "points" : "%");
     if (!isFigure(props.change)) return { direction: "flat", text: MISSING, label: "change unknown" };
+    // A trend may report its change as a magnitude beside its direction ("down", change 3): the
+    // direction gives the sign, so the badge never reads "▼ +3".
+    const signed = props.direction === "down" ? -Math.abs(props.change) : props.direction === "up" ? Math.abs(props.change) : props.change;
+    const f = formatChange(signed, props.unit === "points" ? "points" : "%");
     return { direction: props.direction ?? f.direction, text: f.text, label: `${f.label}${versus(props.window)}` };
   }
   const { current, previous, unit, window } = props;
