@@ -200,7 +200,8 @@ function fieldFormat(timeZone: string): Intl.DateTimeFormat {
 }
 
 /** The calendar and clock fields of an instant in `timeZone` (numbers only: the same in every runtime). */
-function fieldsIn(ms: number, timeZone: string): Fields | null {
+/** An instant's wall-clock fields in `timeZone` (null for a zone this runtime does not know). */
+export function fieldsIn(ms: number, timeZone: string): Fields | null {
   let parts: Intl.DateTimeFormatPart[];
   try {
     parts = fieldFormat(timeZone).formatToParts(ms);

@@ -2,26 +2,7 @@
 // a time zone in the one form every Excel locale parses (`2026-11-21 00:30:00`), and the decimal
 // mark of a locale (German, French and Dutch write 12,5), which decides how Excel splits a CSV's
 // fields. Shared by the server's exports and the browser's card downloads ("CSV for Excel").
-
-const wallClock = new Map<string, Intl.DateTimeFormat>();
-
-function wallClockIn(timeZone: string): Intl.DateTimeFormat {
-  let f = wallClock.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-      hourCycle: "h23",
-    });
-    wallClock.set(timeZone, f);
-  }
-  return f;
-}
+import { fieldsIn } from "./format";
 
 /**
  * `2026-11-20T23:30:00Z` in Europe/Berlin -> `2026-11-21 00:30:00`: the instant's date and time of
@@ -32,9 +13,10 @@ export function spreadsheetDateTime(iso: string, timeZone: string): string | und
   if (Number.isNaN(ms)) return undefined;
   // UTC needs no zone lookup: the common case of every plain export stays cheap.
   if (timeZone === "UTC") return new Date(ms).toISOString().slice(0, 19).replace("T", " ");
-  const parts: Record<string, string> = {};
-  for (const p of wallClockIn(timeZone).formatToParts(ms)) parts[p.type] = p.value;
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+  const f = fieldsIn(ms, timeZone);
+  if (!f) return undefined;
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${String(f.year).padStart(4, "0")}-${two(f.month)}-${two(f.day)} ${two(f.hour)}:${two(f.minute)}:${two(f.second)}`;
 }
 
 /** Whether `locale` is a language tag Intl accepts (`de`, `de-DE`, `pt-BR`, `zh-Hant-TW`). */
