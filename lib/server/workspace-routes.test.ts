@@ -190,6 +190,6 @@ describe.each(STORE_KINDS)("workspace routes (%s)", (kind) => {
     const linked = await link(DEMO_KEYS.pro, JSON.stringify({ apiKey: DEMO_KEYS.free }), headers);
     expect(linked.status).toBe(403);
     expect(await store.workspaces.linkedKeys(ws)).toHaveLength(1);
-    for (const r of [put, del, linked]) expect(r.body.error.code).toMatch(/^(csrf_rejected|cross_site_rejected)$/);
+    for (const r of [put, del, linked]) expect(r.body.error?.code).toMatch(/^(csrf_rejected|cross_site_rejected)$/);
   });
 });
