@@ -149,7 +149,7 @@ export function WatchingCard() {
           </p>
           <div className="card-actions" style={{ flexWrap: "wrap" }}>
             {info.watching !== "on" && (
-              <button type="button" className="button button-primary" onClick={() => void setWatching(true)} disabled={busy} aria-describedby={`${id}-means`} data-testid="watch-on">
+              <button type="button" className="button" onClick={() => void setWatching(true)} disabled={busy} aria-describedby={`${id}-means`} data-testid="watch-on">
                 {busy ? "Saving…" : info.watching === "paused" ? "Watch again with this key" : "Start watching"}
               </button>
             )}
