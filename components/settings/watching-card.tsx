@@ -125,24 +125,20 @@ export function WatchingCard() {
       {!info && !loadError && <p className="small muted">Loading…</p>}
       {info && state && (
         <div className="stack" style={{ gap: 16 }}>
-          <dl className="details">
-            <div>
-              <dt>Watching</dt>
-              <dd data-testid="watching-state">
-                <span className={`badge ${state.badgeClass}`}>{state.badge}</span> <span className="small">{state.text}</span>
-              </dd>
-            </div>
+          <div className="watching-facts">
+            <p data-testid="watching-state">
+              <span className="field-label">Watching</span> <span className={`badge ${state.badgeClass}`}>{state.badge}</span> {state.text}
+            </p>
             {info.watching === "paused" && info.paused_reason && (
-              <div>
-                <dt>Why paused</dt>
-                <dd data-testid="paused-reason">{info.paused_reason}</dd>
-              </div>
+              <p data-testid="paused-reason">
+                <span className="field-label">Why it is paused</span> {info.paused_reason}
+              </p>
             )}
-            <div>
-              <dt>History since</dt>
-              <dd data-testid="history-since">{info.history_since ? formatDate(info.history_since, tz) : "No history yet: it begins with the first score or ranking kept."}</dd>
-            </div>
-          </dl>
+            <p data-testid="history-since">
+              <span className="field-label">History since</span>{" "}
+              {info.history_since ? formatDate(info.history_since, tz) : "no history yet: it begins with the first score or ranking kept."}
+            </p>
+          </div>
           <p className="small muted" id={`${id}-means`}>
             Turning watching on keeps this key on the dashboard&apos;s server, encrypted, so history is collected every hour while nobody is signed in. Turning it off
             deletes the kept key at once; the history already kept stays.
@@ -177,8 +173,10 @@ export function WatchingCard() {
             </ul>
           </div>
           <form onSubmit={(e) => void linkKey(e)} noValidate className="link-key-form" data-testid="link-key-form">
-            <div className="field">
-              <label htmlFor={`${id}-key`}>Link another key of this workspace</label>
+            <label className="field-label" htmlFor={`${id}-key`}>
+              Link another key of this workspace
+            </label>
+            <div className="link-key-row">
               <input
                 id={`${id}-key`}
                 className="input mono"
@@ -192,18 +190,18 @@ export function WatchingCard() {
                 aria-describedby={`${id}-key-help${linkError ? ` ${id}-key-error` : ""}`}
                 data-testid="link-key-input"
               />
-              <p id={`${id}-key-help`} className="small muted">
-                A rotated or second key of the same workspace keeps this history. It must work, and open the same workspace as the key you signed in with.
-              </p>
-              {linkError && (
-                <p id={`${id}-key-error`} className="field-error" role="alert" data-testid="link-key-error">
-                  {linkError}
-                </p>
-              )}
+              <button type="submit" className="button button-secondary" disabled={linking} data-testid="link-key-submit">
+                {linking ? "Checking the key…" : "Link key"}
+              </button>
             </div>
-            <button type="submit" className="button button-secondary" disabled={linking} data-testid="link-key-submit">
-              {linking ? "Checking the key…" : "Link key"}
-            </button>
+            {linkError && (
+              <p id={`${id}-key-error`} className="field-error" role="alert" data-testid="link-key-error">
+                {linkError}
+              </p>
+            )}
+            <p id={`${id}-key-help`} className="small muted">
+              A rotated or second key of the same workspace keeps this history. It must work, and open the same workspace as the key you signed in with.
+            </p>
           </form>
         </div>
       )}
