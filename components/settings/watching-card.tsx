@@ -4,7 +4,8 @@
 // hourly while nobody is signed in; off deletes it at once), the keys linked to the workspace (hints
 // only), a form to link another key of it, and where its history begins. Results are announced in a
 // live region; errors are said in plain words next to what caused them.
-import { useEffect, useId, useState, type FormEvent } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useId, useState, type FormEvent } from "react";
 import { useDisplayTimeZone } from "@/components/range/display-time-zone";
 import { Card } from "@/components/ui/card";
 import { formatDate } from "@/lib/format/format";
@@ -24,6 +25,19 @@ async function problemOf(res: Response, fallback: string): Promise<string> {
     // Not JSON: the fallback says it.
   }
   return fallback;
+}
+
+const WORKSPACE_KEY = ["workspace"] as const;
+
+async function fetchWorkspace(): Promise<WorkspaceInfo> {
+  let res: Response;
+  try {
+    res = await fetch("/api/workspace", { cache: "no-store" });
+  } catch {
+    throw new Error(OFFLINE);
+  }
+  if (!res.ok) throw new Error(await problemOf(res, "The workspace's settings could not be read. Try again."));
+  return (await res.json()) as WorkspaceInfo;
 }
 
 const STATE_TEXT: Record<Watching, { badge: string; badgeClass: string; text: string }> = {
@@ -47,8 +61,10 @@ const STATE_TEXT: Record<Watching, { badge: string; badgeClass: string; text: st
 export function WatchingCard() {
   const tz = useDisplayTimeZone();
   const id = useId();
-  const [info, setInfo] = useState<WorkspaceInfo | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const queryClient = useQueryClient();
+  const query = useQuery({ queryKey: WORKSPACE_KEY, queryFn: fetchWorkspace, retry: 1 });
+  const info = query.data ?? null;
+  const loadError = query.error ? query.error.message : null;
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState("");
   const [toggleError, setToggleError] = useState<string | null>(null);
@@ -56,20 +72,7 @@ export function WatchingCard() {
   const [linkError, setLinkError] = useState<string | null>(null);
   const [linking, setLinking] = useState(false);
 
-  async function load(): Promise<void> {
-    try {
-      const res = await fetch("/api/workspace", { cache: "no-store" });
-      if (!res.ok) throw new Error(await problemOf(res, "The workspace's settings could not be read. Try again."));
-      setInfo((await res.json()) as WorkspaceInfo);
-      setLoadError(null);
-    } catch (error) {
-      setLoadError(error instanceof TypeError ? OFFLINE : error instanceof Error ? error.message : OFFLINE);
-    }
-  }
-
-  useEffect(() => {
-    void load();
-  }, []);
+  const load = () => queryClient.invalidateQueries({ queryKey: WORKSPACE_KEY });
 
   async function setWatching(on: boolean): Promise<void> {
     setBusy(true);
