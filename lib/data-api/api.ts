@@ -4,8 +4,8 @@
 import type { EndpointPath, Endpoints, InputOf, ResultOf } from "./endpoints";
 
 export type CallOptions = {
-  /** Exports page at bulk priority so interactive use stays responsive. */
-  priority?: "interactive" | "bulk";
+  /** Exports page at bulk priority, the history collector at background, so interactive use stays responsive. */
+  priority?: "interactive" | "bulk" | "background";
   signal?: AbortSignal;
   /** While the call waits for the key's rate budget: ms until it may go (0 once sent); see ScheduleOptions. */
   onWait?: (ms: number) => void;

@@ -104,4 +104,32 @@ describe("createScheduler", () => {
     expect(ran()).toBe(false);
     expect(failed).toEqual(["req-1"]);
   });
+
+  it("admits background requests (the history collector) after bulk and interactive ones, asking the budget for bulk", async () => {
+    const releases: Array<() => void> = [];
+    const asked: string[] = [];
+    const keyBudget: KeyBudget<string> = {
+      admit: (_now, priority) =>
+        new Promise((resolve) => {
+          asked.push(priority);
+          releases.push(() => resolve({ admitted: true, token: priority }));
+        }),
+      recordResponse: () => undefined,
+      recordFailure: () => undefined,
+      noteInteractive: () => undefined,
+      snapshot: (now) => new RateBudget().snapshot(now),
+    };
+    const scheduler = createScheduler({ keyBudget });
+    const sent: string[] = [];
+    const go = (label: string, priority: "interactive" | "bulk" | "background") => scheduler.schedule(async () => void sent.push(label), { priority });
+    // The first admission holds the queue (one at a time) while the others line up behind it.
+    const all = [go("first", "background"), go("collector", "background"), go("export", "bulk"), go("person", "interactive")];
+    for (let i = 0; i < 4; i++) {
+      await new Promise((r) => setImmediate(r));
+      releases.shift()!();
+    }
+    await Promise.all(all);
+    expect(sent).toEqual(["first", "person", "export", "collector"]);
+    expect(asked).toEqual(["bulk", "interactive", "bulk", "bulk"]);
+  });
 });

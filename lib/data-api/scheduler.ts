@@ -8,10 +8,15 @@
 import PQueue from "p-queue";
 import pRetry from "p-retry";
 import { DataApiError, isDataApiError } from "./errors";
-import { RateBudget, type Admission, type BudgetSnapshot, type KeyBudget, type RateBudgetOptions } from "./rate-budget";
+import { RateBudget, type Admission, type BudgetPriority, type BudgetSnapshot, type KeyBudget, type RateBudgetOptions } from "./rate-budget";
 import type { RateLimitInfo } from "./rate-limit";
 
-export type Priority = "interactive" | "bulk";
+/**
+ * interactive: a person waits (the dashboard); bulk: exports; background: the history collector,
+ * which nobody waits for: admitted after everything else, and held to the bulk share of the budget
+ * (the interactive reserve stays free while someone uses the dashboard).
+ */
+export type Priority = "interactive" | "bulk" | "background";
 
 export type SchedulerOptions = RateBudgetOptions & {
   /** Retries after the first attempt (429, 5xx, network errors). */
@@ -56,7 +61,10 @@ export interface Scheduler {
   snapshot(): BudgetSnapshot & { queued: number };
 }
 
-const PRIORITY: Record<Priority, number> = { interactive: 1, bulk: 0 };
+const PRIORITY: Record<Priority, number> = { interactive: 1, bulk: 0, background: -1 };
+
+/** What the budget is asked for: background requests count as bulk there (no reserve of their own). */
+const budgetPriority = (priority: Priority): BudgetPriority => (priority === "interactive" ? "interactive" : "bulk");
 
 /** Codes this app raises itself for conditions another try would not fix. */
 const FINAL_CODES = new Set(["rate_limited", "unexpected_response", "upstream_timeout", "redirect_rejected"]);
@@ -103,7 +111,7 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
    * admitted meanwhile is given back as a failure (it counts, but cannot hold a place in flight).
    */
   function admitOnce(priority: Priority, signal: AbortSignal | undefined): Admission<unknown> | Promise<Admission<unknown>> {
-    const result = budget.admit(now(), priority);
+    const result = budget.admit(now(), budgetPriority(priority));
     if (!(result instanceof Promise)) return result;
     return result.then((admitted) => {
       if (admitted.admitted && signal?.aborted) void budget.recordFailure(now(), admitted.token);

@@ -3,8 +3,8 @@
 // in the same process). It does what Next's own server cannot do, before Next sees a request:
 // - passes the socket's peer address on in PEER_ADDRESS_HEADER, set here and stripped from what the
 //   client sent, so sign-in throttling knows the real client (client-address.ts);
-// - refuses odd methods early (TRACE, OPTIONS, CONNECT, PUT, WebDAV...: 405) and takes POST and DELETE
-//   only where the app accepts them (WRITE_ROUTES);
+// - refuses odd methods early (TRACE, OPTIONS, CONNECT, WebDAV...: 405) and takes POST, PUT and
+//   DELETE only where the app accepts them (WRITE_ROUTES);
 // - refuses request targets that are not a path (`*`, `http://host/...`: 400), and paths Next would
 //   answer with a 500 (bad percent-encoding) or a redirect (dot segments, backslashes): a JSON 400 under
 //   /api/, the app's not-found page elsewhere;
@@ -25,9 +25,17 @@ import { MAX_BODY_BYTES } from "./body-limit";
 import { PEER_ADDRESS_HEADER } from "./client-address";
 
 /** Every method the app answers. HEAD is answered by Next wherever GET is. */
-const METHODS = new Set(["GET", "HEAD", "POST", "DELETE"]);
-/** The only routes that take POST or DELETE: signing in and out, cancelling an export. A new write route is added here. */
-const WRITE_ROUTES: Record<string, readonly string[]> = { "/api/session": ["POST", "DELETE"], "/api/export/cancel": ["POST"] };
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "DELETE"]);
+/**
+ * The only routes that take POST, PUT or DELETE: signing in and out, cancelling an export, linking a
+ * key, watching on and off. A new write route is added here.
+ */
+const WRITE_ROUTES: Record<string, readonly string[]> = {
+  "/api/session": ["POST", "DELETE"],
+  "/api/export/cancel": ["POST"],
+  "/api/workspace/keys": ["POST"],
+  "/api/workspace/watch": ["PUT", "DELETE"],
+};
 const READ_ONLY = "GET, HEAD";
 
 /**

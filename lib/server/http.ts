@@ -5,6 +5,7 @@
 import "server-only";
 import { DataApiError, isDataApiError } from "@/lib/data-api/errors";
 import { MAX_RETRY_AFTER_SECONDS } from "@/lib/data-api/rate-limit";
+import { StoreConflictError, StoreInputError, StoreUnavailableError } from "@/lib/store/errors";
 import { ConfigError } from "./env";
 import { sessionClearCookie } from "./session";
 
@@ -139,6 +140,12 @@ export function errorForBrowser(thrown: unknown, subject: Subject = "this data",
     // A missing or unreadable session also clears whatever cookie came with the request.
     if (finalErrors.has(thrown)) return { error: thrown, endSession: thrown.code === "unauthorized" };
     return mapUpstreamError(thrown, subject);
+  }
+  // The store's own errors (lib/store/errors.ts) carry their code; their messages name no key.
+  if (thrown instanceof StoreConflictError) return { error: new DataApiError({ status: 409, code: thrown.code, message: thrown.message }), endSession: false };
+  if (thrown instanceof StoreInputError) return { error: new DataApiError({ status: 400, code: thrown.code, message: thrown.message, param: thrown.param }), endSession: false };
+  if (thrown instanceof StoreUnavailableError) {
+    return { error: new DataApiError({ status: 503, code: thrown.code, message: "This app's database cannot be used right now; try again shortly.", retryAfter: 5 }), endSession: false };
   }
   if (thrown instanceof ConfigError) {
     console.error(`[config] ${thrown.message}`);

@@ -2,9 +2,11 @@
 // Next's instrumentation hook (instrumentation.ts) in the process that serves requests, never while
 // the app is being built, once per process (globalThis). Jobs reach the store, the clock and the
 // upstream clients through the server context, so a test's context reaches them too.
-// For now the one job is housekeeping; the history collector, alert checks and digests join
-// `backgroundJobs` as they come.
+// The jobs: housekeeping and the history collector (lib/history/jobs.ts); alert checks and digests
+// join `backgroundJobs` as they come.
 import "server-only";
+import { serverCollectContext } from "@/lib/history/collect";
+import { historyJobs } from "@/lib/history/jobs";
 import { serverContext } from "@/lib/server/context";
 import { createJobScheduler, dailySlotAt, DAY_MS, type JobDefinition, type JobScheduler } from "./scheduler";
 import { isBuildPhase } from "./shared";
@@ -26,7 +28,7 @@ export function housekeepingJob(store: () => Promise<Store>, options: { keepDays
 /** Every background job of the deployment. */
 function backgroundJobs(): JobDefinition[] {
   const store = () => serverContext().store();
-  return [housekeepingJob(store, { keepDays: 30 })];
+  return [housekeepingJob(store, { keepDays: 30 }), ...historyJobs({ store, context: serverCollectContext })];
 }
 
 const g = globalThis as typeof globalThis & { __waBackgroundJobs?: JobScheduler };

@@ -1,10 +1,11 @@
 "use client";
-// Settings: which environment the key belongs to, the key in masked form, the viewer's time zone, the
-// theme choice, and sign out (which also clears every cached answer in this tab).
+// Settings: which environment the key belongs to, the key in masked form, history and watching
+// (components/settings/watching-card.tsx), the viewer's time zone, the theme choice, and sign out (which also clears every cached answer in this tab).
 import { useState } from "react";
 import { signOut } from "@/components/shell/sign-out";
 import { notifyThemeChange } from "@/components/shell/theme-toggle";
 import { TimeZoneCard } from "@/components/range/time-zone-setting";
+import { WatchingCard } from "@/components/settings/watching-card";
 import { Card } from "@/components/ui/card";
 import { applyTheme, THEMES, type ThemeChoice } from "@/lib/ui/theme";
 
@@ -68,6 +69,7 @@ export function SettingsClient({ environment, keyHint, theme }: { environment: "
           )}
         </div>
       </Card>
+      <WatchingCard />
       <TimeZoneCard />
       <Card title="Appearance">
         <fieldset className="theme-choice">

@@ -1,0 +1,216 @@
+"use client";
+// Settings' "History and watching": whether the dashboard watches this workspace (off, on, or paused
+// and why), what turning it on means (the key kept sealed on the server so history is collected
+// hourly while nobody is signed in; off deletes it at once), the keys linked to the workspace (hints
+// only), a form to link another key of it, and where its history begins. Results are announced in a
+// live region; errors are said in plain words next to what caused them.
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useId, useState, type FormEvent } from "react";
+import { useDisplayTimeZone } from "@/components/range/display-time-zone";
+import { Card } from "@/components/ui/card";
+import { formatDate } from "@/lib/format/format";
+
+type Watching = "off" | "on" | "paused";
+type LinkedKey = { key_hint: string; linked_at: string };
+export type WorkspaceInfo = { watching: Watching; paused_reason?: string; linked_keys: LinkedKey[]; history_since: string | null; time_zone: string };
+
+const OFFLINE = "The dashboard's server could not be reached. Check your connection and try again.";
+
+/** The error message of an /api answer, or a plain fallback. */
+async function problemOf(res: Response, fallback: string): Promise<string> {
+  try {
+    const body = (await res.json()) as { error?: { message?: unknown } };
+    if (typeof body.error?.message === "string" && body.error.message) return body.error.message;
+  } catch {
+    // Not JSON: the fallback says it.
+  }
+  return fallback;
+}
+
+const WORKSPACE_KEY = ["workspace"] as const;
+
+async function fetchWorkspace(): Promise<WorkspaceInfo> {
+  let res: Response;
+  try {
+    res = await fetch("/api/workspace", { cache: "no-store" });
+  } catch {
+    throw new Error(OFFLINE);
+  }
+  if (!res.ok) throw new Error(await problemOf(res, "The workspace's settings could not be read. Try again."));
+  return (await res.json()) as WorkspaceInfo;
+}
+
+const STATE_TEXT: Record<Watching, { badge: string; badgeClass: string; text: string }> = {
+  off: {
+    badge: "Off",
+    badgeClass: "badge-neutral",
+    text: "History is kept only when someone opens the score or the ranking.",
+  },
+  on: {
+    badge: "On",
+    badgeClass: "badge-success",
+    text: "The score and ranking are collected every hour, and the day's figures once a day, even while nobody is signed in.",
+  },
+  paused: {
+    badge: "Paused",
+    badgeClass: "badge-danger",
+    text: "Nothing is collected in the background until watching is turned on again with a working key.",
+  },
+};
+
+export function WatchingCard() {
+  const tz = useDisplayTimeZone();
+  const id = useId();
+  const queryClient = useQueryClient();
+  const query = useQuery({ queryKey: WORKSPACE_KEY, queryFn: fetchWorkspace, retry: 1 });
+  const info = query.data ?? null;
+  const loadError = query.error ? query.error.message : null;
+  const [busy, setBusy] = useState(false);
+  const [status, setStatus] = useState("");
+  const [toggleError, setToggleError] = useState<string | null>(null);
+  const [key, setKey] = useState("");
+  const [linkError, setLinkError] = useState<string | null>(null);
+  const [linking, setLinking] = useState(false);
+
+  const load = () => queryClient.invalidateQueries({ queryKey: WORKSPACE_KEY });
+
+  async function setWatching(on: boolean): Promise<void> {
+    setBusy(true);
+    setToggleError(null);
+    setStatus("");
+    try {
+      const res = await fetch("/api/workspace/watch", { method: on ? "PUT" : "DELETE" });
+      if (!res.ok) throw new Error(await problemOf(res, on ? "Watching could not be turned on. Try again." : "Watching could not be turned off. Try again."));
+      await load();
+      setStatus(on ? "Watching is on: your key is kept sealed on this server." : "Watching is off: the kept key was deleted.");
+    } catch (error) {
+      setToggleError(error instanceof TypeError ? OFFLINE : error instanceof Error ? error.message : OFFLINE);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function linkKey(event: FormEvent<HTMLFormElement>): Promise<void> {
+    event.preventDefault();
+    setLinkError(null);
+    setStatus("");
+    if (key.trim() === "") {
+      setLinkError("Paste the other API key of this workspace first.");
+      return;
+    }
+    setLinking(true);
+    try {
+      const res = await fetch("/api/workspace/keys", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ apiKey: key }) });
+      if (!res.ok) throw new Error(await problemOf(res, "The key could not be linked. Try again."));
+      const linked = (await res.json()) as LinkedKey;
+      setKey("");
+      await load();
+      setStatus(`Key ${linked.key_hint} linked: signing in with it opens this workspace.`);
+    } catch (error) {
+      setLinkError(error instanceof TypeError ? OFFLINE : error instanceof Error ? error.message : OFFLINE);
+    } finally {
+      setLinking(false);
+    }
+  }
+
+  const state = info ? STATE_TEXT[info.watching] : null;
+  return (
+    <Card
+      title="History and watching"
+      testId="watching-card"
+      description="The Data API keeps only the score and ranking of now; the dashboard keeps their history, and the daily figures, for this workspace."
+    >
+      {loadError && (
+        <p className="field-error" role="alert">
+          {loadError}
+        </p>
+      )}
+      {!info && !loadError && <p className="small muted">Loading…</p>}
+      {info && state && (
+        <div className="stack" style={{ gap: 16 }}>
+          <div className="watching-facts">
+            <p data-testid="watching-state">
+              <span className="field-label">Watching</span> <span className={`badge ${state.badgeClass}`}>{state.badge}</span> {state.text}
+            </p>
+            {info.watching === "paused" && info.paused_reason && (
+              <p data-testid="paused-reason">
+                <span className="field-label">Why it is paused</span> {info.paused_reason}
+              </p>
+            )}
+            <p data-testid="history-since">
+              <span className="field-label">History since</span>{" "}
+              {info.history_since ? formatDate(info.history_since, tz) : "no history yet: it begins with the first score or ranking kept."}
+            </p>
+          </div>
+          <p className="small muted" id={`${id}-means`}>
+            Turning watching on keeps this key on the dashboard&apos;s server, encrypted, so history is collected every hour while nobody is signed in. Turning it off
+            deletes the kept key at once; the history already kept stays.
+          </p>
+          <div className="card-actions" style={{ flexWrap: "wrap" }}>
+            {info.watching !== "on" && (
+              <button type="button" className="button" onClick={() => void setWatching(true)} disabled={busy} aria-describedby={`${id}-means`} data-testid="watch-on">
+                {busy ? "Saving…" : info.watching === "paused" ? "Watch again with this key" : "Start watching"}
+              </button>
+            )}
+            {info.watching !== "off" && (
+              <button type="button" className="button button-secondary" onClick={() => void setWatching(false)} disabled={busy} aria-describedby={`${id}-means`} data-testid="watch-off">
+                {busy ? "Saving…" : "Stop watching"}
+              </button>
+            )}
+          </div>
+          {toggleError && (
+            <p className="field-error" role="alert">
+              {toggleError}
+            </p>
+          )}
+          <div>
+            <h3 className="field-label" id={`${id}-keys`}>
+              Keys of this workspace
+            </h3>
+            <ul className="linked-keys" aria-labelledby={`${id}-keys`} data-testid="linked-keys">
+              {info.linked_keys.map((k) => (
+                <li key={k.key_hint}>
+                  <span className="mono">{k.key_hint}</span> <span className="small muted">linked {formatDate(k.linked_at, tz)}</span>
+                </li>
+              ))}
+            </ul>
+          </div>
+          <form onSubmit={(e) => void linkKey(e)} noValidate className="link-key-form" data-testid="link-key-form">
+            <label className="field-label" htmlFor={`${id}-key`}>
+              Link another key of this workspace
+            </label>
+            <div className="link-key-row">
+              <input
+                id={`${id}-key`}
+                className="input mono"
+                type="password"
+                autoComplete="off"
+                spellCheck={false}
+                placeholder="svc_sk_live_…"
+                value={key}
+                onChange={(e) => setKey(e.target.value)}
+                aria-invalid={linkError ? true : undefined}
+                aria-describedby={`${id}-key-help${linkError ? ` ${id}-key-error` : ""}`}
+                data-testid="link-key-input"
+              />
+              <button type="submit" className="button button-secondary" disabled={linking} data-testid="link-key-submit">
+                {linking ? "Checking the key…" : "Link key"}
+              </button>
+            </div>
+            {linkError && (
+              <p id={`${id}-key-error`} className="field-error" role="alert" data-testid="link-key-error">
+                {linkError}
+              </p>
+            )}
+            <p id={`${id}-key-help`} className="small muted">
+              A rotated or second key of the same workspace keeps this history. It must work, and open the same workspace as the key you signed in with.
+            </p>
+          </form>
+        </div>
+      )}
+      <p className="small" role="status" aria-live="polite" data-testid="watching-status" style={status ? { marginTop: 12 } : undefined}>
+        {status}
+      </p>
+    </Card>
+  );
+}

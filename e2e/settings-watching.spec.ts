@@ -1,0 +1,55 @@
+// Settings' "History and watching" card in Chromium, with the keyboard: watching turned on and off
+// (the state said in words, the result announced in the live region), another workspace's key
+// refused in plain words on its field, and a key of the same workspace linked and listed by its hint.
+// The empty demo workspace is toggled (no other spec reads it); the end state is the start state.
+import { expect, test } from "@playwright/test";
+import { DEMO_KEYS } from "./helpers/sandbox";
+import { signIn } from "./helpers/session";
+
+test("watching on and off, said plainly and announced", async ({ page }) => {
+  await signIn(page, "empty");
+  await page.goto("/settings");
+  const card = page.getByTestId("watching-card");
+  const state = card.getByTestId("watching-state");
+  await expect(state).toBeVisible();
+  // A run stopped half-way leaves it on: start from off.
+  if ((await state.textContent())?.includes("On")) {
+    await card.getByRole("button", { name: "Stop watching" }).click();
+    await expect(state).toContainText("Off");
+  }
+  await expect(state).toContainText("History is kept only when someone opens the score or the ranking.");
+  await expect(card).toContainText("Turning it off deletes the kept key at once");
+
+  const on = card.getByRole("button", { name: "Start watching" });
+  await on.focus();
+  await page.keyboard.press("Enter");
+  await expect(card.getByRole("status")).toHaveText("Watching is on: your key is kept sealed on this server.");
+  await expect(state).toContainText("On");
+  await expect(state).toContainText("collected every hour");
+
+  await card.getByRole("button", { name: "Stop watching" }).click();
+  await expect(card.getByRole("status")).toHaveText("Watching is off: the kept key was deleted.");
+  await expect(state).toContainText("Off");
+  await expect(card.getByTestId("history-since")).toContainText("no history yet");
+});
+
+test("another workspace's key is refused in plain words; a key of this workspace is linked", async ({ page }) => {
+  await signIn(page, "empty");
+  await page.goto("/settings");
+  const card = page.getByTestId("watching-card");
+  const field = card.getByLabel("Link another key of this workspace");
+  await field.fill(DEMO_KEYS.pro);
+  await page.keyboard.press("Enter");
+  await expect(card.getByTestId("link-key-error")).toHaveText(/That key opens another workspace/);
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+  await expect(card.getByTestId("linked-keys").getByRole("listitem")).toHaveCount(1);
+
+  await signIn(page, "limited");
+  await page.goto("/settings");
+  await field.fill(DEMO_KEYS.free);
+  await card.getByRole("button", { name: "Link key" }).click();
+  await expect(card.getByRole("status")).toHaveText("Key svc_sk_test_…5b2d linked: signing in with it opens this workspace.");
+  await expect(card.getByTestId("linked-keys")).toContainText("svc_sk_test_…5b2d");
+  await expect(field).toHaveValue("");
+  await expect(page.locator("body")).not.toContainText(DEMO_KEYS.free);
+});

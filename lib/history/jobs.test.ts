@@ -1,0 +1,153 @@
+// The history collector's jobs on both databases, against the sandbox over real HTTP, on fake time
+// (the server, the store, the schedulers and the sandbox, whose score moves at each UTC midnight, all
+// read one clock moved by hand): two instances ticking every 15 minutes for 48 hours run 48 hourly
+// slots, each once, reading score and ranking once per slot and keeping one snapshot per new
+// `updated_at`; the daily job keeps each period's overview and the closed days' figures once; a key
+// the upstream refuses (401) pauses watching and is not used again; a resource the key may not read
+// (403) is skipped; a workspace not watched (or stopped) is never collected.
+import { describe, expect, it } from "vitest";
+import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
+import { serverCollectContext } from "@/lib/history/collect";
+import { DAILY_JOB, HOURLY_JOB, historyJobs } from "@/lib/history/jobs";
+import { serverContextPerTest, TEST_NOW, upstreamForFile } from "@/lib/server/test-support";
+import type { StoreKind } from "@/lib/store/database";
+import { createJobScheduler, HOUR_MS, type JobScheduler } from "@/lib/store/scheduler";
+import type { Store } from "@/lib/store/store";
+import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
+
+const T0 = Date.parse(TEST_NOW);
+let now = T0;
+const clock = () => now;
+const sandbox = upstreamForFile({ clock });
+const stores = storesForFile();
+const overrideContext = serverContextPerTest();
+const quiet = { info: () => {}, warn: () => {} };
+
+async function twoInstances(kind: StoreKind): Promise<[Store, Store]> {
+  const config = await stores.config(kind);
+  const a = await stores.open(config, { now: clock });
+  return [a, kind === "postgres" ? await stores.open(config, { now: clock }) : a];
+}
+
+function instance(store: Store, name: string, logs: string[] = []): JobScheduler {
+  const log = (line: string) => void logs.push(line);
+  return createJobScheduler({
+    jobs: async () => store.jobs,
+    definitions: historyJobs({ store: async () => store, context: serverCollectContext, log }),
+    now: clock,
+    instance: name,
+    log: quiet,
+  });
+}
+
+/** Moves the clock in 15-minute steps up to `until`, ticking every instance at each step. */
+async function runUntil(until: number, instances: JobScheduler[]): Promise<void> {
+  for (; now < until; now += 15 * 60_000) {
+    for (const s of instances) await s.tick();
+  }
+}
+
+async function fresh(kind: StoreKind): Promise<[Store, Store]> {
+  now = T0;
+  const stores2 = await twoInstances(kind);
+  overrideContext({ now: clock, store: async () => stores2[0] });
+  sandbox().reset();
+  return stores2;
+}
+
+describe.each(STORE_KINDS)("history jobs (%s)", (kind) => {
+  it("48 hours on two instances: 48 hourly runs, one per slot; one snapshot per new updated_at; daily figures once", async () => {
+    const [a, b] = await fresh(kind);
+    const watched = (await a.workspaces.workspaceForKey(DEMO_KEYS.pro)).id;
+    await a.workspaces.setWatching(watched, DEMO_KEYS.pro);
+    // Another workspace, signed in once but not watched: never collected.
+    const unwatched = (await a.workspaces.workspaceForKey(DEMO_KEYS.empty)).id;
+    const instances = [instance(a, "one"), instance(b, "two")];
+
+    await runUntil(T0 + 48 * HOUR_MS, instances);
+
+    const runs = await a.jobs.runs(HOURLY_JOB, { limit: 1000 });
+    expect(runs).toHaveLength(48);
+    expect(new Set(runs.map((r) => r.slot)).size).toBe(48);
+    expect(runs.every((r) => r.state === "done" && r.attempts === 1)).toBe(true);
+    expect(runs.map((r) => r.slot).sort((x, y) => x - y)).toEqual(Array.from({ length: 48 }, (_, i) => T0 + i * HOUR_MS));
+    // One read of each per slot, none twice, and not one 429.
+    const stats = sandbox().stats();
+    expect(stats.byPath["/intelligence/score"]).toBe(48);
+    expect(stats.byPath["/intelligence/ranking"]).toBe(48);
+    expect(stats.rateLimited).toBe(0);
+
+    // The sandbox recomputes at 00:00 UTC: 20, 21 and 22 November, each kept once.
+    const all = { from: 0, to: now };
+    const scores = await a.snapshots.scoreHistory(watched, all);
+    expect(scores.map((s) => new Date(s.at).toISOString())).toEqual(["2026-11-20T00:00:00.000Z", "2026-11-21T00:00:00.000Z", "2026-11-22T00:00:00.000Z"]);
+    expect((await a.snapshots.rankingHistory(watched, all)).map((r) => r.entries.length)).toEqual([8, 8, 8]);
+    expect(await a.snapshots.scoreHistory(unwatched, all)).toEqual([]);
+
+    // Daily at 01:00 UTC: the slot of the 20th (caught up at start), the 21st and the 22nd.
+    const daily = await a.jobs.runs(DAILY_JOB, { limit: 100 });
+    expect(daily.map((r) => new Date(r.slot).toISOString()).sort()).toEqual(["2026-11-20T01:00:00.000Z", "2026-11-21T01:00:00.000Z", "2026-11-22T01:00:00.000Z"]);
+    const overviews = await a.snapshots.dailyFigures(watched, { kind: "overview:30d", tz: "UTC", from: "2026-11-01", to: "2026-11-30" });
+    expect(overviews.map((d) => d.date)).toEqual(["2026-11-20", "2026-11-21", "2026-11-22"]);
+    expect(overviews[0]!.data).toMatchObject({ visitors: { total: expect.any(Number) } });
+    // Closed days: the three before the first run, then each day as it closed; each kept once.
+    const sources = await a.snapshots.dailyFigures(watched, { kind: "sources", tz: "UTC", from: "2026-11-01", to: "2026-11-30" });
+    expect(sources.map((d) => d.date)).toEqual(["2026-11-17", "2026-11-18", "2026-11-19", "2026-11-20", "2026-11-21"]);
+    const rows = sources[0]!.data as Array<{ source: string; visitors: number; previous?: unknown }>;
+    expect(rows.map((r) => r.source)).toContain("chatgpt");
+    expect(rows.every((r) => r.previous === undefined && Number.isInteger(r.visitors))).toBe(true);
+    const platforms = await a.snapshots.dailyFigures(watched, { kind: "platforms", tz: "UTC", from: "2026-11-01", to: "2026-11-30" });
+    expect(platforms.map((d) => d.date)).toEqual(["2026-11-17", "2026-11-18", "2026-11-19", "2026-11-20", "2026-11-21"]);
+    expect((platforms[0]!.data as { data: Array<{ platform: string; mentions: number }> }).data.map((p) => p.platform)).toEqual(["chatgpt", "claude", "perplexity", "gemini"]);
+    expect(await a.snapshots.dailyFigures(unwatched, { kind: "sources", tz: "UTC", from: "2026-11-01", to: "2026-11-30" })).toEqual([]);
+  });
+
+  it("a key the upstream refuses (401) pauses watching, saying why, and is not used again", async () => {
+    const [a] = await fresh(kind);
+    const ws = (await a.workspaces.workspaceForKey(REVOKED_KEY)).id;
+    await a.workspaces.setWatching(ws, REVOKED_KEY);
+    const logs: string[] = [];
+    const one = instance(a, "one", logs);
+    await runUntil(T0 + 3 * HOUR_MS, [one]);
+
+    const workspace = (await a.workspaces.workspace(ws))!;
+    expect(workspace.watching).toBe("paused");
+    expect(workspace.pausedReason).toMatch(/refused the kept key on 2026-11-20 12:00 UTC/);
+    expect(workspace.pausedReason).not.toContain(REVOKED_KEY);
+    expect(await a.workspaces.watchingKey(ws)).toBeUndefined();
+    // The first run's score read met the 401; nothing else was asked with the key afterwards.
+    expect(sandbox().stats().byPath["/intelligence/score"]).toBe(1);
+    expect(sandbox().stats().byPath["/intelligence/ranking"] ?? 0).toBe(0);
+    expect(logs.join("\n")).toMatch(/refused its kept key \(401\); watching paused/);
+    expect(logs.join("\n")).not.toContain(REVOKED_KEY);
+    expect((await a.jobs.runs(HOURLY_JOB)).every((r) => r.state === "done")).toBe(true);
+  });
+
+  it("a resource the key may not read (403) is skipped; the rest is kept", async () => {
+    const [a] = await fresh(kind);
+    const ws = (await a.workspaces.workspaceForKey(DEMO_KEYS.limited)).id;
+    await a.workspaces.setWatching(ws, DEMO_KEYS.limited);
+    const one = instance(a, "one");
+    await runUntil(T0 + 15 * 60_000, [one]);
+
+    expect((await a.workspaces.workspace(ws))!.watching).toBe("on");
+    expect(await a.snapshots.scoreHistory(ws, { from: 0, to: now })).toEqual([]);
+    const hourly = await a.jobs.runs(HOURLY_JOB);
+    expect(hourly[0]!.outcome).toMatch(/0 kept.*2 skipped \(403\)/);
+    // The overview and the insights figures are open to this key: kept.
+    expect(await a.snapshots.dailyFigures(ws, { kind: "overview:7d", tz: "UTC", from: "2026-11-20", to: "2026-11-20" })).toHaveLength(1);
+  });
+
+  it("stopping watching stops collection at the next slot", async () => {
+    const [a] = await fresh(kind);
+    const ws = (await a.workspaces.workspaceForKey(DEMO_KEYS.pro)).id;
+    await a.workspaces.setWatching(ws, DEMO_KEYS.pro);
+    const one = instance(a, "one");
+    await runUntil(T0 + 2 * HOUR_MS, [one]);
+    expect(sandbox().stats().byPath["/intelligence/score"]).toBe(2);
+    await a.workspaces.stopWatching(ws);
+    await runUntil(T0 + 5 * HOUR_MS, [one]);
+    expect(sandbox().stats().byPath["/intelligence/score"]).toBe(2);
+    expect((await a.jobs.runs(HOURLY_JOB, { limit: 10 })).length).toBe(5);
+  });
+});

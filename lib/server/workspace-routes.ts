@@ -1,0 +1,159 @@
+// The workspace API: what the signed-in key's workspace keeps (watching, linked keys, where history
+// begins), linking another key of the same workspace, and watching on and off. Every answer is about
+// the session's own workspace (the one its key opens); keys appear only as masked hints.
+// Writes pass the same-origin check of sign-in (a foreign or `null` Origin, or a cross-site fetch, is
+// a 403 and changes nothing).
+// "Same workspace" when linking: the Data API names no workspace, so two keys are taken to open the
+// same one when they answer the same score and ranking (value, components, `updated_at`, and every
+// ranking entry), read fresh with both keys; when a key may not read those (403), the same overview
+// of the last 30 days. Reads a moment apart can straddle an upstream update, so a mismatch is read
+// once more before the link is refused.
+import "server-only";
+import type { DataApi } from "@/lib/data-api/api";
+import { isDataApiError } from "@/lib/data-api/errors";
+import type { Overview, Ranking, Score } from "@/lib/data-api/schemas";
+import type { LinkedKey, Workspace } from "@/lib/store/workspaces";
+import { MAX_BODY_BYTES } from "./body-limit";
+import { serverContext } from "./context";
+import { isSameOrigin } from "./csrf";
+import { finalError, invalidParameter, json, withErrors } from "./http";
+import { readBodyText } from "./request-body";
+import { requireSession } from "./routes";
+import { API_KEY_PATTERN } from "./session";
+import { dataApiForKey, discardKey } from "./upstream";
+
+const csrfRejected = () => finalError({ status: 403, code: "csrf_rejected", message: "This request did not come from this app's own pages." });
+
+const KEY_FORM_MESSAGE = "apiKey must be a workspace API key: svc_sk_live_ or svc_sk_test_ followed by letters, digits, _ or -.";
+
+export type LinkedKeyBody = { key_hint: string; linked_at: string };
+
+export type WorkspaceBody = {
+  watching: Workspace["watching"];
+  paused_reason?: string;
+  linked_keys: LinkedKeyBody[];
+  history_since: string | null;
+  time_zone: string;
+};
+
+const linkedBody = (k: LinkedKey): LinkedKeyBody => ({ key_hint: k.keyHint, linked_at: new Date(k.linkedAt).toISOString() });
+
+async function sessionWorkspace(req: Request): Promise<{ apiKey: string; workspace: Workspace }> {
+  const session = await requireSession(req);
+  const store = await serverContext().store();
+  return { apiKey: session.apiKey, workspace: await store.workspaces.workspaceForKey(session.apiKey) };
+}
+
+/** GET /api/workspace */
+export const readWorkspace = withErrors("the workspace", async (req: Request) => {
+  const { workspace } = await sessionWorkspace(req);
+  const store = await serverContext().store();
+  const body: WorkspaceBody = {
+    watching: workspace.watching,
+    ...(workspace.watching === "paused" && workspace.pausedReason ? { paused_reason: workspace.pausedReason } : {}),
+    linked_keys: (await store.workspaces.linkedKeys(workspace.id)).map(linkedBody),
+    history_since: workspace.historySince === null ? null : new Date(workspace.historySince).toISOString(),
+    time_zone: workspace.timeZone,
+  };
+  return json(body);
+});
+
+/** PUT /api/workspace/watch: the session's key is kept sealed so the background jobs can collect. */
+export const startWatching = withErrors("watching", async (req: Request) => {
+  if (!isSameOrigin(req)) throw csrfRejected();
+  const { apiKey, workspace } = await sessionWorkspace(req);
+  const updated = await (await serverContext().store()).workspaces.setWatching(workspace.id, apiKey);
+  return json({ watching: updated.watching });
+});
+
+/** DELETE /api/workspace/watch: watching off, the sealed key deleted in the same statement. */
+export const stopWatching = withErrors("watching", async (req: Request) => {
+  if (!isSameOrigin(req)) throw csrfRejected();
+  const { workspace } = await sessionWorkspace(req);
+  const updated = await (await serverContext().store()).workspaces.stopWatching(workspace.id);
+  return json({ watching: updated.watching });
+});
+
+async function linkRequest(req: Request): Promise<string> {
+  const text = await readBodyText(req, MAX_BODY_BYTES);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw invalidParameter("body", 'The request body must be JSON: {"apiKey": "svc_sk_..."}.');
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw invalidParameter("body", 'The request body must be a JSON object: {"apiKey": "svc_sk_..."}.');
+  const { apiKey } = body as { apiKey?: unknown };
+  if (typeof apiKey !== "string") throw invalidParameter("apiKey", "apiKey must be a string: the other API key of this workspace.");
+  const trimmed = apiKey.trim();
+  if (!API_KEY_PATTERN.test(trimmed)) throw invalidParameter("apiKey", KEY_FORM_MESSAGE);
+  return trimmed;
+}
+
+type Reading = { kind: "intelligence"; value: string } | { kind: "overview"; value: string } | { kind: "none" };
+
+/** What a key's workspace answers, to compare with another key's: score and ranking, else the overview. */
+async function readingOf(api: DataApi, signal: AbortSignal, skipIntelligence: boolean): Promise<Reading> {
+  const options = { signal, fresh: true };
+  if (!skipIntelligence) {
+    try {
+      const [score, ranking]: [Score, Ranking] = await Promise.all([api.get("/intelligence/score", {}, options), api.get("/intelligence/ranking", {}, options)]);
+      return { kind: "intelligence", value: JSON.stringify([score, ranking.data]) };
+    } catch (error) {
+      if (!(isDataApiError(error) && error.status === 403)) throw error;
+    }
+  }
+  try {
+    const overview: Overview = await api.get("/analytics/overview", { query: { period: "30d" } }, options);
+    const { visitors, pageviews, conversions, ai_traffic } = overview;
+    return { kind: "overview", value: JSON.stringify({ visitors, pageviews, conversions, ai_traffic }) };
+  } catch (error) {
+    if (!(isDataApiError(error) && error.status === 403)) throw error;
+    return { kind: "none" };
+  }
+}
+
+/** The other key's failure, said about that key (never the session's). */
+function otherKeyFailure(error: unknown): unknown {
+  if (!isDataApiError(error)) return error;
+  if (error.status === 401) return finalError({ status: 400, code: "invalid_key", message: "That key is not valid or was revoked: it cannot be linked.", param: "apiKey" });
+  return error;
+}
+
+/** Do the two keys open the same workspace? Read with both; once more on a mismatch. */
+async function sameWorkspace(sessionKey: string, otherKey: string, signal: AbortSignal): Promise<boolean> {
+  const readOther = async (skipIntelligence: boolean) => {
+    try {
+      return await readingOf(dataApiForKey(otherKey), signal, skipIntelligence);
+    } catch (error) {
+      if (isDataApiError(error) && error.status === 401) discardKey(otherKey);
+      throw otherKeyFailure(error);
+    }
+  };
+  for (let attempt = 0; attempt < 2; attempt++) {
+    let other = await readOther(false);
+    const mine = await readingOf(dataApiForKey(sessionKey), signal, other.kind === "overview");
+    // The session's key may not read the score: compare the overviews then.
+    if (mine.kind === "overview" && other.kind === "intelligence") other = await readOther(true);
+    if (mine.kind === "none" || other.kind === "none") {
+      throw finalError({ status: 409, code: "conflict", message: "These keys may not read the score, the ranking or the overview, so they cannot be told to open the same workspace.", param: "apiKey" });
+    }
+    if (mine.kind === other.kind && mine.value === other.value) return true;
+  }
+  return false;
+}
+
+/** POST /api/workspace/keys {apiKey}: links another key of this workspace (it must work upstream). */
+export const linkKey = withErrors("linking a key", async (req: Request) => {
+  if (!isSameOrigin(req)) throw csrfRejected();
+  const { apiKey, workspace } = await sessionWorkspace(req);
+  const otherKey = await linkRequest(req);
+  const store = await serverContext().store();
+  if (otherKey !== apiKey) {
+    if (!(await sameWorkspace(apiKey, otherKey, req.signal))) {
+      throw finalError({ status: 409, code: "conflict", message: "That key opens another workspace: its score, ranking or overview differ from this workspace's.", param: "apiKey" });
+    }
+  }
+  const linked = await store.workspaces.linkKey(workspace.id, otherKey);
+  return json(linkedBody(linked), { status: 201 });
+});
