@@ -44,7 +44,12 @@ async function seed(store: Store, workspaceId: WorkspaceId, apiKey: string, fetc
   const origin = embeddedUpstream();
   if (!origin) return null;
   const demo = await loadDemoKeys();
-  if (!demo?.some((k) => k.key === apiKey)) return null;
+  if (!demo) {
+    // The sandbox may still be starting: asked again on a later read.
+    seeded.delete(workspaceId);
+    return null;
+  }
+  if (!demo.some((k) => k.key === apiKey)) return null;
   const workspace = await store.workspaces.workspace(workspaceId);
   if (!workspace || workspace.historySince !== null) return null;
   const started = performance.now();
@@ -54,14 +59,15 @@ async function seed(store: Store, workspaceId: WorkspaceId, apiKey: string, fetc
     cache: "no-store",
     signal: AbortSignal.timeout(5000),
   });
-  if (!res.ok) return null;
+  if (!res.ok) throw new Error(`the sandbox answered ${res.status} for its past days`);
   const parsed = pastDays.safeParse(await res.json());
   if (!parsed.success) return null;
+  const days = parsed.data.data.map((day) => ({ score: normalizeScore(day.score), ranking: normalizeRanking(day.ranking) }));
+  // A workspace the sandbox measures nothing for (its empty one) starts without history, as a real one would.
+  if (days.every((d) => d.ranking.data.length === 0)) return null;
   let first: number | null = null;
   let last: number | null = null;
-  for (const day of parsed.data.data) {
-    const score = normalizeScore(day.score);
-    const ranking = normalizeRanking(day.ranking);
+  for (const { score, ranking } of days) {
     // One day after another: the snapshots are few and small, and the embedded database takes one writer.
     await recordScoreAndRanking(store, workspaceId, score, ranking.data.length > 0 ? ranking : null);
     const at = instantOf(score.updated_at);
@@ -71,7 +77,7 @@ async function seed(store: Store, workspaceId: WorkspaceId, apiKey: string, fetc
     }
   }
   if (first === null || last === null) return null;
-  const marker: DemoHistory = { from: new Date(first).toISOString(), to: new Date(last).toISOString(), days: parsed.data.data.length };
+  const marker: DemoHistory = { from: new Date(first).toISOString(), to: new Date(last).toISOString(), days: days.length };
   await store.snapshots.putDailyFigures(workspaceId, { kind: DEMO_MARKER_KIND, date: marker.to.slice(0, 10), tz: "UTC", data: marker });
   const result = { days: marker.days, ms: Math.round(performance.now() - started), calls: 1 };
   console.info(`[history] demo history: ${result.days} days of the sandbox's past recorded in ${result.ms} ms (${result.calls} call)`);
