@@ -56,17 +56,21 @@ describe.each(STORE_KINDS)("demo history (%s)", (kind) => {
   it("leaves the empty workspace, other upstreams and workspaces with history of their own alone", async () => {
     const store = await stores.open(kind);
     overrideContext({ store: async () => store });
+    const before = historyPaths();
+    // The empty workspace's own reading of today (a zero score) is all it has: no demo past.
     const empty = await callApi<History>("/api/history/score", { cookie: cookies.empty });
-    expect(empty.body).toMatchObject({ since: null, demo: null, data: [] });
+    expect(empty.body).toMatchObject({ demo: null });
+    expect(empty.body.data).toHaveLength(1);
+    expect(historyPaths() - before).toBe(1);
 
     setRuntimeFlags({ embeddedSandboxOrigin: null });
-    const before = historyPaths();
+    const asked = historyPaths();
     await callApi("/api/intelligence/score", { cookie: cookies.pro });
     await recordingsSettled();
     setRuntimeFlags({ embeddedSandboxOrigin: sandbox().url });
     const own = await callApi<History>("/api/history/score", { cookie: cookies.pro });
     expect(own.body.demo).toBeNull();
     expect(own.body.data).toHaveLength(1);
-    expect(historyPaths()).toBe(before);
+    expect(historyPaths()).toBe(asked);
   });
 });

@@ -88,13 +88,14 @@ describe.each(STORE_KINDS)("history (%s)", (kind) => {
     await useStore(kind);
     await view(pro, "/api/intelligence/score");
     await view(pro, "/api/intelligence/ranking");
-    const mine = await callApi<RankingHistory>("/api/history/ranking?from=2026-11-20&to=2026-11-20", { cookie: pro });
-    expect(mine.body.data).toHaveLength(1);
+    await moveSandbox({ advance_ms: DAY });
+    const mine = await callApi<RankingHistory>("/api/history/ranking?from=2026-11-20&to=2026-11-21", { cookie: pro });
+    // Asking for the history reads the current ranking first: today's is in the answer.
+    expect(mine.body.data.map((r) => r.at)).toEqual(["2026-11-20T00:00:00.000Z", "2026-11-21T00:00:00.000Z"]);
     expect(mine.body.data[0]!.entries.filter((e) => e.is_workspace)).toHaveLength(1);
-    const theirs = await callApi<ScoreHistory>("/api/history/score?from=2026-11-20&to=2026-11-20", { cookie: free });
-    expect(theirs.body).toMatchObject({ since: null, data: [] });
-    const theirRanking = await callApi<RankingHistory>("/api/history/ranking?from=2026-11-20&to=2026-11-20", { cookie: free });
-    expect(theirRanking.body).toMatchObject({ since: null, data: [] });
+    const theirs = await callApi<ScoreHistory>("/api/history/score?from=2026-11-20&to=2026-11-21", { cookie: free });
+    expect(theirs.body).toMatchObject({ since: "2026-11-21T00:00:00.000Z" });
+    expect(theirs.body.data.map((s) => s.at)).toEqual(["2026-11-21T00:00:00.000Z"]);
   });
 
   it("leaves days without a snapshot out (gaps), oldest first, within the range in tz", async () => {
@@ -106,6 +107,7 @@ describe.each(STORE_KINDS)("history (%s)", (kind) => {
     await snap("2026-11-01T00:00:00Z", 48);
     await snap("2026-11-06T00:00:00Z", 55);
     await snap("2026-10-31T23:30:00Z", 47); // 1 November in Berlin
+    // The sandbox's day is recorded too when the history is asked for (20 November): outside these ranges.
     const utc = await callApi<ScoreHistory>("/api/history/score?from=2026-11-01&to=2026-11-05", { cookie: pro });
     expect(utc.body).toMatchObject({ from: "2026-11-01", to: "2026-11-05", tz: "UTC", since: "2026-10-31T23:30:00.000Z" });
     expect(utc.body.data.map((s) => [s.at.slice(0, 10), s.score])).toEqual([

@@ -14,7 +14,7 @@ import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
 import type { BffRouteDef, RouteContext } from "@/lib/server/routes";
 import { demoHistoryOf, ensureDemoHistory, type DemoHistory } from "./demo-history";
-import { recordingsSettled } from "./on-read";
+import { recordingsSettled, recordOnRead } from "./on-read";
 
 const DEFAULT_DAYS = 30;
 
@@ -36,12 +36,22 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 
 type Scope = { store: Store; workspace: WorkspaceId; since: string | null; demo: DemoHistory | null; range: HistoryRange };
 
-/** The session's workspace, its history made current (recordings of this process settled, a demo's past in), and the range. */
-async function scopeOf(ctx: RouteContext, query: Record<string, unknown>): Promise<Scope> {
+/**
+ * The session's workspace and the range, its history made current first: the current `latest` is
+ * read (shared with the page's own read of it by the client's single flight and cache) and recorded,
+ * this process's recordings settle, and a demo's past is in. A failed read of `latest` (a key without
+ * access to it) leaves the history as it is.
+ */
+async function scopeOf(ctx: RouteContext, query: Record<string, unknown>, latest: "/intelligence/score" | "/intelligence/ranking"): Promise<Scope> {
   const range = resolveHistoryRange(query as HistoryParams, serverContext().now());
   const store = await serverContext().store();
   let workspace = await store.workspaces.workspaceForKey(ctx.session.apiKey);
-  await Promise.all([recordingsSettled(), ensureDemoHistory(store, workspace.id, ctx.session.apiKey)]);
+  const read = ctx.api.get(latest, {}, { signal: ctx.signal }).then(
+    (result) => recordOnRead(ctx.session.apiKey, latest, result),
+    () => undefined,
+  );
+  await Promise.all([read, ensureDemoHistory(store, workspace.id, ctx.session.apiKey)]);
+  await recordingsSettled();
   workspace = (await store.workspaces.workspace(workspace.id)) ?? workspace;
   return { store, workspace: workspace.id, since: iso(workspace.historySince), demo: await demoHistoryOf(store, workspace.id), range };
 }
@@ -53,7 +63,7 @@ export const scoreHistoryRoute = {
   query: historyParams,
   subject: "the score's history",
   resolve: async (ctx: RouteContext, input: { query: Record<string, unknown> }) => {
-    const { store, workspace, since, demo, range } = await scopeOf(ctx, input.query);
+    const { store, workspace, since, demo, range } = await scopeOf(ctx, input.query, "/intelligence/score");
     const rows = await store.snapshots.scoreHistory(workspace, instants(range));
     return {
       ...windowOf(range),
@@ -68,7 +78,7 @@ export const rankingHistoryRoute = {
   query: historyParams,
   subject: "the ranking's history",
   resolve: async (ctx: RouteContext, input: { query: Record<string, unknown> }) => {
-    const { store, workspace, since, demo, range } = await scopeOf(ctx, input.query);
+    const { store, workspace, since, demo, range } = await scopeOf(ctx, input.query, "/intelligence/ranking");
     const rows = await store.snapshots.rankingHistory(workspace, instants(range));
     return {
       ...windowOf(range),
@@ -103,3 +113,7 @@ export const historyOverviewRoute = {
     return { ...windowOf(range), since: iso(workspace.historySince), data: [...days.values()].sort((a, b) => a.date.localeCompare(b.date)) };
   },
 } satisfies BffRouteDef;
+
+export type ScoreHistory = Awaited<ReturnType<(typeof scoreHistoryRoute)["resolve"]>>;
+export type RankingHistory = Awaited<ReturnType<(typeof rankingHistoryRoute)["resolve"]>>;
+export type OverviewHistory = Awaited<ReturnType<(typeof historyOverviewRoute)["resolve"]>>;
