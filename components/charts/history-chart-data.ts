@@ -142,7 +142,8 @@ export function rankHistory(history: Pick<RankingHistory, "from" | "to" | "tz" |
   const latestRank = (name: string) => latest?.entries.find((e) => e.name === name)?.rank ?? Number.POSITIVE_INFINITY;
   const entrants = [...known.values()].sort((a, b) => latestRank(a.name) - latestRank(b.name) || Number(b.isWorkspace) - Number(a.isWorkspace) || a.name.localeCompare(b.name));
 
-  const passings: Passing[] = [];
+  // One group per pair of consecutive snapshots; the newest group first, each in the entrants' order.
+  const groups: Passing[][] = [];
   const seen = days.filter((d) => d.at !== null);
   for (let i = 1; i < seen.length; i++) {
     const before = seen[i - 1]!;
@@ -151,6 +152,8 @@ export function rankHistory(history: Pick<RankingHistory, "from" | "to" | "tz" |
     if (!us) break;
     const [usBefore, usNow] = [before.ranks[us], now.ranks[us]];
     if (usBefore == null || usNow == null) continue;
+    const passings: Passing[] = [];
+    groups.unshift(passings);
     for (const { name, isWorkspace } of entrants) {
       if (isWorkspace) continue;
       const [themBefore, themNow] = [before.ranks[name], now.ranks[name]];
@@ -160,8 +163,7 @@ export function rankHistory(history: Pick<RankingHistory, "from" | "to" | "tz" |
       if (themBefore < usBefore && themNow > usNow) passings.push({ passer: us, passed: name, weGained: true, date: now.date, ...gap });
     }
   }
-  passings.reverse();
-  return { entrants, days, passings, rankCount };
+  return { entrants, days, passings: groups.flat(), rankCount };
 }
 
 /** "Acme passed us on 12 Nov", "We passed Acme between 3 Nov and 6 Nov" (the days in between had no snapshot). */

@@ -50,10 +50,10 @@ export function RankHistoryChart({ days, lines, rankCount }: { days: RankDay[]; 
   const ordered = [...lines].sort((a, b) => Number(a.isWorkspace) - Number(b.isWorkspace));
   return (
     <div className="chart" aria-hidden="true" data-testid="rank-history-chart">
-      <LineChart responsive style={{ width: "100%", height: HISTORY_CHART_HEIGHT }} data={days} margin={{ top: 8, right: 12, bottom: 0, left: 0 }} accessibilityLayer={false}>
+      <LineChart responsive style={{ width: "100%", height: HISTORY_CHART_HEIGHT }} data={days} margin={{ top: 12, right: 12, bottom: 0, left: 0 }} accessibilityLayer={false}>
         <CartesianGrid vertical={false} />
         <XAxis dataKey="label" tickLine={false} axisLine={false} minTickGap={16} />
-        <YAxis reversed domain={[1, Math.max(1, rankCount)]} ticks={ticks} allowDecimals={false} tickLine={false} axisLine={false} width={28} />
+        <YAxis reversed domain={[1, Math.max(1, rankCount)]} ticks={ticks} interval={0} allowDecimals={false} tickLine={false} axisLine={false} width={28} />
         <ChartTooltip<RankDay>
           describe={(d) => ({
             title: d.at === null ? `${d.label}: no snapshot` : d.label,

@@ -71,6 +71,17 @@ function NoHistory({ history, what }: { history: Since & { from: string; to: str
   );
 }
 
+/** The workspace's very first snapshot is all there is: say when the line begins. */
+function FirstSnapshot({ history }: { history: Since & { data: readonly { at: string }[] } }) {
+  if (history.data.length !== 1 || history.since !== history.data[0]!.at) return null;
+  return (
+    <p className="notice small" data-testid="history-first">
+      This is the first snapshot the dashboard has of this workspace ({formatDate(history.since, history.tz)}). It keeps one for each day the score is read, so a
+      line begins with the next one.
+    </p>
+  );
+}
+
 const LineMark = ({ color, thick }: { color: string; thick?: boolean }) => <span className={styles.line} style={{ borderTopColor: color, borderTopWidth: thick ? 3 : 2 }} aria-hidden="true" />;
 
 /** "12 of 30 days have a snapshot", said once per chart. */
@@ -100,6 +111,7 @@ export function ScoreHistoryFigure({ history }: { history: ScoreHistory }) {
           </li>
         ))}
       </ul>
+      <FirstSnapshot history={history} />
       <p className="small muted">{coverageText(seen, days.length)}</p>
       <WhenNearViewport height={HISTORY_CHART_HEIGHT}>
         <ScoreHistoryChart days={days} />
