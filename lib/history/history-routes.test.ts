@@ -3,7 +3,7 @@
 // sandbox day), /api/history/score|ranking|overview answer the session's workspace only by the
 // insights' range rules (400 naming the parameter), gaps stay gaps, and 90 sandbox days read a day
 // at a time on fake time give 90 snapshots in which our rank changes.
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { setRuntimeFlags } from "@/lib/server/runtime-flags";
 import { callApi, onServerFakeTime, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "@/lib/server/test-support";
@@ -82,6 +82,35 @@ describe.each(STORE_KINDS)("history (%s)", (kind) => {
     history = await callApi<ScoreHistory>("/api/history/score?from=2026-11-01&to=2026-11-30", { cookie: pro });
     expect(history.body.data.map((s) => s.at)).toEqual([first.updated_at, next.updated_at]);
     expect(history.body.since).toBe(first.updated_at);
+  });
+
+  it("records nothing while the app is being built, and logs a failed write without the key", async () => {
+    let opened = 0;
+    overrideContext({
+      store: () => {
+        opened++;
+        return Promise.reject(new Error("disk full"));
+      },
+    });
+    process.env.NEXT_PHASE = "phase-production-build";
+    try {
+      await view(pro, "/api/intelligence/score");
+    } finally {
+      delete process.env.NEXT_PHASE;
+    }
+    expect(opened).toBe(0);
+
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    await view(pro, "/api/intelligence/score");
+    const lines = warn.mock.calls.map((c) => c.join(" "));
+    warn.mockRestore();
+    expect(opened).toBe(1);
+    expect(lines).toContainEqual("[history] could not record the score: disk full");
+    expect(lines.join("\n")).not.toContain(DEMO_KEYS.pro);
+    // Not remembered as recorded: the next read of the same day tries again.
+    const { writes } = await useStore(kind);
+    await view(pro, "/api/intelligence/score");
+    expect(writes()).toBe(1);
   });
 
   it("answers the session's workspace only: another key sees none of it", async () => {
