@@ -116,4 +116,3 @@ export const historyOverviewRoute = {
 
 export type ScoreHistory = Awaited<ReturnType<(typeof scoreHistoryRoute)["resolve"]>>;
 export type RankingHistory = Awaited<ReturnType<(typeof rankingHistoryRoute)["resolve"]>>;
-export type OverviewHistory = Awaited<ReturnType<(typeof historyOverviewRoute)["resolve"]>>;
