@@ -164,6 +164,12 @@ describe("the rank over time", () => {
     expect(screen.getByText("1 other competitor")).toBeTruthy();
   });
 
+  it("says when the rankings kept name nobody (a workspace with no competitors)", () => {
+    renderWithProviders(<RankHistoryFigure history={{ ...rankingHistory, data: [{ at: "2026-11-02T00:00:00.000Z", entries: [] }] }} />);
+    expect(screen.getByTestId("history-empty").textContent).toContain("No competitors tracked yet");
+    expect(screen.queryByTestId("rank-history-table")).toBeNull();
+  });
+
   it("says when no one passed anyone", () => {
     renderWithProviders(<RankHistoryFigure history={{ ...rankingHistory, data: rankingHistory.data.slice(2) }} />);
     expect(screen.getByTestId("passings-none").textContent).toBe("No competitor passed us, and we passed none, in this range.");

@@ -137,7 +137,7 @@ export function ScoreHistoryFigure({ history }: { history: ScoreHistory }) {
             <tr key={d.date} data-gap={d.at === null ? "" : undefined}>
               <th scope="row">{d.label}</th>
               {d.at === null ? (
-                <td colSpan={SCORE_SERIES.length} className="muted">
+                <td colSpan={SCORE_SERIES.length} className="muted" style={{ textAlign: "left" }}>
                   No snapshot
                 </td>
               ) : (
@@ -154,6 +154,14 @@ export function ScoreHistoryFigure({ history }: { history: ScoreHistory }) {
 export function RankHistoryFigure({ history }: { history: RankingHistory }) {
   if (history.data.length === 0) return <NoHistory history={history} what="the ranking" />;
   const data = rankHistory(history);
+  if (data.entrants.length === 0) {
+    return (
+      <div className="state" data-testid="history-empty">
+        <p className="state-title">No competitors tracked yet</p>
+        <p className="muted small">The rankings kept for this range name nobody; once the Data API ranks competitors, their ranks and ours show here day by day.</p>
+      </div>
+    );
+  }
   const lines = rankLines(data);
   const named = lines.filter((l) => l.isWorkspace || l.color !== "var(--color-other)");
   const others = lines.length - named.length;
@@ -215,7 +223,7 @@ export function RankHistoryFigure({ history }: { history: RankingHistory }) {
             <tr key={d.date} data-gap={d.at === null ? "" : undefined}>
               <th scope="row">{d.label}</th>
               {d.at === null ? (
-                <td colSpan={data.entrants.length} className="muted">
+                <td colSpan={data.entrants.length} className="muted" style={{ textAlign: "left" }}>
                   No snapshot
                 </td>
               ) : (
