@@ -11,6 +11,7 @@ import { parseClockMove, SandboxClock } from "./clock";
 import { DEFAULT_SEED, DEFAULT_VISITORS, MAX_VISITORS } from "./config";
 import { mentionListQuery, noQuery, periodQuery, readQuery, visitorListQuery } from "./contract";
 import { faultsSchema, FaultState } from "./faults";
+import { SCORE_INTERVAL_MS } from "./intelligence";
 import { authenticate, KEY_INFO, maskKey, type KeyInfo } from "./keys";
 import { mentionJson, queryMentions } from "./mentions";
 import { withEchoedKey, withMetaTotal, withOddities } from "./oddities";
@@ -39,6 +40,9 @@ function parseParams<S extends z.ZodObject>(schema: S, search: URLSearchParams):
   const read = readQuery(schema, search);
   return read.ok ? { ok: true, data: read.query } : { ok: false, reply: errorReply(400, "invalid_parameter", read.message, read.param) };
 }
+
+/** The most past days /sandbox/history answers (a year and a day). */
+const PAST_DAYS_MAX = 366;
 
 /** Routes an authenticated GET under /v1 (path without the /v1 prefix); `clock` dates the score and ranking. */
 function routeApi(path: string, search: URLSearchParams, ws: Workspace, key: KeyInfo, clock: SandboxClock): Reply {
@@ -176,7 +180,7 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
     };
 
     if (path.startsWith("/sandbox/")) {
-      send(await handleAdmin(req, method, path));
+      send(await handleAdmin(req, method, path, url.searchParams));
       return;
     }
     if (path !== "/v1" && !path.startsWith("/v1/")) {
@@ -260,9 +264,11 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
     send(reply);
   }
 
-  async function handleAdmin(req: IncomingMessage, method: string, path: string): Promise<Reply> {
+  async function handleAdmin(req: IncomingMessage, method: string, path: string, search: URLSearchParams): Promise<Reply> {
     const route = `${method} ${path}`;
     switch (route) {
+      case "GET /sandbox/history":
+        return pastDays(req, search);
       case "GET /sandbox/health":
         return { status: 200, body: { ok: true } };
       case "GET /sandbox/keys":
@@ -310,9 +316,28 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
         return { status: 200, body: sandboxClock.json() };
       }
     }
-    const known = ["/sandbox/health", "/sandbox/keys", "/sandbox/stats", "/sandbox/reset", "/sandbox/faults", "/sandbox/clock"];
+    const known = ["/sandbox/health", "/sandbox/keys", "/sandbox/stats", "/sandbox/reset", "/sandbox/faults", "/sandbox/clock", "/sandbox/history"];
     if (known.includes(path)) return errorReply(405, "method_not_allowed", `Method ${method} is not allowed on ${path}`);
     return notFound("No such sandbox endpoint");
+  }
+
+  /**
+   * The score and ranking the key's workspace had on each of the `days` days before the clock's day,
+   * oldest first: what a client reading once a day would have recorded (a demo's history). One call
+   * instead of moving the one clock every key shares; not counted against the key's rate limit.
+   */
+  function pastDays(req: IncomingMessage, search: URLSearchParams): Reply {
+    const auth = authenticate(req.headers.authorization);
+    if (!auth.ok) return errorReply(401, "unauthorized", auth.message);
+    if (auth.info.limited) return errorReply(403, "forbidden", "This key has no access to the intelligence endpoints");
+    const raw = search.get("days") ?? "90";
+    const days = /^\d{1,4}$/.test(raw) ? Number(raw) : NaN;
+    if (!(days >= 1 && days <= PAST_DAYS_MAX)) return errorReply(400, "invalid_parameter", `days must be a whole number from 1 to ${PAST_DAYS_MAX}`, "days");
+    const ws = auth.info.workspace === "empty" ? empty : demo;
+    const today = Math.floor(sandboxClock.now() / SCORE_INTERVAL_MS) * SCORE_INTERVAL_MS;
+    const data = [];
+    for (let d = days; d >= 1; d--) data.push({ score: ws.score(today - d * SCORE_INTERVAL_MS), ranking: ws.ranking(today - d * SCORE_INTERVAL_MS) });
+    return { status: 200, body: { data } };
   }
 
   function snapshot(): SandboxStats {

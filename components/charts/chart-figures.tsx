@@ -20,7 +20,7 @@ export const IDLE_DRAW_TIMEOUT_MS = 2_000;
  * until someone scrolled to it: in a full-page capture, a print, or for anyone reading the page from
  * the top. Idle still lets the first paint and the charts in view go first.
  */
-function WhenNearViewport({ height, children }: { height: number; children: ReactNode }) {
+export function WhenNearViewport({ height, children }: { height: number; children: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
   const [near, setNear] = useState(false);
   useEffect(() => {

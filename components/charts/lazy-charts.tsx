@@ -11,3 +11,5 @@ const placeholder = (height: number) => {
 
 export const TrendChart = dynamic(() => import("./trend-chart").then((m) => m.TrendChart), { ssr: false, loading: placeholder(260) });
 export const BreakdownChart = dynamic(() => import("./breakdown-chart").then((m) => m.BreakdownChart), { ssr: false, loading: placeholder(220) });
+export const ScoreHistoryChart = dynamic(() => import("./history-charts").then((m) => m.ScoreHistoryChart), { ssr: false, loading: placeholder(260) });
+export const RankHistoryChart = dynamic(() => import("./history-charts").then((m) => m.RankHistoryChart), { ssr: false, loading: placeholder(260) });

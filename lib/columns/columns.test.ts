@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { csvHeaderRow, excelStyle, toCsv, UTF8_BOM } from "@/lib/csv";
 import { FUNNEL_COLUMNS, OVERVIEW_COLUMNS, TRAFFIC_COLUMNS } from "./analytics";
 import { columnOf, type Column } from "./column";
+import { RANK_HISTORY_COLUMNS, SCORE_HISTORY_COLUMNS } from "./history";
 import { MENTION_COLUMNS } from "./mentions";
 import { RANKING_COLUMNS } from "./ranking";
 import { TIMELINE_COLUMNS } from "./timeline";
@@ -42,6 +43,13 @@ const expected: Array<[string, readonly Column[], string[], string[]]> = [
     ["stage", "label", "count", "conversion_from_previous_stage_pct", "conversion_from_first_stage_pct"],
     ["Stage", "Stage name", "Visitors", "Conversion from previous stage (%)", "Conversion from first stage (%)"],
   ],
+  [
+    "score history",
+    SCORE_HISTORY_COLUMNS,
+    ["updated_at", "score", "visibility", "sentiment", "authority", "coverage", "direction", "change"],
+    ["Score of (UTC)", "AI Positioning Score", "Visibility", "Sentiment", "Authority", "Coverage", "30-day trend", "30-day change (points)"],
+  ],
+  ["rank history", RANK_HISTORY_COLUMNS, ["updated_at", "rank", "name", "score", "is_workspace"], ["Ranking of (UTC)", "Rank", "Name", "AI Positioning Score", "This workspace"]],
   ["ranking", RANKING_COLUMNS, ["rank", "name", "score", "change", "is_workspace"], ["Rank", "Name", "AI Positioning Score", "Score change", "This workspace"]],
   [
     "timeline",

@@ -219,6 +219,20 @@ export const insightsParams = z
   });
 export type InsightsParams = z.output<typeof insightsParams>;
 
+/** The history routes' query: the insights' range rules without buckets (every snapshot is its own point). */
+export const historyParams = z
+  .object({
+    from: calendarDateParam("from").optional(),
+    to: calendarDateParam("to").optional(),
+    tz: timeZoneParam.default("UTC"),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.from || !v.to) return;
+    const problem = insightsRangeProblem(calendarDayNumber(v.from)!, calendarDayNumber(v.to)!);
+    if (problem) ctx.addIssue({ code: "custom", path: ["from"], message: problem });
+  });
+export type HistoryParams = z.output<typeof historyParams>;
+
 /** What is wrong with a range of calendar days (both inclusive), named on `from`; null when it is fine. */
 export function insightsRangeProblem(fromDay: number, toDay: number): string | null {
   if (fromDay > toDay) return "from must not be after to";

@@ -1,7 +1,8 @@
 // The BFF's routes: an allow-list derived from declarations, not a catch-all proxy. Every Data API
 // endpoint of the registry (lib/data-api/endpoints.ts) is served at /api + its path with the same
 // query; BFF-only routes (answers the Data API has no endpoint for) are declared below with a
-// resolver. One handler (`handleApiGet`, mounted by app/api/[[...path]]/route.ts) serves them all:
+// resolver (insights, lib/server/insights; history, lib/history). Every read of the score or the
+// ranking for a session is also recorded as history (lib/history/on-read.ts). One handler (`handleApiGet`, mounted by app/api/[[...path]]/route.ts) serves them all:
 // it matches the path against the table, reads the session (401 without one), checks each path
 // parameter after decoding and the query with the route's schema (400 naming the parameter, before
 // any upstream call; unknown parameters dropped), then answers with the canonical shape.
@@ -24,6 +25,8 @@ import { insightRoute } from "./insights/route";
 import { sentimentInsight } from "./insights/sentiment";
 import { sourcesInsight } from "./insights/sources";
 import { trendInsight } from "./insights/trend";
+import { historyOverviewRoute, rankingHistoryRoute, scoreHistoryRoute } from "@/lib/history/routes";
+import { recordOnRead } from "@/lib/history/on-read";
 
 /** What a BFF-only route's resolver gets: the session's Data API and the caller's signal. */
 export type RouteContext = { session: PageSession; api: ReturnType<typeof dataApiForKey>; signal?: AbortSignal };
@@ -39,6 +42,9 @@ const bffRoutes = {
   "/insights/platforms": insightRoute("the AI platforms", platformsInsight),
   "/insights/competitors": insightRoute("the competitors named", competitorsInsight),
   "/insights/sentiment": insightRoute("sentiment over time", sentimentInsight),
+  "/history/score": scoreHistoryRoute,
+  "/history/ranking": rankingHistoryRoute,
+  "/history/overview": historyOverviewRoute,
 } as const satisfies Record<string, BffRouteDef>;
 
 export const apiRoutes = { ...endpoints, ...bffRoutes };
@@ -61,7 +67,11 @@ function routeDef(path: ApiPath): AnyRoute {
 /** Runs a route for a session, in-process (the input is validated exactly as over HTTP). */
 async function runRoute(session: PageSession, path: ApiPath, input: { params?: Readonly<Record<string, unknown>>; query?: object }, options: CallOptions = {}): Promise<unknown> {
   const api = dataApiForKey(session.apiKey);
-  if (isEndpoint(path)) return api.get(path, input as never, options);
+  if (isEndpoint(path)) {
+    const result: unknown = await api.get(path, input as never, options);
+    recordOnRead(session.apiKey, path, result);
+    return result;
+  }
   const def = routeDef(path);
   const params = validatedParams(def, input.params);
   const query = def.query ? validatedQuery(def.query, (input.query ?? {}) as Record<string, string | number | boolean | undefined>) : {};

@@ -1,17 +1,21 @@
 "use client";
-// The AI Positioning Score (0–100) with its trend and four components, what moved alongside its
-// change (components, ranking moves, AI platforms' mentions and sentiment over the same window), and
-// the full competitor ranking with the workspace highlighted. Each part loads, streams and fails
-// independently.
+// The AI Positioning Score (0–100) with its trend and four components, its history over the header's
+// range (the score and components over time, the rank of us and every competitor over time and who
+// passed whom, where the history begins), what moved alongside its change (components, ranking moves,
+// AI platforms' mentions and sentiment over the score's own 30-day window), and the full competitor
+// ranking with the workspace highlighted. The current score and ranking are the Data API's latest,
+// whatever the range; the page says so. Each part loads, streams and fails independently.
 import { useMemo, type ReactNode } from "react";
 import { isWorkspaceRow, RANKING_TABLE_COLUMNS, rankingRowKey } from "@/components/data-table/columns/ranking";
 import { DataTable } from "@/components/data-table/data-table";
 import { BreakdownFigure } from "@/components/charts/chart-figures";
+import { HistoryBegins, RankHistoryFigure, ScoreHistoryFigure } from "@/components/charts/history-figures";
 import { toBreakdownData } from "@/components/charts/breakdown-chart-data";
 import { ScoreMovement } from "@/components/platforms/score-movement";
 import { CsvDownloadButton } from "@/components/export/csv-download-button";
 import { RANKING_COLUMNS } from "@/lib/columns/ranking";
-import { EmptyState, noRows, QueryView, Skeleton, SkeletonLines } from "@/components/states/states";
+import { RANK_HISTORY_COLUMNS, SCORE_HISTORY_COLUMNS } from "@/lib/columns/history";
+import { EmptyState, noRows, PendingAnswer, QueryView, Skeleton, SkeletonLines } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
 import { Card, type CardHead } from "@/components/ui/card";
 import { DateTime } from "@/components/ui/date-time";
@@ -19,19 +23,27 @@ import { sortByRank } from "@/components/ui/ranking-data";
 import { ScoreSummary } from "@/components/ui/score-summary";
 import { UnknownValue } from "@/components/ui/value-badge";
 import type { Ranking } from "@/lib/data-api/schemas";
-import { formatChange } from "@/lib/format/format";
+import { formatChange, formatDateRange, formatZone } from "@/lib/format/format";
+import type { RankingHistory, ScoreHistory } from "@/lib/history/routes";
 import { apiQuery, browserApi } from "@/lib/queries/api";
+import { rangeParams, type DateRange } from "@/lib/range/date-range";
+import { useDateRange } from "@/lib/range/use-date-range";
 
 const scoreQuery = apiQuery(browserApi, "/intelligence/score", {});
 const rankingQuery = apiQuery(browserApi, "/intelligence/ranking", {});
 
 export function IntelligenceClient() {
+  const { range } = useDateRange();
   return (
     <div className="stack">
       <div className="page-header">
         <div>
           <h1>Intelligence</h1>
-          <p>The AI Positioning Score: how AI platforms position the brand, and where it ranks against competitors.</p>
+          <p>
+            The AI Positioning Score: how AI platforms position the brand, and where it ranks against competitors. Over time: {formatDateRange(range)} ({formatZone(range.tz)}),
+            from the snapshots this dashboard kept. The current score and ranking are the Data API&apos;s latest, whatever the range, and what moved alongside the score is
+            over its own last 30 days.
+          </p>
         </div>
       </div>
       <div className="grid grid-halves">
@@ -42,6 +54,12 @@ export function IntelligenceClient() {
           <BreakdownCard />
         </Widget>
       </div>
+      <Widget what="the score's history" frame={scoreHistoryFrame} loading={<Skeleton height={300} />}>
+        <ScoreHistoryCard range={range} />
+      </Widget>
+      <Widget what="the ranking's history" frame={rankHistoryFrame} loading={<Skeleton height={300} />}>
+        <RankHistoryCard range={range} />
+      </Widget>
       <Card title="What moved alongside the score" description="Components, ranking moves and AI platforms over the score's window: the last 30 days against the 30 before" testId="movement-card">
         <ScoreMovement />
       </Card>
@@ -49,6 +67,65 @@ export function IntelligenceClient() {
         <RankingCard />
       </Widget>
     </div>
+  );
+}
+
+const historyName = (what: string, h: { from: string; to: string }) => `${what}_${h.from}_to_${h.to}`;
+
+function scoreHistoryFrame(body: ReactNode, history?: ScoreHistory) {
+  const rows = history?.data.map((s) => ({ at: s.at, score: s.score, ...s.breakdown, direction: s.direction, change: s.change })) ?? [];
+  return (
+    <Card
+      title="Score over time"
+      description={history ? `The score and its components per day, ${formatDateRange(history)} (${formatZone(history.tz)})` : "The score and its components per day of the range"}
+      testId="score-history-card"
+      actions={history && rows.length > 0 ? <CsvDownloadButton filename={historyName("score_history", history)} columns={SCORE_HISTORY_COLUMNS} rows={rows} /> : undefined}
+    >
+      {body}
+    </Card>
+  );
+}
+
+function ScoreHistoryCard({ range }: { range: DateRange }) {
+  const query = useWidgetQuery(apiQuery(browserApi, "/history/score", { query: rangeParams(range) }));
+  return scoreHistoryFrame(
+    <QueryView query={query}>
+      {(h) => (
+        <PendingAnswer pending={query.isPlaceholderData} className="stack">
+          <HistoryBegins history={h} />
+          <ScoreHistoryFigure history={h} />
+        </PendingAnswer>
+      )}
+    </QueryView>,
+    query.data,
+  );
+}
+
+function rankHistoryFrame(body: ReactNode, history?: RankingHistory) {
+  const rows = history?.data.flatMap((r) => r.entries.map((e) => ({ at: r.at, ...e }))) ?? [];
+  return (
+    <Card
+      title="Rank over time"
+      description={history ? `Our rank and every competitor's per day, ${formatDateRange(history)} (${formatZone(history.tz)})` : "Our rank and every competitor's per day of the range"}
+      testId="rank-history-card"
+      actions={history && rows.length > 0 ? <CsvDownloadButton filename={historyName("rank_history", history)} columns={RANK_HISTORY_COLUMNS} rows={rows} /> : undefined}
+    >
+      {body}
+    </Card>
+  );
+}
+
+function RankHistoryCard({ range }: { range: DateRange }) {
+  const query = useWidgetQuery(apiQuery(browserApi, "/history/ranking", { query: rangeParams(range) }));
+  return rankHistoryFrame(
+    <QueryView query={query}>
+      {(h) => (
+        <PendingAnswer pending={query.isPlaceholderData}>
+          <RankHistoryFigure history={h} />
+        </PendingAnswer>
+      )}
+    </QueryView>,
+    query.data,
   );
 }
 

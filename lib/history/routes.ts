@@ -1,0 +1,118 @@
+// The history routes of the BFF (declared in lib/server/routes.ts's table, so they share its session,
+// validation and error shape): the score and ranking snapshots of the session's workspace, and the
+// daily figures kept for it, over a range of calendar days by the insights' rules (`from`..`to` in
+// `tz`, both inclusive, default the 30 days to today; 400 naming `from` when backwards or over 366
+// days). Only what was recorded is answered, oldest first: a day without a snapshot is absent, never
+// filled in. `since` is where the workspace's history begins (its first snapshot ever), whatever the range.
+import "server-only";
+import { PERIODS } from "@/lib/data-api/constants";
+import { calendarDayNumber, historyParams, insightsRangeProblem, type HistoryParams } from "@/lib/data-api/params";
+import { dateOf, dayStart, todayIn } from "@/lib/range/calendar";
+import { serverContext } from "@/lib/server/context";
+import { invalidParameter } from "@/lib/server/http";
+import type { WorkspaceId } from "@/lib/store/schema";
+import type { Store } from "@/lib/store/store";
+import type { BffRouteDef, RouteContext } from "@/lib/server/routes";
+import { demoHistoryOf, ensureDemoHistory, type DemoHistory } from "./demo-history";
+import { recordingsSettled, recordOnRead } from "./on-read";
+
+const DEFAULT_DAYS = 30;
+
+/** A resolved history range: the dates as asked and the instants [startMs, endMs) they cover. */
+export type HistoryRange = { from: string; to: string; tz: string; startMs: number; endMs: number };
+
+/** The range of a validated query at `nowMs`; a default that makes it backwards or too long is a 400 naming `from`. */
+export function resolveHistoryRange(query: HistoryParams, nowMs: number): HistoryRange {
+  const { tz } = query;
+  const to = query.to ?? todayIn(tz, nowMs);
+  const last = calendarDayNumber(to)!;
+  const first = query.from ? calendarDayNumber(query.from)! : last - (DEFAULT_DAYS - 1);
+  const problem = insightsRangeProblem(first, last);
+  if (problem) throw invalidParameter("from", query.to ? problem : `${problem} (to defaults to today, ${to}, in ${tz})`);
+  return { from: dateOf(first), to, tz, startMs: dayStart(first, tz), endMs: dayStart(last + 1, tz) };
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+type Scope = { store: Store; workspace: WorkspaceId; since: string | null; demo: DemoHistory | null; range: HistoryRange };
+
+/**
+ * The session's workspace and the range, its history made current first: the current `latest` is
+ * read (shared with the page's own read of it by the client's single flight and cache) and recorded,
+ * this process's recordings settle, and a demo's past is in. A failed read of `latest` (a key without
+ * access to it) leaves the history as it is.
+ */
+async function scopeOf(ctx: RouteContext, query: Record<string, unknown>, latest: "/intelligence/score" | "/intelligence/ranking"): Promise<Scope> {
+  const range = resolveHistoryRange(query as HistoryParams, serverContext().now());
+  const store = await serverContext().store();
+  let workspace = await store.workspaces.workspaceForKey(ctx.session.apiKey);
+  const read = ctx.api.get(latest, {}, { signal: ctx.signal }).then(
+    (result) => recordOnRead(ctx.session.apiKey, latest, result),
+    () => undefined,
+  );
+  await Promise.all([read, ensureDemoHistory(store, workspace.id, ctx.session.apiKey)]);
+  await recordingsSettled();
+  workspace = (await store.workspaces.workspace(workspace.id)) ?? workspace;
+  return { store, workspace: workspace.id, since: iso(workspace.historySince), demo: await demoHistoryOf(store, workspace.id), range };
+}
+
+const instants = (r: HistoryRange) => ({ from: r.startMs, to: r.endMs - 1 });
+const windowOf = (r: HistoryRange) => ({ from: r.from, to: r.to, tz: r.tz });
+
+export const scoreHistoryRoute = {
+  query: historyParams,
+  subject: "the score's history",
+  resolve: async (ctx: RouteContext, input: { query: Record<string, unknown> }) => {
+    const { store, workspace, since, demo, range } = await scopeOf(ctx, input.query, "/intelligence/score");
+    const rows = await store.snapshots.scoreHistory(workspace, instants(range));
+    return {
+      ...windowOf(range),
+      since,
+      demo,
+      data: rows.map((r) => ({ at: iso(r.at)!, score: r.score, direction: r.direction, change: r.change, breakdown: r.breakdown })),
+    };
+  },
+} satisfies BffRouteDef;
+
+export const rankingHistoryRoute = {
+  query: historyParams,
+  subject: "the ranking's history",
+  resolve: async (ctx: RouteContext, input: { query: Record<string, unknown> }) => {
+    const { store, workspace, since, demo, range } = await scopeOf(ctx, input.query, "/intelligence/ranking");
+    const rows = await store.snapshots.rankingHistory(workspace, instants(range));
+    return {
+      ...windowOf(range),
+      since,
+      demo,
+      data: rows.map((r) => ({ at: iso(r.at)!, entries: r.entries.map((e) => ({ rank: e.rank, name: e.name, score: e.score, is_workspace: e.is_workspace })) })),
+    };
+  },
+} satisfies BffRouteDef;
+
+/** The daily-figures kind of the overview of one of the Data API's periods, as the collector keeps it. */
+export const overviewKind = (period: string) => `overview:${period}`;
+
+export const historyOverviewRoute = {
+  query: historyParams,
+  subject: "the overview's history",
+  resolve: async (ctx: RouteContext, input: { query: Record<string, unknown> }) => {
+    const range = resolveHistoryRange(input.query as HistoryParams, serverContext().now());
+    const store = await serverContext().store();
+    const workspace = await store.workspaces.workspaceForKey(ctx.session.apiKey);
+    const byPeriod = await Promise.all(
+      PERIODS.map((period) => store.snapshots.dailyFigures(workspace.id, { kind: overviewKind(period), tz: range.tz, from: range.from, to: range.to })),
+    );
+    const days = new Map<string, { date: string; recorded_at: string; periods: Record<string, unknown> }>();
+    PERIODS.forEach((period, i) => {
+      for (const row of byPeriod[i]!) {
+        const day = days.get(row.date) ?? { date: row.date, recorded_at: iso(row.recordedAt)!, periods: {} };
+        day.periods[period] = row.data;
+        days.set(row.date, day);
+      }
+    });
+    return { ...windowOf(range), since: iso(workspace.historySince), data: [...days.values()].sort((a, b) => a.date.localeCompare(b.date)) };
+  },
+} satisfies BffRouteDef;
+
+export type ScoreHistory = Awaited<ReturnType<(typeof scoreHistoryRoute)["resolve"]>>;
+export type RankingHistory = Awaited<ReturnType<(typeof rankingHistoryRoute)["resolve"]>>;
