@@ -145,18 +145,12 @@ export function errorForBrowser(thrown: unknown, subject: Subject = "this data",
   if (thrown instanceof StoreConflictError) return { error: new DataApiError({ status: 409, code: thrown.code, message: thrown.message }), endSession: false };
   if (thrown instanceof StoreInputError) return { error: new DataApiError({ status: 400, code: thrown.code, message: thrown.message, param: thrown.param }), endSession: false };
   if (thrown instanceof StoreUnavailableError) {
+    console.warn(`[store] ${thrown.message}`);
     return { error: new DataApiError({ status: 503, code: thrown.code, message: "This app's database cannot be used right now; try again shortly.", retryAfter: 5 }), endSession: false };
   }
   if (thrown instanceof ConfigError) {
     console.error(`[config] ${thrown.message}`);
     return { error: new DataApiError({ status: 503, code: "not_configured", message: thrown.message }), endSession: false };
-  }
-  // The store's own errors carry the shared shape's code: bad input (400 with its param), a conflict, or no store.
-  if (thrown instanceof StoreInputError) return { error: new DataApiError({ status: 400, code: thrown.code, message: thrown.message, param: thrown.param }), endSession: false };
-  if (thrown instanceof StoreConflictError) return { error: new DataApiError({ status: 409, code: thrown.code, message: thrown.message }), endSession: false };
-  if (thrown instanceof StoreUnavailableError) {
-    console.warn(`[store] ${thrown.message}`);
-    return { error: new DataApiError({ status: 503, code: thrown.code, message: "The dashboard's store is not available right now; try again in a moment." }), endSession: false };
   }
   if (isAbort(thrown) || aborted) {
     // The browser went away; nobody reads this answer.
