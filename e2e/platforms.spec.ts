@@ -74,7 +74,7 @@ test("all four platforms, each figure equal to the sandbox's own count for the t
   const negative = await total(`/mentions?sentiment=negative&${upstreamRange}`);
   const perDay = await days.evaluateAll((trs) => trs.map((tr) => Number(tr.querySelectorAll("td")[2]!.textContent!.replace(/,/g, ""))));
   expect(perDay.reduce((a, b) => a + b, 0)).toBe(negative);
-  await sentimentCard.getByLabel("Platform").selectOption("gemini");
+  await sentimentCard.getByTestId("sentiment-platform").selectOption("gemini");
   const geminiNegative = await total(`/mentions?platform=gemini&sentiment=negative&${upstreamRange}`);
   const geminiPerDay = await days.evaluateAll((trs) => trs.map((tr) => Number(tr.querySelectorAll("td")[2]!.textContent!.replace(/,/g, ""))));
   expect(geminiPerDay.reduce((a, b) => a + b, 0)).toBe(geminiNegative);
