@@ -129,7 +129,13 @@ export async function mentionDays(ictx: InsightsContext, days: readonly Day[]): 
   // A day the zone skipped has no instant, so no mention: known without asking.
   const found = new Map<string, MentionDay>(days.filter(isEmptySpan).map((d) => [dayKey(d), MENTION_DAYS.finish(emptyTally())]));
   await readStoredDays(ictx, DAY, days, found);
-  const missing = days.filter((d) => !found.has(dayKey(d)));
+  let missing = days.filter((d) => !found.has(dayKey(d)));
+  if (missing.some((d) => !ictx.state.mentionListings.has(dayKey(d)))) {
+    // A listing may have stored these days and ended while the store was read: read once more
+    // before listing them a second time.
+    await readStoredDays(ictx, DAY, missing, found);
+    missing = missing.filter((d) => !found.has(dayKey(d)));
+  }
   const inFlight = listingsFor(ictx.state.mentionListings, missing);
   const unlisted = missing.filter((d) => !ictx.state.mentionListings.has(dayKey(d)));
   const runs = unlisted.length > 0 ? [...inFlight, startListing(ictx, spanOf(coveringSpan(days, unlisted)))] : inFlight;
