@@ -37,7 +37,11 @@ export async function startCluster(options: { instances: number; redis?: boolean
       ...options.env,
     };
     // One at a time: two Next servers preparing at once on two cores take longer than in turn.
-    for (let i = 0; i < options.instances; i++) instances.push(await startProductionServer(env));
+    // CLUSTER_LOG_DIR keeps each instance's output (instance-<n>.log) for a run to be read afterwards.
+    const logDir = process.env.CLUSTER_LOG_DIR;
+    for (let i = 0; i < options.instances; i++) {
+      instances.push(await startProductionServer(env, logDir ? { logFile: path.join(logDir, `instance-${i}.log`) } : {}));
+    }
   } catch (error) {
     await stop();
     throw error;

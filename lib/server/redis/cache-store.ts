@@ -23,6 +23,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { MAX_CACHED_RESPONSES_PER_KEY, MemoryCacheStore, SingleFlight, type CacheEntry, type CacheStore, type RequestCache, type SharedFlight } from "@/lib/data-api/cache";
 import { viaRedis, type RedisLink } from "./connection";
+import { withDeadline } from "./deadline";
 import { defineScript } from "./scripts";
 import { sealerFor, type Sealer } from "./sealed";
 
@@ -253,7 +254,9 @@ export class RedisSharedFlight implements SharedFlight {
     const token = randomUUID();
     let acquired: boolean;
     try {
-      acquired = (await link.client.set(lock, token, "PX", this.lockMs, "NX")) === "OK";
+      // A lock granted after the deadline is given back at once: this instance fetches on its own.
+      const granted = link.client.set(lock, token, "PX", this.lockMs, "NX");
+      acquired = (await withDeadline(granted, link.timeoutMs, (late) => void (late === "OK" && this.releaseScript(lock, token).catch(() => undefined)))) === "OK";
     } catch (error) {
       link.failed(error);
       return work();
@@ -266,7 +269,7 @@ export class RedisSharedFlight implements SharedFlight {
       await sleep(pollMs, signal);
       pollMs = Math.min(pollMs * 2, this.maxPollMs);
       try {
-        const { value, locked } = await this.store.peek(key);
+        const { value, locked } = await withDeadline(this.store.peek(key), link.timeoutMs);
         if (value !== undefined) return value as T;
         // The fetching instance writes the entry before it releases the lock, and one script reads both
         // at one moment: neither means its fetch ended without an entry.

@@ -4,8 +4,10 @@
 // could evict revoked sessions, and /api/health reports it. Without REDIS_URL no client is made at all.
 import { afterEach, describe, expect, it } from "vitest";
 import { GET } from "@/app/api/health/route";
-import { closeSharedRedis, redactRedisUrl, sharedRedis, viaRedis } from "./connection";
+import { closeSharedRedis, redactRedisUrl, sharedRedis, viaRedis, type RedisLink } from "./connection";
 import { freePort } from "@/bench/support";
+import { createSharedBudget } from "./budget";
+import { startInstanceHeartbeat } from "./instances";
 import { redisForFile, TEST_PREFIX, until } from "./test-support";
 
 const health = () => GET(new Request("http://localhost:3000/api/health"), undefined);
@@ -76,6 +78,63 @@ describe("the Redis link", () => {
     expect(await viaRedis(link, failing, async () => "local")).toBe("local");
     expect(link.usable()).toBe(false);
     expect(link.logs.filter((l) => l.includes("a command failed"))).toHaveLength(1);
+  });
+
+  // A busy Next server stalls the event loop for longer than the bound right after a command went out:
+  // the reply then waits in the socket while the timers run first. Seen on two instances under load
+  // as one of them falling back to a local share of the rate budget while the other went on sharing,
+  // and the key getting 429s.
+  describe("a reply that waited while the event loop was busy is Redis's answer", () => {
+    /** The loop stalls for `ms` right after each command is written, as long as `on` says so. */
+    function stallAfterEachCommand(link: RedisLink, ms: number): { on: boolean } {
+      const control = { on: true };
+      const send = link.client.sendCommand.bind(link.client);
+      link.client.sendCommand = ((...args: Parameters<typeof send>) => {
+        const sent = send(...args);
+        if (control.on) {
+          const end = performance.now() + ms;
+          while (performance.now() < end);
+        }
+        return sent;
+      }) as typeof send;
+      return control;
+    }
+
+    it("for a store step (viaRedis): no fallback, no pause, nothing logged", async () => {
+      const link = await redis.link();
+      await link.client.set("stalled", "from redis");
+      const stalls = stallAfterEachCommand(link, 3 * link.timeoutMs);
+      expect(await viaRedis(link, () => link.client.get("stalled"), async () => "local")).toBe("from redis");
+      stalls.on = false;
+      expect(link.usable()).toBe(true);
+      expect(link.logs.filter((l) => l.includes("a command failed"))).toEqual([]);
+    });
+
+    it("for the shared rate budget: admitted through Redis, not by a local share", async () => {
+      const link = await redis.link();
+      const budgetLogs: string[] = [];
+      const heartbeat = startInstanceHeartbeat({ redis: link.client, now: () => Date.now(), intervalMs: 0 });
+      const budget = createSharedBudget({ redis: link.client, keyId: `stall-${Date.now()}`, instances: heartbeat, log: (m) => budgetLogs.push(m) });
+      const stalls = stallAfterEachCommand(link, 3 * link.timeoutMs);
+      // The first admission of a key imports this instance's (empty) state first: two round trips.
+      let admission = await budget.admit(Date.now(), "interactive");
+      while (!admission.admitted && admission.waitMs === 0) admission = await budget.admit(Date.now(), "interactive");
+      stalls.on = false;
+      expect(admission.admitted).toBe(true);
+      expect(budgetLogs).toEqual([]);
+      // Counted in Redis's windows, not by a local share.
+      const shared = budget.snapshot(Date.now());
+      expect(shared).toMatchObject({ inFlight: 1 });
+      expect(shared).not.toHaveProperty("localShare");
+    });
+
+    it("a Redis that really does not answer still fails the step within the bound", async () => {
+      const link = await redis.link();
+      const started = performance.now();
+      expect(await viaRedis(link, () => new Promise<string>(() => undefined), async () => "local")).toBe("local");
+      expect(performance.now() - started).toBeLessThan(link.timeoutMs + 200);
+      expect(link.usable()).toBe(false);
+    });
   });
 
   it("runs what waited for Redis once it is back", async () => {

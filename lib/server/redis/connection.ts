@@ -1,7 +1,8 @@
 // The Redis that several instances share (REDIS_URL): one ioredis client per process, on globalThis
 // like the server context (the proxy and the route handlers are bundled apart but share the process).
-// It fails fast while Redis is away (no offline queue, a short command timeout), so every store falls
-// back to its in-process twin at once instead of holding requests, and reconnects by itself for ever
+// It fails fast while Redis is away (no offline queue, a short bound on each store step that a busy
+// event loop does not trip), so every store falls back to its in-process twin at once instead of
+// holding requests, and reconnects by itself for ever
 // with a capped backoff, so an instance rejoins without a restart. It says so in the log once when
 // Redis goes away and once when it is back, never with the URL's password. At each connection it reads
 // the server's maxmemory-policy and warns when the policy could evict revoked sessions (allkeys-*):
@@ -9,13 +10,20 @@
 import "server-only";
 import { Redis } from "ioredis";
 import { getEnv } from "../env";
+import { withDeadline } from "./deadline";
 
 export type RedisState = "off" | "connected" | "unavailable";
 
 export type RedisLinkOptions = {
   /** Longest pause between reconnection attempts (ms). */
   maxBackoffMs?: number;
-  /** A command not answered within this is failed (ms), and the store serves from memory. */
+  /**
+   * A store's Redis step not answered within this is failed (ms), and the store serves from memory.
+   * Measured as withDeadline does (deadline.ts): a reply that waited in the socket while the event
+   * loop was busy still counts. ioredis's own command timeout is only a backstop, well above it: its
+   * timer fires before a stalled loop reads the reply, which made a busy instance fall back to a
+   * local share of the rate budget while its peers went on sharing (the key then saw 429s).
+   */
   commandTimeoutMs?: number;
   /** After a failed command Redis is left alone this long (ms), then tried again. */
   pauseAfterFailureMs?: number;
@@ -28,6 +36,8 @@ export type RedisLink = {
   /** A key of this deployment: REDIS_KEY_PREFIX followed by the parts joined with ":". */
   key(...parts: string[]): string;
   readonly state: "connected" | "unavailable";
+  /** How long one store step may wait for Redis before the store serves from memory (ms). */
+  readonly timeoutMs: number;
   /**
    * Resolves once the first connection attempt has an outcome (at most FIRST_CONNECTION_WAIT_MS), so
    * an instance's first requests are not served from memory only because Redis was still connecting
@@ -48,6 +58,8 @@ export type RedisLink = {
 
 const DEFAULT_MAX_BACKOFF_MS = 2000;
 const DEFAULT_COMMAND_TIMEOUT_MS = 300;
+/** ioredis's own timeout: ends a command a hung Redis never answers, long after the stores moved on. */
+const BACKSTOP_TIMEOUT_MS = 5000;
 const DEFAULT_PAUSE_AFTER_FAILURE_MS = 1000;
 const FIRST_CONNECTION_WAIT_MS = 1000;
 
@@ -85,6 +97,7 @@ export function connectRedis(url: string, keyPrefix: string, options: RedisLinkO
   const maxBackoffMs = options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS;
   const pauseMs = options.pauseAfterFailureMs ?? DEFAULT_PAUSE_AFTER_FAILURE_MS;
   const shown = redactRedisUrl(url);
+  const timeoutMs = options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
   const password = (() => {
     try {
       return decodeURIComponent(new URL(url).password);
@@ -95,7 +108,7 @@ export function connectRedis(url: string, keyPrefix: string, options: RedisLinkO
   const client = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
-    commandTimeout: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
+    commandTimeout: Math.max(BACKSTOP_TIMEOUT_MS, 4 * timeoutMs),
     connectTimeout: 2000,
     // Never gives up: 50 ms, 100 ms, ... up to maxBackoffMs between attempts, for as long as it takes.
     retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times - 1, 10), maxBackoffMs),
@@ -171,6 +184,7 @@ export function connectRedis(url: string, keyPrefix: string, options: RedisLinkO
     get state() {
       return state;
     },
+    timeoutMs,
     settled,
     usable,
     failed(error) {
@@ -235,7 +249,7 @@ export async function viaRedis<T>(link: RedisLink, shared: () => Promise<T>, loc
   await link.settled;
   if (link.usable()) {
     try {
-      return await shared();
+      return await withDeadline(shared(), link.timeoutMs);
     } catch (error) {
       link.failed(error);
     }
