@@ -126,7 +126,7 @@ describe.each(STORE_KINDS)("migrations (%s)", (kind) => {
     const secret = async (db: StoreDatabase) => (await db.db.selectFrom("store_meta").select("value").where("key", "=", "fingerprint_secret").executeTakeFirstOrThrow()).value;
     const before = await secret(first);
     expect(before).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    for (const table of ["workspaces", "workspace_keys", "jobs", "score_snapshots", "ranking_snapshots", "daily_figures"] as const) {
+    for (const table of ["workspaces", "workspace_keys", "jobs", "score_snapshots", "ranking_snapshots", "daily_figures", "annotations", "saved_views"] as const) {
       expect(await first.db.selectFrom(table).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).toEqual({ n: expect.anything() });
     }
     await first.close();
@@ -135,17 +135,20 @@ describe.each(STORE_KINDS)("migrations (%s)", (kind) => {
     expect(again.schema).toBe(SCHEMA_VERSION);
     expect(await secret(again)).toBe(before);
     const ran = await sql<{ name: string }>`select name from store_migrations order by name`.execute(again.db);
-    expect(ran.rows.map((r) => r.name)).toEqual(["0001_workspaces_jobs_snapshots"]);
+    expect(ran.rows.map((r) => r.name)).toEqual(["0001_workspaces_jobs_snapshots", "0002_annotations_saved_views"]);
   });
 
   it("a database migrated by a newer version of the dashboard is refused, saying so", async () => {
     const config = await stores.config(kind);
     const database = await open(config);
-    await sql`insert into store_migrations (name, timestamp) values ('0002_from_the_future', '2027-01-01T00:00:00.000Z')`.execute(database.db);
-    await sql`update store_meta set value = '2' where key = 'schema_version'`.execute(database.db);
+    const future = SCHEMA_VERSION + 1;
+    await sql`insert into store_migrations (name, timestamp) values (${`000${future}_from_the_future`}, '2027-01-01T00:00:00.000Z')`.execute(database.db);
+    await sql`update store_meta set value = ${String(future)} where key = 'schema_version'`.execute(database.db);
     await database.close();
     opened.pop();
-    await expect(openStoreDatabase(config)).rejects.toThrow(/schema 2, made by a newer version of the dashboard \(this one knows up to schema 1\)/);
+    await expect(openStoreDatabase(config)).rejects.toThrow(
+      new RegExp(`schema ${future}, made by a newer version of the dashboard \\(this one knows up to schema ${SCHEMA_VERSION}\\)`),
+    );
   });
 });
 
@@ -153,7 +156,7 @@ describe("PostgreSQL", () => {
   it("instances starting together on one new database migrate it once", async () => {
     const config = await stores.config("postgres");
     const databases = await Promise.all([...Array(4)].map(() => open(config)));
-    expect(databases.map((d) => d.schema)).toEqual([1, 1, 1, 1]);
+    expect(databases.map((d) => d.schema)).toEqual(Array(4).fill(SCHEMA_VERSION));
     const meta = await sql<{ key: string }>`select key from store_meta order by key`.execute(databases[0]!.db);
     expect(meta.rows.map((r) => r.key)).toEqual(["fingerprint_secret", "schema_version"]);
     const ran = await sql<{ name: string }>`select name from store_migrations`.execute(databases[3]!.db);

@@ -101,6 +101,41 @@ const migrations: Record<string, Migration> = {
       await setSchemaVersion(db, 1);
     },
   },
+  "0002_annotations_saved_views": {
+    async up(db: Kysely<unknown>) {
+      // A note on a day or a span of days (dates in the workspace's zone, as written: `YYYY-MM-DD`
+      // compares as text in both databases). `updated_at` is the version a PATCH must name.
+      await db.schema
+        .createTable("annotations")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("date", "text", (c) => c.notNull())
+        .addColumn("end_date", "text")
+        .addColumn("text", "text", (c) => c.notNull())
+        .addColumn("author", "text")
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .addColumn("updated_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("annotations_by_workspace_date").on("annotations").columns(["workspace_id", "date"]).execute();
+
+      // A page and its query under a name, for the whole workspace; names are unique per workspace
+      // as the user wrote them, compared without case (`name_key`).
+      await db.schema
+        .createTable("saved_views")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("name", "text", (c) => c.notNull())
+        .addColumn("name_key", "text", (c) => c.notNull())
+        .addColumn("path", "text", (c) => c.notNull())
+        .addColumn("query", "text", (c) => c.notNull())
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .addColumn("updated_at", "bigint", (c) => c.notNull())
+        .addUniqueConstraint("saved_views_name", ["workspace_id", "name_key"])
+        .execute();
+
+      await setSchemaVersion(db, 2);
+    },
+  },
 };
 
 /** The schema version this code migrates to: the number of migrations. */

@@ -85,6 +85,34 @@ export interface DailyFiguresTable {
   recorded_at: number;
 }
 
+export interface AnnotationsTable {
+  id: string;
+  workspace_id: WorkspaceId;
+  /** The first day `YYYY-MM-DD` in the workspace's zone. */
+  date: string;
+  /** The last day of a span (>= date), or null for one day. */
+  end_date: string | null;
+  text: string;
+  author: string | null;
+  created_at: number;
+  /** Epoch ms of the last change: the version a PATCH names (a different one is a 409). */
+  updated_at: number;
+}
+
+export interface SavedViewsTable {
+  id: string;
+  workspace_id: WorkspaceId;
+  name: string;
+  /** The name trimmed and lower-cased: unique per workspace. */
+  name_key: string;
+  /** One of the app's pages (e.g. `/visitors`). */
+  path: string;
+  /** JSON object of that page's own parameters. */
+  query: string;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface StoreTables {
   store_meta: StoreMetaTable;
   workspaces: WorkspacesTable;
@@ -93,4 +121,6 @@ export interface StoreTables {
   score_snapshots: ScoreSnapshotsTable;
   ranking_snapshots: RankingSnapshotsTable;
   daily_figures: DailyFiguresTable;
+  annotations: AnnotationsTable;
+  saved_views: SavedViewsTable;
 }

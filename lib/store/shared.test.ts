@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { SCHEMA_VERSION } from "@/lib/store/migrations";
 import { GET as health } from "@/app/api/health/route";
 import { setServerContext } from "@/lib/server/context";
 import { startBackgroundJobs } from "./background";
@@ -48,9 +49,9 @@ describe("the process's store", () => {
     const first = sharedStore();
     expect(sharedStore()).toBe(first);
     const store = await first;
-    expect(store).toMatchObject({ kind: "embedded", schema: 1, location: dataDir });
+    expect(store).toMatchObject({ kind: "embedded", schema: SCHEMA_VERSION, location: dataDir });
     expect(existsSync(path.join(dataDir, "store.db"))).toBe(true);
-    expect(await healthBody()).toEqual({ ok: true, instance: expect.stringMatching(/^[0-9a-f]{8}$/), redis: "off", store: { kind: "embedded", schema: 1 } });
+    expect(await healthBody()).toEqual({ ok: true, instance: expect.stringMatching(/^[0-9a-f]{8}$/), redis: "off", store: { kind: "embedded", schema: SCHEMA_VERSION } });
   });
 
   it("is never opened while the app is being built, and no job scheduler starts there", async () => {
@@ -83,8 +84,8 @@ describe("the process's store", () => {
     // Within a few seconds of the failure the answer is the remembered one; after that it tries again.
     await expect(sharedStore()).rejects.toBeInstanceOf(StoreUnavailableError);
     vi.setSystemTime(Date.now() + 6000);
-    expect((await sharedStore()).schema).toBe(1);
-    expect(await healthBody()).toMatchObject({ store: { kind: "embedded", schema: 1 } });
+    expect((await sharedStore()).schema).toBe(SCHEMA_VERSION);
+    expect(await healthBody()).toMatchObject({ store: { kind: "embedded", schema: SCHEMA_VERSION } });
     expect(await healthBody()).not.toHaveProperty("degraded");
   });
 
@@ -92,7 +93,7 @@ describe("the process's store", () => {
     const injected = await stores.open("postgres");
     const restore = setServerContext({ store: async () => injected });
     try {
-      expect(await healthBody()).toMatchObject({ store: { kind: "postgres", schema: 1 } });
+      expect(await healthBody()).toMatchObject({ store: { kind: "postgres", schema: SCHEMA_VERSION } });
       await injected.close();
       expect(await healthBody()).toMatchObject({ store: "unavailable", store_error: expect.any(String), degraded: true });
     } finally {

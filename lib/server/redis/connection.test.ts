@@ -3,6 +3,7 @@
 // while away (no queue that would hold requests), warns at connect when the server's maxmemory-policy
 // could evict revoked sessions, and /api/health reports it. Without REDIS_URL no client is made at all.
 import { afterEach, describe, expect, it } from "vitest";
+import { SCHEMA_VERSION } from "@/lib/store/migrations";
 import { GET } from "@/app/api/health/route";
 import { closeSharedRedis, redactRedisUrl, sharedRedis, viaRedis, type RedisLink } from "./connection";
 import { freePort } from "@/bench/support";
@@ -172,7 +173,7 @@ describe("the process's Redis and /api/health", () => {
     delete process.env.REDIS_URL;
     expect(sharedRedis()).toBeNull();
     const body = await (await health()).json();
-    expect(body).toEqual({ ok: true, instance: expect.stringMatching(/^[0-9a-f]{8}$/), redis: "off", store: { kind: "embedded", schema: 1 } });
+    expect(body).toEqual({ ok: true, instance: expect.stringMatching(/^[0-9a-f]{8}$/), redis: "off", store: { kind: "embedded", schema: SCHEMA_VERSION } });
   });
 
   it("with REDIS_URL: one client for the process; health says connected, then degraded (still 200) while Redis is away", async () => {
