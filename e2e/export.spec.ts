@@ -236,7 +236,7 @@ test.describe("long exports (faults limited to the 'limited' demo key)", () => {
     const { total, bar, download } = await startSlowExport(page, 1500);
     await expect(bar).toHaveAttribute("aria-valuemax", String(total));
     let rows = await progressPast(bar, 0);
-    await expectNoSeriousViolations(page, "/visitors with an export running in the tray");
+    await expectNoSeriousViolations(page, "/visitors with an export running in the tray", '[data-testid="exports-tray"]');
 
     // Three other pages, by the navigation and by loading a URL: the tray shows the export moving on each.
     const nav = page.getByRole("navigation", { name: "Main" });
@@ -451,7 +451,7 @@ test.describe("the exports tray stays out of the way", () => {
     expect(notice.height).toBeLessThanOrEqual(52);
     expect(notice.height).toBeLessThan(running.height / 2);
     expect(notice.width).toBeLessThanOrEqual(running.width);
-    await expectNoSeriousViolations(page, "/visitors with a finished export's notice");
+    await expectNoSeriousViolations(page, "/visitors with a finished export's notice", '[data-testid="exports-tray"]');
   });
 
   test("on a 375 px phone the tray starts hidden and never covers the page's end", async ({ page }) => {
@@ -509,7 +509,7 @@ test.describe("the exports tray stays out of the way", () => {
     await page.reload();
     await expect(tray(page)).toHaveAttribute("data-folded", "true");
     await expect(tray(page).getByRole("button", { name: /^Show/ })).toHaveAttribute("aria-expanded", "false");
-    await expectNoSeriousViolations(page, "/visitors with the tray hidden");
+    await expectNoSeriousViolations(page, "/visitors with the tray hidden", '[data-testid="exports-tray"]');
     await tray(page).getByRole("button", { name: /^Show/ }).click();
     await exportItem(page).getByRole("button", { name: /^Cancel/ }).click();
     await expect(exportItem(page)).toHaveAttribute("data-state", "cancelled", { timeout: 15_000 });
