@@ -13,6 +13,7 @@ import { useDismissOutside } from "@/components/ui/use-dismiss-outside";
 import { formatDateRange } from "@/lib/format/format";
 import { useViewWrites, ViewProblem } from "@/lib/queries/views";
 import { presetOf, RANGE_PRESETS, type RangePresetId } from "@/lib/range/date-range";
+import { useViewerTimeZone } from "@/lib/range/use-date-range";
 import { isQueryPage, pageParsers, PAGING_PARAMS, type QueryPage } from "@/lib/ui/page-params";
 import { BookmarkIcon } from "./view-icons";
 import styles from "./views.module.css";
@@ -32,13 +33,19 @@ export function relativeLabel(preset: RangePresetId): string {
   return p.id === "today" ? "Always today" : `Always the last ${p.label}`;
 }
 
-/** The page's own parameters of the URL (`values`, read through its declaration), paging left out; a relative range as `range` instead of dates. */
-export function viewQuery(values: Record<string, string | null>, relative: RangePresetId | null): Record<string, string> {
+/**
+ * The page's own parameters of the URL (`values`, read through its declaration), paging left out; a
+ * relative range as `range` instead of dates. A relative view is read in its viewer's zone, so the
+ * zone the header wrote by default (the saver's own, `viewerTz`) is left out; one chosen for this view
+ * is kept.
+ */
+export function viewQuery(values: Record<string, string | null>, relative: RangePresetId | null, viewerTz: string): Record<string, string> {
   const query: Record<string, string> = {};
   for (const [name, value] of Object.entries(values)) if (!PAGING_PARAMS.includes(name) && value) query[name] = value;
   if (relative) {
     delete query.from;
     delete query.to;
+    if (query.tz === viewerTz) delete query.tz;
     query.range = relative;
   }
   return query;
@@ -52,6 +59,7 @@ export function SaveView() {
 function SaveViewButton({ page }: { page: QueryPage }) {
   const [values] = useQueryStates(pageParsers(page, parseAsString));
   const state = useAppRange();
+  const viewerTz = useViewerTimeZone();
   const { save } = useViewWrites();
   const [open, setOpen] = useState(false);
   const [name, setName] = useState("");
@@ -88,7 +96,7 @@ function SaveViewButton({ page }: { page: QueryPage }) {
     if ([...trimmed].length > MAX_NAME) return setProblem({ message: `Keep the name to ${MAX_NAME} characters or fewer.`, field: "name" });
     setProblem(null);
     try {
-      const view = await save.mutateAsync({ name: trimmed, path: page, query: viewQuery(values, preset && keep === "relative" ? preset : null) });
+      const view = await save.mutateAsync({ name: trimmed, path: page, query: viewQuery(values, preset && keep === "relative" ? preset : null, viewerTz) });
       setSaved(`Saved “${view.name}”. Open it from Views in the header.`);
       hide(true);
     } catch (error) {

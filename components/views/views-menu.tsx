@@ -112,7 +112,15 @@ function ViewLink({ view, onOpen }: { view: SavedView; onOpen: () => void }) {
   return (
     <li>
       {/* A full page load, not a client transition: a relative range is turned into its days on the server (proxy.ts). */}
-      <a className={styles.viewLink} href={viewHref(view)} onClick={onOpen} data-testid="view-link">
+      <a
+        className={styles.viewLink}
+        href={viewHref(view)}
+        // Opened in another tab (Ctrl, Cmd, Shift, middle button), this page stays as it is, the list open.
+        onClick={(e) => {
+          if (e.button === 0 && !e.ctrlKey && !e.metaKey && !e.shiftKey && !e.altKey) onOpen();
+        }}
+        data-testid="view-link"
+      >
         <span className={styles.viewName}>{view.name}</span>
         <span className="muted small">{pageLabel(view.path)}</span>
       </a>

@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { renderWithProviders } from "@/components/test-utils/render";
 import { presetRange } from "@/lib/range/date-range";
 import { ViewerTimeZoneProvider } from "@/lib/range/use-date-range";
-import { SaveView } from "./save-view";
+import { SaveView, viewQuery } from "./save-view";
 import { ViewsMenu } from "./views-menu";
 
 let pathname = "/visitors";
@@ -86,7 +86,7 @@ describe("Save view", () => {
     expect(within(dialog).getByRole("radio", { name: /^Keep the dates fixed \(.+\)$/ })).toHaveProperty("checked", false);
     await user.keyboard("ChatGPT this week{Enter}");
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
-    expect(api.writes()).toEqual([{ method: "POST", url: "/api/views", body: { name: "ChatGPT this week", path: "/visitors", query: { source: "chatgpt", tz: "UTC", range: "7d" } } }]);
+    expect(api.writes()).toEqual([{ method: "POST", url: "/api/views", body: { name: "ChatGPT this week", path: "/visitors", query: { source: "chatgpt", range: "7d" } } }]);
     expect(document.activeElement).toBe(button);
     expect(screen.getByRole("status").textContent).toContain("Saved “ChatGPT this week”");
   });
@@ -132,6 +132,13 @@ describe("Save view", () => {
     await user.keyboard("{Escape}");
     expect(screen.queryByRole("dialog")).toBeNull();
     expect(document.activeElement).toBe(screen.getByRole("button", { name: "Save view" }));
+  });
+
+  it("a relative view leaves out the viewer's own zone (it is read in each viewer's) but keeps one chosen for the view", () => {
+    const values = { source: "chatgpt", from: "2026-11-12", to: "2026-11-18", limit: "50", offset: null };
+    expect(viewQuery({ ...values, tz: "Europe/Berlin" }, "7d", "Europe/Berlin")).toEqual({ source: "chatgpt", range: "7d" });
+    expect(viewQuery({ ...values, tz: "Asia/Tokyo" }, "7d", "Europe/Berlin")).toEqual({ source: "chatgpt", tz: "Asia/Tokyo", range: "7d" });
+    expect(viewQuery({ ...values, tz: "Europe/Berlin" }, null, "Europe/Berlin")).toEqual({ source: "chatgpt", from: "2026-11-12", to: "2026-11-18", tz: "Europe/Berlin" });
   });
 
   it("is not offered where a page takes no query (Settings, a visitor's page)", () => {
