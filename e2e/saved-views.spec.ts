@@ -1,9 +1,10 @@
 // Saved views in Chromium: a filtered visitors list saved with its dates fixed and opened from the
 // header's Views in a new tab (the fields show the filters and the rows are the Data API's for them);
 // a mentions view saved as "always the last 30 days" (kept as `range=30d`, opened as the 30 days
-// ending today); renamed and deleted in place. The store outlives a run, so names
+// ending today); renamed and deleted in place; axe finds nothing serious in the dialog or the panel. The store outlives a run, so names
 // are made unique and every view made here is deleted at the end.
 import { expect, test, type Page } from "@playwright/test";
+import { expectNoSeriousViolations } from "./helpers/a11y";
 import { sandboxGet } from "./helpers/sandbox";
 import { openPage, signIn } from "./helpers/session";
 
@@ -24,6 +25,8 @@ test.beforeEach(async ({ page }) => {
 });
 
 test("a filtered visitors view is saved, opened from the header in a new tab with its filters, renamed and deleted", async ({ page, context }) => {
+  // Two axe passes on a full visitors table, on a loaded machine.
+  test.setTimeout(150_000);
   const name = `ChatGPT week ${Date.now()}`;
   const week = lastDays(7);
   await openPage(page, "/visitors");
@@ -34,6 +37,8 @@ test("a filtered visitors view is saved, opened from the header in a new tab wit
 
   await page.getByRole("button", { name: "Save view" }).click();
   const dialog = page.getByRole("dialog", { name: "Save this view" });
+  await expect(dialog.getByRole("textbox", { name: "Name" })).toBeFocused();
+  await expectNoSeriousViolations(page, "the Save view dialog");
   await dialog.getByRole("textbox", { name: "Name" }).fill(name);
   await dialog.getByRole("radio", { name: /^Keep the dates fixed/ }).check();
   await dialog.getByRole("button", { name: "Save", exact: true }).click();
@@ -57,6 +62,7 @@ test("a filtered visitors view is saved, opened from the header in a new tab wit
 
   // Renamed in place (Enter saves).
   await page.getByRole("button", { name: "Manage" }).click();
+  await expectNoSeriousViolations(page, "Views, manage mode");
   await page.getByRole("button", { name: `Rename “${name}”` }).click();
   const input = page.getByRole("textbox", { name: `New name for “${name}”` });
   await input.fill(`${name} (renamed)`);
