@@ -7,14 +7,17 @@
 //   comes back sealed under SESSION_SECRET, so the previous secret can be retired;
 // - an old overview URL, `/?period=7d`, is sent on (307) to the range it stands for, `/?from=…&to=…`
 //   (lib/range/api-period.ts): here, before the page streams, so it is a real redirect that the
-//   browser's history and a bookmark see, not one made in the page after its first bytes.
+//   browser's history and a bookmark see, not one made in the page after its first bytes;
+// - a relative range, `range=7d` on any page the range drives (a saved view's "always the last 7
+//   days"), is sent on the same way to the days it means today, `?from=…&to=…`.
 // API routes are left out of the matcher: running the proxy cost each BFF request ~0.5 ms of CPU
 // (bench/bff.bench.ts). They answer 401 themselves, in the shared error shape, and their security
 // headers are static (JSON runs no scripts, so no nonce) and come from `headers()` in next.config.mjs.
 import { NextResponse, type NextRequest } from "next/server";
-import { legacyPeriodSearch } from "@/lib/range/api-period";
+import { legacyPeriodSearch, relativeRangeSearch } from "@/lib/range/api-period";
 import { parseViewerTimeZone, VIEWER_TZ_COOKIE } from "@/lib/range/viewer-time-zone";
 import { SESSION_COOKIE, sessionResealCookie, unsealSession, type Session } from "@/lib/server/session";
+import { isQueryPage } from "@/lib/ui/page-params";
 import { safeNextPath } from "@/lib/ui/safe-next";
 
 // The not-found route is public: the front server shows it for odd page paths, signed in or not.
@@ -80,11 +83,13 @@ export async function proxy(request: NextRequest) {
     }
   }
 
-  if (pathname === "/") {
+  if (isQueryPage(pathname)) {
     const viewerTz = parseViewerTimeZone(request.cookies.get(VIEWER_TZ_COOKIE)?.value) ?? "UTC";
-    const legacy = legacyPeriodSearch(request.nextUrl.searchParams, viewerTz, Date.now());
-    if (legacy) {
-      const response = NextResponse.redirect(new URL(`/${legacy}`, request.url), 307);
+    const params = request.nextUrl.searchParams;
+    const now = Date.now();
+    const sendOn = (pathname === "/" ? legacyPeriodSearch(params, viewerTz, now) : null) ?? relativeRangeSearch(params, viewerTz, now);
+    if (sendOn) {
+      const response = NextResponse.redirect(new URL(`${pathname}${sendOn}`, request.url), 307);
       for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
       return response;
     }

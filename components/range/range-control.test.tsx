@@ -43,6 +43,13 @@ describe("RangeControl", () => {
     expect(screen.getByTestId("range-from").getAttribute("aria-invalid")).toBe("true");
   });
 
+  it("a relative range that is no preset in the URL (range=8d): 'Check the range', said in plain words", async () => {
+    const { user } = renderControl("?range=8d");
+    expect(screen.getByTestId("range-label").textContent).toBe("Check the range");
+    await user.click(screen.getByTestId("range-button"));
+    expect(screen.getByTestId("range-error-range").textContent).toBe("The relative range in this link is not one the dashboard knows. Choose Today, 7 days, 30 days or 90 days.");
+  });
+
   it("a typed date that is not one is refused on its field and not applied", async () => {
     const { user, onUrlUpdate } = renderControl("?from=2026-11-01&to=2026-11-05&tz=UTC");
     await user.click(screen.getByTestId("range-button"));

@@ -31,7 +31,7 @@ const END_FIELDS = [
 /** What the button says: the preset or the dates, "All time" for a list without a range. */
 function buttonLabel(state: AppRange): { main: string; detail?: string } {
   const { range, explicit, problems, instants, listPage, nowMs } = state;
-  if (problems.from || problems.to || problems.tz) return { main: "Check the range" };
+  if (problems.from || problems.to || problems.tz || state.badRelative !== null) return { main: "Check the range" };
   if (!explicit) {
     if (listPage) return { main: "All time" };
     return { main: "Last 30 days", detail: formatDateRange(range) };
@@ -88,7 +88,7 @@ function RangePicker() {
   const root = useRef<HTMLDivElement>(null);
   const panelId = useId();
   const tzHelpId = useId();
-  const invalid = Boolean(problems.from || problems.to || problems.tz);
+  const invalid = Boolean(problems.from || problems.to || problems.tz || state.badRelative !== null);
   const label = buttonLabel(state);
   const currentPreset = explicit && !invalid ? presetOf(range, nowMs) : null;
 
@@ -166,6 +166,11 @@ function RangePicker() {
       </span>
       {open && (
         <div id={panelId} className={`popover ${styles.panel}`} role="dialog" aria-label="Date range" data-testid="range-panel">
+          {state.badRelative !== null && (
+            <span className="field-error" data-testid="range-error-range">
+              {rangeProblemText("range", "not_a_preset")}
+            </span>
+          )}
           <div className={styles.presets} role="group" aria-label="Presets">
             {RANGE_PRESETS.map((p) => (
               <button

@@ -10,8 +10,11 @@ import { useMemo, useState } from "react";
 import { dateRangeSearchParams, resolveDateRange, type DateRange, type RangeProblems } from "@/lib/range/date-range";
 import { isListPath, resolveListRange } from "@/lib/range/list-range";
 import { useViewerTimeZone } from "@/lib/range/use-date-range";
+import { isRangePresetId } from "@/lib/ui/page-params";
 
-const headerParams = { ...dateRangeSearchParams, offset: parseAsString };
+// `range` is a relative range (`range=7d`): proxy.ts turns a good one into `from`/`to` before the page,
+// so one still in the URL is a value that is not a preset (or beside dates, which win).
+const headerParams = { ...dateRangeSearchParams, range: parseAsString, offset: parseAsString };
 
 export type AppRange = {
   range: DateRange;
@@ -23,6 +26,8 @@ export type AppRange = {
   listPage: boolean;
   /** The URL's own values (null when absent), for fields that show what was given. */
   raw: { from: string | null; to: string | null; tz: string | null };
+  /** A relative range in the URL that is not a preset (e.g. `range=8d`): shown on the range as a bad `from` is. */
+  badRelative: string | null;
   /** Today as of the page's first render (a view left open past midnight keeps its presets). */
   nowMs: number;
   setRange: (range: DateRange | null) => void;
@@ -46,7 +51,8 @@ export function useAppRange(): AppRange {
     instants: resolved.instants,
     listPage,
     raw,
+    badRelative: values.range !== null && !isRangePresetId(values.range) && !values.from && !values.to ? values.range : null,
     nowMs,
-    setRange: (range) => void setValues(range ? { ...range, offset: null } : { from: null, to: null, tz: null, offset: null }),
+    setRange: (range) => void setValues(range ? { ...range, range: null, offset: null } : { from: null, to: null, tz: null, range: null, offset: null }),
   };
 }

@@ -1,12 +1,15 @@
 // The signed-in frame of every page: skip link, header with navigation, the date range and its time
 // zone (every time on the page is shown in that zone), the workspace's plan and the key's environment ("Test data" for a test key), the theme
-// toggle, the account menu (Settings, sign out), the main landmark the skip link targets, and the
+// toggle, the saved views ("Views"; "Save view" beside the range on the pages that take a query),
+// the account menu (Settings, sign out), the main landmark the skip link targets, and the
 // exports tray (downloads running or just finished, on every page).
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { DisplayTimeZoneProvider } from "@/components/range/display-time-zone";
 import { RangeControl } from "@/components/range/range-control";
 import { ExportsTray } from "@/components/export/exports-tray";
+import { SaveView } from "@/components/views/save-view";
+import { ViewsMenu } from "@/components/views/views-menu";
 import { LogoIcon } from "@/components/ui/icons";
 import { AccountMenu, type AccountInfo } from "./account-menu";
 import { NavLinks } from "./nav-links";
@@ -45,6 +48,7 @@ export function AppShell({ account, timeZoneKnown, children }: { account: Accoun
                 Live
               </span>
             )}
+            <ViewsMenu />
             <ThemeToggle />
             <AccountMenu account={account} />
           </div>
@@ -53,6 +57,7 @@ export function AppShell({ account, timeZoneKnown, children }: { account: Accoun
         <div className={styles.rangeBar}>
           <div className={styles.rangeBarInner}>
             <RangeControl />
+            <SaveView />
           </div>
         </div>
       </header>

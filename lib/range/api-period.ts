@@ -4,8 +4,9 @@
 // for a custom range, the nearest one, and says which in words. Also the other way: an old overview
 // URL's `?period=7d` means the header's range "Last 7 days".
 import { PERIODS, type Period } from "@/lib/data-api/constants";
+import { isRangePresetId } from "@/lib/ui/page-params";
 import { daysBetween } from "./calendar";
-import { presetOf, presetRange, resolveDateRange, type DateRange, type RangePresetId } from "./date-range";
+import { presetOf, presetRange, RANGE_PRESETS, resolveDateRange, type DateRange, type RangePresetId } from "./date-range";
 import { formatDateRange } from "@/lib/format/format";
 
 /** How long each period is, in words ("30 days" is 30×24 hours up to now). */
@@ -63,6 +64,27 @@ export function legacyPeriodSearch(search: URLSearchParams, viewerTz: string, no
   const range = rangeOfPeriod(periods[0] as Period, tz, nowMs);
   const next = new URLSearchParams(search);
   next.delete("period");
+  next.set("from", range.from);
+  next.set("to", range.to);
+  next.sort();
+  return `?${next.toString()}`;
+}
+
+/**
+ * Where a URL with a relative range goes (`range=7d`, as a saved view keeps "always the last 7
+ * days"): the same page with `from`/`to`, that preset's days ending today in the URL's `tz` when it
+ * names a real zone, else in the viewer's days (no `tz` added); `range` dropped, other parameters
+ * kept, sorted. Null when there is nothing to send on: no `range`, a URL with `from` or `to` (they
+ * win), or a value that is not a preset (the page's header says so on the range, as for a bad `from`).
+ */
+export function relativeRangeSearch(search: URLSearchParams, viewerTz: string, nowMs: number): string | null {
+  const ranges = search.getAll("range");
+  if (ranges.length !== 1 || !isRangePresetId(ranges[0]!) || search.has("from") || search.has("to")) return null;
+  const preset = RANGE_PRESETS.find((p) => p.id === ranges[0])!;
+  const tz = resolveDateRange({ tz: search.get("tz") }, viewerTz, nowMs).range.tz;
+  const range = presetRange(preset.days, tz, nowMs);
+  const next = new URLSearchParams(search);
+  next.delete("range");
   next.set("from", range.from);
   next.set("to", range.to);
   next.sort();

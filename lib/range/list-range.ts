@@ -96,7 +96,8 @@ export function listQuery<T extends ListValues>(values: T, nowMs = Date.now()): 
   const range = resolveListRange(values, nowMs);
   const query: Record<string, string> = {};
   for (const [key, value] of Object.entries(values)) {
-    if (key !== "tz" && key !== "from" && key !== "to" && value) query[key] = value;
+    // `range` (a relative range) is the page's, never the Data API's: proxy.ts has made it `from`/`to`.
+    if (key !== "tz" && key !== "from" && key !== "to" && key !== "range" && value) query[key] = value;
   }
   return { query: { ...query, ...range.query } as { [K in Exclude<keyof T, "tz">]?: string }, range };
 }

@@ -69,7 +69,7 @@ describe("cross-site requests to /api", () => {
   it("the routes come from the source: every route file, and every path of the route table", async () => {
     const all = await targets();
     const labels = all.map((t) => t.label);
-    for (const expected of ["GET /api/export/visitors", "HEAD /api/export/mentions", "POST /api/session", "DELETE /api/session", "GET /api/health", "GET /api/insights/trend", "GET /api/visitors/vis_abc/timeline", "POST /api/export/cancel", "GET /api/workspace", "POST /api/workspace/keys", "PUT /api/workspace/watch", "DELETE /api/workspace/watch"]) {
+    for (const expected of ["GET /api/export/visitors", "HEAD /api/export/mentions", "POST /api/session", "DELETE /api/session", "GET /api/health", "GET /api/insights/trend", "GET /api/visitors/vis_abc/timeline", "POST /api/export/cancel", "GET /api/workspace", "POST /api/workspace/keys", "PUT /api/workspace/watch", "DELETE /api/workspace/watch", "GET /api/views", "POST /api/views", "PATCH /api/views/[id]", "DELETE /api/views/[id]"]) {
       expect(labels).toContain(expected);
     }
     expect(new Set(labels).size).toBe(labels.length);

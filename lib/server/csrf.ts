@@ -29,6 +29,9 @@ export function sameSiteOnly<C>(handler: (req: Request, ctx: C) => Promise<Respo
   return async (req, ctx) => (isCrossSiteFetch(req) ? errorResponse(crossSiteRejected()) : handler(req, ctx));
 }
 
+/** The refusal of a session-changing request that fails `isSameOrigin`: 403, nothing changed. */
+export const sameOriginRejected = () => finalError({ status: 403, code: "csrf_rejected", message: "This request did not come from this app's own pages." });
+
 export function isSameOrigin(req: Request): boolean {
   const origin = req.headers.get("origin");
   const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host") ?? new URL(req.url).host;

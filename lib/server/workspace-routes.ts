@@ -15,14 +15,12 @@ import type { Overview, Ranking, Score } from "@/lib/data-api/schemas";
 import type { LinkedKey, Workspace } from "@/lib/store/workspaces";
 import { MAX_BODY_BYTES } from "./body-limit";
 import { serverContext } from "./context";
-import { isSameOrigin } from "./csrf";
+import { isSameOrigin, sameOriginRejected } from "./csrf";
 import { finalError, invalidParameter, json, withErrors } from "./http";
 import { readBodyText } from "./request-body";
 import { requireSession } from "./routes";
 import { API_KEY_PATTERN } from "./session";
 import { dataApiForKey, discardKey } from "./upstream";
-
-const csrfRejected = () => finalError({ status: 403, code: "csrf_rejected", message: "This request did not come from this app's own pages." });
 
 const KEY_FORM_MESSAGE = "apiKey must be a workspace API key: svc_sk_live_ or svc_sk_test_ followed by letters, digits, _ or -.";
 
@@ -60,7 +58,7 @@ export const readWorkspace = withErrors("the workspace", async (req: Request) =>
 
 /** PUT /api/workspace/watch: the session's key is kept sealed so the background jobs can collect. */
 export const startWatching = withErrors("watching", async (req: Request) => {
-  if (!isSameOrigin(req)) throw csrfRejected();
+  if (!isSameOrigin(req)) throw sameOriginRejected();
   const { apiKey, workspace } = await sessionWorkspace(req);
   const updated = await (await serverContext().store()).workspaces.setWatching(workspace.id, apiKey);
   return json({ watching: updated.watching });
@@ -68,7 +66,7 @@ export const startWatching = withErrors("watching", async (req: Request) => {
 
 /** DELETE /api/workspace/watch: watching off, the sealed key deleted in the same statement. */
 export const stopWatching = withErrors("watching", async (req: Request) => {
-  if (!isSameOrigin(req)) throw csrfRejected();
+  if (!isSameOrigin(req)) throw sameOriginRejected();
   const { workspace } = await sessionWorkspace(req);
   const updated = await (await serverContext().store()).workspaces.stopWatching(workspace.id);
   return json({ watching: updated.watching });
@@ -145,7 +143,7 @@ async function sameWorkspace(sessionKey: string, otherKey: string, signal: Abort
 
 /** POST /api/workspace/keys {apiKey}: links another key of this workspace (it must work upstream). */
 export const linkKey = withErrors("linking a key", async (req: Request) => {
-  if (!isSameOrigin(req)) throw csrfRejected();
+  if (!isSameOrigin(req)) throw sameOriginRejected();
   const { apiKey, workspace } = await sessionWorkspace(req);
   const otherKey = await linkRequest(req);
   const store = await serverContext().store();

@@ -1,13 +1,27 @@
 // What the store's functions throw besides a database failure, each with the code of the shared error
 // shape the route layer answers with ({error: {code, message, param?}}): a conflict (409), bad input
-// (400), or no store to use (503).
+// (400), a bound reached (422), or no store to use (503).
 
 /** The write contradicts what is stored: a key linked to another workspace, a name taken. */
 export class StoreConflictError extends Error {
-  readonly code = "conflict";
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The shared error shape's code: `conflict`, or one more precise (`name_taken`). */
+    readonly code: string = "conflict",
+    /** The field the conflict is about, when one is. */
+    readonly param?: string,
+  ) {
     super(message);
     this.name = "StoreConflictError";
+  }
+}
+
+/** The workspace already keeps as many of something as it may (e.g. 200 saved views): 422 `limit_reached`. */
+export class StoreLimitError extends Error {
+  readonly code = "limit_reached";
+  constructor(message: string) {
+    super(message);
+    this.name = "StoreLimitError";
   }
 }
 

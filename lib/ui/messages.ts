@@ -7,14 +7,16 @@ import { INSIGHTS_MAX_DAYS, PAGE_SIZE_MAX } from "@/lib/data-api/constants";
 import { formatDuration } from "@/lib/format/format";
 
 /** Why a range's end or zone cannot be used (lib/range names one per field). */
-export type RangeProblem = "missing" | "not_a_date" | "backwards" | "too_long" | "mixed" | "unknown_zone";
+export type RangeProblem = "missing" | "not_a_date" | "backwards" | "too_long" | "mixed" | "unknown_zone" | "not_a_preset";
 
-export type RangeField = "from" | "to" | "tz";
+export type RangeField = "from" | "to" | "tz" | "range";
 
 const EXAMPLE_DATE = { from: "2026-11-01", to: "2026-11-30" } as const;
 
 /** The sentence a range field shows for its problem. */
 export function rangeProblemText(field: RangeField, problem: RangeProblem): string {
+  // `range` is a relative range in a link (a saved view's "last 7 days"): only the presets are one.
+  if (field === "range") return "The relative range in this link is not one the dashboard knows. Choose Today, 7 days, 30 days or 90 days.";
   if (field === "tz") {
     return problem === "missing"
       ? "Choose a time zone, e.g. Europe/Berlin."

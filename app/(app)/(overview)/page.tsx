@@ -14,18 +14,19 @@ import { periodForRange } from "@/lib/range/api-period";
 import { resolveDateRange } from "@/lib/range/date-range";
 import { viewerTimeZoneCookie } from "@/lib/server/viewer-time-zone";
 import { OverviewClient } from "./client";
+import { loadOverviewSearch } from "./search-params";
 
 export const metadata: Metadata = { title: "Overview" };
 
 type Search = Record<string, string | string[] | undefined>;
-const one = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? undefined : value);
 
 /** The period to prefetch (the one matching the URL's range, read at this instant) and a bad period's message. */
-function readOverviewUrl(search: Search, viewerTz: string, nowMs: number = Date.now()): { period: Period; periodError?: string } {
+function readOverviewUrl(raw: Search, viewerTz: string, nowMs: number = Date.now()): { period: Period; periodError?: string } {
+  const search = loadOverviewSearch(raw);
   // A period that is not one is said in plain words; the page shows the range. A
   // valid one without a range never gets here: proxy.ts sends it on to its range.
-  const checked = search.period === undefined ? null : parseQuery(periodParams, { period: search.period });
-  const { range } = resolveDateRange({ from: one(search.from), to: one(search.to), tz: one(search.tz) }, viewerTz, nowMs);
+  const checked = search.period === null ? null : parseQuery(periodParams, { period: search.period });
+  const { range } = resolveDateRange(search, viewerTz, nowMs);
   return { period: periodForRange(range, nowMs).period, ...(checked && !checked.success ? { periodError: "The period in this link cannot be used" } : {}) };
 }
 

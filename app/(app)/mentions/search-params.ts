@@ -3,16 +3,10 @@
 // the URL says it, for the server's schema to judge (see visitors/(list)/search-params.ts).
 // `tz` is the zone of the header's range: `from`/`to` dates are days there (UTC when absent), sent
 // upstream as that zone's instants (lib/range/list-range.ts).
+// The names come from lib/ui/page-params.ts, the declaration saved views check a query against.
 import { createLoader, parseAsString } from "nuqs/server";
+import { pageParsers } from "@/lib/ui/page-params";
 
-export const mentionsSearchParams = {
-  platform: parseAsString,
-  sentiment: parseAsString,
-  from: parseAsString,
-  to: parseAsString,
-  tz: parseAsString,
-  limit: parseAsString,
-  offset: parseAsString,
-};
+export const mentionsSearchParams = pageParsers("/mentions", parseAsString);
 
 export const loadMentionsSearch = createLoader(mentionsSearchParams);

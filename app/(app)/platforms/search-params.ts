@@ -1,6 +1,8 @@
 // The /platforms URL: the app's date range (`from`, `to`, `tz`; lib/range/date-range.ts), read by
 // the server page with this loader and by the client through useDateRange, from one declaration.
-import { createLoader } from "nuqs/server";
-import { dateRangeSearchParams } from "@/lib/range/date-range";
+// The names come from lib/ui/page-params.ts, the declaration saved views check a query against
+// (`range`, a relative range, is turned into `from`/`to` by proxy.ts before the page reads them).
+import { createLoader, parseAsString } from "nuqs/server";
+import { pageParsers } from "@/lib/ui/page-params";
 
-export const loadRangeSearch = createLoader(dateRangeSearchParams);
+export const loadRangeSearch = createLoader(pageParsers("/platforms", parseAsString));

@@ -6,17 +6,11 @@
 // parameters take the schema's defaults (limit 20, offset 0) and stay out of the URL.
 // `tz` is the zone of the header's range: `from`/`to` dates are days there (UTC when absent), sent
 // upstream as that zone's instants (lib/range/list-range.ts).
+// The names come from the one declaration of each page's parameters (lib/ui/page-params.ts), which
+// saved views check a query against.
 import { createLoader, parseAsString } from "nuqs/server";
+import { pageParsers } from "@/lib/ui/page-params";
 
-export const visitorsSearchParams = {
-  source: parseAsString,
-  intent: parseAsString,
-  converted: parseAsString,
-  from: parseAsString,
-  to: parseAsString,
-  tz: parseAsString,
-  limit: parseAsString,
-  offset: parseAsString,
-};
+export const visitorsSearchParams = pageParsers("/visitors", parseAsString);
 
 export const loadVisitorsSearch = createLoader(visitorsSearchParams);

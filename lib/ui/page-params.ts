@@ -1,0 +1,37 @@
+// The one declaration of each page's own URL parameters: the pages that take a query (their
+// search-params.ts build their parsers from it, the overview reads its URL through it) and the saved
+// views route (lib/server/view-routes.ts), which stores a query only when it holds the page's own
+// parameters. A parameter added to a page here is known to both at once; a test fails if a page's
+// parsers and this list part ways.
+import { RANGE_PRESETS, type RangePresetId } from "@/lib/range/date-range";
+
+const RANGE = ["from", "to", "tz", "range"] as const;
+
+export const PAGE_PARAMS = {
+  // `period` is the overview's older way to say a range (proxy.ts sends it on to `from`/`to`).
+  "/": [...RANGE, "period"],
+  "/visitors": ["source", "intent", "converted", ...RANGE, "limit", "offset"],
+  "/mentions": ["platform", "sentiment", ...RANGE, "limit", "offset"],
+  "/platforms": RANGE,
+  "/intelligence": RANGE,
+} as const satisfies Record<string, readonly string[]>;
+
+export type QueryPage = keyof typeof PAGE_PARAMS;
+export type PageParam<P extends QueryPage> = (typeof PAGE_PARAMS)[P][number];
+
+/** Parameters that are where the reader is in a list, not what the view is: never saved. */
+export const PAGING_PARAMS: readonly string[] = ["limit", "offset"];
+
+export const isQueryPage = (path: string): path is QueryPage => Object.hasOwn(PAGE_PARAMS, path);
+
+/** The parameters of `page` as parsers of one kind (e.g. nuqs's parseAsString), for a page's search-params.ts. */
+export function pageParsers<P extends QueryPage, T>(page: P, parser: T): Record<PageParam<P>, T> {
+  return Object.fromEntries(PAGE_PARAMS[page].map((name) => [name, parser])) as Record<PageParam<P>, T>;
+}
+
+/**
+ * A relative range in a URL: `range=7d` (any header preset: today, 7d, 30d, 90d) without `from`/`to`
+ * means that many days ending today in the URL's `tz` (else the viewer's zone), read when the page is
+ * opened; proxy.ts turns it into `from`/`to` before the page renders.
+ */
+export const isRangePresetId = (value: string): value is RangePresetId => RANGE_PRESETS.some((p) => p.id === value);
