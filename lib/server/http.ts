@@ -5,7 +5,7 @@
 import "server-only";
 import { DataApiError, isDataApiError } from "@/lib/data-api/errors";
 import { MAX_RETRY_AFTER_SECONDS } from "@/lib/data-api/rate-limit";
-import { StoreConflictError, StoreInputError, StoreUnavailableError } from "@/lib/store/errors";
+import { StoreConflictError, StoreInputError, StoreLimitError, StoreUnavailableError } from "@/lib/store/errors";
 import { ConfigError } from "./env";
 import { sessionClearCookie } from "./session";
 
@@ -143,6 +143,7 @@ export function errorForBrowser(thrown: unknown, subject: Subject = "this data",
   }
   // The store's own errors (lib/store/errors.ts) carry their code; their messages name no key.
   if (thrown instanceof StoreConflictError) return { error: new DataApiError({ status: 409, code: thrown.code, message: thrown.message }), endSession: false };
+  if (thrown instanceof StoreLimitError) return { error: new DataApiError({ status: 422, code: thrown.code, message: thrown.message }), endSession: false };
   if (thrown instanceof StoreInputError) return { error: new DataApiError({ status: 400, code: thrown.code, message: thrown.message, param: thrown.param }), endSession: false };
   if (thrown instanceof StoreUnavailableError) {
     console.warn(`[store] ${thrown.message}`);

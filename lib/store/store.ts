@@ -1,9 +1,10 @@
 // The store as the rest of the server uses it: an opened database (database.ts) with each domain's
-// functions bound to it (workspaces, snapshots, jobs). Route handlers and jobs reach it through the
+// functions bound to it (workspaces, snapshots, jobs, annotations). Route handlers and jobs reach it through the
 // server context (`serverContext().store()`), never through SQL of their own; tests make their own
 // with `openStore` and inject it there.
 import "server-only";
 import { sql } from "kysely";
+import { annotationsContext, type Annotations } from "./annotations";
 import { openStoreDatabase, type PostgresOptions, type StoreConfig, type StoreDatabase, type StoreKind } from "./database";
 import { jobsContext, type Jobs } from "./jobs";
 import type { SealingSecrets } from "./secrets";
@@ -19,6 +20,7 @@ export type Store = {
   readonly workspaces: Workspaces;
   readonly snapshots: Snapshots;
   readonly jobs: Jobs;
+  readonly annotations: Annotations;
   /** One round trip to the database: rejects while it cannot be reached (health). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -45,6 +47,7 @@ export async function createStore(database: StoreDatabase, options: StoreOptions
     workspaces: workspacesContext({ db, fingerprintSecret: meta.value, secrets: options.secrets, now, ...(options.log ? { log: options.log } : {}) }),
     snapshots: snapshotsContext({ db, now }),
     jobs: jobsContext({ db }),
+    annotations: annotationsContext({ db, now }),
     ping: async () => {
       await sql`select 1`.execute(db);
     },
