@@ -4,7 +4,7 @@
 // - passes the socket's peer address on in PEER_ADDRESS_HEADER, set here and stripped from what the
 //   client sent, so sign-in throttling knows the real client (client-address.ts);
 // - refuses odd methods early (TRACE, OPTIONS, CONNECT, WebDAV...: 405) and takes POST, PUT and
-//   DELETE only where the app accepts them (WRITE_ROUTES);
+//   DELETE (and PATCH) only where the app accepts them (writeMethodsOf);
 // - refuses request targets that are not a path (`*`, `http://host/...`: 400), and paths Next would
 //   answer with a 500 (bad percent-encoding) or a redirect (dot segments, backslashes): a JSON 400 under
 //   /api/, the app's not-found page elsewhere;
@@ -25,17 +25,24 @@ import { MAX_BODY_BYTES } from "./body-limit";
 import { PEER_ADDRESS_HEADER } from "./client-address";
 
 /** Every method the app answers. HEAD is answered by Next wherever GET is. */
-const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "DELETE"]);
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
 /**
- * The only routes that take POST, PUT or DELETE: signing in and out, cancelling an export, linking a
- * key, watching on and off. A new write route is added here.
+ * The only routes that take POST, PUT, PATCH or DELETE: signing in and out, cancelling an export,
+ * linking a key, watching on and off, writing notes. A new write route is added here.
  */
 const WRITE_ROUTES: Record<string, readonly string[]> = {
   "/api/session": ["POST", "DELETE"],
   "/api/export/cancel": ["POST"],
   "/api/workspace/keys": ["POST"],
   "/api/workspace/watch": ["PUT", "DELETE"],
+  "/api/annotations": ["POST"],
 };
+/** Write routes with an id in their path (one segment, checked by the route). */
+const WRITE_ROUTE_PATTERNS: readonly [RegExp, readonly string[]][] = [[/^\/api\/annotations\/[^/]+$/, ["PATCH", "DELETE"]]];
+
+function writeMethodsOf(path: string): readonly string[] | undefined {
+  return WRITE_ROUTES[path] ?? WRITE_ROUTE_PATTERNS.find(([pattern]) => pattern.test(path))?.[1];
+}
 const READ_ONLY = "GET, HEAD";
 
 /**
@@ -74,7 +81,7 @@ function isOddPath(path: string): boolean {
 export function checkRequest(method: string, target: string, dev = false): Refusal | null {
   const path = target.split(/[?#]/, 1)[0]!;
   if (!METHODS.has(method)) {
-    return { status: 405, code: "method_not_allowed", message: `The ${method.slice(0, 20)} method is not supported.`, allow: WRITE_ROUTES[path] ? [READ_ONLY, ...WRITE_ROUTES[path]].join(", ") : READ_ONLY };
+    return { status: 405, code: "method_not_allowed", message: `The ${method.slice(0, 20)} method is not supported.`, allow: writeMethodsOf(path) ? [READ_ONLY, ...writeMethodsOf(path)!].join(", ") : READ_ONLY };
   }
   if (!target.startsWith("/")) return { status: 400, code: "invalid_request_target", message: "The request target must be a path on this server." };
   if (isOddPath(path)) {
@@ -82,7 +89,7 @@ export function checkRequest(method: string, target: string, dev = false): Refus
       ? { status: 400, code: "invalid_path", message: "The path has bad percent-encoding, a dot segment or a backslash." }
       : { status: 404, code: "not_found", message: "There is nothing at this address." };
   }
-  if (!dev && method !== "GET" && method !== "HEAD" && !WRITE_ROUTES[path]?.includes(method)) {
+  if (!dev && method !== "GET" && method !== "HEAD" && !writeMethodsOf(path)?.includes(method)) {
     return { status: 405, code: "method_not_allowed", message: `${method} is not supported on ${path.slice(0, 200)}.`, allow: READ_ONLY };
   }
   return null;
