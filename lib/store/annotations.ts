@@ -122,7 +122,7 @@ export function annotationsContext(deps: AnnotationsDeps) {
         if (locked.numUpdatedRows === 0n) throw new StoreInputError(`no workspace ${workspace}`, "workspace");
         const { n } = await tx.selectFrom("annotations").select((eb) => eb.fn.countAll<number | string>().as("n")).where("workspace_id", "=", workspace).executeTakeFirstOrThrow();
         if (Number(n) >= ANNOTATIONS_PER_WORKSPACE) {
-          throw new StoreLimitError(`This workspace keeps at most ${ANNOTATIONS_PER_WORKSPACE.toLocaleString("en-US")} notes; delete one to add another.`);
+          throw new StoreLimitError(`This workspace keeps at most ${ANNOTATIONS_PER_WORKSPACE} notes; delete one to add another.`);
         }
         await tx.insertInto("annotations").values(row).execute();
         return toAnnotation(row);
