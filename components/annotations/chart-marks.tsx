@@ -18,7 +18,7 @@ function NoteFlagsLayer({ view }: { view: ChartNotesView }) {
   for (const mark of view.marks) {
     const x = scale(view.buckets[mark.first]!.key);
     if (x === undefined || !Number.isFinite(x)) continue;
-    places.push({ mark, left: `${x}px`, top: `${plot.y}px`, alignEnd: x > plot.x + plot.width * 0.6 });
+    places.push({ mark, left: `${x}px`, top: `${plot.y}px`, across: plot.width > 0 ? (x - plot.x) / plot.width : 0 });
   }
   return createPortal(<NoteFlags places={places} />, view.layer);
 }

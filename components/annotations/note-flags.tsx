@@ -9,8 +9,12 @@ import type { AnnotationJson } from "@/lib/annotations/limits";
 import { markText, noteDays, type NoteMark } from "./annotation-data";
 import styles from "./annotations.module.css";
 
-/** A flag's place over the chart: `left` of the mark's start (px or a CSS length), `top` of the plot. */
-export type FlagPlace = { mark: NoteMark; left: string; top: string; /** The tooltip opens leftwards near the right edge. */ alignEnd: boolean };
+/**
+ * A flag's place over the chart: `left` of the mark's start (a CSS length), `top` of the plot, and
+ * how far across the chart it is (0 to 1): its tooltip is shifted left by as much of its own width,
+ * so it stays over the chart at either edge, on a phone too.
+ */
+export type FlagPlace = { mark: NoteMark; left: string; top: string; across: number };
 
 function NoteLines({ notes }: { notes: AnnotationJson[] }) {
   return (
@@ -71,7 +75,7 @@ function NoteFlag({ place }: { place: FlagPlace }) {
         {mark.notes.length > 1 ? mark.notes.length : ""}
       </button>
       {open && (
-        <span id={tipId} role="tooltip" className={`chart-tooltip ${styles.tip} ${place.alignEnd ? styles.tipEnd : ""}`} data-testid="note-tooltip">
+        <span id={tipId} role="tooltip" className={`chart-tooltip ${styles.tip}`} style={{ transform: `translateX(${-Math.min(1, Math.max(0, place.across)) * 100}%)` }} data-testid="note-tooltip">
           <NoteLines notes={mark.notes} />
         </span>
       )}

@@ -29,7 +29,7 @@ const markBox = (mark: NoteMark, n: number) =>
 function ColumnNotes({ notes, n }: { notes: ChartNotesView; n: number }) {
   return (
     <div className={`${notesStyles.cssFlags} ${styles.plotNotes}`}>
-      <NoteFlags places={notes.marks.map((mark) => ({ mark, left: `${((mark.first + 0.5) / n) * 100}%`, top: "0px", alignEnd: mark.first / n > 0.6 }))} />
+      <NoteFlags places={notes.marks.map((mark) => ({ mark, left: `${((mark.first + 0.5) / n) * 100}%`, top: "0px", across: (mark.first + 0.5) / n }))} />
     </div>
   );
 }
