@@ -115,7 +115,7 @@ export function ScoreHistoryFigure({ history }: { history: ScoreHistory }) {
       </ul>
       <FirstSnapshot history={history} />
       <p className="small muted">{coverageText(seen, days.length)}</p>
-      <ChartNotes range={{ from: history.from, to: history.to, tz: history.tz }} buckets={bucketsOf(days.map((d) => ({ key: d.label, date: d.date })), history.to)} subject="the score">
+      <ChartNotes range={{ from: history.from, to: history.to, tz: history.tz }} buckets={bucketsOf(days.map((d) => ({ key: d.date, date: d.date })), history.to)} subject="the score">
         {(notes) => (
           <WhenNearViewport height={HISTORY_CHART_HEIGHT}>
             <ScoreHistoryChart days={days} notes={notes} />
@@ -187,7 +187,7 @@ export function RankHistoryFigure({ history }: { history: RankingHistory }) {
         )}
       </ul>
       <p className="small muted">Rank 1 is at the top. {coverageText(seen, data.days.length)}</p>
-      <ChartNotes range={{ from: history.from, to: history.to, tz: history.tz }} buckets={bucketsOf(data.days.map((d) => ({ key: d.label, date: d.date })), history.to)} subject="the ranking">
+      <ChartNotes range={{ from: history.from, to: history.to, tz: history.tz }} buckets={bucketsOf(data.days.map((d) => ({ key: d.date, date: d.date })), history.to)} subject="the ranking">
         {(notes) => (
           <WhenNearViewport height={HISTORY_CHART_HEIGHT}>
             <RankHistoryChart days={data.days} lines={lines} rankCount={data.rankCount} notes={notes} />
