@@ -45,7 +45,7 @@ describe("toTrendChartData", () => {
   type Point = ReturnType<typeof point>;
   /** The chart data of a trend answer in `tz`: the range's buckets and the previous period's, read on 1 Dec 2026 (the range long over). */
   const trend = (tz: string, data: Point[], previous: Point[], bucket: "day" | "week" = "day", to = "2026-11-30", nowMs = Date.parse("2026-12-01T12:00:00Z")) =>
-    toTrendChartData({ bucket, tz, to, data, previous }, nowMs);
+    toTrendChartData({ bucket, tz, from: data[0]?.start.slice(0, 10) ?? to, to, data, previous }, nowMs);
 
   it("labels each bucket by its first day in the range's zone, not the browser's or UTC's", () => {
     // 1 Nov 2026 in New York starts at 04:00 UTC (EDT); 2 Nov at 05:00 UTC (EST, after the clock change).

@@ -120,6 +120,7 @@ describe("TrendFigure", () => {
   const answer = {
     bucket: "day" as const,
     tz: "UTC",
+    from: "2026-11-01",
     to: "2026-11-02",
     data: [point("2026-11-01T00:00:00.000Z", 100, 30, 4), point("2026-11-02T00:00:00.000Z", 300, 90, 8)],
     previous: [point("2026-10-30T00:00:00.000Z", 150, 20, 3), point("2026-10-31T00:00:00.000Z", 250, 20, 3)],

@@ -3,7 +3,9 @@
 // the viewport or the browser is idle, so a phone's first paint does not wait for charts below the
 // fold), plus the parts that need no chart library and are always there: legend, summary, and a
 // table that is the chart's text alternative.
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { bucketsOf, dayOfInstant } from "@/components/annotations/annotation-data";
+import { ChartNotes } from "@/components/annotations/chart-notes";
 import { formatNumber, MISSING } from "@/lib/format/format";
 import type { BreakdownBar } from "./breakdown-chart-data";
 import { FiguresTable } from "@/components/ui/figures-table";
@@ -86,6 +88,7 @@ export function TrendFigure({ data, windowLabel, previousLabel }: { data: TrendC
   const metricLabel = TREND_METRICS.find((m) => m.key === metric)!.label;
   const unit = data.bucket === "week" ? "week" : "day";
   const points = trendSeries(data, metric);
+  const buckets = useMemo(() => bucketsOf(data.rows.map((r) => ({ key: r.label, date: dayOfInstant(r.start, data.tz) })), data.to), [data]);
   const peak = points.reduce<TrendSeriesPoint | undefined>((best, p) => (best === undefined || p.current > best.current ? p : best), undefined);
   const totals = data.totals;
   const inProgress = data.rows.find((r) => r.inProgress);
@@ -119,9 +122,13 @@ export function TrendFigure({ data, windowLabel, previousLabel }: { data: TrendC
         {peak ? `; most on ${peak.label} (${formatNumber(peak.current)})` : ""}
         {inProgress ? `; ${inProgress.label} is still counting` : ""}.
       </p>
-      <WhenNearViewport height={TREND_CHART_HEIGHT}>
-        <TrendChart points={points} metricLabel={metricLabel} />
-      </WhenNearViewport>
+      <ChartNotes range={{ from: data.from, to: data.to, tz: data.tz }} buckets={buckets} subject="the trend">
+        {(notes) => (
+          <WhenNearViewport height={TREND_CHART_HEIGHT}>
+            <TrendChart points={points} metricLabel={metricLabel} notes={notes} />
+          </WhenNearViewport>
+        )}
+      </ChartNotes>
       <FiguresTable
         summary={`Show every ${unit} as a table`}
         caption={`Visitors, AI visitors and conversions per ${unit}, ${windowLabel}, with the previous period (${previousLabel})`}

@@ -7,6 +7,8 @@
 import { formatChange, formatCount, formatDate, formatNumber, MISSING } from "@/lib/format/format";
 import type { RankingHistory, ScoreHistory } from "@/lib/history/routes";
 import { FiguresTable } from "@/components/ui/figures-table";
+import { bucketsOf } from "@/components/annotations/annotation-data";
+import { ChartNotes } from "@/components/annotations/chart-notes";
 import { WhenNearViewport } from "./chart-figures";
 import styles from "./charts.module.css";
 import {
@@ -113,9 +115,13 @@ export function ScoreHistoryFigure({ history }: { history: ScoreHistory }) {
       </ul>
       <FirstSnapshot history={history} />
       <p className="small muted">{coverageText(seen, days.length)}</p>
-      <WhenNearViewport height={HISTORY_CHART_HEIGHT}>
-        <ScoreHistoryChart days={days} />
-      </WhenNearViewport>
+      <ChartNotes range={{ from: history.from, to: history.to, tz: history.tz }} buckets={bucketsOf(days.map((d) => ({ key: d.date, date: d.date })), history.to)} subject="the score">
+        {(notes) => (
+          <WhenNearViewport height={HISTORY_CHART_HEIGHT}>
+            <ScoreHistoryChart days={days} notes={notes} />
+          </WhenNearViewport>
+        )}
+      </ChartNotes>
       <FiguresTable
         summary="Show every day as a table"
         caption={`The AI Positioning Score and its components per day, ${days[0]!.label} to ${days.at(-1)!.label}`}
@@ -181,9 +187,13 @@ export function RankHistoryFigure({ history }: { history: RankingHistory }) {
         )}
       </ul>
       <p className="small muted">Rank 1 is at the top. {coverageText(seen, data.days.length)}</p>
-      <WhenNearViewport height={HISTORY_CHART_HEIGHT}>
-        <RankHistoryChart days={data.days} lines={lines} rankCount={data.rankCount} />
-      </WhenNearViewport>
+      <ChartNotes range={{ from: history.from, to: history.to, tz: history.tz }} buckets={bucketsOf(data.days.map((d) => ({ key: d.date, date: d.date })), history.to)} subject="the ranking">
+        {(notes) => (
+          <WhenNearViewport height={HISTORY_CHART_HEIGHT}>
+            <RankHistoryChart days={data.days} lines={lines} rankCount={data.rankCount} notes={notes} />
+          </WhenNearViewport>
+        )}
+      </ChartNotes>
       <div>
         <h3 className="small" style={{ margin: "0 0 0.3rem" }}>
           Who passed whom

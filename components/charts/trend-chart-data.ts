@@ -41,7 +41,7 @@ export type TrendTotals = TrendFigures & {
   ai_share: number | null;
 };
 
-export type TrendChartData = { bucket: InsightBucket; tz: string; rows: TrendRow[]; totals: { current: TrendTotals; previous: TrendTotals } };
+export type TrendChartData = { bucket: InsightBucket; from: string; to: string; tz: string; rows: TrendRow[]; totals: { current: TrendTotals; previous: TrendTotals } };
 
 /**
  * A point of one metric for the chart: the current bucket's value and the previous period's.
@@ -98,7 +98,7 @@ function bucketState(trend: Pick<TrendInsight, "to" | "tz" | "data">, i: number,
   return holds ? { inProgress: true } : {};
 }
 
-export function toTrendChartData(trend: Pick<TrendInsight, "bucket" | "tz" | "to" | "data" | "previous">, nowMs: number = Date.now()): TrendChartData {
+export function toTrendChartData(trend: Pick<TrendInsight, "bucket" | "from" | "tz" | "to" | "data" | "previous">, nowMs: number = Date.now()): TrendChartData {
   const rows = trend.data.map((point, i): TrendRow => {
     const before = trend.previous[i];
     return {
@@ -110,7 +110,7 @@ export function toTrendChartData(trend: Pick<TrendInsight, "bucket" | "tz" | "to
       ...bucketState(trend, i, nowMs),
     };
   });
-  return { bucket: trend.bucket, tz: trend.tz, rows, totals: { current: totalsOf(trend.data), previous: totalsOf(trend.previous) } };
+  return { bucket: trend.bucket, from: trend.from, to: trend.to, tz: trend.tz, rows, totals: { current: totalsOf(trend.data), previous: totalsOf(trend.previous) } };
 }
 
 /** One metric's series for the chart: current and previous value at each bucket. */

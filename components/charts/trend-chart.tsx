@@ -2,17 +2,20 @@
 // One trend metric over the range as recharts lines: the previous period drawn first (behind),
 // fainter and dashed, at the same bucket positions; the current period solid on top, its bucket in
 // progress (today, this week) dashed in the same colour, since its count is still growing. The metric
-// switcher, legend, summary and table are in chart-figures.tsx (they do not need recharts).
+// switcher, legend, summary and table are in chart-figures.tsx (they do not need recharts). The
+// team's notes are drawn on it (components/annotations), and a click on a bucket asks for a note.
 import { CartesianGrid, Line, LineChart, XAxis, YAxis } from "recharts";
+import { ChartNoteMarks, pickDayHandler } from "@/components/annotations/chart-marks";
+import type { ChartNotesView } from "@/components/annotations/chart-notes";
 import { formatCompact, formatNumber } from "@/lib/format/format";
 import { ChartTooltip } from "./chart-tooltip";
 import { TREND_CHART_HEIGHT, type TrendSeriesPoint } from "./trend-chart-data";
 
-export function TrendChart({ points, metricLabel }: { points: TrendSeriesPoint[]; metricLabel: string }) {
+export function TrendChart({ points, metricLabel, notes }: { points: TrendSeriesPoint[]; metricLabel: string; notes?: ChartNotesView }) {
   const dots = points.length <= 14;
   return (
     <div className="chart" aria-hidden="true" data-testid="trend-chart">
-      <LineChart responsive style={{ width: "100%", height: TREND_CHART_HEIGHT }} data={points} margin={{ top: 8, right: 12, bottom: 0, left: 0 }} accessibilityLayer={false}>
+      <LineChart responsive style={{ width: "100%", height: TREND_CHART_HEIGHT }} data={points} margin={{ top: 8, right: 12, bottom: 0, left: 0 }} accessibilityLayer={false} onClick={pickDayHandler(notes)}>
         <CartesianGrid vertical={false} />
         <XAxis dataKey="label" tickLine={false} axisLine={false} minTickGap={16} />
         <YAxis tickFormatter={(v: number) => formatCompact(v)} tickLine={false} axisLine={false} width={44} allowDecimals={false} />
@@ -47,6 +50,7 @@ export function TrendChart({ points, metricLabel }: { points: TrendSeriesPoint[]
           dot={dots}
           isAnimationActive={false}
         />
+        {notes && <ChartNoteMarks view={notes} />}
       </LineChart>
     </div>
   );

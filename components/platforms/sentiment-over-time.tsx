@@ -3,8 +3,14 @@
 // neutral and negative mentions of all platforms or of one chosen here, as stacked columns against a
 // count axis from 0 to a round number at or above the busiest bucket, with its gridlines (plain CSS:
 // no chart library for three stacked counts), and the figures as a table under a disclosure: the
-// columns' text alternative, readable on a phone too.
-import { useId, useState } from "react";
+// columns' text alternative, readable on a phone too. The team's notes are drawn over the columns (a
+// day's note as a line through its column, a span as a band) with their flags, and listed under it;
+// a click on a column asks for a note on its first day (components/annotations).
+import { useId, useMemo, useState, type MouseEvent } from "react";
+import { bucketsOf, dayOfInstant, type NoteMark } from "@/components/annotations/annotation-data";
+import { ChartNotes, type ChartNotesView } from "@/components/annotations/chart-notes";
+import { NoteFlags } from "@/components/annotations/note-flags";
+import notesStyles from "@/components/annotations/annotations.module.css";
 import { LABELS, PLATFORMS } from "@/lib/data-api/constants";
 import { FiguresTable } from "@/components/ui/figures-table";
 import { formatNumber } from "@/lib/format/format";
@@ -15,6 +21,19 @@ import styles from "./platforms.module.css";
 
 const KEYS = ["positive", "neutral", "negative"] as const;
 
+/** Where a mark sits over `n` equal columns, as percentages of their row (the 2 px gaps aside). */
+const markBox = (mark: NoteMark, n: number) =>
+  mark.kind === "line" ? { left: `${((mark.first + 0.5) / n) * 100}%` } : { left: `${(mark.first / n) * 100}%`, width: `${((mark.last - mark.first + 1) / n) * 100}%` };
+
+/** The notes over the columns: lines and bands (hidden with the drawing) and, outside it, their flags. */
+function ColumnNotes({ notes, n }: { notes: ChartNotesView; n: number }) {
+  return (
+    <div className={`${notesStyles.cssFlags} ${styles.plotNotes}`}>
+      <NoteFlags places={notes.marks.map((mark) => ({ mark, left: `${((mark.first + 0.5) / n) * 100}%`, top: "0px", across: (mark.first + 0.5) / n }))} />
+    </div>
+  );
+}
+
 export function SentimentOverTime({ answer }: { answer: SentimentInsight }) {
   const [platform, setPlatform] = useState<Platform | "all">("all");
   const selectId = useId();
@@ -23,6 +42,14 @@ export function SentimentOverTime({ answer }: { answer: SentimentInsight }) {
   const axis = countAxis(max);
   const who = platform === "all" ? "all AI platforms" : LABELS[platform];
   const unit = answer.bucket === "week" ? "week (from its first day in the range)" : "day";
+  const buckets = useMemo(() => bucketsOf(answer.data.map((p) => ({ key: p.start, date: dayOfInstant(p.start, answer.tz) })), answer.to), [answer]);
+  /** A click on the columns asks for a note on the day (or week) under the pointer. */
+  const pick = (notes: ChartNotesView) => (e: MouseEvent<HTMLDivElement>) => {
+    const box = e.currentTarget.getBoundingClientRect();
+    const i = Math.floor(((e.clientX - box.left) / box.width) * buckets.length);
+    const bucket = buckets[Math.min(buckets.length - 1, Math.max(0, i))];
+    if (bucket && box.width > 0) notes.pickDate(bucket.from);
+  };
   return (
     <div className="stack" style={{ gap: 12 }}>
       <div className={styles.toolbar}>
@@ -48,38 +75,51 @@ export function SentimentOverTime({ answer }: { answer: SentimentInsight }) {
           ))}
         </ul>
       </div>
-      <div aria-hidden="true" className={styles.plot}>
-        <div className={styles.yAxis} data-testid="sentiment-y-axis">
-          <span className={styles.yTitle}>Mentions</span>
-          {axis.ticks.map((t) => (
-            <span key={t} className={styles.yTick} style={{ bottom: `${(t / axis.top) * 100}%` }} data-testid="sentiment-y-tick">
-              {formatNumber(t)}
-            </span>
-          ))}
-        </div>
-        <div className={styles.columns} data-testid="sentiment-columns">
-          {axis.ticks.map((t) => (
-            <span key={t} className={styles.gridline} style={{ bottom: `${(t / axis.top) * 100}%` }} />
-          ))}
-          {columns.map((c) => (
-            <div
-              key={c.start}
-              className={styles.column}
-              style={{ height: `${(c.total / axis.top) * 100}%` }}
-              title={`${c.label}: ${c.positive} positive, ${c.neutral} neutral, ${c.negative} negative`}
-            >
-              {KEYS.map((k) => (c[k] > 0 ? <span key={k} className={styles[`bar-${k}`]} style={{ flex: `${c[k]} 0 0` }} /> : null))}
+      <ChartNotes range={{ from: answer.from, to: answer.to, tz: answer.tz }} buckets={buckets} subject="sentiment over time">
+        {(notes) => (
+          <div className={styles.plot}>
+            <div aria-hidden="true" className={styles.yAxis} data-testid="sentiment-y-axis">
+              <span className={styles.yTitle}>Mentions</span>
+              {axis.ticks.map((t) => (
+                <span key={t} className={styles.yTick} style={{ bottom: `${(t / axis.top) * 100}%` }} data-testid="sentiment-y-tick">
+                  {formatNumber(t)}
+                </span>
+              ))}
             </div>
-          ))}
-        </div>
-        <div className={styles.axis}>
-          <span>{columns[0]?.label}</span>
-          <span>
-            busiest {answer.bucket}: {formatNumber(max)} mentions
-          </span>
-          <span>{columns.at(-1)?.label}</span>
-        </div>
-      </div>
+            <div aria-hidden="true" className={styles.columns} data-testid="sentiment-columns" onClick={pick(notes)}>
+              {axis.ticks.map((t) => (
+                <span key={t} className={styles.gridline} style={{ bottom: `${(t / axis.top) * 100}%` }} />
+              ))}
+              {columns.map((c) => (
+                <div
+                  key={c.start}
+                  className={styles.column}
+                  style={{ height: `${(c.total / axis.top) * 100}%` }}
+                  title={`${c.label}: ${c.positive} positive, ${c.neutral} neutral, ${c.negative} negative`}
+                >
+                  {KEYS.map((k) => (c[k] > 0 ? <span key={k} className={styles[`bar-${k}`]} style={{ flex: `${c[k]} 0 0` }} /> : null))}
+                </div>
+              ))}
+              {notes.marks.map((mark) => (
+                <span
+                  key={`${mark.kind}:${mark.first}:${mark.last}`}
+                  className={mark.kind === "line" ? notesStyles.cssLine : notesStyles.cssBand}
+                  style={markBox(mark, columns.length)}
+                  data-testid={mark.kind === "line" ? "note-line" : "note-band"}
+                />
+              ))}
+            </div>
+            <ColumnNotes notes={notes} n={columns.length} />
+            <div aria-hidden="true" className={styles.axis}>
+              <span>{columns[0]?.label}</span>
+              <span>
+                busiest {answer.bucket}: {formatNumber(max)} mentions
+              </span>
+              <span>{columns.at(-1)?.label}</span>
+            </div>
+          </div>
+        )}
+      </ChartNotes>
       <FiguresTable summary={`Figures per ${answer.bucket}`} caption={`Mentions of ${who} by sentiment, per ${unit}`} testId="sentiment-table" classes={{ summary: "small", table: "table" }}>
         <thead>
           <tr>

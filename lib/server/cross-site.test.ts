@@ -1,7 +1,8 @@
 // Every /api route refuses requests a browser marks as started by another site, whatever the method,
 // before doing any work; same-origin, `none` and header-less requests pass. The routes are read from
 // the source, not listed here: every route file under app/api (each method it exports) and, through
-// the catch-all app/api/[[...path]], every path of the route table (`apiRoutes`). A route added later
+// the catch-all app/api/[[...path]], every path of the route table (`apiRoutes`, and the write routes
+// `apiWriteRoutes`). A route added later
 // is held to the same rule without touching this file.
 import { readdirSync } from "node:fs";
 import path from "node:path";
@@ -9,7 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { serverContext } from "./context";
 import { keyId } from "./key-id";
-import { apiRoutes } from "./routes";
+import { apiRoutes, apiWriteRoutes } from "./routes";
 import { sessionCookie, upstreamForFile, ORIGIN, type ErrorJson } from "./test-support";
 
 const sandbox = upstreamForFile();
@@ -35,7 +36,8 @@ function pathsOf(segments: string[]): string[][] {
   const catchAll = segments.at(-1) === "[[...path]]";
   if (!catchAll) return [segments];
   const base = segments.slice(0, -1);
-  const table = Object.keys(apiRoutes).map((p) => p.split("/").filter(Boolean).map((s) => (s.startsWith(":") ? "vis_abc" : s)));
+  const paths = [...new Set([...Object.keys(apiRoutes), ...Object.keys(apiWriteRoutes)])];
+  const table = paths.map((p) => p.split("/").filter(Boolean).map((s) => (s.startsWith(":") ? "vis_abc" : s)));
   return [...table, ["no", "such", "route"]].map((p) => [...base, "__catch_all__", ...p]);
 }
 
@@ -69,7 +71,7 @@ describe("cross-site requests to /api", () => {
   it("the routes come from the source: every route file, and every path of the route table", async () => {
     const all = await targets();
     const labels = all.map((t) => t.label);
-    for (const expected of ["GET /api/export/visitors", "HEAD /api/export/mentions", "POST /api/session", "DELETE /api/session", "GET /api/health", "GET /api/insights/trend", "GET /api/visitors/vis_abc/timeline", "POST /api/export/cancel", "GET /api/workspace", "POST /api/workspace/keys", "PUT /api/workspace/watch", "DELETE /api/workspace/watch", "GET /api/views", "POST /api/views", "PATCH /api/views/[id]", "DELETE /api/views/[id]"]) {
+    for (const expected of ["GET /api/export/visitors", "HEAD /api/export/mentions", "POST /api/session", "DELETE /api/session", "GET /api/health", "GET /api/insights/trend", "GET /api/visitors/vis_abc/timeline", "POST /api/export/cancel", "GET /api/workspace", "POST /api/workspace/keys", "PUT /api/workspace/watch", "DELETE /api/workspace/watch", "GET /api/views", "POST /api/views", "PATCH /api/views/[id]", "DELETE /api/views/[id]", "GET /api/annotations", "POST /api/annotations", "PATCH /api/annotations/vis_abc", "DELETE /api/annotations/vis_abc"]) {
       expect(labels).toContain(expected);
     }
     expect(new Set(labels).size).toBe(labels.length);

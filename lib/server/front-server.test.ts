@@ -57,6 +57,9 @@ describe("front server", () => {
     ["POST /api/views/view_x", 405],
     ["PATCH /api/views/view_x/more", 405],
     ["PATCH /", 405],
+    ["PATCH /api/annotations", 405],
+    ["PUT /api/annotations/ann_x", 405],
+    ["POST /api/annotations/ann_x/y", 405],
     ["PROPFIND /", 405],
     ["DELETE /api/visitors", 405],
     ["POST /visitors", 405],
@@ -91,7 +94,7 @@ describe("front server", () => {
   });
 
   it("lets ordinary requests through unchanged", async () => {
-    for (const line of ["GET /visitors?source=chatgpt", "HEAD /", "POST /api/session", "DELETE /api/session", "POST /api/export/cancel?id=exp_x", "POST /api/workspace/keys", "PUT /api/workspace/watch", "DELETE /api/workspace/watch", "POST /api/views", "PATCH /api/views/view_x", "DELETE /api/views/view_x", "GET /api/visitors/vis_a%2Fb", "GET /_next/static/chunks/a.js"]) {
+    for (const line of ["GET /visitors?source=chatgpt", "HEAD /", "POST /api/session", "DELETE /api/session", "POST /api/export/cancel?id=exp_x", "POST /api/workspace/keys", "PUT /api/workspace/watch", "DELETE /api/workspace/watch", "POST /api/views", "PATCH /api/views/view_x", "DELETE /api/views/view_x", "POST /api/annotations", "PATCH /api/annotations/ann_x", "DELETE /api/annotations/ann_x", "GET /api/visitors/vis_a%2Fb", "GET /_next/static/chunks/a.js"]) {
       const res = await send(`${line} HTTP/1.1\r\nContent-Length: 0`);
       expect(res.status, line).toBe(200);
     }

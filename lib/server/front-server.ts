@@ -28,8 +28,8 @@ import { PEER_ADDRESS_HEADER } from "./client-address";
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
 /**
  * The only routes that take POST, PUT, PATCH or DELETE: signing in and out, cancelling an export,
- * linking a key, watching on and off, saved views. A path ending in `/*` stands for its folder and
- * one segment more (an id). A new write route is added here.
+ * linking a key, watching on and off, saved views, writing notes. A path ending in `/*` stands for
+ * its folder and one segment more (an id). A new write route is added here.
  */
 const WRITE_ROUTES: Record<string, readonly string[]> = {
   "/api/session": ["POST", "DELETE"],
@@ -38,6 +38,8 @@ const WRITE_ROUTES: Record<string, readonly string[]> = {
   "/api/workspace/watch": ["PUT", "DELETE"],
   "/api/views": ["POST"],
   "/api/views/*": ["PATCH", "DELETE"],
+  "/api/annotations": ["POST"],
+  "/api/annotations/*": ["PATCH", "DELETE"],
 };
 const READ_ONLY = "GET, HEAD";
 

@@ -1,7 +1,9 @@
 // The BFF's routes: an allow-list derived from declarations, not a catch-all proxy. Every Data API
 // endpoint of the registry (lib/data-api/endpoints.ts) is served at /api + its path with the same
 // query; BFF-only routes (answers the Data API has no endpoint for) are declared below with a
-// resolver (insights, lib/server/insights; history, lib/history). Every read of the score or the
+// resolver (insights, lib/server/insights; history, lib/history; annotations, lib/annotations). The
+// store's writes (POST, PATCH, DELETE of the annotations) are the table's write routes, served by the
+// same catch-all: each handler checks the same origin and the session itself. Every read of the score or the
 // ranking for a session is also recorded as history (lib/history/on-read.ts). One handler (`handleApiGet`, mounted by app/api/[[...path]]/route.ts) serves them all:
 // it matches the path against the table, reads the session (401 without one), checks each path
 // parameter after decoding and the query with the route's schema (400 naming the parameter, before
@@ -27,6 +29,7 @@ import { sourcesInsight } from "./insights/sources";
 import { trendInsight } from "./insights/trend";
 import { historyOverviewRoute, rankingHistoryRoute, scoreHistoryRoute } from "@/lib/history/routes";
 import { recordOnRead } from "@/lib/history/on-read";
+import { annotationsListRoute, createAnnotation, deleteAnnotation, updateAnnotation } from "@/lib/annotations/routes";
 
 /** What a BFF-only route's resolver gets: the session's Data API and the caller's signal. */
 export type RouteContext = { session: PageSession; api: ReturnType<typeof dataApiForKey>; signal?: AbortSignal };
@@ -45,7 +48,23 @@ const bffRoutes = {
   "/history/score": scoreHistoryRoute,
   "/history/ranking": rankingHistoryRoute,
   "/history/overview": historyOverviewRoute,
+  "/annotations": annotationsListRoute,
 } as const satisfies Record<string, BffRouteDef>;
+
+type WriteMethod = "POST" | "PUT" | "PATCH" | "DELETE";
+/** A write route's handler: the request and its path parameters (decoded); it answers every outcome itself. */
+type WriteHandler = (req: Request, params: Record<string, string>) => Promise<Response>;
+
+/** The routes that change what the store keeps, by path and method (GET of the same path, if any, is in `apiRoutes`). */
+const writeRoutes: Record<string, Partial<Record<WriteMethod, WriteHandler>>> = {
+  "/annotations": { POST: createAnnotation },
+  "/annotations/:id": { PATCH: updateAnnotation, DELETE: deleteAnnotation },
+};
+
+/** The write routes' paths and their methods (the cross-site test sends each of them). */
+export const apiWriteRoutes: Record<string, readonly WriteMethod[]> = Object.fromEntries(
+  Object.entries(writeRoutes).map(([path, methods]) => [path, Object.keys(methods) as WriteMethod[]]),
+);
 
 export const apiRoutes = { ...endpoints, ...bffRoutes };
 export type ApiRoutes = typeof apiRoutes;
@@ -100,7 +119,9 @@ export function prefetchApi(session: PageSession): ApiTransport {
 // ---------------------------------------------------------------------------------------------
 // Matching a request path against the table.
 
-const ROUTES = (Object.keys(apiRoutes) as ApiPath[]).map((path) => ({ path, segments: path.split("/").filter(Boolean) }));
+const templates = <P extends string>(paths: readonly P[]) => paths.map((path) => ({ path, segments: path.split("/").filter(Boolean) }));
+const ROUTES = templates(Object.keys(apiRoutes) as ApiPath[]);
+const WRITE_ROUTES = templates(Object.keys(writeRoutes));
 
 /** Decodes a path segment once more, in case the router left escapes (`%252F` arrives as `%2F`). */
 function decodeSegment(segment: string): string | null {
@@ -111,10 +132,14 @@ function decodeSegment(segment: string): string | null {
   }
 }
 
-type Match = { path: ApiPath; params: Record<string, string>; badParam?: string };
+type Match<P extends string = ApiPath> = { path: P; params: Record<string, string>; badParam?: string };
 
 export function matchRoute(segments: readonly string[]): Match | null {
-  for (const route of ROUTES) {
+  return matchAmong(ROUTES, segments);
+}
+
+function matchAmong<P extends string>(routes: readonly { path: P; segments: string[] }[], segments: readonly string[]): Match<P> | null {
+  for (const route of routes) {
     if (route.segments.length !== segments.length) continue;
     const params: Record<string, string> = {};
     let badParam: string | undefined;
@@ -165,12 +190,23 @@ export async function handleApiGet(req: Request, ctx: CatchAllContext): Promise<
 }
 
 /**
- * Any other method on /api/*, HEAD included: 405 with Allow on a route of the table, the JSON 404
- * elsewhere. Next would answer HEAD by running GET and dropping the body: the route's upstream calls
- * (an insights listing can be dozens of pages) spent on the key's rate limit for an answer nobody reads.
+ * Any other method on /api/*, HEAD included: a write route's handler where the table has one for the
+ * method; else 405 with Allow on a route of the table, the JSON 404 elsewhere. Next would answer HEAD
+ * by running GET and dropping the body: the route's upstream calls (an insights listing can be dozens
+ * of pages) spent on the key's rate limit for an answer nobody reads.
  */
 export async function handleApiOther(req: Request, ctx: CatchAllContext): Promise<Response> {
-  if (!matchRoute((await ctx.params).path ?? [])) return apiNotFound();
-  const message = req.method === "HEAD" ? "HEAD is not answered here: its headers would cost the same upstream calls as GET. Use GET." : "This endpoint answers GET only.";
-  return errorResponse(new DataApiError({ status: 405, code: "method_not_allowed", message }), { Allow: "GET" });
+  const segments = (await ctx.params).path ?? [];
+  const write = matchAmong(WRITE_ROUTES, segments);
+  const handler = write ? writeRoutes[write.path]![req.method as WriteMethod] : undefined;
+  if (write && handler) {
+    if (write.badParam) return errorResponse(invalidParameter(write.badParam, `${write.badParam} is not valid`));
+    return handler(req, write.params);
+  }
+  const read = matchRoute(segments);
+  if (!read && !write) return apiNotFound();
+  const allow = [...(read ? ["GET"] : []), ...(write ? Object.keys(writeRoutes[write.path]!) : [])].join(", ");
+  const message =
+    req.method === "HEAD" && read ? "HEAD is not answered here: its headers would cost the same upstream calls as GET. Use GET." : `This endpoint answers ${allow} only.`;
+  return errorResponse(new DataApiError({ status: 405, code: "method_not_allowed", message }), { Allow: allow });
 }

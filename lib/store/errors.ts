@@ -1,6 +1,6 @@
 // What the store's functions throw besides a database failure, each with the code of the shared error
 // shape the route layer answers with ({error: {code, message, param?}}): a conflict (409), bad input
-// (400), a bound reached (422), or no store to use (503).
+// (400), a workspace's bound reached (422), or no store to use (503).
 
 /** The write contradicts what is stored: a key linked to another workspace, a name taken. */
 export class StoreConflictError extends Error {
@@ -16,7 +16,8 @@ export class StoreConflictError extends Error {
   }
 }
 
-/** The workspace already keeps as many of something as it may (e.g. 200 saved views): 422 `limit_reached`. */
+/** The workspace already keeps as many of something as it may (200 saved views, 1,000 notes): 422
+ * `limit_reached`, nothing written. */
 export class StoreLimitError extends Error {
   readonly code = "limit_reached";
   constructor(message: string) {

@@ -1,9 +1,10 @@
 // The store as the rest of the server uses it: an opened database (database.ts) with each domain's
-// functions bound to it (workspaces, snapshots, jobs, views). Route handlers and jobs reach it through the
+// functions bound to it (workspaces, snapshots, jobs, views, annotations). Route handlers and jobs reach it through the
 // server context (`serverContext().store()`), never through SQL of their own; tests make their own
 // with `openStore` and inject it there.
 import "server-only";
 import { sql } from "kysely";
+import { annotationsContext, type Annotations } from "./annotations";
 import { openStoreDatabase, type PostgresOptions, type StoreConfig, type StoreDatabase, type StoreKind } from "./database";
 import { jobsContext, type Jobs } from "./jobs";
 import type { SealingSecrets } from "./secrets";
@@ -21,6 +22,7 @@ export type Store = {
   readonly snapshots: Snapshots;
   readonly jobs: Jobs;
   readonly views: Views;
+  readonly annotations: Annotations;
   /** One round trip to the database: rejects while it cannot be reached (health). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -48,6 +50,7 @@ export async function createStore(database: StoreDatabase, options: StoreOptions
     snapshots: snapshotsContext({ db, now }),
     jobs: jobsContext({ db }),
     views: viewsContext({ db, now }),
+    annotations: annotationsContext({ db, now }),
     ping: async () => {
       await sql`select 1`.execute(db);
     },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { insightsParams, mentionListParams, parseQuery, visitorListParams } from "@/lib/data-api/params";
-import { exportErrorText, filterProblemText, loadErrorText, rangeProblemText, signInErrorText, type RangeField, type RangeProblem } from "./messages";
+import { exportErrorText, filterProblemText, loadErrorText, noteErrorText, rangeProblemText, signInErrorText, type RangeField, type RangeProblem } from "./messages";
 
 /** Words a developer would write and a marketer would not read: paths, status codes, API terms. */
 const DEVELOPER_WORDS = /\/api|\/v1|\/visitors|\/intelligence|\bHTTP\b|\b[45]\d\d\b|ISO 8601|IANA|\bparam\b|must be|\bupstream\b|Data API|\bendpoint\b|\bquery\b|YYYY|\btz\b|\bnull\b|\bundefined\b/i;
@@ -121,5 +121,24 @@ describe("export failures in the tray", () => {
   it("says an upstream failure is the Data API's, and an idle download why it ended", () => {
     expect(exportErrorText({ code: "upstream_error" })).toBe("Workspace Analytics had a problem. Try again shortly.");
     expect(exportErrorText({ code: "download_idle" })).toMatch(/^The download stopped moving/);
+  });
+});
+
+describe("a note that could not be saved", () => {
+  it.each([
+    [{ status: 400, code: "invalid_parameter", param: "date" }, /year-month-day/],
+    [{ status: 400, code: "invalid_parameter", param: "end_date" }, /before the first day/],
+    [{ status: 400, code: "invalid_parameter", param: "text" }, /1 to 280 characters/],
+    [{ status: 400, code: "invalid_parameter", param: "author" }, /80 characters/],
+    [{ status: 400, code: "invalid_parameter", param: "body" }, /Reload/],
+    [{ status: 404, code: "not_found" }, /deleted meanwhile/],
+    [{ status: 422, code: "limit_reached" }, /1,000 notes/],
+    [{ status: 403, code: "csrf_rejected" }, /reload this page/],
+    [{ status: 503, code: "store_unavailable" }, /right now/],
+    [{ status: 0, code: "network_error" }, /could not be reached/],
+  ])("%o is said in plain words", (facts, words) => {
+    const text = noteErrorText(facts);
+    plain(text);
+    expect(text).toMatch(words);
   });
 });

@@ -4,7 +4,8 @@
 // an error by its `param`, `code` and status to a sentence here. A range field's problem comes with
 // its reason (lib/range: not a date, backwards, too long…), so the sentence says what to do.
 import { INSIGHTS_MAX_DAYS, PAGE_SIZE_MAX } from "@/lib/data-api/constants";
-import { formatDuration } from "@/lib/format/format";
+import { ANNOTATION_AUTHOR_MAX, ANNOTATION_TEXT_MAX, ANNOTATIONS_PER_WORKSPACE } from "@/lib/annotations/limits";
+import { formatDuration, formatNumber } from "@/lib/format/format";
 
 /** Why a range's end or zone cannot be used (lib/range names one per field). */
 export type RangeProblem = "missing" | "not_a_date" | "backwards" | "too_long" | "mixed" | "unknown_zone" | "not_a_preset";
@@ -107,6 +108,31 @@ export function loadErrorText(error: ErrorFacts, what: string): string {
   // An upstream failure is named by its code where the status is not at hand (an export's recorded error).
   if ((status !== undefined && status >= 500) || code === "upstream_error") return "Workspace Analytics had a problem. Try again shortly.";
   return "Something went wrong. Try again.";
+}
+
+/** What a note's form says when saving or deleting failed, by status, code and field (a 409 is said by the form itself, with the teammate's text). */
+export function noteErrorText(error: ErrorFacts): string {
+  const { status, code, param } = error;
+  if (status === 400 || code === "invalid_parameter") {
+    switch (param) {
+      case "date":
+        return "This date is not one the dashboard can use. Type it as year-month-day, e.g. 2026-11-03.";
+      case "end_date":
+        return "The end date cannot be before the first day. Leave it empty for a note on one day.";
+      case "text":
+        return `Write the note in 1 to ${formatNumber(ANNOTATION_TEXT_MAX)} characters.`;
+      case "author":
+        return `A name has at most ${formatNumber(ANNOTATION_AUTHOR_MAX)} characters.`;
+      default:
+        return "The note could not be read by the server. Reload the page and try again.";
+    }
+  }
+  if (status === 413) return `The note is too long. Write it in at most ${formatNumber(ANNOTATION_TEXT_MAX)} characters.`;
+  if (status === 404) return "This note was deleted meanwhile, perhaps by a teammate.";
+  if (status === 422 || code === "limit_reached") return `This workspace already keeps ${formatNumber(ANNOTATIONS_PER_WORKSPACE)} notes. Delete one to add another.`;
+  if (status === 403) return "The note was not saved: reload this page and try again.";
+  if (code === "store_unavailable" || status === 503) return "Notes cannot be saved right now. Try again shortly.";
+  return loadErrorText(error, "this note");
 }
 
 /** A failed sign-in: its title and what to do, by the server's status and code (never its developer message). */
