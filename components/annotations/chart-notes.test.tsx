@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 // A chart's notes as people use them, against the app's own routes: the browser's fetch is handed to
-// the /api route handlers in-process (the session's cookie, this origin), over a real embedded store,
+// the /api route handlers in-process (components/test-utils/app-routes.ts), over a real embedded store,
 // so what the UI sends is validated and kept exactly as over HTTP (the routes' own behaviour is
 // tested in lib/annotations/routes.test.ts). Markers and bands are drawn for the notes of the range
 // (in a recharts chart and in the CSS columns of sentiment over time), flags named by the notes and
@@ -10,14 +10,14 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { Line, LineChart, XAxis } from "recharts";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { DELETE, GET, PATCH, POST } from "@/app/api/[[...path]]/route";
+import { appRoutesAsFetch } from "@/components/test-utils/app-routes";
 import { renderWithProviders } from "@/components/test-utils/render";
 import type { AnnotationJson } from "@/lib/annotations/limits";
 import { StoreUnavailableError } from "@/lib/store/errors";
 import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
 import { storesForFile } from "@/lib/store/test-stores";
-import { ORIGIN, serverContextPerTest, sessionCookie, upstreamForFile } from "@/lib/server/test-support";
+import { serverContextPerTest, sessionCookie, upstreamForFile } from "@/lib/server/test-support";
 import type { SentimentInsight } from "@/lib/server/insights/sentiment";
 import { SentimentOverTime } from "@/components/platforms/sentiment-over-time";
 import { DEMO_KEYS } from "@/sandbox/keys";
@@ -33,26 +33,11 @@ const overrideContext = serverContextPerTest();
 let store: Store;
 let ws: WorkspaceId;
 
-/** The browser's fetch, answered by the app's route handlers for this session, as Next would call them. */
-function routesAsFetch(cookie: string): typeof fetch {
-  const handlers = { GET, POST, PATCH, DELETE } as const;
-  return async (input, init) => {
-    const url = new URL(String(input), ORIGIN);
-    const method = (init?.method ?? "GET") as keyof typeof handlers;
-    const headers = new Headers(init?.headers);
-    headers.set("cookie", cookie);
-    if (method !== "GET") headers.set("origin", ORIGIN);
-    const req = new Request(url, { method, headers, ...(init?.body ? { body: init.body } : {}) });
-    const path = url.pathname.replace(/^\/api\//, "").split("/").map(decodeURIComponent);
-    return handlers[method](req, { params: Promise.resolve({ path }) });
-  };
-}
-
 beforeEach(async () => {
   store = await stores.open("embedded");
   overrideContext({ store: async () => store });
   ws = (await store.workspaces.workspaceForKey(DEMO_KEYS.pro)).id;
-  vi.stubGlobal("fetch", routesAsFetch(await sessionCookie(DEMO_KEYS.pro)));
+  vi.stubGlobal("fetch", appRoutesAsFetch(await sessionCookie(DEMO_KEYS.pro)));
   window.localStorage.clear();
 });
 afterEach(() => {

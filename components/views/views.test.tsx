@@ -1,60 +1,56 @@
 // @vitest-environment jsdom
-// The "Save view" dialog and the header's "Views" over a URL (nuqs' testing adapter) and a stand-in
-// for /api/views kept in memory in this file (the routes themselves are tested over HTTP on both
-// databases in lib/server/view-routes.test.ts, and end to end in e2e/saved-views.spec.ts): what is
-// saved from the URL (the page's own parameters, no paging, a preset range relative or fixed as
-// chosen), errors in plain words on their field, the list as links, rename and delete in place, and
-// the keyboard and accessible names of both.
+// The "Save view" dialog and the header's "Views" over a URL (nuqs' testing adapter) and the app's
+// own /api/views handlers over a real embedded store (components/test-utils/app-routes.ts; the routes
+// themselves are tested over HTTP on both databases in lib/server/view-routes.test.ts, and end to end
+// in e2e/saved-views.spec.ts): what is saved from the URL (the page's own parameters, no paging, a
+// preset range relative or fixed as chosen), errors in plain words on their field, the list as links,
+// rename and delete in place, and the keyboard and accessible names of both.
 import { screen, waitFor, within } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { appRoutesAsFetch, type SentRequest } from "@/components/test-utils/app-routes";
 import { renderWithProviders } from "@/components/test-utils/render";
 import { presetRange } from "@/lib/range/date-range";
 import { ViewerTimeZoneProvider } from "@/lib/range/use-date-range";
+import type { WorkspaceId } from "@/lib/store/schema";
+import type { Store } from "@/lib/store/store";
+import { storesForFile } from "@/lib/store/test-stores";
+import { serverContextPerTest, sessionCookie, upstreamForFile } from "@/lib/server/test-support";
+import { DEMO_KEYS } from "@/sandbox/keys";
 import { SaveView, viewQuery } from "./save-view";
 import { ViewsMenu } from "./views-menu";
 
 let pathname = "/visitors";
 vi.mock("next/navigation", async (original) => ({ ...(await original<typeof import("next/navigation")>()), usePathname: () => pathname }));
 
-type Stored = { id: string; name: string; path: string; query: Record<string, string>; created_at: string };
-type Sent = { method: string; url: string; body: unknown };
+upstreamForFile({ visitors: 10 });
+const stores = storesForFile();
+const overrideContext = serverContextPerTest();
 
-/** The contract of /api/views, in memory: names unique without case (409 name_taken), a bound (422). */
-function fakeViewsApi(initial: Stored[] = [], options: { limitReached?: boolean; offline?: boolean } = {}) {
-  const views = [...initial];
-  const sent: Sent[] = [];
-  const answer = (status: number, body?: unknown) => new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-  const taken = (name: string, except?: string) => views.some((v) => v.id !== except && v.name.toLowerCase() === name.trim().toLowerCase());
-  const conflict = () => answer(409, { error: { code: "name_taken", message: "A view named this exists.", param: "name" } });
-  vi.stubGlobal("fetch", async (url: string, init: RequestInit = {}) => {
-    const method = init.method ?? "GET";
-    const body: unknown = init.body ? JSON.parse(String(init.body)) : undefined;
-    sent.push({ method, url, body });
-    if (options.offline) throw new TypeError("Failed to fetch");
-    const id = url.split("/")[3];
-    if (method === "GET") return answer(200, { data: [...views].sort((a, b) => a.name.localeCompare(b.name)) });
-    if (method === "POST") {
-      const view = body as Omit<Stored, "id" | "created_at">;
-      if (options.limitReached) return answer(422, { error: { code: "limit_reached", message: "200 views." } });
-      if (taken(view.name)) return conflict();
-      const made = { ...view, id: `view_${views.length}`, created_at: "2026-11-18T10:00:00.000Z" };
-      views.push(made);
-      return answer(201, made);
-    }
-    const at = views.findIndex((v) => v.id === id);
-    if (at < 0) return answer(404, { error: { code: "not_found", message: "No such view." } });
-    if (method === "PATCH") {
-      const { name } = body as { name: string };
-      if (taken(name, id)) return conflict();
-      views[at] = { ...views[at]!, name };
-      return answer(200, views[at]);
-    }
-    views.splice(at, 1);
-    return answer(204);
-  });
-  return { views, sent, writes: () => sent.filter((s) => s.method !== "GET") };
+let store: Store;
+let ws: WorkspaceId;
+let cookie: string;
+/** Every request the UI sent in this test. */
+let sent: SentRequest[];
+const writes = () => sent.filter((s) => s.method !== "GET");
+
+type Saved = { name: string; path: string; query: Record<string, string> };
+
+/** The workspace's views as stored before the test; the browser's fetch answered by the routes. */
+async function withViews(initial: Saved[] = []) {
+  const made = [];
+  for (const view of initial) made.push(await store.views.create(ws, view));
+  vi.stubGlobal("fetch", appRoutesAsFetch(cookie, sent));
+  return made;
 }
+
+beforeEach(async () => {
+  store = await stores.open("embedded");
+  overrideContext({ store: async () => store });
+  ws = (await store.workspaces.workspaceForKey(DEMO_KEYS.pro)).id;
+  cookie = await sessionCookie(DEMO_KEYS.pro);
+  sent = [];
+});
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -72,7 +68,7 @@ describe("Save view", () => {
   });
 
   it("saves the page's filters with the last 7 days kept relative, paging left out; keyboard only", async () => {
-    const api = fakeViewsApi();
+    await withViews();
     const { user } = renderAt(<SaveView />, "/visitors", `?source=chatgpt&from=${week.from}&to=${week.to}&tz=UTC&limit=50&offset=20`);
     const button = screen.getByRole("button", { name: "Save view" });
     expect(button.getAttribute("aria-expanded")).toBe("false");
@@ -86,20 +82,22 @@ describe("Save view", () => {
     expect(within(dialog).getByRole("radio", { name: /^Keep the dates fixed \(.+\)$/ })).toHaveProperty("checked", false);
     await user.keyboard("ChatGPT this week{Enter}");
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
-    expect(api.writes()).toEqual([{ method: "POST", url: "/api/views", body: { name: "ChatGPT this week", path: "/visitors", query: { source: "chatgpt", range: "7d" } } }]);
+    expect(writes()).toEqual([{ method: "POST", url: "/api/views", body: { name: "ChatGPT this week", path: "/visitors", query: { source: "chatgpt", range: "7d" } } }]);
+    expect((await store.views.list(ws)).map((v) => [v.name, v.path, v.query])).toEqual([["ChatGPT this week", "/visitors", { source: "chatgpt", range: "7d" }]]);
     expect(document.activeElement).toBe(button);
     expect(screen.getByRole("status").textContent).toContain("Saved “ChatGPT this week”");
   });
 
   it("keeps the dates when asked to; a range that is no preset is kept as its dates without asking", async () => {
-    const api = fakeViewsApi();
+    await withViews();
     const { user, unmount } = renderAt(<SaveView />, "/mentions", `?platform=claude&from=${week.from}&to=${week.to}`);
     await user.click(screen.getByRole("button", { name: "Save view" }));
     await user.click(screen.getByRole("radio", { name: /Keep the dates fixed/ }));
     await user.type(screen.getByRole("textbox", { name: "Name" }), "Claude, fixed");
     await user.click(screen.getByRole("button", { name: "Save" }));
-    await waitFor(() => expect(api.writes()).toHaveLength(1));
-    expect(api.writes()[0]!.body).toEqual({ name: "Claude, fixed", path: "/mentions", query: { platform: "claude", from: week.from, to: week.to } });
+    await waitFor(() => expect(writes()).toHaveLength(1));
+    expect(writes()[0]!.body).toEqual({ name: "Claude, fixed", path: "/mentions", query: { platform: "claude", from: week.from, to: week.to } });
+    await waitFor(async () => expect((await store.views.list(ws)).map((v) => v.query)).toEqual([{ platform: "claude", from: week.from, to: week.to }]));
     unmount();
 
     const custom = renderAt(<SaveView />, "/platforms", "?from=2026-11-02&to=2026-11-12&tz=UTC");
@@ -109,7 +107,7 @@ describe("Save view", () => {
   });
 
   it("says what went wrong in plain words: no name, a name taken (on the field), the bound, the connection", async () => {
-    fakeViewsApi([{ id: "view_a", name: "Weekly", path: "/", query: {}, created_at: "2026-11-01T00:00:00.000Z" }]);
+    await withViews([{ name: "Weekly", path: "/", query: {} }]);
     const { user } = renderAt(<SaveView />, "/", "");
     await user.click(screen.getByRole("button", { name: "Save view" }));
     await user.click(screen.getByRole("button", { name: "Save" }));
@@ -122,10 +120,16 @@ describe("Save view", () => {
     expect(name.getAttribute("aria-describedby")).toBe(screen.getByTestId("save-view-name-error").id);
     expect(screen.getByRole("dialog")).toBeTruthy();
 
-    fakeViewsApi([], { limitReached: true });
+    // The workspace at its bound: 199 more views make 200.
+    for (let i = 0; i < 199; i++) await store.views.create(ws, { name: `View ${i}`, path: "/", query: {} });
+    await user.clear(name);
+    await user.type(name, "One too many");
     await user.keyboard("{Enter}");
     await waitFor(() => expect(screen.getByRole("alert").textContent).toBe("This workspace already keeps 200 saved views, the most it may. Delete one to save another."));
-    fakeViewsApi([], { offline: true });
+    // The network itself failing (no answer at all), as fetch reports it.
+    vi.stubGlobal("fetch", async () => {
+      throw new TypeError("Failed to fetch");
+    });
     await user.keyboard("{Enter}");
     await waitFor(() => expect(screen.getByRole("alert").textContent).toMatch(/could not be reached/));
     // Escape closes the dialog and gives focus back to its button.
@@ -141,8 +145,8 @@ describe("Save view", () => {
     expect(viewQuery({ ...values, tz: "Europe/Berlin" }, null, "Europe/Berlin")).toEqual({ source: "chatgpt", from: "2026-11-12", to: "2026-11-18", tz: "Europe/Berlin" });
   });
 
-  it("is not offered where a page takes no query (Settings, a visitor's page)", () => {
-    fakeViewsApi();
+  it("is not offered where a page takes no query (Settings, a visitor's page)", async () => {
+    await withViews();
     renderAt(<SaveView />, "/settings", "");
     expect(screen.queryByRole("button", { name: "Save view" })).toBeNull();
     renderAt(<SaveView />, "/visitors/vis_abc", "");
@@ -151,13 +155,13 @@ describe("Save view", () => {
 });
 
 describe("Views in the header", () => {
-  const stored: Stored[] = [
-    { id: "view_1", name: "ChatGPT this week", path: "/visitors", query: { source: "chatgpt", range: "7d" }, created_at: "2026-11-18T10:00:00.000Z" },
-    { id: "view_2", name: "<b>Negative</b> mentions", path: "/mentions", query: { sentiment: "negative", from: "2026-11-12", to: "2026-11-18" }, created_at: "2026-11-18T10:00:00.000Z" },
+  const stored: Saved[] = [
+    { name: "ChatGPT this week", path: "/visitors", query: { source: "chatgpt", range: "7d" } },
+    { name: "<b>Negative</b> mentions", path: "/mentions", query: { sentiment: "negative", from: "2026-11-12", to: "2026-11-18" } },
   ];
 
   it("says how to save a view when there is none", async () => {
-    fakeViewsApi();
+    await withViews();
     const { user } = renderAt(<ViewsMenu />, "/", "");
     const button = screen.getByRole("button", { name: /^Views \(saved views\)$/ });
     await user.click(button);
@@ -166,7 +170,7 @@ describe("Views in the header", () => {
   });
 
   it("lists each view as a plain link to its page and query, names as text; Tab reaches them, Escape closes", async () => {
-    fakeViewsApi(stored);
+    await withViews(stored);
     const { user } = renderAt(<ViewsMenu />, "/", "");
     const button = screen.getByRole("button", { name: /^Views/ });
     button.focus();
@@ -187,7 +191,7 @@ describe("Views in the header", () => {
   });
 
   it("renames in place (Enter saves; a taken name is said) and deletes after asking once more", async () => {
-    const api = fakeViewsApi(stored);
+    const [chatgpt, negative] = await withViews(stored);
     const { user } = renderAt(<ViewsMenu />, "/", "");
     await user.click(screen.getByRole("button", { name: /^Views/ }));
     await user.click(await screen.findByRole("button", { name: "Manage" }));
@@ -200,13 +204,14 @@ describe("Views in the header", () => {
     await user.clear(input);
     await user.type(input, "ChatGPT, last 7 days{Enter}");
     expect(await screen.findByRole("button", { name: "Rename “ChatGPT, last 7 days”" })).toBeTruthy();
-    expect(api.views.map((v) => v.name)).toContain("ChatGPT, last 7 days");
+    expect((await store.views.list(ws)).map((v) => v.name)).toContain("ChatGPT, last 7 days");
 
     await user.click(screen.getByRole("button", { name: "Delete “<b>Negative</b> mentions”" }));
     const confirm = screen.getByRole("group", { name: "Delete “<b>Negative</b> mentions”?" });
     await user.click(within(confirm).getByRole("button", { name: "Delete" }));
     await waitFor(() => expect(screen.queryByRole("button", { name: /Negative/ })).toBeNull());
-    expect(api.writes().map((w) => `${w.method} ${w.url}`)).toEqual(["PATCH /api/views/view_1", "PATCH /api/views/view_1", "DELETE /api/views/view_2"]);
+    expect(writes().map((w) => `${w.method} ${w.url}`)).toEqual([`PATCH /api/views/${chatgpt!.id}`, `PATCH /api/views/${chatgpt!.id}`, `DELETE /api/views/${negative!.id}`]);
+    expect((await store.views.list(ws)).map((v) => v.name)).toEqual(["ChatGPT, last 7 days"]);
     expect(screen.getByRole("status").textContent).toBe("Deleted “<b>Negative</b> mentions”.");
   });
 });
