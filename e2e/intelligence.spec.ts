@@ -3,7 +3,7 @@ import { expect, test } from "@playwright/test";
 import { sandboxGet } from "./helpers/sandbox";
 import { signIn, waitForWidgets } from "./helpers/session";
 
-type Score = { score: number; breakdown: Record<string, number> };
+type Score = { score: number; breakdown: Record<string, number>; trend?: { direction?: string; change?: number } };
 type Ranking = { data: Array<{ rank: number; name: string; score: number; is_workspace?: boolean }> };
 
 test("score with its range, four components and the full ranking with the workspace highlighted", async ({ page }) => {
@@ -13,6 +13,12 @@ test("score with its range, four components and the full ranking with the worksp
   const [score, ranking] = await Promise.all([sandboxGet<Score>("/intelligence/score"), sandboxGet<Ranking>("/intelligence/ranking")]);
   await expect(page.getByTestId("score-value")).toHaveText(String(score.score));
   await expect(page.getByRole("meter", { name: "AI Positioning Score" })).toHaveAttribute("aria-valuemax", "100");
+  // The trend said in words carries the sign its direction gives, as the badge does (a "down" trend
+  // may report its change as a magnitude): never "down, +3.0 pts".
+  const { direction, change } = score.trend ?? {};
+  if ((direction === "down" || direction === "up") && typeof change === "number" && change !== 0) {
+    await expect(page.getByTestId("score-card")).toContainText(`Trend: ${direction}, ${direction === "down" ? "\u2212" : "+"}${Math.abs(change).toFixed(1)} pts`);
+  }
   const components = page.getByRole("table", { name: /Score components/ });
   for (const [name, value] of Object.entries(score.breakdown)) {
     await expect(components.getByRole("row", { name: new RegExp(`^${name}`, "i") })).toContainText(String(value));

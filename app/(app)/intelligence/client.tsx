@@ -18,12 +18,13 @@ import { RANK_HISTORY_COLUMNS, SCORE_HISTORY_COLUMNS } from "@/lib/columns/histo
 import { EmptyState, noRows, PendingAnswer, QueryView, Skeleton, SkeletonLines } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
 import { Card, type CardHead } from "@/components/ui/card";
+import { describeChange } from "@/components/ui/change-badge";
 import { DateTime } from "@/components/ui/date-time";
 import { sortByRank } from "@/components/ui/ranking-data";
 import { ScoreSummary } from "@/components/ui/score-summary";
 import { UnknownValue } from "@/components/ui/value-badge";
 import type { Ranking } from "@/lib/data-api/schemas";
-import { formatChange, formatDateRange, formatZone } from "@/lib/format/format";
+import { formatDateRange, formatZone, toDirection } from "@/lib/format/format";
 import type { RankingHistory, ScoreHistory } from "@/lib/history/routes";
 import { apiQuery, browserApi } from "@/lib/queries/api";
 import { rangeParams, type DateRange } from "@/lib/range/date-range";
@@ -148,7 +149,7 @@ function ScoreCard() {
           <ScoreSummary score={s} size="large" />
           <p className="small muted">
             Range 0 (never surfaced) to 100 (consistently recommended first). Trend: <TrendDirection direction={s.trend?.direction} />
-            {s.trend?.change !== undefined && `, ${formatChange(s.trend.change, "points").text}`}.
+            {s.trend?.change !== undefined && `, ${describeChange({ change: s.trend.change, unit: "points", direction: toDirection(s.trend.direction, s.trend.change) }).text}`}.
           </p>
         </div>
       )}
