@@ -122,18 +122,28 @@ test("this spec visits every page of the app", () => {
   for (const route of visited) expect(urls, route).toContain(route);
 });
 
+// Visits in groups of five per test, each group in one browser context: a new page per visit, with
+// the cookies of a first (or returning) visit set afresh, while the context's cache keeps the app's
+// scripts (a new context per visit loads and compiles them again, the most of this spec's time).
+const GROUP = 5;
 for (const browser of browsers) {
   test.describe(browser.title, () => {
     test.use(browser.use);
-    for (const visit of browser.visits) {
-      test(`${visit.name}: no console error or warning, no page error`, async ({ page, context }) => {
-        test.setTimeout(120_000);
-        if (browser.cookies.length) await context.addCookies(browser.cookies.map((c) => ({ ...c, url: BASE_URL })));
-        if (visit.as) await signIn(page, visit.as);
-        const url = visit.url.replace(ID, encodeURIComponent(visitorId));
-        // The signed-in pages' shell stores the zone (not the sign-in page's, nor the app-wide 404 page).
-        const reloads = browser.firstVisit && visit.as !== null && visit.shell !== false;
-        expect(await problemsOf(page, url, visit.status ?? 200, reloads)).toEqual([]);
+    for (let start = 0; start < browser.visits.length; start += GROUP) {
+      const group = browser.visits.slice(start, start + GROUP);
+      test(`no console error or warning, no page error: ${group.map((v) => v.name).join("; ")}`, async ({ context }) => {
+        test.setTimeout(60_000 * group.length);
+        for (const visit of group) {
+          await context.clearCookies();
+          if (browser.cookies.length) await context.addCookies(browser.cookies.map((c) => ({ ...c, url: BASE_URL })));
+          const page = await context.newPage();
+          if (visit.as) await signIn(page, visit.as);
+          const url = visit.url.replace(ID, encodeURIComponent(visitorId));
+          // The signed-in pages' shell stores the zone (not the sign-in page's, nor the app-wide 404 page).
+          const reloads = browser.firstVisit && visit.as !== null && visit.shell !== false;
+          expect.soft(await problemsOf(page, url, visit.status ?? 200, reloads), visit.name).toEqual([]);
+          await page.close();
+        }
       });
     }
   });
