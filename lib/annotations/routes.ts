@@ -11,11 +11,10 @@ import { z } from "zod";
 import { ANNOTATION_AUTHOR_MAX, ANNOTATION_TEXT_MAX, characterCount, type AnnotationJson } from "@/lib/annotations/limits";
 import { calendarDayNumber, historyParams, type HistoryParams } from "@/lib/data-api/params";
 import { resolveHistoryRange } from "@/lib/history/routes";
-import { MAX_BODY_BYTES } from "@/lib/server/body-limit";
 import { serverContext } from "@/lib/server/context";
-import { isSameOrigin } from "@/lib/server/csrf";
+import { isSameOrigin, sameOriginRejected } from "@/lib/server/csrf";
 import { finalError, invalidParameter, json, unauthorized, withErrors } from "@/lib/server/http";
-import { readBodyText } from "@/lib/server/request-body";
+import { readJsonObject } from "@/lib/server/request-body";
 import type { BffRouteDef } from "@/lib/server/routes";
 import { getRequestSession } from "@/lib/server/session";
 import type { Annotation } from "@/lib/store/annotations";
@@ -72,21 +71,12 @@ const updateBody = z
 
 /** The request's JSON object read with `schema`, or a 400 naming the first bad field (`body` when it is not a JSON object). */
 async function bodyOf<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
-  const text = await readBodyText(req, MAX_BODY_BYTES);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    throw invalidParameter("body", 'The request body must be JSON, e.g. {"date": "2026-11-03", "text": "Campaign paused"}.');
-  }
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw invalidParameter("body", "The request body must be a JSON object.");
+  const raw = await readJsonObject(req, '{"date": "2026-11-03", "text": "Campaign paused"}');
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   throw invalidParameter(String(issue.path[0] ?? "body"), issue.message);
 }
-
-const csrfRejected = () => finalError({ status: 403, code: "csrf_rejected", message: "This request did not come from this app's own pages." });
 
 const notFound = () => finalError({ status: 404, code: "not_found", message: "There is no such note in this workspace (deleted meanwhile?)." });
 
@@ -95,7 +85,7 @@ const ANNOTATION_ID = /^ann_[A-Za-z0-9_-]{1,64}$/;
 
 /** The store and the workspace of a write's session, after the same-origin check. */
 async function writeScope(req: Request): Promise<{ store: Store; workspace: WorkspaceId }> {
-  if (!isSameOrigin(req)) throw csrfRejected();
+  if (!isSameOrigin(req)) throw sameOriginRejected();
   const session = await getRequestSession(req);
   if (!session) throw unauthorized();
   const store = await serverContext().store();

@@ -2,7 +2,8 @@
 // cancelled as soon as the bound is passed (chunked uploads) or refused before reading at all when
 // the declared Content-Length is already over it, so an oversized upload never gets buffered.
 import "server-only";
-import { finalError } from "./http";
+import { MAX_BODY_BYTES } from "./body-limit";
+import { finalError, invalidParameter } from "./http";
 
 export const payloadTooLarge = (maxBytes: number) =>
   finalError({
@@ -37,4 +38,20 @@ export async function readBodyText(req: Request, maxBytes: number): Promise<stri
     reader.releaseLock();
   }
   return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * The body as a JSON object (at most MAX_BODY_BYTES), or a 400 naming `body` that shows `example`:
+ * what every write route of the store reads before checking its fields.
+ */
+export async function readJsonObject(req: Request, example: string): Promise<Record<string, unknown>> {
+  const text = await readBodyText(req, MAX_BODY_BYTES);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw invalidParameter("body", `The request body must be JSON: ${example}.`);
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw invalidParameter("body", `The request body must be a JSON object: ${example}.`);
+  return body as Record<string, unknown>;
 }

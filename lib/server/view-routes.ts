@@ -12,11 +12,10 @@ import type { SavedView } from "@/lib/store/views";
 import { viewName } from "@/lib/store/views";
 import type { WorkspaceId } from "@/lib/store/schema";
 import { isQueryPage, PAGE_PARAMS, PAGING_PARAMS } from "@/lib/ui/page-params";
-import { MAX_BODY_BYTES } from "./body-limit";
 import { serverContext } from "./context";
 import { isSameOrigin, sameOriginRejected } from "./csrf";
 import { finalError, invalidParameter, json, withErrors } from "./http";
-import { readBodyText } from "./request-body";
+import { readJsonObject } from "./request-body";
 import { requireSession } from "./routes";
 
 /** What the routes answer for a view. */
@@ -33,18 +32,6 @@ async function sessionWorkspace(req: Request): Promise<WorkspaceId> {
   const session = await requireSession(req);
   const store = await serverContext().store();
   return (await store.workspaces.workspaceForKey(session.apiKey)).id;
-}
-
-async function jsonObject(req: Request, example: string): Promise<Record<string, unknown>> {
-  const text = await readBodyText(req, MAX_BODY_BYTES);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw invalidParameter("body", `The request body must be JSON: ${example}.`);
-  }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw invalidParameter("body", `The request body must be a JSON object: ${example}.`);
-  return body as Record<string, unknown>;
 }
 
 function checkedName(value: unknown): string {
@@ -84,7 +71,7 @@ export const listViews = withErrors("the saved views", async (req: Request) => {
 export const createView = withErrors("saving the view", async (req: Request) => {
   if (!isSameOrigin(req)) throw sameOriginRejected();
   const workspace = await sessionWorkspace(req);
-  const body = await jsonObject(req, '{"name": "…", "path": "/visitors", "query": {"source": "chatgpt"}}');
+  const body = await readJsonObject(req, '{"name": "…", "path": "/visitors", "query": {"source": "chatgpt"}}');
   const name = checkedName(body.name);
   const page = checkedPageQuery(body.path, body.query);
   const view = await (await serverContext().store()).views.create(workspace, { name, ...page });
@@ -105,7 +92,7 @@ export const renameView = withErrors("renaming the view", async (req: Request, c
   if (!isSameOrigin(req)) throw sameOriginRejected();
   const workspace = await sessionWorkspace(req);
   const id = await viewId(ctx);
-  const name = checkedName((await jsonObject(req, '{"name": "…"}')).name);
+  const name = checkedName((await readJsonObject(req, '{"name": "…"}')).name);
   const view = await (await serverContext().store()).views.rename(workspace, id, name);
   if (!view) throw noSuchView();
   return json(viewBody(view));

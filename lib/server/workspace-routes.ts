@@ -13,11 +13,10 @@ import type { DataApi } from "@/lib/data-api/api";
 import { isDataApiError } from "@/lib/data-api/errors";
 import type { Overview, Ranking, Score } from "@/lib/data-api/schemas";
 import type { LinkedKey, Workspace } from "@/lib/store/workspaces";
-import { MAX_BODY_BYTES } from "./body-limit";
 import { serverContext } from "./context";
 import { isSameOrigin, sameOriginRejected } from "./csrf";
 import { finalError, invalidParameter, json, withErrors } from "./http";
-import { readBodyText } from "./request-body";
+import { readJsonObject } from "./request-body";
 import { requireSession } from "./routes";
 import { API_KEY_PATTERN } from "./session";
 import { dataApiForKey, discardKey } from "./upstream";
@@ -73,14 +72,7 @@ export const stopWatching = withErrors("watching", async (req: Request) => {
 });
 
 async function linkRequest(req: Request): Promise<string> {
-  const text = await readBodyText(req, MAX_BODY_BYTES);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw invalidParameter("body", 'The request body must be JSON: {"apiKey": "svc_sk_..."}.');
-  }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw invalidParameter("body", 'The request body must be a JSON object: {"apiKey": "svc_sk_..."}.');
+  const body = await readJsonObject(req, '{"apiKey": "svc_sk_..."}');
   const { apiKey } = body as { apiKey?: unknown };
   if (typeof apiKey !== "string") throw invalidParameter("apiKey", "apiKey must be a string: the other API key of this workspace.");
   const trimmed = apiKey.trim();
