@@ -25,7 +25,9 @@ async function snapshotToWebhook(): Promise<void> {
   if (!benchBuild("snapshot to webhook skipped")) return;
   const { startReceiver, verifySignature } = await import("../lib/alerts/test-receiver");
   const receiver = await startReceiver();
-  const server = await startProductionServer({ WEBHOOK_ALLOW_PRIVATE: "true" });
+  // The response cache off: each round's read reaches the sandbox (with it, a new `updated_at` is
+  // seen at most one DATA_API_CACHE_TTL_MS later; what is timed here is what follows the snapshot).
+  const server = await startProductionServer({ WEBHOOK_ALLOW_PRIVATE: "true", DATA_API_CACHE_TTL_MS: "0" });
   const clock = (body: object) => fetch(`${server.sandboxBase}/sandbox/clock`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   try {
     const cookie = await signIn(server.base);
