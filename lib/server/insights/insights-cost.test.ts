@@ -25,6 +25,7 @@ const SHIFT = Date.now() - Date.parse(TEST_NOW);
 const clock = () => Date.now() - SHIFT;
 const RANGE = "from=2026-10-22&to=2026-11-20&tz=UTC";
 const WEEK = "from=2026-11-14&to=2026-11-20&tz=Europe/Berlin";
+// The widgets of two pages (the overview and /platforms), not every route: a set the pages ask at once.
 const ROUTES = ["trend", "sources", "platforms", "competitors", "sentiment"] as const;
 
 const sandbox = upstreamForFile({ visitors: 20_000, clock });
