@@ -8,7 +8,7 @@ import type { SourceRow } from "@/lib/server/insights/sources";
 import { formatNumber, formatPercent } from "@/lib/format/format";
 import { BarCell, BarGroupHeader, BarTable } from "./bar-table";
 import styles from "./charts.module.css";
-import { groupBySource, sourceLabel, visitorsHref, type ListWindow, type SourceGroupId } from "./source-table-data";
+import { groupBySource, sourceLabel, visitorsHref, type ListWindow } from "./source-table-data";
 import { rateOf } from "./trend-chart-data";
 
 const COLUMNS = [
