@@ -114,7 +114,7 @@ export function resolveRange(query: InsightsParams, nowMs: number): InsightRange
   const bucket = query.bucket ?? (length <= INSIGHTS_DAY_BUCKETS_MAX_DAYS ? "day" : "week");
   const compare = query.compare ?? "previous";
   const comparison = comparisonProblem({ compare, compare_from: query.compare_from, compare_to: query.compare_to }, length);
-  if (comparison) throw invalidParameter(comparison.param, query.to && query.from ? comparison.message : `${comparison.message} (to defaults to today, ${to}, in ${tz})`);
+  if (comparison) throw invalidParameter(comparison.param, query.to ? comparison.message : `${comparison.message} (to defaults to today, ${to}, in ${tz})`);
   const compareFirst = compare === "year" ? yearBefore(first) : compare === "custom" ? calendarDayNumber(query.compare_from!)! : first - length;
   const currentDays = daysFrom(first, length, tz);
   const previousDays = daysFrom(compareFirst, length, tz);
