@@ -109,7 +109,12 @@ describe.each(STORE_KINDS)("alert checks (%s)", (kind) => {
     }
     expect(sent).toEqual([1, 0, 0, 0, 1]);
     await deliver(store);
-    expect(receiver.received.map((r) => (r.json as EventBody).type)).toEqual(["alert.firing", "alert.resolved"]);
+    // Sent side by side, they may arrive in either order; by the time each was made:
+    const bodies = receiver.received.map((r) => r.json as EventBody).sort((x, y) => x.timestamp.localeCompare(y.timestamp));
+    expect(bodies.map((b) => [b.type, b.timestamp])).toEqual([
+      ["alert.firing", new Date(T0).toISOString()],
+      ["alert.resolved", new Date(T0 + 70 * MIN).toISOString()],
+    ]);
   });
 
   it("two instances checking the same new snapshot at once keep one check and make one event", async () => {
