@@ -1,0 +1,126 @@
+// What the alerts' cards say, as plain functions of the data (unit-tested beside): each rule kind's
+// name, threshold field and sentence, the preview's sentence, a delivery's type and status in words,
+// and which form field a failed write is about.
+import { isDataApiError } from "@/lib/data-api/errors";
+import { formatCount, formatDate, formatNumber } from "@/lib/format/format";
+import type { Delivery, Destination, Rule, RuleKind, RulePreview } from "@/lib/queries/alerts";
+
+type ThresholdField = {
+  /** The field's label. */
+  label: string;
+  /** What the field's value counts, after the number ("points", "%"). */
+  unit: string;
+  /** The bounds the routes accept, as the input's hints (the route checks them and names the field). */
+  min: number;
+  max?: number;
+  step: number | "any";
+  hint: string;
+};
+
+type KindText = {
+  name: string;
+  threshold: ThresholdField | null;
+  /** The rule in one sentence, its threshold filled in. */
+  sentence: (threshold: number | null) => string;
+};
+
+// A threshold as typed: 5 stays "5", 2.5 "2.5" (not the one decimal figures elsewhere always show).
+const thresholdFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
+const num = (n: number | null) => (n === null ? "?" : thresholdFormat.format(n));
+
+export const RULE_KINDS: Record<RuleKind, KindText> = {
+  score_drop: {
+    name: "Score falls",
+    threshold: { label: "Fall of at least (points)", unit: "points", min: 0, max: 100, step: "any", hint: "Points lost since the previous snapshot, more than 0 and up to 100." },
+    sentence: (t) => `The score falls by ${num(t)} points or more since the previous snapshot`,
+  },
+  score_below: {
+    name: "Score below a value",
+    threshold: { label: "Score below", unit: "", min: 0, max: 100, step: "any", hint: "A score from 0 to 100." },
+    sentence: (t) => `The score is below ${num(t)}`,
+  },
+  rank_passed: {
+    name: "A competitor passes us",
+    threshold: null,
+    sentence: () => "A competitor passes us in the ranking",
+  },
+  negative_mentions: {
+    name: "Negative mentions in a day",
+    threshold: { label: "Negative mentions in a day, at least", unit: "mentions", min: 1, step: 1, hint: "A whole number, 1 or more." },
+    sentence: (t) => `${num(t)} or more negative mentions in a day`,
+  },
+  ai_visitors_drop: {
+    name: "AI visitors fall",
+    threshold: { label: "Below the previous 7 days' average by (%)", unit: "%", min: 1, max: 100, step: "any", hint: "Per cent, from 1 to 100." },
+    sentence: (t) => `AI visitors of a day fall ${num(t)}% or more below the previous 7 days' average`,
+  },
+  conversions_drop: {
+    name: "Conversions fall",
+    threshold: { label: "Below the previous 7 days' average by (%)", unit: "%", min: 1, max: 100, step: "any", hint: "Per cent, from 1 to 100." },
+    sentence: (t) => `Conversions of a day fall ${num(t)}% or more below the previous 7 days' average`,
+  },
+};
+
+export const RULE_KIND_ORDER = Object.keys(RULE_KINDS) as RuleKind[];
+
+export const ruleSentence = (rule: Pick<Rule, "kind" | "threshold">) => RULE_KINDS[rule.kind].sentence(rule.threshold);
+
+/** "1 hour", "90 minutes", "1 day": how long a rule stays quiet after it notified. */
+export function cooldownText(minutes: number): string {
+  if (minutes === 0) return "no cooldown";
+  if (minutes % 1440 === 0) return formatCount(minutes / 1440, "day");
+  if (minutes % 60 === 0) return formatCount(minutes / 60, "hour");
+  return formatCount(minutes, "minute");
+}
+
+/** How often the rule would have fired, or why that cannot be said yet. */
+export function previewSentence(preview: RulePreview, timeZone: string): string {
+  if (preview.checks === 0) {
+    return preview.history_since
+      ? `History begins on ${formatDate(preview.history_since, timeZone)}, too short to say how often it would have fired.`
+      : "No history is kept yet, too short to say how often it would have fired.";
+  }
+  const window = `in the last ${preview.days} days`;
+  const checked = `(${formatCount(preview.checks, "check")} of the kept history)`;
+  if (preview.fired === 0) return `Would not have fired ${window} ${checked}.`;
+  return `Would have fired ${preview.fired === 1 ? "once" : `${formatNumber(preview.fired)} times`} ${window} ${checked}.`;
+}
+
+export const DELIVERY_TYPES: Record<Delivery["type"], string> = {
+  "alert.firing": "Alert firing",
+  "alert.resolved": "Alert resolved",
+  "digest.weekly": "Weekly digest",
+  test: "Test",
+};
+
+export const DELIVERY_STATUS: Record<Delivery["status"], { text: string; badge: string }> = {
+  delivered: { text: "Delivered", badge: "badge-success" },
+  retrying: { text: "Retrying", badge: "badge-neutral" },
+  failed: { text: "Failed", badge: "badge-danger" },
+};
+
+export const DESTINATION_KINDS: Record<Destination["kind"], { name: string; urlHint: string; placeholder: string }> = {
+  slack: { name: "Slack", urlHint: "The incoming webhook URL Slack gave you (https://hooks.slack.com/…).", placeholder: "https://hooks.slack.com/services/…" },
+  webhook: { name: "Webhook", urlHint: "Any URL that receives JSON; each request is signed with a secret shown once, after adding it.", placeholder: "https://example.com/hooks/analytics" },
+};
+
+/** What a delivery's answer was: "HTTP 200", "HTTP 503, Service Unavailable", or the error alone. */
+export function responseText(delivery: Pick<Delivery, "response_status" | "error">): string {
+  if (delivery.response_status !== null) return delivery.error ? `HTTP ${delivery.response_status}, ${delivery.error}` : `HTTP ${delivery.response_status}`;
+  return delivery.error ?? "No answer";
+}
+
+/** A failure in words a person can act on. */
+export function problemText(error: unknown, doing: string): string {
+  if (!isDataApiError(error)) return `${doing} failed. Try again.`;
+  if (error.status === 0) return error.message;
+  if (error.status === 401) return "Your session has ended. Sign in again.";
+  if (error.status === 404 && !error.param) return `${doing} failed: it no longer exists (someone may have deleted it).`;
+  return error.message ? error.message : `${doing} failed (error ${error.status}). Try again.`;
+}
+
+/** The field a failed write names, when it is one of the form's; else null (the form says it under the button). */
+export function fieldOf<F extends string>(error: unknown, fields: readonly F[]): F | null {
+  if (!isDataApiError(error) || !error.param) return null;
+  return (fields as readonly string[]).includes(error.param) ? (error.param as F) : null;
+}
