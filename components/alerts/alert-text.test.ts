@@ -93,12 +93,12 @@ describe("refusals", () => {
     expect(fieldOf(refused, ["threshold"] as const)).toBeNull();
     expect(fieldOf(new Error("x"), ["url"] as const)).toBeNull();
   });
-  it("read as the route's words, or plain ones for an ended session, a gone item and no connection", () => {
-    expect(problemText(refused, "Adding")).toBe("Private addresses are refused.");
-    expect(problemText(new DataApiError({ status: 401, code: "unauthorized", message: "no session" }), "Adding")).toBe("Your session has ended. Sign in again.");
-    expect(problemText(new DataApiError({ status: 404, code: "not_found", message: "Not found" }), "Deleting the rule")).toBe(
-      "Deleting the rule failed: it no longer exists (someone may have deleted it).",
+  it("read in the dashboard's own words (lib/ui/messages.ts), never the route's message", () => {
+    expect(problemText(refused, "destination")).toBe(
+      "This address cannot receive alerts. Use a full web address, such as https://example.com/hooks; addresses on a private network or on the dashboard's own machine are refused.",
     );
-    expect(problemText(new DataApiError({ status: 0, code: "network_error", message: "Could not reach the dashboard server." }), "Adding")).toBe("Could not reach the dashboard server.");
+    const threshold = new DataApiError({ status: 400, code: "invalid_parameter", message: "threshold must be > 0", param: "threshold" });
+    expect(problemText(threshold, "rule", "score_drop")).toBe("Points lost since the previous snapshot: more than 0, at most 100.");
+    expect(problemText(new TypeError("x"), "rule")).toBe("Something went wrong. Try again.");
   });
 });

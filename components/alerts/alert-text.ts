@@ -2,8 +2,9 @@
 // name, threshold field and sentence, the preview's sentence, a delivery's type and status in words,
 // and which form field a failed write is about.
 import { isDataApiError } from "@/lib/data-api/errors";
-import { formatCount, formatDate, formatNumber } from "@/lib/format/format";
+import { formatCount, formatDate, formatNumber, formatThreshold } from "@/lib/format/format";
 import type { Delivery, Destination, Rule, RuleKind, RulePreview } from "@/lib/queries/alerts";
+import { alertErrorText, thresholdBoundsText, type AlertSubject } from "@/lib/ui/messages";
 
 type ThresholdField = {
   /** The field's label. */
@@ -14,7 +15,6 @@ type ThresholdField = {
   min: number;
   max?: number;
   step: number | "any";
-  hint: string;
 };
 
 type KindText = {
@@ -24,19 +24,17 @@ type KindText = {
   sentence: (threshold: number | null) => string;
 };
 
-// A threshold as typed: 5 stays "5", 2.5 "2.5" (not the one decimal figures elsewhere always show).
-const thresholdFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
-const num = (n: number | null) => (n === null ? "?" : thresholdFormat.format(n));
+const num = (n: number | null) => (n === null ? "?" : formatThreshold(n));
 
 export const RULE_KINDS: Record<RuleKind, KindText> = {
   score_drop: {
     name: "Score falls",
-    threshold: { label: "Fall of at least (points)", unit: "points", min: 0, max: 100, step: "any", hint: "Points lost since the previous snapshot, more than 0 and up to 100." },
+    threshold: { label: "Fall of at least (points)", unit: "points", min: 0, max: 100, step: "any" },
     sentence: (t) => `The score falls by ${num(t)} points or more since the previous snapshot`,
   },
   score_below: {
     name: "Score below a value",
-    threshold: { label: "Score below", unit: "", min: 0, max: 100, step: "any", hint: "A score from 0 to 100." },
+    threshold: { label: "Score below", unit: "", min: 0, max: 100, step: "any" },
     sentence: (t) => `The score is below ${num(t)}`,
   },
   rank_passed: {
@@ -46,17 +44,17 @@ export const RULE_KINDS: Record<RuleKind, KindText> = {
   },
   negative_mentions: {
     name: "Negative mentions in a day",
-    threshold: { label: "Negative mentions in a day, at least", unit: "mentions", min: 1, step: 1, hint: "A whole number, 1 or more." },
+    threshold: { label: "Negative mentions in a day, at least", unit: "mentions", min: 1, step: 1 },
     sentence: (t) => `${num(t)} or more negative mentions in a day`,
   },
   ai_visitors_drop: {
     name: "AI visitors fall",
-    threshold: { label: "Below the previous 7 days' average by (%)", unit: "%", min: 1, max: 100, step: "any", hint: "Per cent, from 1 to 100." },
+    threshold: { label: "Below the previous 7 days' average by (%)", unit: "%", min: 1, max: 100, step: "any" },
     sentence: (t) => `AI visitors of a day fall ${num(t)}% or more below the previous 7 days' average`,
   },
   conversions_drop: {
     name: "Conversions fall",
-    threshold: { label: "Below the previous 7 days' average by (%)", unit: "%", min: 1, max: 100, step: "any", hint: "Per cent, from 1 to 100." },
+    threshold: { label: "Below the previous 7 days' average by (%)", unit: "%", min: 1, max: 100, step: "any" },
     sentence: (t) => `Conversions of a day fall ${num(t)}% or more below the previous 7 days' average`,
   },
 };
@@ -110,13 +108,12 @@ export function responseText(delivery: Pick<Delivery, "response_status" | "error
   return delivery.error ?? "No answer";
 }
 
-/** A failure in words a person can act on. */
-export function problemText(error: unknown, doing: string): string {
-  if (!isDataApiError(error)) return `${doing} failed. Try again.`;
-  if (error.status === 0) return error.message;
-  if (error.status === 401) return "Your session has ended. Sign in again.";
-  if (error.status === 404 && !error.param) return `${doing} failed: it no longer exists (someone may have deleted it).`;
-  return error.message ? error.message : `${doing} failed (error ${error.status}). Try again.`;
+/** The hint under a rule's threshold field (the same words as the route's refusal of it). */
+export const thresholdHint = (kind: RuleKind): string => thresholdBoundsText(kind);
+
+/** A failure in words a person can act on (lib/ui/messages.ts), never the route's own message. */
+export function problemText(error: unknown, subject: AlertSubject, kind?: RuleKind): string {
+  return alertErrorText(isDataApiError(error) ? error : {}, subject, kind);
 }
 
 /** The field a failed write names, when it is one of the form's; else null (the form says it under the button). */

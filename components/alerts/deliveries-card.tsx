@@ -88,7 +88,7 @@ export function DeliveriesCard({ awaited, onSeen }: { awaited: ReadonlySet<strin
       await retryDelivery.mutateAsync(d.id);
       setStatus(`Sending the ${DELIVERY_TYPES[d.type].toLowerCase()} to ${d.destination_name} again.`);
     } catch (e) {
-      setError(problemText(e, "Retrying the delivery"));
+      setError(problemText(e, "delivery"));
     }
   }
 
@@ -115,7 +115,7 @@ export function DeliveriesCard({ awaited, onSeen }: { awaited: ReadonlySet<strin
       )}
       {deliveries.error ? (
         <p className="field-error" role="alert">
-          {problemText(deliveries.error, "Reading the deliveries")}
+          {problemText(deliveries.error, "delivery")}
         </p>
       ) : !rows ? (
         <p className="small muted">Loading…</p>

@@ -67,7 +67,7 @@ export function DestinationsCard({ onTestSent }: { onTestSent: (deliveryId: stri
       }
     } catch (error) {
       const field = fieldOf(error, FIELDS);
-      const message = problemText(error, "Adding the destination");
+      const message = problemText(error, "destination");
       if (field) {
         setFieldError({ field, message });
         focusField(field);
@@ -89,7 +89,7 @@ export function DestinationsCard({ onTestSent }: { onTestSent: (deliveryId: stri
       <div className="stack" style={{ gap: 16 }}>
         {destinations.error ? (
           <p className="field-error" role="alert">
-            {problemText(destinations.error, "Reading the destinations")}
+            {problemText(destinations.error, "destination")}
           </p>
         ) : destinations.isPending ? (
           <p className="small muted">Loading…</p>
@@ -316,7 +316,7 @@ function DestinationItem({
               try {
                 await onDelete();
               } catch (e) {
-                setError(problemText(e, "Deleting the destination"));
+                setError(problemText(e, "destination"));
               }
             }}
             data-testid="destination-delete-confirm"
@@ -347,7 +347,7 @@ function DestinationItem({
               try {
                 await onTest();
               } catch (e) {
-                setError(problemText(e, "Sending the test"));
+                setError(problemText(e, "test"));
               }
             }}
             data-testid="destination-test"

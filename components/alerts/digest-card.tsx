@@ -34,7 +34,7 @@ export function DigestCard() {
       const to = list.find((d) => d.id === next.destination_id)?.name;
       setStatus(to ? `The weekly digest goes to ${to}.` : "The weekly digest is off.");
     } catch (e) {
-      setError(problemText(e, "Saving the digest"));
+      setError(problemText(e, "digest"));
     }
   }
 
@@ -48,7 +48,7 @@ export function DigestCard() {
     >
       {digest.error ? (
         <p className="field-error" role="alert">
-          {problemText(digest.error, "Reading the digest")}
+          {problemText(digest.error, "digest")}
         </p>
       ) : !data ? (
         <p className="small muted">Loading…</p>

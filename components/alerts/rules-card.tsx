@@ -10,7 +10,7 @@ import { Card } from "@/components/ui/card";
 import { DateTime } from "@/components/ui/date-time";
 import { formatDateTime } from "@/lib/format/format";
 import { useAlertWrites, useDestinations, useRulePreview, useRules, type Destination, type Rule, type RuleKind } from "@/lib/queries/alerts";
-import { cooldownText, fieldOf, previewSentence, problemText, RULE_KIND_ORDER, RULE_KINDS, ruleSentence } from "./alert-text";
+import { cooldownText, fieldOf, previewSentence, problemText, RULE_KIND_ORDER, RULE_KINDS, ruleSentence, thresholdHint } from "./alert-text";
 import styles from "./alerts.module.css";
 
 const FIELDS = ["kind", "threshold", "destination_id", "cooldown_minutes"] as const;
@@ -74,7 +74,7 @@ export function RulesCard() {
   const canPreview = !RULE_KINDS[askedKind].threshold || (askedThreshold !== null && !Number.isNaN(askedThreshold));
   const preview = useRulePreview(askedKind, askedThreshold, canPreview);
   // The preview's own refusal of the threshold is said on the field, as the create's would be.
-  const previewFieldError = settled && preview.error && fieldOf(preview.error, ["threshold"] as const) ? problemText(preview.error, "The preview") : null;
+  const previewFieldError = settled && preview.error && fieldOf(preview.error, ["threshold"] as const) ? problemText(preview.error, "preview", askedKind) : null;
 
   async function add(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -93,7 +93,7 @@ export function RulesCard() {
       setStatus(`Rule added: ${ruleSentence(rule)}${to ? `, sent to ${to}` : ""}.`);
     } catch (error) {
       const field = fieldOf(error, FIELDS);
-      const message = problemText(error, "Adding the rule");
+      const message = problemText(error, "rule", kind);
       if (field) {
         setFieldError({ field, message });
         focusField(field);
@@ -161,7 +161,7 @@ export function RulesCard() {
                 />
                 <FieldError id={`${id}-threshold-error`} message={errorFor("threshold")} />
                 <p id={`${id}-threshold-help`} className="small muted">
-                  {spec.threshold.hint}
+                  {thresholdHint(kind)}
                 </p>
               </div>
             )}
@@ -223,7 +223,7 @@ export function RulesCard() {
                   : preview.error
                     ? previewFieldError
                       ? "Correct the threshold to see how often this rule would have fired."
-                      : `The preview could not be read: ${problemText(preview.error, "The preview")}`
+                      : `The preview could not be read: ${problemText(preview.error, "preview", askedKind)}`
                     : preview.data
                       ? previewSentence(preview.data, tz)
                       : ""}
@@ -260,7 +260,7 @@ export function RulesCard() {
         )}
         {rules.error ? (
           <p className="field-error" role="alert">
-            {problemText(rules.error, "Reading the rules")}
+            {problemText(rules.error, "rule")}
           </p>
         ) : rules.isPending ? (
           <p className="small muted">Loading…</p>
@@ -286,7 +286,7 @@ export function RulesCard() {
                     await deleteRule.mutateAsync(rule.id);
                     setStatus(`Rule deleted: ${ruleSentence(rule)}.`);
                   } catch (error) {
-                    setListError(`The rule "${ruleSentence(rule)}" was not deleted: ${problemText(error, "Deleting the rule")}`);
+                    setListError(`The rule "${ruleSentence(rule)}" was not deleted: ${problemText(error, "rule")}`);
                   }
                 }}
               />

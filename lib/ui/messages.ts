@@ -172,3 +172,67 @@ export function exportErrorText(error: { code?: string }): string {
       return loadErrorText({ code: error.code, status: error.code === "export_failed" ? 500 : undefined }, "the rows");
   }
 }
+
+/** What an alerts form or list was doing when it failed: the sentence names the thing. */
+export type AlertSubject = "destination" | "rule" | "digest" | "test" | "delivery" | "preview";
+
+/** The bounds the alerts' routes hold, as the sentences (and the forms' hints) say them. */
+export const ALERT_BOUNDS = { destinations: 20, rules: 50, nameMax: 80, cooldownMax: 10_080 } as const;
+
+type ThresholdKind = "score_drop" | "score_below" | "rank_passed" | "negative_mentions" | "ai_visitors_drop" | "conversions_drop";
+
+/** What a rule's threshold may be, by its kind: the form's hint, and the sentence when the route refuses it. */
+export function thresholdBoundsText(kind: ThresholdKind): string {
+  switch (kind) {
+    case "score_drop":
+      return "Points lost since the previous snapshot: more than 0, at most 100.";
+    case "score_below":
+      return "A score from 0 to 100.";
+    case "negative_mentions":
+      return "A whole number of mentions, 1 or more.";
+    case "rank_passed":
+      return "This rule has no threshold.";
+    default:
+      return "A per cent from 1 to 100.";
+  }
+}
+
+/**
+ * What an alerts form or list says when a route refused or failed, by status, code and field (the
+ * route's own message is for developers). `kind` is the rule's, for a refused threshold.
+ */
+export function alertErrorText(error: ErrorFacts, subject: AlertSubject, kind?: ThresholdKind): string {
+  const { status, code, param } = error;
+  if (status === 400 || code === "invalid_parameter") {
+    switch (param) {
+      case "kind":
+        return subject === "destination" ? "Choose Slack or Webhook." : "Choose what the rule watches from the list.";
+      case "name":
+        return `Name the destination in 1 to ${formatNumber(ALERT_BOUNDS.nameMax)} characters.`;
+      case "url":
+        return "This address cannot receive alerts. Use a full web address, such as https://example.com/hooks; addresses on a private network or on the dashboard's own machine are refused.";
+      case "threshold":
+        return kind ? thresholdBoundsText(kind) : "Type a number for the threshold.";
+      case "destination_id":
+        return "Choose where the rule sends to. Add a destination first if there is none.";
+      case "cooldown_minutes":
+        return `The cooldown is a whole number of minutes from 0 to ${formatNumber(ALERT_BOUNDS.cooldownMax)} (a week).`;
+      default:
+        return "The server could not read this form. Reload the page and try again.";
+    }
+  }
+  if (code === "too_many" || status === 409) {
+    if (subject === "destination") return `This workspace already has ${formatNumber(ALERT_BOUNDS.destinations)} destinations, the most it may. Delete one to add another.`;
+    if (subject === "rule") return `This workspace already has ${formatNumber(ALERT_BOUNDS.rules)} rules, the most it may. Delete one to add another.`;
+    if (code === "not_retryable") return "This delivery cannot be sent again: it was delivered, or it is being tried again already.";
+  }
+  if (status === 404) {
+    if (param === "destination_id") return "That destination was deleted meanwhile, perhaps by a teammate. Choose another.";
+    if (subject === "rule") return "This rule was deleted meanwhile, perhaps by a teammate.";
+    if (subject === "delivery") return "This delivery is no longer kept.";
+    if (subject === "destination" || subject === "test") return "This destination was deleted meanwhile, perhaps by a teammate.";
+  }
+  if (status === 403) return "Nothing was changed: reload this page and try again.";
+  if (code === "store_unavailable" || status === 503) return "Alerts cannot be read or changed right now. Try again shortly.";
+  return loadErrorText(error, subject === "preview" ? "the history for the preview" : "the alerts");
+}
