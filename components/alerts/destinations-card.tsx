@@ -52,6 +52,7 @@ export function DestinationsCard({ onTestSent }: { onTestSent: (deliveryId: stri
     setCreated(null);
     try {
       const destination = await createDestination.mutateAsync({ kind, name: name.trim(), url: url.trim() });
+      createDestination.reset();
       setName("");
       setUrl("");
       if (destination.secret) {

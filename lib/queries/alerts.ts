@@ -148,8 +148,11 @@ export function useAlertWrites() {
   const queryClient = useQueryClient();
   const refresh = (...keys: ReadonlyArray<readonly unknown[]>) => Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
 
+  // The answer holds a webhook's secret: the mutation cache lets it go as soon as nothing observes it
+  // (the card resets it once it has taken the secret into its own state).
   const createDestination = useMutation({
     mutationFn: async (input: { kind: DestinationKind; name: string; url: string }) => (await sendJson<CreatedDestination>("POST", `${base}/destinations`, input))!,
+    gcTime: 0,
     onSettled: () => refresh(alertsKeys.destinations),
   });
   // Deleting a destination deletes its rules and may turn the digest off: everything is read again.
