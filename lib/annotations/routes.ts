@@ -12,14 +12,10 @@ import { ANNOTATION_AUTHOR_MAX, ANNOTATION_TEXT_MAX, characterCount, type Annota
 import { calendarDayNumber, historyParams, type HistoryParams } from "@/lib/data-api/params";
 import { resolveHistoryRange } from "@/lib/history/routes";
 import { serverContext } from "@/lib/server/context";
-import { isSameOrigin, sameOriginRejected } from "@/lib/server/csrf";
-import { finalError, invalidParameter, json, unauthorized, withErrors } from "@/lib/server/http";
-import { readJsonObject } from "@/lib/server/request-body";
+import { finalError, json, withErrors } from "@/lib/server/http";
 import type { BffRouteDef } from "@/lib/server/routes";
-import { getRequestSession } from "@/lib/server/session";
+import { jsonBodyOf, storeScope } from "@/lib/server/store-scope";
 import type { Annotation } from "@/lib/store/annotations";
-import type { WorkspaceId } from "@/lib/store/schema";
-import type { Store } from "@/lib/store/store";
 
 const SUBJECT = "the notes";
 
@@ -69,28 +65,12 @@ const updateBody = z
     }
   });
 
-/** The request's JSON object read with `schema`, or a 400 naming the first bad field (`body` when it is not a JSON object). */
-async function bodyOf<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
-  const raw = await readJsonObject(req, '{"date": "2026-11-03", "text": "Campaign paused"}');
-  const parsed = schema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  throw invalidParameter(String(issue.path[0] ?? "body"), issue.message);
-}
+const NOTE_EXAMPLE = '{"date": "2026-11-03", "text": "Campaign paused"}';
 
 const notFound = () => finalError({ status: 404, code: "not_found", message: "There is no such note in this workspace (deleted meanwhile?)." });
 
 /** Ids are `ann_` and base64url; anything else cannot be a note, and is not sent to the database. */
 const ANNOTATION_ID = /^ann_[A-Za-z0-9_-]{1,64}$/;
-
-/** The store and the workspace of a write's session, after the same-origin check. */
-async function writeScope(req: Request): Promise<{ store: Store; workspace: WorkspaceId }> {
-  if (!isSameOrigin(req)) throw sameOriginRejected();
-  const session = await getRequestSession(req);
-  if (!session) throw unauthorized();
-  const store = await serverContext().store();
-  return { store, workspace: (await store.workspaces.workspaceForKey(session.apiKey)).id };
-}
 
 /** GET /api/annotations?from&to&tz, as a route of the BFF's table: the notes touching the range, by date. */
 export const annotationsListRoute = {
@@ -107,16 +87,16 @@ export const annotationsListRoute = {
 
 /** POST /api/annotations {date, end_date?, text, author?}: 201 the note; 422 `limit_reached` over the workspace's bound. */
 export const createAnnotation = withErrors(SUBJECT, async (req: Request) => {
-  const { store, workspace } = await writeScope(req);
-  const body = await bodyOf(req, createBody);
+  const { store, workspace } = await storeScope(req, { write: true });
+  const body = await jsonBodyOf(req, createBody, NOTE_EXAMPLE);
   const note = await store.annotations.create(workspace, { date: body.date, endDate: body.end_date ?? null, text: body.text, author: body.author ?? null });
   return json(annotationJson(note), { status: 201 });
 });
 
 /** PATCH /api/annotations/{id} {updated_at, text?, date?, end_date?, author?}: 200 the note; 409 with `current` when it changed meanwhile. */
 export const updateAnnotation = withErrors(SUBJECT, async (req: Request, params: Record<string, string>) => {
-  const { store, workspace } = await writeScope(req);
-  const body = await bodyOf(req, updateBody);
+  const { store, workspace } = await storeScope(req, { write: true });
+  const body = await jsonBodyOf(req, updateBody, NOTE_EXAMPLE);
   const id = params.id ?? "";
   if (!ANNOTATION_ID.test(id)) throw notFound();
   const result = await store.annotations.update(workspace, id, body.updated_at, {
@@ -135,7 +115,7 @@ export const updateAnnotation = withErrors(SUBJECT, async (req: Request, params:
 
 /** DELETE /api/annotations/{id}: 204. */
 export const deleteAnnotation = withErrors(SUBJECT, async (req: Request, params: Record<string, string>) => {
-  const { store, workspace } = await writeScope(req);
+  const { store, workspace } = await storeScope(req, { write: true });
   const id = params.id ?? "";
   if (!ANNOTATION_ID.test(id) || !(await store.annotations.remove(workspace, id))) throw notFound();
   return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });

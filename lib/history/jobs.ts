@@ -8,11 +8,16 @@
 // longer handed out), and one workspace's failure does not stop the others.
 import "server-only";
 import { dailySlotAt, hourlySlot, type JobDefinition } from "@/lib/store/scheduler";
+import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
 import { collectWorkspace, type CollectContext, type CollectKind, type CollectResult } from "./collect";
 
 export type HistoryJobsDeps = {
   store: () => Promise<Store>;
+  /** Checks the workspace's alert rules after something new was kept for it. */
+  afterCollect?: (store: Store, workspace: WorkspaceId) => Promise<unknown>;
+  /** Tells the workspace's alert destinations that watching paused (once, when it happens). */
+  onPaused?: (store: Store, workspace: WorkspaceId, reason: string) => Promise<unknown>;
   /** The collector's context for one run (its signal aborts when the run's lease is lost). */
   context: (store: Store, signal: AbortSignal) => CollectContext;
   log?: (line: string) => void;
@@ -49,8 +54,12 @@ function collectionJob(name: string, kind: CollectKind, slotOf: (t: number) => n
           const key = await store.workspaces.watchingKey(id);
           if (!key) continue;
           const result = await collectWorkspace(ctx, id, key, kind);
-          if (result.paused) log(`[history] workspace ${id}: the Data API refused its kept key (401); watching paused`);
+          if (result.paused) {
+            log(`[history] workspace ${id}: the Data API refused its kept key (401); watching paused`);
+            await deps.onPaused?.(store, id, result.paused);
+          }
           results.push(result);
+          if (result.recorded.length > 0) await deps.afterCollect?.(store, id);
         } catch (error) {
           if (signal.aborted) break;
           failedWorkspaces++;

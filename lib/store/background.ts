@@ -2,9 +2,11 @@
 // Next's instrumentation hook (instrumentation.ts) in the process that serves requests, never while
 // the app is being built, once per process (globalThis). Jobs reach the store, the clock and the
 // upstream clients through the server context, so a test's context reaches them too.
-// The jobs: housekeeping and the history collector (lib/history/jobs.ts); alert checks and digests
-// join `backgroundJobs` as they come.
+// The jobs: housekeeping, the history collector (lib/history/jobs.ts, whose runs check alert rules
+// after what they kept) and the weekly digest (lib/alerts/digest.ts); alerts' sender polls beside them.
 import "server-only";
+import { alertJobs } from "@/lib/alerts/digest";
+import { alertsDeliverer, alertWatchingPaused, checkAfterSnapshot } from "@/lib/alerts/runtime";
 import { serverCollectContext } from "@/lib/history/collect";
 import { historyJobs } from "@/lib/history/jobs";
 import { serverContext } from "@/lib/server/context";
@@ -28,7 +30,7 @@ export function housekeepingJob(store: () => Promise<Store>, options: { keepDays
 /** Every background job of the deployment. */
 function backgroundJobs(): JobDefinition[] {
   const store = () => serverContext().store();
-  return [housekeepingJob(store, { keepDays: 30 }), ...historyJobs({ store, context: serverCollectContext })];
+  return [housekeepingJob(store, { keepDays: 30 }), ...historyJobs({ store, context: serverCollectContext, afterCollect: checkAfterSnapshot, onPaused: alertWatchingPaused }), ...alertJobs({ store })];
 }
 
 const g = globalThis as typeof globalThis & { __waBackgroundJobs?: JobScheduler };
@@ -43,6 +45,7 @@ export function startBackgroundJobs(): JobScheduler | undefined {
       now: () => serverContext().now(),
     });
     g.__waBackgroundJobs.start();
+    alertsDeliverer(g.__waBackgroundJobs.instance).start();
   }
   return g.__waBackgroundJobs;
 }

@@ -136,6 +136,111 @@ const migrations: Record<string, Migration> = {
       await setSchemaVersion(db, 2);
     },
   },
+  "0003_alerts": {
+    async up(db: Kysely<unknown>) {
+      // Where alerts and digests go. The URL (a Slack webhook's path is its credential) and a signed
+      // webhook's secret are sealed (secrets.ts), bound to the destination's id; `url_hint` is what
+      // the screen shows. A receiver that answered 410 Gone is `stopped` and sent nothing more.
+      await db.schema
+        .createTable("alert_destinations")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("kind", "text", (c) => c.notNull().check(sql`kind in ('slack', 'webhook')`))
+        .addColumn("name", "text", (c) => c.notNull())
+        .addColumn("url_sealed", "text", (c) => c.notNull())
+        .addColumn("url_hint", "text", (c) => c.notNull())
+        .addColumn("secret_sealed", "text")
+        .addColumn("status", "text", (c) => c.notNull().defaultTo("active").check(sql`status in ('active', 'stopped')`))
+        .addColumn("stopped_reason", "text")
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("alert_destinations_by_workspace").on("alert_destinations").column("workspace_id").execute();
+
+      // A rule and its state. `notified_state`/`notified_at`: what was last sent and when, so a state
+      // that flaps inside the cooldown is not sent again and again. `detail`: JSON the next check
+      // needs (who passed us).
+      await db.schema
+        .createTable("alert_rules")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("kind", "text", (c) => c.notNull())
+        .addColumn("threshold", "double precision")
+        .addColumn("destination_id", "text", (c) => c.notNull().references("alert_destinations.id").onDelete("cascade"))
+        .addColumn("cooldown_ms", "bigint", (c) => c.notNull())
+        .addColumn("state", "text", (c) => c.notNull().defaultTo("ok").check(sql`state in ('ok', 'firing')`))
+        .addColumn("detail", "text")
+        .addColumn("last_checked_at", "bigint")
+        .addColumn("last_changed_at", "bigint")
+        .addColumn("notified_state", "text")
+        .addColumn("notified_at", "bigint")
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("alert_rules_by_workspace").on("alert_rules").column("workspace_id").execute();
+
+      // Every check of a rule, once per what it looked at (`basis`: a snapshot's instant or a day):
+      // the instance whose insert makes the row is the one that acts on it.
+      await db.schema
+        .createTable("alert_checks")
+        .addColumn("rule_id", "text", (c) => c.notNull().references("alert_rules.id").onDelete("cascade"))
+        .addColumn("basis", "text", (c) => c.notNull())
+        .addColumn("at", "bigint", (c) => c.notNull())
+        .addColumn("state", "text", (c) => c.notNull())
+        .addColumn("value", "double precision")
+        .addColumn("message", "text", (c) => c.notNull())
+        .addPrimaryKeyConstraint("alert_checks_basis", ["rule_id", "basis"])
+        .execute();
+
+      // What was to be said (the body as sent), once per `dedupe_key`, and its delivery to each
+      // destination: claimed by one instance at a time (`lease_until`), every attempt kept.
+      await db.schema
+        .createTable("alert_events")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("dedupe_key", "text", (c) => c.notNull().unique())
+        .addColumn("type", "text", (c) => c.notNull())
+        .addColumn("body", "text", (c) => c.notNull())
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable("alert_deliveries")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("event_id", "text", (c) => c.notNull().references("alert_events.id").onDelete("cascade"))
+        .addColumn("destination_id", "text", (c) => c.notNull().references("alert_destinations.id").onDelete("cascade"))
+        .addColumn("status", "text", (c) => c.notNull().check(sql`status in ('pending', 'sending', 'delivered', 'failed')`))
+        .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
+        .addColumn("next_attempt_at", "bigint")
+        .addColumn("claimed_by", "text")
+        .addColumn("lease_until", "bigint")
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .addUniqueConstraint("alert_deliveries_once", ["event_id", "destination_id"])
+        .execute();
+      await db.schema.createIndex("alert_deliveries_due").on("alert_deliveries").columns(["status", "next_attempt_at"]).execute();
+      await db.schema
+        .createTable("alert_attempts")
+        .addColumn("delivery_id", "text", (c) => c.notNull().references("alert_deliveries.id").onDelete("cascade"))
+        .addColumn("attempt", "integer", (c) => c.notNull())
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("at", "bigint", (c) => c.notNull())
+        .addColumn("status", "text", (c) => c.notNull().check(sql`status in ('delivered', 'retrying', 'failed')`))
+        .addColumn("response_status", "integer")
+        .addColumn("error", "text")
+        .addColumn("duration_ms", "integer", (c) => c.notNull())
+        .addPrimaryKeyConstraint("alert_attempts_key", ["delivery_id", "attempt"])
+        .execute();
+      await db.schema.createIndex("alert_attempts_by_workspace").on("alert_attempts").columns(["workspace_id", "at"]).execute();
+
+      // The weekly digest: one destination per workspace, or none (never).
+      await db.schema
+        .createTable("alert_digests")
+        .addColumn("workspace_id", "text", (c) => c.primaryKey().references("workspaces.id").onDelete("cascade"))
+        .addColumn("destination_id", "text", (c) => c.notNull().references("alert_destinations.id").onDelete("cascade"))
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .execute();
+
+      await setSchemaVersion(db, 3);
+    },
+  },
 };
 
 /** The schema version this code migrates to: the number of migrations. */

@@ -113,6 +113,96 @@ export interface SavedViewsTable {
   updated_at: number;
 }
 
+export type DestinationKind = "slack" | "webhook";
+export type RuleState = "ok" | "firing";
+export type DeliveryStatus = "pending" | "sending" | "delivered" | "failed";
+export type AttemptStatus = "delivered" | "retrying" | "failed";
+
+export interface AlertDestinationsTable {
+  id: string;
+  workspace_id: WorkspaceId;
+  kind: DestinationKind;
+  name: string;
+  /** The URL, sealed (secrets.ts) and bound to the destination's id. */
+  url_sealed: string;
+  /** What the screen shows of the URL: its origin and last characters. */
+  url_hint: string;
+  /** A signed webhook's `whsec_` secret, sealed; null for Slack. */
+  secret_sealed: string | null;
+  status: "active" | "stopped";
+  stopped_reason: string | null;
+  created_at: number;
+}
+
+export interface AlertRulesTable {
+  id: string;
+  workspace_id: WorkspaceId;
+  kind: string;
+  threshold: number | null;
+  destination_id: string;
+  cooldown_ms: number;
+  state: RuleState;
+  /** JSON the next check needs (e.g. who passed us), or null. */
+  detail: string | null;
+  last_checked_at: number | null;
+  last_changed_at: number | null;
+  /** The state last sent, and when: inside the cooldown a change is kept but not sent. */
+  notified_state: RuleState | null;
+  notified_at: number | null;
+  created_at: number;
+}
+
+export interface AlertChecksTable {
+  rule_id: string;
+  /** What the check looked at: `score:<at>`, `ranking:<at>`, `day:<YYYY-MM-DD>`. */
+  basis: string;
+  at: number;
+  state: RuleState;
+  value: number | null;
+  message: string;
+}
+
+export interface AlertEventsTable {
+  id: string;
+  workspace_id: WorkspaceId;
+  /** One event per key, whoever tries to make it again (another instance, a retried job). */
+  dedupe_key: string;
+  type: string;
+  /** JSON: the body as sent to a signed webhook. */
+  body: string;
+  created_at: number;
+}
+
+export interface AlertDeliveriesTable {
+  id: string;
+  workspace_id: WorkspaceId;
+  event_id: string;
+  destination_id: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: number | null;
+  claimed_by: string | null;
+  lease_until: number | null;
+  created_at: number;
+}
+
+export interface AlertAttemptsTable {
+  delivery_id: string;
+  attempt: number;
+  workspace_id: WorkspaceId;
+  at: number;
+  status: AttemptStatus;
+  response_status: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+export interface AlertDigestsTable {
+  workspace_id: WorkspaceId;
+  destination_id: string;
+  created_at: number;
+}
+
 export interface StoreTables {
   store_meta: StoreMetaTable;
   workspaces: WorkspacesTable;
@@ -123,4 +213,11 @@ export interface StoreTables {
   daily_figures: DailyFiguresTable;
   annotations: AnnotationsTable;
   saved_views: SavedViewsTable;
+  alert_destinations: AlertDestinationsTable;
+  alert_rules: AlertRulesTable;
+  alert_checks: AlertChecksTable;
+  alert_events: AlertEventsTable;
+  alert_deliveries: AlertDeliveriesTable;
+  alert_attempts: AlertAttemptsTable;
+  alert_digests: AlertDigestsTable;
 }

@@ -1,0 +1,238 @@
+// Alerts over HTTP, for the session's workspace only (app/api/alerts/*): destinations, rules with a
+// preview from kept history, deliveries (every attempt) with a retry of a failed one, and the weekly
+// digest's destination. Writes pass the same-origin check; a bad field is a 400 naming it; an id of
+// another workspace is a 404 like an unknown one. A destination's URL is checked before it is kept
+// (syntax, https, and every address its name resolves to: no private, loopback or link-local ones
+// unless WEBHOOK_ALLOW_PRIVATE=true); it is then sealed and only its hint is ever answered. A signed
+// webhook's secret is answered once, on creation.
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import { serverContext } from "@/lib/server/context";
+import { getEnv } from "@/lib/server/env";
+import { finalError, invalidParameter, json, withErrors } from "@/lib/server/http";
+import { jsonBodyOf, storeScope } from "@/lib/server/store-scope";
+import type { Attempt, Destination, Rule } from "@/lib/store/alerts";
+import { previewRule } from "./check";
+import { nextDigestAt } from "./digest";
+import { checkResolved, DestinationRefused, parseDestinationUrl, urlHint } from "./destination-url";
+import type { EventBody } from "./messages";
+import { alertsDeliverer } from "./runtime";
+import { checkThreshold, isRuleKind, RULE_KINDS, type RuleKind } from "./rules";
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+const destinationJson = (d: Destination) => ({ id: d.id, kind: d.kind, name: d.name, url_hint: d.urlHint, status: d.status, stopped_reason: d.stoppedReason, created_at: iso(d.createdAt) });
+
+const ruleJson = (r: Rule) => ({
+  id: r.id,
+  kind: r.kind,
+  threshold: r.threshold,
+  destination_id: r.destinationId,
+  cooldown_minutes: Math.round(r.cooldownMs / 60_000),
+  state: r.state,
+  last_checked_at: iso(r.lastCheckedAt),
+  last_changed_at: iso(r.lastChangedAt),
+  created_at: iso(r.createdAt),
+});
+
+const attemptJson = (a: Attempt) => ({
+  id: a.deliveryId,
+  destination_id: a.destinationId,
+  destination_name: a.destinationName,
+  type: a.type,
+  attempt: a.attempt,
+  status: a.status,
+  response_status: a.responseStatus,
+  error: a.error,
+  at: iso(a.at),
+  next_attempt_at: iso(a.nextAttemptAt),
+  retryable: a.retryable,
+});
+
+const notFound = (what: string) => finalError({ status: 404, code: "not_found", message: `This workspace has no ${what} with that id (deleted meanwhile?).` });
+const noStore = { "Cache-Control": "no-store" };
+const noContent = () => new Response(null, { status: 204, headers: noStore });
+
+type IdContext = { params: Promise<{ id?: string }> };
+
+/** The id in the URL, when it has the form of `prefix`'s ids; anything else is simply not found. */
+async function idOf(ctx: IdContext, prefix: string, what: string): Promise<string> {
+  const { id } = await ctx.params;
+  if (typeof id !== "string" || !new RegExp(`^${prefix}_[A-Za-z0-9_-]{16}$`).test(id)) throw notFound(what);
+  return id;
+}
+
+/** A name: one line, 1-80 characters after trimming. */
+const nameField = z
+  .string({ error: "name must be a string: what the destination is called." })
+  .transform((v) => v.trim())
+  .refine((v) => v.length >= 1 && [...v].length <= 80, { error: "name must be 1 to 80 characters." })
+  .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), { error: "name must be one line of text." });
+
+const destinationBody = z.object({
+  kind: z.enum(["slack", "webhook"], { error: 'kind must be "slack" or "webhook".' }),
+  name: nameField,
+  url: z.string({ error: "url must be a string: the receiver's address." }),
+});
+
+/** A Standard Webhooks secret: `whsec_` and 24 random bytes in base64. */
+const newSigningSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
+
+/** GET /api/alerts/destinations */
+export const listDestinations = withErrors("the alert destinations", async (req: Request) => {
+  const { store, workspace } = await storeScope(req, { write: false });
+  return json({ data: (await store.alerts.destinations(workspace)).map(destinationJson) }, { headers: noStore });
+});
+
+/** POST /api/alerts/destinations {kind, name, url}: 201, with the signing secret of a webhook (once). */
+export const createDestination = withErrors("adding the destination", async (req: Request) => {
+  const { store, workspace } = await storeScope(req, { write: true });
+  const body = await jsonBodyOf(req, destinationBody, '{"kind": "webhook", "name": "Ops", "url": "https://example.com/hooks/analytics"}');
+  const allowPrivate = getEnv().webhookAllowPrivate;
+  let url: URL;
+  try {
+    url = parseDestinationUrl(body.url, allowPrivate);
+    await checkResolved(url.hostname, allowPrivate);
+  } catch (error) {
+    if (error instanceof DestinationRefused) throw invalidParameter("url", error.message);
+    throw error;
+  }
+  const secret = body.kind === "webhook" ? newSigningSecret() : null;
+  const destination = await store.alerts.createDestination(workspace, { kind: body.kind, name: body.name, url: url.toString(), urlHint: urlHint(url), secret });
+  return json({ ...destinationJson(destination), ...(secret ? { secret } : {}) }, { status: 201, headers: noStore });
+});
+
+/** DELETE /api/alerts/destinations/{id}: 204 (its rules, deliveries and the digest going there go too). */
+export const deleteDestination = withErrors("deleting the destination", async (req: Request, ctx: IdContext) => {
+  const { store, workspace } = await storeScope(req, { write: true });
+  const id = await idOf(ctx, "dst", "destination");
+  if (!(await store.alerts.removeDestination(workspace, id))) throw notFound("destination");
+  return noContent();
+});
+
+/** POST /api/alerts/destinations/{id}/test: 202, one delivery of type `test`, sent at once. */
+export const testDestination = withErrors("sending a test", async (req: Request, ctx: IdContext) => {
+  const { store, workspace } = await storeScope(req, { write: true });
+  const id = await idOf(ctx, "dst", "destination");
+  const destination = await store.alerts.destination(workspace, id);
+  if (!destination) throw notFound("destination");
+  if (destination.status === "stopped") {
+    throw finalError({ status: 409, code: "destination_stopped", message: destination.stoppedReason ?? "This destination is stopped: delete it and add it again." });
+  }
+  const now = serverContext().now();
+  const publicUrl = getEnv().publicUrl;
+  const body: EventBody = {
+    type: "test",
+    timestamp: new Date(now).toISOString(),
+    data: { message: `A test from Workspace Analytics to “${destination.name}”: alerts and digests sent here will look like this.`, ...(publicUrl ? { url: `${publicUrl}/settings` } : {}) },
+  };
+  const made = await store.alerts.enqueue(workspace, { dedupeKey: `test:${id}:${randomBytes(8).toString("hex")}`, type: "test", body }, [id]);
+  alertsDeliverer().kick();
+  return json({ delivery_id: made?.[0]?.id ?? null }, { status: 202, headers: noStore });
+});
+
+const COOLDOWN_MAX_MINUTES = 7 * 24 * 60;
+
+const ruleBody = z.object({
+  kind: z.string({ error: `kind must be one of ${RULE_KINDS.join(", ")}.` }).refine(isRuleKind, { error: `kind must be one of ${RULE_KINDS.join(", ")}.` }),
+  threshold: z.unknown().optional(),
+  destination_id: z.string({ error: "destination_id must be the id of one of this workspace's destinations." }),
+  cooldown_minutes: z
+    .number({ error: "cooldown_minutes must be a number of minutes." })
+    .int({ error: "cooldown_minutes must be a whole number of minutes." })
+    .min(0, { error: `cooldown_minutes must be 0 to ${COOLDOWN_MAX_MINUTES} (a week).` })
+    .max(COOLDOWN_MAX_MINUTES, { error: `cooldown_minutes must be 0 to ${COOLDOWN_MAX_MINUTES} (a week).` })
+    .optional(),
+});
+
+/** The threshold of `kind`, or a 400 naming `threshold`. */
+function threshold(kind: RuleKind, value: unknown): number | null {
+  const checked = checkThreshold(kind, value);
+  if ("error" in checked) throw invalidParameter("threshold", checked.error);
+  return checked.threshold;
+}
+
+/** GET /api/alerts/rules */
+export const listRules = withErrors("the alert rules", async (req: Request) => {
+  const { store, workspace } = await storeScope(req, { write: false });
+  return json({ data: (await store.alerts.rules(workspace)).map(ruleJson) }, { headers: noStore });
+});
+
+/** POST /api/alerts/rules {kind, threshold, destination_id, cooldown_minutes?}: 201 the rule. */
+export const createRule = withErrors("adding the rule", async (req: Request) => {
+  const { store, workspace } = await storeScope(req, { write: true });
+  const body = await jsonBodyOf(req, ruleBody, '{"kind": "score_drop", "threshold": 5, "destination_id": "dst_…"}');
+  const kind = body.kind as RuleKind;
+  const rule = await store.alerts.createRule(workspace, {
+    kind,
+    threshold: threshold(kind, body.threshold),
+    destinationId: body.destination_id,
+    cooldownMs: (body.cooldown_minutes ?? 60) * 60_000,
+  });
+  if (!rule) throw finalError({ status: 404, code: "not_found", message: "This workspace has no destination with that id: add one first.", param: "destination_id" });
+  return json(ruleJson(rule), { status: 201, headers: noStore });
+});
+
+/** DELETE /api/alerts/rules/{id}: 204. */
+export const deleteRule = withErrors("deleting the rule", async (req: Request, ctx: IdContext) => {
+  const { store, workspace } = await storeScope(req, { write: true });
+  const id = await idOf(ctx, "rule", "rule");
+  if (!(await store.alerts.removeRule(workspace, id))) throw notFound("rule");
+  return noContent();
+});
+
+/** GET /api/alerts/rules/preview?kind&threshold&cooldown_minutes: how often it would have fired in 30 days. */
+export const previewRuleRoute = withErrors("the rule's preview", async (req: Request) => {
+  const { store, workspace } = await storeScope(req, { write: false });
+  const params = new URL(req.url).searchParams;
+  const kind = params.get("kind");
+  if (!isRuleKind(kind)) throw invalidParameter("kind", `kind must be one of ${RULE_KINDS.join(", ")}.`);
+  const rawThreshold = params.get("threshold");
+  const value = rawThreshold === null || rawThreshold.trim() === "" ? undefined : Number(rawThreshold);
+  const rawCooldown = params.get("cooldown_minutes");
+  const cooldown = rawCooldown === null ? 60 : Number(rawCooldown);
+  if (!Number.isInteger(cooldown) || cooldown < 0 || cooldown > COOLDOWN_MAX_MINUTES) throw invalidParameter("cooldown_minutes", `cooldown_minutes must be a whole number from 0 to ${COOLDOWN_MAX_MINUTES}.`);
+  const preview = await previewRule(store, workspace, { kind, threshold: threshold(kind, value), cooldownMs: cooldown * 60_000 }, serverContext().now());
+  return json(preview, { headers: noStore });
+});
+
+/** GET /api/alerts/deliveries?limit: every attempt, newest first. */
+export const listDeliveries = withErrors("the deliveries", async (req: Request) => {
+  const { store, workspace } = await storeScope(req, { write: false });
+  const raw = new URL(req.url).searchParams.get("limit");
+  const limit = raw === null ? 50 : Number(raw);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw invalidParameter("limit", "limit must be a whole number from 1 to 200.");
+  return json({ data: (await store.alerts.attempts(workspace, limit)).map(attemptJson) }, { headers: noStore });
+});
+
+/** POST /api/alerts/deliveries/{id}/retry: 202, the failed delivery due again now. */
+export const retryDelivery = withErrors("retrying the delivery", async (req: Request, ctx: IdContext) => {
+  const { store, workspace } = await storeScope(req, { write: true });
+  const id = await idOf(ctx, "dlv", "delivery");
+  const outcome = await store.alerts.retry(workspace, id);
+  if (outcome === "unknown") throw notFound("delivery");
+  if (outcome === "not_retryable") throw finalError({ status: 409, code: "not_retryable", message: "Only a delivery that failed for good, to a destination still active, can be retried (this one is delivered, still retrying, or its destination is stopped)." });
+  alertsDeliverer().kick();
+  return json({ id, status: "retrying" }, { status: 202, headers: noStore });
+});
+
+async function digestJson(scope: Awaited<ReturnType<typeof storeScope>>) {
+  const destination = await scope.store.alerts.digest(scope.workspace);
+  const ws = await scope.store.workspaces.workspace(scope.workspace);
+  const tz = ws?.timeZone ?? "UTC";
+  return { destination_id: destination, next_at: destination === null ? null : iso(nextDigestAt(tz, serverContext().now())), time_zone: tz };
+}
+
+/** GET /api/alerts/digest */
+export const getDigest = withErrors("the weekly digest", async (req: Request) => json(await digestJson(await storeScope(req, { write: false })), { headers: noStore }));
+
+/** PUT /api/alerts/digest {destination_id: string | null}: where the digest goes, or never. */
+export const putDigest = withErrors("setting the weekly digest", async (req: Request) => {
+  const scope = await storeScope(req, { write: true });
+  const body = await jsonBodyOf(req, z.object({ destination_id: z.string({ error: "destination_id must be a destination's id, or null for never." }).nullable() }), '{"destination_id": "dst_…"}');
+  if (!(await scope.store.alerts.setDigest(scope.workspace, body.destination_id))) {
+    throw finalError({ status: 404, code: "not_found", message: "This workspace has no destination with that id.", param: "destination_id" });
+  }
+  return json(await digestJson(scope), { headers: noStore });
+});

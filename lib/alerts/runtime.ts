@@ -1,0 +1,38 @@
+// Alerts in the running server: the process's one sender (deliver.ts; its polling loop is started
+// with the background jobs) and the check run after a snapshot or a day's figures were kept. Both
+// reach the store and the clock through the server context, so a test's context reaches them too.
+import "server-only";
+import { serverContext } from "@/lib/server/context";
+import { getEnv } from "@/lib/server/env";
+import { newInstanceId } from "@/lib/store/scheduler";
+import type { WorkspaceId } from "@/lib/store/schema";
+import type { Store } from "@/lib/store/store";
+import { checkRules, notifyPaused, type CheckOutcome } from "./check";
+import { createDeliverer, httpSender, type Deliverer } from "./deliver";
+
+const g = globalThis as typeof globalThis & { __waAlertsDeliverer?: Deliverer };
+
+/** This process's sender (made on first use; its loop runs once `start()` is called). */
+export function alertsDeliverer(instance?: string): Deliverer {
+  return (g.__waAlertsDeliverer ??= createDeliverer({
+    store: () => serverContext().store(),
+    now: () => serverContext().now(),
+    instance: instance ?? newInstanceId(),
+    send: (url, secret, message) => httpSender(getEnv().webhookAllowPrivate, () => serverContext().now())(url, secret, message),
+  }));
+}
+
+function checkDeps(store: Store) {
+  const publicUrl = getEnv().publicUrl;
+  return { store, now: () => serverContext().now(), ...(publicUrl ? { publicUrl } : {}), delivered: () => alertsDeliverer().kick() };
+}
+
+/** Checks `workspace`'s rules now (after a snapshot or a day's figures), and sends what they made at once. */
+export function checkAfterSnapshot(store: Store, workspace: WorkspaceId): Promise<CheckOutcome> {
+  return checkRules(checkDeps(store), workspace);
+}
+
+/** Tells the workspace's destinations, once, that its watching paused. */
+export function alertWatchingPaused(store: Store, workspace: WorkspaceId, reason: string): Promise<number> {
+  return notifyPaused(checkDeps(store), workspace, reason);
+}
