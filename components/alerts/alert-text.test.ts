@@ -37,9 +37,9 @@ describe("a rule in words", () => {
     expect(parseThreshold("")).toBeNull();
     expect(parseThreshold("abc")).toBeNaN();
   });
-  it("the preview asks without a threshold for a kind that ignores it", () => {
-    expect(previewUrl("rank_passed", null)).toBe("/api/alerts/rules/preview?kind=rank_passed");
-    expect(previewUrl("score_below", 40)).toBe("/api/alerts/rules/preview?kind=score_below&threshold=40");
+  it("the preview asks without a threshold for a kind that ignores it, and with the cooldown when one is typed", () => {
+    expect(previewUrl({ kind: "rank_passed", threshold: null, cooldown_minutes: null })).toBe("/api/alerts/rules/preview?kind=rank_passed");
+    expect(previewUrl({ kind: "score_below", threshold: 40, cooldown_minutes: 0 })).toBe("/api/alerts/rules/preview?kind=score_below&threshold=40&cooldown_minutes=0");
   });
 });
 
@@ -98,7 +98,7 @@ describe("refusals", () => {
       "This address cannot receive alerts. Use a full web address, such as https://example.com/hooks; addresses on a private network or on the dashboard's own machine are refused.",
     );
     const threshold = new DataApiError({ status: 400, code: "invalid_parameter", message: "threshold must be > 0", param: "threshold" });
-    expect(problemText(threshold, "rule", "score_drop")).toBe("Points lost since the previous snapshot: more than 0, at most 100.");
+    expect(problemText(threshold, "rule", "score_drop")).toBe("Points the score falls between two readings: 0.1 to 100.");
     expect(problemText(new TypeError("x"), "rule")).toBe("Something went wrong. Try again.");
   });
 });

@@ -1,6 +1,7 @@
 // What the alerts' cards say, as plain functions of the data (unit-tested beside): each rule kind's
 // name, threshold field and sentence, the preview's sentence, a delivery's type and status in words,
 // and which form field a failed write is about.
+import { RULE_KINDS as RULE_KIND_LIST, THRESHOLDS } from "@/lib/alerts/rules";
 import { isDataApiError } from "@/lib/data-api/errors";
 import { formatCount, formatDate, formatNumber, formatThreshold } from "@/lib/format/format";
 import type { Delivery, Destination, Rule, RuleKind, RulePreview } from "@/lib/queries/alerts";
@@ -9,12 +10,6 @@ import { alertErrorText, thresholdBoundsText, type AlertSubject } from "@/lib/ui
 type ThresholdField = {
   /** The field's label. */
   label: string;
-  /** What the field's value counts, after the number ("points", "%"). */
-  unit: string;
-  /** The bounds the routes accept, as the input's hints (the route checks them and names the field). */
-  min: number;
-  max?: number;
-  step: number | "any";
 };
 
 type KindText = {
@@ -29,12 +24,12 @@ const num = (n: number | null) => (n === null ? "?" : formatThreshold(n));
 export const RULE_KINDS: Record<RuleKind, KindText> = {
   score_drop: {
     name: "Score falls",
-    threshold: { label: "Fall of at least (points)", unit: "points", min: 0, max: 100, step: "any" },
+    threshold: { label: "Fall of at least (points)" },
     sentence: (t) => `The score falls by ${num(t)} points or more since the previous snapshot`,
   },
   score_below: {
     name: "Score below a value",
-    threshold: { label: "Score below", unit: "", min: 0, max: 100, step: "any" },
+    threshold: { label: "Score below" },
     sentence: (t) => `The score is below ${num(t)}`,
   },
   rank_passed: {
@@ -44,22 +39,29 @@ export const RULE_KINDS: Record<RuleKind, KindText> = {
   },
   negative_mentions: {
     name: "Negative mentions in a day",
-    threshold: { label: "Negative mentions in a day, at least", unit: "mentions", min: 1, step: 1 },
+    threshold: { label: "Negative mentions in a day, at least" },
     sentence: (t) => `${num(t)} or more negative mentions in a day`,
   },
   ai_visitors_drop: {
     name: "AI visitors fall",
-    threshold: { label: "Below the previous 7 days' average by (%)", unit: "%", min: 1, max: 100, step: "any" },
+    threshold: { label: "Below the previous 7 days' average by (%)" },
     sentence: (t) => `AI visitors of a day fall ${num(t)}% or more below the previous 7 days' average`,
   },
   conversions_drop: {
     name: "Conversions fall",
-    threshold: { label: "Below the previous 7 days' average by (%)", unit: "%", min: 1, max: 100, step: "any" },
+    threshold: { label: "Below the previous 7 days' average by (%)" },
     sentence: (t) => `Conversions of a day fall ${num(t)}% or more below the previous 7 days' average`,
   },
 };
 
-export const RULE_KIND_ORDER = Object.keys(RULE_KINDS) as RuleKind[];
+/** The kinds in the routes' own order. */
+export const RULE_KIND_ORDER: readonly RuleKind[] = RULE_KIND_LIST;
+
+/** The threshold input's bounds: the routes' (they check them, and name the field when refused). */
+export function thresholdInput(kind: RuleKind): { min: number; max: number; step: number | "any" } | null {
+  const bounds = THRESHOLDS[kind];
+  return bounds ? { min: bounds.min, max: bounds.max, step: bounds.integer ? 1 : "any" } : null;
+}
 
 export const ruleSentence = (rule: Pick<Rule, "kind" | "threshold">) => RULE_KINDS[rule.kind].sentence(rule.threshold);
 

@@ -114,7 +114,7 @@ export function DestinationsCard({ onTestSent }: { onTestSent: (deliveryId: stri
                 onTest={async () => {
                   setStatus("");
                   const deliveryId = (await testDestination.mutateAsync(d.id)).delivery_id;
-                  onTestSent(deliveryId);
+                  if (deliveryId) onTestSent(deliveryId);
                   setStatus(`Test sent to ${d.name}: its delivery shows under Deliveries.`);
                 }}
                 onDelete={async () => {
@@ -293,7 +293,7 @@ function DestinationItem({
       </p>
       {stopped && (
         <p className="small" data-testid="destination-stopped">
-          Nothing is sent here any more{d.stopped_reason ? `: ${d.stopped_reason}` : "."}
+          {d.stopped_reason ?? "Nothing is sent here any more. To send here again, delete it and add it again."}
         </p>
       )}
       <p className="small muted">
@@ -338,6 +338,7 @@ function DestinationItem({
         </div>
       ) : (
         <div className={styles.actions}>
+          {!stopped && (
           <button
             type="button"
             className="button button-small button-secondary"
@@ -355,6 +356,7 @@ function DestinationItem({
           >
             {testing ? "Sending…" : "Send a test"}
           </button>
+          )}
           <button
             ref={deleteButton}
             type="button"

@@ -9,8 +9,8 @@ import { useDisplayTimeZone } from "@/components/range/display-time-zone";
 import { Card } from "@/components/ui/card";
 import { DateTime } from "@/components/ui/date-time";
 import { formatDateTime } from "@/lib/format/format";
-import { useAlertWrites, useDestinations, useRulePreview, useRules, type Destination, type Rule, type RuleKind } from "@/lib/queries/alerts";
-import { cooldownText, fieldOf, previewSentence, problemText, RULE_KIND_ORDER, RULE_KINDS, ruleSentence, thresholdHint } from "./alert-text";
+import { useAlertWrites, useDestinations, useRulePreview, useRules, type Destination, type PreviewAsk, type Rule, type RuleKind } from "@/lib/queries/alerts";
+import { cooldownText, fieldOf, previewSentence, problemText, RULE_KIND_ORDER, RULE_KINDS, ruleSentence, thresholdHint, thresholdInput } from "./alert-text";
 import styles from "./alerts.module.css";
 
 const FIELDS = ["kind", "threshold", "destination_id", "cooldown_minutes"] as const;
@@ -37,10 +37,10 @@ export function parseThreshold(text: string): number | null {
   return Number.isFinite(n) ? n : Number.NaN;
 }
 
-/** The kind and threshold back from the debounced "kind threshold" string. */
-function parseAsk(ask: string): [RuleKind, number | null] {
-  const [kind, threshold] = ask.split(" ") as [RuleKind, string];
-  return [kind, threshold === "null" ? null : Number(threshold)];
+/** The preview's question back from its debounced string (JSON writes NaN as null: what is not a number is not asked about). */
+function parseAsk(text: string): PreviewAsk {
+  const { kind, threshold, cooldown_minutes } = JSON.parse(text) as PreviewAsk;
+  return { kind, threshold, cooldown_minutes };
 }
 
 export function RulesCard() {
@@ -62,32 +62,34 @@ export function RulesCard() {
   const listRef = useRef<HTMLUListElement>(null);
 
   const spec = RULE_KINDS[kind];
+  const bounds = thresholdInput(kind);
   const destinationList = destinations.data ?? [];
   // The first destination until one is chosen, and again if the chosen one is deleted.
   const chosen = destinationList.some((d) => d.id === destinationId) ? destinationId : (destinationList[0]?.id ?? "");
   const typed = spec.threshold ? parseThreshold(threshold) : null;
-  // Debounced as one string, so a change of kind or threshold restarts the same wait.
-  const asked = `${kind} ${typed}`;
+  const typedCooldown = cooldown.trim() === "" ? null : Number(cooldown);
+  // Debounced as one string, so a change of kind, threshold or cooldown restarts the same wait.
+  const asked = JSON.stringify({ kind, threshold: typed, cooldown_minutes: typedCooldown });
   const settledAsk = useDebounced(asked, PREVIEW_DEBOUNCE_MS);
   const settled = settledAsk === asked;
-  const [askedKind, askedThreshold] = parseAsk(settledAsk);
-  const canPreview = !RULE_KINDS[askedKind].threshold || (askedThreshold !== null && !Number.isNaN(askedThreshold));
-  const preview = useRulePreview(askedKind, askedThreshold, canPreview);
-  // The preview's own refusal of the threshold is said on the field, as the create's would be.
-  const previewFieldError = settled && preview.error && fieldOf(preview.error, ["threshold"] as const) ? problemText(preview.error, "preview", askedKind) : null;
+  const ask = parseAsk(settledAsk);
+  const canPreview = !RULE_KINDS[ask.kind].threshold || ask.threshold !== null;
+  const preview = useRulePreview(ask, canPreview);
+  // The preview's own refusal of a field is said on that field, as the create's would be.
+  const previewField = settled && preview.error ? fieldOf(preview.error, ["threshold", "cooldown_minutes"] as const) : null;
+  const previewFieldError = previewField ? problemText(preview.error, "preview", ask.kind) : null;
 
   async function add(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setFieldError(null);
     setFormError(null);
     setStatus("");
-    const cooldownMinutes = cooldown.trim() === "" ? undefined : Number(cooldown);
     try {
       const rule = await createRule.mutateAsync({
         kind,
         threshold: spec.threshold ? typed : null,
         destination_id: chosen,
-        ...(cooldownMinutes === undefined ? {} : { cooldown_minutes: cooldownMinutes }),
+        ...(typedCooldown === null ? {} : { cooldown_minutes: typedCooldown }),
       });
       const to = destinationList.find((d) => d.id === rule.destination_id)?.name;
       setStatus(`Rule added: ${ruleSentence(rule)}${to ? `, sent to ${to}` : ""}.`);
@@ -101,7 +103,7 @@ export function RulesCard() {
     }
   }
 
-  const errorFor = (field: Field) => (fieldError?.field === field ? fieldError.message : field === "threshold" ? previewFieldError : null);
+  const errorFor = (field: Field) => (fieldError?.field === field ? fieldError.message : field === previewField ? previewFieldError : null);
   const described = (field: Field, help?: string) => [help, errorFor(field) ? `${id}-${field}-error` : undefined].filter(Boolean).join(" ") || undefined;
   const list = rules.data ?? [];
 
@@ -147,9 +149,9 @@ export function RulesCard() {
                     className="input"
                   type="number"
                   inputMode="decimal"
-                  min={spec.threshold.min}
-                  max={spec.threshold.max}
-                  step={spec.threshold.step}
+                  min={bounds?.min}
+                  max={bounds?.max}
+                  step={bounds?.step}
                   value={threshold}
                   onChange={(e) => {
                     setThreshold(e.target.value);
@@ -203,7 +205,10 @@ export function RulesCard() {
                 max={10080}
                 step={1}
                 value={cooldown}
-                onChange={(e) => setCooldown(e.target.value)}
+                onChange={(e) => {
+                  setCooldown(e.target.value);
+                  if (fieldError?.field === "cooldown_minutes") setFieldError(null);
+                }}
                 aria-invalid={errorFor("cooldown_minutes") ? true : undefined}
                 aria-describedby={described("cooldown_minutes", `${id}-cooldown-help`)}
               />
@@ -222,8 +227,8 @@ export function RulesCard() {
                   ? "Type a threshold to see how often this rule would have fired."
                   : preview.error
                     ? previewFieldError
-                      ? "Correct the threshold to see how often this rule would have fired."
-                      : `The preview could not be read: ${problemText(preview.error, "preview", askedKind)}`
+                      ? `Correct the ${previewField === "threshold" ? "threshold" : "cooldown"} to see how often this rule would have fired.`
+                      : `The preview could not be read. ${problemText(preview.error, "preview", ask.kind)}`
                     : preview.data
                       ? previewSentence(preview.data, tz)
                       : ""}

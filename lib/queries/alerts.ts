@@ -7,6 +7,7 @@
 // test just sent has not shown yet; nothing else polls.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
+import type { RuleKind } from "@/lib/alerts/rules";
 import { getJson, sendJson } from "./api";
 
 export type DestinationKind = "slack" | "webhook";
@@ -23,7 +24,7 @@ export type Destination = {
 /** The answer to a create: a webhook's signing secret comes with it, this once only. */
 export type CreatedDestination = Destination & { secret?: string };
 
-export type RuleKind = "score_drop" | "score_below" | "rank_passed" | "negative_mentions" | "ai_visitors_drop" | "conversions_drop";
+export type { RuleKind };
 export type Rule = {
   id: string;
   kind: RuleKind;
@@ -62,7 +63,7 @@ export const alertsKeys = {
   rules: [...ALERTS_KEY, "rules"] as const,
   deliveries: (limit: number) => [...ALERTS_KEY, "deliveries", { limit }] as const,
   digest: [...ALERTS_KEY, "digest"] as const,
-  preview: (kind: RuleKind, threshold: number | null) => [...ALERTS_KEY, "preview", { kind, threshold }] as const,
+  preview: (ask: PreviewAsk) => [...ALERTS_KEY, "preview", ask] as const,
 };
 
 /** How many attempts the Settings table lists (the newest). */
@@ -78,18 +79,22 @@ export const useDestinations = () => useQuery({ queryKey: alertsKeys.destination
 export const useRules = () => useQuery({ queryKey: alertsKeys.rules, queryFn: ({ signal }) => dataOf<Rule>(`${base}/rules`, signal) });
 export const useDigest = () => useQuery({ queryKey: alertsKeys.digest, queryFn: ({ signal }) => getJson<Digest>(`${base}/digest`, { signal }) });
 
-/** The preview's query string: rank_passed has no threshold, so none is sent. */
-export function previewUrl(kind: RuleKind, threshold: number | null): string {
-  const query = new URLSearchParams({ kind });
-  if (threshold !== null) query.set("threshold", String(threshold));
+/** What the preview is asked about: the rule as the form has it (a cooldown changes how often it notifies). */
+export type PreviewAsk = { kind: RuleKind; threshold: number | null; cooldown_minutes: number | null };
+
+/** The preview's query string: rank_passed has no threshold, and an empty cooldown is the default, so neither is sent then. */
+export function previewUrl(ask: PreviewAsk): string {
+  const query = new URLSearchParams({ kind: ask.kind });
+  if (ask.threshold !== null) query.set("threshold", String(ask.threshold));
+  if (ask.cooldown_minutes !== null) query.set("cooldown_minutes", String(ask.cooldown_minutes));
   return `${base}/rules/preview?${query.toString()}`;
 }
 
 /** How often the rule would have fired; `enabled` false while the form has nothing to ask about. */
-export function useRulePreview(kind: RuleKind, threshold: number | null, enabled: boolean) {
+export function useRulePreview(ask: PreviewAsk, enabled: boolean) {
   return useQuery({
-    queryKey: alertsKeys.preview(kind, threshold),
-    queryFn: ({ signal }) => getJson<RulePreview>(previewUrl(kind, threshold), { signal }),
+    queryKey: alertsKeys.preview(ask),
+    queryFn: ({ signal }) => getJson<RulePreview>(previewUrl(ask), { signal }),
     enabled,
     // A preview is cheap to keep for the session of the form; history only grows hourly.
     staleTime: 60_000,
@@ -161,7 +166,7 @@ export function useAlertWrites() {
     onSettled: () => refresh(ALERTS_KEY),
   });
   const testDestination = useMutation({
-    mutationFn: async (id: string) => (await sendJson<{ delivery_id: string }>("POST", `${idPath("destinations", id)}/test`))!,
+    mutationFn: async (id: string) => (await sendJson<{ delivery_id: string | null }>("POST", `${idPath("destinations", id)}/test`))!,
     onSettled: () => refresh(alertsKeys.deliveries(DELIVERIES_SHOWN)),
   });
   const createRule = useMutation({

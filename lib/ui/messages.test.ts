@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { insightsParams, mentionListParams, parseQuery, visitorListParams } from "@/lib/data-api/params";
-import { alertErrorText, exportErrorText, filterProblemText, loadErrorText, noteErrorText, rangeProblemText, signInErrorText, thresholdBoundsText, type RangeField, type RangeProblem } from "./messages";
+import { MAX_DESTINATIONS, MAX_RULES } from "@/lib/store/alerts";
+import { ALERT_BOUNDS, alertErrorText, exportErrorText, filterProblemText, loadErrorText, noteErrorText, rangeProblemText, signInErrorText, thresholdBoundsText, type RangeField, type RangeProblem } from "./messages";
 
 /** Words a developer would write and a marketer would not read: paths, status codes, API terms. */
 const DEVELOPER_WORDS = /\/api|\/v1|\/visitors|\/intelligence|\bHTTP\b|\b[45]\d\d\b|ISO 8601|IANA|\bparam\b|must be|\bupstream\b|Data API|\bendpoint\b|\bquery\b|YYYY|\btz\b|\bnull\b|\bundefined\b/i;
@@ -153,9 +154,10 @@ describe("alerts: a refused or failed write, said by field, code and status", ()
     [{ status: 400, code: "invalid_parameter", param: "destination_id" }, "rule", /Choose where the rule sends/],
     [{ status: 400, code: "invalid_parameter", param: "cooldown_minutes" }, "rule", /0 to 10,080/],
     [{ status: 400, code: "invalid_parameter", param: "body" }, "digest", /Reload/],
-    [{ status: 409, code: "too_many" }, "destination", /20 destinations/],
-    [{ status: 409, code: "too_many" }, "rule", /50 rules/],
+    [{ status: 422, code: "limit_reached" }, "destination", /20 destinations/],
+    [{ status: 422, code: "limit_reached" }, "rule", /50 rules/],
     [{ status: 409, code: "not_retryable" }, "delivery", /cannot be sent again/],
+    [{ status: 409, code: "destination_stopped" }, "test", /stopped/],
     [{ status: 404, code: "not_found", param: "destination_id" }, "rule", /Choose another/],
     [{ status: 404, code: "not_found" }, "rule", /rule was deleted meanwhile/],
     [{ status: 404, code: "not_found" }, "test", /destination was deleted meanwhile/],
@@ -170,13 +172,18 @@ describe("alerts: a refused or failed write, said by field, code and status", ()
     expect(text).toMatch(words);
   });
 
+  it("the bounds it names are the store's and the routes' own", () => {
+    expect(ALERT_BOUNDS).toMatchObject({ destinations: MAX_DESTINATIONS, rules: MAX_RULES });
+  });
+
   it("a refused threshold says the bounds of the rule's own kind, as its hint does", () => {
     const refused = { status: 400, code: "invalid_parameter", param: "threshold" };
     for (const kind of ["score_drop", "score_below", "negative_mentions", "ai_visitors_drop", "conversions_drop"] as const) {
       expect(alertErrorText(refused, "rule", kind)).toBe(thresholdBoundsText(kind));
       plain(thresholdBoundsText(kind));
     }
-    expect(thresholdBoundsText("negative_mentions")).toMatch(/whole number/);
-    expect(thresholdBoundsText("conversions_drop")).toMatch(/1 to 100/);
+    expect(thresholdBoundsText("score_drop")).toBe("Points the score falls between two readings: 0.1 to 100.");
+    expect(thresholdBoundsText("negative_mentions")).toBe("A whole number of negative mentions in one day, 1 to 1,000,000.");
+    expect(thresholdBoundsText("conversions_drop")).toBe("A per cent from 1 to 100.");
   });
 });

@@ -5,7 +5,8 @@
 // its reason (lib/range: not a date, backwards, too long…), so the sentence says what to do.
 import { INSIGHTS_MAX_DAYS, PAGE_SIZE_MAX } from "@/lib/data-api/constants";
 import { ANNOTATION_AUTHOR_MAX, ANNOTATION_TEXT_MAX, ANNOTATIONS_PER_WORKSPACE } from "@/lib/annotations/limits";
-import { formatDuration, formatNumber } from "@/lib/format/format";
+import { THRESHOLDS, type RuleKind } from "@/lib/alerts/rules";
+import { formatDuration, formatNumber, formatThreshold } from "@/lib/format/format";
 
 /** Why a range's end or zone cannot be used (lib/range names one per field). */
 export type RangeProblem = "missing" | "not_a_date" | "backwards" | "too_long" | "mixed" | "unknown_zone" | "not_a_preset";
@@ -176,24 +177,26 @@ export function exportErrorText(error: { code?: string }): string {
 /** What an alerts form or list was doing when it failed: the sentence names the thing. */
 export type AlertSubject = "destination" | "rule" | "digest" | "test" | "delivery" | "preview";
 
-/** The bounds the alerts' routes hold, as the sentences (and the forms' hints) say them. */
+/**
+ * The alerts' bounds the sentences name: 20 destinations and 50 rules per workspace, names of 80
+ * characters, a cooldown of at most a week (the store's and the routes' own; a test holds them equal).
+ */
 export const ALERT_BOUNDS = { destinations: 20, rules: 50, nameMax: 80, cooldownMax: 10_080 } as const;
 
-type ThresholdKind = "score_drop" | "score_below" | "rank_passed" | "negative_mentions" | "ai_visitors_drop" | "conversions_drop";
-
-/** What a rule's threshold may be, by its kind: the form's hint, and the sentence when the route refuses it. */
-export function thresholdBoundsText(kind: ThresholdKind): string {
+/** What a rule's threshold may be, by its kind (the routes' bounds): the form's hint, and the sentence when the route refuses it. */
+export function thresholdBoundsText(kind: RuleKind): string {
+  const bounds = THRESHOLDS[kind];
+  if (!bounds) return "This rule has no threshold.";
+  const span = `${formatThreshold(bounds.min)} to ${formatThreshold(bounds.max)}`;
   switch (kind) {
     case "score_drop":
-      return "Points lost since the previous snapshot: more than 0, at most 100.";
+      return `Points the score falls between two readings: ${span}.`;
     case "score_below":
-      return "A score from 0 to 100.";
+      return `A score from ${span}.`;
     case "negative_mentions":
-      return "A whole number of mentions, 1 or more.";
-    case "rank_passed":
-      return "This rule has no threshold.";
+      return `A whole number of negative mentions in one day, ${span}.`;
     default:
-      return "A per cent from 1 to 100.";
+      return `A per cent from ${span}.`;
   }
 }
 
@@ -201,7 +204,7 @@ export function thresholdBoundsText(kind: ThresholdKind): string {
  * What an alerts form or list says when a route refused or failed, by status, code and field (the
  * route's own message is for developers). `kind` is the rule's, for a refused threshold.
  */
-export function alertErrorText(error: ErrorFacts, subject: AlertSubject, kind?: ThresholdKind): string {
+export function alertErrorText(error: ErrorFacts, subject: AlertSubject, kind?: RuleKind): string {
   const { status, code, param } = error;
   if (status === 400 || code === "invalid_parameter") {
     switch (param) {
@@ -221,11 +224,12 @@ export function alertErrorText(error: ErrorFacts, subject: AlertSubject, kind?: 
         return "The server could not read this form. Reload the page and try again.";
     }
   }
-  if (code === "too_many" || status === 409) {
+  if (code === "destination_stopped") return "This destination is stopped, so nothing is sent there. Delete it and add it again to send there.";
+  if (code === "limit_reached" || code === "too_many" || status === 422) {
     if (subject === "destination") return `This workspace already has ${formatNumber(ALERT_BOUNDS.destinations)} destinations, the most it may. Delete one to add another.`;
     if (subject === "rule") return `This workspace already has ${formatNumber(ALERT_BOUNDS.rules)} rules, the most it may. Delete one to add another.`;
-    if (code === "not_retryable") return "This delivery cannot be sent again: it was delivered, or it is being tried again already.";
   }
+  if (code === "not_retryable") return "This delivery cannot be sent again: it was delivered, it is being tried again already, or its destination is stopped.";
   if (status === 404) {
     if (param === "destination_id") return "That destination was deleted meanwhile, perhaps by a teammate. Choose another.";
     if (subject === "rule") return "This rule was deleted meanwhile, perhaps by a teammate.";
