@@ -1,42 +1,29 @@
 // Alerts in Settings, in Chromium against the running app: a webhook destination added by keyboard
 // alone, its signing secret shown once (copied, then gone for good), "Send a test" delivered to a
-// real HTTP receiver this spec starts on 127.0.0.1 (the request's Standard Webhooks signature checked
-// with that secret) and listed as delivered with its 2xx; a refused URL said on its field; a rule
+// real HTTP receiver this spec starts on 127.0.0.1 (lib/alerts/test-receiver.ts; the request verified
+// with that secret by the Standard Webhooks library) and listed as delivered with its 2xx; a refused URL said on its field; a rule
 // with the live preview (the sentence matches the preview route's count), added and deleted; a
 // destination deleted with its rule and the digest it received, the confirmation saying so; axe in
 // both themes on the section with data in it, and at 375 px no sideways scroll with deliveries as
 // cards. The e2e app allows private addresses (WEBHOOK_ALLOW_PRIVATE=true, playwright.config.ts).
 // The store outlives a run, so names are unique and every destination made here is deleted.
-import { createHmac } from "node:crypto";
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
+import { startReceiver, verifyNow, type Receiver } from "../lib/alerts/test-receiver";
 import { expectNoHorizontalOverflow, expectNoSeriousViolations } from "./helpers/a11y";
 import { BASE_URL, signIn } from "./helpers/session";
 
-type Received = { headers: IncomingHttpHeaders; body: string };
 type Destination = { id: string; name: string };
 
-let server: Server;
+let receiver: Receiver;
 let receiverUrl = "";
-const received: Received[] = [];
 
 test.beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = "";
-    req.setEncoding("utf8");
-    req.on("data", (chunk: string) => (body += chunk));
-    req.on("end", () => {
-      received.push({ headers: req.headers, body });
-      res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/analytics`;
+  receiver = await startReceiver();
+  receiverUrl = receiver.url;
 });
 
 test.afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await receiver.close();
 });
 
 const RUN = `${Date.now()}`;
@@ -48,15 +35,6 @@ async function cleanUp(page: Page) {
   for (const d of await destinations(page)) {
     if (d.name.includes(RUN)) await page.request.delete(`/api/alerts/destinations/${d.id}`, { headers: writeHeaders });
   }
-}
-
-/** Standard Webhooks: base64 HMAC-SHA256 of "id.timestamp.body" under the secret's bytes, as "v1,…". */
-function signatureOk(secret: string, r: Received): boolean {
-  const key = Buffer.from(secret.replace(/^whsec_/, ""), "base64");
-  const expected = createHmac("sha256", key).update(`${String(r.headers["webhook-id"])}.${String(r.headers["webhook-timestamp"])}.${r.body}`).digest("base64");
-  return String(r.headers["webhook-signature"] ?? "")
-    .split(" ")
-    .some((s) => s === `v1,${expected}`);
 }
 
 test.beforeEach(async ({ page }) => {
@@ -124,14 +102,14 @@ test("a webhook added by keyboard: the secret once, a test delivered with 2xx to
   expect(await page.content()).not.toContain(secret);
 
   // Send a test, by keyboard: announced, delivered to the receiver signed with that secret, listed as delivered with its 2xx.
-  const before = received.length;
+  const before = receiver.received.length;
   await item.getByRole("button", { name: `Send a test to ${name}` }).focus();
   await page.keyboard.press("Enter");
   await expect(card.getByTestId("destinations-status")).toHaveText(`Test sent to ${name}: its delivery shows under Deliveries.`);
-  await expect.poll(() => received.length, { timeout: 20_000 }).toBeGreaterThan(before);
-  const request = received[received.length - 1]!;
-  expect(JSON.parse(request.body)).toMatchObject({ type: "test" });
-  expect(signatureOk(secret, request), "the request is signed with the secret shown").toBe(true);
+  const [request] = (await receiver.waitFor(before + 1, 20_000)).slice(before);
+  expect(request!.json).toMatchObject({ type: "test" });
+  // The receiver's own library verifies it with the secret the page showed (freshness included).
+  expect(verifyNow(secret, request!)).toMatchObject({ type: "test" });
   const row = page.getByTestId("deliveries-table").getByTestId("delivery-row").filter({ hasText: name }).first();
   await expect(row).toContainText("Test");
   await expect(row.getByTestId("delivery-status")).toHaveText("Delivered", { timeout: 20_000 });
