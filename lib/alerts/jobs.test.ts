@@ -1,0 +1,134 @@
+// Alerts from the background jobs, on both databases, against the sandbox over real HTTP and a real
+// receiver, on fake time with two instances ticking: the hourly collector's snapshots are checked as
+// they are kept and a rule that fires is delivered once whichever instance collected; the weekly digest
+// goes out once, at the first tick after Monday 09:00 in the workspace's zone (not before), with the
+// week's figures against the week before, and not at all for a workspace no longer watched.
+import { randomBytes } from "node:crypto";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { serverCollectContext } from "@/lib/history/collect";
+import { historyJobs } from "@/lib/history/jobs";
+import { serverContextPerTest, TEST_NOW, upstreamForFile } from "@/lib/server/test-support";
+import type { StoreKind } from "@/lib/store/database";
+import { createJobScheduler, HOUR_MS, type JobScheduler } from "@/lib/store/scheduler";
+import type { WorkspaceId } from "@/lib/store/schema";
+import type { Store } from "@/lib/store/store";
+import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
+import { DEMO_KEYS } from "@/sandbox/keys";
+import { checkRules } from "./check";
+import { createDeliverer, type Deliverer } from "./deliver";
+import { DIGEST_JOB, digestJob } from "./digest";
+import type { EventBody } from "./messages";
+import { send } from "./send";
+import { startReceiver, verifySignature, type Receiver } from "./test-receiver";
+
+const T0 = Date.parse(TEST_NOW);
+let now = T0;
+const clock = () => now;
+const sandbox = upstreamForFile({ clock });
+const stores = storesForFile();
+const overrideContext = serverContextPerTest();
+const quiet = { info: () => {}, warn: () => {} };
+let receiver: Receiver;
+
+beforeEach(async () => {
+  receiver = await startReceiver();
+});
+afterEach(async () => {
+  await receiver.close();
+});
+
+type Instance = { scheduler: JobScheduler; deliverer: Deliverer };
+
+function instance(store: Store, name: string, withHistory: boolean): Instance {
+  const deliverer = createDeliverer({ store: async () => store, now: clock, instance: name, send: (u, s, m) => send(u, s, m, { allowPrivate: true, now: clock }), log: () => {} });
+  const afterCollect = (st: Store, ws: WorkspaceId) => checkRules({ store: st, now: clock, publicUrl: "https://analytics.example.com" }, ws, () => {});
+  const definitions = [
+    ...(withHistory ? historyJobs({ store: async () => store, context: serverCollectContext, afterCollect, log: () => {} }) : []),
+    digestJob({ store: async () => store, publicUrl: () => "https://analytics.example.com", log: () => {} }),
+  ];
+  return { scheduler: createJobScheduler({ jobs: async () => store.jobs, definitions, now: clock, instance: name, log: quiet }), deliverer };
+}
+
+/** Moves the clock in 15-minute steps up to `until`; at each step every instance ticks, then sends what is due. */
+async function runUntil(until: number, instances: Instance[]): Promise<void> {
+  for (; now < until; now += 15 * 60_000) {
+    for (const i of instances) await i.scheduler.tick();
+    await Promise.all(instances.map((i) => i.deliverer.deliverDue()));
+  }
+}
+
+async function twoInstances(kind: StoreKind, start: number, withHistory: boolean): Promise<{ a: Store; instances: Instance[] }> {
+  now = start;
+  const config = await stores.config(kind);
+  const a = await stores.open(config, { now: clock });
+  const b = kind === "postgres" ? await stores.open(config, { now: clock }) : a;
+  overrideContext({ now: clock, store: async () => a });
+  sandbox().reset();
+  return { a, instances: [instance(a, "one", withHistory), instance(b, "two", withHistory)] };
+}
+
+async function watchedWithDestination(store: Store, key: string, tz = "UTC") {
+  const workspace = (await store.workspaces.workspaceForKey(key)).id;
+  await store.workspaces.setWatching(workspace, key);
+  await store.workspaces.setTimeZone(workspace, tz);
+  const secret = `whsec_${randomBytes(24).toString("base64")}`;
+  const destination = await store.alerts.createDestination(workspace, { kind: "webhook", name: "Receiver", url: receiver.url, urlHint: "…", secret });
+  return { workspace, destination, secret };
+}
+
+describe.each(STORE_KINDS)("alerts from the background jobs (%s)", (kind) => {
+  it("the hourly collector's snapshots are checked as they are kept: a firing rule is delivered once by two instances", async () => {
+    const { a, instances } = await twoInstances(kind, T0, true);
+    const { workspace, destination, secret } = await watchedWithDestination(a, DEMO_KEYS.pro);
+    const rule = (await a.alerts.createRule(workspace, { kind: "score_below", threshold: 100, destinationId: destination.id, cooldownMs: 0 }))!;
+
+    await runUntil(T0 + 26 * HOUR_MS, instances);
+
+    // Two snapshots (20 and 21 November, the sandbox recomputing at midnight), each checked once.
+    const scores = await a.snapshots.scoreHistory(workspace, { from: 0, to: now });
+    expect(scores).toHaveLength(2);
+    const checks = await a.alerts.checks(workspace, rule.id);
+    expect(checks.map((c) => c.basis)).toEqual(scores.map((s) => `score:${s.at}`).reverse());
+    // Firing from the first; sent once, when it first fired.
+    expect(receiver.received).toHaveLength(1);
+    expect(verifySignature(secret, receiver.received[0]!)).toBe(true);
+    expect(receiver.received[0]!.json).toMatchObject({ type: "alert.firing", data: { value: scores[0]!.score, url: expect.stringMatching(/^https:\/\/analytics\.example\.com\/intelligence\?/) } });
+  });
+
+  it("the weekly digest goes out once, at the first tick after Monday 09:00 in the workspace's zone, with the week against the one before", async () => {
+    // Monday 23 November 2026, 12:00 UTC = 07:00 in New York; 09:00 there is 14:00 UTC.
+    const monday = Date.parse("2026-11-23T12:00:00Z");
+    const { a, instances } = await twoInstances(kind, monday, false);
+    const { workspace, destination, secret } = await watchedWithDestination(a, DEMO_KEYS.pro, "America/New_York");
+    await a.alerts.setDigest(workspace, destination.id);
+    const scoreAt = (at: number, score: number) => a.snapshots.recordScore(workspace, { at, score, direction: null, change: null, breakdown: { visibility: null, sentiment: null, authority: null, coverage: null } });
+    await scoreAt(Date.parse("2026-11-15T00:00:00Z"), 70);
+    await scoreAt(Date.parse("2026-11-22T00:00:00Z"), 66.5);
+    await a.annotations.create(workspace, { date: "2026-11-18", text: "Webinar with partners" });
+    // Another watched workspace without a digest, and one whose watching stopped: nothing for them.
+    const stopped = await watchedWithDestination(a, DEMO_KEYS.free);
+    await a.alerts.setDigest(stopped.workspace, stopped.destination.id);
+    await a.workspaces.stopWatching(stopped.workspace);
+
+    await runUntil(Date.parse("2026-11-23T14:00:00Z"), instances);
+    expect(receiver.received).toHaveLength(0);
+    await runUntil(Date.parse("2026-11-23T20:00:00Z"), instances);
+    expect(receiver.received).toHaveLength(1);
+    const [r] = receiver.received;
+    expect(verifySignature(secret, r!)).toBe(true);
+    expect(Number(r!.headers["webhook-timestamp"]) * 1000).toBe(Date.parse("2026-11-23T14:00:00Z"));
+    const body = r!.json as EventBody;
+    expect(body.type).toBe("digest.weekly");
+    expect(body.data.message).toMatch(/^The week of 2026-11-16 to 2026-11-22 against the week before: [\d,]+ visitors \([+−]\d+\.\d%\), [\d,]+ from AI platforms \([+−]\d+\.\d%\), [\d,]+ conversions \([+−]\d+\.\d%\); AI Positioning Score 66\.5, −3\.5 points on the week/);
+    expect(body.data.url).toBe("https://analytics.example.com/?from=2026-11-16&to=2026-11-22&tz=America%2FNew_York");
+    expect(body.data.sections!.map((s) => s.title)).toEqual(["From mention to conversion, per platform", "Negative mentions", "Notes of the week"]);
+    expect(body.data.sections![0]!.lines).toHaveLength(4);
+    expect(body.data.sections![2]!.lines).toEqual(["2026-11-18: Webinar with partners"]);
+
+    // The rest of the day's slots found it made; one run per hourly slot across the two instances.
+    const runs = await a.jobs.runs(DIGEST_JOB, { limit: 100 });
+    expect(runs).toHaveLength(8);
+    expect(runs.filter((run) => run.outcome?.startsWith("1 digests made"))).toHaveLength(1);
+    expect(runs.some((run) => /1 skipped \(watching is off\)/.test(run.outcome ?? ""))).toBe(true);
+  });
+});
