@@ -28,8 +28,9 @@ import { PEER_ADDRESS_HEADER } from "./client-address";
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
 /**
  * The only routes that take POST, PUT, PATCH or DELETE: signing in and out, cancelling an export,
- * linking a key, watching on and off, saved views, writing notes. A path ending in `/*` stands for
- * its folder and one segment more (an id). A new write route is added here.
+ * linking a key, watching on and off, saved views, writing notes, alerts. A `*` segment stands for
+ * any one segment (an id), also mid-path, as in the alerts' test and retry routes. A new write route
+ * is added here.
  */
 const WRITE_ROUTES: Record<string, readonly string[]> = {
   "/api/session": ["POST", "DELETE"],
@@ -40,15 +41,26 @@ const WRITE_ROUTES: Record<string, readonly string[]> = {
   "/api/views/*": ["PATCH", "DELETE"],
   "/api/annotations": ["POST"],
   "/api/annotations/*": ["PATCH", "DELETE"],
+  "/api/alerts/destinations": ["POST"],
+  "/api/alerts/destinations/*": ["DELETE"],
+  "/api/alerts/destinations/*/test": ["POST"],
+  "/api/alerts/rules": ["POST"],
+  "/api/alerts/rules/*": ["DELETE"],
+  "/api/alerts/deliveries/*/retry": ["POST"],
+  "/api/alerts/digest": ["PUT"],
 };
+
+/** The write routes as segments, for matching a path segment by segment. */
+const WRITE_PATTERNS = Object.entries(WRITE_ROUTES).map(([pattern, methods]) => ({ segments: pattern.split("/"), methods }));
 const READ_ONLY = "GET, HEAD";
 
 /** The write methods a path takes (empty for a read-only one). */
 function writeMethods(path: string): readonly string[] {
   const exact = WRITE_ROUTES[path];
   if (exact) return exact;
-  const slash = path.lastIndexOf("/");
-  return slash > 0 && slash < path.length - 1 ? (WRITE_ROUTES[`${path.slice(0, slash)}/*`] ?? []) : [];
+  const parts = path.split("/");
+  const match = WRITE_PATTERNS.find(({ segments }) => segments.length === parts.length && segments.every((s, i) => s === parts[i] || (s === "*" && parts[i] !== "")));
+  return match?.methods ?? [];
 }
 
 /**
