@@ -2,7 +2,9 @@
 // (bench/cluster.ts) with DATABASE_URL pointing at a PostgreSQL server this test starts on loopback
 // (lib/store/test-postgres.ts), on one sandbox. A workspace watched before they start: the current
 // hour's collection slot runs once across both (one claim, one read of the score and the ranking),
-// and stays run after both have ticked again; both instances answer the same /api/workspace.
+// and stays run after both have ticked again; both instances answer the same /api/workspace. An alert
+// rule set before they start fires on the first snapshot and reaches a real receiver once; a rule
+// added through one instance fires once when both read the next day's score at the same moment.
 // Run after the build (`npm run test:cluster`, part of `npm test`).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
@@ -12,13 +14,17 @@ import { HOURLY_JOB } from "@/lib/history/jobs";
 import { hourlySlot } from "@/lib/store/scheduler";
 import { openStore, type Store } from "@/lib/store/store";
 import { startTestPostgres, type TestPostgres } from "@/lib/store/test-postgres";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
+import { startReceiver, verifySignature, type Receiver } from "@/lib/alerts/test-receiver";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
 let postgres: TestPostgres;
 let cluster: Cluster;
 let store: Store;
+let receiver: Receiver;
+let secret: string;
 const dataDir = mkdtempSync(path.join(tmpdir(), "wa-cluster-history-"));
 
 beforeAll(async () => {
@@ -28,11 +34,17 @@ beforeAll(async () => {
   store = await openStore({ dataDir, databaseUrl }, { secrets: () => ({ current: BENCH_SESSION_SECRET }) });
   const ws = await store.workspaces.workspaceForKey(DEMO_KEYS.pro);
   await store.workspaces.setWatching(ws.id, DEMO_KEYS.pro);
-  cluster = await startCluster({ instances: 2, redis: false, env: { DATABASE_URL: databaseUrl } });
+  receiver = await startReceiver();
+  secret = `whsec_${randomBytes(24).toString("base64")}`;
+  const destination = await store.alerts.createDestination(ws.id, { kind: "webhook", name: "Receiver", url: receiver.url, urlHint: "…", secret });
+  await store.alerts.createRule(ws.id, { kind: "score_below", threshold: 100, destinationId: destination.id, cooldownMs: 0 });
+  // The response cache off: a read after the sandbox's clock moved is the new score at once.
+  cluster = await startCluster({ instances: 2, redis: false, env: { DATABASE_URL: databaseUrl, WEBHOOK_ALLOW_PRIVATE: "true", DATA_API_CACHE_TTL_MS: "0" } });
 }, 180_000);
 
 afterAll(async () => {
   await cluster?.stop();
+  await receiver?.close();
   await store?.close();
   await postgres?.stop();
   rmSync(dataDir, { recursive: true, force: true });
@@ -80,4 +92,28 @@ describe("two instances sharing one PostgreSQL", () => {
     expect(answers[0]).toEqual(answers[1]);
     expect(answers[0]).toMatchObject({ watching: "on", history_since: expect.stringMatching(/^2026-/) });
   });
+
+  it("deliver an alert once: the rule set before they started, then a rule added through one instance when both read the new score at once", async () => {
+    await receiver.waitFor(1, 40_000);
+    const [a, b] = cluster.instances.map((i) => i.base) as [string, string];
+    const cookie = await signIn(a, { apiKey: DEMO_KEYS.pro });
+    const destinations = (await (await fetch(`${a}/api/alerts/destinations`, { headers: { cookie } })).json()) as { data: { id: string }[] };
+    const added = await fetch(`${a}/api/alerts/rules`, {
+      method: "POST",
+      headers: { cookie, origin: a, "content-type": "application/json" },
+      body: JSON.stringify({ kind: "score_below", threshold: 100, destination_id: destinations.data[0]!.id, cooldown_minutes: 0 }),
+    });
+    expect(added.status).toBe(201);
+    const moved = await fetch(`${cluster.sandbox.baseUrl.replace(/\/v1$/, "")}/sandbox/clock`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ advance_ms: 86_400_000 }) });
+    expect(moved.status).toBe(200);
+    const reads = await Promise.all([a, b].map((base) => fetch(`${base}/api/intelligence/score`, { headers: { cookie } })));
+    expect(reads.map((r) => r.status)).toEqual([200, 200]);
+    await receiver.waitFor(2, 20_000);
+    // Both instances poll every 5 s: after two rounds of it, still one delivery of each event.
+    await new Promise((r) => setTimeout(r, 11_000));
+    expect(receiver.received).toHaveLength(2);
+    expect(receiver.received.every((r) => verifySignature(secret, r))).toBe(true);
+    expect(new Set(receiver.received.map((r) => r.headers["webhook-id"])).size).toBe(2);
+    expect(receiver.received.map((r) => (r.json as { type: string }).type)).toEqual(["alert.firing", "alert.firing"]);
+  }, 90_000);
 });

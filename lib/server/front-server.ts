@@ -28,9 +28,9 @@ import { PEER_ADDRESS_HEADER } from "./client-address";
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
 /**
  * The only routes that take POST, PUT, PATCH or DELETE: signing in and out, cancelling an export,
- * linking a key, watching on and off, saved views, writing notes, alerts. A `*` segment stands for
- * any one segment (an id), also mid-path, as in the alerts' test and retry routes. A new write route
- * is added here.
+ * linking a key, watching on and off, saved views, writing notes, alerts. A `*` stands for one
+ * segment (an id). A new write route is added here (front-server.test.ts checks every route file's
+ * write methods against this table).
  */
 const WRITE_ROUTES: Record<string, readonly string[]> = {
   "/api/session": ["POST", "DELETE"],
@@ -46,20 +46,21 @@ const WRITE_ROUTES: Record<string, readonly string[]> = {
   "/api/alerts/destinations/*/test": ["POST"],
   "/api/alerts/rules": ["POST"],
   "/api/alerts/rules/*": ["DELETE"],
+  // A read-only route that `/api/alerts/rules/*` would otherwise match.
+  "/api/alerts/rules/preview": [],
   "/api/alerts/deliveries/*/retry": ["POST"],
   "/api/alerts/digest": ["PUT"],
 };
-
-/** The write routes as segments, for matching a path segment by segment. */
-const WRITE_PATTERNS = Object.entries(WRITE_ROUTES).map(([pattern, methods]) => ({ segments: pattern.split("/"), methods }));
 const READ_ONLY = "GET, HEAD";
 
-/** The write methods a path takes (empty for a read-only one). */
-function writeMethods(path: string): readonly string[] {
+const WRITE_PATTERNS = Object.entries(WRITE_ROUTES).map(([pattern, methods]) => ({ segments: pattern.split("/"), methods }));
+
+/** The write methods a path takes (empty for a read-only one); an exact path wins over a pattern. */
+export function writeMethods(path: string): readonly string[] {
   const exact = WRITE_ROUTES[path];
   if (exact) return exact;
   const parts = path.split("/");
-  const match = WRITE_PATTERNS.find(({ segments }) => segments.length === parts.length && segments.every((s, i) => s === parts[i] || (s === "*" && parts[i] !== "")));
+  const match = WRITE_PATTERNS.find(({ segments }) => segments.length === parts.length && segments.every((s, i) => (s === "*" ? parts[i] !== "" : s === parts[i])));
   return match?.methods ?? [];
 }
 

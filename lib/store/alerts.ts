@@ -493,6 +493,20 @@ export function alertsContext(deps: AlertsDeps) {
       });
     },
 
+    /**
+     * Forgets checks, and events whose deliveries all ended (delivered or failed), older than
+     * `before`, with their attempts. Returns how many checks and events went.
+     */
+    async prune(before: number): Promise<{ checks: number; events: number }> {
+      const checks = await db.deleteFrom("alert_checks").where("at", "<", before).executeTakeFirst();
+      const events = await db
+        .deleteFrom("alert_events")
+        .where("created_at", "<", before)
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom("alert_deliveries").select("id").whereRef("alert_deliveries.event_id", "=", "alert_events.id").where("status", "in", ["pending", "sending"]))))
+        .executeTakeFirst();
+      return { checks: Number(checks.numDeletedRows), events: Number(events.numDeletedRows) };
+    },
+
     // ---- digest ----
 
     async digest(workspace: WorkspaceId): Promise<string | null> {

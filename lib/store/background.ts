@@ -14,15 +14,18 @@ import { createJobScheduler, dailySlotAt, DAY_MS, type JobDefinition, type JobSc
 import { isBuildPhase } from "./shared";
 import type { Store } from "./store";
 
-/** Deletes finished job runs (done or failed) older than `keepDays`, daily at 03:00 UTC. */
-export function housekeepingJob(store: () => Promise<Store>, options: { keepDays: number }): JobDefinition {
+/** Deletes finished job runs (done or failed), and alert checks and sent events, older than `keepDays`, daily at 03:00 UTC. */
+export function housekeepingJob(store: () => Promise<Store>, options: { keepDays: number; alertsKeepDays: number }): JobDefinition {
   return {
     name: "store.housekeeping",
     slotOf: dailySlotAt(3),
     catchUp: "latest",
     async run({ now }) {
-      const deleted = await (await store()).jobs.deleteFinished(now() - options.keepDays * DAY_MS);
-      return `deleted ${deleted} finished job runs older than ${options.keepDays} days`;
+      const s = await store();
+      const before = now() - options.keepDays * DAY_MS;
+      const deleted = await s.jobs.deleteFinished(before);
+      const alerts = await s.alerts.prune(now() - options.alertsKeepDays * DAY_MS);
+      return `deleted ${deleted} finished job runs older than ${options.keepDays} days, ${alerts.checks} alert checks and ${alerts.events} sent alert events older than ${options.alertsKeepDays} days`;
     },
   };
 }
@@ -30,7 +33,7 @@ export function housekeepingJob(store: () => Promise<Store>, options: { keepDays
 /** Every background job of the deployment. */
 function backgroundJobs(): JobDefinition[] {
   const store = () => serverContext().store();
-  return [housekeepingJob(store, { keepDays: 30 }), ...historyJobs({ store, context: serverCollectContext, afterCollect: checkAfterSnapshot, onPaused: alertWatchingPaused }), ...alertJobs({ store })];
+  return [housekeepingJob(store, { keepDays: 30, alertsKeepDays: 90 }), ...historyJobs({ store, context: serverCollectContext, afterCollect: checkAfterSnapshot, onPaused: alertWatchingPaused }), ...alertJobs({ store })];
 }
 
 const g = globalThis as typeof globalThis & { __waBackgroundJobs?: JobScheduler };

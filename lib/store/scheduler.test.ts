@@ -245,8 +245,8 @@ describe.each(STORE_KINDS)("background jobs (%s)", (kind) => {
     expect(await store.jobs.run({ name: "hang", slot: T0 })).toMatchObject({ state: "running", finishedAt: null });
   });
 
-  it("housekeeping deletes finished runs older than the kept days, and nothing else", async () => {
-    const store = await stores.open(kind);
+  it("housekeeping deletes finished runs, alert checks and sent alert events older than the kept days, and nothing else", async () => {
+    const store = await stores.open(kind, { now: () => T0 });
     const day = 86_400_000;
     const now = T0 + 40 * day;
     await store.jobs.claim({ name: "old", slot: T0 }, "x", T0, T0 + MIN);
@@ -256,9 +256,24 @@ describe.each(STORE_KINDS)("background jobs (%s)", (kind) => {
     await store.jobs.claim({ name: "recent", slot: now - day }, "x", now - day, now - day + MIN);
     await store.jobs.finish({ name: "recent", slot: now - day }, "x", now - day, "done", null);
     await store.jobs.claim({ name: "stuck", slot: T0 }, "x", T0, T0 + MIN); // never finished: not housekeeping's to delete
-    const job = housekeepingJob(async () => store, { keepDays: 30 });
+    // Alerts: an old check and a recent one; an old event sent (goes), an old one still to send (stays).
+    const ws = (await store.workspaces.workspaceForKey("svc_sk_test_housekeeping_1")).id;
+    const destination = await store.alerts.createDestination(ws, { kind: "slack", name: "S", url: "https://hooks.example.com/x", urlHint: "…", secret: null });
+    const rule = (await store.alerts.createRule(ws, { kind: "score_below", threshold: 50, destinationId: destination.id, cooldownMs: 0 }))!;
+    await store.alerts.recordCheck(rule, { basis: "score:1", at: T0, state: "ok", value: 60, message: "old" }, null);
+    await store.alerts.recordCheck(rule, { basis: "score:2", at: now - day, state: "ok", value: 60, message: "recent" }, null);
+    const [sent] = (await store.alerts.enqueue(ws, { dedupeKey: "sent", type: "test", body: {} }, [destination.id]))!;
+    await store.alerts.claim(sent!, "x", Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+    await store.alerts.finishAttempt({ ...sent!, attempts: 1 }, "x", { at: T0, status: "delivered", responseStatus: 200, error: null, durationMs: 5, nextAttemptAt: null });
+    await store.alerts.enqueue(ws, { dedupeKey: "waiting", type: "test", body: {} }, [destination.id]);
+    const job = housekeepingJob(async () => store, { keepDays: 30, alertsKeepDays: 30 });
     expect(job.slotOf(now)).toBe(dailySlotAt(3)(now));
-    expect(await job.run({ slot: job.slotOf(now), attempt: 1, now: () => now, signal: new AbortController().signal })).toBe("deleted 2 finished job runs older than 30 days");
+    expect(await job.run({ slot: job.slotOf(now), attempt: 1, now: () => now, signal: new AbortController().signal })).toBe(
+      "deleted 2 finished job runs older than 30 days, 1 alert checks and 1 sent alert events older than 30 days",
+    );
+    expect((await store.alerts.checks(ws, rule.id)).map((c) => c.message)).toEqual(["recent"]);
+    expect(await store.alerts.eventExists("sent")).toBe(false);
+    expect(await store.alerts.eventExists("waiting")).toBe(true);
     expect(await store.jobs.runs("old")).toEqual([]);
     expect(await store.jobs.runs("recent")).toHaveLength(1);
     expect(await store.jobs.runs("stuck")).toHaveLength(1);
