@@ -77,6 +77,8 @@ describe("deliveries", () => {
     expect(deliveriesNeedPolling(done, new Set(["del_2"]))).toBe(false);
     expect(deliveriesNeedPolling(done, new Set(["del_9"]))).toBe(true);
     expect(deliveriesNeedPolling([...done, delivery({ id: "del_3", status: "retrying" })], new Set())).toBe(true);
+    // An earlier attempt of a delivery whose latest attempt was delivered keeps no polling going.
+    expect(deliveriesNeedPolling([delivery({ id: "del_4", attempt: 2 }), delivery({ id: "del_4", attempt: 1, status: "retrying", response_status: 503 })], new Set())).toBe(false);
   });
   it("an answer reads as its code, with the error when there is one", () => {
     expect(responseText(delivery({}))).toBe("HTTP 200");

@@ -105,7 +105,11 @@ export function useRulePreview(ask: PreviewAsk, enabled: boolean) {
 /** Whether the table should be read again soon: an attempt is being retried, or a sent test is not listed yet. */
 export function deliveriesNeedPolling(rows: readonly Delivery[] | undefined, awaited: ReadonlySet<string>): boolean {
   if (!rows) return false;
-  if (rows.some((d) => d.status === "retrying")) return true;
+  // One row per attempt, newest first, sharing the delivery's id: an earlier attempt keeps the status
+  // it ended with ("retrying" once a later one was due), so only each delivery's latest attempt counts.
+  const latest = new Map<string, Delivery>();
+  for (const d of rows) if (!latest.has(d.id)) latest.set(d.id, d);
+  if ([...latest.values()].some((d) => d.status === "retrying")) return true;
   if (awaited.size === 0) return false;
   const listed = new Set(rows.map((d) => d.id));
   return [...awaited].some((id) => !listed.has(id));
