@@ -28,6 +28,8 @@ async function problemOf(res: Response, fallback: string): Promise<string> {
 }
 
 const WORKSPACE_KEY = ["workspace"] as const;
+/** The card's element id: other settings (the alerts) link to it. */
+export const WATCHING_CARD_ID = "watching";
 
 async function fetchWorkspace(): Promise<WorkspaceInfo> {
   let res: Response;
@@ -58,11 +60,14 @@ const STATE_TEXT: Record<Watching, { badge: string; badgeClass: string; text: st
   },
 };
 
+/** The workspace's settings (GET /api/workspace), one query for every card that reads them. */
+export const useWorkspaceInfo = () => useQuery({ queryKey: WORKSPACE_KEY, queryFn: fetchWorkspace, retry: 1 });
+
 export function WatchingCard() {
   const tz = useDisplayTimeZone();
   const id = useId();
   const queryClient = useQueryClient();
-  const query = useQuery({ queryKey: WORKSPACE_KEY, queryFn: fetchWorkspace, retry: 1 });
+  const query = useWorkspaceInfo();
   const info = query.data ?? null;
   const loadError = query.error ? query.error.message : null;
   const [busy, setBusy] = useState(false);
@@ -118,6 +123,7 @@ export function WatchingCard() {
     <Card
       title="History and watching"
       testId="watching-card"
+      id={WATCHING_CARD_ID}
       description="The Data API keeps only the score and ranking of now; the dashboard keeps their history, and the daily figures, for this workspace."
     >
       {loadError && (

@@ -14,6 +14,7 @@ import * as ruleById from "@/app/api/alerts/rules/[id]/route";
 import * as rulePreview from "@/app/api/alerts/rules/preview/route";
 import * as rules from "@/app/api/alerts/rules/route";
 import * as viewById from "@/app/api/views/[id]/route";
+import * as workspace from "@/app/api/workspace/route";
 import * as views from "@/app/api/views/route";
 import { ORIGIN } from "@/lib/server/test-support";
 
@@ -36,6 +37,7 @@ const FILE_ROUTES: [string, Record<string, unknown>][] = [
   ["alerts/deliveries", deliveries],
   ["alerts/deliveries/:id/retry", deliveryRetry],
   ["alerts/digest", digest],
+  ["workspace", workspace],
 ];
 
 /** The handler for a method and path, with the params Next would give it (405 when there is none). */

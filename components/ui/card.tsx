@@ -8,6 +8,8 @@ export function Card({
   children,
   className,
   testId,
+  id,
+  level = 2,
 }: {
   title: string;
   description?: ReactNode;
@@ -15,13 +17,18 @@ export function Card({
   children: ReactNode;
   className?: string;
   testId?: string;
+  /** The section's id, for a link to it from elsewhere on the page. */
+  id?: string;
+  /** The heading's level: 3 for a card inside a section that has its own heading. */
+  level?: 2 | 3;
 }) {
-  const id = useId();
+  const headingId = useId();
+  const Heading = level === 3 ? "h3" : "h2";
   return (
-    <section className={`card ${className ?? ""}`} aria-labelledby={id} data-testid={testId}>
+    <section className={`card ${className ?? ""}`} aria-labelledby={headingId} data-testid={testId} id={id}>
       <div className="card-header">
         <div>
-          <h2 id={id}>{title}</h2>
+          <Heading id={headingId}>{title}</Heading>
           {description && <p>{description}</p>}
         </div>
         {actions && <div className="card-actions">{actions}</div>}

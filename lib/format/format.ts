@@ -38,6 +38,13 @@ export function formatCompact(n: number | null | undefined): string {
   return isNumber(n) ? compactFormat.format(n) : MISSING;
 }
 
+const thresholdFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
+
+/** A threshold as it was typed: 5 -> "5", 2.5 -> "2.5", 1000 -> "1,000" (no decimals added). */
+export function formatThreshold(n: number | null | undefined): string {
+  return isNumber(n) ? thresholdFormat.format(n) : MISSING;
+}
+
 /** A figure to one decimal, always shown: 3 -> "3.0" (an average position, a score's part). */
 export function formatDecimal(n: number | null | undefined): string {
   return isNumber(n) ? oneDecimalFormat.format(n) : MISSING;

@@ -23,17 +23,36 @@ function isErrorBody(body: unknown): body is ErrorBody {
 
 /** GET one of this app's JSON routes; any failure is a DataApiError (status 0: no answer at all). */
 export async function getJson<T>(url: string, options?: CallOptions): Promise<T> {
+  return (await callJson<T>(url, { headers: { Accept: "application/json" }, signal: options?.signal, cache: "no-store" }, false, options?.signal)) as T;
+}
+
+/**
+ * A write to one of this app's JSON routes (POST, PUT, DELETE) with an optional JSON body: the
+ * answer's JSON, or null when a success has no body (204); any failure is a DataApiError naming the field (`param`) the
+ * route names. The browser adds the same-origin headers (`Origin`, `Sec-Fetch-Site`) the write
+ * routes check; nothing is added here.
+ */
+export async function sendJson<T>(method: "POST" | "PUT" | "PATCH" | "DELETE", url: string, body?: unknown): Promise<T | null> {
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  return callJson<T>(url, { method, headers, cache: "no-store", ...(body !== undefined ? { body: JSON.stringify(body) } : {}) }, true);
+}
+
+/** `noContent`: a success without a body (a 204, a bare 202) is an answer (null) rather than an unexpected one. */
+async function callJson<T>(url: string, init: RequestInit, noContent: boolean, signal?: AbortSignal): Promise<T | null> {
   let res: Response;
   try {
-    res = await fetch(url, { headers: { Accept: "application/json" }, signal: options?.signal, cache: "no-store" });
+    res = await fetch(url, init);
   } catch (err) {
-    if (options?.signal?.aborted) throw err;
+    if (signal?.aborted) throw err;
     throw new DataApiError({ status: 0, code: "network_error", message: "Could not reach the dashboard server. Check your connection." });
   }
   const headerRequestId = res.headers.get("x-request-id") ?? undefined;
   let body: unknown;
   try {
-    body = await res.json();
+    const text = await res.text();
+    if (noContent && res.ok && text === "") return null;
+    body = JSON.parse(text);
   } catch {
     throw new DataApiError({
       status: res.ok ? 502 : res.status,

@@ -6,7 +6,7 @@ import { hashKey, QueryClient } from "@tanstack/react-query";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DataApiError } from "@/lib/data-api/errors";
 import { mentionListParams, parseQuery, periodParams, visitorListParams } from "@/lib/data-api/params";
-import { apiQuery, apiUrl, browserApi, type ApiTransport } from "./api";
+import { apiQuery, apiUrl, browserApi, sendJson, type ApiTransport } from "./api";
 import { shouldRetry } from "./get-query-client";
 
 /** A transport that records which route was asked with what input (a stand-in for HTTP). */
@@ -96,6 +96,41 @@ describe("the browser transport", () => {
     const error = await browserApi.get("/intelligence/score", {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DataApiError);
     expect(error).toMatchObject({ status: 503, code: "rate_limited", requestId: "req_1", retryAfter: 7 });
+  });
+
+  it("a GET answered without a body is an unexpected response, not an empty answer", async () => {
+    vi.stubGlobal("fetch", async () => new Response(null, { status: 204 }));
+    await expect(browserApi.get("/intelligence/score", {})).rejects.toMatchObject({ code: "unexpected_response" });
+  });
+});
+
+describe("writes (sendJson)", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("sends the body as JSON and answers the route's JSON; a success without a body (204, a bare 202) is null", async () => {
+    const seen: Array<{ method?: string; type: string | null; body: unknown }> = [];
+    const answers = [Response.json({ id: "dst_1" }, { status: 201 }), new Response(null, { status: 204 }), new Response("", { status: 202 })];
+    vi.stubGlobal("fetch", async (_url: string, init: RequestInit) => {
+      seen.push({ method: init.method, type: new Headers(init.headers).get("content-type"), body: init.body });
+      return answers.shift()!;
+    });
+    expect(await sendJson("POST", "/api/alerts/destinations", { name: "a" })).toEqual({ id: "dst_1" });
+    expect(await sendJson("DELETE", "/api/alerts/destinations/dst_1")).toBeNull();
+    expect(await sendJson("POST", "/api/alerts/deliveries/d/retry")).toBeNull();
+    expect(seen).toEqual([
+      { method: "POST", type: "application/json", body: '{"name":"a"}' },
+      { method: "DELETE", type: null, body: undefined },
+      { method: "POST", type: null, body: undefined },
+    ]);
+  });
+
+  it("a refusal is a DataApiError naming the field; no answer at all is status 0", async () => {
+    vi.stubGlobal("fetch", async () => Response.json({ error: { code: "invalid_parameter", message: "That address is private.", param: "url" } }, { status: 400 }));
+    await expect(sendJson("POST", "/api/alerts/destinations", {})).rejects.toMatchObject({ status: 400, param: "url", message: "That address is private." });
+    vi.stubGlobal("fetch", async () => {
+      throw new TypeError("Failed to fetch");
+    });
+    await expect(sendJson("PUT", "/api/alerts/digest", { destination_id: null })).rejects.toMatchObject({ status: 0, code: "network_error" });
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { insightsParams, mentionListParams, parseQuery, visitorListParams } from "@/lib/data-api/params";
-import { exportErrorText, filterProblemText, loadErrorText, noteErrorText, rangeProblemText, signInErrorText, type RangeField, type RangeProblem } from "./messages";
+import { MAX_DESTINATIONS, MAX_RULES } from "@/lib/store/alerts";
+import { ALERT_BOUNDS, alertErrorText, exportErrorText, filterProblemText, loadErrorText, noteErrorText, rangeProblemText, signInErrorText, thresholdBoundsText, type RangeField, type RangeProblem } from "./messages";
 
 /** Words a developer would write and a marketer would not read: paths, status codes, API terms. */
 const DEVELOPER_WORDS = /\/api|\/v1|\/visitors|\/intelligence|\bHTTP\b|\b[45]\d\d\b|ISO 8601|IANA|\bparam\b|must be|\bupstream\b|Data API|\bendpoint\b|\bquery\b|YYYY|\btz\b|\bnull\b|\bundefined\b/i;
@@ -140,5 +141,49 @@ describe("a note that could not be saved", () => {
     const text = noteErrorText(facts);
     plain(text);
     expect(text).toMatch(words);
+  });
+});
+
+describe("alerts: a refused or failed write, said by field, code and status", () => {
+  it.each([
+    [{ status: 400, code: "invalid_parameter", param: "kind" }, "destination", /^Choose Slack or Webhook\.$/],
+    [{ status: 400, code: "invalid_parameter", param: "kind" }, "rule", /what the rule watches/],
+    [{ status: 400, code: "invalid_parameter", param: "name" }, "destination", /1 to 80 characters/],
+    [{ status: 400, code: "invalid_parameter", param: "url" }, "destination", /private network/],
+    [{ status: 400, code: "invalid_parameter", param: "threshold" }, "rule", /Type a number/],
+    [{ status: 400, code: "invalid_parameter", param: "destination_id" }, "rule", /Choose where the rule sends/],
+    [{ status: 400, code: "invalid_parameter", param: "cooldown_minutes" }, "rule", /0 to 10,080/],
+    [{ status: 400, code: "invalid_parameter", param: "body" }, "digest", /Reload/],
+    [{ status: 422, code: "limit_reached" }, "destination", /20 destinations/],
+    [{ status: 422, code: "limit_reached" }, "rule", /50 rules/],
+    [{ status: 409, code: "not_retryable" }, "delivery", /cannot be sent again/],
+    [{ status: 409, code: "destination_stopped" }, "test", /stopped/],
+    [{ status: 404, code: "not_found", param: "destination_id" }, "rule", /Choose another/],
+    [{ status: 404, code: "not_found" }, "rule", /rule was deleted meanwhile/],
+    [{ status: 404, code: "not_found" }, "test", /destination was deleted meanwhile/],
+    [{ status: 404, code: "not_found" }, "delivery", /no longer kept/],
+    [{ status: 403, code: "csrf_rejected" }, "destination", /reload this page/],
+    [{ status: 503, code: "store_unavailable" }, "rule", /right now/],
+    [{ status: 401, code: "session_expired" }, "preview", /Sign in again/],
+    [{ status: 0, code: "network_error" }, "digest", /could not be reached/],
+  ] as const)("%o (%s) is said in plain words", (facts, subject, words) => {
+    const text = alertErrorText(facts, subject);
+    plain(text);
+    expect(text).toMatch(words);
+  });
+
+  it("the bounds it names are the store's and the routes' own", () => {
+    expect(ALERT_BOUNDS).toMatchObject({ destinations: MAX_DESTINATIONS, rules: MAX_RULES });
+  });
+
+  it("a refused threshold says the bounds of the rule's own kind, as its hint does", () => {
+    const refused = { status: 400, code: "invalid_parameter", param: "threshold" };
+    for (const kind of ["score_drop", "score_below", "negative_mentions", "ai_visitors_drop", "conversions_drop"] as const) {
+      expect(alertErrorText(refused, "rule", kind)).toBe(thresholdBoundsText(kind));
+      plain(thresholdBoundsText(kind));
+    }
+    expect(thresholdBoundsText("score_drop")).toBe("Points the score falls between two readings: 0.1 to 100.");
+    expect(thresholdBoundsText("negative_mentions")).toBe("A whole number of negative mentions in one day, 1 to 1,000,000.");
+    expect(thresholdBoundsText("conversions_drop")).toBe("A per cent from 1 to 100.");
   });
 });

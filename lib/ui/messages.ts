@@ -5,7 +5,8 @@
 // its reason (lib/range: not a date, backwards, too long…), so the sentence says what to do.
 import { INSIGHTS_MAX_DAYS, PAGE_SIZE_MAX } from "@/lib/data-api/constants";
 import { ANNOTATION_AUTHOR_MAX, ANNOTATION_TEXT_MAX, ANNOTATIONS_PER_WORKSPACE } from "@/lib/annotations/limits";
-import { formatDuration, formatNumber } from "@/lib/format/format";
+import { THRESHOLDS, type RuleKind } from "@/lib/alerts/rules";
+import { formatDuration, formatNumber, formatThreshold } from "@/lib/format/format";
 
 /** Why a range's end or zone cannot be used (lib/range names one per field). */
 export type RangeProblem = "missing" | "not_a_date" | "backwards" | "too_long" | "mixed" | "unknown_zone" | "not_a_preset";
@@ -171,4 +172,71 @@ export function exportErrorText(error: { code?: string }): string {
     default:
       return loadErrorText({ code: error.code, status: error.code === "export_failed" ? 500 : undefined }, "the rows");
   }
+}
+
+/** What an alerts form or list was doing when it failed: the sentence names the thing. */
+export type AlertSubject = "destination" | "rule" | "digest" | "test" | "delivery" | "preview";
+
+/**
+ * The alerts' bounds the sentences name: 20 destinations and 50 rules per workspace, names of 80
+ * characters, a cooldown of at most a week (the store's and the routes' own; a test holds them equal).
+ */
+export const ALERT_BOUNDS = { destinations: 20, rules: 50, nameMax: 80, cooldownMax: 10_080 } as const;
+
+/** What a rule's threshold may be, by its kind (the routes' bounds): the form's hint, and the sentence when the route refuses it. */
+export function thresholdBoundsText(kind: RuleKind): string {
+  const bounds = THRESHOLDS[kind];
+  if (!bounds) return "This rule has no threshold.";
+  const span = `${formatThreshold(bounds.min)} to ${formatThreshold(bounds.max)}`;
+  switch (kind) {
+    case "score_drop":
+      return `Points the score falls between two readings: ${span}.`;
+    case "score_below":
+      return `A score from ${span}.`;
+    case "negative_mentions":
+      return `A whole number of negative mentions in one day, ${span}.`;
+    default:
+      return `A per cent from ${span}.`;
+  }
+}
+
+/**
+ * What an alerts form or list says when a route refused or failed, by status, code and field (the
+ * route's own message is for developers). `kind` is the rule's, for a refused threshold.
+ */
+export function alertErrorText(error: ErrorFacts, subject: AlertSubject, kind?: RuleKind): string {
+  const { status, code, param } = error;
+  if (status === 400 || code === "invalid_parameter") {
+    switch (param) {
+      case "kind":
+        return subject === "destination" ? "Choose Slack or Webhook." : "Choose what the rule watches from the list.";
+      case "name":
+        return `Name the destination in 1 to ${formatNumber(ALERT_BOUNDS.nameMax)} characters.`;
+      case "url":
+        return "This address cannot receive alerts. Use a full web address, such as https://example.com/hooks; addresses on a private network or on the dashboard's own machine are refused.";
+      case "threshold":
+        return kind ? thresholdBoundsText(kind) : "Type a number for the threshold.";
+      case "destination_id":
+        return "Choose where the rule sends to. Add a destination first if there is none.";
+      case "cooldown_minutes":
+        return `The cooldown is a whole number of minutes from 0 to ${formatNumber(ALERT_BOUNDS.cooldownMax)} (a week).`;
+      default:
+        return "The server could not read this form. Reload the page and try again.";
+    }
+  }
+  if (code === "destination_stopped") return "This destination is stopped, so nothing is sent there. Delete it and add it again to send there.";
+  if (code === "limit_reached" || code === "too_many" || status === 422) {
+    if (subject === "destination") return `This workspace already has ${formatNumber(ALERT_BOUNDS.destinations)} destinations, the most it may. Delete one to add another.`;
+    if (subject === "rule") return `This workspace already has ${formatNumber(ALERT_BOUNDS.rules)} rules, the most it may. Delete one to add another.`;
+  }
+  if (code === "not_retryable") return "This delivery cannot be sent again: it was delivered, it is being tried again already, or its destination is stopped.";
+  if (status === 404) {
+    if (param === "destination_id") return "That destination was deleted meanwhile, perhaps by a teammate. Choose another.";
+    if (subject === "rule") return "This rule was deleted meanwhile, perhaps by a teammate.";
+    if (subject === "delivery") return "This delivery is no longer kept.";
+    if (subject === "destination" || subject === "test") return "This destination was deleted meanwhile, perhaps by a teammate.";
+  }
+  if (status === 403) return "Nothing was changed: reload this page and try again.";
+  if (code === "store_unavailable" || status === 503) return "Alerts cannot be read or changed right now. Try again shortly.";
+  return loadErrorText(error, subject === "preview" ? "the history for the preview" : "the alerts");
 }

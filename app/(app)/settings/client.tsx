@@ -1,10 +1,12 @@
 "use client";
 // Settings: which environment the key belongs to, the key in masked form, history and watching
-// (components/settings/watching-card.tsx), the viewer's time zone, the theme choice, and sign out (which also clears every cached answer in this tab).
+// (components/settings/watching-card.tsx), the viewer's time zone, the theme choice, and sign out (which also clears every cached answer in this tab);
+// then, in the page's full width, alerts and the weekly digest (components/alerts).
 import { useState } from "react";
 import { signOut } from "@/components/shell/sign-out";
 import { notifyThemeChange } from "@/components/shell/theme-toggle";
 import { TimeZoneCard } from "@/components/range/time-zone-setting";
+import { AlertsSection } from "@/components/alerts/alerts-section";
 import { WatchingCard } from "@/components/settings/watching-card";
 import { Card } from "@/components/ui/card";
 import { applyTheme, THEMES, type ThemeChoice } from "@/lib/ui/theme";
@@ -25,11 +27,12 @@ export function SettingsClient({ environment, keyHint, theme }: { environment: "
   }
 
   return (
+    <>
     <div className="stack" style={{ maxWidth: 760 }}>
       <div className="page-header">
         <div>
           <h1>Settings</h1>
-          <p>The API key you signed in with, your time zone, and how the dashboard looks.</p>
+          <p>The API key you signed in with, your time zone, how the dashboard looks, and its alerts.</p>
         </div>
       </div>
       <Card title="API key" testId="key-card">
@@ -93,5 +96,7 @@ export function SettingsClient({ environment, keyHint, theme }: { environment: "
         </fieldset>
       </Card>
     </div>
+    <AlertsSection />
+    </>
   );
 }

@@ -1,0 +1,125 @@
+// What the alerts' cards say, as plain functions of the data (unit-tested beside): each rule kind's
+// name, threshold field and sentence, the preview's sentence, a delivery's type and status in words,
+// and which form field a failed write is about.
+import { RULE_KINDS as RULE_KIND_LIST, THRESHOLDS } from "@/lib/alerts/rules";
+import { isDataApiError } from "@/lib/data-api/errors";
+import { formatCount, formatDate, formatNumber, formatThreshold } from "@/lib/format/format";
+import type { Delivery, Destination, Rule, RuleKind, RulePreview } from "@/lib/queries/alerts";
+import { alertErrorText, thresholdBoundsText, type AlertSubject } from "@/lib/ui/messages";
+
+type ThresholdField = {
+  /** The field's label. */
+  label: string;
+};
+
+type KindText = {
+  name: string;
+  threshold: ThresholdField | null;
+  /** The rule in one sentence, its threshold filled in. */
+  sentence: (threshold: number | null) => string;
+};
+
+const num = (n: number | null) => (n === null ? "?" : formatThreshold(n));
+
+export const RULE_KINDS: Record<RuleKind, KindText> = {
+  score_drop: {
+    name: "Score falls",
+    threshold: { label: "Fall of at least (points)" },
+    sentence: (t) => `The score falls by ${num(t)} points or more since the previous snapshot`,
+  },
+  score_below: {
+    name: "Score below a value",
+    threshold: { label: "Score below" },
+    sentence: (t) => `The score is below ${num(t)}`,
+  },
+  rank_passed: {
+    name: "A competitor passes us",
+    threshold: null,
+    sentence: () => "A competitor passes us in the ranking",
+  },
+  negative_mentions: {
+    name: "Negative mentions in a day",
+    threshold: { label: "Negative mentions in a day, at least" },
+    sentence: (t) => `${num(t)} or more negative mentions in a day`,
+  },
+  ai_visitors_drop: {
+    name: "AI visitors fall",
+    threshold: { label: "Below the previous 7 days' average by (%)" },
+    sentence: (t) => `AI visitors of a day fall ${num(t)}% or more below the previous 7 days' average`,
+  },
+  conversions_drop: {
+    name: "Conversions fall",
+    threshold: { label: "Below the previous 7 days' average by (%)" },
+    sentence: (t) => `Conversions of a day fall ${num(t)}% or more below the previous 7 days' average`,
+  },
+};
+
+/** The kinds in the routes' own order. */
+export const RULE_KIND_ORDER: readonly RuleKind[] = RULE_KIND_LIST;
+
+/** The threshold input's bounds: the routes' (they check them, and name the field when refused). */
+export function thresholdInput(kind: RuleKind): { min: number; max: number; step: number | "any" } | null {
+  const bounds = THRESHOLDS[kind];
+  return bounds ? { min: bounds.min, max: bounds.max, step: bounds.integer ? 1 : "any" } : null;
+}
+
+export const ruleSentence = (rule: Pick<Rule, "kind" | "threshold">) => RULE_KINDS[rule.kind].sentence(rule.threshold);
+
+/** "1 hour", "90 minutes", "1 day": how long a rule stays quiet after it notified. */
+export function cooldownText(minutes: number): string {
+  if (minutes === 0) return "no cooldown";
+  if (minutes % 1440 === 0) return formatCount(minutes / 1440, "day");
+  if (minutes % 60 === 0) return formatCount(minutes / 60, "hour");
+  return formatCount(minutes, "minute");
+}
+
+/** How often the rule would have fired, or why that cannot be said yet. */
+export function previewSentence(preview: RulePreview, timeZone: string): string {
+  if (preview.checks === 0) {
+    return preview.history_since
+      ? `History begins on ${formatDate(preview.history_since, timeZone)}, too short to say how often it would have fired.`
+      : "No history is kept yet, too short to say how often it would have fired.";
+  }
+  const window = `in the last ${preview.days} days`;
+  const checked = `(${formatCount(preview.checks, "check")} of the kept history)`;
+  if (preview.fired === 0) return `Would not have fired ${window} ${checked}.`;
+  return `Would have fired ${preview.fired === 1 ? "once" : `${formatNumber(preview.fired)} times`} ${window} ${checked}.`;
+}
+
+export const DELIVERY_TYPES: Record<Delivery["type"], string> = {
+  "alert.firing": "Alert firing",
+  "alert.resolved": "Alert resolved",
+  "digest.weekly": "Weekly digest",
+  test: "Test",
+};
+
+export const DELIVERY_STATUS: Record<Delivery["status"], { text: string; badge: string }> = {
+  delivered: { text: "Delivered", badge: "badge-success" },
+  retrying: { text: "Retrying", badge: "badge-neutral" },
+  failed: { text: "Failed", badge: "badge-danger" },
+};
+
+export const DESTINATION_KINDS: Record<Destination["kind"], { name: string; urlHint: string; placeholder: string }> = {
+  slack: { name: "Slack", urlHint: "The incoming webhook URL Slack gave you (https://hooks.slack.com/…).", placeholder: "https://hooks.slack.com/services/…" },
+  webhook: { name: "Webhook", urlHint: "Any URL that receives JSON; each request is signed with a secret shown once, after adding it.", placeholder: "https://example.com/hooks/analytics" },
+};
+
+/** What a delivery's answer was: "HTTP 200", "HTTP 503, Service Unavailable", or the error alone. */
+export function responseText(delivery: Pick<Delivery, "response_status" | "error">): string {
+  if (delivery.response_status !== null) return delivery.error ? `HTTP ${delivery.response_status}, ${delivery.error}` : `HTTP ${delivery.response_status}`;
+  return delivery.error ?? "No answer";
+}
+
+/** The hint under a rule's threshold field (the same words as the route's refusal of it). */
+export const thresholdHint = (kind: RuleKind): string => thresholdBoundsText(kind);
+
+/** A failure in words a person can act on (lib/ui/messages.ts), never the route's own message. */
+export function problemText(error: unknown, subject: AlertSubject, kind?: RuleKind): string {
+  return alertErrorText(isDataApiError(error) ? error : {}, subject, kind);
+}
+
+/** The field a failed write names, when it is one of the form's; else null (the form says it under the button). */
+export function fieldOf<F extends string>(error: unknown, fields: readonly F[]): F | null {
+  if (!isDataApiError(error) || !error.param) return null;
+  return (fields as readonly string[]).includes(error.param) ? (error.param as F) : null;
+}

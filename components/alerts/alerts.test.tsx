@@ -1,0 +1,219 @@
+// @vitest-environment jsdom
+// Settings' alerts against the app's own /api/alerts handlers over a real embedded store
+// (components/test-utils/app-routes.ts) and a real HTTP receiver on 127.0.0.1
+// (lib/alerts/test-receiver.ts): a webhook added by keyboard, a refused URL said on its field in the
+// dashboard's words, the secret shown once and the one the receiver's library verifies a test with,
+// the test's delivery listed once the table polls (on fake time); the rule preview asked only once
+// typing has paused (fake time), its sentence the route's count, a refused threshold on its field;
+// a rule added and removed at once on delete; a destination's delete saying what goes with it; the
+// watching notice; every result announced in a live region.
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { startReceiver, verifySignature, type Receiver } from "@/lib/alerts/test-receiver";
+import { appRoutesAsFetch, type SentRequest } from "@/components/test-utils/app-routes";
+import { renderWithProviders } from "@/components/test-utils/render";
+import { DELIVERY_POLL_MS } from "@/lib/queries/alerts";
+import { ViewerTimeZoneProvider } from "@/lib/range/use-date-range";
+import type { WorkspaceId } from "@/lib/store/schema";
+import type { Store } from "@/lib/store/store";
+import { storesForFile } from "@/lib/store/test-stores";
+import { serverContextPerTest, sessionCookie, upstreamForFile } from "@/lib/server/test-support";
+import { DEMO_KEYS } from "@/sandbox/keys";
+import { previewSentence } from "./alert-text";
+import { AlertsSection } from "./alerts-section";
+import { PREVIEW_DEBOUNCE_MS } from "./rules-card";
+
+upstreamForFile({ visitors: 10 });
+const stores = storesForFile();
+const overrideContext = serverContextPerTest();
+
+let store: Store;
+let ws: WorkspaceId;
+let cookie: string;
+let sent: SentRequest[];
+let receiver: Receiver;
+const allowPrivate = process.env.WEBHOOK_ALLOW_PRIVATE;
+
+beforeAll(() => {
+  // The receiver is on loopback, which the routes refuse unless allowed.
+  process.env.WEBHOOK_ALLOW_PRIVATE = "true";
+});
+afterAll(() => {
+  if (allowPrivate === undefined) delete process.env.WEBHOOK_ALLOW_PRIVATE;
+  else process.env.WEBHOOK_ALLOW_PRIVATE = allowPrivate;
+});
+
+beforeEach(async () => {
+  store = await stores.open("embedded");
+  overrideContext({ store: async () => store });
+  ws = (await store.workspaces.workspaceForKey(DEMO_KEYS.pro)).id;
+  cookie = await sessionCookie(DEMO_KEYS.pro);
+  sent = [];
+  receiver = await startReceiver();
+  vi.stubGlobal("fetch", appRoutesAsFetch(cookie, sent));
+});
+
+afterEach(async () => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  await receiver.close();
+});
+
+const renderSection = () =>
+  renderWithProviders(
+    <ViewerTimeZoneProvider tz="UTC">
+      <AlertsSection />
+    </ViewerTimeZoneProvider>,
+  );
+
+/** A destination kept in the store before the test, as the route would keep it. */
+const keptDestination = (name: string) => store.alerts.createDestination(ws, { kind: "webhook", name, url: receiver.url, urlHint: "http://127.0.0.1/…ics", secret: "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0" });
+
+describe("destinations", () => {
+  it("a webhook added by keyboard: a refused URL on its field, the secret once, a test verified by the receiver and listed as delivered", async () => {
+    const { user } = renderSection();
+    const card = await screen.findByTestId("destinations-card");
+    await within(card).findByTestId("destinations-empty");
+    const kind = within(card).getByRole("combobox", { name: "Kind" });
+    await user.selectOptions(kind, "webhook");
+    await user.click(within(card).getByRole("textbox", { name: "Name" }));
+    await user.keyboard("Receiver");
+    await user.tab();
+    const url = within(card).getByRole("textbox", { name: "URL" });
+    expect(document.activeElement).toBe(url);
+    await user.keyboard("ftp://example.com/x{Enter}");
+
+    // Refused on its field, in the dashboard's words (not the route's), focus put there.
+    await waitFor(() => expect(url.getAttribute("aria-invalid")).toBe("true"));
+    const error = document.getElementById(`${url.id}-error`)!;
+    expect(error.textContent).toMatch(/^This address cannot receive alerts\./);
+    expect(url.getAttribute("aria-describedby")).toContain(error.id);
+    await waitFor(() => expect(document.activeElement).toBe(url));
+    expect(await store.alerts.destinations(ws)).toEqual([]);
+
+    await user.clear(url);
+    await user.type(url, `${receiver.url}{Enter}`);
+    const secretBox = await within(card).findByTestId("destination-secret");
+    const secretField = within(secretBox).getByRole("textbox", { name: /Signing secret of Receiver/ });
+    const secret = (secretField as HTMLInputElement).value;
+    expect(secret).toMatch(/^whsec_/);
+    expect(secretBox.textContent).toContain("It will not be shown again.");
+    await waitFor(() => expect(document.activeElement).toBe(secretField));
+    expect(within(card).getByTestId("destinations-status").textContent).toBe("Webhook Receiver added. Copy its signing secret now: it will not be shown again.");
+    expect(sent.filter((s) => s.method === "POST")).toEqual([
+      { method: "POST", url: "/api/alerts/destinations", body: { kind: "webhook", name: "Receiver", url: "ftp://example.com/x" } },
+      { method: "POST", url: "/api/alerts/destinations", body: { kind: "webhook", name: "Receiver", url: receiver.url } },
+    ]);
+
+    // Listed with the hint the route answers, never the URL; once dismissed, the secret is gone from the page.
+    const item = await within(card).findByTestId("destination-item");
+    expect(within(item).getByTestId("destination-url").textContent).toContain("http://127.0.0.1:");
+    expect(item.textContent).not.toContain(receiver.url);
+    await user.click(within(secretBox).getByRole("button", { name: "I have copied it" }));
+    expect(document.body.textContent).not.toContain(secret);
+
+    // Send a test: announced; the receiver gets it signed with the secret shown; the table polls until it is listed.
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    fireEvent.click(within(item).getByRole("button", { name: "Send a test to Receiver" }));
+    await waitFor(() => expect(within(card).getByTestId("destinations-status").textContent).toBe("Test sent to Receiver: its delivery shows under Deliveries."));
+    const [request] = await receiver.waitFor(1);
+    expect(verifySignature(secret, request!)).toBe(true);
+    const deliveries = screen.getByTestId("deliveries-card");
+    await waitFor(async () => {
+      await act(() => vi.advanceTimersByTimeAsync(DELIVERY_POLL_MS));
+      expect(within(deliveries).getAllByTestId("delivery-response")[0]!.textContent).toBe("HTTP 200");
+    });
+    const row = within(deliveries).getAllByTestId("delivery-row")[0]!;
+    expect(row.textContent).toContain("Receiver");
+    expect(row.textContent).toContain("Test");
+    expect(within(row).getByTestId("delivery-status").textContent).toBe("Delivered");
+  });
+
+  it("a delete is asked first, saying which rules and the digest go with it, then announced", async () => {
+    const ops = await keptDestination("Ops");
+    await store.alerts.createRule(ws, { kind: "score_below", threshold: 40, destinationId: ops.id, cooldownMs: 3_600_000 });
+    await store.alerts.createRule(ws, { kind: "rank_passed", threshold: null, destinationId: ops.id, cooldownMs: 3_600_000 });
+    await store.alerts.setDigest(ws, ops.id);
+    const { user } = renderSection();
+    const card = await screen.findByTestId("destinations-card");
+    const item = await within(card).findByTestId("destination-item");
+    await waitFor(() => expect(item.textContent).toContain("2 rules · the weekly digest"));
+    await user.click(within(item).getByRole("button", { name: "Delete Ops" }));
+    const confirm = within(item).getByRole("button", { name: "Yes, delete" });
+    await waitFor(() => expect(document.activeElement).toBe(confirm));
+    expect(item.textContent).toContain("Delete Ops? Its 2 rules are deleted too, and the weekly digest is turned off.");
+    await user.keyboard("{Enter}");
+    await waitFor(() => expect(within(card).getByTestId("destinations-status").textContent).toBe("Destination Ops deleted. Its 2 rules were deleted too, and the weekly digest was turned off."));
+    expect(await store.alerts.destinations(ws)).toEqual([]);
+    expect(await store.alerts.rules(ws)).toEqual([]);
+    await waitFor(() => expect(screen.getByTestId("digest-next").textContent).toBe("No digest is sent."));
+    await within(screen.getByTestId("rules-card")).findByTestId("rules-empty");
+  });
+});
+
+describe("rules", () => {
+  it("the preview is asked once typing has paused, says the route's count, and a refused threshold is said on its field", async () => {
+    await keptDestination("Ops");
+    renderSection();
+    const card = await screen.findByTestId("rules-card");
+    await within(card).findByRole("option", { name: "Ops (webhook)" });
+    fireEvent.change(within(card).getByRole("combobox", { name: "Notify when" }), { target: { value: "score_below" } });
+    const threshold = within(card).getByRole("spinbutton", { name: "Score below" });
+    await waitFor(() => expect(sent.some((s) => s.url.startsWith("/api/alerts/rules/preview?kind=score_below"))).toBe(true));
+
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const asked = () => sent.filter((s) => s.url.startsWith("/api/alerts/rules/preview")).map((s) => s.url);
+    const before = asked().length;
+    fireEvent.change(threshold, { target: { value: "6" } });
+    fireEvent.change(threshold, { target: { value: "60" } });
+    expect(within(card).getByTestId("rule-preview-text").textContent).toBe("Checking the kept history…");
+    act(() => vi.advanceTimersByTime(PREVIEW_DEBOUNCE_MS - 1));
+    expect(asked().length).toBe(before);
+    act(() => vi.advanceTimersByTime(1));
+    expect(asked().slice(before)).toEqual(["/api/alerts/rules/preview?kind=score_below&threshold=60&cooldown_minutes=60"]);
+    vi.useRealTimers();
+    const route = (await (await appRoutesAsFetch(cookie)("/api/alerts/rules/preview?kind=score_below&threshold=60&cooldown_minutes=60")).json()) as Parameters<typeof previewSentence>[0];
+    await waitFor(() => expect(within(card).getByTestId("rule-preview-text").textContent).toBe(previewSentence(route, "UTC")));
+
+    // Out of the kind's bounds: the preview route refuses it, said on the field with the bounds.
+    fireEvent.change(threshold, { target: { value: "101" } });
+    await waitFor(() => expect(threshold.getAttribute("aria-invalid")).toBe("true"));
+    expect(document.getElementById(`${threshold.id}-error`)!.textContent).toBe("A score from 0 to 100.");
+    expect(within(card).getByTestId("rule-preview-text").textContent).toBe("Correct the threshold to see how often this rule would have fired.");
+  });
+
+  it("a rule added is listed in words with its state; deleted, it leaves the list at once and is announced", async () => {
+    const ops = await keptDestination("Ops");
+    const { user } = renderSection();
+    const card = await screen.findByTestId("rules-card");
+    await within(card).findByRole("option", { name: "Ops (webhook)" });
+    const threshold = within(card).getByRole("spinbutton", { name: "Fall of at least (points)" });
+    await user.clear(threshold);
+    await user.type(threshold, "7.5");
+    const cooldown = within(card).getByRole("spinbutton", { name: "Cooldown (minutes)" });
+    await user.clear(cooldown);
+    await user.type(cooldown, "90");
+    await user.click(within(card).getByRole("button", { name: "Add rule" }));
+    await waitFor(() => expect(within(card).getByTestId("rules-status").textContent).toBe("Rule added: The score falls by 7.5 points or more since the previous snapshot, sent to Ops."));
+    expect(sent.find((s) => s.method === "POST")).toEqual({ method: "POST", url: "/api/alerts/rules", body: { kind: "score_drop", threshold: 7.5, destination_id: ops.id, cooldown_minutes: 90 } });
+    const item = await within(card).findByTestId("rule-item");
+    expect(within(item).getByTestId("rule-state").textContent).toBe("OK");
+    expect(item.textContent).toContain("To Ops · cooldown 90 minutes");
+    expect(within(item).getByTestId("rule-checked").textContent).toBe("Not checked yet: it is checked after the next snapshot.");
+
+    await user.click(within(item).getByRole("button", { name: 'Delete the rule "The score falls by 7.5 points or more since the previous snapshot"' }));
+    await user.click(within(item).getByRole("button", { name: "Yes, delete" }));
+    await waitFor(() => expect(within(card).queryAllByTestId("rule-item")).toHaveLength(0));
+    await waitFor(() => expect(within(card).getByTestId("rules-status").textContent).toBe("Rule deleted: The score falls by 7.5 points or more since the previous snapshot."));
+    expect(await store.alerts.rules(ws)).toEqual([]);
+  });
+});
+
+describe("watching", () => {
+  it("off: the section says no rule is checked and links to the watching card", async () => {
+    renderSection();
+    const notice = await screen.findByTestId("alerts-watching");
+    expect(notice.textContent).toContain("Watching is off, so no rule is checked and no digest is sent.");
+    expect(within(notice).getByRole("link", { name: "History and watching" }).getAttribute("href")).toBe("#watching");
+  });
+});
