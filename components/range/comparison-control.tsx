@@ -76,7 +76,7 @@ function ComparisonChooser() {
 
   return (
     <div
-      className={styles.root}
+      className={`${styles.root} ${styles.comparison}`}
       ref={root}
       data-testid="comparison-control"
       onKeyDown={(e) => {
