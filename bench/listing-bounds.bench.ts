@@ -221,7 +221,7 @@ async function pipelineHeap(): Promise<HeapResult> {
   const ictx = {
     api: {} as never,
     store: new MemoryCacheStore(),
-    state: { plans: new Map(), visitorListings: new Map(), mentionListings: new Map(), flights: new SingleFlight() },
+    state: { plans: new Map(), listings: new Map(), flights: new SingleFlight() },
     policy: { strategy: "auto" as const, gatherMs: 0 },
     now: () => Date.now(),
     ttl: { closedMs: 1, openMs: 1 },

@@ -41,10 +41,17 @@ export function generateMentions(seed: number, nowMs: number, count = 3600): Men
     const sentimentIdx = pickWeighted(rng, cumulative([42 + 18 * recency, 36, 16 - 8 * recency]));
     const sentiment = SENTIMENTS[sentimentIdx]!;
     const competitors = pickCompetitors(rng, randInt(rng, 0, 3));
-    const position = Math.max(1, Math.min(10, Math.round(1 + -Math.log(1 - rng()) * (3.2 - 1.2 * recency))));
-    const query = pick(rng, MENTION_QUERIES)
-      .replace("{brand}", BRAND)
-      .replace("{competitor}", competitors[0] ?? pick(rng, COMPETITORS));
+    const drawn = Math.max(1, Math.min(10, Math.round(1 + -Math.log(1 - rng()) * (3.2 - 1.2 * recency))));
+    const template = pick(rng, MENTION_QUERIES);
+    // Asked for alternatives to a competitor, an answer names that competitor's closest rivals
+    // first: the brand is never first there (the queries page's "never first").
+    const position = template.startsWith("alternatives to") ? Math.max(2, drawn) : drawn;
+    // People type the same question in their own way: now and then capitalised, or with a space
+    // left at the end (the same query once trimmed and case-folded). Derived from the index, so the
+    // draws of every other field stay as they were.
+    const variant = hash32(seed, i ^ 0x71) % 12;
+    const text = template.replace("{brand}", BRAND).replace("{competitor}", competitors[0] ?? pick(rng, COMPETITORS));
+    const query = variant === 0 ? text[0]!.toUpperCase() + text.slice(1) : variant === 1 ? `${text} ` : text;
     // The snippet names exactly the competitors listed in competitors_mentioned.
     const snippet = (competitors.length ? pick(rng, SNIPPETS[sentiment]) : pick(rng, SOLO_SNIPPETS[sentiment]))
       .replaceAll("{brand}", BRAND)

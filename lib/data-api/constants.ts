@@ -42,6 +42,10 @@ export const TIMELINE_EVENT_TYPES = ["page_view", "ai_referral", "form_submit", 
 /** Insights' buckets: whole days, or ISO weeks (Monday first) clipped to the range. */
 export const INSIGHT_BUCKETS = ["day", "week"] as const;
 export type InsightBucket = (typeof INSIGHT_BUCKETS)[number];
+
+/** What an insight's changes are measured against: the previous period, the same dates a year before, or a window chosen. */
+export const INSIGHT_COMPARISONS = ["previous", "year", "custom"] as const;
+export type InsightComparison = (typeof INSIGHT_COMPARISONS)[number];
 /** The longest insights range, in days (its previous period doubles what is read). */
 export const INSIGHTS_MAX_DAYS = 366;
 /** The range when `from`/`to` are omitted: this many days ending today (in `tz`). */

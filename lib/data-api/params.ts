@@ -6,6 +6,8 @@ import { z } from "zod";
 import {
   DEFAULT_PERIOD,
   INSIGHT_BUCKETS,
+  INSIGHT_COMPARISONS,
+  type InsightComparison,
   INSIGHTS_DAY_BUCKETS_LIMIT_DAYS,
   INSIGHTS_MAX_DAYS,
   OFFSET_MAX,
@@ -202,22 +204,92 @@ const calendarDateParam = (name: string) =>
  * `from` and `to` are calendar dates in `tz`, both inclusive; omitted, the range ends today in `tz`
  * and spans 30 days (resolved on the server, which knows today). `bucket` omitted: by the range's length.
  */
-export const insightsParams = z
+const insightsShape = {
+  from: calendarDateParam("from").optional(),
+  to: calendarDateParam("to").optional(),
+  tz: timeZoneParam.default("UTC"),
+  bucket: enumParam("bucket", INSIGHT_BUCKETS).optional(),
+};
+
+/**
+ * What a figure with a change is compared with: the previous period (default), the same dates a
+ * year before, or a custom window of as many days (`compare_from`, `compare_to`, read only with
+ * `compare=custom`).
+ */
+const compareShape = {
+  compare: enumParam("compare", INSIGHT_COMPARISONS).default("previous"),
+  compare_from: calendarDateParam("compare_from").optional(),
+  compare_to: calendarDateParam("compare_to").optional(),
+};
+
+type InsightsShapeOutput = { from?: string; to?: string; bucket?: InsightBucket };
+type CompareShapeOutput = { compare: InsightComparison; compare_from?: string; compare_to?: string };
+
+function checkInsightsRange(v: InsightsShapeOutput, ctx: z.RefinementCtx): void {
+  if (!v.from || !v.to) return;
+  const [first, last] = [calendarDayNumber(v.from)!, calendarDayNumber(v.to)!];
+  const problem = insightsRangeProblem(first, last);
+  if (problem) ctx.addIssue({ code: "custom", path: ["from"], message: problem, params: { reason: first > last ? "backwards" : "too_long" } });
+  const bucketProblem = problem ? null : insightsBucketProblem(first, last, v.bucket);
+  if (bucketProblem) ctx.addIssue({ code: "custom", path: ["bucket"], message: bucketProblem });
+}
+
+function checkComparison(v: InsightsShapeOutput & CompareShapeOutput, ctx: z.RefinementCtx): void {
+  // Without both dates the range's length is known on the server only (resolveRange checks it there).
+  const length = v.from && v.to ? calendarDayNumber(v.to)! - calendarDayNumber(v.from)! + 1 : undefined;
+  const problem = comparisonProblem(v, length);
+  if (problem) ctx.addIssue({ code: "custom", path: [problem.param], message: problem.message });
+}
+
+export const insightsParams = z.object(insightsShape).superRefine(checkInsightsRange);
+export type InsightsParams = z.output<typeof insightsParams> & Partial<CompareShapeOutput>;
+
+/** An insight with a change (it has a `previous`): the range and what it is compared with. */
+export const insightsCompareParams = z.object({ ...insightsShape, ...compareShape }).superRefine((v, ctx) => {
+  checkInsightsRange(v, ctx);
+  checkComparison(v, ctx);
+});
+
+/** /insights/countries: the comparison, and `country` (a two-letter code, any case, or `unknown`) for its top cities. */
+export const insightsCountriesParams = z
   .object({
-    from: calendarDateParam("from").optional(),
-    to: calendarDateParam("to").optional(),
-    tz: timeZoneParam.default("UTC"),
-    bucket: enumParam("bucket", INSIGHT_BUCKETS).optional(),
+    ...insightsShape,
+    ...compareShape,
+    country: z
+      .string()
+      .regex(/^([A-Za-z]{2}|unknown)$/, { error: "country must be a two-letter country code such as US or DE, or unknown" })
+      .transform((c) => (c === "unknown" ? c : c.toUpperCase()))
+      .optional(),
   })
   .superRefine((v, ctx) => {
-    if (!v.from || !v.to) return;
-    const [first, last] = [calendarDayNumber(v.from)!, calendarDayNumber(v.to)!];
-    const problem = insightsRangeProblem(first, last);
-    if (problem) ctx.addIssue({ code: "custom", path: ["from"], message: problem, params: { reason: first > last ? "backwards" : "too_long" } });
-    const bucketProblem = problem ? null : insightsBucketProblem(first, last, v.bucket);
-    if (bucketProblem) ctx.addIssue({ code: "custom", path: ["bucket"], message: bucketProblem });
+    checkInsightsRange(v, ctx);
+    checkComparison(v, ctx);
   });
-export type InsightsParams = z.output<typeof insightsParams>;
+
+/** /insights/queries: one platform's mentions only, and `never_first=true` for the queries never named first. */
+export const insightsQueriesParams = z
+  .object({
+    ...insightsShape,
+    platform: enumParam("platform", PLATFORMS).optional(),
+    never_first: enumParam("never_first", ["true", "false"] as const).optional(),
+  })
+  .superRefine(checkInsightsRange);
+
+/**
+ * What is wrong with a comparison (named on its parameter), given the range's length in days when
+ * known; null when it is fine. A custom window needs both dates, forwards, and as many days as the range.
+ */
+export function comparisonProblem(v: CompareShapeOutput, rangeDays: number | undefined): { param: string; message: string } | null {
+  if (v.compare !== "custom") return null;
+  if (!v.compare_from) return { param: "compare_from", message: "compare=custom needs compare_from and compare_to (calendar dates YYYY-MM-DD)" };
+  if (!v.compare_to) return { param: "compare_to", message: "compare=custom needs compare_from and compare_to (calendar dates YYYY-MM-DD)" };
+  const days = calendarDayNumber(v.compare_to)! - calendarDayNumber(v.compare_from)! + 1;
+  if (days < 1) return { param: "compare_from", message: "compare_from must not be after compare_to" };
+  if (rangeDays !== undefined && days !== rangeDays) {
+    return { param: "compare_to", message: `the comparison is ${days} days long; it must be as long as the range, ${rangeDays} days (move compare_to)` };
+  }
+  return null;
+}
 
 /** The history routes' query: the insights' range rules without buckets (every snapshot is its own point). */
 export const historyParams = z

@@ -15,14 +15,16 @@ import type { z } from "zod";
 import type { CallOptions } from "@/lib/data-api/api";
 import { validatedParams, validatedQuery } from "@/lib/data-api/client";
 import { endpoints, type EndpointPath, type InputOf, type ResultOf, type RouteInputDef } from "@/lib/data-api/endpoints";
-import { noParams, parseQuery } from "@/lib/data-api/params";
+import { insightsCompareParams, insightsCountriesParams, insightsQueriesParams, noParams, parseQuery } from "@/lib/data-api/params";
 import { streamedFailure } from "@/lib/queries/streamed-failure";
 import { apiNotFound, errorForBrowser, errorResponse, invalidParameter, json, responseForError, unauthorized } from "./http";
 import { DataApiError } from "@/lib/data-api/errors";
 import { getRequestSession, type PageSession } from "./session";
 import { dataApiForKey } from "./upstream";
 import { competitorsInsight } from "./insights/competitors";
+import { countriesInsight } from "./insights/countries";
 import { platformsInsight } from "./insights/platforms";
+import { queriesInsight } from "./insights/queries";
 import { insightRoute } from "./insights/route";
 import { sentimentInsight } from "./insights/sentiment";
 import { sourcesInsight } from "./insights/sources";
@@ -40,11 +42,13 @@ export type BffRouteDef = RouteInputDef & {
 
 /** Answers the Data API has no endpoint for (insights, lib/server/insights), each one declaration. */
 const bffRoutes = {
-  "/insights/trend": insightRoute("the trend", trendInsight),
-  "/insights/sources": insightRoute("conversion by source", sourcesInsight),
-  "/insights/platforms": insightRoute("the AI platforms", platformsInsight),
+  "/insights/trend": insightRoute("the trend", trendInsight, insightsCompareParams),
+  "/insights/sources": insightRoute("conversion by source", sourcesInsight, insightsCompareParams),
+  "/insights/platforms": insightRoute("the AI platforms", platformsInsight, insightsCompareParams),
   "/insights/competitors": insightRoute("the competitors named", competitorsInsight),
   "/insights/sentiment": insightRoute("sentiment over time", sentimentInsight),
+  "/insights/countries": insightRoute("the countries", countriesInsight, insightsCountriesParams),
+  "/insights/queries": insightRoute("the questions", queriesInsight, insightsQueriesParams),
   "/history/score": scoreHistoryRoute,
   "/history/ranking": rankingHistoryRoute,
   "/history/overview": historyOverviewRoute,

@@ -4,12 +4,22 @@ import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { countedTransport, onFakeTime } from "@/lib/fake-time";
 import { serverContext, setServerContext } from "./context";
-import { handleApiGet } from "./routes";
+import { apiRoutes, handleApiGet } from "./routes";
 import { startSandbox, type Sandbox } from "@/sandbox/server";
 import { setRuntimeFlags } from "./runtime-flags";
 import { SESSION_COOKIE, sealSession } from "./session";
 
 export const TEST_NOW = "2026-11-20T12:00:00Z";
+
+/** The insights routes of the route table, by name (`trend` for /api/insights/trend): tests read them here, never from a list of their own. */
+export const insightRoutes = (): string[] => Object.keys(apiRoutes).flatMap((p) => (p.startsWith("/insights/") ? [p.slice("/insights/".length)] : []));
+
+/** Of those, the ones with a `previous` (their query takes `compare`). */
+export const comparedInsightRoutes = (): string[] =>
+  insightRoutes().filter((name) => {
+    const def = apiRoutes[`/insights/${name}` as keyof typeof apiRoutes];
+    return "query" in def && "compare" in def.query.shape;
+  });
 export const TEST_SECRET = "test-only-session-secret-0123456789abcdef";
 export const ORIGIN = "http://localhost:3000";
 

@@ -12,10 +12,10 @@ export type CompetitorsInsight = { from: string; to: string; tz: string; mention
 
 export async function competitorsInsight(ictx: InsightsContext, range: InsightRange): Promise<CompetitorsInsight> {
   const days = await mentionDays(ictx, range.current.days);
-  const mentions = days.reduce((n, d) => n + d.mentions, 0);
+  const mentions = days.reduce((n, d) => n + d.summary.mentions, 0);
   const byName = new Map<string, CompetitorTally>();
   for (const day of days) {
-    for (const c of day.competitors) {
+    for (const c of day.summary.competitors) {
       const t = byName.get(c.name) ?? { name: c.name, mentions: 0, positive: 0, neutral: 0, negative: 0 };
       byName.set(c.name, { name: c.name, mentions: t.mentions + c.mentions, positive: t.positive + c.positive, neutral: t.neutral + c.neutral, negative: t.negative + c.negative });
     }

@@ -11,19 +11,19 @@ import { SingleFlight, type CacheStore, type SharedRun } from "@/lib/data-api/ca
 import { serverContext, upstreamFor, type InsightsPolicy, type Upstream } from "../context";
 import { getEnv } from "../env";
 import { keyId } from "../key-id";
-import type { MentionListing } from "./mentions";
-import type { PendingPlan, VisitorListing } from "./visitors";
+import type { ListingOutcome } from "./listing";
+import type { PendingPlan } from "./visitors";
 
 /** Work in progress for one key; promises cannot live in a shared store, so this stays in-process. */
 export type KeyState = {
   /** Plans being gathered, by the span they would list (see visitors.ts). */
   plans: Map<string, PendingPlan>;
   /**
-   * Listings in flight, by each day they cover, so a later request for any of those days joins;
-   * each ends when it settles or when the last computation waiting for it has gone.
+   * Listings in flight, by list and each day they cover (`visitors:<day>`), so a later request for
+   * any of those days joins; each ends when it settles or when the last computation waiting for it
+   * has gone.
    */
-  visitorListings: Map<string, SharedRun<VisitorListing>>;
-  mentionListings: Map<string, SharedRun<MentionListing>>;
+  listings: Map<string, SharedRun<ListingOutcome>>;
   /** Counts and whole answers being computed, shared by identical concurrent requests (ended likewise). */
   flights: SingleFlight;
 };
@@ -59,7 +59,7 @@ export function insightsContext(apiKey: string): InsightsContext {
   const upstream = upstreamFor(apiKey);
   let state = states.get(upstream);
   if (!state) {
-    state = { plans: new Map(), visitorListings: new Map(), mentionListings: new Map(), flights: new SingleFlight() };
+    state = { plans: new Map(), listings: new Map(), flights: new SingleFlight() };
     states.set(upstream, state);
   }
   const env = getEnv();

@@ -56,12 +56,7 @@ async function start(route: string, query: string): Promise<{ answer: Promise<Ca
 /** Nothing of the key's insights is still running or registered. */
 function nothingLeft(): void {
   const state = insightsContext(KEY).state;
-  expect({ flights: state.flights.inFlight, plans: state.plans.size, visitorListings: state.visitorListings.size, mentionListings: state.mentionListings.size }).toEqual({
-    flights: 0,
-    plans: 0,
-    visitorListings: 0,
-    mentionListings: 0,
-  });
+  expect({ flights: state.flights.inFlight, plans: state.plans.size, listings: state.listings.size }).toEqual({ flights: 0, plans: 0, listings: 0 });
 }
 
 describe("an insights request whose client went away", () => {

@@ -67,7 +67,7 @@ function context(signal?: AbortSignal, maxListedRows = 100_000): InsightsContext
   return {
     api: {} as DataApi,
     store: new MemoryCacheStore(),
-    state: { plans: new Map(), visitorListings: new Map(), mentionListings: new Map(), flights: new SingleFlight() },
+    state: { plans: new Map(), listings: new Map(), flights: new SingleFlight() },
     policy: { strategy: "auto", gatherMs: 0 },
     now: () => START,
     ttl: { closedMs: 1, openMs: 1 },

@@ -1,7 +1,8 @@
 // The one listing pipeline of the insights: every row of a span of days read from a Data API list
-// (pages of 100) and folded, page by page as each arrives, into one summary per day by a pluggable
-// summariser (visitors.ts: visitors and conversions per source; mentions.ts: platforms, sentiment,
-// positions, competitors). A new dimension is a summariser over the same pipeline, plus its route.
+// (pages of 100) and folded, page by page as each arrives, into one summary per day by each of the
+// list's pluggable summarisers, its *dimensions* (dimensions.ts: visitors by source, by country;
+// mentions by platform and competitor, by query). One listing folds every row into all of them and
+// stores each one's days, so a new dimension is a summariser registered there, plus its route.
 // What the pipeline guarantees, whatever the upstream claims:
 // - bounded: a listing whose `meta.total` is over the cap (INSIGHTS_MAX_LISTED_ROWS) is refused on
 //   its first page, before anything else is planned; offsets are made one at a time as a worker of
@@ -12,8 +13,9 @@
 //   us (rows inserted or reordered between pages) is detected rather than summed;
 // - cancellable: every call carries the computation's signal; an abort or the first failure stops
 //   the pool at once (nothing more is pulled, the calls in flight are aborted).
-// Also the bits the listings share: day lookup, the stored day summaries, and listings in flight
-// that later requests for the same days join (a shared run, ended when its last waiter leaves).
+// Also the bits the listings share: day lookup, the stored day summaries (a `DayEntry` per day and
+// dimension), and listings in flight that later requests for any of their days join (a shared run,
+// ended when its last waiter leaves).
 import "server-only";
 import type { CallOptions, DataApi } from "@/lib/data-api/api";
 import { SharedRun, withScope } from "@/lib/data-api/cache";
@@ -142,10 +144,12 @@ export type DaySummariser<Row, Tally, Summary = Tally> = {
   resource: ListedResource<Row>;
   /** A day with nothing in it yet. */
   empty: () => Tally;
+  // Method syntax: a summariser of its own tally type is one of `DaySummariser<Row, unknown>` (a
+  // listing hands each summariser only the tallies it made).
   /** Folds a row placed in this day into its tally; false when the row cannot be summed exactly. */
-  add: (day: Tally, row: Row) => boolean;
+  add(day: Tally, row: Row): boolean;
   /** The day's summary once every row is in. */
-  finish: (day: Tally) => Summary;
+  finish(day: Tally): Summary;
   /**
    * Whether one row that cannot be placed or summed (or an unreadable item) spoils the whole
    * listing, which then stops at once (visitors: counting answers instead, exactly); otherwise such
@@ -154,6 +158,12 @@ export type DaySummariser<Row, Tally, Summary = Tally> = {
   strict: boolean;
 };
 
+/**
+ * A summariser whose day summaries are kept: `key` prefixes them in the insights store. Every
+ * dimension of a resource is folded by every listing of that resource (dimensions.ts).
+ */
+export type Dimension<Row, Tally = unknown, Summary = unknown> = DaySummariser<Row, Tally, Summary> & { key: string };
+
 export type DayListing<Summary> =
   /** Read through: a summary per day of the span (in order), the rows that fit no day, and whether it was exact. */
   | { kind: "summed"; days: Summary[]; total: number | undefined; unplaced: number; exact: boolean }
@@ -161,6 +171,11 @@ export type DayListing<Summary> =
   | { kind: "too_large"; total: number; max: number }
   /** A strict summariser met a row it cannot place or sum: the listing stopped there. */
   | { kind: "unsummable" };
+
+/** One listing folded into several summarisers: per summariser its days, or null where a strict one met a row it cannot sum. */
+export type MultiListing =
+  | { kind: "summed"; per: Array<{ days: unknown[]; unplaced: number } | null>; total: number | undefined; exact: boolean }
+  | { kind: "too_large"; total: number; max: number };
 
 /** Why the pool stopped on its own (not an abort from outside, not a failure). */
 const STOPPED = new DOMException("The listing stopped early.", "AbortError");
@@ -176,10 +191,33 @@ export async function listDays<Row extends { id: string }, Tally, Summary>(
   summariser: DaySummariser<Row, Tally, Summary>,
   options: { first?: ListEnvelope<Row>; fresh?: boolean } = {},
 ): Promise<DayListing<Summary>> {
-  const days = span.days.map(() => summariser.empty());
-  if (isEmptySpan(span)) return { kind: "summed", days: days.map(summariser.finish), total: 0, unplaced: 0, exact: true };
+  const read = await listDaysInto(ictx, span, [summariser as DaySummariser<Row, unknown, unknown>], options);
+  if (read.kind === "too_large") return read;
+  const own = read.per[0];
+  if (!own) return { kind: "unsummable" };
+  return { kind: "summed", days: own.days as Summary[], total: read.total, unplaced: own.unplaced, exact: read.exact };
+}
+
+/**
+ * `listDays` folding each row into every one of `summarisers` (one read serves them all). The
+ * listing stops early only when every summariser is strict and has met a row it cannot sum.
+ */
+export async function listDaysInto<Row extends { id: string }>(
+  ictx: InsightsContext,
+  span: DaySpan,
+  summarisers: ReadonlyArray<DaySummariser<Row, unknown, unknown>>,
+  options: { first?: ListEnvelope<Row>; fresh?: boolean } = {},
+): Promise<MultiListing> {
+  const tallies = summarisers.map((s) => span.days.map(() => s.empty()));
+  const finish = () => summarisers.map((s, k) => (spoiled[k] ? null : { days: tallies[k]!.map((t) => s.finish(t)), unplaced: unreadable + unfit[k]! }));
+  const spoiled = summarisers.map(() => false);
+  const unfit = summarisers.map(() => 0);
+  // Items without an id (in the total, never in `seen`).
+  let unreadable = 0;
+  if (isEmptySpan(span)) return { kind: "summed", per: finish(), total: 0, exact: true };
+  const resource = summarisers[0]!.resource;
   const call = (offset: number, signal: AbortSignal | undefined) =>
-    summariser.resource.page(ictx.api, { ...listBounds(span), limit: PAGE_SIZE_MAX, offset }, { signal, ...(options.fresh ? { fresh: true } : {}) });
+    resource.page(ictx.api, { ...listBounds(span), limit: PAGE_SIZE_MAX, offset }, { signal, ...(options.fresh ? { fresh: true } : {}) });
   const first = options.first ?? (await call(0, ictx.signal));
   const total = first.meta.total;
   const max = ictx.maxListedRows;
@@ -188,11 +226,7 @@ export async function listDays<Row extends { id: string }, Tally, Summary>(
   // Ids seen: a row seen twice is folded once. At most `total` (under the cap) are kept: more unique
   // rows than the total says is a listing that moved, and the pool stops there.
   const seen = new Set<string>();
-  // Items without an id (in the total, never in `seen`), and rows that fit no day or summary.
-  let unreadable = 0;
-  let unfit = 0;
   let sameTotal = true;
-  let spoiled = false;
   let stopped = false;
   const fold = (page: ListEnvelope<Row>) => {
     if (stopped) return;
@@ -201,11 +235,16 @@ export async function listDays<Row extends { id: string }, Tally, Summary>(
     for (const row of page.data) {
       if (seen.has(row.id)) continue;
       seen.add(row.id);
-      const at = summariser.resource.placedAt(row);
+      const at = resource.placedAt(row);
       const i = at === undefined ? -1 : dayIndexOf(span.days, Date.parse(at));
-      if (i < 0 || !summariser.add(days[i]!, row)) unfit++;
+      summarisers.forEach((s, k) => {
+        if (i < 0 || !s.add(tallies[k]![i], row)) unfit[k]!++;
+      });
     }
-    if (summariser.strict && unreadable + unfit > 0) stopped = spoiled = true;
+    summarisers.forEach((s, k) => {
+      if (s.strict && unreadable + unfit[k]! > 0) spoiled[k] = true;
+    });
+    if (spoiled.every(Boolean)) stopped = true;
     if (total === undefined || seen.size + unreadable > total) stopped = true;
   };
   fold(first);
@@ -232,10 +271,91 @@ export async function listDays<Row extends { id: string }, Tally, Summary>(
   } finally {
     ictx.signal?.removeEventListener("abort", onAbort);
   }
-  if (spoiled) return { kind: "unsummable" };
   const exact = total !== undefined && sameTotal && seen.size + unreadable === total;
-  return { kind: "summed", days: days.map(summariser.finish), total, unplaced: unreadable + unfit, exact };
+  return { kind: "summed", per: finish(), total, exact };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Listings of a resource for all its dimensions, stored and shared.
+
+/**
+ * A day's kept summary of one dimension, and the rows of the listing it came from that fit no day
+ * or no summary (`span` names that listing, so days of one listing report them once).
+ */
+export type DayEntry<S> = { summary: S; unplaced?: { span: string; count: number } };
+
+/** What a listing of a resource gave: per dimension key, its days' entries (absent: that dimension could not be summed). */
+export type ListingOutcome =
+  | { kind: "listed"; exact: boolean; byDimension: Map<string, Map<string, DayEntry<unknown>>> }
+  | { kind: "too_large"; total: number; max: number };
+
+/**
+ * Fixes up a listing that moved while it was read (visitors.ts: counts find the days short of rows,
+ * which are read again); null when it cannot, and the listing stays not exact.
+ */
+export type CompleteListing = <Row extends { id: string }>(
+  ictx: InsightsContext,
+  span: DaySpan,
+  dimensions: ReadonlyArray<Dimension<Row>>,
+  read: Extract<MultiListing, { kind: "summed" }>,
+) => Promise<Extract<MultiListing, { kind: "summed" }> | null>;
+
+const inFlightKey = (resource: { noun: string }, day: Day) => `${resource.noun}:${dayKey(day)}`;
+
+/**
+ * Lists `span` of `resource` once for all `dimensions` (registered in flight until it settles or
+ * is abandoned, so requests for any of its days join it), and stores every exact dimension's days
+ * in one write: each day's summary for as long as that day allows.
+ */
+export function startListing<Row extends { id: string }>(
+  ictx: InsightsContext,
+  resource: ListedResource<Row>,
+  dimensions: ReadonlyArray<Dimension<Row>>,
+  span: DaySpan,
+  options: { first?: ListEnvelope<Row>; fresh?: boolean; complete?: CompleteListing } = {},
+): SharedRun<ListingOutcome> {
+  const keys = span.days.map((d) => inFlightKey(resource, d));
+  const listings = ictx.state.listings;
+  const run: SharedRun<ListingOutcome> = new SharedRun(
+    async (signal) => {
+      const own: InsightsContext = { ...ictx, signal };
+      const read = await listDaysInto(own, span, dimensions, options);
+      if (read.kind === "too_large") return read;
+      const settled = read.exact ? read : options.complete ? await options.complete(own, span, dimensions, read) : null;
+      const byDimension = new Map<string, Map<string, DayEntry<unknown>>>();
+      if (settled) {
+        const id = dayKey(span);
+        const writes: Array<{ key: string; value: unknown; ttlMs: number }> = [];
+        dimensions.forEach((dim, k) => {
+          const got = settled.per[k];
+          if (!got) return;
+          const entries = new Map<string, DayEntry<unknown>>();
+          span.days.forEach((d, i) => {
+            const entry: DayEntry<unknown> = { summary: got.days[i], ...(got.unplaced > 0 ? { unplaced: { span: id, count: got.unplaced } } : {}) };
+            entries.set(dayKey(d), entry);
+            writes.push({ key: dim.key + dayKey(d), value: entry, ttlMs: own.ttlFor(d.endMs) });
+          });
+          byDimension.set(dim.key, entries);
+        });
+        await own.store.setMany(writes);
+      }
+      return { kind: "listed", exact: settled !== null, byDimension };
+    },
+    () => {
+      for (const k of keys) if (listings.get(k) === run) listings.delete(k);
+    },
+  );
+  for (const k of keys) listings.set(k, run);
+  return run;
+}
+
+/** The listings of `resource` in flight for `days`, each once. */
+export const listingsFor = (ictx: InsightsContext, resource: { noun: string }, days: readonly Day[]): SharedRun<ListingOutcome>[] => [
+  ...new Set(days.flatMap((d) => ictx.state.listings.get(inFlightKey(resource, d)) ?? [])),
+];
+
+/** Whether a listing of `resource` is in flight for `day`. */
+export const isListing = (ictx: InsightsContext, resource: { noun: string }, day: Day): boolean => ictx.state.listings.has(inFlightKey(resource, day));
 
 /** Fills `into` with the stored summaries of `days` it does not hold yet (one read of the store). */
 export async function readStoredDays<S>(ictx: InsightsContext, prefix: string, days: readonly Day[], into: Map<string, S>): Promise<void> {
@@ -245,28 +365,6 @@ export async function readStoredDays<S>(ictx: InsightsContext, prefix: string, d
     if (hits[i] !== undefined) into.set(k, hits[i] as S);
   });
 }
-
-/** Stores each day's summary for as long as that day allows (hours once closed), in one write. */
-export async function storeDays<S>(ictx: InsightsContext, prefix: string, days: readonly Day[], summaries: readonly S[]): Promise<void> {
-  await ictx.store.setMany(days.map((d, i) => ({ key: prefix + dayKey(d), value: summaries[i], ttlMs: ictx.ttlFor(d.endMs) })));
-}
-
-/**
- * Starts `work` as the listing of every day of `span`, registered until it settles or is abandoned
- * (its last waiter left), so requests for any of those days join it instead of listing them again.
- */
-export function shareListing<R>(inFlight: Map<string, SharedRun<R>>, span: DaySpan, work: (signal: AbortSignal) => Promise<R>): SharedRun<R> {
-  const run: SharedRun<R> = new SharedRun(work, () => {
-    for (const d of span.days) if (inFlight.get(dayKey(d)) === run) inFlight.delete(dayKey(d));
-  });
-  for (const d of span.days) inFlight.set(dayKey(d), run);
-  return run;
-}
-
-/** The listings in flight for `days`, each once. */
-export const listingsFor = <R>(inFlight: Map<string, SharedRun<R>>, days: readonly Day[]): SharedRun<R>[] => [
-  ...new Set(days.flatMap((d) => inFlight.get(dayKey(d)) ?? [])),
-];
 
 /**
  * Waits for every run of `runs` as one waiter with `signal`. If one fails, the caller leaves the

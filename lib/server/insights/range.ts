@@ -1,13 +1,16 @@
 // An insights query's window (README.md "Insights"): calendar days `from`..`to` (inclusive) in the
 // time zone `tz`, the range [start of `from`, start of the day after `to`), its buckets (days, or
-// ISO weeks from Monday clipped to the range), and the previous period: the same number of days
-// ending the day before `from`, its buckets the current ones moved back by that many days.
+// ISO weeks from Monday clipped to the range), and the comparison period (`previous`): as many days,
+// either ending the day before `from` (the default), from `from`'s date a year before (29 Feb reads
+// 28 Feb), or a custom window; its buckets are the current ones moved back by the same days. The
+// days an insight reads are both periods' days as runs of consecutive days (one run when they touch
+// or overlap), so a listing never spans the gap between a range and its year-before twin.
 // Calendar arithmetic (which date, how many days apart, which weekday) runs on day numbers (days
 // since 1970-01-01), where every day is one step; each date's first instant in `tz` comes from
 // @date-fns/tz, which knows the zone's offsets and its clock changes (a 23- or 25-hour day, a
 // midnight that does not exist).
 import { INSIGHTS_DAY_BUCKETS_MAX_DAYS, INSIGHTS_DEFAULT_DAYS, type InsightBucket } from "@/lib/data-api/constants";
-import { calendarDayNumber, insightsBucketProblem, insightsRangeProblem, type InsightsParams } from "@/lib/data-api/params";
+import { calendarDayNumber, comparisonProblem, insightsBucketProblem, insightsRangeProblem, type InsightsParams } from "@/lib/data-api/params";
 import { DAY_MS, dateOf, dayStart, todayIn } from "@/lib/range/calendar";
 import { invalidParameter } from "../http";
 
@@ -23,11 +26,14 @@ export type InsightRange = {
   tz: string;
   bucket: InsightBucket;
   current: DaySpan;
+  /** The comparison period (the previous one unless `compare` says otherwise), as many days as `current`. */
   previous: DaySpan;
+  /** The comparison period's dates, as answered in `compare`. */
+  compare: { from: string; to: string };
   /** Buckets of each period, pairwise aligned (the previous ones are the current ones moved back). */
   buckets: { current: DaySpan[]; previous: DaySpan[] };
-  /** The previous period then the current one: every day an insight of this range reads. */
-  window: DaySpan;
+  /** Every day an insight of this range reads (both periods), as runs of consecutive days in order. */
+  windows: DaySpan[];
 };
 
 
@@ -45,6 +51,32 @@ function daysFrom(first: number, count: number, tz: string): Day[] {
 }
 
 export const spanOf = (days: Day[]): DaySpan => ({ startMs: days[0]!.startMs, endMs: days[days.length - 1]!.endMs, days });
+
+/** `days` (any order, repeats allowed) as runs of consecutive calendar days, each day once, in order. */
+export function runsOf(days: readonly Day[]): DaySpan[] {
+  const byDate = new Map(days.map((d) => [d.date, d]));
+  const sorted = [...byDate.values()].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  const runs: Day[][] = [];
+  let last = Number.NaN;
+  for (const d of sorted) {
+    const n = calendarDayNumberOf(d.date);
+    if (n === last + 1) runs.at(-1)!.push(d);
+    else runs.push([d]);
+    last = n;
+  }
+  return runs.map(spanOf);
+}
+
+// Any date, also before 2000 (a comparison a year before 2000-01-01): day numbers from the ISO date.
+const calendarDayNumberOf = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
+
+/** Day number of the same date a year before `day`; 29 Feb reads 28 Feb. */
+function yearBefore(day: number): number {
+  const d = new Date(day * DAY_MS);
+  const [year, month, date] = [d.getUTCFullYear() - 1, d.getUTCMonth(), d.getUTCDate()];
+  const last = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  return Date.UTC(year, month, Math.min(date, last)) / DAY_MS;
+}
 
 
 /** Index ranges of the buckets over `count` days from day number `first`: every day, or ISO weeks from Monday. */
@@ -79,10 +111,12 @@ export function resolveRange(query: InsightsParams, nowMs: number): InsightRange
   const bucketProblem = insightsBucketProblem(first, last, query.bucket);
   if (bucketProblem) throw invalidParameter("bucket", query.to ? bucketProblem : `${bucketProblem} (to defaults to today, ${to}, in ${tz})`);
   const bucket = query.bucket ?? (length <= INSIGHTS_DAY_BUCKETS_MAX_DAYS ? "day" : "week");
-  // One run of days for both periods: the previous period ends where the current one starts.
-  const all = daysFrom(first - length, 2 * length, tz);
-  const previousDays = all.slice(0, length);
-  const currentDays = all.slice(length);
+  const compare = query.compare ?? "previous";
+  const problem2 = comparisonProblem({ compare, compare_from: query.compare_from, compare_to: query.compare_to }, length);
+  if (problem2) throw invalidParameter(problem2.param, query.to ? problem2.message : `${problem2.message} (to defaults to today, ${to}, in ${tz})`);
+  const compareFirst = compare === "year" ? yearBefore(first) : compare === "custom" ? calendarDayNumber(query.compare_from!)! : first - length;
+  const currentDays = daysFrom(first, length, tz);
+  const previousDays = daysFrom(compareFirst, length, tz);
   const bounds = bucketBounds(first, length, bucket);
   return {
     from,
@@ -91,10 +125,11 @@ export function resolveRange(query: InsightsParams, nowMs: number): InsightRange
     bucket,
     current: spanOf(currentDays),
     previous: spanOf(previousDays),
+    compare: { from: previousDays[0]!.date, to: previousDays.at(-1)!.date },
     buckets: {
       current: bounds.map(([a, b]) => spanOf(currentDays.slice(a, b))),
       previous: bounds.map(([a, b]) => spanOf(previousDays.slice(a, b))),
     },
-    window: spanOf(all),
+    windows: runsOf([...previousDays, ...currentDays]),
   };
 }

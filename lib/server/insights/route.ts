@@ -1,28 +1,42 @@
-// One insights route from its answer function: the shared query schema (from, to, tz, bucket), the
-// range resolved at the server's clock (400 naming `from` when a default makes it backwards or too
-// long, `bucket` when days are asked for over too long a range), and identical concurrent requests
-// of a key sharing one computation, which ends when the last of them goes away (its signal reaches
-// every upstream call and every shared run it joins). Also the rounding rules every insight shares
-// (README.md "Insights": percentage points and positions to one decimal).
+// One insights route from its answer function: its query schema (the shared range: from, to, tz,
+// bucket; with `compare` where the answer has a `previous`; and the route's own filters), the range
+// resolved at the server's clock (400 naming `from` when a default makes it backwards or too long,
+// `bucket` when days are asked for over too long a range, `compare_to` when a custom comparison is
+// not as long as the range), and identical concurrent requests of a key sharing one computation,
+// which ends when the last of them goes away (its signal reaches every upstream call and every
+// shared run it joins). Also the rounding rules every insight shares (README.md "Insights":
+// percentage points and positions to one decimal).
 import "server-only";
+import type { z } from "zod";
 import { insightsParams, type InsightsParams } from "@/lib/data-api/params";
 import type { BffRouteDef, RouteContext } from "../routes";
 import { insightsContext, type InsightsContext } from "./context";
 import { resolveRange, type InsightRange } from "./range";
 
-/** The route declaration of an insight: `answer` computes it for a key and a resolved range. */
-export function insightRoute<T>(subject: string, answer: (ictx: InsightsContext, range: InsightRange) => Promise<T>) {
+/**
+ * The route declaration of an insight: `answer` computes it for a key, a resolved range and the
+ * validated query (`query`, by default the shared range's schema; an insight with a `previous`
+ * takes `insightsCompareParams`, whose `compare` the range resolves).
+ */
+export function insightRoute<T, Q extends z.ZodObject = typeof insightsParams>(
+  subject: string,
+  answer: (ictx: InsightsContext, range: InsightRange, query: z.output<Q>) => Promise<T>,
+  query?: Q,
+) {
   return {
-    query: insightsParams,
+    query: query ?? insightsParams,
     subject,
     resolve: (ctx: RouteContext, input: { query: Record<string, unknown> }): Promise<T> => {
       const ictx = insightsContext(ctx.session.apiKey);
-      // routes.ts validated the query with `insightsParams`: this is its output.
-      const range = resolveRange(input.query as InsightsParams, ictx.now());
-      const id = `answer:${subject}:${range.from}:${range.to}:${range.tz}:${range.bucket}`;
+      // routes.ts validated the query with this route's schema: this is its output.
+      const params = input.query as z.output<Q>;
+      // Every insights schema holds the range's fields (params.ts builds them from one shape).
+      const range = resolveRange(params as InsightsParams, ictx.now());
+      // Every parameter the answer depends on, in one order (the range's resolved defaults included).
+      const id = `answer:${subject}:${JSON.stringify({ ...params, from: range.from, to: range.to, tz: range.tz, bucket: range.bucket, compare: range.compare })}`;
       // The flight's signal aborts when the last request for this answer leaves, and once it settles
       // (so calls a failure elsewhere in it left running stop too).
-      return ictx.state.flights.run(id, (signal) => answer({ ...ictx, signal }, range), ctx.signal);
+      return ictx.state.flights.run(id, (signal) => answer({ ...ictx, signal }, range, params), ctx.signal);
     },
   } satisfies BffRouteDef;
 }

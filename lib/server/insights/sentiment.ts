@@ -22,7 +22,7 @@ export async function sentimentInsight(ictx: InsightsContext, range: InsightRang
   let next = 0;
   const data = range.buckets.current.map((bucket): SentimentPoint => {
     // Buckets are consecutive runs of the range's days, in order.
-    const own: MentionDay[] = days.slice(next, (next += bucket.days.length));
+    const own: MentionDay[] = days.slice(next, (next += bucket.days.length)).map((d) => d.summary);
     const platforms = PLATFORMS.map((_, p) => own.reduce((t, d) => sum(t, d.platforms[p]!), none()));
     return { start: isoStart(bucket), ...platforms.reduce(sum, none()), platforms: Object.fromEntries(PLATFORMS.map((name, p) => [name, platforms[p]!])) as Record<Platform, Sentiments> };
   });

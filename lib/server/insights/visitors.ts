@@ -20,6 +20,7 @@ import { PAGE_SIZE_MAX, SOURCES, type Source } from "@/lib/data-api/constants";
 import { DataApiError } from "@/lib/data-api/errors";
 import type { ListEnvelope, Visitor } from "@/lib/data-api/schemas";
 import type { InsightsContext } from "./context";
+import { visitorDimensions } from "./dimensions";
 import {
   coveringSpan,
   dayKey,
@@ -27,14 +28,15 @@ import {
   isEmptySpan,
   joinAll,
   listBounds,
-  listDays,
+  listDaysInto,
   listingsFor,
   readStoredDays,
-  shareListing,
-  storeDays,
+  startListing,
   VISITORS,
-  type DayListing,
-  type DaySummariser,
+  type CompleteListing,
+  type DayEntry,
+  type Dimension,
+  type ListingOutcome,
 } from "./listing";
 import { spanOf, type Day, type DaySpan } from "./range";
 
@@ -44,14 +46,10 @@ export type VisitorCell = { span: DaySpan; source?: Source; converted?: true };
 /** A day's visitors (by first_seen), overall and per source (SOURCES order). */
 export type VisitorDay = { visitors: number; conversions: number; bySource: number[]; conversionsBySource: number[] };
 
-/** A listing's day summaries by day key, or null when it could not be exact. */
-export type VisitorListing = Map<string, VisitorDay> | null;
+/** A plan's outcome: the listing it ran, or null to count. */
+type Planned = ListingOutcome | null;
+export type PendingPlan = { cells: Set<string>; mustList: boolean; run: SharedRun<Planned> };
 
-/** A plan's outcome: the listing it ran (wrapped: null there means "not exact"), or null to count. */
-type Planned = { listed: VisitorListing } | null;
-export type PendingPlan = { cells: Set<string>; run: SharedRun<Planned> };
-
-const DAY = "vd:";
 const cellKey = (c: VisitorCell) => `vc:${dayKey(c.span)}:${c.source ?? "*"}:${c.converted ? "converted" : "*"}`;
 const unlistableKey = (span: DaySpan) => `vx:${dayKey(span)}`;
 
@@ -62,7 +60,8 @@ const emptyDay = (): VisitorDay => ({ visitors: 0, conversions: 0, bySource: SOU
  * figures are sums of. Strict: a visitor without a readable first_seen, source or converted cannot
  * be put in an exact figure, and counting (exact by construction) answers instead.
  */
-const VISITOR_DAYS: DaySummariser<Visitor, VisitorDay> = {
+export const VISITOR_DAYS: Dimension<Visitor, VisitorDay, VisitorDay> = {
+  key: "vd2:",
   resource: VISITORS,
   strict: true,
   empty: emptyDay,
@@ -80,11 +79,11 @@ const VISITOR_DAYS: DaySummariser<Visitor, VisitorDay> = {
 };
 
 /** The figure from day summaries, when every day of its span has one. */
-function fromDays(cell: VisitorCell, days: Map<string, VisitorDay>): number | undefined {
+function fromDays(cell: VisitorCell, days: Map<string, DayEntry<VisitorDay>>): number | undefined {
   const s = cell.source === undefined ? -1 : SOURCES.indexOf(cell.source);
   let sum = 0;
   for (const d of cell.span.days) {
-    const day = days.get(dayKey(d));
+    const day = days.get(dayKey(d))?.summary;
     if (!day) return undefined;
     if (s < 0) sum += cell.converted ? day.conversions : day.visitors;
     else sum += cell.converted ? day.conversionsBySource[s]! : day.bySource[s]!;
@@ -137,10 +136,14 @@ const MAX_DAYS_TO_REREAD = 8;
  * last_seen order: one row is seen twice and another never; a new visitor arrives). Every row seen
  * is a true member of its day, so a day is complete when its count says so. Counting halves of the
  * span finds the days short of rows (about 2 log2(days) calls per row missed); those days alone are
- * read again. Counts and re-reads ask the Data API afresh (the response cache may still hold answers
- * from before the listing). Null when that does not settle it: counting takes over.
+ * read again, for every dimension. Counts and re-reads ask the Data API afresh (the response cache
+ * may still hold answers from before the listing). Null when that does not settle it: counting
+ * takes over (and the list-only dimensions say the listing changed).
  */
-async function completeMovedListing(ictx: InsightsContext, span: DaySpan, days: VisitorDay[]): Promise<VisitorDay[] | null> {
+const completeMovedListing: CompleteListing = async (ictx, span, dimensions, read) => {
+  const own = read.per[dimensions.indexOf(VISITOR_DAYS as unknown as (typeof dimensions)[number])];
+  if (!own) return null;
+  const days = own.days as VisitorDay[];
   const seen = (a: number, b: number) => days.slice(a, b).reduce((n, d) => n + d.visitors, 0);
   const short = async (a: number, b: number): Promise<number[]> => {
     // Counted after the listing, so a count below what was seen is older than the rows: settled.
@@ -151,49 +154,36 @@ async function completeMovedListing(ictx: InsightsContext, span: DaySpan, days: 
   };
   const missing = await short(0, span.days.length);
   if (missing.length > MAX_DAYS_TO_REREAD) return null;
-  const reread = await Promise.all(missing.map((i) => listDays(ictx, spanOf([span.days[i]!]), VISITOR_DAYS, { fresh: true })));
-  const out = [...days];
-  for (const [k, read] of reread.entries()) {
-    if (read.kind !== "summed" || !read.exact) return null;
-    out[missing[k]!] = read.days[0]!;
+  const reread = await Promise.all(missing.map((i) => listDaysInto(ictx, spanOf([span.days[i]!]), dimensions, { fresh: true })));
+  const per = read.per.map((p) => p && { days: [...p.days], unplaced: p.unplaced });
+  for (const [k, again] of reread.entries()) {
+    if (again.kind !== "summed" || !again.exact) return null;
+    again.per.forEach((p, d) => {
+      if (!p) per[d] = null;
+      else per[d]?.days.splice(missing[k]!, 1, p.days[0]);
+    });
   }
-  return out;
-}
-
-/** Lists `span` from its first page and stores its day summaries; joined by later requests for its days while it runs. */
-function startListing(ictx: InsightsContext, span: DaySpan, first: ListEnvelope<Visitor>): SharedRun<VisitorListing> {
-  return shareListing(ictx.state.visitorListings, span, async (signal) => {
-    const own: InsightsContext = { ...ictx, signal };
-    const read: DayListing<VisitorDay> = await listDays(own, span, VISITOR_DAYS, { first });
-    const days = read.kind !== "summed" ? null : read.exact ? read.days : await completeMovedListing(own, span, read.days);
-    if (!days) {
-      // Counting answers this span from now on: seconds if the list kept moving (it may settle), as
-      // long as its days last if a row cannot be read or the span is over the cap (it stays so).
-      await ictx.store.set(unlistableKey(span), true, read.kind === "summed" ? ictx.ttl.openMs : ictx.ttlFor(span.endMs));
-      return null;
-    }
-    await storeDays(own, DAY, span.days, days);
-    return new Map(span.days.map((d, i) => [dayKey(d), days[i]!]));
-  });
-}
+  return { ...read, per, exact: true };
+};
 
 /**
  * Decides how to get `cells` (none answerable from stored figures) whose missing days are `span`:
  * a listing, whose outcome it waits for, or null to count them. Routes asking for the same span
- * while its first page is fetched join the plan with their figures. The plan (and the listing it
- * starts) ends when the last request waiting for it has gone.
+ * while its first page is fetched join the plan with their figures, or with `mustList` when what
+ * they need only a listing gives (a list-only dimension: visitors by country); then it lists. The
+ * plan (and the listing it starts) ends when the last request waiting for it has gone.
  */
-async function plan(ictx: InsightsContext, span: DaySpan, cells: VisitorCell[]): Promise<Planned> {
+async function plan(ictx: InsightsContext, span: DaySpan, cells: VisitorCell[], mustList = false): Promise<Planned> {
   const strategy = ictx.policy.strategy;
-  if (strategy === "count") return null;
-  if (strategy === "auto" && (await ictx.store.get(unlistableKey(span))) !== undefined) return null;
+  if (!mustList && strategy === "count") return null;
+  if (!mustList && strategy === "auto" && (await ictx.store.get(unlistableKey(span))) !== undefined) return null;
   const id = dayKey(span);
   const pending = ictx.state.plans.get(id);
   if (pending) {
     for (const c of cells) pending.cells.add(cellKey(c));
+    pending.mustList ||= mustList;
     return pending.run.join(ictx.signal);
   }
-  const gathered = new Set(cells.map(cellKey));
   // From the first page on, later requests join the listing itself (or count). Only called once
   // `run` exists: after the first page's await, or when the run ends.
   const forget = () => {
@@ -210,41 +200,70 @@ async function plan(ictx: InsightsContext, span: DaySpan, cells: VisitorCell[]):
     // Everyone left while the first page was read: start nothing.
     signal.throwIfAborted();
     const total = first.meta.total;
-    // Without a total a listing cannot be checked, so it cannot be exact; over the cap it is not read.
-    if (total === undefined || total > ictx.maxListedRows) return null;
-    const pagesLeft = Math.ceil(total / PAGE_SIZE_MAX) - 1;
-    if (strategy === "auto" && pagesLeft > gathered.size) return null;
-    return { listed: await startListing(own, span, first).join(signal) };
+    if (total !== undefined && total > ictx.maxListedRows) {
+      // Over the cap it is not read: counting answers this span for as long as its days last.
+      await ictx.store.set(unlistableKey(span), true, ictx.ttlFor(span.endMs));
+      return { kind: "too_large", total, max: ictx.maxListedRows };
+    }
+    // Without a total a listing cannot be checked, so it cannot be exact (it is then said not to be).
+    if (total === undefined && !entry.mustList) return null;
+    const pagesLeft = Math.ceil((total ?? 0) / PAGE_SIZE_MAX) - 1;
+    if (!entry.mustList && strategy === "auto" && pagesLeft > entry.cells.size) return null;
+    const outcome = await startListing(own, VISITORS, visitorDimensions(), span, { first, complete: completeMovedListing }).join(signal);
+    if (outcome.kind === "listed" && !outcome.byDimension.has(VISITOR_DAYS.key)) {
+      // Counting answers this span from now on: seconds if the list kept moving (it may settle), as
+      // long as its days last if a row cannot be read (it stays so).
+      await ictx.store.set(unlistableKey(span), true, outcome.exact ? ictx.ttlFor(span.endMs) : ictx.ttl.openMs);
+    }
+    return outcome;
   }, forget);
-  ictx.state.plans.set(id, { cells: gathered, run });
+  const entry: PendingPlan = { cells: new Set(cells.map(cellKey)), mustList, run };
+  ictx.state.plans.set(id, entry);
   return run.join(ictx.signal);
 }
 
-/** The listings that will summarise `missing` days: those in flight for them, else one planned now (null: count). */
-async function listingsOf(ictx: InsightsContext, window: DaySpan, missing: Day[], open: VisitorCell[]): Promise<VisitorListing[] | null> {
-  const inFlight = listingsFor(ictx.state.visitorListings, missing);
+/**
+ * A listing of the visitors of `span` for a dimension only a listing gives (visitors by country):
+ * joins a plan gathering those days (which then lists) or plans one that lists.
+ */
+export async function planVisitorListing(ictx: InsightsContext, span: DaySpan): Promise<ListingOutcome> {
+  return (await plan(ictx, span, [], true))!;
+}
+
+/** The listings that will summarise `missing` days: those in flight for them, else one planned per run of `windows` (null: count). */
+async function listingsOf(ictx: InsightsContext, windows: readonly DaySpan[], missing: Day[], open: VisitorCell[]): Promise<Planned[]> {
+  const inFlight = listingsFor(ictx, VISITORS, missing);
   if (inFlight.length > 0) return joinAll(inFlight, ictx.signal);
-  const planned = await plan(ictx, spanOf(coveringSpan(window.days, missing)), open);
-  return planned && [planned.listed];
+  const keys = new Set(missing.map(dayKey));
+  return Promise.all(
+    windows.flatMap((w) => {
+      const some = w.days.filter((d) => keys.has(dayKey(d)));
+      if (some.length === 0) return [];
+      const cells = open.filter((c) => w.startMs <= c.span.startMs && c.span.endMs <= w.endMs);
+      return [plan(ictx, spanOf(coveringSpan(w.days, some)), cells)];
+    }),
+  );
 }
 
 /**
- * The exact values of `cells` (spans of whole days within `window`), from stored day summaries,
- * stored counts, a listing (in flight, or planned now) or counting.
+ * The exact values of `cells` (spans of whole days within one of `windows`, the runs of consecutive
+ * days the insight reads), from stored day summaries, stored counts, a listing (in flight, or
+ * planned now, one per run) or counting.
  */
-export async function visitorCounts(ictx: InsightsContext, window: DaySpan, cells: readonly VisitorCell[]): Promise<number[]> {
+export async function visitorCounts(ictx: InsightsContext, windows: readonly DaySpan[], cells: readonly VisitorCell[]): Promise<number[]> {
+  const all = windows.flatMap((w) => w.days);
   // A day the zone skipped has no instant, so no visitor: known without asking.
-  const days = new Map<string, VisitorDay>(window.days.filter(isEmptySpan).map((d) => [dayKey(d), emptyDay()]));
+  const entries = new Map<string, DayEntry<VisitorDay>>(all.filter(isEmptySpan).map((d) => [dayKey(d), { summary: emptyDay() }]));
   const values = new Map<string, number>();
   const unique = [...new Map(cells.map((c) => [cellKey(c), c])).values()];
   // Each pass answers more from what is stored or was just listed; at worst the last one counts.
   for (let pass = 0; ; pass++) {
-    await readStoredDays(ictx, DAY, window.days, days);
+    await readStoredDays(ictx, VISITOR_DAYS.key, all, entries);
     const open: VisitorCell[] = [];
     const unknown: VisitorCell[] = [];
     for (const c of unique) {
       if (values.has(cellKey(c))) continue;
-      const value = fromDays(c, days);
+      const value = fromDays(c, entries);
       if (value !== undefined) values.set(cellKey(c), value);
       else unknown.push(c);
     }
@@ -256,12 +275,12 @@ export async function visitorCounts(ictx: InsightsContext, window: DaySpan, cell
       else open.push(c);
     });
     if (open.length === 0) break;
-    const missing = window.days.filter((d) => !days.has(dayKey(d)) && open.some((c) => c.span.startMs <= d.startMs && d.endMs <= c.span.endMs));
+    const missing = all.filter((d) => !entries.has(dayKey(d)) && open.some((c) => c.span.startMs <= d.startMs && d.endMs <= c.span.endMs));
     if (pass < 3 && missing.length > 0) {
-      const listed = await listingsOf(ictx, window, missing, open);
-      for (const l of listed ?? []) for (const [k, v] of l ?? []) days.set(k, v);
+      const listed = await listingsOf(ictx, windows, missing, open);
+      for (const l of listed) for (const [k, v] of (l?.kind === "listed" && l.byDimension.get(VISITOR_DAYS.key)) || []) entries.set(k, v as DayEntry<VisitorDay>);
       // A listing that could not be exact leaves its days to counting.
-      if (listed?.every((l) => l !== null)) continue;
+      if (listed.every((l) => l?.kind === "listed" && l.byDimension.has(VISITOR_DAYS.key))) continue;
     }
     await eachBounded(open, (c, signal) => countCell({ ...ictx, signal }, c).then((v) => values.set(cellKey(c), v)), ictx.signal);
     break;

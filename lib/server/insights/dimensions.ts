@@ -1,0 +1,108 @@
+// The dimensions of each Data API list the insights read: the day summaries every listing of that
+// list folds its rows into and stores, whichever route asked for it. So the overview's listing of
+// the visitors also summarises them by country, and /insights/countries asked later reads those
+// days from the store without a listing of its own. Adding a dimension is one line here (its
+// summariser, in the file of its route) and one line in routes.ts (lib/data-api/README.md,
+// "Adding an insight"). Also the one way a route reads a list-only dimension's days
+// (`dimensionDays`): stored, joined in flight, or listed now.
+import "server-only";
+import { formatCount, formatDateRange, formatNumber } from "@/lib/format/format";
+import { finalError } from "../http";
+import type { InsightsContext } from "./context";
+import { COUNTRY_DAYS } from "./countries";
+import {
+  coveringSpan,
+  dayKey,
+  isEmptySpan,
+  isListing,
+  joinAll,
+  listDaysInto,
+  listingsFor,
+  MENTIONS,
+  readStoredDays,
+  startListing,
+  VISITORS,
+  type CompleteListing,
+  type DayEntry,
+  type Dimension,
+  type ListingOutcome,
+} from "./listing";
+import { MENTION_DAYS } from "./mentions";
+import { QUERY_DAYS } from "./queries";
+import { runsOf, spanOf, type Day, type DaySpan } from "./range";
+import { planVisitorListing, VISITOR_DAYS } from "./visitors";
+import type { Mention, Visitor } from "@/lib/data-api/schemas";
+
+// Built on first use: the summarisers live in the modules of their routes, which import this one.
+/** Every dimension of the visitor list, folded by every visitor listing. */
+export const visitorDimensions = (): ReadonlyArray<Dimension<Visitor>> => [VISITOR_DAYS, COUNTRY_DAYS];
+/** Every dimension of the mention list, folded by every mention listing. */
+export const mentionDimensions = (): ReadonlyArray<Dimension<Mention>> => [MENTION_DAYS, QUERY_DAYS];
+
+/**
+ * A mention listing that moved while it was read is read once more, asking the Data API itself: the
+ * short response cache still holds the first read's pages, which would only move the same way again.
+ */
+const readAgainFresh: CompleteListing = async (ictx, span, dimensions) => {
+  const again = await listDaysInto(ictx, span, dimensions, { fresh: true });
+  return again.kind === "summed" && again.exact ? again : null;
+};
+
+/** How a listing of a resource's days is started: the visitors through their planner (a plan gathering those days is joined). */
+function startFor(ictx: InsightsContext, resource: { noun: string }, span: DaySpan): Promise<ListingOutcome> {
+  if (resource.noun === VISITORS.noun) return planVisitorListing(ictx, span);
+  return startListing(ictx, MENTIONS, mentionDimensions(), span, { complete: readAgainFresh }).join(ictx.signal);
+}
+
+/**
+ * The day entries of `dim` for `days` (any order; answered in that order): stored, from listings in
+ * flight, or from listings started now (one per run of consecutive days lacking them). For a
+ * dimension nothing else can answer: a listing over the cap is a 422 `listing_too_large`, and one
+ * that could not be exact (it moved twice) a 503 `listing_changed`.
+ */
+export async function dimensionDays<Row, S>(ictx: InsightsContext, dim: Dimension<Row, unknown, S>, days: readonly Day[]): Promise<Array<DayEntry<S>>> {
+  const resource = dim.resource;
+  // A day the zone skipped has no instant, so no row: known without asking.
+  const found = new Map<string, DayEntry<S>>(days.filter(isEmptySpan).map((d) => [dayKey(d), { summary: dim.finish(dim.empty()) }]));
+  await readStoredDays(ictx, dim.key, days, found);
+  let missing = days.filter((d) => !found.has(dayKey(d)));
+  if (missing.some((d) => !isListing(ictx, resource, d))) {
+    // A listing may have stored these days and ended while the store was read: read once more
+    // before listing them a second time.
+    await readStoredDays(ictx, dim.key, missing, found);
+    missing = missing.filter((d) => !found.has(dayKey(d)));
+  }
+  const unlisted = new Set(missing.filter((d) => !isListing(ictx, resource, d)).map(dayKey));
+  const started = runsOf(days).flatMap((run) => {
+    const some = run.days.filter((d) => unlisted.has(dayKey(d)));
+    return some.length > 0 ? [startFor(ictx, resource, spanOf(coveringSpan(run.days, some)))] : [];
+  });
+  const [joined, ...own] = await Promise.all([joinAll(listingsFor(ictx, resource, missing), ictx.signal), ...started]);
+  const outcomes: ListingOutcome[] = [...joined, ...own];
+  for (const outcome of outcomes) {
+    if (outcome.kind === "too_large") {
+      const sorted = [...missing].sort((a, b) => a.startMs - b.startMs);
+      throw finalError({
+        status: 422,
+        code: "listing_too_large",
+        message: `The Data API has ${formatCount(outcome.total, resource.noun.replace(/s$/, ""))} in ${formatDateRange({ from: sorted[0]!.date, to: sorted.at(-1)!.date })}, more than the ${formatNumber(outcome.max)} the insights read for one answer. Choose a shorter range.`,
+      });
+    }
+    for (const [k, entry] of outcome.byDimension.get(dim.key) ?? []) found.set(k, entry as DayEntry<S>);
+  }
+  if (days.some((d) => !found.has(dayKey(d)))) {
+    throw finalError({
+      status: 503,
+      code: "listing_changed",
+      message: `The ${resource.noun} changed while they were being read, so their figures could not be exact; try again in a moment.`,
+      retryAfter: 2,
+    });
+  }
+  return days.map((d) => found.get(dayKey(d))!);
+}
+
+/** How many rows of `entries` could not be placed or summed: each listing's count once. */
+export function unplacedRows(entries: ReadonlyArray<DayEntry<unknown>>): number {
+  const spans = new Map(entries.flatMap((e) => (e.unplaced ? [[e.unplaced.span, e.unplaced.count] as const] : [])));
+  return [...spans.values()].reduce((n, c) => n + c, 0);
+}
