@@ -5,15 +5,13 @@
 import { expect, test, type Page } from "@playwright/test";
 import { expectNoHorizontalOverflow, expectNoSeriousViolations } from "./helpers/a11y";
 import { sandboxGet } from "./helpers/sandbox";
-import { BASE_URL, signIn, waitForWidgets } from "./helpers/session";
+import { signIn, waitForWidgets } from "./helpers/session";
 
 const RANGE = "from=2026-11-14&to=2026-11-20&tz=UTC";
 const total = async (q: string) => (await sandboxGet<{ meta: { total: number } }>(`/mentions?${q}&limit=1`)).meta.total;
 
 test.beforeEach(async ({ page }) => {
   await signIn(page, "pro");
-  const res = await page.request.get(`${BASE_URL}/api/insights/queries?${RANGE}`);
-  test.skip(res.status() === 404, "/api/insights/queries is not in this build yet");
 });
 
 const mentionsOf = async (page: Page) => {

@@ -1,21 +1,12 @@
-// Plain mappings behind /locations: the answer of `/api/insights/countries` (its shape, as the route
-// answers it), the map's shading (visitors or conversion rate, in five steps of the largest value),
+// Plain mappings behind /locations: the answer of `/api/insights/countries`
+// (lib/server/insights/countries.ts), the map's shading (visitors or conversion rate, in five steps of the largest value),
 // the table's rows with their changes, and the page's URL (`metric`, `country` beside the range and
 // comparison). A country the route could not read is "unknown": a row of the table like any other,
 // never left out, and never on the map (it is no place).
 import { formatCountry, formatPercent, formatNumber } from "@/lib/format/format";
-import type { ComparedAnswer } from "@/lib/range/comparison";
+import type { CountryFigures, CountryRow } from "@/lib/server/insights/countries";
 
-export type CountryFigures = { visitors: number; ai_visitors: number; conversions: number; conversion_rate: number | null };
-export type CountryRow = CountryFigures & { country: string; previous: CountryFigures };
-export type CityRow = { city: string; visitors: number; conversions: number };
-
-/** `GET /api/insights/countries?from&to&tz&compare…[&country=XX]`: per country, most visitors first; `cities` with `country`. */
-export type CountriesAnswer = ComparedAnswer & {
-  compare?: { from: string; to: string };
-  data: CountryRow[];
-  cities?: CityRow[];
-};
+export type { CountryRow };
 
 export const UNKNOWN_COUNTRY = "unknown";
 

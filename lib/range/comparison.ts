@@ -5,7 +5,7 @@
 // counted against is read from the answer (`compare: {from, to}`), so a label never names a window
 // the figures were not counted against; an answer without it was counted against the previous period.
 import { parseAsString } from "nuqs/server";
-import { calendarDayNumber } from "@/lib/data-api/params";
+import { calendarDayNumber, comparisonProblem } from "@/lib/data-api/params";
 import { formatDateRange } from "@/lib/format/format";
 import { addDays, daysBetween } from "./calendar";
 import { previousRange, type DateRange } from "./date-range";
@@ -74,7 +74,9 @@ export function resolveComparison(raw: RawComparison, range: DateRange): Resolve
   const to = raw.compare_to ?? "";
   if (calendarDayNumber(from) === null) return { ...fallback, problem: { param: "compare_from", reason: "not_a_date" } };
   if (calendarDayNumber(to) === null) return { ...fallback, problem: { param: "compare_to", reason: "not_a_date" } };
-  if (daysBetween(from, to) !== daysBetween(range.from, range.to)) return { ...fallback, problem: { param: "compare_to", reason: "length" } };
+  // The routes' own rule for a custom window (backwards, or not as many days as the range).
+  const crossField = comparisonProblem({ compare: "custom", compare_from: from, compare_to: to }, daysBetween(range.from, range.to));
+  if (crossField) return { ...fallback, problem: { param: crossField.param === "compare_from" ? "compare_from" : "compare_to", reason: "length" } };
   const comparison: Comparison = { kind: "custom", from, to };
   return { comparison, window: comparisonWindow(range, comparison), problem: null };
 }

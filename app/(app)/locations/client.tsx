@@ -10,7 +10,7 @@ import { useRouter, useSearchParams } from "next/navigation";
 import { useQueryStates } from "nuqs";
 import { useEffect, useMemo, useRef } from "react";
 import { Counting, WindowNote } from "@/components/platforms/range-notes";
-import { EmptyState, PendingAnswer, QueryView } from "@/components/states/states";
+import { EmptyState, PendingAnswer, QueryView, UnreadableNotice } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
 import { type CardHead } from "@/components/ui/card";
 import { ChangeBadge } from "@/components/ui/change-badge";
@@ -23,12 +23,12 @@ import {
   shading,
   UNKNOWN_COUNTRY,
   withCountry,
-  type CountriesAnswer,
   type MapMetric,
 } from "@/components/locations/locations-data";
 import styles from "@/components/locations/locations.module.css";
 import { formatDateRange, formatNumber, formatPercent, formatZone } from "@/lib/format/format";
-import { insightPageQuery } from "@/lib/queries/insight-pages";
+import { apiQuery, browserApi } from "@/lib/queries/api";
+import type { CountriesInsight } from "@/lib/server/insights/countries";
 import { comparisonLabel, type Comparison } from "@/lib/range/comparison";
 import type { DateRange } from "@/lib/range/date-range";
 import { insightsQuery, useComparison } from "@/lib/range/use-comparison";
@@ -41,7 +41,7 @@ const CARDS = {
 } satisfies Record<string, CardHead>;
 
 const countriesQuery = (range: DateRange, comparison: Comparison, country?: string | null) =>
-  insightPageQuery<CountriesAnswer>("/insights/countries", { ...insightsQuery(range, comparison), ...(country ? { country } : {}) });
+  apiQuery(browserApi, "/insights/countries", { query: { ...insightsQuery(range, comparison), ...(country ? { country } : {}) } });
 
 export function LocationsClient() {
   const { range, comparison } = useComparison();
@@ -73,7 +73,7 @@ export function LocationsClient() {
   );
 }
 
-const noVisitors = (c: CountriesAnswer) => c.data.every((r) => r.visitors === 0 && r.previous.visitors === 0);
+const noVisitors = (c: CountriesInsight) => c.data.every((r) => r.visitors === 0 && r.previous.visitors === 0);
 
 function NoVisitors({ range }: { range: DateRange }) {
   return (
@@ -145,6 +145,7 @@ function CountriesCard({ range, comparison, selected }: { range: DateRange; comp
         return (
           <PendingAnswer pending={query.isPlaceholderData} className="stack">
             <WindowNote answer={c} range={range} pending={query.isPlaceholderData} compared />
+            <UnreadableNotice unreadable={c.unreadable} noun={["visitor", "visitors"]} />
             <div className={styles.tableScroll}>
               <table className="table" data-testid="countries-table">
                 <caption className="visually-hidden">

@@ -10,18 +10,19 @@ import Link from "next/link";
 import { useQueryStates } from "nuqs";
 import { SelectField } from "@/components/filters/fields";
 import { Counting, WindowNote } from "@/components/platforms/range-notes";
-import { highlightHref, queriesRouteQuery, queryFiltersOf, type QueriesAnswer, type QueryFilters } from "@/components/queries/queries-data";
+import { highlightHref, queriesRouteQuery, queryFiltersOf, type QueryFilters } from "@/components/queries/queries-data";
 import styles from "@/components/queries/queries.module.css";
-import { EmptyState, PendingAnswer, QueryView } from "@/components/states/states";
+import { EmptyState, PendingAnswer, QueryView, UnreadableNotice } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
 import type { CardHead } from "@/components/ui/card";
 import { LABELS, PLATFORMS } from "@/lib/data-api/constants";
 import { formatDateRange, formatDecimal, formatNumber, formatPercent, formatZone, MISSING } from "@/lib/format/format";
-import { insightPageQuery } from "@/lib/queries/insight-pages";
+import { apiQuery, browserApi } from "@/lib/queries/api";
 import { invalidParamOf } from "@/lib/queries/error-status";
 import type { DateRange } from "@/lib/range/date-range";
 import { useDateRange } from "@/lib/range/use-date-range";
 import { filterProblemText } from "@/lib/ui/messages";
+import { useHydrated } from "@/lib/ui/use-hydrated";
 import { queriesSearchParams } from "./search-params";
 
 const CARD = {
@@ -30,7 +31,7 @@ const CARD = {
   testId: "queries-card",
 } satisfies CardHead;
 
-const questionsQuery = (range: DateRange, filters: QueryFilters) => insightPageQuery<QueriesAnswer>("/insights/queries", queriesRouteQuery(range, filters));
+const questionsQuery = (range: DateRange, filters: QueryFilters) => apiQuery(browserApi, "/insights/queries", { query: queriesRouteQuery(range, filters) });
 
 export function QueriesClient() {
   const { range } = useDateRange();
@@ -57,10 +58,13 @@ export function QueriesClient() {
 function QueryFiltersForm({ filters, range, onChange }: { filters: QueryFilters; range: DateRange; onChange: (next: { platform?: string | null; never_first?: string | null }) => void }) {
   // The route's refusal of a filter is said on its field: the table's own query, read from the cache
   // without suspending (the form stays while the table loads).
-  const refused = invalidParamOf(useQuery(questionsQuery(range, filters)).error)?.param;
+  // Once hydrated: the answer may reach the browser before hydration, and the form must match the server's HTML until then.
+  const hydrated = useHydrated();
+  const answer = useQuery(questionsQuery(range, filters));
+  const refused = hydrated ? invalidParamOf(answer.error)?.param : undefined;
   const error = (param: string) => (refused === param ? filterProblemText(param) : undefined);
   return (
-    <form className="filters" onSubmit={(e) => e.preventDefault()} data-testid="query-filters" aria-label="Filters">
+    <form className="card filters" onSubmit={(e) => e.preventDefault()} data-testid="query-filters" aria-label="Filters">
       <fieldset className="filters-fields">
         <legend className="visually-hidden">Filters</legend>
         <SelectField
@@ -95,7 +99,7 @@ function QuestionsCard({ range, filters }: { range: DateRange; filters: QueryFil
   return (
     <QueryView
       query={query}
-      isEmpty={(q) => q.data.length === 0}
+      isEmpty={(q) => q.data.length === 0 && !q.unreadable}
       empty={
         <EmptyState title={filtered ? "No question matches these filters in this range" : "No mention with a question in this range"}>
           {filtered ? "Try another platform, or show the questions where the brand was named first too." : "Pick a longer or earlier range in the header."}
@@ -105,6 +109,7 @@ function QuestionsCard({ range, filters }: { range: DateRange; filters: QueryFil
       {(q) => (
         <PendingAnswer pending={query.isPlaceholderData} className="stack">
           <WindowNote answer={q} range={range} pending={query.isPlaceholderData} />
+          <UnreadableNotice unreadable={q.unreadable} noun={["mention", "mentions"]} />
           <p className="small muted" data-testid="queries-link-note">
             A question opens the range&apos;s mentions{filters.platform ? ` on ${LABELS[filters.platform] ?? filters.platform}` : ""} with that question highlighted:
             mentions cannot be filtered by question, so the list holds the others too.
