@@ -44,3 +44,36 @@ test("a bad time zone or range is a 400 naming the parameter", async ({ request,
     expect((await res.json()).error).toMatchObject({ code: "invalid_parameter", param });
   }
 });
+
+test("GET /api/insights/countries|queries answer for the range; compare=year and custom say their window", async ({ request, baseURL }) => {
+  await signedIn(request, baseURL!);
+  const range = "from=2026-10-22&to=2026-11-20&tz=Europe/Berlin";
+  const [countries, queries, year, custom] = await Promise.all(
+    [`countries?${range}&country=de`, `queries?${range}&platform=claude`, `sources?${range}&compare=year`, `trend?${range}&compare=custom&compare_from=2026-07-01&compare_to=2026-07-30`].map(async (path) => {
+      const res = await request.get(`/api/insights/${path}`);
+      expect(res.status(), path).toBe(200);
+      return res.json();
+    }),
+  );
+  expect(countries).toMatchObject({ from: "2026-10-22", to: "2026-11-20", tz: "Europe/Berlin", compare: { from: "2026-09-22", to: "2026-10-21" } });
+  expect(countries.data[0]).toMatchObject({ country: "US", previous: { visitors: expect.any(Number) } });
+  expect(countries.cities.map((c: { city: string }) => c.city)).toContain("Berlin");
+  expect(queries.data.length).toBeGreaterThan(5);
+  expect(queries.data.every((q: { platforms: Record<string, number> }) => q.platforms.claude > 0 && q.platforms.chatgpt === 0)).toBe(true);
+  expect(year.compare).toEqual({ from: "2025-10-22", to: "2025-11-20" });
+  expect(custom.compare).toEqual({ from: "2026-07-01", to: "2026-07-30" });
+  expect(custom.previous[0].start).toBe("2026-06-30T22:00:00.000Z");
+});
+
+test("a comparison of another length, or a bad country, is a 400 naming the parameter", async ({ request, baseURL }) => {
+  await signedIn(request, baseURL!);
+  for (const [path, param] of [
+    ["trend?from=2026-11-01&to=2026-11-07&compare=custom&compare_from=2026-10-01&compare_to=2026-10-31", "compare_to"],
+    ["countries?country=Germany", "country"],
+    ["queries?never_first=yes", "never_first"],
+  ]) {
+    const res = await request.get(`/api/insights/${path}`);
+    expect(res.status(), path).toBe(400);
+    expect((await res.json()).error).toMatchObject({ code: "invalid_parameter", param });
+  }
+});

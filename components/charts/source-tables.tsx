@@ -1,46 +1,38 @@
 "use client";
-// Conversion by source as a bar table: a real table (so it is its own text alternative), the AI
-// platforms set apart in their own row group with its total, a bar per source under its name, and
-// each source and its visitors a link to the visitors behind them, its conversions to the converted
-// ones.
+// Conversion by source as a bar table (bar-table.tsx): the AI platforms set apart in their own row
+// group with its total, a bar per source under its name, and each source and its visitors a link to
+// the visitors behind them, its conversions to the converted ones.
 import Link from "next/link";
-import type { ReactNode } from "react";
 import { ChangeBadge } from "@/components/ui/change-badge";
 import type { SourceRow } from "@/lib/server/insights/sources";
 import { formatNumber, formatPercent } from "@/lib/format/format";
+import { BarCell, BarGroupHeader, BarTable } from "./bar-table";
 import styles from "./charts.module.css";
-import { groupBySource, sourceLabel, visitorsHref, type ListWindow, type SourceGroupId } from "./source-table-data";
+import { groupBySource, sourceLabel, visitorsHref, type ListWindow } from "./source-table-data";
 import { rateOf } from "./trend-chart-data";
 
-/** The source's name, linked to its visitors when the window is known, with a bar of `share` (0..1). */
-function SourceCell({ source, group, share, href }: { source: string; group: SourceGroupId; share: number; href?: string }) {
-  const label = sourceLabel(source);
-  return (
-    <th scope="row" className={styles.sourceCell}>
-      {href ? (
-        <Link href={href} prefetch={false} data-testid={`source-link-${source}`}>
-          {label}
-        </Link>
-      ) : (
-        label
-      )}
-      <span className={styles.barTrack} aria-hidden="true">
-        <span className={styles.bar} data-group={group} style={{ width: `${Math.max(0, Math.min(1, share)) * 100}%` }} />
-      </span>
-    </th>
-  );
-}
-
-function GroupHeader({ id, label, columns, children }: { id: SourceGroupId; label: string; columns: number; children?: ReactNode }) {
-  return (
-    <tr className={styles.groupRow} data-group={id}>
-      <th scope="rowgroup" colSpan={columns}>
-        {label}
-        {children}
-      </th>
-    </tr>
-  );
-}
+const COLUMNS = [
+  { id: "source", label: "Source" },
+  { id: "visitors", label: "Visitors" },
+  {
+    id: "conversions",
+    label: (
+      <>
+        <span className={styles.wide}>Conversions</span>
+        <span className={styles.narrow}>Conv.</span>
+      </>
+    ),
+  },
+  {
+    id: "rate",
+    label: (
+      <>
+        <span className={styles.wide}>Conversion rate</span>
+        <span className={styles.narrow}>Rate</span>
+      </>
+    ),
+  },
+];
 
 type Totals = { visitors: number; conversions: number };
 const sum = (rows: readonly SourceRow[], pick: (r: SourceRow) => Totals): Totals =>
@@ -64,74 +56,63 @@ export function ConversionBySourceTable({
   const max = Math.max(1, ...rows.map((r) => r.visitors));
   const groups = groupBySource(rows, (r) => r.visitors);
   return (
-    <div className={styles.tableScroll}>
-      <table className={styles.barTable} data-testid="sources-table">
-        <caption className="visually-hidden">
+    <BarTable
+      testId="sources-table"
+      caption={
+        <>
           Conversion by source, {windowLabel}; changes against {previousLabel}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Source</th>
-            <th scope="col">Visitors</th>
-            <th scope="col">
-              <span className={styles.wide}>Conversions</span>
-              <span className={styles.narrow}>Conv.</span>
-            </th>
-            <th scope="col">
-              <span className={styles.wide}>Conversion rate</span>
-              <span className={styles.narrow}>Rate</span>
-            </th>
-          </tr>
-        </thead>
-        {groups.map((g) => {
-          const now = sum(g.rows, (r) => r);
-          const then = sum(g.rows, (r) => r.previous);
-          return (
-            <tbody key={g.id}>
-              <GroupHeader id={g.id} label={g.label} columns={4}>
-                <span className={styles.groupNote} data-testid={`group-total-${g.id}`}>
-                  {" "}
-                  · {formatNumber(now.visitors)} visitors, {formatNumber(now.conversions)} conversions, {formatPercent(rateOf(now.conversions, now.visitors))}{" "}
-                </span>
-                <ChangeBadge current={now.visitors} previous={then.visitors} unit="count" window={previousLabel} compact />
-              </GroupHeader>
-              {g.rows.map((r) => (
-                <tr key={r.source} data-testid={`source-row-${r.source}`}>
-                  <SourceCell source={r.source} group={g.id} share={r.visitors / max} href={visitorsHref(window, { source: r.source })} />
-                  <td>
-                    <Link
-                      className={styles.figure}
-                      href={visitorsHref(window, { source: r.source })}
-                      prefetch={false}
-                      aria-label={`${formatNumber(r.visitors)} visitors from ${sourceLabel(r.source)}`}
-                      data-testid={`visitors-link-${r.source}`}
-                    >
-                      {formatNumber(r.visitors)}
-                    </Link>
-                    <ChangeBadge current={r.visitors} previous={r.previous.visitors} unit="count" window={previousLabel} compact />
-                  </td>
-                  <td>
-                    <Link
-                      className={styles.figure}
-                      href={visitorsHref(window, { source: r.source, converted: true })}
-                      prefetch={false}
-                      aria-label={`${formatNumber(r.conversions)} conversions from ${sourceLabel(r.source)}`}
-                      data-testid={`conversions-link-${r.source}`}
-                    >
-                      {formatNumber(r.conversions)}
-                    </Link>
-                    <ChangeBadge current={r.conversions} previous={r.previous.conversions} unit="count" window={previousLabel} compact />
-                  </td>
-                  <td>
-                    <span className={styles.figure}>{formatPercent(r.conversion_rate)}</span>
-                    <ChangeBadge current={r.conversion_rate} previous={r.previous.conversion_rate} unit="points" window={previousLabel} compact />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          );
-        })}
-      </table>
-    </div>
+        </>
+      }
+      columns={COLUMNS}
+    >
+      {groups.map((g) => {
+        const now = sum(g.rows, (r) => r);
+        const then = sum(g.rows, (r) => r.previous);
+        return (
+          <tbody key={g.id}>
+            <BarGroupHeader group={g.id} label={g.label} columns={4}>
+              <span className={styles.groupNote} data-testid={`group-total-${g.id}`}>
+                {" "}
+                · {formatNumber(now.visitors)} visitors, {formatNumber(now.conversions)} conversions, {formatPercent(rateOf(now.conversions, now.visitors))}{" "}
+              </span>
+              <ChangeBadge current={now.visitors} previous={then.visitors} unit="count" window={previousLabel} compact />
+            </BarGroupHeader>
+            {g.rows.map((r) => (
+              <tr key={r.source} data-testid={`source-row-${r.source}`}>
+                <BarCell label={sourceLabel(r.source)} group={g.id} share={r.visitors / max} href={visitorsHref(window, { source: r.source })} linkTestId={`source-link-${r.source}`} />
+                <td>
+                  <Link
+                    className={styles.figure}
+                    href={visitorsHref(window, { source: r.source })}
+                    prefetch={false}
+                    aria-label={`${formatNumber(r.visitors)} visitors from ${sourceLabel(r.source)}`}
+                    data-testid={`visitors-link-${r.source}`}
+                  >
+                    {formatNumber(r.visitors)}
+                  </Link>
+                  <ChangeBadge current={r.visitors} previous={r.previous.visitors} unit="count" window={previousLabel} compact />
+                </td>
+                <td>
+                  <Link
+                    className={styles.figure}
+                    href={visitorsHref(window, { source: r.source, converted: true })}
+                    prefetch={false}
+                    aria-label={`${formatNumber(r.conversions)} conversions from ${sourceLabel(r.source)}`}
+                    data-testid={`conversions-link-${r.source}`}
+                  >
+                    {formatNumber(r.conversions)}
+                  </Link>
+                  <ChangeBadge current={r.conversions} previous={r.previous.conversions} unit="count" window={previousLabel} compact />
+                </td>
+                <td>
+                  <span className={styles.figure}>{formatPercent(r.conversion_rate)}</span>
+                  <ChangeBadge current={r.conversion_rate} previous={r.previous.conversion_rate} unit="points" window={previousLabel} compact />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        );
+      })}
+    </BarTable>
   );
 }

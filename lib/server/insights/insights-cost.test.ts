@@ -18,6 +18,8 @@ import * as session from "../session-routes";
 import { call, callApi, ORIGIN, serverContextPerTest, sessionCookie, TEST_NOW, upstreamForFile } from "../test-support";
 import { discardKey, rateBudgetForKey } from "../upstream";
 import type { CompetitorsInsight } from "./competitors";
+import type { CountriesInsight } from "./countries";
+import type { QueriesInsight } from "./queries";
 import type { PlatformsInsight } from "./platforms";
 
 // The sandbox's data ends at TEST_NOW; the server and the sandbox's rate limiter both read this clock.
@@ -25,6 +27,7 @@ const SHIFT = Date.now() - Date.parse(TEST_NOW);
 const clock = () => Date.now() - SHIFT;
 const RANGE = "from=2026-10-22&to=2026-11-20&tz=UTC";
 const WEEK = "from=2026-11-14&to=2026-11-20&tz=Europe/Berlin";
+// The widgets of two pages (the overview and /platforms), not every route: a set the pages ask at once.
 const ROUTES = ["trend", "sources", "platforms", "competitors", "sentiment"] as const;
 
 const sandbox = upstreamForFile({ visitors: 20_000, clock });
@@ -252,5 +255,26 @@ describe("listings that cannot be exact", () => {
     expect(windowMentions(platforms) + platforms.unreadable!.count).toBe(windowMentions(cleanPlatforms));
     expect(competitors.unreadable?.count).toBeGreaterThan(0);
     expect(competitors.mentions + competitors.unreadable!.count).toBe(cleanCompetitors.mentions);
+  });
+
+  it("countries and questions on odd data: every visitor and mention is in a row or in `unreadable`, odd countries are unknown", async () => {
+    fresh(DEMO_KEYS.odd);
+    const [cleanCountries, cleanQueries] = (await onFake(DEMO_KEYS.odd, () => load(DEMO_KEYS.odd, ["countries", "queries"]))) as [CountriesInsight, QueriesInsight];
+    fresh(DEMO_KEYS.odd);
+    sandbox().setFaults({ oddRate: 0.1, keys: [DEMO_KEYS.odd], paths: ["/visitors", "/mentions"] });
+    const [countries, queries] = (await onFake(DEMO_KEYS.odd, () => load(DEMO_KEYS.odd, ["countries", "queries"]))) as [CountriesInsight, QueriesInsight];
+    const visitors = (c: CountriesInsight) => c.data.reduce((n, r) => n + r.visitors + r.previous.visitors, 0);
+    expect(countries.unreadable?.count).toBeGreaterThan(0);
+    expect(visitors(countries) + countries.unreadable!.count).toBe(visitors(cleanCountries));
+    expect(countries.data.find((r) => r.country === "unknown")?.visitors).toBeGreaterThan(0);
+    expect(countries.data.every((r) => r.country === "unknown" || /^[A-Z]{2}$/.test(r.country))).toBe(true);
+    const mentions = (q: QueriesInsight) => q.data.reduce((n, r) => n + r.mentions, 0);
+    expect(queries.unreadable?.count).toBeGreaterThan(0);
+    expect(mentions(queries) + queries.unreadable!.count).toBe(mentions(cleanQueries));
+    expect(queries.data.every((r) => r.key === r.key.trim().toLowerCase() && r.key !== "")).toBe(true);
+    for (const r of queries.data) {
+      if (r.best_position !== null) expect(r.best_position).toBeGreaterThanOrEqual(1);
+      expect(r.best_position === null).toBe(r.avg_position === null);
+    }
   });
 });

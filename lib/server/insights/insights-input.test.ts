@@ -1,10 +1,13 @@
 // The insights routes' query: bad from / to / tz / bucket get a 400 naming the parameter before any
-// upstream call, on all five routes; a range that is backwards or too long (also once a default is
+// upstream call, on every route of the table; bad compare / compare_from / compare_to on every route
+// with a `previous`, and each route's own filters (country; platform, never_first), likewise; a range that is backwards or too long (also once a default is
 // filled in) names `from`; days asked for over more than 92 days name `bucket`; and what omitted
 // parameters mean (the last 30 days ending today in tz, buckets by the range's length).
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import { callApi, sessionCookie, upstreamForFile, type ErrorJson } from "../test-support";
+import { callApi, comparedInsightRoutes, insightRoutes, sessionCookie, upstreamForFile, type ErrorJson } from "../test-support";
+import type { CountriesInsight } from "./countries";
+import type { SourcesInsight } from "./sources";
 import type { TrendInsight } from "./trend";
 
 const sandbox = upstreamForFile();
@@ -14,7 +17,7 @@ beforeAll(async () => {
   cookie = await sessionCookie(DEMO_KEYS.pro);
 });
 
-const ROUTES = ["trend", "sources", "platforms", "competitors", "sentiment"];
+const ROUTES = insightRoutes();
 const INJECTIONS = ["' OR 1=1 --", "<script>alert(1)</script>", "../../etc/passwd", "${7*7}", "\u0000", "a\r\nX-Injected: 1"];
 const COMMON = ["", " ", "9".repeat(5000), "null", "[]", "🙂", ...INJECTIONS];
 
@@ -52,7 +55,7 @@ const cases = ROUTES.flatMap((route) =>
 );
 
 describe("insights: bad from, to, tz and bucket", () => {
-  it(`a 400 naming the parameter and no upstream request (${cases.length} cases over the five routes)`, async () => {
+  it(`a 400 naming the parameter and no upstream request (${cases.length} cases over ${ROUTES.length} routes)`, async () => {
     const before = sandbox().stats().requests;
     const failures: string[] = [];
     for (const { route, param, query, label } of cases) {
@@ -147,5 +150,79 @@ describe("insights: omitted parameters", () => {
     // 2026-10-01 is a Thursday: Thursday to Sunday, then four whole ISO weeks (the last ends on Sunday 2026-11-01).
     expect(weeks.data.map((p) => p.start.slice(0, 10))).toEqual(["2026-10-01", "2026-10-05", "2026-10-12", "2026-10-19", "2026-10-26"]);
     expect((await ask("from=2026-10-01&to=2026-10-03&bucket=week")).data).toHaveLength(1);
+  });
+});
+
+describe("insights: the comparison", () => {
+  const COMPARED = comparedInsightRoutes();
+  const RANGE = "from=2026-11-01&to=2026-11-07";
+
+  it("is taken by the routes with a previous, and only by them", () => {
+    expect(COMPARED.sort()).toEqual(["countries", "platforms", "sources", "trend"]);
+  });
+
+  it.each([
+    ["compare=month", "compare", /compare must be one of: previous, year, custom/],
+    ["compare=Year", "compare", /compare must be one of/],
+    ["compare=custom", "compare_from", /compare=custom needs compare_from and compare_to/],
+    ["compare=custom&compare_from=2026-10-01", "compare_to", /needs compare_from and compare_to/],
+    ["compare=custom&compare_from=2026-10-01&compare_to=2026-10-08", "compare_to", /the comparison is 8 days long; it must be as long as the range, 7 days/],
+    ["compare=custom&compare_from=2026-10-07&compare_to=2026-10-01", "compare_from", /compare_from must not be after compare_to/],
+    ["compare=custom&compare_from=2026-02-30&compare_to=2026-03-06", "compare_from", /calendar date/],
+    ["compare=custom&compare_from=2026-10-01&compare_to=yesterday", "compare_to", /calendar date/],
+  ])("%s: a 400 naming %s on every such route, no upstream request", async (query, param, message) => {
+    const before = sandbox().stats().requests;
+    for (const route of COMPARED) {
+      const res = await callApi<ErrorJson>(`/api/insights/${route}?${RANGE}&${query}`, { cookie });
+      expect(res.status, route).toBe(400);
+      expect(res.body.error).toMatchObject({ code: "invalid_parameter", param });
+      expect(res.body.error.message).toMatch(message);
+    }
+    expect(sandbox().stats().requests).toBe(before);
+  });
+
+  it("a custom window as long as a defaulted range: checked once `to` is today (named compare_to, saying so)", async () => {
+    const res = await callApi<ErrorJson>("/api/insights/sources?compare=custom&compare_from=2026-01-01&compare_to=2026-01-07", { cookie });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ param: "compare_to" });
+    expect(res.body.error.message).toMatch(/as long as the range, 30 days.*to defaults to today/);
+  });
+
+  it("says its window: previous by default, the same dates a year before (29 Feb reads 28 Feb), or the custom one", async () => {
+    const window = async (query: string) => (await callApi<SourcesInsight>(`/api/insights/sources?${query}`, { cookie })).body.compare;
+    expect(await window(RANGE)).toEqual({ from: "2026-10-25", to: "2026-10-31" });
+    expect(await window(`${RANGE}&compare=previous&compare_from=2020-01-01`)).toEqual({ from: "2026-10-25", to: "2026-10-31" });
+    expect(await window(`${RANGE}&compare=year`)).toEqual({ from: "2025-11-01", to: "2025-11-07" });
+    expect(await window("from=2028-02-29&to=2028-03-06&compare=year")).toEqual({ from: "2027-02-28", to: "2027-03-06" });
+    // As many days as the range, from `from` a year before: across 29 Feb the last date moves by one.
+    expect(await window("from=2028-02-20&to=2028-03-05&compare=year")).toEqual({ from: "2027-02-20", to: "2027-03-06" });
+    expect(await window(`${RANGE}&compare=custom&compare_from=2026-06-10&compare_to=2026-06-16`)).toEqual({ from: "2026-06-10", to: "2026-06-16" });
+    const trend = (await callApi<TrendInsight>(`/api/insights/trend?${RANGE}&compare=custom&compare_from=2026-06-10&compare_to=2026-06-16`, { cookie })).body;
+    expect(trend.previous.map((p) => p.start.slice(0, 10))).toEqual(["2026-06-10", "2026-06-11", "2026-06-12", "2026-06-13", "2026-06-14", "2026-06-15", "2026-06-16"]);
+  });
+});
+
+describe("insights: the routes' own filters", () => {
+  it.each([
+    ["countries", "country", ["USA", "U", "1A", "", "us ", "<b>", "unknown2"]],
+    ["queries", "platform", ["bing", "ChatGPT", "", "chatgpt,claude"]],
+    ["queries", "never_first", ["yes", "1", "TRUE", ""]],
+  ] as const)("%s: a bad %s is a 400 naming it, no upstream request", async (route, param, values) => {
+    const before = sandbox().stats().requests;
+    for (const value of values) {
+      const res = await callApi<ErrorJson>(`/api/insights/${route}?${param}=${encodeURIComponent(value)}`, { cookie });
+      expect(res.status, value).toBe(400);
+      expect(res.body.error).toMatchObject({ code: "invalid_parameter", param });
+    }
+    expect(sandbox().stats().requests).toBe(before);
+  });
+
+  it("country is read in any case, or unknown: its cities come with the answer", async () => {
+    const us = await callApi<CountriesInsight>(`/api/insights/countries?from=2026-11-01&to=2026-11-07&country=us`, { cookie });
+    expect(us.status).toBe(200);
+    expect(us.body.cities!.length).toBeGreaterThan(0);
+    const unknown = await callApi<CountriesInsight>(`/api/insights/countries?from=2026-11-01&to=2026-11-07&country=unknown`, { cookie });
+    expect(unknown.body.cities).toEqual([]);
+    expect((await callApi<CountriesInsight>(`/api/insights/countries?from=2026-11-01&to=2026-11-07`, { cookie })).body).not.toHaveProperty("cities");
   });
 });

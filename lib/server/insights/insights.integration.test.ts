@@ -162,7 +162,7 @@ function computeExpected(c: Case) {
         named.set(name, t);
       }
       const key = m.query.trim().toLowerCase();
-      const q = queries.get(key) ?? { forms: new Map(), rows: [] };
+      const q = queries.get(key) ?? { forms: new Map<string, number>(), rows: [] as RawMention[] };
       q.forms.set(m.query.trim(), (q.forms.get(m.query.trim()) ?? 0) + 1);
       q.rows.push(m);
       queries.set(key, q);

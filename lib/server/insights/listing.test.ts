@@ -12,7 +12,7 @@ import type { DataApi } from "@/lib/data-api/api";
 import { MemoryCacheStore, SingleFlight } from "@/lib/data-api/cache";
 import type { ListEnvelope } from "@/lib/data-api/schemas";
 import type { InsightsContext } from "./context";
-import { eachBounded, listDays, UPSTREAM_CONCURRENCY, type DaySummariser, type ListedResource } from "./listing";
+import { eachBounded, listDays, listDaysInto, UPSTREAM_CONCURRENCY, type DaySummariser, type ListedResource } from "./listing";
 import type { DaySpan } from "./range";
 
 type Row = { id: string; at?: string };
@@ -203,6 +203,31 @@ describe("listDays", () => {
     const read = await listDays(context(), SPAN, perDay(lenient));
     expect(read).toMatchObject({ kind: "summed", unplaced: 1, exact: true });
     expect(lenient.served.calls).toHaveLength(10);
+  });
+
+  it("one read folds every summariser: a strict one met by an odd row is dropped alone, the lenient ones read on", async () => {
+    const res = resource(async (q) => {
+      const p = page(q.offset, 1000);
+      if (q.offset === 300) p.data[7] = { id: "no-time" };
+      return p;
+    });
+    const read = await listDaysInto(context(), SPAN, [perDay(res, true), perDay(res), perDay(res)]);
+    expect(res.served.calls).toHaveLength(10);
+    if (read.kind !== "summed") throw new Error(read.kind);
+    expect(read.exact).toBe(true);
+    expect(read.per[0]).toBeNull();
+    expect(read.per[1]).toEqual(read.per[2]);
+    expect(read.per[1]!.unplaced).toBe(1);
+    // 1,000 rows over three days (row n in day n % 3), row 307 unreadable.
+    expect((read.per[1]!.days as string[][]).map((d) => d.length)).toEqual([334, 332, 333]);
+    // Every summariser strict and spoiled: nothing more is read.
+    const all = resource(async (q) => {
+      const p = page(q.offset, 1000);
+      if (q.offset === 0) p.data[1] = { id: "no-time" };
+      return p;
+    });
+    expect(await listDaysInto(context(), SPAN, [perDay(all, true), perDay(all, true)])).toMatchObject({ kind: "summed", per: [null, null] });
+    expect(all.served.calls).toHaveLength(1);
   });
 
   it("a span with no instant (a day the zone skipped) is empty, and never asked for", async () => {

@@ -87,3 +87,33 @@ describe("resolveRange over a day the zone skipped", () => {
     expect(week.current.days.map(hours)).toEqual([24, 24, 24, 24, 0, 24, 24]);
   });
 });
+
+describe("resolveRange: the comparison period", () => {
+  const dates = (span: { days: Array<{ date: string }> }) => [span.days[0]!.date, span.days.at(-1)!.date];
+
+  it("a year before: from's date a year back (29 Feb reads 28 Feb), as many days, its buckets the current ones moved back", () => {
+    const r = resolveRange({ tz: "Europe/Berlin", from: "2028-02-29", to: "2028-03-13", bucket: "week", compare: "year" }, NOW);
+    expect(r.compare).toEqual({ from: "2027-02-28", to: "2027-03-13" });
+    expect(dates(r.previous)).toEqual(["2027-02-28", "2027-03-13"]);
+    expect(r.buckets.previous.map((b) => b.days.length)).toEqual(r.buckets.current.map((b) => b.days.length));
+    // A year apart: two runs of days to read, each in order.
+    expect(r.windows.map(dates)).toEqual([
+      ["2027-02-28", "2027-03-13"],
+      ["2028-02-29", "2028-03-13"],
+    ]);
+  });
+
+  it("custom: the window given; overlapping the range, both periods are one run of days, each day once", () => {
+    const r = resolveRange({ tz: "UTC", from: "2026-11-01", to: "2026-11-10", compare: "custom", compare_from: "2026-10-27", compare_to: "2026-11-05" }, NOW);
+    expect(r.compare).toEqual({ from: "2026-10-27", to: "2026-11-05" });
+    expect(r.windows).toHaveLength(1);
+    expect(dates(r.windows[0]!)).toEqual(["2026-10-27", "2026-11-10"]);
+    expect(r.windows[0]!.days).toHaveLength(15);
+  });
+
+  it("custom of another length: a 400 naming compare_to", () => {
+    expect(() => resolveRange({ tz: "UTC", from: "2026-11-01", to: "2026-11-10", compare: "custom", compare_from: "2026-10-01", compare_to: "2026-10-05" }, NOW)).toThrow(
+      expect.objectContaining({ status: 400, param: "compare_to" }),
+    );
+  });
+});

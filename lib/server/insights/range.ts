@@ -96,7 +96,8 @@ function bucketBounds(first: number, count: number, bucket: InsightBucket): Arra
  * The window of a validated insights query at `nowMs`. Defaults: `to` today in `tz`, `from` 29 days
  * before `to` (30 days); `bucket` by day up to 31 days, else by week. A range that ends up backwards
  * or too long once a default is filled in is a 400 naming `from`, and days asked for over more than
- * 92 days a 400 naming `bucket`, before any upstream call.
+ * 92 days a 400 naming `bucket`, and a custom comparison of another length a 400 naming
+ * `compare_to`, before any upstream call.
  */
 export function resolveRange(query: InsightsParams, nowMs: number): InsightRange {
   const tz = query.tz;
@@ -112,8 +113,8 @@ export function resolveRange(query: InsightsParams, nowMs: number): InsightRange
   if (bucketProblem) throw invalidParameter("bucket", query.to ? bucketProblem : `${bucketProblem} (to defaults to today, ${to}, in ${tz})`);
   const bucket = query.bucket ?? (length <= INSIGHTS_DAY_BUCKETS_MAX_DAYS ? "day" : "week");
   const compare = query.compare ?? "previous";
-  const problem2 = comparisonProblem({ compare, compare_from: query.compare_from, compare_to: query.compare_to }, length);
-  if (problem2) throw invalidParameter(problem2.param, query.to ? problem2.message : `${problem2.message} (to defaults to today, ${to}, in ${tz})`);
+  const comparison = comparisonProblem({ compare, compare_from: query.compare_from, compare_to: query.compare_to }, length);
+  if (comparison) throw invalidParameter(comparison.param, query.to ? comparison.message : `${comparison.message} (to defaults to today, ${to}, in ${tz})`);
   const compareFirst = compare === "year" ? yearBefore(first) : compare === "custom" ? calendarDayNumber(query.compare_from!)! : first - length;
   const currentDays = daysFrom(first, length, tz);
   const previousDays = daysFrom(compareFirst, length, tz);

@@ -8,14 +8,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { serverContext } from "../context";
 import { createMemoryInsightsStore } from "../stores/insights";
-import { callApi, serverContextPerTest, sessionCookie, upstreamForFile } from "../test-support";
+import { callApi, insightRoutes, serverContextPerTest, sessionCookie, upstreamForFile } from "../test-support";
 import { discardKey } from "../upstream";
 import type { SentimentInsight } from "./sentiment";
 import type { TrendInsight } from "./trend";
 
 const sandbox = upstreamForFile({ now: "2012-01-04T12:00:00Z", visitors: 5000 });
 const overrideContext = serverContextPerTest();
-const ROUTES = ["trend", "sources", "platforms", "competitors", "sentiment"];
+const ROUTES = insightRoutes();
 let cookie: string;
 
 beforeAll(async () => {

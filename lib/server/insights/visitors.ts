@@ -12,7 +12,9 @@
 // of rows, which are read again); a listing that still cannot be exact, or has a row without a
 // readable first_seen, source or converted, is dropped for counting, exact by construction, and so
 // is a span whose total is over the listing cap (INSIGHTS_MAX_LISTED_ROWS). The listing is the
-// shared pipeline of listing.ts with the visitor-day summariser below.
+// shared pipeline of listing.ts folding every dimension of the visitor list (dimensions.ts: the
+// visitor-day summariser below, countries), and a route needing a dimension only a listing gives
+// joins a plan with `mustList` (planVisitorListing), which then lists.
 // Day summaries and counts are stored per key (hours once closed, seconds while open).
 import "server-only";
 import { SharedRun } from "@/lib/data-api/cache";
