@@ -2,7 +2,7 @@
 // ("unknown" has none: it neither shades nor stretches the scale), no step for a country without a
 // figure, the legend in the app's formats, and a country's link keeping the rest of the URL.
 import { describe, expect, it } from "vitest";
-import { countryName, countryParam, mapMetricOf, shading, withCountry, type CountryRow } from "./locations-data";
+import { cityName, countryName, countryParam, mapMetricOf, shading, withCountry, type CountryRow } from "./locations-data";
 import { countryShapes } from "./world-geography";
 
 const figures = (visitors: number, conversions: number) => ({ visitors, ai_visitors: 0, conversions, conversion_rate: visitors === 0 ? null : Math.round((conversions * 1000) / visitors) / 10 });
@@ -47,6 +47,8 @@ describe("the /locations URL", () => {
   it("names countries as people do; the unknown ones are said", () => {
     expect(countryName("DE")).toBe("Germany");
     expect(countryName("unknown")).toBe("Unknown country");
+    expect(cityName("unknown")).toBe("City not known");
+    expect(cityName("Berlin")).toBe("Berlin");
   });
 });
 

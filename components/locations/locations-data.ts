@@ -29,6 +29,9 @@ export function countryParam(value: string | null | undefined): string | null {
 /** A country's name for people: "Germany"; the unknown ones "Unknown country". */
 export const countryName = (code: string): string => (code === UNKNOWN_COUNTRY ? "Unknown country" : formatCountry(code));
 
+/** A city's name for people; the route names visitors without a city "unknown". */
+export const cityName = (city: string): string => (city === "unknown" ? "City not known" : city);
+
 export const SHADE_STEPS = 5;
 
 /** The value a country is shaded by (null: nothing to shade: no visitors, or a rate without a base). */

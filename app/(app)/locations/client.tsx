@@ -16,6 +16,7 @@ import { type CardHead } from "@/components/ui/card";
 import { ChangeBadge } from "@/components/ui/change-badge";
 import { WorldMap } from "@/components/locations/lazy-map";
 import {
+  cityName,
   countryName,
   countryParam,
   MAP_METRICS,
@@ -229,13 +230,13 @@ function CitiesCard({ range, comparison, country }: { range: DateRange; comparis
           <PendingAnswer pending={query.isPlaceholderData} className="stack">
             <p className="small muted" ref={heading} tabIndex={-1} data-testid="cities-window">
               {countryName(country)}, {formatDateRange(c)} ({formatZone(c.tz)}): the cities with the most visitors first seen there. Cities cannot be
-              filtered in the visitor list either, so they are figures, not links.{" "}
+              filtered in the visitor list either, so they are figures, not links; visitors without a city are “City not known”.{" "}
               <Link href={closeHref} scroll={false} prefetch={false} data-testid="cities-close">
                 Back to all countries
               </Link>
             </p>
             {cities.length === 0 ? (
-              <EmptyState title={`No city known for ${countryName(country)} in this range`}>Visitors without a city (anonymous ones) are counted in the country only.</EmptyState>
+              <EmptyState title={`No visitor first seen in ${countryName(country)} in this range`}>Pick another country in the table, or a longer range in the header.</EmptyState>
             ) : (
               <div className={styles.tableScroll}>
                 <table className="table" data-testid="cities-table">
@@ -257,7 +258,7 @@ function CitiesCard({ range, comparison, country }: { range: DateRange; comparis
                     {cities.map((city) => (
                       <tr key={city.city} data-testid="city-row">
                         <th scope="row" className={styles.rowHead}>
-                          {city.city}
+                          {cityName(city.city)}
                         </th>
                         <td className={styles.numeric}>{formatNumber(city.visitors)}</td>
                         <td className={styles.numeric}>{formatNumber(city.conversions)}</td>
