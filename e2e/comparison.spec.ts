@@ -16,6 +16,8 @@ test.beforeEach(async ({ page }) => {
 });
 
 test("a year before, chosen in the header: in the URL, sent by every insights request, kept by the navigation", async ({ page }) => {
+  // Three pages' insights counted cold on a shared machine.
+  test.setTimeout(120_000);
   await page.goto(`/platforms?${RANGE}`);
   await waitForWidgets(page);
   await expect(page.getByTestId("comparison-label")).toHaveText("vs previous 7 days");
@@ -40,13 +42,14 @@ test("a year before, chosen in the header: in the URL, sent by every insights re
 });
 
 test("every change names the window its answer compared with", async ({ page }) => {
+  test.setTimeout(90_000);
   await page.goto(`/platforms?${RANGE}&compare=year`);
   await waitForWidgets(page);
   await expect(page.getByTestId("platforms-card").getByTestId("window")).toContainText("changes against the same days a year before (14 Nov – 20 Nov 2025)");
   await page.goto(`/?${RANGE}&compare=custom&compare_from=2026-10-01&compare_to=2026-10-07`);
   await waitForWidgets(page);
   await expect(page.getByTestId("range-kpi-note")).toContainText("changes against the chosen 7 days (1 Oct – 7 Oct 2026)");
-  await expect(page.getByTestId("range-kpi-visitors").getByText(/vs 1 Oct – 7 Oct 2026/)).toHaveCount(1);
+  await expect(page.getByTestId("range-kpi-visitors")).toContainText("vs 1 Oct – 7 Oct 2026");
 });
 
 test("a comparison in a link that does not fit the range is said on the control, in plain words", async ({ page }) => {

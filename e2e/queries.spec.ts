@@ -29,7 +29,7 @@ test("the questions add up to the range's mentions with a question; the filters 
   expect(all).toBeLessThanOrEqual(await total("from=2026-11-14&to=2026-11-20"));
 
   const asked = page.waitForRequest((r) => r.url().includes("/api/insights/queries") && new URL(r.url()).searchParams.get("platform") === "claude");
-  await page.getByLabel("Platform").selectOption("claude");
+  await page.getByTestId("query-filters").getByLabel("Platform").selectOption("claude");
   await asked;
   await expect(page).toHaveURL(/platform=claude/);
   await waitForWidgets(page);
