@@ -165,10 +165,12 @@ function QuestionsCard({ range, filters }: { range: DateRange; filters: QueryFil
                     <td className={styles.numeric}>{r.best_position ?? MISSING}</td>
                     <td className={styles.numeric}>{r.worst_position ?? MISSING}</td>
                     <td className={styles.numeric}>{formatPercent(r.first_share)}</td>
-                    <td className={styles.sentiment}>
-                      <span className="badge badge-positive">{formatNumber(r.sentiment.positive)} positive</span>{" "}
-                      <span className="badge badge-neutral">{formatNumber(r.sentiment.neutral)} neutral</span>{" "}
-                      <span className="badge badge-negative">{formatNumber(r.sentiment.negative)} negative</span>
+                    <td>
+                      <span className={styles.sentiment}>
+                        <span className={styles.positive}>{formatNumber(r.sentiment.positive)} positive</span>
+                        <span className={styles.neutral}>{formatNumber(r.sentiment.neutral)} neutral</span>
+                        <span className={styles.negative}>{formatNumber(r.sentiment.negative)} negative</span>
+                      </span>
                     </td>
                   </tr>
                 ))}
