@@ -10,7 +10,7 @@
 // overview listed). Their totals are checked against the sandbox's own counts too (visitors, AI
 // visitors and conversions summed over the countries; mentions per platform over the questions).
 // Each scenario runs in a child process: a fresh key budget and a fresh server.
-// INSIGHTS_BENCH_PART=overview|dimensions runs one part only.
+// INSIGHTS_BENCH_PART=overview|dimensions runs one part only, INSIGHTS_BENCH_ONLY=<id> one scenario.
 import { fileURLToPath } from "node:url";
 import { BENCH_SESSION_SECRET, benchChildMain, processSandbox, runBenchChild, type SandboxProcess } from "./support";
 
@@ -228,6 +228,8 @@ const f2 = (n: number) => n.toFixed(2);
 const describeLoad = (l: Load) =>
   `${f2(l.seconds)} s, ${l.upstream} upstream calls (${l.listedPages} visitor pages listed, ${l.countedFigures} figures counted, ${l.mentionPages} mention pages), ${l.upstream429} upstream 429s`;
 
+const chosen = (s: { id: string }) => !process.env.INSIGHTS_BENCH_ONLY || s.id === process.env.INSIGHTS_BENCH_ONLY;
+
 const describeDimensions = (l: DimensionLoad) =>
   `${f2(l.seconds)} s, ${l.upstream} upstream calls (${l.visitorPages} visitor pages, ${l.mentionPages} mention pages), ${l.upstream429} upstream 429s; countries ${l.statuses.countries}, queries ${l.statuses.queries}`;
 
@@ -241,7 +243,7 @@ export async function run(): Promise<void> {
 
 async function runDimensions(failures: string[]): Promise<void> {
   console.log("countries (with one country's cities) and questions, the range ending today:");
-  for (const scenario of DIMENSION_SCENARIOS) {
+  for (const scenario of DIMENSION_SCENARIOS.filter(chosen)) {
     const r = await runBenchChild<DimensionResult>(self, scenario.id, { INSIGHTS_BENCH_CHILD: "1" });
     console.log(`${r.id.padEnd(13)} cold: ${describeDimensions(r.cold)}`);
     console.log(`${"".padEnd(13)} warm: ${describeDimensions(r.warm)}`);
@@ -253,7 +255,7 @@ async function runDimensions(failures: string[]): Promise<void> {
 }
 
 async function runOverview(failures: string[]): Promise<void> {
-  for (const scenario of SCENARIOS) {
+  for (const scenario of SCENARIOS.filter(chosen)) {
     const r = await runBenchChild<Result>(self, scenario.id, { INSIGHTS_BENCH_CHILD: "1" });
     console.log(`${r.id.padEnd(9)} ${r.visitorsInWindow.toLocaleString("en-US")} visitors in the 60-day window`);
     console.log(`${"".padEnd(9)} cold: ${describeLoad(r.cold)}`);

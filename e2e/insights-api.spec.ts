@@ -59,7 +59,7 @@ test("GET /api/insights/countries|queries answer for the range; compare=year and
   expect(countries.data[0]).toMatchObject({ country: "US", previous: { visitors: expect.any(Number) } });
   expect(countries.cities.map((c: { city: string }) => c.city)).toContain("Berlin");
   expect(queries.data.length).toBeGreaterThan(5);
-  expect(queries.data.every((q: { platforms: Record<string, number> }) => q.platforms.claude > 0 && q.platforms.chatgpt === 0)).toBe(true);
+  expect(queries.data.every((q: { platforms: { claude: number; chatgpt: number } }) => q.platforms.claude > 0 && q.platforms.chatgpt === 0)).toBe(true);
   expect(year.compare).toEqual({ from: "2025-10-22", to: "2025-11-20" });
   expect(custom.compare).toEqual({ from: "2026-07-01", to: "2026-07-30" });
   expect(custom.previous[0].start).toBe("2026-06-30T22:00:00.000Z");

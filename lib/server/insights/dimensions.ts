@@ -88,6 +88,9 @@ export async function dimensionDays<Row, S>(ictx: InsightsContext, dim: Dimensio
         message: `The Data API has ${formatCount(outcome.total, resource.noun.replace(/s$/, ""))} in ${formatDateRange({ from: sorted[0]!.date, to: sorted.at(-1)!.date })}, more than the ${formatNumber(outcome.max)} the insights read for one answer. Choose a shorter range.`,
       });
     }
+    if (!outcome.exact && outcome.total === undefined) {
+      throw finalError({ status: 502, code: "unexpected_response", message: `The Data API did not say how many ${resource.noun} there are, so their figures cannot be checked.` });
+    }
     for (const [k, entry] of outcome.byDimension.get(dim.key) ?? []) found.set(k, entry as DayEntry<S>);
   }
   if (days.some((d) => !found.has(dayKey(d)))) {

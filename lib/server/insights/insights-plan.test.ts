@@ -136,3 +136,23 @@ describe("a mention listing that moved while it was read", () => {
     expect(mentionPages).toHaveLength(2 * plan);
   });
 });
+
+describe("a list that does not say how many rows it has", () => {
+  it("the questions (nothing else gives them) are a 502 unexpected_response, not a listing said to have changed", async () => {
+    const transport = serverContext().fetch;
+    const withoutTotal: ServerContext["fetch"] = async (url, init) => {
+      const res = await transport(url, init);
+      if (!new URL(url).pathname.endsWith("/mentions") || res.status !== 200) return res;
+      const body = (await res.json()) as { meta: Record<string, unknown> };
+      delete body.meta.total;
+      const headers = new Headers(res.headers);
+      headers.delete("content-length");
+      return new Response(JSON.stringify(body), { status: 200, headers });
+    };
+    fresh(DEMO_KEYS.pro, { fetch: withoutTotal });
+    const cookie = await sessionCookie(DEMO_KEYS.pro);
+    const res = await onFakeTime(() => callApi<{ error: { code: string; message: string } }>(`/api/insights/queries?${new URLSearchParams(RANGE)}`, { cookie }), () => rateBudgetForKey(DEMO_KEYS.pro).inFlight);
+    expect(res.status).toBe(502);
+    expect(res.body.error).toMatchObject({ code: "unexpected_response", message: expect.stringMatching(/did not say how many mentions/) });
+  });
+});

@@ -286,7 +286,7 @@ export type DayEntry<S> = { summary: S; unplaced?: { span: string; count: number
 
 /** What a listing of a resource gave: per dimension key, its days' entries (absent: that dimension could not be summed). */
 export type ListingOutcome =
-  | { kind: "listed"; exact: boolean; byDimension: Map<string, Map<string, DayEntry<unknown>>> }
+  | { kind: "listed"; exact: boolean; total: number | undefined; byDimension: Map<string, Map<string, DayEntry<unknown>>> }
   | { kind: "too_large"; total: number; max: number };
 
 /**
@@ -339,7 +339,7 @@ export function startListing<Row extends { id: string }>(
         });
         await own.store.setMany(writes);
       }
-      return { kind: "listed", exact: settled !== null, byDimension };
+      return { kind: "listed", exact: settled !== null, total: read.total, byDimension };
     },
     () => {
       for (const k of keys) if (listings.get(k) === run) listings.delete(k);
