@@ -49,7 +49,7 @@ const counting = (what: string, range: DateRange) => `Counting ${what} for ${for
 
 /** The cards of the range's charts and tables, whatever the state of their answers. */
 const CARDS = {
-  trend: { title: "Trend", description: "Visitors, AI visitors and conversions over the range, the previous period drawn behind", testId: "trend-card" },
+  trend: { title: "Trend", description: "Visitors, AI visitors and conversions over the range, the window compared with drawn behind", testId: "trend-card" },
   sources: { title: "Conversion by source", description: "Visitors, conversions and rate per source, AI platforms set apart; each links to its visitors", testId: "sources-card" },
 } satisfies Record<string, CardHead>;
 
