@@ -83,7 +83,18 @@ export function BreakdownFigure({ bars }: { bars: BreakdownBar[] }) {
  * chosen one with the previous period behind it, a spoken summary of it, and every bucket of every
  * metric as a table anyone can open.
  */
-export function TrendFigure({ data, windowLabel, previousLabel }: { data: TrendChartData; windowLabel: string; previousLabel: string }) {
+export function TrendFigure({
+  data,
+  windowLabel,
+  previousLabel,
+  previousName = "Previous period",
+}: {
+  data: TrendChartData;
+  windowLabel: string;
+  previousLabel: string;
+  /** What the window drawn behind is (the header's comparison): "Previous period", "Same days a year before", "Chosen window". */
+  previousName?: string;
+}) {
   const [metric, setMetric] = useState<TrendMetric>("visitors");
   const metricLabel = TREND_METRICS.find((m) => m.key === metric)!.label;
   const unit = data.bucket === "week" ? "week" : "day";
@@ -113,7 +124,7 @@ export function TrendFigure({ data, windowLabel, previousLabel }: { data: TrendC
             </li>
           )}
           <li>
-            <span className={`${styles.line} ${styles.linePrevious}`} aria-hidden="true" /> Previous period, {previousLabel}
+            <span className={`${styles.line} ${styles.linePrevious}`} aria-hidden="true" /> {previousName}, {previousLabel}
           </li>
         </ul>
       </div>
@@ -125,13 +136,13 @@ export function TrendFigure({ data, windowLabel, previousLabel }: { data: TrendC
       <ChartNotes range={{ from: data.from, to: data.to, tz: data.tz }} buckets={buckets} subject="the trend">
         {(notes) => (
           <WhenNearViewport height={TREND_CHART_HEIGHT}>
-            <TrendChart points={points} metricLabel={metricLabel} notes={notes} />
+            <TrendChart points={points} metricLabel={metricLabel} notes={notes} previousName={previousName} />
           </WhenNearViewport>
         )}
       </ChartNotes>
       <FiguresTable
         summary={`Show every ${unit} as a table`}
-        caption={`Visitors, AI visitors and conversions per ${unit}, ${windowLabel}, with the previous period (${previousLabel})`}
+        caption={`Visitors, AI visitors and conversions per ${unit}, ${windowLabel}, with the ${previousName.toLowerCase()} (${previousLabel})`}
         testId="trend-table"
         classes={{ details: styles.tableDetails, scroll: styles.tableScroll, table: styles.trendTable }}
       >
@@ -143,7 +154,7 @@ export function TrendFigure({ data, windowLabel, previousLabel }: { data: TrendC
                 {m.label}
               </th>
             ))}
-            <th scope="col">Previous period</th>
+            <th scope="col">{previousName}</th>
             {TREND_METRICS.map((m) => (
               <th scope="col" key={m.key}>
                 {m.label} then

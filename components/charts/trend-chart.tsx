@@ -11,7 +11,18 @@ import { formatCompact, formatNumber } from "@/lib/format/format";
 import { ChartTooltip } from "./chart-tooltip";
 import { TREND_CHART_HEIGHT, type TrendSeriesPoint } from "./trend-chart-data";
 
-export function TrendChart({ points, metricLabel, notes }: { points: TrendSeriesPoint[]; metricLabel: string; notes?: ChartNotesView }) {
+export function TrendChart({
+  points,
+  metricLabel,
+  notes,
+  previousName = "Previous period",
+}: {
+  points: TrendSeriesPoint[];
+  metricLabel: string;
+  notes?: ChartNotesView;
+  /** The window drawn behind, as the header's comparison names it. */
+  previousName?: string;
+}) {
   const dots = points.length <= 14;
   return (
     <div className="chart" aria-hidden="true" data-testid="trend-chart">
@@ -24,13 +35,13 @@ export function TrendChart({ points, metricLabel, notes }: { points: TrendSeries
             title: p.inProgress ? `${p.label} (so far)` : p.label,
             lines: [
               [metricLabel, formatNumber(p.current)],
-              [`Previous period${p.previousLabel ? ` (${p.previousLabel})` : ""}`, formatNumber(p.previous)],
+              [`${previousName}${p.previousLabel ? ` (${p.previousLabel})` : ""}`, formatNumber(p.previous)],
             ],
           })}
         />
         <Line
           dataKey="previous"
-          name="Previous period"
+          name={previousName}
           className="trend-previous"
           stroke="var(--color-other)"
           strokeOpacity={0.7}

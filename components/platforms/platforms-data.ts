@@ -4,9 +4,9 @@
 // sentiment buckets as columns, and ranking moves derived from each row's score change.
 import { SENTIMENTS } from "@/lib/data-api/constants";
 import type { RankingRow } from "@/lib/data-api/schemas";
-import { daysBetween } from "@/lib/range/calendar";
-import { formatBucket, formatDateRange } from "@/lib/format/format";
-import { previousRange, rangeParams, type DateRange } from "@/lib/range/date-range";
+import { formatBucket } from "@/lib/format/format";
+import { comparisonLabel, type ComparedAnswer } from "@/lib/range/comparison";
+import { rangeParams, type DateRange } from "@/lib/range/date-range";
 import type { Sentiments } from "@/lib/server/insights/mentions";
 import type { Platform } from "@/lib/server/insights/platforms";
 import type { SentimentPoint } from "@/lib/server/insights/sentiment";
@@ -34,11 +34,11 @@ export const mentionsHref = (range: DateRange, filters: { platform?: string; sen
 /** The range's visitors from a source (every AI platform is also a source), optionally only those who converted. */
 export const visitorsHref = (range: DateRange, source: string, converted = false) => withRange("/visitors", converted ? { source, converted: "true" } : { source }, range);
 
-/** "the previous 30 days (2 Oct – 31 Oct 2026)": what every change on these pages compares with. */
-export function previousWindowLabel(range: DateRange): string {
-  const days = daysBetween(range.from, range.to);
-  return `the previous ${days === 1 ? "day" : `${days} days`} (${formatDateRange(previousRange(range))})`;
-}
+/**
+ * "the previous 30 days (2 Oct – 31 Oct 2026)", "the same days a year before (…)": what the changes
+ * of an answer compare with, read from the answer (lib/range/comparison.ts).
+ */
+export const previousWindowLabel = (answer: ComparedAnswer): string => comparisonLabel(answer);
 
 export type SentimentColumn = Sentiments & { start: string; label: string; total: number };
 

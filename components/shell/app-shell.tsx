@@ -6,6 +6,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { DisplayTimeZoneProvider } from "@/components/range/display-time-zone";
+import { ComparisonControl } from "@/components/range/comparison-control";
 import { RangeControl } from "@/components/range/range-control";
 import { ExportsTray } from "@/components/export/exports-tray";
 import { SaveView } from "@/components/views/save-view";
@@ -57,6 +58,7 @@ export function AppShell({ account, timeZoneKnown, children }: { account: Accoun
         <div className={styles.rangeBar}>
           <div className={styles.rangeBarInner}>
             <RangeControl />
+            <ComparisonControl />
             <SaveView />
           </div>
         </div>

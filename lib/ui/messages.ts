@@ -15,6 +15,14 @@ export type RangeField = "from" | "to" | "tz" | "range";
 
 const EXAMPLE_DATE = { from: "2026-11-01", to: "2026-11-30" } as const;
 
+/** The sentence the header's comparison shows for a comparison it cannot use (lib/range/comparison.ts). */
+export function comparisonProblemText(problem: { param: "compare" | "compare_from" | "compare_to"; reason: "unknown_kind" | "not_a_date" | "length" }): string {
+  if (problem.reason === "unknown_kind") return "The comparison in this link is not one the dashboard knows. Choose the previous period, the same days a year before, or a custom window.";
+  if (problem.reason === "length") return "The comparison in this link does not have as many days as the range. Choose its first day again.";
+  const end = problem.param === "compare_from" ? "first" : "last";
+  return `The comparison's ${end} day is not a date the dashboard can use. Type it as year-month-day, e.g. 2026-10-01.`;
+}
+
 /** The sentence a range field shows for its problem. */
 export function rangeProblemText(field: RangeField, problem: RangeProblem): string {
   // `range` is a relative range in a link (a saved view's "last 7 days"): only the presets are one.
@@ -53,6 +61,12 @@ const FILTER_NAMES: Record<string, string> = {
   offset: "page",
   format: "file format",
   period: "period",
+  compare: "comparison",
+  compare_from: "comparison's first day",
+  compare_to: "comparison's last day",
+  metric: "map's shading",
+  country: "country",
+  never_first: "“never first” filter",
 };
 
 /** The sentence a filter field (or a list's invalid-filter notice) shows when the server refused its value. */
@@ -79,6 +93,15 @@ export function filterProblemText(param: string): string {
       return "This page is past the end of the list. Go back to the first page.";
     case "period":
       return "Choose 24 hours, 7 days, 30 days or 90 days.";
+    case "compare":
+    case "compare_from":
+      return comparisonProblemText({ param: param, reason: param === "compare" ? "unknown_kind" : "not_a_date" });
+    case "compare_to":
+      return comparisonProblemText({ param: "compare_to", reason: "length" });
+    case "country":
+      return "This country is not one the dashboard can show. Choose one from the table.";
+    case "never_first":
+      return "Choose whether to keep only the questions where the brand is never named first.";
     default:
       return `The ${FILTER_NAMES[param] ?? "filter"} in this link cannot be used.`;
   }

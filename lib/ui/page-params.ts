@@ -6,14 +6,20 @@
 import { RANGE_PRESETS, type RangePresetId } from "@/lib/range/date-range";
 
 const RANGE = ["from", "to", "tz", "range"] as const;
+// What the changes on a page compare with (lib/range/comparison.ts), on the pages that show changes.
+const COMPARE = ["compare", "compare_from", "compare_to"] as const;
 
 export const PAGE_PARAMS = {
   // `period` is the overview's older way to say a range (proxy.ts sends it on to `from`/`to`).
-  "/": [...RANGE, "period"],
+  "/": [...RANGE, ...COMPARE, "period"],
   "/visitors": ["source", "intent", "converted", ...RANGE, "limit", "offset"],
-  "/mentions": ["platform", "sentiment", ...RANGE, "limit", "offset"],
-  "/platforms": RANGE,
+  // `highlight` marks the rows of one question (a row of /queries opens it): not a filter.
+  "/mentions": ["platform", "sentiment", "highlight", ...RANGE, "limit", "offset"],
+  "/platforms": [...RANGE, ...COMPARE],
   "/intelligence": RANGE,
+  // `metric` shades the map (visitors or conversion rate); `country` opens that country's top cities.
+  "/locations": [...RANGE, ...COMPARE, "metric", "country"],
+  "/queries": [...RANGE, "platform", "never_first"],
 } as const satisfies Record<string, readonly string[]>;
 
 export type QueryPage = keyof typeof PAGE_PARAMS;

@@ -6,6 +6,8 @@ export const NAV_PAGES = [
   { href: "/visitors", label: "Visitors" },
   { href: "/mentions", label: "Mentions" },
   { href: "/platforms", label: "AI platforms" },
+  { href: "/locations", label: "Locations" },
+  { href: "/queries", label: "Queries" },
   { href: "/intelligence", label: "Intelligence" },
   { href: "/settings", label: "Settings" },
 ] as const;

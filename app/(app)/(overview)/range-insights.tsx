@@ -1,7 +1,8 @@
 "use client";
 // The overview's answers for the app's date range (the header's control, `from`/`to`/`tz` in the
 // URL; without them the last 30 days in the viewer's zone): KPI cards with their change against the
-// previous period, the trend with the previous period behind it, and conversion by source. Every
+// header's comparison (the previous period by default; lib/range/comparison.ts), the trend with the
+// comparison window behind it, and conversion by source. Every
 // figure is labelled with the window of the answer it comes from, so while a new range is being
 // counted the old figures stay dimmed under their own dates and a note says what is being counted:
 // nothing partial or stale is ever shown as the new range's answer. Every figure that counts
@@ -25,26 +26,30 @@ import { formatDateRange, formatPercent, formatPlatformList, formatZone } from "
 import type { SourcesInsight } from "@/lib/server/insights/sources";
 import type { TrendInsight } from "@/lib/server/insights/trend";
 import { apiQuery, browserApi } from "@/lib/queries/api";
-import { previousRange, rangeParams, type DateRange } from "@/lib/range/date-range";
-import { useDateRange } from "@/lib/range/use-date-range";
+import { answerWindow, comparisonLabel, comparisonName, type Comparison, type ComparedAnswer } from "@/lib/range/comparison";
+import { type DateRange } from "@/lib/range/date-range";
+import { insightsQuery, useComparison } from "@/lib/range/use-comparison";
 import { Kpi, KpiSkeleton, PendingNote } from "./kpi";
 import styles from "./overview.module.css";
 
-/** The labels of a range's answer: its window and the previous period's. */
-function windowLabels(range: DateRange) {
-  return { window: formatDateRange(range), previous: formatDateRange(previousRange(range)) };
+/**
+ * The labels of a range's answer: its window, the dates it was compared with (`previous`), that
+ * window named ("the same days a year before (…)") and its name in a legend, all read from the answer.
+ */
+function windowLabels(answer: ComparedAnswer) {
+  return { window: formatDateRange(answer), previous: formatDateRange(answerWindow(answer)), compared: comparisonLabel(answer), previousName: comparisonName(answer) };
 }
 
-const rangeQuery = (range: DateRange) => ({ query: rangeParams(range) });
+const rangeQuery = (range: DateRange, comparison: Comparison) => ({ query: insightsQuery(range, comparison) });
 /** The KPI cards and the trend card share this query (one request): the cards sum its buckets. */
-const trendQuery = (range: DateRange) => apiQuery(browserApi, "/insights/trend", rangeQuery(range));
+const trendQuery = (range: DateRange, comparison: Comparison) => apiQuery(browserApi, "/insights/trend", rangeQuery(range, comparison));
 
 /** What a widget says while it counts: the range it is counting, in words. */
 const counting = (what: string, range: DateRange) => `Counting ${what} for ${formatDateRange(range)} (${formatZone(range.tz)})…`;
 
 /** The cards of the range's charts and tables, whatever the state of their answers. */
 const CARDS = {
-  trend: { title: "Trend", description: "Visitors, AI visitors and conversions over the range, the previous period drawn behind", testId: "trend-card" },
+  trend: { title: "Trend", description: "Visitors, AI visitors and conversions over the range, the window compared with drawn behind", testId: "trend-card" },
   sources: { title: "Conversion by source", description: "Visitors, conversions and rate per source, AI platforms set apart; each links to its visitors", testId: "sources-card" },
 } satisfies Record<string, CardHead>;
 
@@ -52,24 +57,26 @@ const CARDS = {
 const sourcesFrame = cardFrame(CARDS.sources);
 
 export function RangeInsights() {
-  const { range } = useDateRange();
-  const labels = windowLabels(range);
+  const { range, comparison, window } = useComparison();
+  const labels = windowLabels({ ...range, compare: window });
   return (
     <section className="stack" aria-labelledby="range-heading" data-testid="range-insights">
       <div className={styles.sectionHeader}>
         <h2 id="range-heading">
           {labels.window} <span className="muted">({formatZone(range.tz)})</span>
         </h2>
-        <p>The header&apos;s range: days counted in {formatZone(range.tz)}, each compared with the same number of days before: {labels.previous}.</p>
+        <p data-testid="range-compared">
+          The header&apos;s range: days counted in {formatZone(range.tz)}, each figure compared with {labels.compared}.
+        </p>
       </div>
       <Widget what="the key metrics of the range" frame={rangeKpiFrame} loading={<RangeLoading text={counting("visitors", range)} kpis />}>
-        <RangeKpis range={range} />
+        <RangeKpis range={range} comparison={comparison} />
       </Widget>
       <Widget what="the trend" card={CARDS.trend} loading={<RangeLoading text={counting("visitors per day", range)} />}>
-        <TrendCard range={range} />
+        <TrendCard range={range} comparison={comparison} />
       </Widget>
       <Widget what="conversion by source" frame={sourcesFrame} loading={<RangeLoading text={counting("visitors and conversions by source", range)} />}>
-        <SourcesCard range={range} />
+        <SourcesCard range={range} comparison={comparison} />
       </Widget>
     </section>
   );
@@ -88,10 +95,10 @@ function RangeLoading({ text, kpis }: { text: string; kpis?: boolean }) {
  * An insight of the range. `shown` is the window of the figures on screen (the answer's own, which is
  * the previous range's while a new one is counted) and `pending` the note to show meanwhile.
  */
-function useRangeInsight<T extends DateRange>(options: UseQueryOptions<T, Error, T, QueryKey>, range: DateRange, what: string) {
+function useRangeInsight<T extends ComparedAnswer>(options: UseQueryOptions<T, Error, T, QueryKey>, range: DateRange, what: string) {
   const query = useWidgetQuery(options);
   const data = query.data;
-  const shown: DateRange = data ? { from: data.from, to: data.to, tz: data.tz } : range;
+  const shown: ComparedAnswer = data ? { from: data.from, to: data.to, tz: data.tz, compare: data.compare } : range;
   const pending = query.isPlaceholderData ? counting(what, range) : null;
   return { query, shown, pending, labels: windowLabels(shown) };
 }
@@ -107,8 +114,8 @@ function rangeKpiFrame(body: ReactNode) {
   );
 }
 
-function RangeKpis({ range }: { range: DateRange }) {
-  const { query, shown, pending, labels } = useRangeInsight(trendQuery(range), range, "visitors");
+function RangeKpis({ range, comparison }: { range: DateRange; comparison: Comparison }) {
+  const { query, shown, pending, labels } = useRangeInsight(trendQuery(range, comparison), range, "visitors");
   const aiNoteId = useId();
   return rangeKpiFrame(
     <QueryView query={query}>
@@ -155,7 +162,7 @@ function RangeKpis({ range }: { range: DateRange }) {
             </PendingAnswer>
             <div className={styles.kpiNote}>
               <p className="small muted" data-testid="range-kpi-note">
-                {labels.window} ({formatZone(shown.tz)}); a visitor counts on the day it was first seen. AI visitors came from {formatPlatformList()}.
+                {labels.window} ({formatZone(shown.tz)}), changes against {labels.compared}; a visitor counts on the day it was first seen. AI visitors came from {formatPlatformList()}.
               </p>
               {!pending && <KpiDownload trend={trend} />}
             </div>
@@ -210,8 +217,8 @@ function AiPlatformLinks({ id, window }: { id: string; window: DateRange }) {
   );
 }
 
-function TrendCard({ range }: { range: DateRange }) {
-  const { query, pending, labels } = useRangeInsight(trendQuery(range), range, "visitors per day");
+function TrendCard({ range, comparison }: { range: DateRange; comparison: Comparison }) {
+  const { query, pending, labels } = useRangeInsight(trendQuery(range, comparison), range, "visitors per day");
   return (
     <QueryView
       query={query}
@@ -221,15 +228,15 @@ function TrendCard({ range }: { range: DateRange }) {
       {(t) => (
         <PendingAnswer pending={Boolean(pending)}>
           {pending && <PendingNote>{pending}</PendingNote>}
-          <TrendFigure data={toTrendChartData(t)} windowLabel={labels.window} previousLabel={labels.previous} />
+          <TrendFigure data={toTrendChartData(t)} windowLabel={labels.window} previousLabel={labels.previous} previousName={labels.previousName} />
         </PendingAnswer>
       )}
     </QueryView>
   );
 }
 
-function SourcesCard({ range }: { range: DateRange }) {
-  const { query, shown, pending, labels } = useRangeInsight(apiQuery(browserApi, "/insights/sources", rangeQuery(range)), range, "visitors and conversions by source");
+function SourcesCard({ range, comparison }: { range: DateRange; comparison: Comparison }) {
+  const { query, shown, pending, labels } = useRangeInsight(apiQuery(browserApi, "/insights/sources", rangeQuery(range, comparison)), range, "visitors and conversions by source");
   return sourcesFrame(
     <QueryView
       query={query}
@@ -240,7 +247,7 @@ function SourcesCard({ range }: { range: DateRange }) {
         <PendingAnswer pending={Boolean(pending)}>
           {pending && <PendingNote>{pending}</PendingNote>}
           <p className="small muted">
-            {labels.window}; changes against {labels.previous}. Each source&apos;s visitors and conversions open them; a group&apos;s total cannot, as the visitor
+            {labels.window}; changes against {labels.compared}. Each source&apos;s visitors and conversions open them; a group&apos;s total cannot, as the visitor
             list filters one source at a time.
           </p>
           <ConversionBySourceTable rows={s.data} windowLabel={labels.window} previousLabel={labels.previous} window={shown} />

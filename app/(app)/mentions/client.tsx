@@ -1,6 +1,10 @@
 "use client";
 // The mentions feed: a card per mention (platform, sentiment, position, query, snippet, competitors,
 // time), filters in the URL, paging and export. The feed is a widget streaming on its own.
+// `highlight` (a row of /queries opens it) marks the mentions of one question: the Data API cannot
+// filter mentions by question, so the list stays every mention of the filters and says so plainly.
+import Link from "next/link";
+import { useQueryStates } from "nuqs";
 import { SelectField } from "@/components/filters/fields";
 import { RangeFields } from "@/components/filters/range-fields";
 import { useListFilters } from "@/components/filters/use-list-filters";
@@ -12,11 +16,17 @@ import { SentimentBadge } from "@/components/ui/value-badge";
 import { LABELS, PLATFORMS, SENTIMENTS } from "@/lib/data-api/constants";
 import type { Mention } from "@/lib/data-api/schemas";
 import { humanize, MISSING } from "@/lib/format/format";
-import { mentionsSearchParams } from "./search-params";
+import { sameQuestion } from "@/components/queries/question-key";
+import { urlSerializer } from "@/lib/ui/url-state";
+import { highlightSearchParams, mentionsSearchParams } from "./search-params";
+
+const mentionsUrl = urlSerializer({ ...mentionsSearchParams, ...highlightSearchParams });
 
 export function MentionsClient() {
   const view = useListFilters(mentionsSearchParams, "/mentions");
   const { field } = view;
+  const [{ highlight }] = useQueryStates(highlightSearchParams);
+  const question = highlight?.trim() ? highlight.trim() : null;
   return (
     <ListView
       view={view}
@@ -37,9 +47,16 @@ export function MentionsClient() {
       {(d) => (
         <>
           <UnreadableNotice unreadable={d.unreadable} noun={["mention", "mentions"]} />
+          {question && (
+            <HighlightNotice
+              question={question}
+              onPage={d.data.filter((m) => sameQuestion(m.query, question)).length}
+              clearHref={`/mentions${mentionsUrl({ ...view.values, highlight: null })}`}
+            />
+          )}
           <ul className="mention-grid" data-testid="mentions-feed">
             {d.data.map((m, i) => (
-              <MentionCard key={`${i}-${m.id}`} mention={m} />
+              <MentionCard key={`${i}-${m.id}`} mention={m} highlighted={question !== null && sameQuestion(m.query, question)} />
             ))}
           </ul>
         </>
@@ -48,10 +65,23 @@ export function MentionsClient() {
   );
 }
 
-function MentionCard({ mention: m }: { mention: Mention }) {
+/** What a highlight is and is not: every mention of the filters, the question's marked; never a filter. */
+function HighlightNotice({ question, onPage, clearHref }: { question: string; onPage: number; clearHref: string }) {
   return (
-    <li className="card mention" data-testid="mention-card">
+    <p className="notice notice-info" data-testid="highlight-notice">
+      <span>
+        These are all the mentions of the range and filters, with the question <strong>“{question}”</strong> highlighted ({onPage} on this page). Mentions
+        cannot be filtered by question, so the others stay in the list. <Link href={clearHref}>Stop highlighting</Link>
+      </span>
+    </p>
+  );
+}
+
+function MentionCard({ mention: m, highlighted }: { mention: Mention; highlighted: boolean }) {
+  return (
+    <li className={`card mention${highlighted ? " mention-highlighted" : ""}`} data-testid="mention-card" data-highlighted={highlighted || undefined}>
       <div className="mention-head">
+        {highlighted && <span className="badge badge-accent">The question</span>}
         <SourceBadge source={m.platform} />
         <SentimentBadge sentiment={m.sentiment} />
         <span className="badge badge-neutral" title="Position of the brand in the answer">

@@ -7,6 +7,12 @@
 import { createLoader, parseAsString } from "nuqs/server";
 import { pageParsers } from "@/lib/ui/page-params";
 
-export const mentionsSearchParams = pageParsers("/mentions", parseAsString);
+// `highlight` (a question whose mentions are marked, from /queries) is no filter: it stays out of the
+// list's query, so it is never sent upstream nor put in an export.
+const { highlight, ...listParsers } = pageParsers("/mentions", parseAsString);
+
+export const mentionsSearchParams = listParsers;
+
+export const highlightSearchParams = { highlight };
 
 export const loadMentionsSearch = createLoader(mentionsSearchParams);

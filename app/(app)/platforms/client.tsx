@@ -1,6 +1,6 @@
 "use client";
 // /platforms: per AI platform the chain mentions -> visitors -> conversions -> rate with sentiment
-// and average position, each against the previous period, sentiment over time, and the competitors
+// and average position, each against the header's comparison (the previous period by default), sentiment over time, and the competitors
 // named with the brand (share of voice), over the app's date range. Each widget loads, streams and fails on its own, says
 // what it is still counting, and labels the window its numbers cover (from the answer itself, so a
 // previous range's numbers still on screen while the next ones load are never mislabelled).
@@ -20,7 +20,8 @@ import { COMPETITOR_COLUMNS } from "@/lib/columns/competitors";
 import { formatDateRange, formatNumber, formatZone, sortPlatforms } from "@/lib/format/format";
 import { apiQuery, browserApi } from "@/lib/queries/api";
 import { rangeParams, type DateRange } from "@/lib/range/date-range";
-import { useDateRange } from "@/lib/range/use-date-range";
+import type { Comparison } from "@/lib/range/comparison";
+import { insightsQuery, useComparison } from "@/lib/range/use-comparison";
 import type { CompetitorsInsight } from "@/lib/server/insights/competitors";
 
 /** The page's cards, whatever the state of their answers. */
@@ -31,7 +32,7 @@ const CARDS = {
 } satisfies Record<string, CardHead>;
 
 export function PlatformsClient() {
-  const { range } = useDateRange();
+  const { range, comparison } = useComparison();
   return (
     <div className="stack">
       <div className="page-header">
@@ -43,7 +44,7 @@ export function PlatformsClient() {
         </div>
       </div>
       <Widget what="the AI platforms" card={CARDS.platforms} loading={<Counting range={range} what="mentions and visitors" lines={8} />}>
-        <PlatformsCard range={range} />
+        <PlatformsCard range={range} comparison={comparison} />
       </Widget>
       <Widget what="sentiment over time" card={CARDS.sentiment} loading={<Counting range={range} what="mentions by sentiment" lines={5} />}>
         <SentimentCard range={range} />
@@ -55,8 +56,8 @@ export function PlatformsClient() {
   );
 }
 
-function PlatformsCard({ range }: { range: DateRange }) {
-  const query = useWidgetQuery(apiQuery(browserApi, "/insights/platforms", { query: rangeParams(range) }));
+function PlatformsCard({ range, comparison }: { range: DateRange; comparison: Comparison }) {
+  const query = useWidgetQuery(apiQuery(browserApi, "/insights/platforms", { query: insightsQuery(range, comparison) }));
   return (
     <QueryView query={query}>
       {(p) => (

@@ -1,0 +1,184 @@
+"use client";
+// /queries: the questions put to AI platforms whose answers mention the brand, most mentioned first
+// (one row per question however it was written: trimmed and lower-cased), with mentions per
+// platform, average, best and worst position, the share of its mentions naming the brand first, and
+// the sentiment split. Filters (a platform, "never first") live in the URL. A question opens the
+// range's mentions with that question highlighted: the Data API cannot filter mentions by question,
+// so the page says the list is every mention with it marked, not a filtered one.
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useQueryStates } from "nuqs";
+import { SelectField } from "@/components/filters/fields";
+import { Counting, WindowNote } from "@/components/platforms/range-notes";
+import { highlightHref, queriesRouteQuery, queryFiltersOf, type QueryFilters } from "@/components/queries/queries-data";
+import styles from "@/components/queries/queries.module.css";
+import { EmptyState, PendingAnswer, QueryView, UnreadableNotice } from "@/components/states/states";
+import { useWidgetQuery, Widget } from "@/components/states/widget";
+import type { CardHead } from "@/components/ui/card";
+import { LABELS, PLATFORMS } from "@/lib/data-api/constants";
+import { formatDateRange, formatDecimal, formatNumber, formatPercent, formatZone, MISSING } from "@/lib/format/format";
+import { apiQuery, browserApi } from "@/lib/queries/api";
+import { invalidParamOf } from "@/lib/queries/error-status";
+import type { DateRange } from "@/lib/range/date-range";
+import { useDateRange } from "@/lib/range/use-date-range";
+import { filterProblemText } from "@/lib/ui/messages";
+import { useHydrated } from "@/lib/ui/use-hydrated";
+import { queriesSearchParams } from "./search-params";
+
+const CARD = {
+  title: "Questions that mention us",
+  description: "Per question: mentions by platform, the brand's position, how often it is named first, and sentiment",
+  testId: "queries-card",
+} satisfies CardHead;
+
+const questionsQuery = (range: DateRange, filters: QueryFilters) => apiQuery(browserApi, "/insights/queries", { query: queriesRouteQuery(range, filters) });
+
+export function QueriesClient() {
+  const { range } = useDateRange();
+  const [values, setValues] = useQueryStates(queriesSearchParams, { history: "push" });
+  const filters = queryFiltersOf(values);
+  return (
+    <div className="stack">
+      <div className="page-header">
+        <div>
+          <h1>Queries</h1>
+          <p>
+            {formatDateRange(range)} ({formatZone(range.tz)}): the questions people put to AI platforms whose answers mention the brand, and where the brand stands in them.
+          </p>
+        </div>
+      </div>
+      <QueryFiltersForm filters={filters} range={range} onChange={(next) => void setValues(next)} />
+      <Widget what="the questions" card={CARD} loading={<Counting range={range} what="the questions of the range's mentions" lines={8} />}>
+        <QuestionsCard range={range} filters={filters} />
+      </Widget>
+    </div>
+  );
+}
+
+function QueryFiltersForm({ filters, range, onChange }: { filters: QueryFilters; range: DateRange; onChange: (next: { platform?: string | null; never_first?: string | null }) => void }) {
+  // The route's refusal of a filter is said on its field: the table's own query, read from the cache
+  // without suspending (the form stays while the table loads).
+  // Once hydrated: the answer may reach the browser before hydration, and the form must match the server's HTML until then.
+  const hydrated = useHydrated();
+  const answer = useQuery(questionsQuery(range, filters));
+  const refused = hydrated ? invalidParamOf(answer.error)?.param : undefined;
+  const error = (param: string) => (refused === param ? filterProblemText(param) : undefined);
+  return (
+    <form className="card filters" onSubmit={(e) => e.preventDefault()} data-testid="query-filters" aria-label="Filters">
+      <fieldset className="filters-fields">
+        <legend className="visually-hidden">Filters</legend>
+        <SelectField
+          name="platform"
+          label="Platform"
+          value={filters.platform ?? ""}
+          error={error("platform")}
+          onChange={(v) => onChange({ platform: v === "" ? null : v })}
+          options={PLATFORMS.map((p) => ({ value: p, label: LABELS[p] ?? p }))}
+        />
+        <div className="field">
+          <label className={styles.check}>
+            <input
+              type="checkbox"
+              name="never_first"
+              checked={filters.neverFirst}
+              onChange={(e) => onChange({ never_first: e.target.checked ? "true" : null })}
+              data-testid="never-first"
+            />
+            Never named first
+          </label>
+          <span className="muted small">Only the questions where no answer put the brand first.</span>
+        </div>
+      </fieldset>
+    </form>
+  );
+}
+
+function QuestionsCard({ range, filters }: { range: DateRange; filters: QueryFilters }) {
+  const query = useWidgetQuery(questionsQuery(range, filters));
+  const filtered = filters.platform !== null || filters.neverFirst;
+  return (
+    <QueryView
+      query={query}
+      isEmpty={(q) => q.data.length === 0 && !q.unreadable}
+      empty={
+        <EmptyState title={filtered ? "No question matches these filters in this range" : "No mention with a question in this range"}>
+          {filtered ? "Try another platform, or show the questions where the brand was named first too." : "Pick a longer or earlier range in the header."}
+        </EmptyState>
+      }
+    >
+      {(q) => (
+        <PendingAnswer pending={query.isPlaceholderData} className="stack">
+          <WindowNote answer={q} range={range} pending={query.isPlaceholderData} />
+          <UnreadableNotice unreadable={q.unreadable} noun={["mention", "mentions"]} />
+          <p className="small muted" data-testid="queries-link-note">
+            A question opens the range&apos;s mentions{filters.platform ? ` on ${LABELS[filters.platform] ?? filters.platform}` : ""} with that question highlighted:
+            mentions cannot be filtered by question, so the list holds the others too.
+          </p>
+          <div className={styles.tableScroll}>
+            <table className="table" data-testid="queries-table">
+              <caption className="visually-hidden">
+                Questions that mention the brand, {formatDateRange(q)}
+                {filters.platform ? `, on ${LABELS[filters.platform] ?? filters.platform}` : ""}
+                {filters.neverFirst ? ", never named first" : ""}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Question</th>
+                  <th scope="col" className={styles.numeric}>
+                    Mentions
+                  </th>
+                  {PLATFORMS.map((p) => (
+                    <th scope="col" key={p} className={styles.numeric}>
+                      {LABELS[p] ?? p}
+                    </th>
+                  ))}
+                  <th scope="col" className={styles.numeric}>
+                    Avg. position
+                  </th>
+                  <th scope="col" className={styles.numeric}>
+                    Best
+                  </th>
+                  <th scope="col" className={styles.numeric}>
+                    Worst
+                  </th>
+                  <th scope="col" className={styles.numeric}>
+                    Named first
+                  </th>
+                  <th scope="col">Sentiment</th>
+                </tr>
+              </thead>
+              <tbody>
+                {q.data.map((r) => (
+                  <tr key={r.key} data-testid="query-row" data-key={r.key}>
+                    <th scope="row" className={`${styles.rowHead} ${styles.question}`}>
+                      <Link href={highlightHref(q, r.query, filters.platform)} prefetch={false} aria-label={`${r.query}: open the range's mentions with this question highlighted`}>
+                        {r.query}
+                      </Link>
+                    </th>
+                    <td className={styles.numeric}>{formatNumber(r.mentions)}</td>
+                    {PLATFORMS.map((p) => (
+                      <td key={p} className={styles.numeric}>
+                        {formatNumber(r.platforms[p])}
+                      </td>
+                    ))}
+                    <td className={styles.numeric}>{r.avg_position === null ? MISSING : formatDecimal(r.avg_position)}</td>
+                    <td className={styles.numeric}>{r.best_position ?? MISSING}</td>
+                    <td className={styles.numeric}>{r.worst_position ?? MISSING}</td>
+                    <td className={styles.numeric}>{formatPercent(r.first_share)}</td>
+                    <td>
+                      <span className={styles.sentiment}>
+                        <span className={styles.positive}>{formatNumber(r.sentiment.positive)} positive</span>
+                        <span className={styles.neutral}>{formatNumber(r.sentiment.neutral)} neutral</span>
+                        <span className={styles.negative}>{formatNumber(r.sentiment.negative)} negative</span>
+                      </span>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </PendingAnswer>
+      )}
+    </QueryView>
+  );
+}

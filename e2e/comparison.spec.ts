@@ -1,0 +1,89 @@
+// The header's comparison in Chromium: chosen beside the range by keyboard and mouse, carried in the
+// URL and by the navigation, sent on by every insights request of the page, and named on every change
+// from the window the answer compared with; a bad comparison in a link is said on the control; and a
+// row of /queries (or any link with `highlight`) opens the range's mentions with that question
+// marked, never presented as a filter.
+import { expect, test } from "@playwright/test";
+import { expectNoSeriousViolations } from "./helpers/a11y";
+import { numberText, sandboxGet } from "./helpers/sandbox";
+import { signIn, waitForWidgets } from "./helpers/session";
+
+// The sandbox's clock is 2026-11-20T12:00Z (playwright.config.ts): a week ending on its today.
+const RANGE = "from=2026-11-14&to=2026-11-20&tz=UTC";
+
+test.beforeEach(async ({ page }) => {
+  await signIn(page, "pro");
+});
+
+test("a year before, chosen in the header: in the URL, sent by every insights request, kept by the navigation", async ({ page }) => {
+  // Three pages' insights counted cold on a shared machine.
+  test.setTimeout(120_000);
+  await page.goto(`/platforms?${RANGE}`);
+  await waitForWidgets(page);
+  await expect(page.getByTestId("comparison-label")).toHaveText("vs previous 7 days");
+  await page.getByTestId("comparison-button").click();
+  await expectNoSeriousViolations(page, "comparison panel", '[data-testid="comparison-panel"]');
+  await expect(page.getByTestId("comparison-panel")).toContainText("Same days a year before 14 Nov – 20 Nov 2025");
+  const asked = page.waitForRequest((r) => r.url().includes("/api/insights/platforms") && new URL(r.url()).searchParams.get("compare") === "year");
+  await page.getByTestId("comparison-year").check();
+  await page.getByTestId("comparison-apply").click();
+  await asked;
+  await expect(page).toHaveURL(/compare=year/);
+  await expect(page.getByTestId("comparison-label")).toHaveText("vs a year before");
+  // Focus goes back to the button the panel was opened from.
+  await expect(page.getByTestId("comparison-button")).toBeFocused();
+  // The navigation carries it like the range: to a page without changes (no chooser there) and on.
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Visitors" }).click();
+  await expect(page).toHaveURL(/\/visitors\?.*compare=year/);
+  await expect(page.getByTestId("comparison-control")).toHaveCount(0);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Overview" }).click();
+  await expect(page).toHaveURL(/\/\?.*compare=year/);
+  await expect(page.getByTestId("comparison-label")).toHaveText("vs a year before");
+});
+
+test("every change names the window its answer compared with", async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.goto(`/platforms?${RANGE}&compare=year`);
+  await waitForWidgets(page);
+  await expect(page.getByTestId("platforms-card").getByTestId("window")).toContainText("changes against the same days a year before (14 Nov – 20 Nov 2025)");
+  await page.goto(`/?${RANGE}&compare=custom&compare_from=2026-10-01&compare_to=2026-10-07`);
+  await waitForWidgets(page);
+  await expect(page.getByTestId("range-kpi-note")).toContainText("changes against the chosen 7 days (1 Oct – 7 Oct 2026)");
+  await expect(page.getByTestId("range-kpi-visitors")).toContainText("vs 1 Oct – 7 Oct 2026");
+});
+
+test("a comparison in a link that does not fit the range is said on the control, in plain words", async ({ page }) => {
+  await page.goto(`/platforms?${RANGE}&compare=custom&compare_from=2026-10-01&compare_to=2026-10-03`);
+  await expect(page.getByTestId("comparison-label")).toHaveText("Check the comparison");
+  await page.getByTestId("comparison-button").click();
+  await expect(page.getByTestId("comparison-error")).toHaveText("The comparison in this link does not have as many days as the range. Choose its first day again.");
+  // A custom window by keyboard: its first day typed, Enter applies it with the range's length.
+  await page.getByTestId("comparison-custom").check();
+  await page.getByTestId("comparison-from").fill("2026-10-01");
+  await expect(page.getByTestId("comparison-custom-window")).toHaveText("Compares with 1 Oct – 7 Oct 2026: as many days as the range.");
+  await page.getByTestId("comparison-from").press("Enter");
+  await expect(page).toHaveURL(/compare=custom&compare_from=2026-10-01&compare_to=2026-10-07/);
+  await expect(page.getByTestId("comparison-label")).toHaveText("vs 1 Oct – 7 Oct 2026");
+});
+
+type Mention = { id: string; query?: string };
+
+test("a question highlighted on /mentions: the range's mentions, that question's marked, said not to be a filter", async ({ page }) => {
+  const upstream = await sandboxGet<{ data: Mention[]; meta: { total: number } }>("/mentions?from=2026-11-14&to=2026-11-20&limit=20");
+  const question = upstream.data.find((m) => typeof m.query === "string")!.query!;
+  const key = question.trim().toLowerCase();
+  const expected = upstream.data.filter((m) => typeof m.query === "string" && m.query.trim().toLowerCase() === key).length;
+  // Written another way (case, spaces): the same question.
+  await page.goto(`/mentions?${RANGE}&limit=20&highlight=${encodeURIComponent(`  ${question.toUpperCase()} `)}`);
+  await waitForWidgets(page);
+  const notice = page.getByTestId("highlight-notice");
+  await expect(notice).toContainText(`with the question “${question.toUpperCase()}” highlighted (${expected} on this page)`);
+  await expect(notice).toContainText("Mentions cannot be filtered by question, so the others stay in the list.");
+  await expect(page.locator('[data-testid="mention-card"][data-highlighted]')).toHaveCount(expected);
+  // Not a filter: the list is the range's every mention.
+  await expect(page.getByTestId("range")).toContainText(`of ${numberText(upstream.meta.total)} mentions`);
+  await expectNoSeriousViolations(page, "highlighted mentions", '[data-testid="mentions-feed"]');
+  await notice.getByRole("link", { name: "Stop highlighting" }).click();
+  await expect(page).not.toHaveURL(/highlight=/);
+  await expect(page.locator('[data-testid="mention-card"][data-highlighted]')).toHaveCount(0);
+});

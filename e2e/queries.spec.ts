@@ -1,0 +1,71 @@
+// `/queries` in Chromium against the sandbox: every question of the range's mentions, its mentions
+// adding up to the sandbox's count; the platform and "never first" filters in the URL and sent to
+// the route; a question opening the range's mentions with it highlighted (said not to be a filter);
+// axe-clean and fitting from 375 to 1440 px in both themes.
+import { expect, test, type Page } from "@playwright/test";
+import { expectNoHorizontalOverflow, expectNoSeriousViolations } from "./helpers/a11y";
+import { sandboxGet } from "./helpers/sandbox";
+import { signIn, waitForWidgets } from "./helpers/session";
+
+const RANGE = "from=2026-11-14&to=2026-11-20&tz=UTC";
+const total = async (q: string) => (await sandboxGet<{ meta: { total: number } }>(`/mentions?${q}&limit=1`)).meta.total;
+
+test.beforeEach(async ({ page }) => {
+  await signIn(page, "pro");
+});
+
+const mentionsOf = async (page: Page) => {
+  let n = 0;
+  for (const row of await page.getByTestId("query-row").all()) n += Number(((await row.locator("td").first().textContent()) ?? "0").replace(/,/g, ""));
+  return n;
+};
+
+test("the questions add up to the range's mentions with a question; the filters are in the URL and sent on", async ({ page }) => {
+  await page.goto(`/queries?${RANGE}`);
+  await waitForWidgets(page);
+  await expect(page.getByTestId("query-row").first()).toBeVisible();
+  const all = await mentionsOf(page);
+  expect(all).toBeGreaterThan(0);
+  expect(all).toBeLessThanOrEqual(await total("from=2026-11-14&to=2026-11-20"));
+
+  const asked = page.waitForRequest((r) => r.url().includes("/api/insights/queries") && new URL(r.url()).searchParams.get("platform") === "claude");
+  await page.getByTestId("query-filters").getByLabel("Platform").selectOption("claude");
+  await asked;
+  await expect(page).toHaveURL(/platform=claude/);
+  await waitForWidgets(page);
+  // One platform's questions: at most that platform's mentions.
+  expect(await mentionsOf(page)).toBeLessThanOrEqual(await total("from=2026-11-14&to=2026-11-20&platform=claude"));
+
+  await page.getByTestId("never-first").check();
+  await expect(page).toHaveURL(/never_first=true/);
+  await waitForWidgets(page);
+  for (const row of await page.getByTestId("query-row").all()) await expect(row.locator("td").nth(8)).toHaveText("0.0%");
+});
+
+test("a question opens the range's mentions with it highlighted, said not to be a filter", async ({ page }) => {
+  await page.goto(`/queries?${RANGE}`);
+  await waitForWidgets(page);
+  const row = page.getByTestId("query-row").first();
+  const question = (await row.getByRole("rowheader").textContent())!.trim();
+  await row.getByRole("link").click();
+  await expect(page).toHaveURL(/\/mentions\?.*highlight=/);
+  await waitForWidgets(page);
+  await expect(page.getByTestId("highlight-notice")).toContainText(`with the question “${question}” highlighted`);
+  await expect(page.getByTestId("highlight-notice")).toContainText("Mentions cannot be filtered by question");
+});
+
+for (const scheme of ["light", "dark"] as const) {
+  test(`axe-clean and fits at 1440 and 375 px (${scheme})`, async ({ browser }) => {
+    test.setTimeout(120_000);
+    const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await signIn(page, "pro");
+    await page.goto(`/queries?${RANGE}`);
+    await waitForWidgets(page);
+    await expectNoSeriousViolations(page, `/queries ${scheme}`);
+    await expectNoHorizontalOverflow(page, `/queries 1440 ${scheme}`);
+    await page.setViewportSize({ width: 375, height: 812 });
+    await expectNoHorizontalOverflow(page, `/queries 375 ${scheme}`);
+    await context.close();
+  });
+}
