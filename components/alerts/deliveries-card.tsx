@@ -26,7 +26,9 @@ function When({ at }: { at: string }) {
 }
 
 function Status({ delivery, onRetry, retrying }: { delivery: Delivery; onRetry: (d: Delivery) => void; retrying: boolean }) {
-  const status = DELIVERY_STATUS[delivery.status];
+  // An attempt that failed and was followed by another is history: "Retrying" is said only of the latest.
+  const superseded = delivery.status === "retrying" && !delivery.next_attempt_at;
+  const status = superseded ? { text: "Failed, tried again", badge: "badge-neutral" } : DELIVERY_STATUS[delivery.status];
   return (
     <span className={styles.status}>
       <span className={`badge ${status.badge}`} data-testid="delivery-status">

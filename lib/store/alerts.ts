@@ -272,8 +272,9 @@ export function alertsContext(deps: AlertsDeps) {
           .set({
             state: check.state,
             detail: detail === null || detail === undefined ? null : JSON.stringify(detail),
-            last_checked_at: check.at,
-            ...(current.state !== check.state ? { last_changed_at: check.at } : {}),
+            // When it was checked (and changed), not the instant of what it looked at.
+            last_checked_at: deps.now(),
+            ...(current.state !== check.state ? { last_changed_at: deps.now() } : {}),
           })
           .where("id", "=", rule.id)
           .execute();
