@@ -10,13 +10,10 @@
 import "server-only";
 import type { SavedView } from "@/lib/store/views";
 import { viewName } from "@/lib/store/views";
-import type { WorkspaceId } from "@/lib/store/schema";
 import { isQueryPage, PAGE_PARAMS, PAGING_PARAMS } from "@/lib/ui/page-params";
-import { serverContext } from "./context";
-import { isSameOrigin, sameOriginRejected } from "./csrf";
 import { finalError, invalidParameter, json, withErrors } from "./http";
 import { readJsonObject } from "./request-body";
-import { requireSession } from "./routes";
+import { storeScope } from "./store-scope";
 
 /** What the routes answer for a view. */
 export type SavedViewBody = { id: string; name: string; path: string; query: Record<string, string>; created_at: string };
@@ -27,12 +24,6 @@ const MAX_VALUE_LENGTH = 500;
 const viewBody = (v: SavedView): SavedViewBody => ({ id: v.id, name: v.name, path: v.path, query: v.query, created_at: new Date(v.createdAt).toISOString() });
 
 const noSuchView = () => finalError({ status: 404, code: "not_found", message: "This workspace has no saved view with that id (it may have been deleted)." });
-
-async function sessionWorkspace(req: Request): Promise<WorkspaceId> {
-  const session = await requireSession(req);
-  const store = await serverContext().store();
-  return (await store.workspaces.workspaceForKey(session.apiKey)).id;
-}
 
 function checkedName(value: unknown): string {
   if (typeof value !== "string") throw invalidParameter("name", "name must be a string: what the view is called.");
@@ -62,19 +53,18 @@ export function checkedPageQuery(path: unknown, query: unknown): { path: string;
 
 /** GET /api/views: the workspace's views, by name. */
 export const listViews = withErrors("the saved views", async (req: Request) => {
-  const workspace = await sessionWorkspace(req);
-  const views = await (await serverContext().store()).views.list(workspace);
+  const { store, workspace } = await storeScope(req, { write: false });
+  const views = await store.views.list(workspace);
   return json({ data: views.map(viewBody) });
 });
 
 /** POST /api/views {name, path, query}: 201 the view. */
 export const createView = withErrors("saving the view", async (req: Request) => {
-  if (!isSameOrigin(req)) throw sameOriginRejected();
-  const workspace = await sessionWorkspace(req);
+  const { store, workspace } = await storeScope(req, { write: true });
   const body = await readJsonObject(req, '{"name": "…", "path": "/visitors", "query": {"source": "chatgpt"}}');
   const name = checkedName(body.name);
   const page = checkedPageQuery(body.path, body.query);
-  const view = await (await serverContext().store()).views.create(workspace, { name, ...page });
+  const view = await store.views.create(workspace, { name, ...page });
   return json(viewBody(view), { status: 201 });
 });
 
@@ -89,20 +79,18 @@ async function viewId(ctx: IdContext): Promise<string> {
 
 /** PATCH /api/views/{id} {name}: 200 the renamed view. */
 export const renameView = withErrors("renaming the view", async (req: Request, ctx: IdContext) => {
-  if (!isSameOrigin(req)) throw sameOriginRejected();
-  const workspace = await sessionWorkspace(req);
+  const { store, workspace } = await storeScope(req, { write: true });
   const id = await viewId(ctx);
   const name = checkedName((await readJsonObject(req, '{"name": "…"}')).name);
-  const view = await (await serverContext().store()).views.rename(workspace, id, name);
+  const view = await store.views.rename(workspace, id, name);
   if (!view) throw noSuchView();
   return json(viewBody(view));
 });
 
 /** DELETE /api/views/{id}: 204. */
 export const deleteView = withErrors("deleting the view", async (req: Request, ctx: IdContext) => {
-  if (!isSameOrigin(req)) throw sameOriginRejected();
-  const workspace = await sessionWorkspace(req);
+  const { store, workspace } = await storeScope(req, { write: true });
   const id = await viewId(ctx);
-  if (!(await (await serverContext().store()).views.remove(workspace, id))) throw noSuchView();
+  if (!(await store.views.remove(workspace, id))) throw noSuchView();
   return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
 });
