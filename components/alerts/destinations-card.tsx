@@ -5,7 +5,7 @@
 // destination's URL only as the server's masked hint, whether it was stopped and why, "Send a test"
 // (its delivery then shows under Deliveries) and a delete asked first, saying what else goes with it
 // (its rules; the digest, if it went there). Results are announced in the card's live region.
-import { useId, useRef, useState, type FormEvent } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { Card } from "@/components/ui/card";
 import { DateTime } from "@/components/ui/date-time";
 import { formatCount } from "@/lib/format/format";
@@ -42,6 +42,13 @@ export function DestinationsCard({ onTestSent }: { onTestSent: (deliveryId: stri
   // Each field's element id is `${id}-${field}`, so a refusal naming a field can focus it.
   const focusField = (field: Field) => requestAnimationFrame(() => document.getElementById(`${id}-${field}`)?.focus());
   const secretRef = useRef<HTMLInputElement>(null);
+  // The secret takes focus once it is on the page: after React has committed it, which a frame
+  // requested when the answer came is not sure to follow on a busy machine.
+  useEffect(() => {
+    if (!created) return;
+    secretRef.current?.focus();
+    secretRef.current?.select();
+  }, [created]);
   const listRef = useRef<HTMLUListElement>(null);
 
   async function add(event: FormEvent<HTMLFormElement>) {
@@ -58,10 +65,6 @@ export function DestinationsCard({ onTestSent }: { onTestSent: (deliveryId: stri
       if (destination.secret) {
         setCreated(destination);
         setStatus(`Webhook ${destination.name} added. Copy its signing secret now: it will not be shown again.`);
-        requestAnimationFrame(() => {
-          secretRef.current?.focus();
-          secretRef.current?.select();
-        });
       } else {
         setStatus(`${DESTINATION_KINDS[destination.kind].name} destination ${destination.name} added.`);
         focusField("name");
