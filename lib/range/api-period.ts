@@ -92,13 +92,13 @@ export function relativeRangeSearch(search: URLSearchParams, viewerTz: string, n
 }
 
 /**
- * The short sentence that says which period stands in for the range, and why: "The Data API gives
- * pageviews and the funnel only for periods ending now: here the last 7 days up to now, the nearest
- * to your 12 days (1 Nov – 12 Nov 2026)."
+ * The short sentence that says which period stands in for the range, and why: "Workspace
+ * Analytics gives pageviews and the funnel only for fixed windows ending now: here the last 7 days
+ * up to now, the nearest to your 12 days (1 Nov – 12 Nov 2026)."
  */
 export function periodNote(range: DateRange, nowMs: number): string {
   const { period, matches } = periodForRange(range, nowMs);
   const days = daysBetween(range.from, range.to);
   const why = matches ? (period === "24h" ? "for Today" : "to match your range") : `the nearest to your ${days === 1 ? "day" : `${days} days`} (${formatDateRange(range)})`;
-  return `The Data API gives pageviews and the funnel only for periods ending now: here the ${periodWindowLabel(period)}, ${why}.`;
+  return `Workspace Analytics gives pageviews and the funnel only for fixed windows ending now: here the ${periodWindowLabel(period)}, ${why}.`;
 }
