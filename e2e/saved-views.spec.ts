@@ -4,6 +4,7 @@
 // ending today); renamed and deleted in place; axe finds nothing serious in the dialog or the panel. The store outlives a run, so names
 // are made unique and every view made here is deleted at the end.
 import { expect, test, type Page } from "@playwright/test";
+import { utcDate } from "./helpers/clock";
 import { expectNoSeriousViolations } from "./helpers/a11y";
 import { sandboxGet } from "./helpers/sandbox";
 import { openPage, signIn } from "./helpers/session";
@@ -14,11 +15,7 @@ type View = { id: string; name: string; path: string; query: Record<string, stri
 const views = async (page: Page) => ((await (await page.request.get("/api/views")).json()) as { data: View[] }).data;
 
 /** `days` calendar days ending today (UTC), as the header's preset makes them. */
-function lastDays(days: number): { from: string; to: string } {
-  const to = new Date();
-  const from = new Date(to.getTime() - (days - 1) * 86_400_000);
-  return { from: from.toISOString().slice(0, 10), to: to.toISOString().slice(0, 10) };
-}
+const lastDays = (days: number): { from: string; to: string } => ({ from: utcDate(1 - days), to: utcDate(0) });
 
 test.beforeEach(async ({ page }) => {
   await signIn(page, "pro");
