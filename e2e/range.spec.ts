@@ -136,11 +136,26 @@ test("the range travels with the nav links and Back; pages without one keep thei
   await expect(page).toHaveURL(new RegExp(`/visitors\\?${range}$`));
   await expect(page.getByRole("textbox", { name: "First seen from" })).toHaveValue(FIRST);
 
-  // Without a range the links carry none: the lists stay all time.
-  await page.goto("/intelligence");
-  await nav.getByRole("link", { name: "Visitors" }).click();
-  await expect(page).toHaveURL(/\/visitors$/);
+});
+
+test("from a page on its default 30 days, the lists open those 30 days, never all time unasked", async ({ page }) => {
+  await signIn(page, "pro");
+  await page.goto("/platforms?tz=UTC");
+  await expect(page.getByTestId("range-label")).toHaveText("Last 30 days");
+  const month = `from=${utcDate(-29)}&to=${utcDate(0)}&tz=UTC`;
+  const nav = page.getByRole("navigation", { name: "Main" });
+  await expect(nav.getByRole("link", { name: "Visitors" })).toHaveAttribute("href", `/visitors?${month}`);
+  // The pages with the same default carry nothing: they read it themselves.
+  await expect(nav.getByRole("link", { name: "Overview" })).toHaveAttribute("href", "/?tz=UTC");
+  await nav.getByRole("link", { name: "Mentions" }).click();
+  await expect(page).toHaveURL(new RegExp(`/mentions\\?${month}$`));
+  await expect(page.getByTestId("range-label")).toHaveText("Last 30 days");
+  const mentions = await sandboxGet<List>(`/mentions?from=${utcDate(-29)}&to=${utcDate(0)}&limit=20`);
+  await expect(page.getByTestId("range")).toContainText(`of ${numberText(mentions.meta.total)} mentions`);
+  // "All time" is there when chosen: a list without a range keeps it, and its links carry none.
+  await page.goto("/visitors");
   await expect(page.getByTestId("range-label")).toHaveText("All time");
+  await expect(nav.getByRole("link", { name: "Mentions" })).toHaveAttribute("href", "/mentions");
 });
 
 test("pages the range does not drive say what they show in its place, and keep the range for the others", async ({ page }) => {
