@@ -78,13 +78,24 @@ describe("a relative range in a page's URL", () => {
       const res = await open(`${page}?range=7d`);
       expect(res.status, page).toBe(307);
       const to = new URL(res.headers.get("location")!);
-      expect(`${to.pathname}${to.search}`, page).toBe(`${page}?from=2026-11-13&to=2026-11-19`);
+      expect(`${to.pathname}${to.search}`, page).toBe(`${page}?from=2026-11-13&to=2026-11-19&tz=Pacific%2FAuckland`);
     }
     // Opened a week later, the same link is that week.
     vi.setSystemTime(new Date("2026-11-25T12:00:00Z"));
     const later = await open("/visitors?range=7d&source=chatgpt");
-    expect(new URL(later.headers.get("location")!).search).toBe("?from=2026-11-20&source=chatgpt&to=2026-11-26");
+    expect(new URL(later.headers.get("location")!).search).toBe("?from=2026-11-20&source=chatgpt&to=2026-11-26&tz=Pacific%2FAuckland");
     // Not on a page the range does not drive, nor for a value that is not a preset (the header names it).
     for (const url of ["/settings?range=7d", "/visitors/vis_abc?range=7d", "/visitors?range=8d"]) expect((await open(url)).status, url).toBe(200);
+  });
+
+  it("waits, in a browser without the zone cookie, for the page to store the zone (unless the link names one)", async () => {
+    process.env.DATA_API_BASE_URL ??= "http://127.0.0.1:9/v1";
+    const session = await sessionCookie("svc_sk_test_demo_pro_4e8b2a6c9d1f");
+    const open = (url: string, cookie: string) => proxy(new NextRequest(`http://localhost:3000${url}`, { headers: { cookie } }));
+    expect((await open("/visitors?range=7d", session)).status).toBe(200);
+    expect((await open("/?period=7d", session)).status).toBe(200);
+    expect((await open("/visitors?range=7d&tz=Europe/Berlin", session)).status).toBe(307);
+    // A cookie this server cannot read is UTC, not a reason to wait for ever.
+    expect((await open("/visitors?range=7d", `${session}; viewer_tz=Mars%2FBase`)).status).toBe(307);
   });
 });
