@@ -222,3 +222,12 @@ const g = globalThis as typeof globalThis & { __waDestinationResolver?: NameReso
 export function destinationResolver(): NameResolver {
   return (g.__waDestinationResolver ??= createNameResolver());
 }
+
+/** Makes `resolver` the process's (tests: a name server of their own); returns what puts the old one back. */
+export function setDestinationResolver(resolver: NameResolver): () => void {
+  const previous = g.__waDestinationResolver;
+  g.__waDestinationResolver = resolver;
+  return () => {
+    g.__waDestinationResolver = previous;
+  };
+}
