@@ -151,7 +151,8 @@ export function createNameResolver(options: NameResolverOptions = {}): NameResol
     const errors = [v4, v6].map((r) => (r.status === "rejected" ? (r.reason as unknown) : null));
     if (errors.every((e) => e === null || isNoData(e))) throw new NameNotResolved("not_found", `the name ${name} has no address.`);
     const timedOut = errors.some((e) => (e as { code?: unknown } | null)?.code === "ETIMEOUT");
-    throw new NameNotResolved(timedOut ? "timeout" : "failed", timedOut ? `the name ${name} did not resolve in time (its name server did not answer).` : `the name ${name} could not be resolved.`);
+    // c-ares may run out of tries a little before the deadline: said the same way.
+    throw new NameNotResolved(timedOut ? "timeout" : "failed", timedOut ? `the name ${name} did not resolve within ${deadlineMs / 1000} s (its name server did not answer).` : `the name ${name} could not be resolved.`);
   }
 
   function viaDns(name: string, deadlineAt: number): Promise<string[]> {
