@@ -43,7 +43,7 @@ async function measure(): Promise<Figures> {
   const { checkResolved } = await import("../lib/alerts/destination-url");
   const silent = await startDnsServer("silent");
   const resolver = createNameResolver({ servers: [silent.address], hostsFile: null });
-  const quiet = await sampleLocalhost(1);
+  const quiet = await sampleLocalhost(3);
 
   let stop = false;
   let n = 0;
