@@ -11,8 +11,10 @@
 // What getaddrinfo would have answered without DNS is kept deliberately, since c-ares asks DNS only:
 // `localhost` and `*.localhost` are loopback (RFC 6761; a name server may answer anything for them),
 // and a name in the hosts file (/etc/hosts, e.g. a receiver named by Compose's `extra_hosts`) has the
-// addresses written there, as with getaddrinfo's "files" before "dns". Either way the caller checks
-// every address before anything connects (destination-url.ts).
+// addresses written there, as with getaddrinfo's "files" before "dns". A name is asked as written:
+// c-ares' queries do not append resolv.conf's search domains, so a short name that only a search
+// domain completes (Kubernetes' `receiver` for receiver.ns.svc.cluster.local) must be written in full.
+// Either way the caller checks every address before anything connects (destination-url.ts).
 import "server-only";
 import { readFileSync } from "node:fs";
 import { Resolver } from "node:dns/promises";
