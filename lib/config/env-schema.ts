@@ -162,7 +162,7 @@ export const dashboardEnvSchema = z.object({
     .transform((v) => v === "true")
     .meta({
       description:
-        "Whether alert destinations may be on private, loopback or link-local addresses (an internal Slack proxy, a test receiver). Off, such URLs are refused, so a webhook cannot be aimed at the dashboard's own network.",
+        "Whether alert destinations may be on private, loopback or link-local addresses (a receiver on your own network, a test receiver; Slack destinations are Slack's own addresses either way). Off, such URLs are refused, so a webhook cannot be aimed at the dashboard's own network.",
     }),
   COOKIE_SECURE: z
     .enum(COOKIE_SECURE_MODES, { error: 'must be "auto", "always" or "never"' })
