@@ -2,13 +2,15 @@
 // one way to seal and open them. A rotation of SESSION_SECRET must reach all of them, or removing
 // SESSION_SECRET_PREVIOUS afterwards makes the ones it missed unreadable for good; so a column is
 // sealed through here or not at all, and registering it (one line in SEALED) is what enrols it in:
-// - resealing at start-up: `sweep()` pages through every registered column and seals again under the
+// - resealing at start-up (in the background: nothing waits for it, since a read reseals what it
+//   needs itself): `sweep()` pages through every registered column and seals again under the
 //   current secret whatever still needs the previous one (a compare-and-set on the old ciphertext, so
 //   instances sweeping together, or a row changed meanwhile, never lose or resurrect a value);
 // - resealing on read: `open()` writes back, sealed under the current secret, a value it opened with
 //   the previous one (the same compare-and-set);
 // - health: `counts()` says how many values still need the previous secret and how many no
-//   configured secret opens (/api/health: store.sealed_under_previous, store.sealed_unreadable).
+//   configured secret opens (/api/health: store.sealed_under_previous, store.sealed_unreadable), as
+//   the last sweep found them.
 // A value no configured secret opens is left exactly as it is and counted: during a rolling restart
 // an instance of the older rollout may lack the secret the newer ones sealed under, and the value is
 // fine for them. `open()` throws SealedUnreadableError for it, which callers treat as "wait", never
@@ -225,18 +227,14 @@ export function sealedValuesContext(deps: SealedValuesDeps) {
     sweep,
 
     /**
-     * How many values still need the previous secret, and how many none opens: from the last sweep
-     * (adjusted by what reads sealed again since), sweeping first when there was none, and sweeping
-     * again in the background when it is older than the counts' lifetime (another instance may have
-     * sealed or written values since).
+     * How many values still need the previous secret, and how many none opens, as the last sweep
+     * found them (adjusted by what reads sealed again since); undefined before a sweep has finished.
+     * A count older than its lifetime, or none at all, starts a sweep in the background: another
+     * instance may have sealed or written values since, and a health check must not wait for it.
      */
-    async counts(): Promise<SealedCounts> {
-      if (!last) {
-        const { underPrevious, unreadable } = await sweep();
-        return { underPrevious, unreadable };
-      }
-      if (deps.now() - last.at >= countsTtlMs) void sweep().catch((error: unknown) => log(`[store] counting the sealed values failed: ${error instanceof Error ? error.message : String(error)}`));
-      return { ...last.counts };
+    counts(): SealedCounts | undefined {
+      if (!last || deps.now() - last.at >= countsTtlMs) void sweep().catch((error: unknown) => log(`[store] counting the sealed values failed: ${error instanceof Error ? error.message : String(error)}`));
+      return last && { ...last.counts };
     },
   };
 }

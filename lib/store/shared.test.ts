@@ -52,6 +52,8 @@ describe("the process's store", () => {
     const store = await first;
     expect(store).toMatchObject({ kind: "embedded", schema: SCHEMA_VERSION, location: dataDir });
     expect(existsSync(path.join(dataDir, "store.db"))).toBe(true);
+    // The sealed values are counted in the background of the start: the same sweep, awaited here.
+    await store.sealed.sweep();
     expect(await healthBody()).toEqual({ ok: true, instance: expect.stringMatching(/^[0-9a-f]{8}$/), redis: "off", store: { kind: "embedded", schema: SCHEMA_VERSION, sealed_under_previous: 0, sealed_unreadable: 0 } });
   });
 
@@ -120,6 +122,9 @@ describe("the process's store", () => {
     await elsewhere.close();
 
     process.env.SESSION_SECRET_PREVIOUS = OLD;
+    // Health answers at once; the start's sweep runs behind it, and health has its counts after it.
+    expect(await healthBody()).toMatchObject({ store: { kind: "embedded", schema: SCHEMA_VERSION } });
+    await (await sharedStore()).sealed.sweep();
     expect(await healthBody()).toMatchObject({ store: { kind: "embedded", schema: SCHEMA_VERSION, sealed_under_previous: 0, sealed_unreadable: 1 } });
     expect(infos).toContain("[store] sealed 3 value(s) again under SESSION_SECRET (1 watched keys, 1 destination URLs, 1 destination signing secrets)");
     expect(warnings.filter((w) => w.includes("open with neither SESSION_SECRET nor SESSION_SECRET_PREVIOUS"))).toEqual([expect.stringMatching(/^\[store\] 1 sealed value\(s\) .*\(1 destination URLs\): left as they are/)]);
@@ -128,6 +133,7 @@ describe("the process's store", () => {
     // SESSION_SECRET_PREVIOUS removed, as health allows: everything opens under the new secret alone.
     delete process.env.SESSION_SECRET_PREVIOUS;
     const after = await sharedStore();
+    await after.sealed.sweep();
     expect(await after.workspaces.watchingKey(ws.id)).toBe(KEY);
     expect(await after.alerts.openDestination(hook.id)).toMatchObject({ url: "https://receiver.example/hook", secret: "whsec_rotation" });
     expect(await healthBody()).toMatchObject({ store: { sealed_under_previous: 0, sealed_unreadable: 1 } });
