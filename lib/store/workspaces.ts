@@ -3,9 +3,10 @@
 // store_meta: a change of SESSION_SECRET keeps every workspace reachable). The first sign-in with a
 // key makes its workspace; another key of the same workspace can be linked to it (the route layer
 // checks upstream that both keys work), so rotating keys keeps the workspace's history.
-// Watching: the owner may let the dashboard keep the key, sealed (secrets.ts), so background jobs
+// Watching: the owner may let the dashboard keep the key, sealed (sealed.ts), so background jobs
 // can use it while nobody is signed in; stopping deletes it at once; a key the upstream refuses
-// pauses it with the reason.
+// pauses it with the reason (and nothing else does: a kept key this instance cannot open is left
+// as it is, since an instance of another rollout may hold the secret that opens it).
 // Every function but the listing of watched workspaces takes the workspace first; no query here
 // reads or writes a row without it.
 import "server-only";
@@ -15,7 +16,7 @@ import { maskKey } from "@/lib/data-api/redact";
 import { isTimeZoneName } from "@/lib/data-api/params";
 import { StoreConflictError, StoreInputError } from "./errors";
 import type { StoreTables, WatchingState, WorkspaceId, WorkspacesTable } from "./schema";
-import { openSecret, sealSecret, type SealingSecrets } from "./secrets";
+import { SEALED, type SealedValues } from "./sealed";
 
 export type Workspace = {
   id: WorkspaceId;
@@ -35,9 +36,9 @@ export type WorkspacesDeps = {
   db: Kysely<StoreTables>;
   /** The store's own fingerprint secret (store_meta). */
   fingerprintSecret: string;
-  secrets: () => SealingSecrets;
+  /** Seals and opens the kept key (sealed.ts: resealed on read during a rotation). */
+  sealed: SealedValues;
   now: () => number;
-  log?: (line: string) => void;
 };
 
 export type Workspaces = ReturnType<typeof workspacesContext>;
@@ -55,12 +56,8 @@ function toWorkspace(row: Selectable<WorkspacesTable>): Workspace {
 
 const WORKSPACE_COLUMNS = ["id", "created_at", "time_zone", "watching", "paused_reason", "watch_key_sealed", "history_since"] as const;
 
-/** The associated data a workspace's watching key is sealed with: it opens for that workspace only. */
-const watchKeyAad = (workspace: WorkspaceId) => `workspace:${workspace}:watch-key`;
-
 export function workspacesContext(deps: WorkspacesDeps) {
   const { db } = deps;
-  const log = deps.log ?? ((line: string) => console.warn(line));
 
   /** A key's fingerprint: what the store knows it by (never the key). */
   const fingerprint = (apiKey: string) => createHmac("sha256", deps.fingerprintSecret).update(apiKey).digest("base64url");
@@ -161,7 +158,7 @@ export function workspacesContext(deps: WorkspacesDeps) {
     async setWatching(workspace: WorkspaceId, apiKey: string): Promise<Workspace> {
       const owner = await byFingerprint(fingerprint(apiKey));
       if (owner?.id !== workspace) throw new StoreConflictError("this key does not open this workspace: link it first");
-      const sealed = sealSecret(deps.secrets(), watchKeyAad(workspace), apiKey);
+      const sealed = deps.sealed.seal(SEALED.watchKey, workspace, apiKey);
       await db.updateTable("workspaces").set({ watching: "on", paused_reason: null, watch_key_sealed: sealed }).where("id", "=", workspace).execute();
       return requireWorkspace(workspace);
     },
@@ -188,13 +185,14 @@ export function workspacesContext(deps: WorkspacesDeps) {
 
     /**
      * The key kept for watching `workspace`, while watching is on; undefined otherwise. A key sealed
-     * under SESSION_SECRET_PREVIOUS is sealed again under SESSION_SECRET as it is read; one neither
-     * secret opens (the secret changed without SESSION_SECRET_PREVIOUS) pauses watching, saying why.
+     * under SESSION_SECRET_PREVIOUS is sealed again under SESSION_SECRET as it is read. One no
+     * configured secret opens throws SealedUnreadableError and stays as it is, watching on: the
+     * caller skips this round (only the upstream refusing the key pauses watching).
      */
     async watchingKey(workspace: WorkspaceId): Promise<string | undefined> {
       const row = await db.selectFrom("workspaces").select(["watching", "watch_key_sealed"]).where("id", "=", workspace).executeTakeFirst();
       if (row?.watching !== "on" || !row.watch_key_sealed) return undefined;
-      return (await openWatchKey(workspace, row.watch_key_sealed)).value;
+      return deps.sealed.open(SEALED.watchKey, workspace, row.watch_key_sealed);
     },
 
     /** The workspaces being watched (the background jobs' list), oldest first. */
@@ -202,41 +200,5 @@ export function workspacesContext(deps: WorkspacesDeps) {
       const rows = await db.selectFrom("workspaces").select("id").where("watching", "=", "on").orderBy("created_at").orderBy("id").execute();
       return rows.map((r) => r.id);
     },
-
-    /**
-     * Seals every kept key still sealed under SESSION_SECRET_PREVIOUS again under SESSION_SECRET
-     * (run when the store opens during a rotation). Returns how many were sealed again.
-     */
-    async resealWatchingKeys(): Promise<number> {
-      if (!deps.secrets().previous) return 0;
-      const rows = await db.selectFrom("workspaces").select(["id", "watch_key_sealed"]).where("watch_key_sealed", "is not", null).execute();
-      let resealed = 0;
-      for (const row of rows) if ((await openWatchKey(row.id, row.watch_key_sealed!)).resealed) resealed++;
-      return resealed;
-    },
   };
-
-  async function openWatchKey(workspace: WorkspaceId, sealed: string): Promise<{ value?: string; resealed: boolean }> {
-    const secrets = deps.secrets();
-    const opened = openSecret(secrets, watchKeyAad(workspace), sealed);
-    if (!opened) {
-      log(`[store] workspace ${workspace}: its watching key cannot be opened with SESSION_SECRET (nor SESSION_SECRET_PREVIOUS); watching paused`);
-      await db
-        .updateTable("workspaces")
-        .set({ watching: "paused", paused_reason: "The key kept for watching can no longer be read (the server's secret changed): set watching again." })
-        .where("id", "=", workspace)
-        .where("watch_key_sealed", "=", sealed)
-        .execute();
-      return { resealed: false };
-    }
-    if (!opened.underPrevious) return { value: opened.value, resealed: false };
-    // Only if the row still holds what was read: a concurrent stop or change wins.
-    const { numUpdatedRows } = await db
-      .updateTable("workspaces")
-      .set({ watch_key_sealed: sealSecret(secrets, watchKeyAad(workspace), opened.value) })
-      .where("id", "=", workspace)
-      .where("watch_key_sealed", "=", sealed)
-      .executeTakeFirst();
-    return { value: opened.value, resealed: numUpdatedRows > 0n };
-  }
 }
