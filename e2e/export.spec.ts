@@ -122,7 +122,7 @@ test("a visitor's timeline downloads as CSV built in the browser", async ({ page
 test("CSV for Excel: a BOM, readable headers, and São Paulo intact when read as UTF-8 with BOM", async ({ page }) => {
   // Brazilian visitors include São Paulo: a city Excel garbles (SÃ£o Paulo) when a CSV has no BOM.
   const { download, expected } = await exportList(page, "visitors", "source=organic&converted=true", { label: "CSV for Excel" });
-  expect(download.suggestedFilename()).toBe(`visitors_source-organic_converted-true_${today()}.csv`);
+  expect(download.suggestedFilename()).toBe(`visitors_source-organic_converted-true_${today()}_excel.csv`);
   const bytes = await readFile((await download.path())!);
   expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   // What Excel does with a BOM: decode as UTF-8.
@@ -164,7 +164,7 @@ test.describe("CSV for Excel as a German browser in Berlin opens it", () => {
       await button.click();
       return { download: await downloading, expected: rows };
     })();
-    expect(download.suggestedFilename()).toBe(`visitors_source-perplexity_${from}_to_${to}_${berlinToday()}.csv`);
+    expect(download.suggestedFilename()).toBe(`visitors_source-perplexity_${from}_to_${to}_${berlinToday()}_excel.csv`);
     const parsed = parseExcel(await readFile((await download.path())!, "utf8"));
     expect(parsed.errors).toEqual([]);
     expect(parsed.meta.fields).toEqual(["Visitor ID", "First seen (Europe/Berlin)", "Last seen (Europe/Berlin)", "Source", "Intent", "Pages viewed", "Converted", "Email", "Country", "City"]);
