@@ -85,8 +85,9 @@ export async function send(rawUrl: string, secret: string | null, message: Outgo
     }, timeoutMs);
     timer.unref?.();
     request.on("error", (error: Error) => {
+      const { message } = error;
       const refused = isDestinationRefused(error) || (error as NodeJS.ErrnoException).code === "EREFUSED";
-      done({ status: null, ok: false, retryAfterMs: null, error: refused ? error.message : `could not reach the receiver: ${error.message}` });
+      done({ status: null, ok: false, retryAfterMs: null, error: refused ? message : `could not reach the receiver: ${message}` });
     });
     request.on("response", (response) => {
       const status = response.statusCode ?? 0;
