@@ -137,11 +137,11 @@ export async function startProductionServer(env: Record<string, string> = {}, op
       inspector,
       stop: () => {
         inspector.close();
-        server.stop();
+        return server.stop();
       },
     };
   } catch (error) {
-    server.stop();
+    await server.stop();
     throw error;
   }
 }

@@ -21,7 +21,8 @@ export type ProductionServer = {
   /** The sandbox the entry started (when DATA_API_BASE_URL was left empty): its port is this one. */
   sandboxBase: string;
   pid: number;
-  stop: () => void;
+  /** Stops the entry; resolves once it has exited and its DATA_DIR is removed. */
+  stop: () => Promise<void>;
 };
 
 export type ProductionOptions = {
@@ -58,16 +59,19 @@ export async function startProductionServer(env: Record<string, string> = {}, op
     stdio: ["ignore", log, log],
   });
   if (typeof log === "number") closeSync(log);
-  const stop = () => {
-    const removeData = () => rmSync(dataDir, { recursive: true, force: true });
-    if (child.exitCode !== null || child.signalCode !== null) removeData();
-    else child.once("exit", removeData);
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once("exit", () => resolve());
+  });
+  const stop = async () => {
     child.kill("SIGTERM");
+    await exited;
+    rmSync(dataDir, { recursive: true, force: true });
   };
   try {
     await waitFor(`${base}/api/health`, 60_000);
   } catch (error) {
-    stop();
+    await stop();
     throw error;
   }
   return { base, sandboxBase: `http://127.0.0.1:${sandboxPort}`, pid: child.pid!, stop };

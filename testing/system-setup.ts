@@ -39,8 +39,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("production", { base: server.base, sandboxBase: sandbox.baseUrl.replace(/\/v1$/, "") });
 
   return async () => {
-    server.stop();
-    await sandbox.close();
+    await Promise.all([server.stop(), sandbox.close()]);
     const unexpected = readFileSync(logFile, "utf8")
       .split("\n")
       .filter((line) => line.includes("[api] unexpected error"));
