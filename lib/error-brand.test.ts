@@ -4,13 +4,20 @@
 import { describe, expect, it, vi } from "vitest";
 import { errorBrand } from "./error-brand";
 import * as destinationUrl from "./alerts/destination-url";
+import * as resolveName from "./alerts/resolve-name";
 import * as exportStream from "./server/export/stream";
+import * as sealed from "./store/sealed";
 
 /** The same modules loaded once more: their classes are other objects than the ones imported above. */
 async function secondCopies() {
   vi.resetModules();
-  const [destination, exports] = await Promise.all([import("./alerts/destination-url"), import("./server/export/stream")]);
-  return { destination, exports };
+  const [destination, names, exports, seals] = await Promise.all([
+    import("./alerts/destination-url"),
+    import("./alerts/resolve-name"),
+    import("./server/export/stream"),
+    import("./store/sealed"),
+  ]);
+  return { destination, names, exports, seals };
 }
 type Copies = Awaited<ReturnType<typeof secondCopies>>;
 
@@ -41,10 +48,13 @@ describe("errorBrand", () => {
     ["ExportTooLargeError", (c: Copies) => new c.exports.ExportTooLargeError(2_000_000, 1_000_000), exportStream.isExportTooLargeError],
     ["ExportIntegrityError", (c: Copies) => new c.exports.ExportIntegrityError("short page"), exportStream.isExportIntegrityError],
     ["ExportIdleError", (c: Copies) => new c.exports.ExportIdleError(60_000), exportStream.isExportIdleError],
+    ["NameNotResolved", (c: Copies) => new c.names.NameNotResolved("timeout", "no answer within 2 s"), resolveName.isNameNotResolved],
+    ["SealedUnreadableError", (c: Copies) => new c.seals.SealedUnreadableError(c.seals.SEALED.watchKey, "ws_1"), sealed.isSealedUnreadable],
   ] as const)("%s made by a second copy of its module is recognised by this copy's guard", async (_name, make, guard) => {
     const error = make(await secondCopies());
     // The premise: this copy's class does not recognise it.
-    expect([destinationUrl.DestinationRefused, exportStream.ExportTooLargeError, exportStream.ExportIntegrityError, exportStream.ExportIdleError].some((c) => error instanceof c)).toBe(false);
+    const classes = [destinationUrl.DestinationRefused, resolveName.NameNotResolved, exportStream.ExportTooLargeError, exportStream.ExportIntegrityError, exportStream.ExportIdleError, sealed.SealedUnreadableError];
+    expect(classes.some((c) => error instanceof c)).toBe(false);
     expect(guard(error)).toBe(true);
   });
 });
