@@ -12,7 +12,7 @@ import { createHash } from "node:crypto";
 import { sealData, unsealData } from "iron-session";
 import { cookies } from "next/headers";
 import { maskKey } from "@/lib/data-api/redact";
-import { ConfigError, getEnv, type CookieSecureMode } from "./env";
+import { getEnv, isConfigError, type CookieSecureMode } from "./env";
 import { serverContext } from "./context";
 
 export const SESSION_COOKIE = "wa_session";
@@ -246,7 +246,7 @@ export async function getPageSession(): Promise<Session | null> {
   try {
     return await unsealSession(store.get(SESSION_COOKIE)?.value);
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (isConfigError(error)) {
       console.error(`[config] ${error.message}`);
       return null;
     }

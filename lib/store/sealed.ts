@@ -20,6 +20,7 @@
 // `…_sealed` column this registry does not name.
 import "server-only";
 import { sql, type Kysely } from "kysely";
+import { errorBrand } from "@/lib/error-brand";
 import type { StoreTables } from "./schema";
 import { openSecret, sealSecret, type SealingSecrets } from "./secrets";
 
@@ -61,9 +62,12 @@ export type SealedName = keyof typeof SEALED;
 
 const UNREADABLE = "sealed_unreadable";
 
+const unreadableBrand = errorBrand<SealedUnreadableError>("SealedUnreadableError");
+
 /**
  * A sealed value that no configured secret opens (sealed under a secret this instance lacks, or
- * damaged). Known by its `code`, not its class: the store's modules may be bundled more than once.
+ * damaged). Known by its brand (lib/error-brand.ts), not its class: the store's modules may be
+ * bundled more than once.
  */
 export class SealedUnreadableError extends Error {
   readonly code = UNREADABLE;
@@ -75,12 +79,11 @@ export class SealedUnreadableError extends Error {
       `${column.table}.${column.column} of ${rowKey} cannot be opened by this instance: it was sealed under a secret that is neither its SESSION_SECRET nor its SESSION_SECRET_PREVIOUS; it is left as it is`,
     );
     this.name = "SealedUnreadableError";
+    unreadableBrand.mark(this);
   }
 }
 
-export function isSealedUnreadable(error: unknown): error is SealedUnreadableError {
-  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === UNREADABLE;
-}
+export const isSealedUnreadable = unreadableBrand.is;
 
 export type SealedCounts = {
   /** Values only SESSION_SECRET_PREVIOUS opens (0 once every value was sealed again). */

@@ -127,7 +127,7 @@ export function workspacesContext(deps: WorkspacesDeps) {
         .onConflict((oc) => oc.column("fingerprint").doNothing())
         .execute();
       const row = await db.selectFrom("workspace_keys").select(["workspace_id", "key_hint", "linked_at"]).where("fingerprint", "=", fp).executeTakeFirstOrThrow();
-      if (row.workspace_id !== workspace) throw new StoreConflictError("this key already opens another workspace");
+      if (row.workspace_id !== workspace) throw new StoreConflictError("this key already opens another workspace", "conflict", "apiKey");
       return { keyHint: row.key_hint, linkedAt: row.linked_at };
     },
 

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { SCHEMA_VERSION } from "@/lib/store/migrations";
 import { GET } from "@/app/api/health/route";
 import { closeSharedRedis, redactRedisUrl, sharedRedis, viaRedis, type RedisLink } from "./connection";
-import { freePort } from "@/bench/support";
+import { freePort } from "@/testing/ports";
 import { createSharedBudget } from "./budget";
 import { startInstanceHeartbeat } from "./instances";
 import { redisForFile, TEST_PREFIX, until } from "./test-support";
