@@ -48,7 +48,7 @@ export async function createStore(database: StoreDatabase, options: StoreOptions
     kind: database.kind,
     schema: database.schema,
     location: database.location,
-    workspaces: workspacesContext({ db, fingerprintSecret: meta.value, secrets: options.secrets, now, ...(options.log ? { log: options.log } : {}) }),
+    workspaces: workspacesContext({ db, postgres: database.kind === "postgres", fingerprintSecret: meta.value, secrets: options.secrets, now, ...(options.log ? { log: options.log } : {}) }),
     snapshots: snapshotsContext({ db, now }),
     jobs: jobsContext({ db }),
     views: viewsContext({ db, now }),
