@@ -16,17 +16,19 @@ import { deleteEverythingKept, OFFLINE, useWorkspaceInfo, type WorkspaceInfo } f
 /** The word to type: the same the route asks for. */
 const CONFIRM_WORD = "delete";
 
-/** What deleting everything deletes, one line each, in the confirmation's words. */
+/** What deleting everything deletes, one line each, in the confirmation's words (a kind with nothing kept is left out). */
 export function whatGoes(info: WorkspaceInfo, tz: string): string[] {
   const { kept } = info;
   const lines = [
     info.history_since
       ? `The history since ${formatDate(info.history_since, tz)}: ${formatCount(kept.snapshots, "snapshot")} of the score and ranking, and the daily figures kept`
       : "The daily figures kept (there is no score or ranking history yet)",
-    formatCount(kept.notes, "note"),
-    formatCount(kept.views, "saved view"),
-    `${formatCount(kept.alert_destinations, "alert destination")} and ${formatCount(kept.alert_rules, "alert rule")}, with their deliveries and the weekly digest`,
   ];
+  if (kept.notes > 0) lines.push(formatCount(kept.notes, "note"));
+  if (kept.views > 0) lines.push(formatCount(kept.views, "saved view"));
+  if (kept.alert_destinations > 0 || kept.alert_rules > 0) {
+    lines.push(`${formatCount(kept.alert_destinations, "alert destination")} and ${formatCount(kept.alert_rules, "alert rule")}, with their deliveries and the weekly digest`);
+  }
   if (kept.kept_key) lines.push("The key kept for watching: nothing is collected in the background any more");
   const others = info.linked_keys.filter((k) => !k.current).length;
   lines.push(

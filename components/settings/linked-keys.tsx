@@ -12,7 +12,7 @@ import { OFFLINE, unlinkKey, WORKSPACE_KEY, type LinkedKey } from "@/lib/queries
 
 /** What unlinking `hint` does, in the confirmation's words. */
 export function unlinkConsequences(hint: string): string {
-  return `Everyone signed in with ${hint} is signed out at once, and it no longer opens this workspace: signed in with again, it starts a workspace of its own, with nothing of this one's history, notes, views or alerts.`;
+  return `Everyone signed in with ${hint} is signed out at once, and it stops opening this workspace: signing in with it again starts a workspace of its own, with none of this one's history, notes, views or alerts.`;
 }
 
 export function LinkedKeys({ keys, onUnlinked }: { keys: LinkedKey[]; onUnlinked: (message: string) => void }) {
