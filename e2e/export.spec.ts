@@ -8,6 +8,7 @@
 import { readFile } from "node:fs/promises";
 import Papa from "papaparse";
 import { expect, test, type Locator, type Page } from "@playwright/test";
+import { utcDate, zoneDayEnd, zoneMidnight } from "./helpers/clock";
 import { clearFaults, DEMO_KEYS, numberText, SANDBOX_URL, sandboxGet, setFaults } from "./helpers/sandbox";
 import { expectNoSeriousViolations } from "./helpers/a11y";
 import { BASE_URL, openPage, signIn, waitForWidgets } from "./helpers/session";
@@ -150,19 +151,20 @@ test.describe("CSV for Excel as a German browser in Berlin opens it", () => {
   };
 
   test("the list export: the range's days in the name, Berlin times, labels, ';' between fields", async ({ page }) => {
-    // Berlin's 28 Oct – 19 Nov, which the list asks the Data API for as that zone's instants.
-    const view = "source=perplexity&from=2026-10-28&to=2026-11-19&tz=Europe/Berlin";
+    // 23 of Berlin's days, which the list asks the Data API for as that zone's instants.
+    const [from, to] = [utcDate(-32), utcDate(-10)];
+    const view = `source=perplexity&from=${from}&to=${to}&tz=Europe/Berlin`;
     const { download, expected } = await (async () => {
       await signIn(page, "pro");
       await openPage(page, `/visitors?${view}`);
-      const rows = await allRows("visitors", "source=perplexity&from=2026-10-27T23:00:00.000Z&to=2026-11-19T22:59:59.999Z");
+      const rows = await allRows("visitors", `source=perplexity&from=${zoneMidnight(from, "Europe/Berlin")}&to=${zoneDayEnd(to, "Europe/Berlin")}`);
       const { region, button } = await exportButton(page, "visitors", rows.length);
       await region.getByLabel("Format").selectOption({ label: "CSV for Excel" });
       const downloading = page.waitForEvent("download");
       await button.click();
       return { download: await downloading, expected: rows };
     })();
-    expect(download.suggestedFilename()).toBe(`visitors_source-perplexity_2026-10-28_to_2026-11-19_${berlinToday()}.csv`);
+    expect(download.suggestedFilename()).toBe(`visitors_source-perplexity_${from}_to_${to}_${berlinToday()}.csv`);
     const parsed = parseExcel(await readFile((await download.path())!, "utf8"));
     expect(parsed.errors).toEqual([]);
     expect(parsed.meta.fields).toEqual(["Visitor ID", "First seen (Europe/Berlin)", "Last seen (Europe/Berlin)", "Source", "Intent", "Pages viewed", "Converted", "Email", "Country", "City"]);

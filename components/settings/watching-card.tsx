@@ -104,7 +104,7 @@ export function WatchingCard() {
       title="History and watching"
       testId="watching-card"
       id={WATCHING_CARD_ID}
-      description="Your workspace only ever shows the score and ranking of now; the dashboard keeps their history, and the daily figures, for this workspace."
+      description="Workspace Analytics keeps only today's score and ranking; the dashboard keeps their history, and the daily figures, for this workspace."
     >
       {loadError && (
         <p className="field-error" role="alert">

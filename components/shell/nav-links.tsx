@@ -2,16 +2,21 @@
 // The main navigation, marking the current section with aria-current. Each link carries the page's
 // range (`from`, `to`, `tz`) and comparison (`compare`, `compare_from`, `compare_to`) to the next
 // page, so what was chosen in the header stays as one moves around (a page without changes keeps the
-// comparison for the next that has them); without them in the URL the links carry none, and each
-// page keeps its own default.
+// comparison for the next that has them). A page showing its default range ("Last 30 days", no
+// range in its URL) hands the lists that range's days: a list without a range is all time, and the
+// header's range must not change on the way unasked. Otherwise, without a range in the URL, the
+// links carry none and each page keeps its own default.
 import Link from "next/link";
 import { useQueryStates } from "nuqs";
 import { usePathname } from "next/navigation";
 import { comparisonSearchParams } from "@/lib/range/comparison";
 import { dateRangeSearchParams } from "@/lib/range/date-range";
+import { isListPath } from "@/lib/range/list-range";
+import { useDateRange } from "@/lib/range/use-date-range";
+import { rangeNotUsedNote } from "@/components/range/range-scope";
+import { isQueryPage } from "@/lib/ui/page-params";
 import { NAV_PAGES } from "@/lib/ui/pages";
 import { urlSerializer } from "@/lib/ui/url-state";
-
 
 const carried = { ...dateRangeSearchParams, ...comparisonSearchParams };
 const rangeQuery = urlSerializer(carried);
@@ -22,9 +27,24 @@ export function useRangeQuery(): string {
   return rangeQuery(values);
 }
 
+/**
+ * What a link to a list carries from this page: its range, or, on a page that shows its default
+ * range (not a list, no range in the URL), that range's days in the viewer's zone.
+ */
+function useListQuery(): string {
+  const pathname = usePathname();
+  const [values] = useQueryStates(carried);
+  const { range, explicit, problems } = useDateRange();
+  const showsDefault = isQueryPage(pathname) && !isListPath(pathname) && rangeNotUsedNote(pathname) === null;
+  const bad = Boolean(problems.from || problems.to || problems.tz);
+  if (!showsDefault || explicit || bad || values.from || values.to) return rangeQuery(values);
+  return rangeQuery({ ...values, from: range.from, to: range.to, tz: range.tz });
+}
+
 export function NavLinks() {
   const pathname = usePathname();
   const carry = useRangeQuery();
+  const listCarry = useListQuery();
   return (
     <nav className="nav" aria-label="Main">
       <ul className="nav-list">
@@ -32,7 +52,7 @@ export function NavLinks() {
           const current = item.href === "/" ? pathname === "/" : pathname === item.href || pathname.startsWith(`${item.href}/`);
           return (
             <li key={item.href}>
-              <Link className="nav-link" href={`${item.href}${carry}`} aria-current={current ? "page" : undefined}>
+              <Link className="nav-link" href={`${item.href}${isListPath(item.href) ? listCarry : carry}`} aria-current={current ? "page" : undefined}>
                 {item.label}
               </Link>
             </li>

@@ -2,9 +2,10 @@
 // preview from kept history, deliveries (every attempt) with a retry of a failed one, and the weekly
 // digest's destination. Writes pass the same-origin check; a bad field is a 400 naming it; an id of
 // another workspace is a 404 like an unknown one. A destination's URL is checked before it is kept
-// (syntax, https, and every address its name resolves to: no private, loopback or link-local ones
-// unless WEBHOOK_ALLOW_PRIVATE=true); it is then sealed and only its hint is ever answered. A signed
-// webhook's secret is answered once, on creation.
+// (syntax, https, a Slack destination's being Slack's incoming webhook, and every address its name
+// resolves to: no private, loopback or link-local ones unless WEBHOOK_ALLOW_PRIVATE=true); it is then
+// sealed and only its hint is ever answered. A signed webhook's secret is answered once, on creation.
+// Adding destinations is limited per workspace (write-limit.ts): each one costs a name lookup.
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
@@ -15,10 +16,11 @@ import { jsonBodyOf, storeScope } from "@/lib/server/store-scope";
 import type { Attempt, Destination, Rule } from "@/lib/store/alerts";
 import { previewRule } from "./check";
 import { nextDigestAt } from "./digest";
-import { checkResolved, DestinationRefused, parseDestinationUrl, urlHint } from "./destination-url";
+import { checkResolved, checkSlackWebhookUrl, DestinationRefused, parseDestinationUrl, urlHint } from "./destination-url";
 import type { EventBody } from "./messages";
 import { alertsDeliverer } from "./runtime";
 import { checkThreshold, isRuleKind, RULE_KINDS, type RuleKind } from "./rules";
+import { limitAlertWrite } from "./write-limit";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -85,7 +87,7 @@ export const listDestinations = withErrors("the alert destinations", async (req:
   return json({ data: (await store.alerts.destinations(workspace)).map(destinationJson) }, { headers: noStore });
 });
 
-/** POST /api/alerts/destinations {kind, name, url}: 201, with the signing secret of a webhook (once). */
+/** POST /api/alerts/destinations {kind, name, url}: 201, with the signing secret of a webhook (once); 429 past 10 a minute. */
 export const createDestination = withErrors("adding the destination", async (req: Request) => {
   const { store, workspace } = await storeScope(req, { write: true });
   const body = await jsonBodyOf(req, destinationBody, '{"kind": "webhook", "name": "Ops", "url": "https://example.com/hooks/analytics"}');
@@ -93,6 +95,9 @@ export const createDestination = withErrors("adding the destination", async (req
   let url: URL;
   try {
     url = parseDestinationUrl(body.url, allowPrivate);
+    if (body.kind === "slack") checkSlackWebhookUrl(url);
+    // Counted once the URL is worth resolving, refused or not after that.
+    await limitAlertWrite(workspace, "destination");
     await checkResolved(url.hostname, allowPrivate);
   } catch (error) {
     if (error instanceof DestinationRefused) throw invalidParameter("url", error.message);

@@ -191,6 +191,19 @@ describe.each(STORE_KINDS)("what the store keeps per workspace (%s)", (kind) => 
     expect((await store.workspaces.keptSummary(c)).keptKey).toBe(true);
   });
 
+  it("merging: a kept key no configured secret opens cannot come along (it is sealed for the workspace that goes): watching paused, saying so", async () => {
+    const config = await stores.config(kind);
+    const before = await stores.open(config, { secrets: () => ({ current: "a-secret-this-server-no-longer-has-0000000" }) });
+    await before.workspaces.setWatching((await before.workspaces.workspaceForKey(KEY_B)).id, KEY_B);
+    await before.close();
+    const store = await stores.open(config);
+    const a = (await store.workspaces.workspaceForKey(KEY_A)).id;
+    expect(await store.workspaces.linkKey(a, KEY_B)).toMatchObject({ merged: true });
+    expect(await store.workspaces.workspace(a)).toMatchObject({ watching: "paused", pausedReason: expect.stringMatching(/could not be read/) });
+    expect(await store.workspaces.watchingKey(a)).toBeUndefined();
+    expect((await store.workspaces.keptSummary(a)).keptKey).toBe(false);
+  });
+
   it("deleting a workspace removes every table's rows of it, its keys and its kept key, and nothing of another", async () => {
     const { store, db } = await openWithDb(kind);
     const a = (await store.workspaces.workspaceForKey(KEY_A)).id;

@@ -7,9 +7,10 @@
 // become one (workspace-data.ts moves every table's rows), and both keys open it. A linked key other
 // than one's own can be unlinked (it opens a workspace of its own again, made on its next use), and a
 // workspace can be deleted with everything kept for it.
-// Watching: the owner may let the dashboard keep the key, sealed (secrets.ts), so background jobs
+// Watching: the owner may let the dashboard keep the key, sealed (sealed.ts), so background jobs
 // can use it while nobody is signed in; stopping deletes it at once; a key the upstream refuses
-// pauses it with the reason.
+// pauses it with the reason (and nothing else does: a kept key this instance cannot open is left
+// as it is, since an instance of another rollout may hold the secret that opens it).
 // Every function but the listing of watched workspaces takes the workspace first; no query here
 // reads or writes a row without it.
 import "server-only";
@@ -19,7 +20,7 @@ import { maskKey } from "@/lib/data-api/redact";
 import { isTimeZoneName } from "@/lib/data-api/params";
 import { StoreConflictError, StoreInputError, workspaceGone } from "./errors";
 import type { StoreTables, WatchingState, WorkspaceId, WorkspacesTable } from "./schema";
-import { openSecret, sealSecret, type SealingSecrets } from "./secrets";
+import { SEALED, isSealedUnreadable, type SealedValues } from "./sealed";
 import { deleteWorkspaceRows, lockWorkspaces, moveWorkspaceRows } from "./workspace-data";
 
 export type Workspace = {
@@ -66,9 +67,9 @@ export type WorkspacesDeps = {
   postgres: boolean;
   /** The store's own fingerprint secret (store_meta). */
   fingerprintSecret: string;
-  secrets: () => SealingSecrets;
+  /** Seals and opens the kept key (sealed.ts: resealed on read during a rotation). */
+  sealed: SealedValues;
   now: () => number;
-  log?: (line: string) => void;
 };
 
 export type Workspaces = ReturnType<typeof workspacesContext>;
@@ -86,12 +87,8 @@ function toWorkspace(row: Selectable<WorkspacesTable>): Workspace {
 
 const WORKSPACE_COLUMNS = ["id", "created_at", "time_zone", "watching", "paused_reason", "watch_key_sealed", "history_since"] as const;
 
-/** The associated data a workspace's watching key is sealed with: it opens for that workspace only. */
-const watchKeyAad = (workspace: WorkspaceId) => `workspace:${workspace}:watch-key`;
-
 export function workspacesContext(deps: WorkspacesDeps) {
   const { db } = deps;
-  const log = deps.log ?? ((line: string) => console.warn(line));
 
   /** A key's fingerprint: what the store knows it by (never the key). */
   const fingerprint = (apiKey: string) => createHmac("sha256", deps.fingerprintSecret).update(apiKey).digest("base64url");
@@ -274,7 +271,7 @@ export function workspacesContext(deps: WorkspacesDeps) {
     async setWatching(workspace: WorkspaceId, apiKey: string): Promise<Workspace> {
       const owner = await byFingerprint(fingerprint(apiKey));
       if (owner?.id !== workspace) throw new StoreConflictError("this key does not open this workspace: link it first");
-      const sealed = sealSecret(deps.secrets(), watchKeyAad(workspace), apiKey);
+      const sealed = deps.sealed.seal(SEALED.watchKey, workspace, apiKey);
       await db.updateTable("workspaces").set({ watching: "on", paused_reason: null, watch_key_sealed: sealed }).where("id", "=", workspace).execute();
       return requireWorkspace(workspace);
     },
@@ -301,31 +298,20 @@ export function workspacesContext(deps: WorkspacesDeps) {
 
     /**
      * The key kept for watching `workspace`, while watching is on; undefined otherwise. A key sealed
-     * under SESSION_SECRET_PREVIOUS is sealed again under SESSION_SECRET as it is read; one neither
-     * secret opens (the secret changed without SESSION_SECRET_PREVIOUS) pauses watching, saying why.
+     * under SESSION_SECRET_PREVIOUS is sealed again under SESSION_SECRET as it is read. One no
+     * configured secret opens throws SealedUnreadableError and stays as it is, watching on: the
+     * caller skips this round (only the upstream refusing the key pauses watching).
      */
     async watchingKey(workspace: WorkspaceId): Promise<string | undefined> {
       const row = await db.selectFrom("workspaces").select(["watching", "watch_key_sealed"]).where("id", "=", workspace).executeTakeFirst();
       if (row?.watching !== "on" || !row.watch_key_sealed) return undefined;
-      return (await openWatchKey(workspace, row.watch_key_sealed)).value;
+      return deps.sealed.open(SEALED.watchKey, workspace, row.watch_key_sealed);
     },
 
     /** The workspaces being watched (the background jobs' list), oldest first. */
     async watchedWorkspaces(): Promise<WorkspaceId[]> {
       const rows = await db.selectFrom("workspaces").select("id").where("watching", "=", "on").orderBy("created_at").orderBy("id").execute();
       return rows.map((r) => r.id);
-    },
-
-    /**
-     * Seals every kept key still sealed under SESSION_SECRET_PREVIOUS again under SESSION_SECRET
-     * (run when the store opens during a rotation). Returns how many were sealed again.
-     */
-    async resealWatchingKeys(): Promise<number> {
-      if (!deps.secrets().previous) return 0;
-      const rows = await db.selectFrom("workspaces").select(["id", "watch_key_sealed"]).where("watch_key_sealed", "is not", null).execute();
-      let resealed = 0;
-      for (const row of rows) if ((await openWatchKey(row.id, row.watch_key_sealed!)).resealed) resealed++;
-      return resealed;
     },
   };
 
@@ -351,42 +337,19 @@ export function workspacesContext(deps: WorkspacesDeps) {
 
   /**
    * Watching after a merge: the workspace kept keeps its own state; when only the absorbed one was
-   * watched, its key comes along, sealed again for the kept workspace (a sealed key opens for one
-   * workspace only). One that no secret opens cannot be moved (it would open for no workspace):
-   * watching is then paused, saying so, until someone sets it again.
+   * watched, its key comes along, sealed again for the kept workspace (a sealed key opens for its
+   * own workspace only). One that no configured secret opens cannot come along (sealed for a
+   * workspace that is about to go, it could never be opened here, whatever secret another instance
+   * holds): watching is then paused, saying so, until someone sets it again.
    */
   function watchingTaken(absorbed: Selectable<WorkspacesTable>, kept: Selectable<WorkspacesTable>): Partial<Selectable<WorkspacesTable>> {
     if (kept.watching !== "off" || absorbed.watching === "off" || !absorbed.watch_key_sealed) return {};
-    const secrets = deps.secrets();
-    const opened = openSecret(secrets, watchKeyAad(absorbed.id), absorbed.watch_key_sealed);
-    if (!opened) {
-      log(`[store] workspace ${absorbed.id} merged into ${kept.id}: its watching key cannot be opened with SESSION_SECRET (nor SESSION_SECRET_PREVIOUS); watching paused`);
-      return { watching: "paused", paused_reason: "The key kept for watching the linked key's workspace could not be read (the server's secret changed): set watching again.", watch_key_sealed: null };
+    try {
+      const moved = deps.sealed.moved(SEALED.watchKey, absorbed.id, kept.id, absorbed.watch_key_sealed);
+      return { watching: absorbed.watching, paused_reason: absorbed.paused_reason, watch_key_sealed: moved };
+    } catch (error) {
+      if (!isSealedUnreadable(error)) throw error;
+      return { watching: "paused", paused_reason: "The key kept for watching the linked key's workspace could not be read by this server (its secret changed): set watching again.", watch_key_sealed: null };
     }
-    return { watching: absorbed.watching, paused_reason: absorbed.paused_reason, watch_key_sealed: sealSecret(secrets, watchKeyAad(kept.id), opened.value) };
-  }
-
-  async function openWatchKey(workspace: WorkspaceId, sealed: string): Promise<{ value?: string; resealed: boolean }> {
-    const secrets = deps.secrets();
-    const opened = openSecret(secrets, watchKeyAad(workspace), sealed);
-    if (!opened) {
-      log(`[store] workspace ${workspace}: its watching key cannot be opened with SESSION_SECRET (nor SESSION_SECRET_PREVIOUS); watching paused`);
-      await db
-        .updateTable("workspaces")
-        .set({ watching: "paused", paused_reason: "The key kept for watching can no longer be read (the server's secret changed): set watching again." })
-        .where("id", "=", workspace)
-        .where("watch_key_sealed", "=", sealed)
-        .execute();
-      return { resealed: false };
-    }
-    if (!opened.underPrevious) return { value: opened.value, resealed: false };
-    // Only if the row still holds what was read: a concurrent stop or change wins.
-    const { numUpdatedRows } = await db
-      .updateTable("workspaces")
-      .set({ watch_key_sealed: sealSecret(secrets, watchKeyAad(workspace), opened.value) })
-      .where("id", "=", workspace)
-      .where("watch_key_sealed", "=", sealed)
-      .executeTakeFirst();
-    return { value: opened.value, resealed: numUpdatedRows > 0n };
   }
 }
