@@ -195,6 +195,11 @@ export const unlinkKey = withErrors("unlinking a key", async (req: Request, ctx:
   const { id } = await ctx.params;
   // Anything that is not a link id of ours is simply not found.
   if (typeof id !== "string" || !/^lk_[A-Za-z0-9_-]{22}$/.test(id)) throw noSuchKey();
+  // Refused here, before the store does: the route's own answer is the same in every build, whatever
+  // becomes of a store error on its way out.
+  if (id === store.workspaces.linkIdOf(apiKey)) {
+    throw finalError({ status: 409, code: "conflict", message: "This is the key you are signed in with: it cannot be unlinked here. Sign in with another key of this workspace to unlink it." });
+  }
   const unlinked = await store.workspaces.unlinkKey(workspace, id, apiKey);
   if (!unlinked) throw noSuchKey();
   await endSessionsOfKey(unlinked.id);
