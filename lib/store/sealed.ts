@@ -227,6 +227,19 @@ export function sealedValuesContext(deps: SealedValuesDeps) {
       return opened.value;
     },
 
+    /**
+     * `sealed`, as read from `column` of the row `fromKey`, sealed for the row `toKey` under the
+     * current secret: a value moving with its data to another row (two workspaces merged). Writes
+     * nothing (the caller's transaction does, and holds the rows this would otherwise write back).
+     * Throws SealedUnreadableError when no configured secret opens it.
+     */
+    moved(column: SealedColumn, fromKey: string, toKey: string, sealed: string): string {
+      const secrets = deps.secrets();
+      const opened = openSecret(secrets, column.aad(fromKey), sealed);
+      if (!opened) throw new SealedUnreadableError(column, fromKey);
+      return sealSecret(secrets, column.aad(toKey), opened.value);
+    },
+
     sweep,
 
     /**

@@ -55,7 +55,7 @@ export async function createStore(database: StoreDatabase, options: StoreOptions
     kind: database.kind,
     schema: database.schema,
     location: database.location,
-    workspaces: workspacesContext({ db, fingerprintSecret: meta.value, sealed, now }),
+    workspaces: workspacesContext({ db, postgres: database.kind === "postgres", fingerprintSecret: meta.value, sealed, now }),
     snapshots: snapshotsContext({ db, now }),
     jobs: jobsContext({ db }),
     views: viewsContext({ db, now }),

@@ -1,13 +1,13 @@
 // Workspaces on both databases: a key opens its workspace (made once, also when two instances see a
-// new key at once), linked keys open the same one, a key of another workspace is a conflict, and the
-// watching key is kept sealed (never in clear in the database's bytes), deleted at once when
-// watching stops, and sealed again under a rotated secret as it is read (sealed.test.ts: the rest of
-// the rotation).
+// new key at once), linked keys open the same one (a key with a workspace of its own brings it
+// along: workspace-data.test.ts), and the watching key is kept sealed (never in clear in the
+// database's bytes), deleted at once when watching stops, and sealed again under a rotated secret as
+// it is read (sealed.test.ts: the rest of the rotation).
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { StoreConflictError, StoreInputError } from "./errors";
+import { StoreConflictError } from "./errors";
 import type { WorkspaceId } from "./schema";
 import { STORE_KINDS, storesForFile, TEST_SECRETS } from "./test-stores";
 
@@ -27,27 +27,31 @@ describe.each(STORE_KINDS)("workspaces (%s)", (kind) => {
     expect(await store.workspaces.workspaceForKey(KEY_A)).toEqual(a);
     const b = await store.workspaces.workspaceForKey(KEY_B);
     expect(b.id).not.toBe(a.id);
-    expect(await store.workspaces.linkedKeys(a.id)).toEqual([{ keyHint: "svc_sk_live_…cdef", linkedAt: 1_700_000_000_000 }]);
+    expect(await store.workspaces.linkedKeys(a.id)).toEqual([{ id: store.workspaces.linkIdOf(KEY_A), keyHint: "svc_sk_live_…cdef", linkedAt: 1_700_000_000_000 }]);
     expect(await store.workspaces.workspace(b.id)).toEqual(b);
     expect(await store.workspaces.workspace("ws_nope" as WorkspaceId)).toBeUndefined();
   });
 
-  it("a linked key opens the same workspace; linking again is idempotent; a key of another workspace is a conflict", async () => {
+  it("a linked key opens the same workspace; linking again is idempotent; a key with a workspace of its own brings it along", async () => {
     let t = 1_700_000_000_000;
     const store = await stores.open(kind, { now: () => t });
     const a = await store.workspaces.workspaceForKey(KEY_A);
     const b = await store.workspaces.workspaceForKey(KEY_B);
     t += 60_000;
-    expect(await store.workspaces.linkKey(a.id, KEY_A2)).toEqual({ keyHint: "svc_sk_live_…dcba", linkedAt: t });
+    const link = { id: store.workspaces.linkIdOf(KEY_A2), keyHint: "svc_sk_live_…dcba", linkedAt: t };
+    expect(await store.workspaces.linkKey(a.id, KEY_A2)).toEqual({ ...link, merged: false });
     expect((await store.workspaces.workspaceForKey(KEY_A2)).id).toBe(a.id);
     t += 60_000;
     // Linking the same key again answers the link made before.
-    expect(await store.workspaces.linkKey(a.id, KEY_A2)).toEqual({ keyHint: "svc_sk_live_…dcba", linkedAt: t - 60_000 });
-    await expect(store.workspaces.linkKey(a.id, KEY_B)).rejects.toBeInstanceOf(StoreConflictError);
-    await expect(store.workspaces.linkKey(b.id, KEY_A2)).rejects.toThrow(/another workspace/);
-    expect((await store.workspaces.linkedKeys(a.id)).map((k) => k.keyHint)).toEqual(["svc_sk_live_…cdef", "svc_sk_live_…dcba"]);
-    expect((await store.workspaces.linkedKeys(b.id)).map((k) => k.keyHint)).toEqual(["svc_sk_test_…8899"]);
-    await expect(store.workspaces.linkKey("ws_nope" as WorkspaceId, "svc_sk_live_unlinked_key_123456789")).rejects.toBeInstanceOf(StoreInputError);
+    expect(await store.workspaces.linkKey(a.id, KEY_A2)).toEqual({ ...link, merged: false });
+    // B's key had opened a workspace of its own: it is now a's (workspace-data.test.ts moves its rows).
+    expect(await store.workspaces.linkKey(a.id, KEY_B)).toEqual({ id: store.workspaces.linkIdOf(KEY_B), keyHint: "svc_sk_test_…8899", linkedAt: t, merged: true });
+    expect(await store.workspaces.workspace(b.id)).toBeUndefined();
+    expect((await store.workspaces.workspaceForKey(KEY_B)).id).toBe(a.id);
+    expect((await store.workspaces.linkedKeys(a.id)).map((k) => k.keyHint)).toEqual(["svc_sk_live_…cdef", "svc_sk_live_…dcba", "svc_sk_test_…8899"]);
+    // The workspace merged away cannot link anything any more.
+    await expect(store.workspaces.linkKey(b.id, "svc_sk_live_unlinked_key_123456789")).rejects.toBeInstanceOf(StoreConflictError);
+    await expect(store.workspaces.linkKey("ws_nope" as WorkspaceId, "svc_sk_live_unlinked_key_123456789")).rejects.toThrow(/merged into another one or deleted/);
   });
 
   it("two instances seeing a new key at once make one workspace", async () => {
