@@ -21,6 +21,13 @@ export const PLATFORMS = ["chatgpt", "claude", "perplexity", "gemini"] as const;
 export const AI_SOURCES = PLATFORMS satisfies readonly Source[];
 export const isAiSource = (s: string): boolean => (AI_SOURCES as readonly string[]).includes(s);
 
+/**
+ * `source=ai` on /visitors: the four AI platforms' visitors as one list. A value of the dashboard,
+ * not of the Data API (whose list filters one source at a time): the dashboard lists each platform
+ * and merges them, and never sends it upstream.
+ */
+export const AI_SOURCE_GROUP = "ai";
+
 export const SENTIMENTS = ["positive", "neutral", "negative"] as const;
 
 export const PERIODS = ["24h", "7d", "30d", "90d"] as const;
