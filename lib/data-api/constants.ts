@@ -71,6 +71,11 @@ export const INSIGHTS_DAY_BUCKETS_LIMIT_DAYS = 92;
  */
 export const DEFAULT_INSIGHTS_MAX_LISTED_ROWS = 100_000;
 
+/** The longest question /mentions' `query` takes (a link of /queries carries one; far beyond any real question). */
+export const QUERY_PARAM_MAX = 1000;
+/** The longest name /mentions' `competitor` takes: the longest a mention's `competitors_mentioned` keeps (lenient-fields' TOKEN_MAX). */
+export const COMPETITOR_PARAM_MAX = 200;
+
 export const PAGE_SIZE_MAX = 100;
 export const PAGE_SIZE_DEFAULT = 20;
 /** Upper bound on offset accepted by this app: far beyond any workspace, small enough to stay an integer. */

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import {
   AI_SOURCE_GROUP,
+  COMPETITOR_PARAM_MAX,
   DEFAULT_PERIOD,
   INSIGHT_BUCKETS,
   INSIGHT_COMPARISONS,
@@ -17,6 +18,7 @@ import {
   PAGE_SIZE_MAX,
   PERIODS,
   PLATFORMS,
+  QUERY_PARAM_MAX,
   SENTIMENTS,
   SOURCES,
 } from "./constants";
@@ -130,11 +132,6 @@ const mentionListShape = {
   limit: intParam("limit", 1, PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
   offset: intParam("offset", 0, OFFSET_MAX).default(0),
 };
-
-/** The longest question `query` takes (a link of /queries carries one; far beyond any real question). */
-export const QUERY_PARAM_MAX = 1000;
-/** The longest competitor name `competitor` takes: the longest name a mention's list keeps (lenient-fields' TOKEN_MAX). */
-export const COMPETITOR_PARAM_MAX = 200;
 
 const textParam = (name: string, max: number, what: string) =>
   z

@@ -15,6 +15,7 @@ import { serverContext } from "../context";
 import { createMemoryInsightsStore } from "../stores/insights";
 import { callApi, serverContextPerTest, sessionCookie, TEST_NOW, upstreamForFile, type ErrorJson } from "../test-support";
 import { discardKey } from "../upstream";
+import { mentionMatcher } from "./mentions";
 
 const sandbox = upstreamForFile({ visitors: 2000 });
 const overrideContext = serverContextPerTest();
@@ -93,6 +94,26 @@ async function frequent(): Promise<{ mentions: Mention[]; question: string; comp
   const competitor = count(mentions.flatMap((m) => [...new Set(m.competitors_mentioned ?? [])]));
   return { mentions, question, competitor };
 }
+
+describe("which mentions the dashboard's filters keep", () => {
+  const mention = (query: string | undefined, competitors?: string[]): Mention => ({ id: "men_1", query, ...(competitors ? { competitors_mentioned: competitors } : {}) });
+
+  it("a question: trimmed and case-folded on both sides; a mention without one matches none", () => {
+    const keep = mentionMatcher({ query: "  Best Analytics Tool for SaaS? " });
+    expect(keep(mention("best analytics tool for saas?"))).toBe(true);
+    expect(keep(mention("\tBEST ANALYTICS TOOL FOR SAAS?  "))).toBe(true);
+    expect(keep(mention("best analytics tools for saas?"))).toBe(false);
+    expect(keep(mention(undefined))).toBe(false);
+  });
+
+  it("a competitor: a name as sent (no case folding, as the competitors' figures count it); with a question, both", () => {
+    expect(mentionMatcher({ competitor: "Acme" })(mention("q", ["Foo", "Acme", "Acme"]))).toBe(true);
+    expect(mentionMatcher({ competitor: "acme" })(mention("q", ["Acme"]))).toBe(false);
+    expect(mentionMatcher({ competitor: "Acme" })(mention("q"))).toBe(false);
+    expect(mentionMatcher({ competitor: "Acme", query: "Q" })(mention("q", ["Acme"]))).toBe(true);
+    expect(mentionMatcher({ competitor: "Acme", query: "other" })(mention("q", ["Acme"]))).toBe(false);
+  });
+});
 
 describe("GET /api/mentions?query=", () => {
   it("lists exactly the range's mentions of the question, however it is written, in the Data API's order, paged with an exact total", async () => {
