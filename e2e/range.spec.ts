@@ -3,7 +3,7 @@
 // travels with the nav links and Back, a range in Berlin asks the Data API for Berlin's instants, the
 // time zone comes from Settings (or the browser on a first visit), pages the range does not drive say
 // what they show in its place and keep it for the others, and the shell works at 375 px: every page
-// in reach, plan and environment shown, sign-out from the account menu.
+// in reach behind the pages button, the header a small part of the screen, sign-out from the account menu.
 import { expect, test, type Page } from "@playwright/test";
 import { DEMO_KEYS, numberText, SANDBOX_URL, sandboxGet } from "./helpers/sandbox";
 import { rangeText, shiftDate, utcDate, zoneDayEnd, zoneMidnight } from "./helpers/clock";
@@ -280,21 +280,38 @@ test.describe("at 375 px", () => {
     await signIn(page, "pro");
     await page.goto(`/visitors?from=${FIRST}&to=${FIFTH}&tz=UTC`);
     await waitForWidgets(page);
+    // The header is a small part of the first screen: one row of tools, one for the range.
+    const header = (await page.locator(".shell-header").boundingBox())!;
+    expect(header.height).toBeLessThanOrEqual(812 * 0.25);
     const nav = page.getByRole("navigation", { name: "Main" });
-    for (const name of ["Overview", "Visitors", "Mentions", "Intelligence", "Settings"]) {
+    // The pages fold behind one button, which says which page this is to a screen reader.
+    const toggle = nav.getByRole("button", { name: "Pages (this is Visitors)" });
+    await expect(toggle).toHaveAttribute("aria-expanded", "false");
+    await expect(nav.getByRole("link", { name: "Settings" })).toBeHidden();
+    await toggle.tap();
+    await expect(toggle).toHaveAttribute("aria-expanded", "true");
+    for (const name of ["Overview", "Visitors", "Mentions", "AI platforms", "Locations", "Queries", "Intelligence", "Settings"]) {
       const box = await nav.getByRole("link", { name }).boundingBox();
       expect(box, name).not.toBeNull();
       expect(box!.x, name).toBeGreaterThanOrEqual(0);
       expect(box!.x + box!.width, name).toBeLessThanOrEqual(375);
     }
+    await expect(nav.getByRole("link", { name: "Visitors" })).toHaveAttribute("aria-current", "page");
+    // Escape closes it and gives the focus back to the button.
+    await page.keyboard.press("Escape");
+    await expect(nav.getByRole("link", { name: "Settings" })).toBeHidden();
+    await expect(toggle).toBeFocused();
     await rangeButton(page).click();
     const panel = await page.getByTestId("range-panel").boundingBox();
     expect(panel!.x).toBeGreaterThanOrEqual(0);
     expect(panel!.x + panel!.width).toBeLessThanOrEqual(375);
     await page.keyboard.press("Escape");
+    await toggle.tap();
     await nav.getByRole("link", { name: "Settings" }).tap();
     await expect(page).toHaveURL(new RegExp(`/settings\\?from=${FIRST}`));
     await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
+    // The page followed closes the panel.
+    await expect(nav.getByRole("link", { name: "Overview" })).toBeHidden();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
   });
 });

@@ -9,6 +9,7 @@
 import Link from "next/link";
 import { useQueryStates } from "nuqs";
 import { usePathname } from "next/navigation";
+import { useId, useRef, useState } from "react";
 import { comparisonSearchParams } from "@/lib/range/comparison";
 import { dateRangeSearchParams } from "@/lib/range/date-range";
 import { isListPath } from "@/lib/range/list-range";
@@ -17,6 +18,8 @@ import { rangeNotUsedNote } from "@/components/range/range-scope";
 import { isQueryPage } from "@/lib/ui/page-params";
 import { NAV_PAGES } from "@/lib/ui/pages";
 import { urlSerializer } from "@/lib/ui/url-state";
+import { useDismissOutside } from "@/components/ui/use-dismiss-outside";
+import { MenuIcon } from "./shell-icons";
 
 const carried = { ...dateRangeSearchParams, ...comparisonSearchParams };
 const rangeQuery = urlSerializer(carried);
@@ -41,23 +44,64 @@ function useListQuery(): string {
   return rangeQuery({ ...values, from: range.from, to: range.to, tz: range.tz });
 }
 
+const isCurrent = (href: string, pathname: string) => (href === "/" ? pathname === "/" : pathname === href || pathname.startsWith(`${href}/`));
+
+/**
+ * On phones the eight links would take three rows of the first screen: there they fold behind one
+ * menu button ("Pages", which names the current one to screen readers; the page's heading shows it),
+ * opening them as a panel under the header's first row (Escape, a link, or a press or focus
+ * elsewhere closes it; Escape puts focus back on the button). Wider, the button is not drawn
+ * and the links are always shown (CSS decides, so the server's HTML is right at any width).
+ */
 export function NavLinks() {
   const pathname = usePathname();
   const carry = useRangeQuery();
   const listCarry = useListQuery();
+  const [open, setOpen] = useState(false);
+  const [openedAt, setOpenedAt] = useState(pathname);
+  const listId = useId();
+  const button = useRef<HTMLButtonElement>(null);
+  const root = useRef<HTMLElement>(null);
+  useDismissOutside(root, open, () => setOpen(false), { focus: true });
+  // A link followed closes the panel: the next page is its answer.
+  if (open && openedAt !== pathname) setOpen(false);
+  const here = NAV_PAGES.find((item) => isCurrent(item.href, pathname));
   return (
-    <nav className="nav" aria-label="Main">
-      <ul className="nav-list">
-        {NAV_PAGES.map((item) => {
-          const current = item.href === "/" ? pathname === "/" : pathname === item.href || pathname.startsWith(`${item.href}/`);
-          return (
-            <li key={item.href}>
-              <Link className="nav-link" href={`${item.href}${isListPath(item.href) ? listCarry : carry}`} aria-current={current ? "page" : undefined}>
-                {item.label}
-              </Link>
-            </li>
-          );
-        })}
+    <nav
+      ref={root}
+      className="nav"
+      aria-label="Main"
+      data-open={open}
+      onKeyDown={(e) => {
+        if (e.key === "Escape" && open) {
+          setOpen(false);
+          button.current?.focus();
+        }
+      }}
+    >
+      <button
+        ref={button}
+        type="button"
+        className="header-button nav-toggle"
+        aria-expanded={open}
+        aria-controls={listId}
+        onClick={() => {
+          setOpenedAt(pathname);
+          setOpen(!open);
+        }}
+        data-testid="nav-toggle"
+      >
+        <MenuIcon />
+        <span className="visually-hidden">Pages{here ? ` (this is ${here.label})` : ""}</span>
+      </button>
+      <ul id={listId} className="nav-list">
+        {NAV_PAGES.map((item) => (
+          <li key={item.href}>
+            <Link className="nav-link" href={`${item.href}${isListPath(item.href) ? listCarry : carry}`} aria-current={isCurrent(item.href, pathname) ? "page" : undefined} onClick={() => setOpen(false)}>
+              {item.label}
+            </Link>
+          </li>
+        ))}
       </ul>
     </nav>
   );

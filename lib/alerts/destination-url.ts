@@ -12,14 +12,21 @@
 import "server-only";
 import type { LookupAddress, LookupOneOptions, LookupAllOptions } from "node:dns";
 import ipaddr from "ipaddr.js";
+import { errorBrand } from "@/lib/error-brand";
 import { destinationResolver, isNameNotResolved, type NameResolver } from "./resolve-name";
+
+// Recognised by its brand (lib/error-brand.ts), not `instanceof`, as every error the routes map is.
+const refusedBrand = errorBrand<DestinationRefused>("DestinationRefused");
 
 export class DestinationRefused extends Error {
   constructor(message: string) {
     super(message);
     this.name = "DestinationRefused";
+    refusedBrand.mark(this);
   }
 }
+
+export const isDestinationRefused = refusedBrand.is;
 
 /** The IPv4 address in two 16-bit parts of an IPv6 address, from `i`. */
 const v4At = (parts: number[], i: number) => new ipaddr.IPv4([parts[i]! >> 8, parts[i]! & 0xff, parts[i + 1]! >> 8, parts[i + 1]! & 0xff]);

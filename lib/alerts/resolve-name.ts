@@ -19,6 +19,7 @@ import "server-only";
 import { readFileSync } from "node:fs";
 import { Resolver } from "node:dns/promises";
 import ipaddr from "ipaddr.js";
+import { errorBrand } from "@/lib/error-brand";
 
 /** The whole lookup, waiting for a slot included. */
 export const RESOLVE_DEADLINE_MS = 2_000;
@@ -36,7 +37,11 @@ const HOSTS_FILE_TTL_MS = 10_000;
 
 export type NotResolvedReason = "not_found" | "timeout" | "busy" | "failed";
 
-/** Why a name has no addresses; `reason` is what callers branch on (a code, which survives bundling). */
+// Recognised by its brand (lib/error-brand.ts), not `instanceof`: the resolver is the process's one,
+// on globalThis, made by whichever bundle came first.
+const notResolvedBrand = errorBrand<NameNotResolved>("NameNotResolved");
+
+/** Why a name has no addresses; `reason` is what callers branch on. */
 export class NameNotResolved extends Error {
   readonly code = "name_not_resolved";
   constructor(
@@ -45,11 +50,11 @@ export class NameNotResolved extends Error {
   ) {
     super(message);
     this.name = "NameNotResolved";
+    notResolvedBrand.mark(this);
   }
 }
 
-export const isNameNotResolved = (error: unknown): error is NameNotResolved =>
-  error instanceof Error && (error as { code?: unknown }).code === "name_not_resolved" && typeof (error as { reason?: unknown }).reason === "string";
+export const isNameNotResolved = notResolvedBrand.is;
 
 export type NameResolver = {
   /** Every address of `name` (IPv4 first), from localhost's rule, the hosts file or DNS; NameNotResolved otherwise. */

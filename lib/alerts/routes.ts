@@ -16,7 +16,7 @@ import { jsonBodyOf, storeScope } from "@/lib/server/store-scope";
 import type { Attempt, Destination, Rule } from "@/lib/store/alerts";
 import { previewRule } from "./check";
 import { nextDigestAt } from "./digest";
-import { checkResolved, checkSlackWebhookUrl, DestinationRefused, parseDestinationUrl, urlHint } from "./destination-url";
+import { checkResolved, checkSlackWebhookUrl, isDestinationRefused, parseDestinationUrl, urlHint } from "./destination-url";
 import type { EventBody } from "./messages";
 import { alertsDeliverer } from "./runtime";
 import { checkThreshold, isRuleKind, RULE_KINDS, type RuleKind } from "./rules";
@@ -100,7 +100,7 @@ export const createDestination = withErrors("adding the destination", async (req
     await limitAlertWrite(workspace, "destination");
     await checkResolved(url.hostname, allowPrivate);
   } catch (error) {
-    if (error instanceof DestinationRefused) throw invalidParameter("url", error.message);
+    if (isDestinationRefused(error)) throw invalidParameter("url", error.message);
     throw error;
   }
   const secret = body.kind === "webhook" ? newSigningSecret() : null;

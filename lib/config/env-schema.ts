@@ -48,7 +48,7 @@ export const dashboardEnvSchema = z.object({
     .optional()
     .meta({
       description:
-        "The session secret before a rotation: cookies and secrets the store keeps sealed under it are still opened, and sealed again under SESSION_SECRET when next read. Remove it once the sessions of the old secret have ended (8 hours) and the store's sealed keys have been read (a restart reads them all).",
+        "The session secret before a rotation: cookies and every value the store keeps sealed under it (watched keys, alert destinations' URLs and signing secrets) still open, and are sealed again under SESSION_SECRET when the store opens and whenever one is read. Remove it once the sessions of the old secret have ended (8 hours) and /api/health, asked of an instance that still has it, says `store.sealed_under_previous` is 0.",
       whenUnset: "only SESSION_SECRET is accepted",
     }),
   PORT: wholeNumber(1, 65535, "").default(3000).meta({ description: "Dashboard port." }),

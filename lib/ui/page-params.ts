@@ -15,7 +15,8 @@ export const PAGE_PARAMS = {
   "/visitors": ["source", "intent", "converted", ...RANGE, "limit", "offset"],
   // `query` (a question) and `competitor` are filters the dashboard applies itself (lib/server/lists).
   "/mentions": ["platform", "sentiment", "query", "competitor", ...RANGE, "limit", "offset"],
-  "/platforms": [...RANGE, ...COMPARE],
+  // `platform`: the one AI platform sentiment over time shows (all without).
+  "/platforms": [...RANGE, ...COMPARE, "platform"],
   "/intelligence": RANGE,
   // `metric` shades the map (visitors or conversion rate); `country` opens that country's top cities.
   "/locations": [...RANGE, ...COMPARE, "metric", "country"],
