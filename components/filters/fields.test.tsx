@@ -110,13 +110,14 @@ describe("SuggestField", () => {
     expect(onChange).toHaveBeenCalledExactlyOnceWith("newsletter");
   });
 
-  it("says how its value is matched (a note) while no suggestion's label stands for it; cleared, it applies nothing", async () => {
+  it("reads how its value is matched (a note) with its help; cleared, it applies nothing", async () => {
     const onChange = vi.fn();
     const note = "However it is written: capitals and spaces around it do not count.";
     const { user } = renderWithProviders(<SuggestField name="query" label="Question" value="Best tool?" suggestions={["Best tool?"]} onChange={onChange} note={note} />);
     const input = screen.getByRole("combobox", { name: "Question" });
     expect(description(input)).toBe(`${note} Pick a suggestion or type any value, then press Enter`);
-    expect(screen.getByText(note)).toBeTruthy();
+    // Read, not shown: the field's box stays in line with the filters' row.
+    expect(screen.getByText(`${note} Pick a suggestion or type any value, then press Enter`).className).toBe("visually-hidden");
     await user.clear(input);
     await user.keyboard("{Enter}");
     expect(onChange).toHaveBeenCalledExactlyOnceWith("");

@@ -153,7 +153,8 @@ export function DateField({ value, onChange, error, hint, ...field }: FieldProps
 /**
  * Free text with suggestions (known values, each with a readable label): calls back, trimmed, on
  * Enter, on leaving the field, or on picking a suggestion, not on every keystroke. The label of the
- * value applied is shown under the field, else `note` (how the value is matched), if any.
+ * value applied is shown under the field. `note` (how the value is matched) is read with the
+ * field's help, not shown: a line under one field would lift its box out of the filters' row.
  */
 export function SuggestField({
   value,
@@ -179,8 +180,8 @@ export function SuggestField({
   return (
     <Field
       {...field}
-      hint={appliedLabel ? <span data-testid={`${field.name}-label`}>{appliedLabel}</span> : note}
-      help="Pick a suggestion or type any value, then press Enter"
+      hint={appliedLabel ? <span data-testid={`${field.name}-label`}>{appliedLabel}</span> : undefined}
+      help={note ? `${note} Pick a suggestion or type any value, then press Enter` : "Pick a suggestion or type any value, then press Enter"}
     >
       {(control) => (
         <>
