@@ -125,7 +125,7 @@ export function ConversionBySourceTable({
                 </td>
                 <td>
                   <span className={styles.figure}>{formatPercent(r.conversion_rate)}</span>
-                  <ChangeBadge current={r.conversion_rate} previous={r.previous.conversion_rate} unit="points" window={previousLabel} compact />
+                  <ChangeBadge current={r.conversion_rate} previous={r.previous.conversion_rate} unit="rate" window={previousLabel} compact />
                 </td>
               </tr>
             ))}

@@ -4,7 +4,7 @@
 // drawn and in numbers) and where it placed the brand (average position). A card on phones, a row
 // from tablet widths up (platforms.module.css, by the list's own width).
 import Link from "next/link";
-import { ChangeBadge } from "@/components/ui/change-badge";
+import { ChangeBadge, ChangeBase } from "@/components/ui/change-badge";
 import { LABELS } from "@/lib/data-api/constants";
 import { ARROWS, formatDecimal, formatNumber, formatPercent, MISSING, type ChangeDirection } from "@/lib/format/format";
 import type { DateRange } from "@/lib/range/date-range";
@@ -32,7 +32,7 @@ export function PlatformChain({ row, range, window }: { row: PlatformRow; range:
           <ChangeBadge current={row.conversions} previous={row.previous.conversions} unit="count" window={window} compact />
         </Step>
         <Step label="Conversion rate" testId="rate" text={formatPercent(row.conversion_rate)}>
-          <ChangeBadge current={row.conversion_rate} previous={row.previous.conversion_rate} unit="points" window={window} compact />
+          <ChangeBadge current={row.conversion_rate} previous={row.previous.conversion_rate} unit="rate" window={window} compact />
         </Step>
       </ol>
       <div className={styles.sentiment}>
@@ -40,7 +40,7 @@ export function PlatformChain({ row, range, window }: { row: PlatformRow; range:
         <SentimentSplit sentiment={row.sentiment} range={range} platform={row.platform} name={name} />
         <p className={styles.foot}>
           <span className="visually-hidden">Positive share </span>
-          <ChangeBadge current={positiveShare(row.sentiment)} previous={positiveShare(row.previous.sentiment)} unit="points" window={window} compact />{" "}
+          <ChangeBadge current={positiveShare(row.sentiment)} previous={positiveShare(row.previous.sentiment)} unit="rate" window={window} compact />{" "}
           <span aria-hidden="true">positive share</span>
         </p>
       </div>
@@ -104,7 +104,7 @@ export function SentimentSplit({ sentiment, range, platform, name }: { sentiment
   );
 }
 
-/** A move in average position: a lower number is a better place, so going down reads as up. */
+/** A move in average position: a lower number is a better place, so going down reads as up. Its base shows as a change badge's does. */
 export function PositionChange({ current, previous, window }: { current: number | null; previous: number | null; window: string }) {
   if (current === null || previous === null) {
     const words = `change unknown vs ${window}`;
@@ -118,13 +118,15 @@ export function PositionChange({ current, previous, window }: { current: number 
   const diff = Math.round((previous - current) * 10) / 10;
   const dir: ChangeDirection = diff > 0 ? "up" : diff < 0 ? "down" : "flat";
   const places = `${formatDecimal(Math.abs(diff))} ${Math.abs(diff) === 1 ? "place" : "places"}`;
-  const words = diff === 0 ? `same place as ${window}, was ${formatDecimal(previous)}` : `${places} ${diff > 0 ? "better" : "worse"} vs ${window}, was ${formatDecimal(previous)}`;
+  const base = `from ${formatDecimal(previous)}`;
+  const words = `${diff === 0 ? "same place" : `${places} ${diff > 0 ? "better" : "worse"}`} ${base} in ${window}`;
   return (
-    <span className={`change change-${dir}`} title={words} data-testid="position-change">
-      <span className="change-arrow" aria-hidden="true">
-        {ARROWS[dir]}
+    <span className={styles.positionChange} title={words} data-testid="position-change">
+      <span className={`change change-${dir}`} aria-hidden="true">
+        <span className="change-arrow">{ARROWS[dir]}</span>
+        {diff === 0 ? "same" : `${formatDecimal(Math.abs(diff))} ${diff > 0 ? "better" : "worse"}`}
       </span>
-      <span aria-hidden="true">{diff === 0 ? "same" : `${formatDecimal(Math.abs(diff))} ${diff > 0 ? "better" : "worse"}`}</span>
+      <ChangeBase>{base}</ChangeBase>
       <span className="visually-hidden">{words}</span>
     </span>
   );

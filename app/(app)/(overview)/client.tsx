@@ -107,7 +107,7 @@ function Pageviews({ period }: { period: Period }) {
           describedBy={noteId}
           foot={
             <>
-              <ChangeBadge change={o.pageviews?.change} unit="percent" window={periodPreviousLabel(period)} />
+              <ChangeBadge change={o.pageviews?.change} current={o.pageviews?.total} unit="count" window={periodPreviousLabel(period)} />
               <span id={noteId}>No list to open: Workspace Analytics lists visitors, not pageviews.</span>
             </>
           }

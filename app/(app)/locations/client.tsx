@@ -193,7 +193,7 @@ function CountriesCard({ range, comparison, selected }: { range: DateRange; comp
                         {formatNumber(r.conversions)} <ChangeBadge current={r.conversions} previous={r.previous.conversions} unit="count" window={window} compact />
                       </td>
                       <td className={styles.numeric}>
-                        {formatPercent(r.conversion_rate)} <ChangeBadge current={r.conversion_rate} previous={r.previous.conversion_rate} unit="points" window={window} compact />
+                        {formatPercent(r.conversion_rate)} <ChangeBadge current={r.conversion_rate} previous={r.previous.conversion_rate} unit="rate" window={window} compact />
                       </td>
                     </tr>
                   ))}
