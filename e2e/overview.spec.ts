@@ -188,6 +188,9 @@ test("old URLs keep working: ?period=7d is the header's last 7 days and the 7-da
   await expect(page.getByTestId("kpi-pageviews").locator(".kpi-label")).toHaveText("Pageviews, last 7 days up to now");
   await expect(page.getByTestId("kpi-pageviews").getByTestId("kpi-value")).toHaveText(numberText(overview.pageviews.total));
   await expect(page.getByRole("table", { name: "Conversion funnel, last 7 days up to now" })).toBeVisible();
+  // The window is as prominent as the figures' names: in the card's title and the funnel's heading, not only in small print.
+  await expect(page.getByTestId("period-card").getByRole("heading", { level: 2 })).toHaveText("Pageviews and funnel, last 7 days up to now");
+  await expect(page.getByTestId("period-card").getByRole("heading", { level: 3 })).toHaveText("Conversion funnel, last 7 days up to now");
 
   await page.goto("/?period=1y");
   await expect(page.getByTestId("param-error")).toContainText("The period in this link cannot be used. Showing the date range in the header.");
