@@ -29,7 +29,7 @@ export function SortButton({ sort, id, children }: { sort: HeaderSort; id: strin
   const state = sort.ariaSort(id);
   return (
     <button type="button" className={styles.button} onClick={() => sort.toggle(id)} data-testid={`sort-${id}`}>
-      <span>{children}</span>
+      <span className={styles.label}>{children}</span>
       <span className={state ? styles.arrow : `${styles.arrow} ${styles.unsorted}`} aria-hidden="true">
         {state ? ARROW[state] : "↕"}
       </span>

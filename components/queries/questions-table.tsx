@@ -35,7 +35,7 @@ export function QuestionsTable({
   );
   return (
     <div className={styles.tableScroll}>
-      <table className="table" data-testid="queries-table">
+      <table className={`table ${styles.questions}`} data-testid="queries-table">
         <caption className="visually-hidden">
           Questions that mention the brand, {formatDateRange(answer)}
           {filters.platform ? `, on ${LABELS[filters.platform] ?? filters.platform}` : ""}
