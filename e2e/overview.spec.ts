@@ -47,8 +47,9 @@ async function figures(page: Page): Promise<Array<[string, string]>> {
       if (value) out.push([text(label), text(value)]);
     }
     for (const table of main.querySelectorAll("table")) {
-      // A header's words as written (innerText would give its CSS capitals); of a wide and a narrow form, the first.
-      const columns = [...table.querySelectorAll("thead th")].map((th) => (th.querySelector("span") ?? th).textContent!.trim());
+      // A header's words as written (innerText would give its CSS capitals); of a wide and a narrow form, the first; a sort button's arrow left out.
+      const words = (th: Element) => [...th.querySelectorAll("span")].find((s) => s.children.length === 0 && !s.closest("[aria-hidden=true]")) ?? th;
+      const columns = [...table.querySelectorAll("thead th")].map((th) => words(th).textContent!.trim());
       for (const row of table.querySelectorAll("tbody tr")) {
         const header = row.querySelector("th[scope=row]");
         if (!header) continue;
