@@ -79,4 +79,11 @@ describe("all sources' totals", () => {
     expect(within(rate!).getByTestId("change-base").textContent).toBe("from 3.4%");
     expect(within(rate!).getByTestId("change").textContent).toContain("no change from 3.4%");
   });
+
+  it("open every visitor of the range and the converted ones: the list unfiltered by source", () => {
+    renderTable();
+    const total = screen.getByTestId("sources-total");
+    expect(within(total).getByRole("link", { name: "1,630 visitors from all sources" }).getAttribute("href")).toBe("/visitors?from=2026-11-01&to=2026-11-30&tz=UTC");
+    expect(within(total).getByRole("link", { name: "55 conversions from all sources" }).getAttribute("href")).toBe("/visitors?from=2026-11-01&to=2026-11-30&tz=UTC&converted=true");
+  });
 });

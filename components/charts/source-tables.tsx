@@ -4,7 +4,7 @@
 // the visitors behind them, its conversions to the converted ones; the AI platforms' total visitors
 // and conversions open their one list (`source=ai`) the same way.
 // Each column sorts the rows within their group (`sort` in the URL); all sources' totals close the
-// table.
+// table, their counts opening the range's visitors and converted ones.
 import Link from "next/link";
 import sortStyles from "@/components/data-table/sort.module.css";
 import { useTableSort } from "@/components/data-table/use-table-sort";
@@ -138,23 +138,33 @@ export function ConversionBySourceTable({
           <th scope="row" className={styles.sourceCell}>
             All sources
           </th>
-          <TotalCells now={all} then={all.previous} previousLabel={previousLabel} />
+          <TotalCells now={all} then={all.previous} previousLabel={previousLabel} window={window} />
         </tr>
       </tfoot>
     </BarTable>
   );
 }
 
-/** All sources' figures, each with its change. */
-function TotalCells({ now, then, previousLabel }: { now: SourceFigures; then: SourceFigures; previousLabel: string }) {
+/** All sources' figures, each with its change; the counts open the range's visitors (every source: the list unfiltered by source) and the converted ones. */
+function TotalCells({ now, then, previousLabel, window }: { now: SourceFigures; then: SourceFigures; previousLabel: string; window: ListWindow }) {
   return (
     <>
       <td>
-        <span className={styles.figure}>{formatNumber(now.visitors)}</span>
+        <Link className={styles.figure} href={visitorsHref(window)} prefetch={false} aria-label={`${formatNumber(now.visitors)} visitors from all sources`} data-testid="visitors-link-all">
+          {formatNumber(now.visitors)}
+        </Link>
         <ChangeBadge current={now.visitors} previous={then.visitors} unit="count" window={previousLabel} compact />
       </td>
       <td>
-        <span className={styles.figure}>{formatNumber(now.conversions)}</span>
+        <Link
+          className={styles.figure}
+          href={visitorsHref(window, { converted: true })}
+          prefetch={false}
+          aria-label={`${formatNumber(now.conversions)} conversions from all sources`}
+          data-testid="conversions-link-all"
+        >
+          {formatNumber(now.conversions)}
+        </Link>
         <ChangeBadge current={now.conversions} previous={then.conversions} unit="count" window={previousLabel} compact />
       </td>
       <td>
