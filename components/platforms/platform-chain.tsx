@@ -11,7 +11,7 @@ import { ARROWS, formatDecimal, formatNumber, formatPercent, MISSING, type Chang
 import type { DateRange } from "@/lib/range/date-range";
 import type { PlatformPrevious, PlatformRow } from "@/lib/server/insights/platforms";
 import type { Sentiments } from "@/lib/server/insights/mentions";
-import { mentionsHref, positiveShare, SENTIMENT_LABELS, sentimentShares, visitorsHref } from "./platforms-data";
+import { mentionsHref, negativeShare, positiveShare, SENTIMENT_LABELS, sentimentShares, visitorsHref } from "./platforms-data";
 import styles from "./platforms.module.css";
 
 export function PlatformChain({ row, range, window }: { row: PlatformRow; range: DateRange; window: string }) {
@@ -39,11 +39,7 @@ export function PlatformChain({ row, range, window }: { row: PlatformRow; range:
       <div className={styles.sentiment}>
         <p className={styles.label}>Sentiment</p>
         <SentimentSplit sentiment={row.sentiment} range={range} platform={row.platform} name={name} />
-        <p className={styles.foot}>
-          <span className="visually-hidden">Positive share </span>
-          <ChangeBadge current={positiveShare(row.sentiment)} previous={positiveShare(row.previous.sentiment)} unit="rate" window={window} compact />{" "}
-          <span aria-hidden="true">positive share</span>
-        </p>
+        <SentimentChanges now={row.sentiment} before={row.previous.sentiment} window={window} />
       </div>
       <div className={styles.position}>
         <p className={styles.label}>Average position</p>
@@ -87,11 +83,7 @@ export function PlatformsTotal({ total, window }: { total: PlatformPrevious & { 
       <div className={styles.sentiment}>
         <p className={styles.label}>Sentiment</p>
         <SentimentSplit sentiment={total.sentiment} name={name} />
-        <p className={styles.foot}>
-          <span className="visually-hidden">Positive share </span>
-          <ChangeBadge current={positiveShare(total.sentiment)} previous={positiveShare(total.previous.sentiment)} unit="rate" window={window} compact />{" "}
-          <span aria-hidden="true">positive share</span>
-        </p>
+        <SentimentChanges now={total.sentiment} before={total.previous.sentiment} window={window} />
       </div>
       <div className={styles.position}>
         <p className={styles.label}>Average position</p>
@@ -101,6 +93,25 @@ export function PlatformsTotal({ total, window }: { total: PlatformPrevious & { 
         <p className={styles.foot}>Not added up across platforms</p>
       </div>
     </li>
+  );
+}
+
+/** How the split moved: the positive and the negative share, and the negative mentions themselves (a share can hold while the count doubles). */
+function SentimentChanges({ now, before, window }: { now: Sentiments; before: Sentiments; window: string }) {
+  const lines = [
+    { label: "positive share", badge: <ChangeBadge current={positiveShare(now)} previous={positiveShare(before)} unit="rate" window={window} compact /> },
+    { label: "negative share", badge: <ChangeBadge current={negativeShare(now)} previous={negativeShare(before)} unit="rate" window={window} compact /> },
+    { label: "negative mentions", badge: <ChangeBadge current={now.negative} previous={before.negative} unit="count" window={window} compact /> },
+  ];
+  return (
+    <ul className={styles.sentimentChanges} data-testid="sentiment-changes">
+      {lines.map((line) => (
+        <li key={line.label} className={styles.foot}>
+          <span className="visually-hidden">{line.label[0]!.toUpperCase() + line.label.slice(1)} </span>
+          {line.badge} <span aria-hidden="true">{line.label}</span>
+        </li>
+      ))}
+    </ul>
   );
 }
 

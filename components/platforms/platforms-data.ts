@@ -28,6 +28,9 @@ export function sentimentShares(s: Sentiments): Array<{ key: SentimentKey; count
 /** The share of positive mentions in percent (one decimal), null without any: what a sentiment change compares. */
 export const positiveShare = (s: Sentiments): number | null => sentimentShares(s)[0]!.share;
 
+/** The share of negative mentions in percent (one decimal), null without any. */
+export const negativeShare = (s: Sentiments): number | null => sentimentShares(s)[2]!.share;
+
 const withRange = (path: string, filters: Record<string, string>, range: DateRange) => `${path}?${new URLSearchParams({ ...filters, ...rangeParams(range) }).toString()}`;
 
 /** The range's mentions of a platform (and a sentiment), or naming a competitor, on /mentions. */
