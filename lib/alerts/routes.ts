@@ -11,7 +11,7 @@ import { z } from "zod";
 import { serverContext } from "@/lib/server/context";
 import { getEnv } from "@/lib/server/env";
 import { finalError, invalidParameter, json, withErrors } from "@/lib/server/http";
-import { jsonBodyOf, storeScope } from "@/lib/server/store-scope";
+import { jsonBodyOf, storeScope, type StoreResource } from "@/lib/server/store-scope";
 import type { Attempt, Destination, Rule } from "@/lib/store/alerts";
 import { previewRule } from "./check";
 import { nextDigestAt } from "./digest";
@@ -182,11 +182,24 @@ export const deleteRule = withErrors("deleting the rule", async (req: Request, c
   return noContent();
 });
 
+/**
+ * What each kind's preview replays from the kept history, and so the resource a key must be allowed
+ * upstream to see it: the firings name the score, the ranking, or the days' figures.
+ */
+const PREVIEW_DERIVES_FROM: Record<RuleKind, StoreResource> = {
+  score_drop: "/intelligence/score",
+  score_below: "/intelligence/score",
+  rank_passed: "/intelligence/ranking",
+  negative_mentions: "/mentions",
+  ai_visitors_drop: "/visitors",
+  conversions_drop: "/visitors",
+};
+
 /** GET /api/alerts/rules/preview?kind&threshold&cooldown_minutes: how often it would have fired in 30 days. */
 export const previewRuleRoute = withErrors("the rule's preview", async (req: Request) => {
-  const { store, workspace } = await storeScope(req, { write: false });
   const params = new URL(req.url).searchParams;
   const kind = params.get("kind");
+  const { store, workspace } = await storeScope(req, { write: false, ...(isRuleKind(kind) ? { derivesFrom: PREVIEW_DERIVES_FROM[kind] } : {}) });
   if (!isRuleKind(kind)) throw invalidParameter("kind", `kind must be one of ${RULE_KINDS.join(", ")}.`);
   const rawThreshold = params.get("threshold");
   const value = rawThreshold === null || rawThreshold.trim() === "" ? undefined : Number(rawThreshold);

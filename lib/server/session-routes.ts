@@ -9,6 +9,7 @@ import { clientKey } from "./client-address";
 import { isSameOrigin } from "./csrf";
 import { DEMO_IDS, loadDemoKeys } from "./demo-keys";
 import { getEnv } from "./env";
+import { keyJustWorked } from "./key-standing";
 import { finalError, invalidParameter, json, withErrors } from "./http";
 import { readBodyText } from "./request-body";
 import {
@@ -140,6 +141,8 @@ async function signInOnce(req: Request): Promise<Response> {
     }
   }
 
+  // The check just made is the store's recheck too (key-standing.ts): none is due for minutes.
+  await keyJustWorked(apiKey);
   // The check's X-RateLimit-Limit is the workspace's plan: kept in the session for the header.
   const budget = rateBudgetForKey(apiKey);
   const sealed = await sealSession(apiKey, budget.learned ? budget.perMinute : undefined);

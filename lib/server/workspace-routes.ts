@@ -17,8 +17,8 @@ import { serverContext } from "./context";
 import { isSameOrigin, sameOriginRejected } from "./csrf";
 import { finalError, invalidParameter, json, withErrors } from "./http";
 import { readJsonObject } from "./request-body";
-import { requireSession } from "./routes";
 import { API_KEY_PATTERN } from "./session";
+import { storeScope, type StoreScope } from "./store-scope";
 import { dataApiForKey, discardKey } from "./upstream";
 
 const KEY_FORM_MESSAGE = "apiKey must be a workspace API key: svc_sk_live_ or svc_sk_test_ followed by letters, digits, _ or -.";
@@ -35,10 +35,12 @@ export type WorkspaceBody = {
 
 const linkedBody = (k: LinkedKey): LinkedKeyBody => ({ key_hint: k.keyHint, linked_at: new Date(k.linkedAt).toISOString() });
 
-async function sessionWorkspace(req: Request): Promise<{ apiKey: string; workspace: Workspace }> {
-  const session = await requireSession(req);
-  const store = await serverContext().store();
-  return { apiKey: session.apiKey, workspace: await store.workspaces.workspaceForKey(session.apiKey) };
+/** The store's one scope (store-scope.ts: the session, its key rechecked upstream; writes check the same origin first, below) and the workspace as it is. */
+async function sessionWorkspace(req: Request): Promise<Omit<StoreScope, "workspace"> & { workspace: Workspace }> {
+  const scope = await storeScope(req, { write: false });
+  const workspace = await scope.store.workspaces.workspace(scope.workspace);
+  if (!workspace) throw new Error("the session's workspace could not be read back");
+  return { ...scope, workspace };
 }
 
 /** GET /api/workspace */
