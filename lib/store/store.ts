@@ -1,9 +1,10 @@
 // The store as the rest of the server uses it: an opened database (database.ts) with each domain's
-// functions bound to it (workspaces, snapshots, jobs, views, annotations, alerts). Route handlers and jobs reach it through the
+// functions bound to it (workspaces, snapshots, jobs, views, annotations, alerts, activity). Route handlers and jobs reach it through the
 // server context (`serverContext().store()`), never through SQL of their own; tests make their own
 // with `openStore` and inject it there.
 import "server-only";
 import { sql } from "kysely";
+import { activityContext, type Activity } from "./activity";
 import { alertsContext, type Alerts } from "./alerts";
 import { annotationsContext, type Annotations } from "./annotations";
 import { openStoreDatabase, type PostgresOptions, type StoreConfig, type StoreDatabase, type StoreKind } from "./database";
@@ -25,6 +26,7 @@ export type Store = {
   readonly views: Views;
   readonly annotations: Annotations;
   readonly alerts: Alerts;
+  readonly activity: Activity;
   /** One round trip to the database: rejects while it cannot be reached (health). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -54,6 +56,7 @@ export async function createStore(database: StoreDatabase, options: StoreOptions
     views: viewsContext({ db, now }),
     annotations: annotationsContext({ db, now }),
     alerts: alertsContext({ db, now, secrets: options.secrets }),
+    activity: activityContext({ db, now }),
     ping: async () => {
       await sql`select 1`.execute(db);
     },
