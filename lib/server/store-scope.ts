@@ -7,6 +7,7 @@
 // app/api call `storeScope`, the store's reads in the BFF's table are declared with `storeRead`.
 import "server-only";
 import type { z } from "zod";
+import type { ActivityAction } from "@/lib/activity/actions";
 import { DataApiError } from "@/lib/data-api/errors";
 import { endpoints } from "@/lib/data-api/endpoints";
 import type { WorkspaceId } from "@/lib/store/schema";
@@ -21,7 +22,17 @@ import { getRequestSession, revokeSession, type PageSession, type Session } from
 export type { StoreResource } from "./key-standing";
 
 /** The store, the session's workspace, and who is asking: the key, and its hint for the activity list. */
-export type StoreScope = { store: Store; workspace: WorkspaceId; apiKey: string; keyHint: string };
+export type StoreScope = {
+  store: Store;
+  workspace: WorkspaceId;
+  apiKey: string;
+  keyHint: string;
+  /**
+   * Records a change the route just made in the workspace's activity list, with the session's key
+   * hint: one line per change (`await record("rule.added", sentence)`), whatever the domain.
+   */
+  record(action: ActivityAction, subject: string): Promise<void>;
+};
 
 export type StoreScopeOptions = {
   /** A write (POST, PUT, PATCH, DELETE): the same-origin check comes first. */
@@ -58,7 +69,11 @@ export async function sessionStoreScope(session: PageSession | Session, derivesF
     throw finalError({ status, code, message });
   }
   const store = await serverContext().store();
-  return { store, workspace: (await store.workspaces.workspaceForKey(session.apiKey)).id, apiKey: session.apiKey, keyHint: session.keyHint };
+  const workspace = (await store.workspaces.workspaceForKey(session.apiKey)).id;
+  const record = async (action: ActivityAction, subject: string) => {
+    await store.activity.record(workspace, { keyHint: session.keyHint, action, subject });
+  };
+  return { store, workspace, apiKey: session.apiKey, keyHint: session.keyHint, record };
 }
 
 /**

@@ -60,16 +60,18 @@ export const readWorkspace = withErrors("the workspace", async (req: Request) =>
 /** PUT /api/workspace/watch: the session's key is kept sealed so the background jobs can collect. */
 export const startWatching = withErrors("watching", async (req: Request) => {
   if (!isSameOrigin(req)) throw sameOriginRejected();
-  const { apiKey, workspace } = await sessionWorkspace(req);
+  const { apiKey, workspace, record } = await sessionWorkspace(req);
   const updated = await (await serverContext().store()).workspaces.setWatching(workspace.id, apiKey);
+  await record("watching.started", "");
   return json({ watching: updated.watching });
 });
 
 /** DELETE /api/workspace/watch: watching off, the sealed key deleted in the same statement. */
 export const stopWatching = withErrors("watching", async (req: Request) => {
   if (!isSameOrigin(req)) throw sameOriginRejected();
-  const { workspace } = await sessionWorkspace(req);
+  const { workspace, record } = await sessionWorkspace(req);
   const updated = await (await serverContext().store()).workspaces.stopWatching(workspace.id);
+  await record("watching.stopped", "");
   return json({ watching: updated.watching });
 });
 
@@ -138,7 +140,7 @@ async function sameWorkspace(sessionKey: string, otherKey: string, signal: Abort
 /** POST /api/workspace/keys {apiKey}: links another key of this workspace (it must work upstream). */
 export const linkKey = withErrors("linking a key", async (req: Request) => {
   if (!isSameOrigin(req)) throw sameOriginRejected();
-  const { apiKey, workspace } = await sessionWorkspace(req);
+  const { apiKey, workspace, record } = await sessionWorkspace(req);
   const otherKey = await linkRequest(req);
   const store = await serverContext().store();
   if (otherKey !== apiKey) {
@@ -146,6 +148,9 @@ export const linkKey = withErrors("linking a key", async (req: Request) => {
       throw finalError({ status: 409, code: "conflict", message: "That key opens another workspace: its score, ranking or overview differ from this workspace's.", param: "apiKey" });
     }
   }
+  const before = (await store.workspaces.linkedKeys(workspace.id)).length;
   const linked = await store.workspaces.linkKey(workspace.id, otherKey);
+  // A key linked before answers its existing link: nothing changed, nothing recorded.
+  if ((await store.workspaces.linkedKeys(workspace.id)).length > before) await record("key.linked", linked.keyHint);
   return json(linkedBody(linked), { status: 201 });
 });
