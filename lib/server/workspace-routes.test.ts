@@ -15,6 +15,8 @@ import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
 import type { StoreConfig, StoreKind } from "@/lib/store/database";
 import type { Store } from "@/lib/store/store";
 import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
+import { serverContext } from "./context";
+import { createSignInThrottle } from "./sign-in-throttle";
 import { call, ORIGIN, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "./test-support";
 import type { WorkspaceBody } from "./workspace-routes";
 
@@ -25,7 +27,8 @@ const overrideContext = serverContextPerTest();
 async function storeFor(kind: StoreKind): Promise<{ store: Store; config: StoreConfig }> {
   const config = await stores.config(kind);
   const store = await stores.open(config);
-  overrideContext({ store: async () => store });
+  // A fresh sign-in throttle: linking attempts count against it, and each test makes its own.
+  overrideContext({ store: async () => store, stores: { ...serverContext().stores, signInThrottle: createSignInThrottle() } });
   return { store, config };
 }
 

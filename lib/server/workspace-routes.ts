@@ -16,6 +16,7 @@ import type { LinkedKey, Workspace } from "@/lib/store/workspaces";
 import { serverContext } from "./context";
 import { isSameOrigin, sameOriginRejected } from "./csrf";
 import { finalError, invalidParameter, json, withErrors } from "./http";
+import { beginKeyAttempt } from "./key-attempts";
 import { readJsonObject } from "./request-body";
 import { API_KEY_PATTERN } from "./session";
 import { storeScope, type StoreScope } from "./store-scope";
@@ -141,6 +142,8 @@ async function sameWorkspace(sessionKey: string, otherKey: string, signal: Abort
 export const linkKey = withErrors("linking a key", async (req: Request) => {
   if (!isSameOrigin(req)) throw sameOriginRejected();
   const { apiKey, workspace, record } = await sessionWorkspace(req);
+  // A guessed key is refused here as at sign-in: each attempt counts until one links.
+  const attempt = await beginKeyAttempt(req, "linking");
   const otherKey = await linkRequest(req);
   const store = await serverContext().store();
   if (otherKey !== apiKey) {
@@ -152,5 +155,6 @@ export const linkKey = withErrors("linking a key", async (req: Request) => {
   const linked = await store.workspaces.linkKey(workspace.id, otherKey);
   // A key linked before answers its existing link: nothing changed, nothing recorded.
   if ((await store.workspaces.linkedKeys(workspace.id)).length > before) await record("key.linked", linked.keyHint);
+  await attempt.succeeded();
   return json(linkedBody(linked), { status: 201 });
 });
