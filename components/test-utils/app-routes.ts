@@ -14,6 +14,7 @@ import * as ruleById from "@/app/api/alerts/rules/[id]/route";
 import * as rulePreview from "@/app/api/alerts/rules/preview/route";
 import * as rules from "@/app/api/alerts/rules/route";
 import * as viewById from "@/app/api/views/[id]/route";
+import * as workspaceActivity from "@/app/api/workspace/activity/route";
 import * as workspace from "@/app/api/workspace/route";
 import * as views from "@/app/api/views/route";
 import { ORIGIN } from "@/lib/server/test-support";
@@ -38,6 +39,7 @@ const FILE_ROUTES: [string, Record<string, unknown>][] = [
   ["alerts/deliveries/:id/retry", deliveryRetry],
   ["alerts/digest", digest],
   ["workspace", workspace],
+  ["workspace/activity", workspaceActivity],
 ];
 
 /** The handler for a method and path, with the params Next would give it (405 when there is none). */

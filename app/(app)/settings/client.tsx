@@ -1,12 +1,14 @@
 "use client";
 // Settings: which environment the key belongs to, the key in masked form, history and watching
-// (components/settings/watching-card.tsx), the viewer's time zone, the theme choice, and sign out (which also clears every cached answer in this tab);
+// (components/settings/watching-card.tsx), who changed what (components/settings/activity-card.tsx),
+// the viewer's time zone, the theme choice, and sign out (which also clears every cached answer in this tab);
 // then, in the page's full width, alerts and the weekly digest (components/alerts).
 import { useState } from "react";
 import { signOut } from "@/components/shell/sign-out";
 import { notifyThemeChange } from "@/components/shell/theme-toggle";
 import { TimeZoneCard } from "@/components/range/time-zone-setting";
 import { AlertsSection } from "@/components/alerts/alerts-section";
+import { ActivityCard } from "@/components/settings/activity-card";
 import { WatchingCard } from "@/components/settings/watching-card";
 import { Card } from "@/components/ui/card";
 import { applyTheme, THEMES, type ThemeChoice } from "@/lib/ui/theme";
@@ -32,7 +34,7 @@ export function SettingsClient({ environment, keyHint, theme }: { environment: "
       <div className="page-header">
         <div>
           <h1>Settings</h1>
-          <p>The API key you signed in with, your time zone, how the dashboard looks, and its alerts.</p>
+          <p>The API key you signed in with, this workspace's history and who changed its settings, your time zone, how the dashboard looks, and its alerts.</p>
         </div>
       </div>
       <Card title="API key" testId="key-card">
@@ -73,6 +75,7 @@ export function SettingsClient({ environment, keyHint, theme }: { environment: "
         </div>
       </Card>
       <WatchingCard />
+      <ActivityCard keyHint={keyHint} />
       <TimeZoneCard />
       <Card title="Appearance">
         <fieldset className="theme-choice">
