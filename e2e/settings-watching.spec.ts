@@ -1,5 +1,6 @@
 // Settings' "History and watching" card in Chromium, with the keyboard: watching turned on and off
-// (the state said in words, the result announced in the live region), another workspace's key
+// (the state said in words, the result announced in the live region, each change a line of the
+// activity list with this session's key), another workspace's key
 // refused in plain words on its field, and a key of the same workspace linked and listed by its hint.
 // The empty demo workspace is toggled (no other spec changes its watching); the end state is the start state.
 import { expect, test } from "@playwright/test";
@@ -30,6 +31,11 @@ test("watching on and off, said plainly and announced", async ({ page }) => {
   await card.getByRole("button", { name: "Stop watching" }).click();
   await expect(card.getByRole("status")).toHaveText("Watching is off: the kept key was deleted.");
   await expect(state).toContainText("Off");
+  // Each change is a line of the activity list, newest first, with the key it was made with.
+  const activity = page.getByTestId("activity-card").getByTestId("activity-row");
+  await expect(activity.nth(0)).toContainText("Stopped watching");
+  await expect(activity.nth(1)).toContainText("Started watching");
+  await expect(activity.nth(0)).toContainText("svc_sk_test_…3f1dthis key");
   // Turning watching off keeps the history: the card says where it begins, as the workspace route does
   // (other specs' page views of this workspace may already have kept a score).
   const { history_since } = (await (await page.request.get("/api/workspace")).json()) as { history_since: string | null };
