@@ -2,8 +2,9 @@
 // Settings' "Activity": who changed what in this workspace's settings (watching, keys, alert
 // destinations and rules, the weekly digest), newest first, as a compact table: when (relative, the
 // exact time on hover and in the zone's words below), which key (its hint; the one this session
-// signed in with says so) and what. The latest few are shown, more on request. Loading, empty and
-// failed states are said in words; the table has a caption and column headers for screen readers.
+// signed in with says so) and what; in a narrow card each row stacks (globals.css), the table's roles
+// written out so it stays a table for screen readers. The latest few are shown, more on request.
+// Loading, empty and failed states are said in words; the table has a caption and column headers.
 import { useState } from "react";
 import { useDisplayTimeZone } from "@/components/range/display-time-zone";
 import { Card } from "@/components/ui/card";
@@ -66,27 +67,33 @@ export function ActivityCard({ keyHint }: { keyHint: string }) {
           No changes yet. Turning watching on, linking a key, or adding an alert destination, a rule or the weekly digest shows here, with the key it was done with.
         </p>
       ) : (
-        <>
-          <table className="table activity-table" data-testid="activity-table">
+        <div className="activity-list">
+          <table className="table activity-table" role="table" data-testid="activity-table">
             <caption className="visually-hidden">Changes to this workspace&apos;s settings, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Key</th>
-                <th scope="col">What</th>
+            <thead role="rowgroup">
+              <tr role="row">
+                <th scope="col" role="columnheader">
+                  When
+                </th>
+                <th scope="col" role="columnheader">
+                  Key
+                </th>
+                <th scope="col" role="columnheader">
+                  What
+                </th>
               </tr>
             </thead>
-            <tbody>
+            <tbody role="rowgroup">
               {rows.slice(0, shown).map((entry, i) => (
-                <tr key={`${entry.at}-${i}`} data-testid="activity-row">
-                  <td>
+                <tr key={`${entry.at}-${i}`} role="row" data-testid="activity-row">
+                  <td role="cell">
                     <When at={entry.at} />
                   </td>
-                  <td>
+                  <td role="cell">
                     <span className="mono">{entry.key_hint}</span>
                     {entry.key_hint === keyHint && <span className="small muted activity-exact">this key</span>}
                   </td>
-                  <td>
+                  <td role="cell">
                     <What entry={entry} />
                   </td>
                 </tr>
@@ -100,7 +107,7 @@ export function ActivityCard({ keyHint }: { keyHint: string }) {
               </button>
             </div>
           )}
-        </>
+        </div>
       )}
     </Card>
   );

@@ -1,0 +1,30 @@
+import { expect, test } from "@playwright/test";
+import { DEMO_KEYS } from "./helpers/sandbox";
+import { BASE_URL, signIn } from "./helpers/session";
+
+test("shot", async ({ page }) => {
+  await signIn(page, "limited");
+  const h = { Origin: BASE_URL };
+  await page.request.put(`${BASE_URL}/api/workspace/watch`, { headers: h });
+  await page.request.post(`${BASE_URL}/api/workspace/keys`, { headers: h, data: { apiKey: DEMO_KEYS.free } });
+  const d = await (await page.request.post(`${BASE_URL}/api/alerts/destinations`, { headers: h, data: { kind: "webhook", name: "Ops channel", url: "http://127.0.0.1:9/hooks/analytics-ops" } })).json();
+  await page.request.post(`${BASE_URL}/api/alerts/rules`, { headers: h, data: { kind: "score_drop", threshold: 5, destination_id: d.id } });
+  await page.request.put(`${BASE_URL}/api/alerts/digest`, { headers: h, data: { destination_id: d.id } });
+  await page.setViewportSize({ width: 1440, height: 1200 });
+  await page.goto("/settings");
+  await expect(page.getByTestId("activity-table")).toBeVisible();
+  await page.getByTestId("activity-card").screenshot({ path: "/tmp/f6-activity-1440.png" });
+  await page.screenshot({ path: "/tmp/f6-settings-1440.png", fullPage: true });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.evaluate(() => document.documentElement.setAttribute("data-theme", "dark"));
+  await page.getByTestId("activity-card").screenshot({ path: "/tmp/f6-activity-dark.png" });
+  await page.setViewportSize({ width: 375, height: 900 });
+  await page.evaluate(() => document.documentElement.removeAttribute("data-theme"));
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.getByTestId("activity-card").screenshot({ path: "/tmp/f6-activity-375.png" });
+  await page.screenshot({ path: "/tmp/f6-settings-375.png", fullPage: true });
+  const wide = await page.evaluate(() => [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > 376).map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`).slice(0, 15));
+  console.log(JSON.stringify(wide, null, 1));
+  const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
+  console.log("scrollWidth", scroll);
+});
