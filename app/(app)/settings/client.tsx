@@ -34,7 +34,7 @@ export function SettingsClient({ environment, keyHint, theme }: { environment: "
       <div className="page-header">
         <div>
           <h1>Settings</h1>
-          <p>The API key you signed in with, this workspace's history and who changed its settings, your time zone, how the dashboard looks, and its alerts.</p>
+          <p>The API key you signed in with, this workspace&apos;s history and who changed its settings, your time zone, how the dashboard looks, and its alerts.</p>
         </div>
       </div>
       <Card title="API key" testId="key-card">
