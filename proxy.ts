@@ -9,7 +9,9 @@
 //   (lib/range/api-period.ts): here, before the page streams, so it is a real redirect that the
 //   browser's history and a bookmark see, not one made in the page after its first bytes;
 // - a relative range, `range=7d` on any page the range drives (a saved view's "always the last 7
-//   days"), is sent on the same way to the days it means today, `?from=…&to=…`.
+//   days"), is sent on the same way to the days it means today, `?from=…&to=…`, in the link's `tz`
+//   or the viewer's zone (its cookie); a browser without the cookie is sent on after its page has
+//   stored the zone and loaded again, so a first visit reads the viewer's days, not UTC's.
 // API routes are left out of the matcher: running the proxy cost each BFF request ~0.5 ms of CPU
 // (bench/bff.bench.ts). They answer 401 themselves, in the shared error shape, and their security
 // headers are static (JSON runs no scripts, so no nonce) and come from `headers()` in next.config.mjs.
@@ -84,10 +86,16 @@ export async function proxy(request: NextRequest) {
   }
 
   if (isQueryPage(pathname)) {
-    const viewerTz = parseViewerTimeZone(request.cookies.get(VIEWER_TZ_COOKIE)?.value) ?? "UTC";
+    const cookie = request.cookies.get(VIEWER_TZ_COOKIE)?.value;
     const params = request.nextUrl.searchParams;
     const now = Date.now();
-    const sendOn = (pathname === "/" ? legacyPeriodSearch(params, viewerTz, now) : null) ?? relativeRangeSearch(params, viewerTz, now);
+    // A browser that has never been here has no zone cookie yet: a relative range in a link without
+    // `tz` waits for it (the page stores the browser's zone and loads once more, and that load comes
+    // back here with it), rather than becoming UTC's days for good in the URL. (A cookie this server
+    // cannot read is UTC: waiting would never end.)
+    const waitForZone = cookie === undefined && !params.has("tz");
+    const viewerTz = parseViewerTimeZone(cookie) ?? "UTC";
+    const sendOn = waitForZone ? null : ((pathname === "/" ? legacyPeriodSearch(params, viewerTz, now) : null) ?? relativeRangeSearch(params, viewerTz, now));
     if (sendOn) {
       const response = NextResponse.redirect(new URL(`${pathname}${sendOn}`, request.url), 307);
       for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);

@@ -8,7 +8,8 @@
 import { readFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
 import { numberText, sandboxGet } from "./helpers/sandbox";
-import { signIn, waitForWidgets } from "./helpers/session";
+import { rangeText, shiftDate, utcDate } from "./helpers/clock";
+import { BASE_URL, signIn, waitForWidgets } from "./helpers/session";
 
 type Overview = { pageviews: { total: number } };
 type Funnel = { from: string; to: string; data: Array<{ stage: string; label: string; count: number }> };
@@ -16,9 +17,10 @@ type Ranking = { data: Array<{ rank: number; name: string; score: number }> };
 type TrendAnswer = { from: string; to: string; tz: string; data: Array<{ visitors: number; ai_visitors: number; conversions: number }> };
 type SourcesAnswer = { data: Array<{ source: string; visitors: number; conversions: number; conversion_rate: number | null }> };
 
-const DAY = 86_400_000;
-/** A calendar date `days` from today in UTC (the browser's zone in these tests). */
-const utcDate = (days = 0) => new Date(Date.now() + days * DAY).toISOString().slice(0, 10);
+/** A past fortnight the sandbox's rows cover, and its first 12 days (a custom range between the API's periods). */
+const FROM = utcDate(-28);
+const TO = shiftDate(FROM, 14);
+const TWELFTH = shiftDate(FROM, 11);
 const AI = ["chatgpt", "perplexity", "claude", "gemini"] as const;
 const LABEL: Record<string, string> = { chatgpt: "ChatGPT", perplexity: "Perplexity", claude: "Claude", gemini: "Gemini", organic: "Organic search" };
 
@@ -111,7 +113,7 @@ test("one window: no figure shows twice with two values, and the range's figures
 });
 
 test("each headline figure that counts visitors is a link to them, also in a new tab; AI visitors says why it is not one", async ({ page, context }) => {
-  const range = { from: "2026-11-01", to: "2026-11-15", tz: "UTC" };
+  const range = { from: FROM, to: TO, tz: "UTC" };
   await page.goto(`/?${new URLSearchParams(range).toString()}`);
   await expect(page.getByTestId("range-kpi-visitors").getByTestId("kpi-value")).not.toHaveText("", { timeout: 90_000 });
   await waitForWidgets(page);
@@ -154,7 +156,9 @@ test("each headline figure that counts visitors is a link to them, also in a new
 });
 
 test("old URLs keep working: ?period=7d is the header's last 7 days and the 7-day period; a bad period is named", async ({ page }) => {
-  // A real redirect, before the page streams: what a bookmark and the history see.
+  // A real redirect, before the page streams: what a bookmark and the history see (for a browser
+  // whose zone is known; a first visit stores it and loads once more first).
+  await page.context().addCookies([{ name: "viewer_tz", value: "UTC", url: BASE_URL }]);
   const answer = await page.request.get("/?period=7d", { maxRedirects: 0 });
   expect(answer.status()).toBe(307);
   expect(answer.headers().location).toMatch(new RegExp(`/\\?from=${utcDate(-6)}&to=${utcDate()}$`));
@@ -173,12 +177,12 @@ test("old URLs keep working: ?period=7d is the header's last 7 days and the 7-da
   await expect(page.getByTestId("kpi-pageviews").locator(".kpi-label")).toHaveText("Pageviews, last 30 days up to now");
 
   // A custom range takes the nearest period, and says so.
-  await page.goto("/?from=2026-11-01&to=2026-11-12&tz=UTC");
-  await expect(page.getByTestId("period-card")).toContainText("here the last 7 days up to now, the nearest to your 12 days (1 Nov – 12 Nov 2026).");
+  await page.goto(`/?from=${FROM}&to=${TWELFTH}&tz=UTC`);
+  await expect(page.getByTestId("period-card")).toContainText(`here the last 7 days up to now, the nearest to your 12 days (${rangeText(FROM, TWELFTH)}).`);
 });
 
 test("the KPI cards download as the range's own figures", async ({ page }) => {
-  await page.goto("/?from=2026-11-01&to=2026-11-15&tz=UTC");
+  await page.goto(`/?from=${FROM}&to=${TO}&tz=UTC`);
   const visitors = page.getByTestId("range-kpi-visitors").getByTestId("kpi-value");
   await expect(visitors).toHaveText(/^[\d,]+$/, { timeout: 90_000 });
   const kpis = page.getByTestId("range-kpis");
@@ -186,7 +190,7 @@ test("the KPI cards download as the range's own figures", async ({ page }) => {
   await kpis.getByText("Download").click();
   await kpis.getByRole("button", { name: "CSV", exact: true }).click();
   const download = await downloading;
-  expect(download.suggestedFilename()).toBe("overview_2026-11-01_2026-11-15.csv");
+  expect(download.suggestedFilename()).toBe(`overview_${FROM}_${TO}.csv`);
   const lines = (await readFile((await download.path())!, "utf8")).trim().split("\r\n");
   expect(lines[0]).toBe('"metric","total","change_vs_previous_period_pct","rate_or_share_pct"');
   const total = (metric: string) => lines.find((l) => l.startsWith(`"${metric}",`))?.split(",")[1]?.replace(/"/g, "");

@@ -3,6 +3,7 @@
 // and tallied here), the drill-down links landing on those rows, both pages at desktop and phone
 // widths without sideways scrolling and without serious accessibility violations.
 import { expect, test, type Page } from "@playwright/test";
+import { rangeText, shiftDate, utcDate } from "./helpers/clock";
 import { expectNoHorizontalOverflow, expectNoSeriousViolations } from "./helpers/a11y";
 import { numberText, percentText, sandboxGet } from "./helpers/sandbox";
 import { signIn, waitForWidgets } from "./helpers/session";
@@ -12,8 +13,9 @@ type Mention = { sentiment: string; competitors_mentioned: string[] };
 type Score = { breakdown: Record<string, number>; updated_at: string };
 type Ranking = { data: Array<{ name: string; is_workspace?: boolean }> };
 
-// The sandbox's clock is 2026-11-20T12:00Z (playwright.config.ts): a week ending on its today.
-const RANGE = { from: "2026-11-14", to: "2026-11-20", tz: "UTC" };
+// A week ending today (the sandbox's rows end now: e2e/helpers/clock.ts), and the 7 days before it.
+const RANGE = { from: utcDate(-6), to: utcDate(0), tz: "UTC" };
+const PREVIOUS = rangeText(shiftDate(RANGE.from, -7), shiftDate(RANGE.to, -7));
 const RANGE_QUERY = new URLSearchParams(RANGE).toString();
 const PLATFORMS = ["chatgpt", "claude", "perplexity", "gemini"];
 // The same days as the Data API's own filters: in UTC a date-only `to` includes that whole day.
@@ -41,7 +43,7 @@ test.beforeEach(async ({ page }) => {
 
 test("all four platforms, each figure equal to the sandbox's own count for the typed range", async ({ page }) => {
   await openPlatforms(page);
-  await expect(page.getByTestId("platforms-card").getByTestId("window")).toContainText("14 Nov – 20 Nov 2026, days counted in UTC; changes against the previous 7 days (7 Nov – 13 Nov 2026)");
+  await expect(page.getByTestId("platforms-card").getByTestId("window")).toContainText(`${rangeText(RANGE.from, RANGE.to)}, days counted in UTC; changes against the previous 7 days (${PREVIOUS})`);
   const rows = page.getByTestId("platform-row");
   await expect(rows).toHaveCount(4);
   for (const platform of PLATFORMS) {
@@ -63,7 +65,7 @@ test("all four platforms, each figure equal to the sandbox's own count for the t
       await expect(split.locator(`[data-sentiment="${sentiment}"]`).getByTestId("sentiment-count"), `${platform} ${sentiment}`).toHaveText(numberText(count));
     }
     // Each figure has its change against the previous period, in words for screen readers.
-    await expect(row.getByTestId("change").first()).toContainText("vs the previous 7 days (7 Nov – 13 Nov 2026)");
+    await expect(row.getByTestId("change").first()).toContainText(`vs the previous 7 days (${PREVIOUS})`);
   }
 
   // Sentiment over time: one row per day, the days adding up to the range's mentions of each sentiment.
@@ -145,8 +147,8 @@ test("/intelligence: what moved alongside the score, over the score's window, la
 
   // The platforms over the 30 calendar days ending on the score's day (its updated_at, in UTC).
   const to = score.updated_at.slice(0, 10);
-  const from = new Date(Date.parse(`${to}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10);
-  await expect(card.getByTestId("movement-window")).toContainText("22 Oct – 20 Nov 2026, days counted in UTC");
+  const from = shiftDate(to, -29);
+  await expect(card.getByTestId("movement-window")).toContainText(`${rangeText(from, to)}, days counted in UTC`);
   const moves = card.getByTestId("platform-move");
   await expect(moves).toHaveCount(4);
   for (const platform of PLATFORMS) {

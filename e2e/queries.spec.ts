@@ -3,11 +3,14 @@
 // the route; a question opening the range's mentions with it highlighted (said not to be a filter);
 // axe-clean and fitting from 375 to 1440 px in both themes.
 import { expect, test, type Page } from "@playwright/test";
+import { utcDate } from "./helpers/clock";
 import { expectNoHorizontalOverflow, expectNoSeriousViolations } from "./helpers/a11y";
 import { sandboxGet } from "./helpers/sandbox";
 import { signIn, waitForWidgets } from "./helpers/session";
 
-const RANGE = "from=2026-11-14&to=2026-11-20&tz=UTC";
+// A week ending today (the sandbox's rows end now: e2e/helpers/clock.ts), and the 7 days before it.
+const WEEK = { from: utcDate(-6), to: utcDate(0) };
+const RANGE = `from=${WEEK.from}&to=${WEEK.to}&tz=UTC`;
 const total = async (q: string) => (await sandboxGet<{ meta: { total: number } }>(`/mentions?${q}&limit=1`)).meta.total;
 
 test.beforeEach(async ({ page }) => {
@@ -26,7 +29,7 @@ test("the questions add up to the range's mentions with a question; the filters 
   await expect(page.getByTestId("query-row").first()).toBeVisible();
   const all = await mentionsOf(page);
   expect(all).toBeGreaterThan(0);
-  expect(all).toBeLessThanOrEqual(await total("from=2026-11-14&to=2026-11-20"));
+  expect(all).toBeLessThanOrEqual(await total(`from=${WEEK.from}&to=${WEEK.to}`));
 
   const asked = page.waitForRequest((r) => r.url().includes("/api/insights/queries") && new URL(r.url()).searchParams.get("platform") === "claude");
   await page.getByTestId("query-filters").getByLabel("Platform").selectOption("claude");
@@ -34,7 +37,7 @@ test("the questions add up to the range's mentions with a question; the filters 
   await expect(page).toHaveURL(/platform=claude/);
   await waitForWidgets(page);
   // One platform's questions: at most that platform's mentions.
-  expect(await mentionsOf(page)).toBeLessThanOrEqual(await total("from=2026-11-14&to=2026-11-20&platform=claude"));
+  expect(await mentionsOf(page)).toBeLessThanOrEqual(await total(`from=${WEEK.from}&to=${WEEK.to}&platform=claude`));
 
   await page.getByTestId("never-first").check();
   await expect(page).toHaveURL(/never_first=true/);

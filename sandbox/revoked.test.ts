@@ -2,7 +2,7 @@
 // request on it gets the 401 of a revoked key on every /v1 path and on /sandbox/history, other keys
 // are untouched, giving it back restores it, reset() does not, and bad bodies are 400s naming the field.
 import { describe, expect, it } from "vitest";
-import { DEMO_KEYS } from "./keys";
+import { DEMO_KEYS, deriveDemoKey } from "./keys";
 import { api, fileSandbox, type ErrorJson } from "./test-client";
 
 const sb = fileSandbox({ visitors: 200 });
@@ -36,12 +36,19 @@ describe("revoking a key at run time", () => {
     expect((await api(sb(), "/visitors?limit=1", DEMO_KEYS.free)).status).toBe(200);
   });
 
-  it("in code: revokeKey(key) and revokeKey(key, false)", async () => {
+  it("in code: revokeKey(key) and revokeKey(key, false), a derived key too", async () => {
     sb().revokeKey(DEMO_KEYS.limited);
     expect((await api(sb(), "/visitors?limit=1", DEMO_KEYS.limited)).status).toBe(401);
     sb().revokeKey(DEMO_KEYS.limited, false);
     expect((await api(sb(), "/visitors?limit=1", DEMO_KEYS.limited)).status).toBe(200);
     expect(() => sb().revokeKey("svc_sk_test_not_a_sandbox_key_1234")).toThrow(/demo keys/);
+    // A key derived from a demo key is revoked alone: the demo key it reads for goes on working.
+    const derived = deriveDemoKey("pro", "revokedOne");
+    sb().revokeKey(derived);
+    expect((await api(sb(), "/visitors?limit=1", derived)).status).toBe(401);
+    expect((await api(sb(), "/visitors?limit=1", DEMO_KEYS.pro)).status).toBe(200);
+    sb().revokeKey(derived, false);
+    expect((await api(sb(), "/visitors?limit=1", derived)).status).toBe(200);
   });
 
   it.each([

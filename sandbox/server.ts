@@ -140,7 +140,7 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
   const limiter = new RateLimiter();
   const faults = new FaultState();
   faults.set(options.faults);
-  /** Demo keys revoked at run time (POST /sandbox/revoked): 401 until given back. */
+  /** Keys revoked at run time (POST /sandbox/revoked): 401 until given back. */
   const revoked = new Set<string>();
 
   let stats: SandboxStats = { requests: 0, byPath: {}, rateLimited: 0, log: [] };
@@ -357,12 +357,12 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
   }
 
   function revokeKey(key: string, isRevoked = true): void {
-    if (!keyInfo(key)) throw new Error("Only the sandbox's demo keys can be revoked (sandbox/keys.ts)");
+    if (!keyInfo(key)) throw new Error("Only the sandbox's demo keys, and keys derived from them, can be revoked (sandbox/keys.ts)");
     if (isRevoked) revoked.add(key);
     else revoked.delete(key);
   }
 
-  /** The revoked demo keys, masked as in the log (the control answers no key in full). */
+  /** The revoked keys, masked as in the log (the control answers no key in full). */
   const revokedJson = () => ({ revoked: [...revoked].map(maskKey).sort() });
 
   function snapshot(): SandboxStats {
@@ -414,13 +414,13 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
 
 type Revocation = { ok: true; key: string; revoked: boolean } | { ok: false; message: string; param: string };
 
-/** The body of POST /sandbox/revoked: `{key, revoked}`, `key` one of the demo keys, `revoked` a boolean. */
+/** The body of POST /sandbox/revoked: `{key, revoked}`, `key` a demo key or one derived from it, `revoked` a boolean. */
 function parseRevocation(body: unknown): Revocation {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return { ok: false, message: 'The body must be a JSON object: {"key": "svc_sk_test_…", "revoked": true}', param: "body" };
   const { key, revoked, ...rest } = body as Record<string, unknown>;
   const unknown = Object.keys(rest)[0];
   if (unknown !== undefined) return { ok: false, message: `Unknown field ${unknown.slice(0, 40)}: the body takes key and revoked only`, param: unknown.slice(0, 40) };
-  if (typeof key !== "string" || !keyInfo(key)) return { ok: false, message: "key must be one of the sandbox's demo keys (GET /sandbox/keys)", param: "key" };
+  if (typeof key !== "string" || !keyInfo(key)) return { ok: false, message: "key must be one of the sandbox's demo keys (GET /sandbox/keys) or a key derived from one", param: "key" };
   if (typeof revoked !== "boolean") return { ok: false, message: "revoked must be true (revoke the key) or false (give it back)", param: "revoked" };
   return { ok: true, key, revoked };
 }

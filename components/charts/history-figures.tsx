@@ -164,7 +164,7 @@ export function RankHistoryFigure({ history }: { history: RankingHistory }) {
     return (
       <div className="state" data-testid="history-empty">
         <p className="state-title">No competitors tracked yet</p>
-        <p className="muted small">The rankings kept for this range name nobody; once the Data API ranks competitors, their ranks and ours show here day by day.</p>
+        <p className="muted small">The rankings kept for this range name nobody; once Workspace Analytics ranks competitors, their ranks and ours show here day by day.</p>
       </div>
     );
   }

@@ -16,6 +16,8 @@ import * as rules from "@/app/api/alerts/rules/route";
 import * as viewById from "@/app/api/views/[id]/route";
 import * as workspaceActivity from "@/app/api/workspace/activity/route";
 import * as workspace from "@/app/api/workspace/route";
+import * as workspaceKeys from "@/app/api/workspace/keys/route";
+import * as workspaceKeyById from "@/app/api/workspace/keys/[id]/route";
 import * as views from "@/app/api/views/route";
 import { ORIGIN } from "@/lib/server/test-support";
 
@@ -40,6 +42,8 @@ const FILE_ROUTES: [string, Record<string, unknown>][] = [
   ["alerts/digest", digest],
   ["workspace", workspace],
   ["workspace/activity", workspaceActivity],
+  ["workspace/keys", workspaceKeys],
+  ["workspace/keys/:id", workspaceKeyById],
 ];
 
 /** The handler for a method and path, with the params Next would give it (405 when there is none). */

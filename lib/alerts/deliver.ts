@@ -3,10 +3,14 @@
 // snapshot) and every few seconds for retries and for runs another instance left behind. A delivery
 // is claimed with a lease before it is sent (store/alerts.ts), so one instance sends it; a failed
 // attempt is tried again after about 5 s, 1 min, 10 min, 1 h and 6 h (or later, when the receiver's
-// Retry-After asks for longer), then fails for good; 410 Gone stops the destination. Every attempt
-// is kept. The clock is injected and `deliverDue()` is one pass, which tests drive on fake time.
+// Retry-After asks for longer), then fails for good; 410 Gone stops the destination. A destination
+// whose address this instance cannot open (sealed under a secret it lacks: during a rolling restart,
+// another instance may have it) is never a reason to fail: the attempt is kept saying so and the
+// delivery waits as after a failed send, holding at the last wait. Every attempt is kept. The clock
+// is injected and `deliverDue()` is one pass, which tests drive on fake time.
 import "server-only";
-import type { Delivery } from "@/lib/store/alerts";
+import type { Delivery, OpenDestination } from "@/lib/store/alerts";
+import { isSealedUnreadable } from "@/lib/store/sealed";
 import type { Store } from "@/lib/store/store";
 import { bodyFor, type EventBody } from "./messages";
 import { send, type SendResult } from "./send";
@@ -43,6 +47,15 @@ export type Deliverer = {
   stop(): Promise<void>;
 };
 
+/** What an attempt that could not open its destination says (Settings shows it). */
+export const LACKS_SECRET =
+  "Not sent: this server lacks the secret the destination's address was sealed under (SESSION_SECRET or SESSION_SECRET_PREVIOUS). It is tried again later, by this server or another.";
+
+/** When a delivery whose destination could not be opened is tried again: never "no more". */
+export function waitForSecretAt(attempt: number, now: number): number {
+  return now + BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length) - 1]!;
+}
+
 /** When the next attempt after `attempt` failed attempts is due, or null when there is none. */
 export function nextAttemptAt(attempt: number, now: number, retryAfterMs: number | null): number | null {
   const wait = BACKOFF_MS[attempt - 1];
@@ -65,10 +78,18 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     const finish = (status: "delivered" | "retrying" | "failed", result: Pick<SendResult, "status" | "error">, next: number | null) =>
       store.alerts.finishAttempt(claimed, options.instance, { at: started, status, responseStatus: result.status, error: result.error, durationMs: options.now() - started, nextAttemptAt: next });
 
-    const destination = await store.alerts.openDestination(delivery.destinationId);
+    let destination: OpenDestination | undefined;
+    try {
+      destination = await store.alerts.openDestination(delivery.destinationId);
+    } catch (error) {
+      if (!isSealedUnreadable(error)) throw error;
+      await finish("retrying", { status: null, error: LACKS_SECRET }, waitForSecretAt(attempt, options.now()));
+      log(`[alerts] delivery ${delivery.id}: ${error.message}; it waits`);
+      return;
+    }
     const event = await store.alerts.event(delivery.eventId);
     if (!destination || !event) {
-      await finish("failed", { status: null, error: "the destination's address can no longer be read (the server's secret changed without SESSION_SECRET_PREVIOUS): delete it and add it again" }, null);
+      await finish("failed", { status: null, error: "the destination or the event was deleted" }, null);
       return;
     }
     if (destination.status === "stopped") {

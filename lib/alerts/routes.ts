@@ -2,11 +2,13 @@
 // preview from kept history, deliveries (every attempt) with a retry of a failed one, and the weekly
 // digest's destination. Writes pass the same-origin check; a bad field is a 400 naming it; an id of
 // another workspace is a 404 like an unknown one. A destination's URL is checked before it is kept
-// (syntax, https, and every address its name resolves to: no private, loopback or link-local ones
-// unless WEBHOOK_ALLOW_PRIVATE=true); it is then sealed and only its hint is ever answered. A signed
-// webhook's secret is answered once, on creation. Every change to destinations, rules and the digest
-// is recorded in the workspace's activity list with the key hint that made it (who pointed the digest
-// where); a rule's preview is refused to a key the Data API refuses what that kind replays.
+// (syntax, https, a Slack destination's being Slack's incoming webhook, and every address its name
+// resolves to: no private, loopback or link-local ones unless WEBHOOK_ALLOW_PRIVATE=true); it is then
+// sealed and only its hint is ever answered. A signed webhook's secret is answered once, on creation.
+// Adding destinations is limited per workspace (write-limit.ts): each one costs a name lookup. Every
+// change to destinations, rules and the digest is recorded in the workspace's activity list with the
+// key hint that made it (who pointed the digest where); a rule's preview is refused to a key the Data
+// API refuses what that kind replays.
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
@@ -19,11 +21,12 @@ import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
 import { previewRule } from "./check";
 import { nextDigestAt } from "./digest";
-import { checkResolved, DestinationRefused, parseDestinationUrl, urlHint } from "./destination-url";
+import { checkResolved, checkSlackWebhookUrl, isDestinationRefused, parseDestinationUrl, urlHint } from "./destination-url";
 import type { EventBody } from "./messages";
 import { alertsDeliverer } from "./runtime";
 import { ruleSentence } from "./rule-sentence";
 import { checkThreshold, isRuleKind, RULE_KINDS, type RuleKind } from "./rules";
+import { limitAlertWrite } from "./write-limit";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -100,7 +103,7 @@ export const listDestinations = withErrors("the alert destinations", async (req:
   return json({ data: (await store.alerts.destinations(workspace)).map(destinationJson) }, { headers: noStore });
 });
 
-/** POST /api/alerts/destinations {kind, name, url}: 201, with the signing secret of a webhook (once). */
+/** POST /api/alerts/destinations {kind, name, url}: 201, with the signing secret of a webhook (once); 429 past 10 a minute. */
 export const createDestination = withErrors("adding the destination", async (req: Request) => {
   const { store, workspace, record } = await storeScope(req, { write: true });
   const body = await jsonBodyOf(req, destinationBody, '{"kind": "webhook", "name": "Ops", "url": "https://example.com/hooks/analytics"}');
@@ -108,9 +111,12 @@ export const createDestination = withErrors("adding the destination", async (req
   let url: URL;
   try {
     url = parseDestinationUrl(body.url, allowPrivate);
+    if (body.kind === "slack") checkSlackWebhookUrl(url);
+    // Counted once the URL is worth resolving, refused or not after that.
+    await limitAlertWrite(workspace, "destination");
     await checkResolved(url.hostname, allowPrivate);
   } catch (error) {
-    if (error instanceof DestinationRefused) throw invalidParameter("url", error.message);
+    if (isDestinationRefused(error)) throw invalidParameter("url", error.message);
     throw error;
   }
   const secret = body.kind === "webhook" ? newSigningSecret() : null;

@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import { sql, type Kysely, type Selectable } from "kysely";
 import { ANNOTATION_AUTHOR_MAX, ANNOTATION_TEXT_MAX, ANNOTATIONS_PER_WORKSPACE, characterCount } from "@/lib/annotations/limits";
 import { calendarDayNumber } from "@/lib/data-api/params";
-import { StoreInputError, StoreLimitError } from "./errors";
+import { StoreInputError, StoreLimitError, workspaceGone } from "./errors";
 import type { AnnotationsTable, StoreTables, WorkspaceId } from "./schema";
 
 export type Annotation = {
@@ -119,7 +119,7 @@ export function annotationsContext(deps: AnnotationsDeps) {
         // Locks the workspace's row until the end of the transaction (PostgreSQL; SQLite runs one
         // writing transaction at a time anyway), so a concurrent create counts after this one's insert.
         const locked = await tx.updateTable("workspaces").set({ time_zone: sql`time_zone` }).where("id", "=", workspace).executeTakeFirst();
-        if (locked.numUpdatedRows === 0n) throw new StoreInputError(`no workspace ${workspace}`, "workspace");
+        if (locked.numUpdatedRows === 0n) throw workspaceGone();
         const { n } = await tx.selectFrom("annotations").select((eb) => eb.fn.countAll<number | string>().as("n")).where("workspace_id", "=", workspace).executeTakeFirstOrThrow();
         if (Number(n) >= ANNOTATIONS_PER_WORKSPACE) {
           throw new StoreLimitError(`This workspace keeps at most ${ANNOTATIONS_PER_WORKSPACE} notes; delete one to add another.`);

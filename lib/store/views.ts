@@ -7,7 +7,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Kysely, Selectable, Transaction } from "kysely";
-import { StoreConflictError, StoreInputError, StoreLimitError } from "./errors";
+import { StoreConflictError, StoreInputError, StoreLimitError, workspaceGone } from "./errors";
 import type { SavedViewsTable, StoreTables, WorkspaceId } from "./schema";
 
 /** How many views one workspace may keep: enough for a team's habits, bounded so a script cannot fill the header. */
@@ -38,6 +38,14 @@ export function viewName(raw: string): { name: string; key: string } {
   return { name, key: name.toLowerCase() };
 }
 
+/** `name` with " (n)" after it (a merge's answer to a taken name), cut so the whole stays within MAX_VIEW_NAME characters. */
+export function numberedViewName(name: string, n: number): string {
+  const suffix = ` (${n})`;
+  const chars = [...name];
+  const room = MAX_VIEW_NAME - suffix.length;
+  return `${chars.length > room ? chars.slice(0, room).join("").trimEnd() : name}${suffix}`;
+}
+
 const nameTaken = (name: string) => new StoreConflictError(`A view named "${name}" already exists in this workspace (names are compared without case). Choose another name.`, "name_taken", "name");
 
 function toView(row: Pick<Selectable<SavedViewsTable>, "id" | "name" | "path" | "query" | "created_at">): SavedView {
@@ -61,11 +69,13 @@ export function viewsContext(deps: ViewsDeps) {
    * write transaction at a time anyway), so two saves at once cannot both count 199 and both insert.
    */
   async function lockWorkspace(tx: Transaction<StoreTables>, workspace: WorkspaceId): Promise<void> {
-    await tx
+    const locked = await tx
       .updateTable("workspaces")
       .set((eb) => ({ time_zone: eb.ref("time_zone") }))
       .where("id", "=", workspace)
-      .execute();
+      .executeTakeFirst();
+    // Merged into another or deleted since the request found it (workspace-data.ts).
+    if (locked.numUpdatedRows === 0n) throw workspaceGone();
   }
 
   return {

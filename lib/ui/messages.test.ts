@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { insightsParams, mentionListParams, parseQuery, visitorListParams } from "@/lib/data-api/params";
+import { ALERT_WRITE_LIMITS } from "@/lib/alerts/write-limit";
 import { MAX_DESTINATIONS, MAX_RULES } from "@/lib/store/alerts";
 import { ALERT_BOUNDS, alertErrorText, exportErrorText, filterProblemText, loadErrorText, noteErrorText, rangeProblemText, signInErrorText, thresholdBoundsText, type RangeField, type RangeProblem } from "./messages";
 
@@ -174,7 +175,19 @@ describe("alerts: a refused or failed write, said by field, code and status", ()
   });
 
   it("the bounds it names are the store's and the routes' own", () => {
-    expect(ALERT_BOUNDS).toMatchObject({ destinations: MAX_DESTINATIONS, rules: MAX_RULES });
+    expect(ALERT_BOUNDS).toMatchObject({ destinations: MAX_DESTINATIONS, rules: MAX_RULES, destinationsPerMinute: ALERT_WRITE_LIMITS.destination.points });
+    expect(ALERT_WRITE_LIMITS.destination.durationSec).toBe(60);
+  });
+
+  it("a refused address is said for the kind of destination being added; too many additions say when to try again", () => {
+    const url = { status: 400, code: "invalid_parameter", param: "url" };
+    const slack = alertErrorText(url, "destination", "slack");
+    plain(slack);
+    expect(slack).toMatch(/https:\/\/hooks\.slack\.com\/services\/\. For any other address, choose Webhook\.$/);
+    expect(alertErrorText(url, "destination", "webhook")).toMatch(/private network/);
+    const tooMany = alertErrorText({ status: 429, code: "too_many_requests", retryAfter: 42 }, "destination");
+    plain(tooMany);
+    expect(tooMany).toMatch(/^This workspace added 10 destinations in the last minute, the most it may\. Try again in 42 s/);
   });
 
   it("a refused threshold says the bounds of the rule's own kind, as its hint does", () => {

@@ -6,6 +6,7 @@
 import { INSIGHTS_MAX_DAYS, PAGE_SIZE_MAX } from "@/lib/data-api/constants";
 import { ANNOTATION_AUTHOR_MAX, ANNOTATION_TEXT_MAX, ANNOTATIONS_PER_WORKSPACE } from "@/lib/annotations/limits";
 import { THRESHOLDS, type RuleKind } from "@/lib/alerts/rules";
+import type { DestinationKind } from "@/lib/queries/alerts";
 import { formatDuration, formatNumber, formatThreshold } from "@/lib/format/format";
 
 /** Why a range's end or zone cannot be used (lib/range names one per field). */
@@ -201,10 +202,10 @@ export function exportErrorText(error: { code?: string }): string {
 export type AlertSubject = "destination" | "rule" | "digest" | "test" | "delivery" | "preview";
 
 /**
- * The alerts' bounds the sentences name: 20 destinations and 50 rules per workspace, names of 80
+ * The alerts' bounds the sentences name: 20 destinations (10 added a minute) and 50 rules per workspace, names of 80
  * characters, a cooldown of at most a week (the store's and the routes' own; a test holds them equal).
  */
-export const ALERT_BOUNDS = { destinations: 20, rules: 50, nameMax: 80, cooldownMax: 10_080 } as const;
+export const ALERT_BOUNDS = { destinations: 20, destinationsPerMinute: 10, rules: 50, nameMax: 80, cooldownMax: 10_080 } as const;
 
 /** What a rule's threshold may be, by its kind (the routes' bounds): the form's hint, and the sentence when the route refuses it. */
 export function thresholdBoundsText(kind: RuleKind): string {
@@ -225,9 +226,10 @@ export function thresholdBoundsText(kind: RuleKind): string {
 
 /**
  * What an alerts form or list says when a route refused or failed, by status, code and field (the
- * route's own message is for developers). `kind` is the rule's, for a refused threshold.
+ * route's own message is for developers). `kind` is the rule's, for a refused threshold, or the
+ * destination's, for a refused address.
  */
-export function alertErrorText(error: ErrorFacts, subject: AlertSubject, kind?: RuleKind): string {
+export function alertErrorText(error: ErrorFacts, subject: AlertSubject, kind?: RuleKind | DestinationKind): string {
   const { status, code, param } = error;
   if (status === 400 || code === "invalid_parameter") {
     switch (param) {
@@ -236,9 +238,10 @@ export function alertErrorText(error: ErrorFacts, subject: AlertSubject, kind?: 
       case "name":
         return `Name the destination in 1 to ${formatNumber(ALERT_BOUNDS.nameMax)} characters.`;
       case "url":
+        if (kind === "slack") return "Paste the address Slack gave for the channel's incoming webhook: it starts with https://hooks.slack.com/services/. For any other address, choose Webhook.";
         return "This address cannot receive alerts. Use a full web address, such as https://example.com/hooks; addresses on a private network or on the dashboard's own machine are refused.";
       case "threshold":
-        return kind ? thresholdBoundsText(kind) : "Type a number for the threshold.";
+        return kind && kind !== "slack" && kind !== "webhook" ? thresholdBoundsText(kind) : "Type a number for the threshold.";
       case "destination_id":
         return "Choose where the rule sends to. Add a destination first if there is none.";
       case "cooldown_minutes":
@@ -251,6 +254,10 @@ export function alertErrorText(error: ErrorFacts, subject: AlertSubject, kind?: 
   if (code === "limit_reached" || code === "too_many" || status === 422) {
     if (subject === "destination") return `This workspace already has ${formatNumber(ALERT_BOUNDS.destinations)} destinations, the most it may. Delete one to add another.`;
     if (subject === "rule") return `This workspace already has ${formatNumber(ALERT_BOUNDS.rules)} rules, the most it may. Delete one to add another.`;
+  }
+  if (status === 429 && subject === "destination") {
+    const wait = error.retryAfter ? `in ${formatDuration(error.retryAfter)}` : "in a minute";
+    return `This workspace added ${formatNumber(ALERT_BOUNDS.destinationsPerMinute)} destinations in the last minute, the most it may. Try again ${wait}.`;
   }
   if (code === "not_retryable") return "This delivery cannot be sent again: it was delivered, it is being tried again already, or its destination is stopped.";
   if (status === 404) {

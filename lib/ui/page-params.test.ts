@@ -51,11 +51,11 @@ describe("each page's parameters, declared once", () => {
   it("a relative range opens as the days it means when opened, in the URL's zone or else the viewer's", () => {
     const at = (iso: string) => Date.parse(iso);
     const search = (q: string) => new URLSearchParams(q);
-    expect(relativeRangeSearch(search("range=7d&source=chatgpt"), "UTC", at("2026-11-18T10:00:00Z"))).toBe("?from=2026-11-12&source=chatgpt&to=2026-11-18");
+    expect(relativeRangeSearch(search("range=7d&source=chatgpt"), "UTC", at("2026-11-18T10:00:00Z"))).toBe("?from=2026-11-12&source=chatgpt&to=2026-11-18&tz=UTC");
     // A week later the same link is the week before that day.
-    expect(relativeRangeSearch(search("range=7d&source=chatgpt"), "UTC", at("2026-11-25T10:00:00Z"))).toBe("?from=2026-11-19&source=chatgpt&to=2026-11-25");
+    expect(relativeRangeSearch(search("range=7d&source=chatgpt"), "UTC", at("2026-11-25T10:00:00Z"))).toBe("?from=2026-11-19&source=chatgpt&to=2026-11-25&tz=UTC");
     // 23:30 UTC is already the next day in Berlin: the viewer's zone counts, and the URL's `tz` wins over it.
-    expect(relativeRangeSearch(search("range=today"), "Europe/Berlin", at("2026-11-18T23:30:00Z"))).toBe("?from=2026-11-19&to=2026-11-19");
+    expect(relativeRangeSearch(search("range=today"), "Europe/Berlin", at("2026-11-18T23:30:00Z"))).toBe("?from=2026-11-19&to=2026-11-19&tz=Europe%2FBerlin");
     expect(relativeRangeSearch(search("range=30d&tz=America/New_York"), "Europe/Berlin", at("2026-11-18T23:30:00Z"))).toBe("?from=2026-10-20&to=2026-11-18&tz=America%2FNew_York");
     // Nothing to send on: no range, dates given (they win), a value that is not a preset, two values.
     for (const q of ["source=chatgpt", "range=7d&from=2026-11-01", "range=8d", "range=7d&range=30d"]) expect(relativeRangeSearch(search(q), "UTC", at("2026-11-18T10:00:00Z")), q).toBeNull();
@@ -78,13 +78,24 @@ describe("a relative range in a page's URL", () => {
       const res = await open(`${page}?range=7d`);
       expect(res.status, page).toBe(307);
       const to = new URL(res.headers.get("location")!);
-      expect(`${to.pathname}${to.search}`, page).toBe(`${page}?from=2026-11-13&to=2026-11-19`);
+      expect(`${to.pathname}${to.search}`, page).toBe(`${page}?from=2026-11-13&to=2026-11-19&tz=Pacific%2FAuckland`);
     }
     // Opened a week later, the same link is that week.
     vi.setSystemTime(new Date("2026-11-25T12:00:00Z"));
     const later = await open("/visitors?range=7d&source=chatgpt");
-    expect(new URL(later.headers.get("location")!).search).toBe("?from=2026-11-20&source=chatgpt&to=2026-11-26");
+    expect(new URL(later.headers.get("location")!).search).toBe("?from=2026-11-20&source=chatgpt&to=2026-11-26&tz=Pacific%2FAuckland");
     // Not on a page the range does not drive, nor for a value that is not a preset (the header names it).
     for (const url of ["/settings?range=7d", "/visitors/vis_abc?range=7d", "/visitors?range=8d"]) expect((await open(url)).status, url).toBe(200);
+  });
+
+  it("waits, in a browser without the zone cookie, for the page to store the zone (unless the link names one)", async () => {
+    process.env.DATA_API_BASE_URL ??= "http://127.0.0.1:9/v1";
+    const session = await sessionCookie("svc_sk_test_demo_pro_4e8b2a6c9d1f");
+    const open = (url: string, cookie: string) => proxy(new NextRequest(`http://localhost:3000${url}`, { headers: { cookie } }));
+    expect((await open("/visitors?range=7d", session)).status).toBe(200);
+    expect((await open("/?period=7d", session)).status).toBe(200);
+    expect((await open("/visitors?range=7d&tz=Europe/Berlin", session)).status).toBe(307);
+    // A cookie this server cannot read is UTC, not a reason to wait for ever.
+    expect((await open("/visitors?range=7d", `${session}; viewer_tz=Mars%2FBase`)).status).toBe(307);
   });
 });

@@ -15,7 +15,8 @@ export const PAGE_PARAMS = {
   "/visitors": ["source", "intent", "converted", ...RANGE, "limit", "offset"],
   // `highlight` marks the rows of one question (a row of /queries opens it): not a filter.
   "/mentions": ["platform", "sentiment", "highlight", ...RANGE, "limit", "offset"],
-  "/platforms": [...RANGE, ...COMPARE],
+  // `platform`: the one AI platform sentiment over time shows (all without).
+  "/platforms": [...RANGE, ...COMPARE, "platform"],
   "/intelligence": RANGE,
   // `metric` shades the map (visitors or conversion rate); `country` opens that country's top cities.
   "/locations": [...RANGE, ...COMPARE, "metric", "country"],

@@ -106,7 +106,7 @@ function Pageviews({ period }: { period: Period }) {
           foot={
             <>
               <ChangeBadge change={o.pageviews?.change} unit="percent" window={periodPreviousLabel(period)} />
-              <span id={noteId}>No list to open: the Data API lists visitors, not pageviews.</span>
+              <span id={noteId}>No list to open: Workspace Analytics lists visitors, not pageviews.</span>
             </>
           }
         />

@@ -88,7 +88,7 @@ function MentionCard({ mention: m, highlighted }: { mention: Mention; highlighte
           Position {m.position ?? MISSING}
         </span>
         <span className="mention-time muted small">
-          <DateTime iso={m.created_at} mode="relative" />
+          <DateTime iso={m.created_at} mode="both" />
         </span>
       </div>
       <p className="mention-query">

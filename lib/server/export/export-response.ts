@@ -60,10 +60,10 @@ function contentDisposition(filename: string): string {
   return `attachment; filename="${filename}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
-/** The download's file name: what it holds (resource, filters, the range's days in `tz`) and the day. */
+/** The download's file name: what it holds (resource, filters, the range's days in `tz`), the day, and "excel" for CSV for Excel. */
 export function exportFilenameFor(request: ExportRequest, now: Date): string {
   const { extension } = encoderFor(request.params.format, EXPORT_COLUMNS[request.resource]);
-  return exportFilename(request.resource, exportFilters(request), extension, now, request.params.tz);
+  return exportFilename(request.resource, exportFilters(request), extension, now, request.params.tz, request.params.format === "csv-excel" ? "excel" : undefined);
 }
 
 /**
