@@ -15,7 +15,7 @@ import { z } from "zod";
 import { serverContext } from "@/lib/server/context";
 import { getEnv } from "@/lib/server/env";
 import { finalError, invalidParameter, json, withErrors } from "@/lib/server/http";
-import { jsonBodyOf, storeScope, type StoreResource } from "@/lib/server/store-scope";
+import { jsonBodyOf, requireResource, storeScope, type StoreResource } from "@/lib/server/store-scope";
 import type { Attempt, Destination, Rule } from "@/lib/store/alerts";
 import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
@@ -226,16 +226,19 @@ const PREVIEW_DERIVES_FROM: Record<RuleKind, StoreResource> = {
 
 /** GET /api/alerts/rules/preview?kind&threshold&cooldown_minutes: how often it would have fired in 30 days. */
 export const previewRuleRoute = withErrors("the rule's preview", async (req: Request) => {
+  const { store, workspace, apiKey } = await storeScope(req, { write: false });
   const params = new URL(req.url).searchParams;
   const kind = params.get("kind");
-  const { store, workspace } = await storeScope(req, { write: false, ...(isRuleKind(kind) ? { derivesFrom: PREVIEW_DERIVES_FROM[kind] } : {}) });
   if (!isRuleKind(kind)) throw invalidParameter("kind", `kind must be one of ${RULE_KINDS.join(", ")}.`);
   const rawThreshold = params.get("threshold");
   const value = rawThreshold === null || rawThreshold.trim() === "" ? undefined : Number(rawThreshold);
   const rawCooldown = params.get("cooldown_minutes");
   const cooldown = rawCooldown === null ? 60 : Number(rawCooldown);
   if (!Number.isInteger(cooldown) || cooldown < 0 || cooldown > COOLDOWN_MAX_MINUTES) throw invalidParameter("cooldown_minutes", `cooldown_minutes must be a whole number from 0 to ${COOLDOWN_MAX_MINUTES}.`);
-  const preview = await previewRule(store, workspace, { kind, threshold: threshold(kind, value), cooldownMs: cooldown * 60_000 }, serverContext().now());
+  const rule = { kind, threshold: threshold(kind, value), cooldownMs: cooldown * 60_000 };
+  // A question answered as asked (bad input is a 400 whoever asks), then only to a key allowed what it replays.
+  await requireResource(apiKey, PREVIEW_DERIVES_FROM[kind]);
+  const preview = await previewRule(store, workspace, rule, serverContext().now());
   return json(preview, { headers: noStore });
 });
 

@@ -191,6 +191,10 @@ describe("a key refused a resource upstream (403)", () => {
     expect((await preview("score_drop")).status).toBe(403);
     expect((await preview("rank_passed")).status).toBe(403);
     expect((await preview("negative_mentions")).status).toBe(200);
+    // A question asked wrongly is answered as such whoever asks: the 400 names the field, before any refusal.
+    const badThreshold = await call<ErrorJson>(rulePreview.GET, "/api/alerts/rules/preview?kind=score_drop&threshold=1000", { cookie: limited });
+    expect(badThreshold.status).toBe(400);
+    expect(badThreshold.body.error.param).toBe("threshold");
   });
 
   it("the resource is asked once per 5 minutes too, and that one request also rechecks the key", async () => {

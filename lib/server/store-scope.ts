@@ -4,7 +4,8 @@
 // the store kept of it), then the store and the session's workspace; and a JSON body read with a zod
 // schema, a bad field being a 400 that names it. One place, so the notes, views, alerts, the workspace,
 // the history and whatever the store serves next judge a request the same way: the route files under
-// app/api call `storeScope`, the store's reads in the BFF's table are declared with `storeRead`.
+// app/api call `storeScope`, the store's reads in the BFF's table are declared with `storeRead`, and a
+// route that learns what it derives from only from its input (a rule's preview) calls `requireResource`.
 import "server-only";
 import type { z } from "zod";
 import type { ActivityAction } from "@/lib/activity/actions";
@@ -61,19 +62,35 @@ export async function sessionStoreScope(session: PageSession | Session, derivesF
   const standing = await keyStanding(session.apiKey, derivesFrom);
   if (standing.key === "refused") {
     if (hasId(session)) await revokeSession(session);
-    throw new DataApiError({ status: 401, code: "unauthorized", message: "The Data API refused this key." });
+    throw keyRefused();
   }
-  if (derivesFrom && standing.resource === "refused") {
-    // In the live widget's own words: the score's history is refused as the score is.
-    const { status, code, message } = mapUpstreamError(new DataApiError({ status: 403, code: "forbidden", message: "" }), endpoints[derivesFrom].subject).error;
-    throw finalError({ status, code, message });
-  }
+  if (derivesFrom && standing.resource === "refused") throw resourceRefused(derivesFrom);
   const store = await serverContext().store();
   const workspace = (await store.workspaces.workspaceForKey(session.apiKey)).id;
   const record = async (action: ActivityAction, subject: string) => {
     await store.activity.record(workspace, { keyHint: session.keyHint, action, subject });
   };
   return { store, workspace, apiKey: session.apiKey, keyHint: session.keyHint, record };
+}
+
+/** The upstream's 401, which the error mapping answers as every upstream 401 (`session_expired`, the cookie cleared). */
+const keyRefused = () => new DataApiError({ status: 401, code: "unauthorized", message: "The Data API refused this key." });
+
+/** In the live widget's own words: the score's history is refused as the score is. */
+function resourceRefused(resource: StoreResource): DataApiError {
+  const { status, code, message } = mapUpstreamError(new DataApiError({ status: 403, code: "forbidden", message: "" }), endpoints[resource].subject).error;
+  return finalError({ status, code, message });
+}
+
+/**
+ * For a route that knows what it derives from only once its input is read (a rule's preview, by its
+ * kind): after `storeScope`, a 403 unless the key may read `resource` (asked as `derivesFrom` is).
+ */
+export async function requireResource(apiKey: string, resource: StoreResource): Promise<void> {
+  const standing = await keyStanding(apiKey, resource);
+  // Refused since the scope was judged (the resource's probe met a 401): the session ends as above.
+  if (standing.key === "refused") throw keyRefused();
+  if (standing.resource === "refused") throw resourceRefused(resource);
 }
 
 /**
