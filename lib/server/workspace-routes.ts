@@ -30,7 +30,7 @@ const KEY_FORM_MESSAGE = "apiKey must be a workspace API key: svc_sk_live_ or sv
 export type LinkedKeyBody = { id: string; key_hint: string; linked_at: string; current: boolean };
 
 /** What deleting everything would delete, counted (Settings' confirmation names it). */
-export type KeptBody = { snapshots: number; notes: number; views: number; alert_destinations: number; alert_rules: number; kept_key: boolean };
+export type KeptBody = { snapshots: number; notes: number; views: number; alert_destinations: number; alert_rules: number; kept_key: boolean; activity: number };
 
 export type WorkspaceBody = {
   watching: Workspace["watching"];
@@ -53,6 +53,7 @@ const keptBody = (k: KeptSummary): KeptBody => ({
   alert_destinations: k.alertDestinations,
   alert_rules: k.alertRules,
   kept_key: k.keptKey,
+  activity: k.activity,
 });
 
 /** The store's one scope (store-scope.ts: the session, its key rechecked upstream; writes check the same origin first, below) and the workspace as it is. */
