@@ -2,7 +2,8 @@
 // and value, a table cell under its row and column headers) and no name shows two values; the
 // range's figures agree with the insights routes and with each other, and what only the Data API's
 // periods give (pageviews, the funnel) is its matching period's, named so. Every headline figure
-// that counts visitors is a real link to them (a new tab too), and AI visitors says why it is not.
+// that counts visitors is a real link to them (a new tab too), AI visitors as one list of the four AI
+// platforms' visitors, as many as the figure.
 // Old `?period=` URLs still mean their window; the funnel is drawn without a scroll; the note under
 // the KPI cards keeps clear of them.
 import { readFile } from "node:fs/promises";
@@ -112,7 +113,7 @@ test("one window: no figure shows twice with two values, and the range's figures
   for (const [i, r] of top.entries()) await expect(page.getByTestId("top-ranking").getByRole("listitem").nth(i)).toContainText(r.name);
 });
 
-test("each headline figure that counts visitors is a link to them, also in a new tab; AI visitors says why it is not one", async ({ page, context }) => {
+test("each headline figure that counts visitors is a link to them, also in a new tab; AI visitors too, as one list", async ({ page, context }) => {
   const range = { from: FROM, to: TO, tz: "UTC" };
   await page.goto(`/?${new URLSearchParams(range).toString()}`);
   await expect(page.getByTestId("range-kpi-visitors").getByTestId("kpi-value")).not.toHaveText("", { timeout: 90_000 });
@@ -121,14 +122,10 @@ test("each headline figure that counts visitors is a link to them, also in a new
   expect(params(await kpiLink("range-kpi-visitors").getAttribute("href"))).toEqual(range);
   expect(params(await kpiLink("range-kpi-conversions").getAttribute("href"))).toEqual({ ...range, converted: "true" });
 
-  // AI visitors cannot be one list: its figure is no link, says why, and each platform opens its own.
-  const ai = page.getByTestId("range-kpi-ai");
-  await expect(ai.getByTestId("kpi-value").getByRole("link")).toHaveCount(0);
-  const aiValue = ai.getByTestId("kpi-value");
-  const reasonId = await aiValue.getAttribute("aria-describedby");
-  await expect(page.locator(`[id="${reasonId}"]`)).toHaveText("Not one list: the visitor list filters one source at a time.");
-  await expect(aiValue).toHaveAccessibleDescription("Not one list: the visitor list filters one source at a time.");
-  for (const source of AI) expect(params(await page.getByTestId(`range-kpi-ai-${source}`).getAttribute("href"))).toEqual({ ...range, source });
+  // AI visitors open one list: the four AI platforms' visitors of the range (`source=ai`).
+  expect(params(await kpiLink("range-kpi-ai").getAttribute("href"))).toEqual({ ...range, source: "ai" });
+  await expect(page.getByTestId("range-kpi-ai-note")).toHaveCount(0);
+  await expect(page.getByText("Not one list")).toHaveCount(0);
 
   // Each source's visitors and conversions.
   for (const source of ["chatgpt", "organic"]) {
@@ -153,6 +150,27 @@ test("each headline figure that counts visitors is a link to them, also in a new
   const shown = await page.getByTestId("range-kpi-visitors").getByTestId("kpi-value").innerText();
   await expect(tab.getByTestId("range")).toContainText(`of ${shown} visitors`);
   await tab.close();
+});
+
+test("AI visitors open one list: the four AI platforms' visitors of the range, as many as the figure", async ({ page }) => {
+  const range = { from: FROM, to: TO, tz: "UTC" };
+  await page.goto(`/?${new URLSearchParams(range).toString()}`);
+  const ai = page.getByTestId("range-kpi-ai").getByTestId("kpi-value");
+  await expect(ai).not.toHaveText("", { timeout: 90_000 });
+  await waitForWidgets(page);
+  const figure = await ai.innerText();
+  await ai.getByRole("link").click();
+  await expect(page).toHaveURL(/\/visitors\?.*source=ai/);
+  await waitForWidgets(page);
+  await expect(page.getByTestId("range")).toContainText(`of ${figure} visitors`);
+  await expect(page.getByLabel("Source")).toHaveValue("ai");
+  await expect(page.getByLabel("Source").locator("option:checked")).toHaveText("All AI platforms");
+  // The upstream's own count: the four platforms' lists, one at a time.
+  const counts = await Promise.all(AI.map((source) => sandboxGet<{ meta: { total: number } }>(`/visitors?source=${source}&from=${FROM}&to=${TO}&limit=1`)));
+  expect(numberText(counts.reduce((n, c) => n + c.meta.total, 0))).toBe(figure);
+  const rows = page.getByTestId("visitor-row");
+  await expect(rows.first()).toBeVisible();
+  for (const row of await rows.all()) await expect(row).toContainText(/ChatGPT|Claude|Perplexity|Gemini/);
 });
 
 test("old URLs keep working: ?period=7d is the header's last 7 days and the 7-day period; a bad period is named", async ({ page }) => {

@@ -1,6 +1,7 @@
 // `/platforms` and the movement on `/intelligence`: every number against the sandbox's own counts for
 // a range typed into the URL (its lists' `meta.total` with the same filters, and its mentions listed
-// and tallied here), the drill-down links landing on those rows, both pages at desktop and phone
+// and tallied here), the drill-down links landing on those rows (a competitor's on exactly its
+// mentions, as many as its figure), both pages at desktop and phone
 // widths without sideways scrolling and without serious accessibility violations.
 import { expect, test, type Page } from "@playwright/test";
 import { rangeText, shiftDate, utcDate } from "./helpers/clock";
@@ -127,10 +128,17 @@ test("competitors named with us: each with its mentions and share of the range's
     await expect(row).toContainText(numberText(count));
     await expect(row).toContainText(percentText((count * 100) / mentions.length));
   }
-  // The Data API cannot filter mentions by competitor: the link opens the range's mentions, and says so.
-  await expect(card.getByTestId("competitor-link-note")).toContainText("mentions cannot be filtered by competitor, so the list is not only the ones naming it");
+  // A competitor opens the range's mentions naming it: as many as its figure, each naming it.
+  await expect(card.getByTestId("competitor-link-note")).toHaveText("A competitor's name opens the range's mentions naming it, as many as its figure here.");
+  const [name, count] = expected[0]!;
   await table.getByTestId("competitor-link").first().click();
-  await expect(page).toHaveURL(`/mentions?${RANGE_QUERY}`);
+  await expect(page).toHaveURL(`/mentions?${new URLSearchParams({ competitor: name, ...RANGE })}`);
+  await waitForWidgets(page);
+  await expect(page.getByTestId("range")).toContainText(`of ${numberText(count)} mentions`);
+  await expect(page.getByRole("combobox", { name: "Competitor named" })).toHaveValue(name);
+  const cards = page.getByTestId("mention-card");
+  await expect(cards).toHaveCount(Math.min(count, 20));
+  for (const mention of await cards.all()) await expect(mention.locator(".chip").getByText(name, { exact: true }).first()).toBeVisible();
 });
 
 test("/intelligence: what moved alongside the score, over the score's window, labelled as movement and not cause", async ({ page }) => {

@@ -1,6 +1,6 @@
 // `/queries` in Chromium against the sandbox: every question of the range's mentions, its mentions
 // adding up to the sandbox's count; the platform and "never first" filters in the URL and sent to
-// the route; a question opening the range's mentions with it highlighted (said not to be a filter);
+// the route; a question opening exactly its mentions of the range, as many as its figure;
 // axe-clean and fitting from 375 to 1440 px in both themes.
 import { expect, test, type Page } from "@playwright/test";
 import { utcDate } from "./helpers/clock";
@@ -45,16 +45,27 @@ test("the questions add up to the range's mentions with a question; the filters 
   for (const row of await page.getByTestId("query-row").all()) await expect(row.locator("td").nth(8)).toHaveText("0.0%");
 });
 
-test("a question opens the range's mentions with it highlighted, said not to be a filter", async ({ page }) => {
-  await page.goto(`/queries?${RANGE}`);
-  await waitForWidgets(page);
-  const row = page.getByTestId("query-row").first();
-  const question = (await row.getByRole("rowheader").textContent())!.trim();
-  await row.getByRole("link").click();
-  await expect(page).toHaveURL(/\/mentions\?.*highlight=/);
-  await waitForWidgets(page);
-  await expect(page.getByTestId("highlight-notice")).toContainText(`with the question “${question}” highlighted`);
-  await expect(page.getByTestId("highlight-notice")).toContainText("Mentions cannot be filtered by question");
+test("a question opens its mentions of the range, as many as its figure (of the platform filtered on, too)", async ({ page }) => {
+  test.setTimeout(90_000);
+  for (const platform of [null, "claude"]) {
+    await page.goto(`/queries?${RANGE}${platform ? `&platform=${platform}` : ""}`);
+    await waitForWidgets(page);
+    const row = page.getByTestId("query-row").first();
+    const question = (await row.getByRole("rowheader").textContent())!.trim();
+    const figure = (await row.locator("td").first().textContent())!.trim();
+    await row.getByRole("link").click();
+    await expect(page).toHaveURL(/\/mentions\?.*query=/);
+    const url = new URL(page.url());
+    expect(Object.fromEntries(url.searchParams)).toEqual({ ...WEEK, tz: "UTC", query: question, ...(platform ? { platform } : {}) });
+    await waitForWidgets(page);
+    await expect(page.getByRole("combobox", { name: "Question" })).toHaveValue(question);
+    await expect(page.getByTestId("range")).toContainText(`of ${figure} mentions`);
+    // Each of them that question, however it was written.
+    for (const card of await page.getByTestId("mention-card").all()) {
+      const text = (await card.locator(".mention-query").innerText()).replace(/^Query:\s*/, "");
+      expect(text.replace(/^“|”$/g, "").trim().toLowerCase()).toBe(question.toLowerCase());
+    }
+  }
 });
 
 for (const scheme of ["light", "dark"] as const) {

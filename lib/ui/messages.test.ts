@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { insightsParams, mentionListParams, parseQuery, visitorListParams } from "@/lib/data-api/params";
+import { insightsParams, mentionPageParams, parseQuery, visitorListParams, visitorPageParams } from "@/lib/data-api/params";
 import { ALERT_WRITE_LIMITS } from "@/lib/alerts/write-limit";
 import { MAX_DESTINATIONS, MAX_RULES } from "@/lib/store/alerts";
 import { ALERT_BOUNDS, alertErrorText, exportErrorText, filterProblemText, loadErrorText, noteErrorText, rangeProblemText, signInErrorText, thresholdBoundsText, type RangeField, type RangeProblem } from "./messages";
@@ -41,7 +41,8 @@ describe("range fields say what is wrong and what to do", () => {
 });
 
 describe("filter fields refused by a route", () => {
-  const params = [...new Set([...Object.keys(visitorListParams.shape), ...Object.keys(mentionListParams.shape), "tz", "format", "something_new"])];
+  // The list pages' own parameters: the Data API's and the ones the dashboard filters by itself.
+  const params = [...new Set([...Object.keys(visitorPageParams.shape), ...Object.keys(mentionPageParams.shape), "tz", "format", "something_new"])];
   it.each(params)("%s", (param) => {
     plain(filterProblemText(param));
   });
@@ -72,6 +73,7 @@ const ERRORS = [
   { status: 503, code: "rate_limited", retryAfter: 38 },
   { status: 503, code: "rate_limited" },
   { status: 503, code: "listing_changed" },
+  { status: 422, code: "listing_too_large" },
   { status: 503, code: "not_configured" },
   { status: 504, code: "upstream_timeout" },
   { status: 418, code: "http_error" },
@@ -87,6 +89,9 @@ describe("widget errors", () => {
     expect(loadErrorText({ status: 0, code: "network_error" }, "x")).toMatch(/dashboard's server could not be reached/);
     expect(loadErrorText({ status: 502, code: "network_error" }, "x")).toMatch(/Workspace Analytics could not be reached/);
     expect(loadErrorText({ status: 400, code: "invalid_parameter", param: "limit" }, "x")).toBe("Show between 1 and 100 rows per page.");
+    // A list or an insight over the listing cap asks for what helps: a shorter range.
+    expect(loadErrorText({ status: 422, code: "listing_too_large" }, "mentions")).toBe("This range holds more data than the dashboard goes through at once. Choose a shorter range.");
+    expect(filterProblemText("query")).toMatch(/^Type the question .* 1 to 1,000 characters/);
   });
 });
 

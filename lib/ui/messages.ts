@@ -3,7 +3,7 @@
 // must be an ISO 8601 date …"); the UI never shows those verbatim on a field or a widget: it maps
 // an error by its `param`, `code` and status to a sentence here. A range field's problem comes with
 // its reason (lib/range: not a date, backwards, too long…), so the sentence says what to do.
-import { INSIGHTS_MAX_DAYS, PAGE_SIZE_MAX } from "@/lib/data-api/constants";
+import { COMPETITOR_PARAM_MAX, INSIGHTS_MAX_DAYS, PAGE_SIZE_MAX, QUERY_PARAM_MAX } from "@/lib/data-api/constants";
 import { ANNOTATION_AUTHOR_MAX, ANNOTATION_TEXT_MAX, ANNOTATIONS_PER_WORKSPACE } from "@/lib/annotations/limits";
 import { THRESHOLDS, type RuleKind } from "@/lib/alerts/rules";
 import type { DestinationKind } from "@/lib/queries/alerts";
@@ -68,6 +68,8 @@ const FILTER_NAMES: Record<string, string> = {
   metric: "map's shading",
   country: "country",
   never_first: "“never first” filter",
+  query: "question",
+  competitor: "competitor",
 };
 
 /** The sentence a filter field (or a list's invalid-filter notice) shows when the server refused its value. */
@@ -103,6 +105,10 @@ export function filterProblemText(param: string): string {
       return "This country is not one the dashboard can show. Choose one from the table.";
     case "never_first":
       return "Choose whether to keep only the questions where the brand is never named first.";
+    case "query":
+      return `Type the question to show the mentions of, in 1 to ${formatNumber(QUERY_PARAM_MAX)} characters, or leave it empty for every question.`;
+    case "competitor":
+      return `Type a competitor's name as the mentions give it, in 1 to ${formatNumber(COMPETITOR_PARAM_MAX)} characters, or leave it empty.`;
     default:
       return `The ${FILTER_NAMES[param] ?? "filter"} in this link cannot be used.`;
   }
@@ -129,6 +135,8 @@ export function loadErrorText(error: ErrorFacts, what: string): string {
   if (code === "network_error") return "Workspace Analytics could not be reached. Try again in a moment.";
   if (code === "unexpected_response" || code === "redirect_rejected") return "Workspace Analytics sent data the dashboard could not read. If it happens again, pass the request ID on to support.";
   if (code === "listing_changed") return "The data changed while it was being counted. Try again to get exact figures.";
+  // A range whose rows are more than the dashboard goes through for one answer (INSIGHTS_MAX_LISTED_ROWS).
+  if (code === "listing_too_large") return "This range holds more data than the dashboard goes through at once. Choose a shorter range.";
   if (code === "not_configured") return "The dashboard is not fully set up yet. Ask the person who runs it to check its settings.";
   // An upstream failure is named by its code where the status is not at hand (an export's recorded error).
   if ((status !== undefined && status >= 500) || code === "upstream_error") return "Workspace Analytics had a problem. Try again shortly.";

@@ -1,7 +1,8 @@
 // The one declaration of the pages' parameters (page-params.ts) against the pages themselves: every
 // search-params.ts under app/(app) reads exactly the parameters declared for its page (a parser added
 // to a page but not to the declaration, or the other way round, fails here), every page declared has
-// one, and a relative range (`range=7d`) is sent on to the days it means as of the moment it is opened.
+// one, and a relative range (`range=7d`) is sent on to the days it means as of the moment it is opened;
+// an older mentions link's `highlight` is sent on as the filter `query`.
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { NextRequest } from "next/server";
@@ -9,7 +10,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { proxy } from "@/proxy";
 import { relativeRangeSearch } from "@/lib/range/api-period";
 import { sessionCookie } from "@/lib/server/test-support";
-import { isQueryPage, PAGE_PARAMS } from "./page-params";
+import { isQueryPage, legacyHighlightSearch, PAGE_PARAMS } from "./page-params";
 
 const APP_DIR = path.resolve(__dirname, "../../app/(app)");
 
@@ -97,5 +98,31 @@ describe("a relative range in a page's URL", () => {
     expect((await open("/visitors?range=7d&tz=Europe/Berlin", session)).status).toBe(307);
     // A cookie this server cannot read is UTC, not a reason to wait for ever.
     expect((await open("/visitors?range=7d", `${session}; viewer_tz=Mars%2FBase`)).status).toBe(307);
+  });
+});
+
+describe("an older mentions link with `highlight`", () => {
+  it("is the filter `query` now: the question as written, the other parameters kept, a `query` given winning", () => {
+    const search = (q: string) => new URLSearchParams(q);
+    expect(legacyHighlightSearch(search("tz=UTC&highlight=Best+tool%3F&from=2026-11-01&to=2026-11-30&platform=claude"))).toBe(
+      "?from=2026-11-01&platform=claude&query=Best+tool%3F&to=2026-11-30&tz=UTC",
+    );
+    expect(legacyHighlightSearch(search("highlight=a&query=b"))).toBe("?query=b");
+    // A blank highlight marked nothing: it is dropped, not made a filter the route would refuse.
+    expect(legacyHighlightSearch(search("highlight=%20&sentiment=negative"))).toBe("?sentiment=negative");
+    expect(legacyHighlightSearch(search("highlight="))).toBe("");
+    expect(legacyHighlightSearch(search("query=b"))).toBeNull();
+  });
+
+  it("is sent on (307) by the proxy, on /mentions only, in a first visit too (no zone cookie needed)", async () => {
+    process.env.DATA_API_BASE_URL ??= "http://127.0.0.1:9/v1";
+    const session = await sessionCookie("svc_sk_test_demo_pro_4e8b2a6c9d1f");
+    const open = (url: string) => proxy(new NextRequest(`http://localhost:3000${url}`, { headers: { cookie: session } }));
+    const res = await open("/mentions?from=2026-11-01&highlight=Best%20tool&to=2026-11-30&tz=UTC");
+    expect(res.status).toBe(307);
+    const to = new URL(res.headers.get("location")!);
+    expect(`${to.pathname}${to.search}`).toBe("/mentions?from=2026-11-01&query=Best+tool&to=2026-11-30&tz=UTC");
+    expect((await open("/mentions?query=Best%20tool")).status).toBe(200);
+    expect((await open("/queries?highlight=x")).status).toBe(200);
   });
 });

@@ -26,7 +26,7 @@ import { keyId } from "../key-id";
 import { serverContext } from "../context";
 import { isSameOrigin } from "../csrf";
 import { getRequestSession, type Session } from "../session";
-import { dataApiForKey, maskKey, rateBudgetForKey } from "../upstream";
+import { maskKey, rateBudgetForKey } from "../upstream";
 import type { ExportResource } from "./columns";
 import { EXPORT_PAGE_SIZE, exportFilenameFor, exportResponse, type ExportRequest } from "./export-response";
 import { minSecondsForRequests, pagesFor } from "./rate-bound";
@@ -259,7 +259,7 @@ async function handleExport(req: Request, resource: ExportResource): Promise<Res
   const keyHint = maskKey(session.apiKey);
   timer = setTimeout(() => void tick(), TICK_MS);
   try {
-    return await exportResponse(dataApiForKey(session.apiKey), request, {
+    return await exportResponse(session.apiKey, request, {
       signal: live.signal,
       now: new Date(startedMs),
       maxRows: getEnv().exportMaxRows,
