@@ -57,7 +57,7 @@ export async function keyStanding(apiKey: string, resource?: StoreResource): Pro
   const probed = resource ?? "/visitors";
   let standing: Required<KeyStanding>;
   try {
-    await dataApiForKey(apiKey).get(probed, PROBES[probed] as never, { fresh: true });
+    await dataApiForKey(apiKey).get(probed, PROBES[probed] as never, { fresh: true, keep: false });
     standing = { key: "ok", resource: "ok" };
   } catch (error) {
     if (isDataApiError(error) && error.status === 401) standing = { key: "refused", resource: "unknown" };
