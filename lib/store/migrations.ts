@@ -241,6 +241,26 @@ const migrations: Record<string, Migration> = {
       await setSchemaVersion(db, 3);
     },
   },
+  "0004_activity": {
+    async up(db: Kysely<unknown>) {
+      // Who changed what in a workspace (watching, keys, destinations, rules, the digest, shares,
+      // tokens): newest first by `at`, then `id`; bounded per workspace by the store (activity.ts).
+      await db.schema
+        .createTable("activity")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("at", "bigint", (c) => c.notNull())
+        .addColumn("key_hint", "text", (c) => c.notNull())
+        .addColumn("action", "text", (c) => c.notNull())
+        .addColumn("subject", "text", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("activity_by_workspace_at").on("activity").columns(["workspace_id", "at"]).execute();
+      // Housekeeping forgets what is older than 90 days, in every workspace at once.
+      await db.schema.createIndex("activity_by_at").on("activity").column("at").execute();
+
+      await setSchemaVersion(db, 4);
+    },
+  },
 };
 
 /** The schema version this code migrates to: the number of migrations. */
