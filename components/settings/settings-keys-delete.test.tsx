@@ -90,6 +90,8 @@ describe("Delete everything kept", () => {
     await waitFor(() => expect(document.activeElement).toBe(within(card).getByRole("button", { name: "Delete everything kept…" })));
 
     await user.click(within(card).getByRole("button", { name: "Delete everything kept…" }));
+    // The confirmation takes the focus when it opens (a frame later): type only after that, as a person would.
+    await waitFor(() => expect(document.activeElement?.tagName).toBe("H3"));
     const word = within(card).getByRole("textbox", { name: 'Type "delete" to confirm' });
     await user.type(word, "yes{Enter}");
     expect((await within(card).findByRole("alert")).textContent).toContain('Type "delete" to confirm: nothing has been deleted.');
