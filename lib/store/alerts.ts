@@ -10,7 +10,7 @@
 // Every function of a workspace's data takes the workspace first and touches no other workspace's rows.
 import "server-only";
 import { randomBytes } from "node:crypto";
-import type { Kysely, Selectable } from "kysely";
+import type { Kysely, Selectable, Transaction } from "kysely";
 import { StoreLimitError } from "./errors";
 import type {
   AlertDeliveriesTable,
@@ -23,6 +23,7 @@ import type {
   WorkspaceId,
 } from "./schema";
 import { openSecret, sealSecret, type SealingSecrets } from "./secrets";
+import { lockWorkspace } from "./workspace-lock";
 
 /** Bounds per workspace: enough for a team, small enough that a script cannot fill the screen. */
 export const MAX_DESTINATIONS = 20;
@@ -132,8 +133,10 @@ const clip = (text: string, max = 300) => text.replace(/\s+/g, " ").slice(0, max
 export function alertsContext(deps: AlertsDeps) {
   const { db } = deps;
 
-  async function countOf(table: "alert_destinations" | "alert_rules", workspace: WorkspaceId): Promise<number> {
-    const { count } = await db.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as("count")).where("workspace_id", "=", workspace).executeTakeFirstOrThrow();
+  /** How many of the workspace's `table` rows there are, counted in `tx` after its lock (no create can race past the bound). */
+  async function countLocked(tx: Transaction<StoreTables>, table: "alert_destinations" | "alert_rules", workspace: WorkspaceId): Promise<number> {
+    await lockWorkspace(tx, workspace);
+    const { count } = await tx.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as("count")).where("workspace_id", "=", workspace).executeTakeFirstOrThrow();
     return Number(count);
   }
 
@@ -167,29 +170,28 @@ export function alertsContext(deps: AlertsDeps) {
       return row ? open(row) : undefined;
     },
 
-    /** Keeps a destination, its URL and secret sealed; 422 at MAX_DESTINATIONS. */
+    /** Keeps a destination, its URL and secret sealed; 422 at MAX_DESTINATIONS (counted under the workspace's lock). */
     async createDestination(workspace: WorkspaceId, input: { kind: DestinationKind; name: string; url: string; urlHint: string; secret: string | null }): Promise<Destination> {
-      if ((await countOf("alert_destinations", workspace)) >= MAX_DESTINATIONS) {
-        throw new StoreLimitError(`This workspace already has ${MAX_DESTINATIONS} alert destinations, the most it may. Delete one to add another.`);
-      }
       const id = newId("dst");
       const secrets = deps.secrets();
-      const row = await db
-        .insertInto("alert_destinations")
-        .values({
-          id,
-          workspace_id: workspace,
-          kind: input.kind,
-          name: input.name,
-          url_sealed: sealSecret(secrets, urlAad(id), input.url),
-          url_hint: input.urlHint,
-          secret_sealed: input.secret === null ? null : sealSecret(secrets, secretAad(id), input.secret),
-          status: "active",
-          stopped_reason: null,
-          created_at: deps.now(),
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const values = {
+        id,
+        workspace_id: workspace,
+        kind: input.kind,
+        name: input.name,
+        url_sealed: sealSecret(secrets, urlAad(id), input.url),
+        url_hint: input.urlHint,
+        secret_sealed: input.secret === null ? null : sealSecret(secrets, secretAad(id), input.secret),
+        status: "active" as const,
+        stopped_reason: null,
+        created_at: deps.now(),
+      };
+      const row = await db.transaction().execute(async (tx) => {
+        if ((await countLocked(tx, "alert_destinations", workspace)) >= MAX_DESTINATIONS) {
+          throw new StoreLimitError(`This workspace already has ${MAX_DESTINATIONS} alert destinations, the most it may. Delete one to add another.`);
+        }
+        return tx.insertInto("alert_destinations").values(values).returningAll().executeTakeFirstOrThrow();
+      });
       return toDestination(row);
     },
 
@@ -217,33 +219,37 @@ export function alertsContext(deps: AlertsDeps) {
       return rows.map(toRule);
     },
 
-    /** Keeps a rule (state `ok`, nothing checked yet); 404 is the caller's for an unknown destination. */
+    /** Keeps a rule (state `ok`, nothing checked yet); 404 is the caller's for an unknown destination; 422 at MAX_RULES (counted under the workspace's lock). */
     async createRule(workspace: WorkspaceId, input: { kind: string; threshold: number | null; destinationId: string; cooldownMs: number }): Promise<Rule | undefined> {
-      const destination = await db.selectFrom("alert_destinations").select("id").where("workspace_id", "=", workspace).where("id", "=", input.destinationId).executeTakeFirst();
-      if (!destination) return undefined;
-      if ((await countOf("alert_rules", workspace)) >= MAX_RULES) {
-        throw new StoreLimitError(`This workspace already has ${MAX_RULES} alert rules, the most it may. Delete one to add another.`);
-      }
-      const row = await db
-        .insertInto("alert_rules")
-        .values({
-          id: newId("rule"),
-          workspace_id: workspace,
-          kind: input.kind,
-          threshold: input.threshold,
-          destination_id: input.destinationId,
-          cooldown_ms: input.cooldownMs,
-          state: "ok",
-          detail: null,
-          last_checked_at: null,
-          last_changed_at: null,
-          notified_state: null,
-          notified_at: null,
-          created_at: deps.now(),
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return toRule(row);
+      const row = await db.transaction().execute(async (tx) => {
+        const count = await countLocked(tx, "alert_rules", workspace);
+        // Read after the lock: a destination deleted meanwhile is not found.
+        const destination = await tx.selectFrom("alert_destinations").select("id").where("workspace_id", "=", workspace).where("id", "=", input.destinationId).executeTakeFirst();
+        if (!destination) return undefined;
+        if (count >= MAX_RULES) {
+          throw new StoreLimitError(`This workspace already has ${MAX_RULES} alert rules, the most it may. Delete one to add another.`);
+        }
+        return tx
+          .insertInto("alert_rules")
+          .values({
+            id: newId("rule"),
+            workspace_id: workspace,
+            kind: input.kind,
+            threshold: input.threshold,
+            destination_id: input.destinationId,
+            cooldown_ms: input.cooldownMs,
+            state: "ok",
+            detail: null,
+            last_checked_at: null,
+            last_changed_at: null,
+            notified_state: null,
+            notified_at: null,
+            created_at: deps.now(),
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+      });
+      return row ? toRule(row) : undefined;
     },
 
     async removeRule(workspace: WorkspaceId, id: string): Promise<boolean> {
