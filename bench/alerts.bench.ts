@@ -79,7 +79,7 @@ async function deliveriesPerSecond(): Promise<{ lines: string[] }> {
       for (let i = 0; i < QUEUED; i++) {
         await store.alerts.enqueue(ws, { dedupeKey: `bench:${i}`, type: "alert.firing", body: { type: "alert.firing", timestamp: new Date().toISOString(), data: { message: `Bench event ${i}` } } }, [destination.id]);
       }
-      const sender = createDeliverer({ store: async () => store, now: clock, instance: "bench", send: (u, s, m) => send(u, s, m, { allowPrivate: true, now: clock }), log: () => {} });
+      const sender = createDeliverer({ store: async () => store, now: clock, instance: "bench", send: (u, s, m, o) => send(u, s, m, { allowPrivate: true, now: clock, ...o }), log: () => {} });
       const started = performance.now();
       let attempts = await sender.deliverDue();
       // The failed ones are due 5 s later: move this process's clock instead of waiting.

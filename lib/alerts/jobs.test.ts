@@ -40,7 +40,7 @@ afterEach(async () => {
 type Instance = { scheduler: JobScheduler; deliverer: Deliverer };
 
 function instance(store: Store, name: string, withHistory: boolean): Instance {
-  const deliverer = createDeliverer({ store: async () => store, now: clock, instance: name, send: (u, s, m) => send(u, s, m, { allowPrivate: true, now: clock }), log: () => {} });
+  const deliverer = createDeliverer({ store: async () => store, now: clock, instance: name, send: (u, s, m, o) => send(u, s, m, { allowPrivate: true, now: clock, ...o }), log: () => {} });
   const afterCollect = (st: Store, ws: WorkspaceId) => checkRules({ store: st, now: clock, publicUrl: "https://analytics.example.com" }, ws, () => {});
   const definitions = [
     ...(withHistory ? historyJobs({ store: async () => store, context: serverCollectContext, afterCollect, log: () => {} }) : []),

@@ -4,7 +4,9 @@
 // another workspace is a 404 like an unknown one. A destination's URL is checked before it is kept
 // (syntax, https, and every address its name resolves to: no private, loopback or link-local ones
 // unless WEBHOOK_ALLOW_PRIVATE=true); it is then sealed and only its hint is ever answered. A signed
-// webhook's secret is answered once, on creation.
+// webhook's secret is answered once, on creation. A "Send a test" or "Retry" that would send counts
+// against the workspace's 10 a minute (the store counts them across instances): past it, 429 with
+// Retry-After in the shared error shape.
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
@@ -12,7 +14,9 @@ import { serverContext } from "@/lib/server/context";
 import { getEnv } from "@/lib/server/env";
 import { finalError, invalidParameter, json, withErrors } from "@/lib/server/http";
 import { jsonBodyOf, storeScope } from "@/lib/server/store-scope";
-import type { Attempt, Destination, Rule } from "@/lib/store/alerts";
+import { MANUAL_SENDS_PER_WINDOW, MAX_WAITING_PER_DESTINATION, type Attempt, type Destination, type Rule } from "@/lib/store/alerts";
+import type { WorkspaceId } from "@/lib/store/schema";
+import type { Store } from "@/lib/store/store";
 import { previewRule } from "./check";
 import { nextDigestAt } from "./digest";
 import { checkResolved, DestinationRefused, parseDestinationUrl, urlHint } from "./destination-url";
@@ -22,7 +26,16 @@ import { checkThreshold, isRuleKind, RULE_KINDS, type RuleKind } from "./rules";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-const destinationJson = (d: Destination) => ({ id: d.id, kind: d.kind, name: d.name, url_hint: d.urlHint, status: d.status, stopped_reason: d.stoppedReason, created_at: iso(d.createdAt) });
+const destinationJson = (d: Destination) => ({
+  id: d.id,
+  kind: d.kind,
+  name: d.name,
+  url_hint: d.urlHint,
+  status: d.status,
+  stopped_reason: d.stoppedReason,
+  resting_until: iso(d.restingUntil),
+  created_at: iso(d.createdAt),
+});
 
 const ruleJson = (r: Rule) => ({
   id: r.id,
@@ -49,6 +62,19 @@ const attemptJson = (a: Attempt) => ({
   next_attempt_at: iso(a.nextAttemptAt),
   retryable: a.retryable,
 });
+
+/** Counts a "Send a test" or a "Retry" against the workspace's limit a minute, or answers 429 with Retry-After. */
+async function takeManualSend(store: Store, workspace: WorkspaceId, kind: "test" | "retry"): Promise<void> {
+  const taken = await store.alerts.takeManualSend(workspace, kind);
+  if (taken.allowed) return;
+  const seconds = Math.ceil(taken.retryAfterMs / 1000);
+  throw finalError({
+    status: 429,
+    code: "rate_limit_exceeded",
+    message: `"Send a test" and "Retry" can be used ${MANUAL_SENDS_PER_WINDOW} times a minute in a workspace; try again in ${seconds} s.`,
+    retryAfter: seconds,
+  });
+}
 
 const notFound = (what: string) => finalError({ status: 404, code: "not_found", message: `This workspace has no ${what} with that id (deleted meanwhile?).` });
 const noStore = { "Cache-Control": "no-store" };
@@ -111,7 +137,7 @@ export const deleteDestination = withErrors("deleting the destination", async (r
   return noContent();
 });
 
-/** POST /api/alerts/destinations/{id}/test: 202, one delivery of type `test`, sent at once. */
+/** POST /api/alerts/destinations/{id}/test: 202, one delivery of type `test`, sent at once; 429 past 10 a minute. */
 export const testDestination = withErrors("sending a test", async (req: Request, ctx: IdContext) => {
   const { store, workspace } = await storeScope(req, { write: true });
   const id = await idOf(ctx, "dst", "destination");
@@ -120,6 +146,7 @@ export const testDestination = withErrors("sending a test", async (req: Request,
   if (destination.status === "stopped") {
     throw finalError({ status: 409, code: "destination_stopped", message: destination.stoppedReason ?? "This destination is stopped: delete it and add it again." });
   }
+  await takeManualSend(store, workspace, "test");
   const now = serverContext().now();
   const publicUrl = getEnv().publicUrl;
   const body: EventBody = {
@@ -206,13 +233,22 @@ export const listDeliveries = withErrors("the deliveries", async (req: Request) 
   return json({ data: (await store.alerts.attempts(workspace, limit)).map(attemptJson) }, { headers: noStore });
 });
 
-/** POST /api/alerts/deliveries/{id}/retry: 202, the failed delivery due again now. */
+/** POST /api/alerts/deliveries/{id}/retry: 202, the failed delivery due again now; 429 past 10 a minute. */
 export const retryDelivery = withErrors("retrying the delivery", async (req: Request, ctx: IdContext) => {
   const { store, workspace } = await storeScope(req, { write: true });
   const id = await idOf(ctx, "dlv", "delivery");
+  const notRetryable = () => finalError({ status: 409, code: "not_retryable", message: "Only a delivery that failed for good, to a destination still active, can be retried (this one is delivered, still retrying, or its destination is stopped)." });
+  // Judged before it is counted: only a retry that would send counts against the limit.
+  const retryable = await store.alerts.retryable(workspace, id);
+  if (retryable === "unknown") throw notFound("delivery");
+  if (retryable === "not_retryable") throw notRetryable();
+  await takeManualSend(store, workspace, "retry");
   const outcome = await store.alerts.retry(workspace, id);
   if (outcome === "unknown") throw notFound("delivery");
-  if (outcome === "not_retryable") throw finalError({ status: 409, code: "not_retryable", message: "Only a delivery that failed for good, to a destination still active, can be retried (this one is delivered, still retrying, or its destination is stopped)." });
+  if (outcome === "queue_full") {
+    throw finalError({ status: 409, code: "queue_full", message: `${MAX_WAITING_PER_DESTINATION} deliveries are already waiting for this destination, the most that may: retry when some have gone out.` });
+  }
+  if (outcome === "not_retryable") throw notRetryable();
   alertsDeliverer().kick();
   return json({ id, status: "retrying" }, { status: 202, headers: noStore });
 });

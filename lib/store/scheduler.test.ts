@@ -263,8 +263,9 @@ describe.each(STORE_KINDS)("background jobs (%s)", (kind) => {
     await store.alerts.recordCheck(rule, { basis: "score:1", at: T0, state: "ok", value: 60, message: "old" }, null);
     await store.alerts.recordCheck(rule, { basis: "score:2", at: now - day, state: "ok", value: 60, message: "recent" }, null);
     const [sent] = (await store.alerts.enqueue(ws, { dedupeKey: "sent", type: "test", body: {} }, [destination.id]))!;
-    await store.alerts.claim(sent!, "x", Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
-    await store.alerts.finishAttempt({ ...sent!, attempts: 1 }, "x", { at: T0, status: "delivered", responseStatus: 200, error: null, durationMs: 5, nextAttemptAt: null });
+    const claimed = await store.alerts.claimNext(destination.id, "x", T0, T0 + MIN);
+    expect(claimed).toMatchObject({ id: sent!.id, attempts: 1 });
+    await store.alerts.finishAttempt(claimed!, "x", { at: T0, status: "delivered", responseStatus: 200, error: null, durationMs: 5, nextAttemptAt: null });
     await store.alerts.enqueue(ws, { dedupeKey: "waiting", type: "test", body: {} }, [destination.id]);
     const job = housekeepingJob(async () => store, { keepDays: 30, alertsKeepDays: 30 });
     expect(job.slotOf(now)).toBe(dailySlotAt(3)(now));
