@@ -1,7 +1,7 @@
 // Several instances sharing one PostgreSQL, for real: two production instances of the built app
 // (bench/cluster.ts) with DATABASE_URL pointing at a PostgreSQL server this test starts on loopback
 // (lib/store/test-postgres.ts), on one sandbox. A workspace watched before they start: the current
-// hour's collection slot runs once across both (one claim, one read of the score and the ranking),
+// hour's collection slot of that workspace runs once across both (one claim, one read of the score and the ranking),
 // and stays run after both have ticked again; both instances answer the same /api/workspace. An alert
 // rule set before they start fires on the first snapshot and reaches a real receiver once; a rule
 // added through one instance fires once when both read the next day's score at the same moment.
@@ -25,6 +25,7 @@ let cluster: Cluster;
 let store: Store;
 let receiver: Receiver;
 let secret: string;
+let workspace: string;
 const dataDir = mkdtempSync(path.join(tmpdir(), "wa-cluster-history-"));
 
 beforeAll(async () => {
@@ -33,6 +34,7 @@ beforeAll(async () => {
   // The deployment's store, as the instances will open it (same SESSION_SECRET: the sealed key opens there).
   store = await openStore({ dataDir, databaseUrl }, { secrets: () => ({ current: BENCH_SESSION_SECRET }) });
   const ws = await store.workspaces.workspaceForKey(DEMO_KEYS.pro);
+  workspace = ws.id;
   await store.workspaces.setWatching(ws.id, DEMO_KEYS.pro);
   receiver = await startReceiver();
   secret = `whsec_${randomBytes(24).toString("base64")}`;
@@ -63,17 +65,19 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, ms: n
 describe("two instances sharing one PostgreSQL", () => {
   it("run the watched workspace's hourly collection once per slot across both", async () => {
     const slot = hourlySlot(Date.now());
-    const run = await until("the hourly slot to be run", async () => (await store.jobs.runs(HOURLY_JOB)).find((r) => r.slot >= slot && r.state === "done"), 40_000);
-    expect(run.outcome).toMatch(/^hourly: 1 watched workspaces collected/);
+    // The workspace's own slot (scope: its id).
+    const runsOf = () => store.jobs.runs(HOURLY_JOB, { scope: workspace });
+    const run = await until("the hourly slot to be run", async () => (await runsOf()).find((r) => r.slot >= slot && r.state === "done"), 40_000);
+    expect(run.outcome).toMatch(/^hourly: 2 kept/);
     // Both instances tick every 30 s: after another round of ticks the slot is still run once.
     await new Promise((r) => setTimeout(r, 32_000));
-    const runs = (await store.jobs.runs(HOURLY_JOB)).filter((r) => r.slot === run.slot);
+    const runs = (await runsOf()).filter((r) => r.slot === run.slot);
     expect(runs).toHaveLength(1);
     expect(runs[0]!.attempts).toBe(1);
     const stats = await cluster.sandbox.stats();
     // Each instance's catch-up ran the slot's collection at most once between them (a slot crossing
     // an hour while the test waits would be a second slot, and a second row, not a second read).
-    const slots = (await store.jobs.runs(HOURLY_JOB)).length;
+    const slots = (await runsOf()).length;
     expect(stats.byPath["/intelligence/score"]).toBe(slots);
     expect(stats.byPath["/intelligence/ranking"]).toBe(slots);
     expect(stats.rateLimited).toBe(0);

@@ -770,10 +770,22 @@ export function alertsContext(deps: AlertsDeps) {
       return true;
     },
 
-    /** Workspaces with a digest, and where it goes. */
-    async digests(): Promise<{ workspaceId: WorkspaceId; destinationId: string }[]> {
-      const rows = await db.selectFrom("alert_digests").select(["workspace_id", "destination_id"]).orderBy("workspace_id").execute();
-      return rows.map((r) => ({ workspaceId: r.workspace_id, destinationId: r.destination_id }));
+    /** Workspaces with a digest, where it goes, and the workspace's time zone (when it is due). */
+    async digests(): Promise<{ workspaceId: WorkspaceId; destinationId: string; timeZone: string }[]> {
+      const rows = await db
+        .selectFrom("alert_digests")
+        .innerJoin("workspaces", "workspaces.id", "alert_digests.workspace_id")
+        .select(["alert_digests.workspace_id", "alert_digests.destination_id", "workspaces.time_zone"])
+        .orderBy("alert_digests.workspace_id")
+        .execute();
+      return rows.map((r) => ({ workspaceId: r.workspace_id, destinationId: r.destination_id, timeZone: r.time_zone }));
+    },
+
+    /** Which of `dedupeKeys` have their event made already (digests sent this week). */
+    async eventsMade(dedupeKeys: string[]): Promise<Set<string>> {
+      if (dedupeKeys.length === 0) return new Set();
+      const rows = await db.selectFrom("alert_events").select("dedupe_key").where("dedupe_key", "in", dedupeKeys).execute();
+      return new Set(rows.map((r) => r.dedupe_key));
     },
 
     /** Workspaces with at least one rule (the checks' list). */
