@@ -30,21 +30,32 @@ export default defineConfig({
         : [],
     },
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
+  // One clock for the whole suite (e2e/helpers/clock.ts): the "clock" check runs first and a sandbox
+  // on another day stops the run before any test.
+  projects: [
+    { name: "clock", testMatch: /clock\.setup\.ts$/ },
+    { name: "chromium", dependencies: ["clock"], use: { ...devices["Desktop Chrome"], channel: undefined } },
+  ],
   // The production entry (`npm start`, scripts/run.ts): the front server with Next in-process, and the
   // embedded sandbox it starts as a child process on the test port (so the sign-in page offers its
   // demo keys, and tests reach it directly for faults and stats).
   webServer: {
-    command: "npx tsx scripts/run.ts start",
+    // A new store for every run: a store kept from an earlier run (in the system's temp directory)
+    // would hold that run's days and notes, and the tests count from today.
+    command: 'rm -rf "$DATA_DIR" && exec npx tsx scripts/run.ts start',
     url: `http://127.0.0.1:${port}/api/health`,
     env: {
       PORT: String(port),
       HOSTNAME: "127.0.0.1",
       DATA_API_BASE_URL: "",
       SANDBOX_PORT: String(sandboxPort),
-      SANDBOX_NOW: "2026-11-20T12:00:00Z",
+      // The real time, as the browser and this server read it: the sandbox's rows end now, and the
+      // tests count every date from the same clock (e2e/helpers/clock.ts). Empty, not left out, so a
+      // SANDBOX_NOW in the caller's environment cannot pin it to another day.
+      SANDBOX_NOW: "",
       SESSION_SECRET: "e2e-only-session-secret-0123456789abcdef",
-      // The server's own embedded store, apart from the checkout's ./data (which `npm start` may hold).
+      // The server's own embedded store, apart from the checkout's ./data (which `npm start` may hold),
+      // emptied before each run by the command above.
       DATA_DIR: path.join(tmpdir(), `wa-e2e-data-${port}`),
       NEXT_TELEMETRY_DISABLED: "1",
       // Alerts' e2e sends to a receiver it starts on 127.0.0.1, which the app refuses otherwise.

@@ -9,7 +9,11 @@
 //   (lib/range/api-period.ts): here, before the page streams, so it is a real redirect that the
 //   browser's history and a bookmark see, not one made in the page after its first bytes;
 // - a relative range, `range=7d` on any page the range drives (a saved view's "always the last 7
-//   days"), is sent on the same way to the days it means today, `?from=…&to=…`.
+//   days"), is sent on the same way to the days it means today, `?from=…&to=…`, in the link's `tz`
+//   or the viewer's zone (its cookie); a browser without the cookie is sent on after its page has
+//   stored the zone and loaded again, so a first visit reads the viewer's days, not UTC's;
+// - an older mentions link, `/mentions?highlight=<question>` (what a row of /queries opened before the
+//   list could be filtered by question), is sent on to `/mentions?query=<question>`, the filter.
 // API routes are left out of the matcher: running the proxy cost each BFF request ~0.5 ms of CPU
 // (bench/bff.bench.ts). They answer 401 themselves, in the shared error shape, and their security
 // headers are static (JSON runs no scripts, so no nonce) and come from `headers()` in next.config.mjs.
@@ -17,7 +21,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { legacyPeriodSearch, relativeRangeSearch } from "@/lib/range/api-period";
 import { parseViewerTimeZone, VIEWER_TZ_COOKIE } from "@/lib/range/viewer-time-zone";
 import { SESSION_COOKIE, sessionResealCookie, unsealSession, type Session } from "@/lib/server/session";
-import { isQueryPage } from "@/lib/ui/page-params";
+import { isQueryPage, legacyHighlightSearch } from "@/lib/ui/page-params";
 import { safeNextPath } from "@/lib/ui/safe-next";
 
 // The not-found route is public: the front server shows it for odd page paths, signed in or not.
@@ -84,10 +88,18 @@ export async function proxy(request: NextRequest) {
   }
 
   if (isQueryPage(pathname)) {
-    const viewerTz = parseViewerTimeZone(request.cookies.get(VIEWER_TZ_COOKIE)?.value) ?? "UTC";
+    const cookie = request.cookies.get(VIEWER_TZ_COOKIE)?.value;
     const params = request.nextUrl.searchParams;
     const now = Date.now();
-    const sendOn = (pathname === "/" ? legacyPeriodSearch(params, viewerTz, now) : null) ?? relativeRangeSearch(params, viewerTz, now);
+    // A browser that has never been here has no zone cookie yet: a relative range in a link without
+    // `tz` waits for it (the page stores the browser's zone and loads once more, and that load comes
+    // back here with it), rather than becoming UTC's days for good in the URL. (A cookie this server
+    // cannot read is UTC: waiting would never end.)
+    const waitForZone = cookie === undefined && !params.has("tz");
+    const viewerTz = parseViewerTimeZone(cookie) ?? "UTC";
+    const sendOn =
+      (pathname === "/mentions" ? legacyHighlightSearch(params) : null) ??
+      (waitForZone ? null : ((pathname === "/" ? legacyPeriodSearch(params, viewerTz, now) : null) ?? relativeRangeSearch(params, viewerTz, now)));
     if (sendOn) {
       const response = NextResponse.redirect(new URL(`${pathname}${sendOn}`, request.url), 307);
       for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);

@@ -12,8 +12,9 @@ export default defineConfig({
   },
   test: {
     include: ["{lib,sandbox,components,app,scripts,bench,deploy}/**/*.test.{ts,tsx}"],
-    // Several instances of the built app: vitest.cluster.config.ts runs them after the build.
-    exclude: [...configDefaults.exclude, "**/*.cluster.test.ts"],
+    // Against the built app: vitest.cluster.config.ts (several instances) and vitest.system.config.ts
+    // (the routes from the production server) run them after the build.
+    exclude: [...configDefaults.exclude, "**/*.cluster.test.ts", "**/*.system.test.ts"],
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,

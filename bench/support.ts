@@ -1,97 +1,18 @@
-// Helpers shared by the benchmarks that start servers: a free loopback port, waiting for a URL, the
-// build they run, the production entry started on free ports (optionally with its inspector, for heap
-// figures), a demo sign-in, Chromium, the sandbox in its own process, and one scenario of a bench run
-// in a child process.
+// Helpers shared by the benchmarks: the harness they share with the tests (testing/: free ports, the
+// sandbox process, the production entry, a sign-in), the entry started with its inspector (for heap
+// figures), the build they run, Chromium, and one scenario of a bench run in a child process.
 import { spawn } from "node:child_process";
-import { closeSync, existsSync, mkdtempSync, openSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "@playwright/test";
-import type { SandboxStats } from "../sandbox/types";
+import { freePort } from "../testing/ports";
+import { distDir, hasBuild, SERVER_SESSION_SECRET, startProductionServer as startEntry, type ProductionServer } from "../testing/production";
+
+export { freePort, waitFor } from "../testing/ports";
+export { processSandbox, type SandboxProcess } from "../testing/sandbox-process";
+export { signIn } from "../testing/production";
 
 /** The session secret every bench server uses (never a real deployment's). */
-export const BENCH_SESSION_SECRET = "bench-only-session-secret-0123456789abcdef";
-
-/** Listens on `port` (0: any) for a moment and returns the port, or null when it is taken. */
-function tryPort(port: number): Promise<number | null> {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.once("error", () => resolve(null));
-    srv.listen(port, "127.0.0.1", () => {
-      const { port: bound } = srv.address() as { port: number };
-      srv.close(() => resolve(bound));
-    });
-  });
-}
-
-/** Ports of BENCH_PORT_RANGE already handed out by this process (a server may not have bound one yet). */
-const handedOut = new Set<number>();
-
-/**
- * A free loopback port: any, or one of BENCH_PORT_RANGE (`3580-3599`) when set, for a machine
- * shared with other runs that keep to their own ranges.
- */
-export async function freePort(): Promise<number> {
-  const range = /^(\d+)-(\d+)$/.exec(process.env.BENCH_PORT_RANGE ?? "");
-  if (!range) return (await tryPort(0))!;
-  const [from, to] = [Number(range[1]), Number(range[2])];
-  for (let round = 0; round < 2; round++) {
-    for (let port = from; port <= to; port++) {
-      if (handedOut.has(port) || (await tryPort(port)) === null) continue;
-      handedOut.add(port);
-      return port;
-    }
-    // Every port was handed out once: those of servers since stopped are free again.
-    handedOut.clear();
-  }
-  throw new Error(`no free port in BENCH_PORT_RANGE ${process.env.BENCH_PORT_RANGE}`);
-}
-
-export async function waitFor(url: string, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not come up within ${ms} ms`);
-}
-
-export type SandboxProcess = { baseUrl: string; stats(): Promise<SandboxStats>; close(): Promise<void> };
-
-/**
- * The sandbox as its own process (`tsx sandbox/main.ts` on a free port), dated at `now`: the
- * process under test then measures only itself, and the two do not compete for one thread.
- */
-export async function processSandbox(visitors: number, now: string): Promise<SandboxProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "sandbox/main.ts"], {
-    env: { ...process.env, SANDBOX_PORT: "0", SANDBOX_HOST: "127.0.0.1", SANDBOX_NOW: now, SANDBOX_VISITORS: String(visitors) },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => {
-      out += d.toString();
-      const m = /listening: (http:\/\/\S+\/v1)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.on("exit", (code) => reject(new Error(`sandbox exited (${code}): ${out}`)));
-  });
-  const origin = baseUrl.replace(/\/v1$/, "");
-  return {
-    baseUrl,
-    stats: async () => (await fetch(`${origin}/sandbox/stats`)).json() as Promise<SandboxStats>,
-    close: async () => {
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
-}
+export const BENCH_SESSION_SECRET = SERVER_SESSION_SECRET;
 
 /**
  * Runs `file` again in a child Node process for one scenario (`id` as its argument, `env` added):
@@ -121,19 +42,14 @@ export function runBenchChild<T>(file: string, id: string, env: Record<string, s
 
 /** The build in BENCH_DIST_DIR (default .next); undefined, saying so, when there is none. */
 export function benchBuild(skipped = "skipped"): string | undefined {
-  const distDir = process.env.BENCH_DIST_DIR ?? ".next";
-  if (existsSync(path.join(distDir, "BUILD_ID"))) return distDir;
-  console.log(`${skipped}: no build in ${distDir} (run \`npx next build\` first)`);
+  if (hasBuild()) return distDir();
+  console.log(`${skipped}: no build in ${distDir()} (run \`npx next build\` first)`);
   return undefined;
 }
 
-export type BenchServer = {
-  base: string;
-  sandboxBase: string;
-  pid: number;
+export type BenchServer = ProductionServer & {
   /** The entry's inspector (started with `inspect`), for its heap figures. */
   inspector?: NodeInspector;
-  stop: () => void;
 };
 
 type HeapFigures = Pick<NodeJS.MemoryUsage, "heapUsed" | "heapTotal" | "external" | "arrayBuffers">;
@@ -205,66 +121,29 @@ export type ServerOptions = {
 };
 
 /**
- * Starts the production entry (`npm start`: front server + Next in one process, the sandbox as a
- * child) on free loopback ports with the build in BENCH_DIST_DIR, and waits until it answers.
- * `env` adds to or overrides the bench defaults (e.g. SANDBOX_LATENCY_MS).
+ * The production entry as testing/production.ts starts it (free ports, its own DATA_DIR, the bench
+ * session secret), optionally with its inspector connected. `env` adds to or overrides the defaults
+ * (e.g. SANDBOX_LATENCY_MS).
  */
 export async function startProductionServer(env: Record<string, string> = {}, options: ServerOptions = {}): Promise<BenchServer> {
-  const [port, sandboxPort] = [await freePort(), await freePort()];
   const inspectPort = options.inspect ? await freePort() : undefined;
-  const base = `http://127.0.0.1:${port}`;
-  const flags = [...(inspectPort === undefined ? [] : [`--inspect=127.0.0.1:${inspectPort}`]), ...(options.nodeFlags ?? [])];
-  const log = options.logFile ? openSync(options.logFile, "w") : "ignore";
-  // Its own embedded store: two servers of one checkout never share (and so never lock each other out of) ./data.
-  const dataDir = mkdtempSync(path.join(tmpdir(), "wa-bench-data-"));
-  const child = spawn(process.execPath, [...flags, "--import", "tsx", "scripts/run.ts", "start"], {
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      NEXT_DIST_DIR: process.env.BENCH_DIST_DIR ?? ".next",
-      PORT: String(port),
-      HOSTNAME: "127.0.0.1",
-      SANDBOX_PORT: String(sandboxPort),
-      DATA_API_BASE_URL: "",
-      SESSION_SECRET: BENCH_SESSION_SECRET,
-      NEXT_TELEMETRY_DISABLED: "1",
-      ...env,
-    },
-    stdio: ["ignore", log, log],
-  });
-  if (typeof log === "number") closeSync(log);
-  let inspector: NodeInspector | undefined;
-  const stop = () => {
-    inspector?.close();
-    const removeData = () => rmSync(dataDir, { recursive: true, force: true });
-    if (child.exitCode !== null || child.signalCode !== null) removeData();
-    else child.once("exit", removeData);
-    child.kill("SIGTERM");
-  };
+  const nodeFlags = [...(inspectPort === undefined ? [] : [`--inspect=127.0.0.1:${inspectPort}`]), ...(options.nodeFlags ?? [])];
+  const server = await startEntry(env, { nodeFlags, ...(options.logFile ? { logFile: options.logFile } : {}) });
+  if (inspectPort === undefined) return server;
   try {
-    await waitFor(`${base}/api/health`, 60_000);
-    if (inspectPort !== undefined) inspector = await NodeInspector.connect(inspectPort);
+    const inspector = await NodeInspector.connect(inspectPort);
+    return {
+      ...server,
+      inspector,
+      stop: () => {
+        inspector.close();
+        return server.stop();
+      },
+    };
   } catch (error) {
-    stop();
+    await server.stop();
     throw error;
   }
-  return { base, sandboxBase: `http://127.0.0.1:${sandboxPort}`, pid: child.pid!, inspector, stop };
-}
-
-/**
- * Signs in through POST /api/session and returns the session cookie as a Cookie header value
- * (`name=value`). A demo id works only where the app's own entry started the sandbox; elsewhere
- * sign in with `{ apiKey }`.
- */
-export async function signIn(base: string, body: { demo: string } | { apiKey: string } = { demo: "pro" }): Promise<string> {
-  const res = await fetch(`${base}/api/session`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: base },
-    body: JSON.stringify(body),
-  });
-  const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0]!;
-  if (res.status !== 200 || !cookie) throw new Error(`sign-in failed: HTTP ${res.status}`);
-  return cookie;
 }
 
 /** A `name=value` cookie as Playwright's context.addCookies takes it, for `url`. */

@@ -4,9 +4,13 @@
 // notes with its own text (marked MARK) and deletes every such note before and after, so a rerun on
 // the same server, even after a failed one, starts clean.
 import { expect, test, type Browser, type Page } from "@playwright/test";
+import { dayText, rangeText, utcDate } from "./helpers/clock";
 import { BASE_URL, openPage, signIn, waitForWidgets } from "./helpers/session";
 
-const RANGE = "from=2026-10-22&to=2026-11-20&tz=UTC";
+// The last 30 days, and days in it for the notes (e2e/helpers/clock.ts).
+const RANGE = `from=${utcDate(-29)}&to=${utcDate(0)}&tz=UTC`;
+const NOTE_DAY = utcDate(-17);
+const SPAN = { from: utcDate(-10), to: utcDate(-8), edited: utcDate(-9) };
 const MARK = "[e2e]";
 
 /** Deletes this spec's notes through the route, as another script would. */
@@ -44,15 +48,15 @@ test("a note written in one session shows in another session of the same key, on
   const notes = trendNotes(writer);
   await notes.getByRole("button", { name: "Add note" }).click();
   const form = notes.getByTestId("note-form");
-  await form.getByLabel("Day (first day of a span)").fill("2026-11-03");
+  await form.getByLabel("Day (first day of a span)").fill(NOTE_DAY);
   await form.getByLabel("Note", { exact: true }).fill(text);
   await expect(form.getByTestId("note-count")).toHaveText(`${text.length} of 280 characters`);
   await form.getByLabel("Your name (optional)").fill("Ana");
   await form.getByRole("button", { name: "Save note" }).click();
-  await expect(writer.getByTestId("notes-status").first()).toHaveText("Note on 3 Nov 2026 saved.");
+  await expect(writer.getByTestId("notes-status").first()).toHaveText(`Note on ${dayText(NOTE_DAY)} saved.`);
   await expect(notes.getByText(text)).toBeVisible();
   // Drawn on the chart: a flag named by the note, its text on keyboard focus.
-  const flag = writer.getByRole("button", { name: `Note, 3 Nov 2026: ${text} (Ana)` });
+  const flag = writer.getByRole("button", { name: `Note, ${dayText(NOTE_DAY)}: ${text} (Ana)` });
   await flag.focus();
   await expect(writer.getByRole("tooltip")).toContainText(text);
 
@@ -79,29 +83,29 @@ test("a note is edited and deleted in place; the other session sees both", async
   const text = `${MARK} Price test ${Date.now()}`;
   const [writer, reader] = [await session(browser), await session(browser)];
   await deleteOwnNotes(writer);
-  const created = await writer.request.post(`${BASE_URL}/api/annotations`, { data: { date: "2026-11-10", end_date: "2026-11-12", text }, headers: { Origin: BASE_URL } });
+  const created = await writer.request.post(`${BASE_URL}/api/annotations`, { data: { date: SPAN.from, end_date: SPAN.to, text }, headers: { Origin: BASE_URL } });
   expect(created.status()).toBe(201);
 
   await openPage(writer, `/?${RANGE}`);
   const notes = trendNotes(writer);
   const item = notes.getByTestId("note-item").filter({ hasText: text });
-  await item.getByRole("button", { name: "Edit the note of 10 Nov – 12 Nov 2026" }).click();
+  await item.getByRole("button", { name: `Edit the note of ${rangeText(SPAN.from, SPAN.to)}` }).click();
   const form = notes.getByTestId("note-form");
   await expect(form.getByLabel("Note", { exact: true })).toHaveValue(text);
   await form.getByLabel("Note", { exact: true }).fill(`${text} (ended early)`);
-  await form.getByLabel("Last day (optional)").fill("2026-11-11");
+  await form.getByLabel("Last day (optional)").fill(SPAN.edited);
   await form.getByRole("button", { name: "Save changes" }).click();
 
   await openPage(reader, `/intelligence?${RANGE}`);
   await expect(reader.getByText(`${text} (ended early)`).first()).toBeVisible();
 
   const edited = notes.getByTestId("note-item").filter({ hasText: `${text} (ended early)` });
-  await expect(edited).toContainText("10 Nov – 11 Nov 2026");
-  await edited.getByRole("button", { name: "Delete the note of 10 Nov – 11 Nov 2026" }).click();
-  const ask = edited.getByRole("group", { name: "Delete the note of 10 Nov – 11 Nov 2026?" });
+  await expect(edited).toContainText(rangeText(SPAN.from, SPAN.edited));
+  await edited.getByRole("button", { name: `Delete the note of ${rangeText(SPAN.from, SPAN.edited)}` }).click();
+  const ask = edited.getByRole("group", { name: `Delete the note of ${rangeText(SPAN.from, SPAN.edited)}?` });
   await expect(ask.getByRole("button", { name: "Yes, delete" })).toBeFocused();
   await ask.getByRole("button", { name: "Yes, delete" }).click();
-  await expect(writer.getByTestId("notes-status").first()).toHaveText("Note on 10 Nov – 11 Nov 2026 deleted.");
+  await expect(writer.getByTestId("notes-status").first()).toHaveText(`Note on ${rangeText(SPAN.from, SPAN.edited)} deleted.`);
   await expect(notes.getByText(text)).toHaveCount(0);
 
   await reader.reload();

@@ -4,9 +4,13 @@
 // attacks on the visitor id that must never reach another upstream path.
 import { get } from "node:http";
 import { expect, test, type APIResponse } from "@playwright/test";
+import { utcDate } from "./helpers/clock";
 import { rawRequest, type RawResponse } from "./helpers/raw-http";
 import { DEMO_KEYS, SANDBOX_URL } from "./helpers/sandbox";
 import { BASE_URL } from "./helpers/session";
+
+/** A past week of days, for routes that need a range. */
+const WEEK = { from: utcDate(-28), to: utcDate(-22) };
 
 const expectSecurityHeaders = (res: APIResponse) => {
   const h = res.headers();
@@ -109,7 +113,7 @@ test.describe("cross-site requests to /api", () => {
     for (const site of ["cross-site", "same-site"]) {
       const headers = { cookie, origin: baseURL!, "sec-fetch-site": site };
       const responses = [
-        await request.get("/api/insights/trend?from=2026-11-01&to=2026-11-07", { headers }),
+        await request.get(`/api/insights/trend?from=${WEEK.from}&to=${WEEK.to}`, { headers }),
         await request.get("/api/visitors?source=chatgpt", { headers }),
         await request.get("/api/export/visitors?format=csv", { headers }),
         await request.get("/api/export/status", { headers }),
@@ -133,7 +137,7 @@ test.describe("cross-site requests to /api", () => {
     const cookie = await signedInCookie(request, baseURL!);
     for (const site of ["same-origin", "none", null]) {
       const headers: Record<string, string> = { cookie, ...(site ? { "sec-fetch-site": site } : {}) };
-      const res = await request.get("/api/insights/trend?from=2026-11-01&to=2026-11-07", { headers });
+      const res = await request.get(`/api/insights/trend?from=${WEEK.from}&to=${WEEK.to}`, { headers });
       expect(res.status(), String(site)).toBe(200);
       expect((await res.json()).data.length).toBe(7);
     }

@@ -5,10 +5,13 @@
 // navigation's list (lib/ui/pages.ts) and the few pages it does not list; a page file under app/ that
 // is in neither fails the first test, so a new page cannot skip the check.
 // Browsers in a zone other than the server's, with and without the viewer's zone cookie, light and dark.
+// Each page's visible text is also read for the service's words ("Data API", field names), which are
+// never the product's.
 import { readdirSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { NAV_PAGES } from "../lib/ui/pages";
+import { utcDate } from "./helpers/clock";
 import { sandboxGet } from "./helpers/sandbox";
 import { BASE_URL, signIn, type DemoKind } from "./helpers/session";
 
@@ -28,6 +31,9 @@ function pageRoutes(dir = join(__dirname, "..", "app")): string[] {
   });
 }
 
+/** Words of the service behind the dashboard that no page may show a marketer. */
+const DEVELOPER_WORDS = ["Data API", "updated_at", "undefined", "NaN"];
+
 /** A page to open, signed in as a demo workspace (or signed out), and the status its document answers with. */
 type Visit = { name: string; url: string; as: DemoKind | null; status?: 404; shell?: false };
 
@@ -38,7 +44,8 @@ test.beforeAll(async () => {
   visitorId = (await sandboxGet<{ data: Array<{ id: string }> }>("/visitors?limit=1&source=chatgpt")).data[0]!.id;
 });
 
-const range = "from=2026-11-01&to=2026-11-15&tz=Europe/Berlin";
+/** A past fortnight, in Berlin's days. */
+const range = `from=${utcDate(-28)}&to=${utcDate(-14)}&tz=Europe/Berlin`;
 
 /**
  * The browsers, each in a zone other than the server's (which draws in UTC, or in the viewer's zone
@@ -112,6 +119,9 @@ async function problemsOf(page: Page, url: string, status: number, reloads: bool
   await page.waitForLoadState("networkidle");
   // A late effect (the zone cookie's redraw, the theme) has had its chance to complain.
   await page.waitForTimeout(500);
+  // The page speaks the product's words: never the names of the service behind it or its fields.
+  const text = await page.locator("body").innerText();
+  for (const word of DEVELOPER_WORDS) if (text.includes(word)) problems.push(`the page says "${word}": ${text.slice(Math.max(0, text.indexOf(word) - 60), text.indexOf(word) + 60).replace(/\s+/g, " ")}`);
   return problems;
 }
 

@@ -3,6 +3,12 @@
 // bad parameter is the 400 naming it. (Their numbers and upstream calls are checked in
 // lib/server/insights, where no other test shares the sandbox.)
 import { expect, test, type APIRequestContext } from "@playwright/test";
+import { shiftDate, utcDate, yearBefore, zoneMidnight } from "./helpers/clock";
+
+// The last 30 days in Berlin, the 30 before, and 30 days some five months earlier (a custom comparison).
+const RANGE = { from: utcDate(-29), to: utcDate(0) };
+const PREVIOUS = { from: shiftDate(RANGE.from, -30), to: shiftDate(RANGE.from, -1) };
+const CUSTOM = { from: utcDate(-150), to: utcDate(-121) };
 
 async function signedIn(request: APIRequestContext, baseURL: string): Promise<void> {
   const res = await request.post("/api/session", { data: { demo: "pro" }, headers: { origin: baseURL } });
@@ -11,7 +17,7 @@ async function signedIn(request: APIRequestContext, baseURL: string): Promise<vo
 
 test("GET /api/insights/trend|sources|platforms|competitors answer for the range", async ({ request, baseURL }) => {
   await signedIn(request, baseURL!);
-  const query = "from=2026-10-22&to=2026-11-20&tz=Europe/Berlin";
+  const query = `from=${RANGE.from}&to=${RANGE.to}&tz=Europe/Berlin`;
   const [trend, sources, platforms, competitors] = await Promise.all(
     ["trend", "sources", "platforms", "competitors"].map(async (route) => {
       const res = await request.get(`/api/insights/${route}?${query}`);
@@ -19,11 +25,12 @@ test("GET /api/insights/trend|sources|platforms|competitors answer for the range
       return res.json();
     }),
   );
-  expect(trend).toMatchObject({ from: "2026-10-22", to: "2026-11-20", tz: "Europe/Berlin", bucket: "day" });
+  expect(trend).toMatchObject({ from: RANGE.from, to: RANGE.to, tz: "Europe/Berlin", bucket: "day" });
   expect(trend.data).toHaveLength(30);
   expect(trend.previous).toHaveLength(30);
-  // The first bucket starts at midnight in Berlin (summer time on 2026-10-22).
-  expect(trend.data[0].start).toBe("2026-10-21T22:00:00.000Z");
+  // The first bucket starts at midnight in Berlin (UTC+1 or, in summer, +2).
+  expect(trend.data[0].start).toBe(zoneMidnight(RANGE.from, "Europe/Berlin"));
+  expect(["T22:00:00.000Z", "T23:00:00.000Z"]).toContain(trend.data[0].start.slice(10));
   // The AI platforms first, in the order every page lists them (and the platforms route answers in).
   expect(sources.data.map((r: { source: string }) => r.source)).toEqual(["chatgpt", "claude", "perplexity", "gemini", "organic", "direct", "paid", "social", "referral"]);
   expect(platforms.data.map((r: { platform: string }) => r.platform)).toEqual(["chatgpt", "claude", "perplexity", "gemini"]);
@@ -47,22 +54,22 @@ test("a bad time zone or range is a 400 naming the parameter", async ({ request,
 
 test("GET /api/insights/countries|queries answer for the range; compare=year and custom say their window", async ({ request, baseURL }) => {
   await signedIn(request, baseURL!);
-  const range = "from=2026-10-22&to=2026-11-20&tz=Europe/Berlin";
+  const range = `from=${RANGE.from}&to=${RANGE.to}&tz=Europe/Berlin`;
   const [countries, queries, year, custom] = await Promise.all(
-    [`countries?${range}&country=de`, `queries?${range}&platform=claude`, `sources?${range}&compare=year`, `trend?${range}&compare=custom&compare_from=2026-07-01&compare_to=2026-07-30`].map(async (path) => {
+    [`countries?${range}&country=de`, `queries?${range}&platform=claude`, `sources?${range}&compare=year`, `trend?${range}&compare=custom&compare_from=${CUSTOM.from}&compare_to=${CUSTOM.to}`].map(async (path) => {
       const res = await request.get(`/api/insights/${path}`);
       expect(res.status(), path).toBe(200);
       return res.json();
     }),
   );
-  expect(countries).toMatchObject({ from: "2026-10-22", to: "2026-11-20", tz: "Europe/Berlin", compare: { from: "2026-09-22", to: "2026-10-21" } });
+  expect(countries).toMatchObject({ from: RANGE.from, to: RANGE.to, tz: "Europe/Berlin", compare: PREVIOUS });
   expect(countries.data[0]).toMatchObject({ country: "US", previous: { visitors: expect.any(Number) } });
   expect(countries.cities.map((c: { city: string }) => c.city)).toContain("Berlin");
   expect(queries.data.length).toBeGreaterThan(5);
   expect(queries.data.every((q: { platforms: { claude: number; chatgpt: number } }) => q.platforms.claude > 0 && q.platforms.chatgpt === 0)).toBe(true);
-  expect(year.compare).toEqual({ from: "2025-10-22", to: "2025-11-20" });
-  expect(custom.compare).toEqual({ from: "2026-07-01", to: "2026-07-30" });
-  expect(custom.previous[0].start).toBe("2026-06-30T22:00:00.000Z");
+  expect(year.compare).toEqual({ from: yearBefore(RANGE.from), to: yearBefore(RANGE.to) });
+  expect(custom.compare).toEqual(CUSTOM);
+  expect(custom.previous[0].start).toBe(zoneMidnight(CUSTOM.from, "Europe/Berlin"));
 });
 
 test("a comparison of another length, or a bad country, is a 400 naming the parameter", async ({ request, baseURL }) => {

@@ -4,6 +4,7 @@
 // series; at 375 px no sideways scroll, and axe finds nothing serious.
 import { readFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
+import { dayText, utcDate } from "./helpers/clock";
 import { expectNoHorizontalOverflow, expectNoSeriousViolations } from "./helpers/a11y";
 import { SANDBOX_URL, sandboxGet } from "./helpers/sandbox";
 import { signIn, waitForWidgets } from "./helpers/session";
@@ -11,7 +12,8 @@ import { signIn, waitForWidgets } from "./helpers/session";
 type Score = { score: number; updated_at: string };
 type Ranking = { data: Array<{ rank: number; name: string; is_workspace?: boolean }> };
 
-const RANGE = "from=2026-08-23&to=2026-11-20&tz=UTC";
+// The last 90 days: the demo history covers them (e2e/helpers/clock.ts: the sandbox's today is ours).
+const RANGE = `from=${utcDate(-89)}&to=${utcDate(0)}&tz=UTC`;
 const DAY = 86_400_000;
 
 const openTable = async (page: Page, testId: string) => {
@@ -26,11 +28,11 @@ test("with a range, the score over time and the ranks over time from the kept hi
   await page.goto(`/intelligence?${RANGE}`);
   await waitForWidgets(page);
   // The range drives the page: the header shows the control, not a note that it does not apply.
-  await expect(page.getByTestId("range-label")).toHaveText("23 Aug – 20 Nov 2026");
+  await expect(page.getByTestId("range-label")).toHaveText("Last 90 days");
   await expect(page.getByTestId("range-not-used")).toHaveCount(0);
 
   const card = page.getByTestId("score-history-card");
-  await expect(card.getByTestId("history-since")).toContainText(/History since \d+ \w+ 2026/);
+  await expect(card.getByTestId("history-since")).toContainText(/History since \d+ \w+ \d{4}/);
   await expect(card.getByTestId("demo-history")).toHaveText("Demo history");
   await expect(page.getByTestId("score-history-chart").locator("svg.recharts-surface")).toBeVisible({ timeout: 20_000 });
 
@@ -38,7 +40,7 @@ test("with a range, the score over time and the ranks over time from the kept hi
   const scoreTable = await openTable(page, "score-history-table");
   const scoreRows = scoreTable.locator("tbody tr");
   await expect(scoreRows).toHaveCount(90);
-  await expect(scoreRows.last().locator("th")).toHaveText("20 Nov");
+  await expect(scoreRows.last().locator("th")).toHaveText(dayText(utcDate(0), false));
   await expect(scoreRows.last().locator("td").first()).toHaveText(String(score.score));
 
   const rankTable = await openTable(page, "rank-history-table");
@@ -47,7 +49,7 @@ test("with a range, the score over time and the ranks over time from the kept hi
   const ownColumn = await rankTable.locator("thead th").evaluateAll((ths, name) => ths.findIndex((th) => th.textContent === `${name} (us)`), own.name);
   expect(ownColumn).toBeGreaterThan(0);
   await expect(rankTable.locator("tbody tr").last().locator("th, td").nth(ownColumn)).toHaveText(`#${own.rank}`);
-  await expect(page.getByTestId("passings").getByRole("listitem").first()).toHaveText(/^(We passed .+|.+ passed us) on \d+ \w+ 2026$/);
+  await expect(page.getByTestId("passings").getByRole("listitem").first()).toHaveText(/^(We passed .+|.+ passed us) on \d+ \w+ \d{4}$/);
   await expect(page.getByTestId("rank-history-chart").locator("svg.recharts-surface")).toBeVisible();
 
   // The score series as CSV: one row per snapshot, with the plain machine names.
@@ -69,20 +71,21 @@ test("a day nobody opened is a gap, in the table and in the drawn line", async (
   test.setTimeout(90_000);
   await signIn(page, "pro");
   const clock = (body: object) => fetch(`${SANDBOX_URL}/sandbox/clock`, { method: "POST", body: JSON.stringify(body) });
-  // Two sandbox days later someone opens the page (22 November); 21 November nobody did.
+  // Two sandbox days later someone opens the page (the day after tomorrow); tomorrow nobody did.
+  const days = `from=${utcDate(-2)}&to=${utcDate(2)}&tz=UTC`;
   await clock({ advance_ms: 2 * DAY });
   try {
-    await page.goto("/intelligence?from=2026-11-18&to=2026-11-22&tz=UTC");
+    await page.goto(`/intelligence?${days}`);
     await waitForWidgets(page);
   } finally {
     await clock({ reset: true });
   }
-  await page.goto("/intelligence?from=2026-11-18&to=2026-11-22&tz=UTC");
+  await page.goto(`/intelligence?${days}`);
   await waitForWidgets(page);
   const rows = (await openTable(page, "score-history-table")).locator("tbody tr");
   await expect(rows).toHaveCount(5);
-  await expect(rows.nth(3)).toHaveText(/21 Nov\s*No snapshot/);
-  await expect(rows.nth(4).locator("th")).toHaveText("22 Nov");
+  await expect(rows.nth(3)).toHaveText(new RegExp(`${dayText(utcDate(1), false)}\\s*No snapshot`));
+  await expect(rows.nth(4).locator("th")).toHaveText(dayText(utcDate(2), false));
   await expect(page.getByTestId("score-history-card")).toContainText("4 of 5 days have a snapshot; the others are gaps.");
   // The score's line is drawn in two pieces: recharts starts a new subpath after a missing value.
   const path = page.getByTestId("score-history-chart").locator(".recharts-line-curve").first();

@@ -4,12 +4,14 @@
 // follows `metric` with its legend, the page says why no country links to a visitor list, and the
 // page is axe-clean and fits from 375 to 1440 px in both themes.
 import { expect, test, type Page } from "@playwright/test";
+import { rangeText, shiftDate, utcDate } from "./helpers/clock";
 import { expectNoHorizontalOverflow, expectNoSeriousViolations } from "./helpers/a11y";
 import { sandboxGet } from "./helpers/sandbox";
 import { signIn, waitForWidgets } from "./helpers/session";
 
-// The sandbox's clock is 2026-11-20T12:00Z (playwright.config.ts): a week ending on its today.
-const RANGE = "from=2026-11-14&to=2026-11-20&tz=UTC";
+// A week ending today (the sandbox's rows end now: e2e/helpers/clock.ts), and the 7 days before it.
+const WEEK = { from: utcDate(-6), to: utcDate(0) };
+const RANGE = `from=${WEEK.from}&to=${WEEK.to}&tz=UTC`;
 const total = async (q: string) => (await sandboxGet<{ meta: { total: number } }>(`/visitors?${q}&limit=1`)).meta.total;
 
 test.beforeEach(async ({ page }) => {
@@ -29,12 +31,12 @@ test("the countries add up to the sandbox's visitors and conversions of the rang
     visitors += await figureOf(row, 0);
     conversions += await figureOf(row, 2);
   }
-  const [upstreamVisitors, upstreamConversions] = await Promise.all([total("from=2026-11-14&to=2026-11-20"), total("from=2026-11-14&to=2026-11-20&converted=true")]);
+  const [upstreamVisitors, upstreamConversions] = await Promise.all([total(`from=${WEEK.from}&to=${WEEK.to}`), total(`from=${WEEK.from}&to=${WEEK.to}&converted=true`)]);
   expect(upstreamVisitors).toBeGreaterThan(0);
   // Every visitor is in one row, the unknown ones included: nothing dropped.
   expect(visitors).toBe(upstreamVisitors);
   expect(conversions).toBe(upstreamConversions);
-  await expect(page.getByTestId("countries-card").getByTestId("window")).toContainText("changes against the previous 7 days (7 Nov – 13 Nov 2026)");
+  await expect(page.getByTestId("countries-card").getByTestId("window")).toContainText(`changes against the previous 7 days (${rangeText(shiftDate(WEEK.from, -7), shiftDate(WEEK.to, -7))})`);
   await expect(page.getByTestId("countries-note")).toContainText("The visitor list cannot be filtered by country");
 
   const first = rows.first();

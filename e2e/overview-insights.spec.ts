@@ -3,10 +3,18 @@
 // figures and a funnel stage open the visitors behind them (with the same count), and a new range is
 // fetched and shown.
 import { expect, test, type Locator, type Page } from "@playwright/test";
+import { dayText, rangeText, shiftDate, utcDate } from "./helpers/clock";
 import { numberText, percentText, sandboxGet } from "./helpers/sandbox";
 import { signIn } from "./helpers/session";
 
 type List = { meta: { total: number } };
+
+/** A past fortnight of 15 days and the 15 before it; then 3 days inside it and the 3 before those. */
+const F = { from: utcDate(-28), to: utcDate(-14) };
+const F_BEFORE = { from: shiftDate(F.from, -15), to: shiftDate(F.from, -1) };
+const THREE = { from: shiftDate(F.from, 7), to: shiftDate(F.from, 9) };
+const THREE_BEFORE = { from: shiftDate(F.from, 4), to: shiftDate(F.from, 6) };
+const F_QUERY = `from=${F.from}&to=${F.to}&tz=UTC`;
 const AI = ["chatgpt", "perplexity", "claude", "gemini"] as const;
 
 /** Visitors first seen in from..to (UTC dates, both inclusive), counted by the sandbox itself. */
@@ -39,16 +47,16 @@ test.beforeEach(async ({ page }) => {
 });
 
 test("KPI cards for a typed range equal the sandbox's counts, each against the previous period it names", async ({ page }) => {
-  await page.goto("/?from=2026-11-01&to=2026-11-15&tz=UTC");
-  const [now, then] = await Promise.all([rangeCounts("2026-11-01", "2026-11-15"), rangeCounts("2026-10-17", "2026-10-31")]);
-  await expect(page.getByRole("heading", { name: /1 Nov – 15 Nov 2026/ })).toBeVisible();
+  await page.goto(`/?${F_QUERY}`);
+  const [now, then] = await Promise.all([rangeCounts(F.from, F.to), rangeCounts(F_BEFORE.from, F_BEFORE.to)]);
+  await expect(page.getByRole("heading", { name: rangeText(F.from, F.to) })).toBeVisible();
   await expect(kpi(page, "range-kpi-visitors")).toHaveText(numberText(now.visitors), { timeout: 90_000 });
   await expect(kpi(page, "range-kpi-ai")).toHaveText(numberText(now.ai));
   await expect(kpi(page, "range-kpi-conversions")).toHaveText(numberText(now.conversions));
   await expect(kpi(page, "range-kpi-rate")).toHaveText(rate(now.conversions, now.visitors));
   const change = Math.round(((now.visitors - then.visitors) / then.visitors) * 1000) / 10;
   const words = change === 0 ? "no change" : `${change > 0 ? "up" : "down"} ${Math.abs(change).toFixed(1)}%`;
-  await expect(page.getByTestId("range-kpi-visitors").getByTestId("change")).toContainText(`${words} vs 17 Oct – 31 Oct 2026`);
+  await expect(page.getByTestId("range-kpi-visitors").getByTestId("change")).toContainText(`${words} vs ${rangeText(F_BEFORE.from, F_BEFORE.to)}`);
   // The previous period is drawn behind the current one, and its buckets are in the table.
   const trend = page.getByTestId("trend-card");
   await trend.scrollIntoViewIfNeeded();
@@ -59,20 +67,21 @@ test("KPI cards for a typed range equal the sandbox's counts, each against the p
   await trend.getByText("Show every day as a table").click();
   const rows = trend.getByTestId("trend-table").locator("tbody tr");
   await expect(rows).toHaveCount(15);
-  await expect(rows.first()).toContainText("1 Nov");
-  await expect(rows.first()).toContainText("17 Oct");
+  await expect(rows.first()).toContainText(dayText(F.from, false));
+  await expect(rows.first()).toContainText(dayText(F_BEFORE.from, false));
 });
 
 test("a source row opens that source's visitors of the range, with the same count; its conversions the converted ones", async ({ page }) => {
-  await page.goto("/?from=2026-11-01&to=2026-11-15&tz=UTC");
-  const [perplexity, converted] = await Promise.all([count("2026-11-01", "2026-11-15", { source: "perplexity" }), count("2026-11-01", "2026-11-15", { source: "perplexity", converted: "true" })]);
+  await page.goto(`/?${F_QUERY}`);
+  const [perplexity, converted] = await Promise.all([count(F.from, F.to, { source: "perplexity" }), count(F.from, F.to, { source: "perplexity", converted: "true" })]);
+  const opened = new RegExp(`/visitors\\?source=perplexity&${F_QUERY}$`);
   const row = page.getByTestId("source-row-perplexity");
   await expect(row).toContainText(numberText(perplexity), { timeout: 90_000 });
   // The AI platforms are set apart: their group comes first.
   await expect(page.getByTestId("sources-table").locator("tbody").first()).toContainText("AI platforms");
-  await opensVisitors(page, row.getByRole("link", { name: "Perplexity", exact: true }), /\/visitors\?source=perplexity&from=2026-11-01&to=2026-11-15&tz=UTC$/, perplexity);
+  await opensVisitors(page, row.getByRole("link", { name: "Perplexity", exact: true }), opened, perplexity);
   await page.goBack();
-  await opensVisitors(page, page.getByTestId("visitors-link-perplexity"), /\/visitors\?source=perplexity&from=2026-11-01&to=2026-11-15&tz=UTC$/, perplexity);
+  await opensVisitors(page, page.getByTestId("visitors-link-perplexity"), opened, perplexity);
   await page.goBack();
   await opensVisitors(page, page.getByTestId("conversions-link-perplexity"), /converted=true/, converted);
 });
@@ -99,15 +108,15 @@ test("a range that ends today draws today apart, as still counting", async ({ pa
 });
 
 test("changing the range fetches and shows the new range's counts", async ({ page }) => {
-  await page.goto("/?from=2026-11-01&to=2026-11-15&tz=UTC");
-  const first = await rangeCounts("2026-11-01", "2026-11-15");
+  await page.goto(`/?${F_QUERY}`);
+  const first = await rangeCounts(F.from, F.to);
   await expect(kpi(page, "range-kpi-visitors")).toHaveText(numberText(first.visitors), { timeout: 90_000 });
-  const second = await rangeCounts("2026-11-08", "2026-11-10");
-  const request = page.waitForRequest((r) => r.url().includes("/api/insights/trend?") && r.url().includes("from=2026-11-08") && r.url().includes("to=2026-11-10"));
+  const second = await rangeCounts(THREE.from, THREE.to);
+  const request = page.waitForRequest((r) => r.url().includes("/api/insights/trend?") && r.url().includes(`from=${THREE.from}`) && r.url().includes(`to=${THREE.to}`));
   // A client-side navigation, as the header's range control makes: the page is not reloaded.
-  await page.evaluate(() => window.history.pushState(null, "", "/?from=2026-11-08&to=2026-11-10&tz=UTC"));
+  await page.evaluate((url) => window.history.pushState(null, "", url), `/?from=${THREE.from}&to=${THREE.to}&tz=UTC`);
   await request;
-  await expect(page.getByRole("heading", { name: /8 Nov – 10 Nov 2026/ })).toBeVisible();
+  await expect(page.getByRole("heading", { name: rangeText(THREE.from, THREE.to) })).toBeVisible();
   await expect(kpi(page, "range-kpi-visitors")).toHaveText(numberText(second.visitors), { timeout: 90_000 });
-  await expect(page.getByTestId("range-kpi-visitors").getByTestId("change")).toContainText("vs 5 Nov – 7 Nov 2026");
+  await expect(page.getByTestId("range-kpi-visitors").getByTestId("change")).toContainText(`vs ${rangeText(THREE_BEFORE.from, THREE_BEFORE.to)}`);
 });

@@ -1,8 +1,10 @@
 // `/platforms` and the movement on `/intelligence`: every number against the sandbox's own counts for
 // a range typed into the URL (its lists' `meta.total` with the same filters, and its mentions listed
-// and tallied here), the drill-down links landing on those rows, both pages at desktop and phone
+// and tallied here), the drill-down links landing on those rows (a competitor's on exactly its
+// mentions, as many as its figure), both pages at desktop and phone
 // widths without sideways scrolling and without serious accessibility violations.
 import { expect, test, type Page } from "@playwright/test";
+import { rangeText, shiftDate, utcDate } from "./helpers/clock";
 import { expectNoHorizontalOverflow, expectNoSeriousViolations } from "./helpers/a11y";
 import { numberText, percentText, sandboxGet } from "./helpers/sandbox";
 import { signIn, waitForWidgets } from "./helpers/session";
@@ -12,8 +14,9 @@ type Mention = { sentiment: string; competitors_mentioned: string[] };
 type Score = { breakdown: Record<string, number>; updated_at: string };
 type Ranking = { data: Array<{ name: string; is_workspace?: boolean }> };
 
-// The sandbox's clock is 2026-11-20T12:00Z (playwright.config.ts): a week ending on its today.
-const RANGE = { from: "2026-11-14", to: "2026-11-20", tz: "UTC" };
+// A week ending today (the sandbox's rows end now: e2e/helpers/clock.ts), and the 7 days before it.
+const RANGE = { from: utcDate(-6), to: utcDate(0), tz: "UTC" };
+const PREVIOUS = rangeText(shiftDate(RANGE.from, -7), shiftDate(RANGE.to, -7));
 const RANGE_QUERY = new URLSearchParams(RANGE).toString();
 const PLATFORMS = ["chatgpt", "claude", "perplexity", "gemini"];
 // The same days as the Data API's own filters: in UTC a date-only `to` includes that whole day.
@@ -41,7 +44,7 @@ test.beforeEach(async ({ page }) => {
 
 test("all four platforms, each figure equal to the sandbox's own count for the typed range", async ({ page }) => {
   await openPlatforms(page);
-  await expect(page.getByTestId("platforms-card").getByTestId("window")).toContainText("14 Nov – 20 Nov 2026, days counted in UTC; changes against the previous 7 days (7 Nov – 13 Nov 2026)");
+  await expect(page.getByTestId("platforms-card").getByTestId("window")).toContainText(`${rangeText(RANGE.from, RANGE.to)}, days counted in UTC; changes against the previous 7 days (${PREVIOUS})`);
   const rows = page.getByTestId("platform-row");
   await expect(rows).toHaveCount(4);
   for (const platform of PLATFORMS) {
@@ -63,7 +66,7 @@ test("all four platforms, each figure equal to the sandbox's own count for the t
       await expect(split.locator(`[data-sentiment="${sentiment}"]`).getByTestId("sentiment-count"), `${platform} ${sentiment}`).toHaveText(numberText(count));
     }
     // Each figure has its change against the previous period, in words for screen readers.
-    await expect(row.getByTestId("change").first()).toContainText("vs the previous 7 days (7 Nov – 13 Nov 2026)");
+    await expect(row.getByTestId("change").first()).toContainText(`vs the previous 7 days (${PREVIOUS})`);
   }
 
   // Sentiment over time: one row per day, the days adding up to the range's mentions of each sentiment.
@@ -125,10 +128,17 @@ test("competitors named with us: each with its mentions and share of the range's
     await expect(row).toContainText(numberText(count));
     await expect(row).toContainText(percentText((count * 100) / mentions.length));
   }
-  // The Data API cannot filter mentions by competitor: the link opens the range's mentions, and says so.
-  await expect(card.getByTestId("competitor-link-note")).toContainText("mentions cannot be filtered by competitor, so the list is not only the ones naming it");
+  // A competitor opens the range's mentions naming it: as many as its figure, each naming it.
+  await expect(card.getByTestId("competitor-link-note")).toHaveText("A competitor's name opens the range's mentions naming it, as many as its figure here.");
+  const [name, count] = expected[0]!;
   await table.getByTestId("competitor-link").first().click();
-  await expect(page).toHaveURL(`/mentions?${RANGE_QUERY}`);
+  await expect(page).toHaveURL(`/mentions?${new URLSearchParams({ competitor: name, ...RANGE })}`);
+  await waitForWidgets(page);
+  await expect(page.getByTestId("range")).toContainText(`of ${numberText(count)} mentions`);
+  await expect(page.getByRole("combobox", { name: "Competitor named" })).toHaveValue(name);
+  const cards = page.getByTestId("mention-card");
+  await expect(cards).toHaveCount(Math.min(count, 20));
+  for (const mention of await cards.all()) await expect(mention.locator(".chip").getByText(name, { exact: true }).first()).toBeVisible();
 });
 
 test("/intelligence: what moved alongside the score, over the score's window, labelled as movement and not cause", async ({ page }) => {
@@ -145,8 +155,8 @@ test("/intelligence: what moved alongside the score, over the score's window, la
 
   // The platforms over the 30 calendar days ending on the score's day (its updated_at, in UTC).
   const to = score.updated_at.slice(0, 10);
-  const from = new Date(Date.parse(`${to}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10);
-  await expect(card.getByTestId("movement-window")).toContainText("22 Oct – 20 Nov 2026, days counted in UTC");
+  const from = shiftDate(to, -29);
+  await expect(card.getByTestId("movement-window")).toContainText(`${rangeText(from, to)}, days counted in UTC`);
   const moves = card.getByTestId("platform-move");
   await expect(moves).toHaveCount(4);
   for (const platform of PLATFORMS) {

@@ -3,16 +3,18 @@
 // travels with the nav links and Back, a range in Berlin asks the Data API for Berlin's instants, the
 // time zone comes from Settings (or the browser on a first visit), pages the range does not drive say
 // what they show in its place and keep it for the others, and the shell works at 375 px: every page
-// in reach, plan and environment shown, sign-out from the account menu.
+// in reach behind the pages button, the header a small part of the screen, sign-out from the account menu.
 import { expect, test, type Page } from "@playwright/test";
 import { DEMO_KEYS, numberText, SANDBOX_URL, sandboxGet } from "./helpers/sandbox";
+import { rangeText, shiftDate, utcDate, zoneDayEnd, zoneMidnight } from "./helpers/clock";
 import { signIn, waitForWidgets } from "./helpers/session";
 
 type List = { data: Array<{ id: string }>; meta: { total: number } };
 
-const DAY = 86_400_000;
-/** A calendar date `days` from today in UTC (the browser's zone in these tests unless set). */
-const utcDate = (days = 0) => new Date(Date.now() + days * DAY).toISOString().slice(0, 10);
+/** A past stretch of days the sandbox's rows cover: its first day, and 5 or 10 days from it. */
+const FIRST = utcDate(-28);
+const FIFTH = shiftDate(FIRST, 4);
+const TENTH = shiftDate(FIRST, 9);
 
 const rowIds = (page: Page) => page.getByTestId("visitor-row").getByRole("rowheader").allTextContents();
 
@@ -69,14 +71,14 @@ test("typed dates work by keyboard; a bad one is said on its field and not appli
   const toField = page.getByTestId("range-to");
   // Typed character by character: a half-typed year never becomes a filter.
   await fromField.fill("");
-  await fromField.pressSequentially("2026-11-01");
+  await fromField.pressSequentially(FIRST);
   await toField.fill("");
-  await toField.pressSequentially("2026-11-05");
+  await toField.pressSequentially(FIFTH);
   await toField.press("Enter");
-  await expect(page).toHaveURL(/\/visitors\?from=2026-11-01&to=2026-11-05&tz=UTC$/);
+  await expect(page).toHaveURL(new RegExp(`/visitors\\?from=${FIRST}&to=${FIFTH}&tz=UTC$`));
   await expect(rangeButton(page)).toBeFocused();
-  await expect(page.getByTestId("range-label")).toHaveText("1 Nov – 5 Nov 2026");
-  await expectVisitors(page, "from=2026-11-01&to=2026-11-05");
+  await expect(page.getByTestId("range-label")).toHaveText(rangeText(FIRST, FIFTH));
+  await expectVisitors(page, `from=${FIRST}&to=${FIFTH}`);
 
   await rangeButton(page).click();
   await fromField.fill("2026-13-01");
@@ -84,9 +86,9 @@ test("typed dates work by keyboard; a bad one is said on its field and not appli
   await expect(fromField).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByTestId("range-error-from")).toHaveText("This start date is not a date the dashboard can use. Type it as year-month-day, e.g. 2026-11-01.");
   await expect(toField).not.toHaveAttribute("aria-invalid", "true");
-  await expect(page).toHaveURL(/from=2026-11-01&to=2026-11-05/);
-  await fromField.fill("2026-11-04");
-  await toField.fill("2026-11-02");
+  await expect(page).toHaveURL(new RegExp(`from=${FIRST}&to=${FIFTH}`));
+  await fromField.fill(shiftDate(FIRST, 3));
+  await toField.fill(shiftDate(FIRST, 1));
   await toField.press("Enter");
   await expect(page.getByTestId("range-error-to")).toHaveText("The end date is before the start date. Swap them, or pick another date.");
   await page.keyboard.press("Escape");
@@ -113,18 +115,18 @@ test("a bad value in the URL is shown on its field", async ({ page }) => {
 
 test("the range travels with the nav links and Back; pages without one keep theirs", async ({ page }) => {
   await signIn(page, "pro");
-  const range = "from=2026-11-01&to=2026-11-10&tz=UTC";
+  const range = `from=${FIRST}&to=${TENTH}&tz=UTC`;
   await page.goto(`/visitors?${range}`);
   await waitForWidgets(page);
   const nav = page.getByRole("navigation", { name: "Main" });
   await nav.getByRole("link", { name: "Mentions" }).click();
   await expect(page).toHaveURL(new RegExp(`/mentions\\?${range}$`));
-  await expect(page.getByTestId("range-label")).toHaveText("1 Nov – 10 Nov 2026");
-  const mentions = await sandboxGet<List>("/mentions?from=2026-11-01&to=2026-11-10&limit=20");
+  await expect(page.getByTestId("range-label")).toHaveText(rangeText(FIRST, TENTH));
+  const mentions = await sandboxGet<List>(`/mentions?from=${FIRST}&to=${TENTH}&limit=20`);
   await expect(page.getByTestId("range")).toContainText(`of ${numberText(mentions.meta.total)} mentions`);
   await nav.getByRole("link", { name: "Settings" }).click();
   await expect(page).toHaveURL(new RegExp(`/settings\\?${range}$`));
-  await expect(page.getByTestId("range-not-used")).toContainText("Your range, 1 Nov – 10 Nov 2026, stays for the other pages.");
+  await expect(page.getByTestId("range-not-used")).toContainText(`Your range, ${rangeText(FIRST, TENTH)}, stays for the other pages.`);
   await nav.getByRole("link", { name: "Overview" }).click();
   await expect(page).toHaveURL(new RegExp(`/\\?${range}$`));
   await page.goBack();
@@ -132,20 +134,35 @@ test("the range travels with the nav links and Back; pages without one keep thei
   await expect(page).toHaveURL(new RegExp(`/mentions\\?${range}$`));
   await page.goBack();
   await expect(page).toHaveURL(new RegExp(`/visitors\\?${range}$`));
-  await expect(page.getByRole("textbox", { name: "First seen from" })).toHaveValue("2026-11-01");
+  await expect(page.getByRole("textbox", { name: "First seen from" })).toHaveValue(FIRST);
 
-  // Without a range the links carry none: the lists stay all time.
-  await page.goto("/intelligence");
-  await nav.getByRole("link", { name: "Visitors" }).click();
-  await expect(page).toHaveURL(/\/visitors$/);
+});
+
+test("from a page on its default 30 days, the lists open those 30 days, never all time unasked", async ({ page }) => {
+  await signIn(page, "pro");
+  await page.goto("/platforms?tz=UTC");
+  await expect(page.getByTestId("range-label")).toHaveText("Last 30 days");
+  const month = `from=${utcDate(-29)}&to=${utcDate(0)}&tz=UTC`;
+  const nav = page.getByRole("navigation", { name: "Main" });
+  await expect(nav.getByRole("link", { name: "Visitors" })).toHaveAttribute("href", `/visitors?${month}`);
+  // The pages with the same default carry nothing: they read it themselves.
+  await expect(nav.getByRole("link", { name: "Overview" })).toHaveAttribute("href", "/?tz=UTC");
+  await nav.getByRole("link", { name: "Mentions" }).click();
+  await expect(page).toHaveURL(new RegExp(`/mentions\\?${month}$`));
+  await expect(page.getByTestId("range-label")).toHaveText("Last 30 days");
+  const mentions = await sandboxGet<List>(`/mentions?from=${utcDate(-29)}&to=${utcDate(0)}&limit=20`);
+  await expect(page.getByTestId("range")).toContainText(`of ${numberText(mentions.meta.total)} mentions`);
+  // "All time" is there when chosen: a list without a range keeps it, and its links carry none.
+  await page.goto("/visitors");
   await expect(page.getByTestId("range-label")).toHaveText("All time");
+  await expect(nav.getByRole("link", { name: "Mentions" })).toHaveAttribute("href", "/mentions");
 });
 
 test("pages the range does not drive say what they show in its place, and keep the range for the others", async ({ page }) => {
   // Five pages in a row: more than the default allows on a loaded machine.
   test.setTimeout(120_000);
   await signIn(page, "pro");
-  const range = "from=2026-11-01&to=2026-11-10&tz=UTC";
+  const range = `from=${FIRST}&to=${TENTH}&tz=UTC`;
   const nav = page.getByRole("navigation", { name: "Main" });
   for (const [path, says] of [["/settings", "The date range does not apply to Settings."]] as const) {
     await page.goto(`${path}?${range}`);
@@ -156,7 +173,7 @@ test("pages the range does not drive say what they show in its place, and keep t
   }
   // The pages it drives show the control.
   await page.goto(`/platforms?${range}`);
-  await expect(page.getByTestId("range-label")).toHaveText("1 Nov – 10 Nov 2026");
+  await expect(page.getByTestId("range-label")).toHaveText(rangeText(FIRST, TENTH));
   await expect(page.getByTestId("range-not-used")).toHaveCount(0);
 
   // To a visitor and back: the range goes along, though the visitor's page shows the whole timeline.
@@ -169,14 +186,14 @@ test("pages the range does not drive say what they show in its place, and keep t
   expect(Object.fromEntries(oldest.searchParams)).toEqual({ ...Object.fromEntries(new URLSearchParams(range)), order: "oldest" });
   await page.getByRole("main").getByRole("link", { name: "Visitors", exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/visitors\\?${range}$`));
-  await expect(page.getByTestId("range-label")).toHaveText("1 Nov – 10 Nov 2026");
+  await expect(page.getByTestId("range-label")).toHaveText(rangeText(FIRST, TENTH));
 });
 
 test("a list with a range in Berlin asks the Data API for Berlin's instants, and so does its export", async ({ page }) => {
   await signIn(page, "pro");
-  await page.goto("/visitors?from=2026-11-01&to=2026-11-05&tz=Europe/Berlin&source=chatgpt");
-  const from = "2026-10-31T23:00:00.000Z";
-  const to = "2026-11-05T22:59:59.999Z";
+  await page.goto(`/visitors?from=${FIRST}&to=${FIFTH}&tz=Europe/Berlin&source=chatgpt`);
+  const from = zoneMidnight(FIRST, "Europe/Berlin");
+  const to = zoneDayEnd(FIFTH, "Europe/Berlin");
   await expectVisitors(page, `source=chatgpt&from=${from}&to=${to}`);
   // The upstream was asked for exactly these bounds (the sandbox's request log).
   const stats = (await (await fetch(`${SANDBOX_URL}/sandbox/stats`)).json()) as { log: Array<{ key: string; path: string; query: string }> };
@@ -184,7 +201,7 @@ test("a list with a range in Berlin asks the Data API for Berlin's instants, and
   const asked = stats.log.filter((e) => e.key === hint && e.path === "/v1/visitors").map((e) => new URLSearchParams(e.query));
   expect(asked.some((q) => q.get("from") === from && q.get("to") === to && q.get("source") === "chatgpt")).toBe(true);
   // A UTC reading of the same dates is another set of rows: the zone mattered.
-  const utc = await sandboxGet<List>("/visitors?source=chatgpt&from=2026-11-01&to=2026-11-05&limit=1");
+  const utc = await sandboxGet<List>(`/visitors?source=chatgpt&from=${FIRST}&to=${FIFTH}&limit=1`);
   const berlin = await sandboxGet<List>(`/visitors?source=chatgpt&from=${from}&to=${to}&limit=1`);
   expect(berlin.meta.total).not.toBe(utc.meta.total);
 
@@ -213,7 +230,7 @@ test("Settings' time zone is the zone named next to the range, and its presets' 
   await page.getByTestId("range-preset-30d").click();
   await expect(page).toHaveURL(/tz=Europe%2FBerlin|tz=Europe\/Berlin/);
   // A link's own tz wins over the setting.
-  await page.goto("/mentions?from=2026-11-01&to=2026-11-02&tz=America/New_York");
+  await page.goto(`/mentions?from=${FIRST}&to=${shiftDate(FIRST, 1)}&tz=America/New_York`);
   await expect(page.getByTestId("range-tz")).toHaveText("Time zone: New York time");
 });
 
@@ -261,23 +278,40 @@ test.describe("at 375 px", () => {
   test.use({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
   test("the navigation reaches every page, Settings included, and the range fits", async ({ page }) => {
     await signIn(page, "pro");
-    await page.goto("/visitors?from=2026-11-01&to=2026-11-05&tz=UTC");
+    await page.goto(`/visitors?from=${FIRST}&to=${FIFTH}&tz=UTC`);
     await waitForWidgets(page);
+    // The header is a small part of the first screen: one row of tools, one for the range.
+    const header = (await page.locator(".shell-header").boundingBox())!;
+    expect(header.height).toBeLessThanOrEqual(812 * 0.25);
     const nav = page.getByRole("navigation", { name: "Main" });
-    for (const name of ["Overview", "Visitors", "Mentions", "Intelligence", "Settings"]) {
+    // The pages fold behind one button, which says which page this is to a screen reader.
+    const toggle = nav.getByRole("button", { name: "Pages (this is Visitors)" });
+    await expect(toggle).toHaveAttribute("aria-expanded", "false");
+    await expect(nav.getByRole("link", { name: "Settings" })).toBeHidden();
+    await toggle.tap();
+    await expect(toggle).toHaveAttribute("aria-expanded", "true");
+    for (const name of ["Overview", "Visitors", "Mentions", "AI platforms", "Locations", "Queries", "Intelligence", "Settings"]) {
       const box = await nav.getByRole("link", { name }).boundingBox();
       expect(box, name).not.toBeNull();
       expect(box!.x, name).toBeGreaterThanOrEqual(0);
       expect(box!.x + box!.width, name).toBeLessThanOrEqual(375);
     }
+    await expect(nav.getByRole("link", { name: "Visitors" })).toHaveAttribute("aria-current", "page");
+    // Escape closes it and gives the focus back to the button.
+    await page.keyboard.press("Escape");
+    await expect(nav.getByRole("link", { name: "Settings" })).toBeHidden();
+    await expect(toggle).toBeFocused();
     await rangeButton(page).click();
     const panel = await page.getByTestId("range-panel").boundingBox();
     expect(panel!.x).toBeGreaterThanOrEqual(0);
     expect(panel!.x + panel!.width).toBeLessThanOrEqual(375);
     await page.keyboard.press("Escape");
+    await toggle.tap();
     await nav.getByRole("link", { name: "Settings" }).tap();
-    await expect(page).toHaveURL(/\/settings\?from=2026-11-01/);
+    await expect(page).toHaveURL(new RegExp(`/settings\\?from=${FIRST}`));
     await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
+    // The page followed closes the panel.
+    await expect(nav.getByRole("link", { name: "Overview" })).toBeHidden();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
   });
 });

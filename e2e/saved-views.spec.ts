@@ -4,6 +4,7 @@
 // ending today); renamed and deleted in place; axe finds nothing serious in the dialog or the panel. The store outlives a run, so names
 // are made unique and every view made here is deleted at the end.
 import { expect, test, type Page } from "@playwright/test";
+import { utcDate } from "./helpers/clock";
 import { expectNoSeriousViolations } from "./helpers/a11y";
 import { sandboxGet } from "./helpers/sandbox";
 import { openPage, signIn } from "./helpers/session";
@@ -14,11 +15,7 @@ type View = { id: string; name: string; path: string; query: Record<string, stri
 const views = async (page: Page) => ((await (await page.request.get("/api/views")).json()) as { data: View[] }).data;
 
 /** `days` calendar days ending today (UTC), as the header's preset makes them. */
-function lastDays(days: number): { from: string; to: string } {
-  const to = new Date();
-  const from = new Date(to.getTime() - (days - 1) * 86_400_000);
-  return { from: from.toISOString().slice(0, 10), to: to.toISOString().slice(0, 10) };
-}
+const lastDays = (days: number): { from: string; to: string } => ({ from: utcDate(1 - days), to: utcDate(0) });
 
 test.beforeEach(async ({ page }) => {
   await signIn(page, "pro");
@@ -77,6 +74,22 @@ test("a filtered visitors view is saved, opened from the header in a new tab wit
   expect((await views(page)).some((v) => v.id === saved!.id)).toBe(false);
 });
 
+test("a relative view opened in a browser that has never been here reads the viewer's days, not UTC's", async ({ browser }) => {
+  // Auckland is 13 hours ahead of UTC: for most of the day its 30 days are not UTC's.
+  const context = await browser.newContext({ timezoneId: "Pacific/Auckland" });
+  const page = await context.newPage();
+  await signIn(page, "pro");
+  expect((await context.cookies()).some((c) => c.name === "viewer_tz")).toBe(false);
+  await page.goto("/mentions?platform=claude&range=30d");
+  const today = new Date().toLocaleDateString("sv-SE", { timeZone: "Pacific/Auckland" });
+  const from = new Date(Date.parse(`${today}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10);
+  // The page stores the browser's zone and loads once more; then the range is that zone's days.
+  await expect(page).toHaveURL(new RegExp(`/mentions\\?from=${from}&platform=claude&to=${today}&tz=Pacific%2FAuckland$`), { timeout: 30_000 });
+  await expect(page.getByTestId("range-tz")).toHaveText("Time zone: Auckland time");
+  await expect(page.getByTestId("range-label")).toHaveText("Last 30 days");
+  await context.close();
+});
+
 test("a relative view keeps 'the last 30 days' and opens as the 30 days ending the day it is opened", async ({ page }) => {
   const name = `Claude, last 30 days ${Date.now()}`;
   await openPage(page, "/mentions?platform=claude");
@@ -96,7 +109,7 @@ test("a relative view keeps 'the last 30 days' and opens as the 30 days ending t
   await page.getByRole("button", { name: /^Views/ }).click();
   await page.getByRole("link", { name: new RegExp(`^${name}`) }).click();
   const month = lastDays(30);
-  await expect(page).toHaveURL(new RegExp(`/mentions\\?from=${month.from}&platform=claude&to=${month.to}$`));
+  await expect(page).toHaveURL(new RegExp(`/mentions\\?from=${month.from}&platform=claude&to=${month.to}&tz=UTC$`));
   await expect(page.getByTestId("range-label")).toHaveText("Last 30 days");
   await expect(page.locator(`select[name="platform"]`)).toHaveValue("claude");
 

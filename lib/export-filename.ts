@@ -52,7 +52,7 @@ function boundPart(value: string, end: "from" | "to", tz: string | undefined): s
  * object, whose key order is the schema's); `from`/`to` become a date range (days in `tz`, see
  * boundPart); an unfiltered export says `all`; last, the day of the export in `tz` (UTC without one).
  */
-export function exportFilename(resource: string, filters: FilenameFilters, extension: string, now: Date = new Date(), tz?: string): string {
+export function exportFilename(resource: string, filters: FilenameFilters, extension: string, now: Date = new Date(), tz?: string, variant?: string): string {
   const parts = [safePart(resource) || "export"];
   let filtered = false;
   for (const [key, value] of Object.entries(filters)) {
@@ -69,5 +69,7 @@ export function exportFilename(resource: string, filters: FilenameFilters, exten
   else if (to) parts.push(`to_${to}`);
   if (!filtered && !from && !to) parts.push("all");
   parts.push(dayIn(now, tz));
+  // Two files of one view in two forms (CSV and CSV for Excel) must not take each other's name.
+  if (variant) parts.push(safePart(variant));
   return `${parts.join("_")}.${safePart(extension) || "txt"}`;
 }

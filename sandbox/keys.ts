@@ -90,9 +90,29 @@ export function authenticate(header: string | undefined): AuthResult {
     return { ok: false, message: "Live keys (svc_sk_live_) are not accepted by the sandbox; use a svc_sk_test_ demo key" };
   }
   if (key === REVOKED_KEY) return { ok: false, message: "This API key has been revoked" };
-  const info = BY_KEY.get(key);
+  const info = BY_KEY.get(key) ?? derivedKeyInfo(key);
   if (!info) return { ok: false, message: "Invalid API key" };
   return { ok: true, info };
+}
+
+/** A derived key: a demo key, `_x_`, and a label of letters and digits (at most 40). */
+const DERIVED_KEY = /^(svc_sk_test_demo_[a-z]+_[0-9a-f]{12})_x_([A-Za-z0-9]{1,40})$/;
+
+/**
+ * A key of its own with a demo key's plan and workspace: `deriveDemoKey("pro", "w1")` reads what the
+ * Pro key reads, with a rate-limit budget, fault rules and (in the dashboard's store) a workspace of
+ * its own. Tests running side by side each take their own, so none spends another's budget or meets
+ * another's faults; the dashboard takes it as any other key of that upstream workspace.
+ */
+export function deriveDemoKey(kind: DemoKeyKind, label: string): string {
+  if (!/^[A-Za-z0-9]{1,40}$/.test(label)) throw new Error(`A derived key's label is 1-40 letters or digits, not ${JSON.stringify(label)}`);
+  return `${DEMO_KEYS[kind]}_x_${label}`;
+}
+
+function derivedKeyInfo(key: string): KeyInfo | undefined {
+  const m = DERIVED_KEY.exec(key);
+  const base = m ? BY_KEY.get(m[1]!) : undefined;
+  return base ? { ...base, key, description: `${base.description}; derived (${m![2]})` } : undefined;
 }
 
 /** A key as it may appear in logs: its last 4 characters only. */

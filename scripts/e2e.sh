@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# End-to-end tests in Chromium: finds or installs a browser, builds the app, runs Playwright
-# (which starts the sandbox and the built dashboard on loopback and stops them afterwards).
+# End-to-end tests in Chromium: finds or installs a browser, builds the app (unless SKIP_BUILD=1:
+# scripts/test.sh builds once before its steps that use the build), runs Playwright (which starts the
+# sandbox and the built dashboard on loopback and stops them afterwards).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 browser=$(bash scripts/ensure-browser.sh)

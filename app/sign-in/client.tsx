@@ -18,6 +18,7 @@ type Failure = { title: string; message: string; requestId?: string; field?: boo
 const REASONS = {
   expired: "Your session ended or the API key stopped working. Sign in again to continue.",
   "signed-out": "You are signed out.",
+  deleted: "Everything the dashboard kept for the workspace was deleted, and you were signed out. Sign in to start again from nothing.",
 } as const;
 
 async function describeFailure(res: Response): Promise<Failure> {

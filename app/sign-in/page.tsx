@@ -22,7 +22,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   return (
     <main className="auth-page" id="main">
       <StoreBrowserTimeZone refresh={false} />
-      <SignInForm next={next} reason={reason === "expired" || reason === "signed-out" ? reason : undefined} demos={demos} />
+      <SignInForm next={next} reason={reason === "expired" || reason === "signed-out" || reason === "deleted" ? reason : undefined} demos={demos} />
     </main>
   );
 }

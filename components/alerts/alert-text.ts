@@ -100,7 +100,7 @@ export const DELIVERY_STATUS: Record<Delivery["status"], { text: string; badge: 
 };
 
 export const DESTINATION_KINDS: Record<Destination["kind"], { name: string; urlHint: string; placeholder: string }> = {
-  slack: { name: "Slack", urlHint: "The incoming webhook URL Slack gave you (https://hooks.slack.com/…).", placeholder: "https://hooks.slack.com/services/…" },
+  slack: { name: "Slack", urlHint: "The incoming webhook URL Slack gave you (https://hooks.slack.com/services/…).", placeholder: "https://hooks.slack.com/services/…" },
   webhook: { name: "Webhook", urlHint: "Any URL that receives JSON; each request is signed with a secret shown once, after adding it.", placeholder: "https://example.com/hooks/analytics" },
 };
 
@@ -114,7 +114,7 @@ export function responseText(delivery: Pick<Delivery, "response_status" | "error
 export const thresholdHint = (kind: RuleKind): string => thresholdBoundsText(kind);
 
 /** A failure in words a person can act on (lib/ui/messages.ts), never the route's own message. */
-export function problemText(error: unknown, subject: AlertSubject, kind?: RuleKind): string {
+export function problemText(error: unknown, subject: AlertSubject, kind?: RuleKind | Destination["kind"]): string {
   return alertErrorText(isDataApiError(error) ? error : {}, subject, kind);
 }
 

@@ -72,7 +72,7 @@ export function DestinationsCard({ onTestSent }: { onTestSent: (deliveryId: stri
       }
     } catch (error) {
       const field = fieldOf(error, FIELDS);
-      const message = problemText(error, "destination");
+      const message = problemText(error, "destination", kind);
       if (field) {
         setFieldError({ field, message });
         focusField(field);

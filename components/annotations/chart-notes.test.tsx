@@ -23,7 +23,7 @@ import { SentimentOverTime } from "@/components/platforms/sentiment-over-time";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { bucketsOf, noteMarks } from "./annotation-data";
 import { ChartNoteMarks } from "./chart-marks";
-import { ChartNotes, type ChartNotesView } from "./chart-notes";
+import { ChartNotes, newNoteDay, type ChartNotesView } from "./chart-notes";
 import { AUTHOR_STORAGE_KEY } from "./note-form";
 
 upstreamForFile({ visitors: 10 });
@@ -147,7 +147,8 @@ describe("notes of a chart's range", () => {
     const form = screen.getByTestId("note-form");
     // The text field has the focus; every field is named.
     expect(document.activeElement).toBe(within(form).getByLabelText("Note"));
-    expect((within(form).getByLabelText("Day (first day of a span)") as HTMLInputElement).value).toBe("2026-11-01");
+    // The range is over: the note starts on its last day (today, were the range to hold it).
+    expect((within(form).getByLabelText("Day (first day of a span)") as HTMLInputElement).value).toBe("2026-11-07");
     expect((within(form).getByLabelText("Last day (optional)") as HTMLInputElement).value).toBe("");
     expect((within(form).getByLabelText("Your name (optional)") as HTMLInputElement).value).toBe("Ana");
     expect(within(form).getByRole("button", { name: "Open a calendar for the note's day" })).toBeTruthy();
@@ -256,5 +257,16 @@ describe("sentiment over time with notes", () => {
     expect(flags.map((f) => f.getAttribute("aria-label"))).toEqual(["Note, 2 Nov 2026: Price change", "Note, 5 Nov – 6 Nov 2026: Conference"]);
     for (const f of flags) expect(f.closest("[aria-hidden='true']")).toBeNull();
     expect(line.closest("[aria-hidden='true']")).not.toBeNull();
+  });
+});
+
+describe("newNoteDay", () => {
+  it("is today in the range's zone when the range holds it, else the range's day nearest to today", () => {
+    const at = Date.parse("2026-11-18T23:30:00Z");
+    expect(newNoteDay({ from: "2026-11-01", to: "2026-11-30", tz: "UTC" }, at)).toBe("2026-11-18");
+    // 23:30 UTC is the next day in Berlin.
+    expect(newNoteDay({ from: "2026-11-01", to: "2026-11-30", tz: "Europe/Berlin" }, at)).toBe("2026-11-19");
+    expect(newNoteDay({ from: "2026-10-01", to: "2026-10-31", tz: "UTC" }, at)).toBe("2026-10-31");
+    expect(newNoteDay({ from: "2026-12-01", to: "2026-12-31", tz: "UTC" }, at)).toBe("2026-12-01");
   });
 });

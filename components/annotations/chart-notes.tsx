@@ -9,6 +9,7 @@
 import { useCallback, useId, useMemo, useRef, useState, type ReactNode } from "react";
 import type { AnnotationJson } from "@/lib/annotations/limits";
 import { isDataApiError } from "@/lib/data-api/errors";
+import { todayIn } from "@/lib/range/calendar";
 import { noteErrorText, loadErrorText } from "@/lib/ui/messages";
 import { noteMarks, noteDays, type ChartBucket, type NoteMark } from "./annotation-data";
 import { NoteForm, type NoteDraft } from "./note-form";
@@ -163,6 +164,15 @@ function NoteItem({
   );
 }
 
+/**
+ * The day a new note starts on: today in the range's zone when the range holds it (what a team
+ * writes down is mostly what happened today), else the range's day nearest to today.
+ */
+export function newNoteDay(range: NotesRange, nowMs: number): string {
+  const today = todayIn(range.tz, nowMs);
+  return today < range.from ? range.from : today > range.to ? range.to : today;
+}
+
 export function ChartNotes({ range, buckets, subject, children }: { range: NotesRange; buckets: ChartBucket[]; subject: string; children: (view: ChartNotesView) => ReactNode }) {
   const notes = useNotes(range);
   const { create } = useNoteWrites();
@@ -184,7 +194,6 @@ export function ChartNotes({ range, buckets, subject, children }: { range: Notes
 
   const announce = (message: string) => setAnnouncement(message);
   const backToAdd = () => requestAnimationFrame(() => addButton.current?.focus());
-  const firstDay = buckets[0]?.from ?? range.from;
 
   async function createNote(draft: NoteDraft): Promise<string | null> {
     try {
@@ -210,7 +219,7 @@ export function ChartNotes({ range, buckets, subject, children }: { range: Notes
             Notes on {subject}
           </h3>
           {editing?.kind !== "new" && (
-            <button ref={addButton} type="button" className="button button-small button-secondary" onClick={() => setEditing({ kind: "new", date: firstDay })}>
+            <button ref={addButton} type="button" className="button button-small button-secondary" onClick={() => setEditing({ kind: "new", date: newNoteDay(range, Date.now()) })}>
               Add note
             </button>
           )}

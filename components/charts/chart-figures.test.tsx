@@ -110,8 +110,15 @@ describe("ConversionBySourceTable", () => {
     expect(screen.getByTestId("conversions-link-chatgpt").textContent).toBe("12");
     expect(params("conversions-link-chatgpt")).toEqual({ source: "chatgpt", converted: "true", ...range });
     expect(params("visitors-link-organic")).toEqual({ source: "organic", ...range });
-    // Every figure that counts visitors is a link: three sources, each its name, visitors and conversions.
-    expect(screen.getAllByRole("link")).toHaveLength(9);
+    // The AI platforms' total opens their one list, `source=ai`; the other sources' total has none.
+    expect(screen.getByTestId("group-visitors-link-ai").textContent).toBe("150 visitors");
+    expect(params("group-visitors-link-ai")).toEqual({ source: "ai", ...range });
+    expect(screen.getByTestId("group-conversions-link-ai").textContent).toBe("12 conversions");
+    expect(params("group-conversions-link-ai")).toEqual({ source: "ai", converted: "true", ...range });
+    expect(screen.getByTestId("group-total-other").querySelectorAll("a")).toHaveLength(0);
+    // Every figure that counts visitors is a link: three sources, each its name, visitors and
+    // conversions, and the AI platforms' visitors and conversions together.
+    expect(screen.getAllByRole("link")).toHaveLength(11);
   });
 });
 

@@ -2,9 +2,9 @@
 // per calendar day of the range in its zone, holding the day's snapshot (the last one recorded that
 // day) or nothing. A day without a snapshot stays empty (null values), so the lines break there:
 // nothing is drawn, or listed, for a day the dashboard did not see. Also each series' change over
-// the range (first to last value seen), the ranks per day of us and every competitor, and the
-// passings between us and a competitor (who passed whom, when).
-import { formatDay } from "@/lib/format/format";
+// the range (first to last value seen), the ranks per day of us and every competitor with a line of
+// its own for each, and the passings between us and a competitor (who passed whom, when).
+import { formatDateRange, formatDay } from "@/lib/format/format";
 import { addDays, daysBetween, todayIn } from "@/lib/range/calendar";
 import type { RankingHistory, ScoreHistory } from "@/lib/history/routes";
 
@@ -29,26 +29,47 @@ export const SCORE_COLORS: Record<ScoreSeriesKey, string> = {
   coverage: "var(--color-series-4)",
 };
 
-/** A line of the rank chart: an entrant and its colour. */
-export type RankLine = { name: string; isWorkspace: boolean; color: string };
+/** A line of the rank chart: an entrant, its colour, and its dash pattern once the colours have all been used. */
+export type RankLine = { name: string; isWorkspace: boolean; color: string; dash?: string };
 
-/** Colours for the competitors a chart names (those in a passing); the others share a muted one. */
-const NAMED_COLORS = ["var(--color-series-1)", "var(--color-series-2)", "var(--color-series-3)", "var(--color-series-4)"];
-const OTHER_COLOR = "var(--color-other)";
+/**
+ * The competitors' colours (globals.css: each with at least 4.5:1 against the card in both themes),
+ * in the legend's order. Eight: every competitor of a usual ranking (the demo's seven) has a colour of
+ * its own; past eight the colours repeat, dashed and then dotted, so no two lines look alike.
+ */
+export const COMPETITOR_COLORS = [
+  "var(--color-series-1)",
+  "var(--color-series-2)",
+  "var(--color-series-3)",
+  "var(--color-series-4)",
+  "var(--color-series-5)",
+  "var(--color-series-6)",
+  "var(--color-series-7)",
+  "var(--color-series-8)",
+] as const;
+const COMPETITOR_DASHES = [undefined, "6 3", "2 3"] as const;
 
-/** The rank chart's lines: ours in the accent, the competitors in passings with us in their own colours (up to four), the rest muted. */
-export function rankLines(data: Pick<RankHistoryData, "entrants" | "passings">): RankLine[] {
-  const named: string[] = [];
-  for (const p of data.passings) {
-    const other = p.weGained ? p.passed : p.passer;
-    if (!named.includes(other) && named.length < NAMED_COLORS.length) named.push(other);
-  }
-  return data.entrants.map((e) => ({
-    name: e.name,
-    isWorkspace: e.isWorkspace,
-    color: e.isWorkspace ? "var(--color-accent)" : named.includes(e.name) ? NAMED_COLORS[named.indexOf(e.name)]! : OTHER_COLOR,
-  }));
+/** The rank chart's lines, one per entrant: ours in the accent (drawn thicker), each competitor its own colour, in the entrants' order. */
+export function rankLines(entrants: readonly Entrant[]): RankLine[] {
+  let n = 0;
+  return entrants.map((e) => {
+    if (e.isWorkspace) return { name: e.name, isWorkspace: true, color: "var(--color-accent)" };
+    const i = n++;
+    const dash = COMPETITOR_DASHES[Math.floor(i / COMPETITOR_COLORS.length) % COMPETITOR_DASHES.length];
+    return { name: e.name, isWorkspace: false, color: COMPETITOR_COLORS[i % COMPETITOR_COLORS.length]!, ...(dash ? { dash } : {}) };
+  });
 }
+
+/**
+ * How every change over a window names it, beside the number: "31 Oct – 29 Nov 2026". One wording
+ * for the score card, the history legend and the movement card, so two windows on one screen read as
+ * two named windows, never as two values of one figure.
+ */
+export const windowWords = (window: { from: string; to: string }): string => formatDateRange(window);
+
+/** " (kept from 15 Nov)" when the first kept day is not the window's first: the change starts there, not on the window's first day. */
+export const keptFromWords = (window: { from: string }, firstDay: string | null): string =>
+  firstDay !== null && firstDay !== window.from ? ` (kept from ${formatDay(firstDay, false)})` : "";
 
 export type ScoreDay = { date: string; label: string; at: string | null } & Record<ScoreSeriesKey, number | null>;
 
@@ -62,8 +83,8 @@ export function daysOf(from: string, to: string): string[] {
 /** The calendar date of an ISO instant in `tz`. */
 export const dateIn = (iso: string, tz: string): string => todayIn(tz, Date.parse(iso));
 
-/** The last item of each day (items oldest first), by the date of `at` in `tz`. */
-function lastPerDay<T extends { at: string }>(items: readonly T[], tz: string): Map<string, T> {
+/** The last item of each day (items oldest first), by the date of `at` in `tz`: what the charts draw for the day. */
+export function lastPerDay<T extends { at: string }>(items: readonly T[], tz: string): Map<string, T> {
   const byDay = new Map<string, T>();
   for (const item of items) byDay.set(dateIn(item.at, tz), item);
   return byDay;

@@ -1,7 +1,8 @@
 "use client";
 // The history on /intelligence as recharts lines: the score with its four components per day, and
-// the rank of us and every competitor per day (rank 1 on top). A day without a snapshot has no value,
-// and lines are not joined across it (connectNulls off): a gap is drawn as a gap. Legends, tables and
+// the rank of us and every competitor per day (rank 1 on top), each its own line (ours thicker, on
+// top). A day without a snapshot has no value, and lines are not joined across it (connectNulls
+// off): a gap is drawn as a gap. Legends, tables and
 // the passings list are in history-figures.tsx (they do not need recharts). The team's notes are
 // drawn on both (components/annotations), and a click on a day asks for a note on it.
 import { CartesianGrid, Line, LineChart, XAxis, YAxis } from "recharts";
@@ -82,8 +83,9 @@ export function RankHistoryChart({ days, lines, rankCount, notes }: { days: Rank
             name={l.name}
             type="stepAfter"
             stroke={l.color}
-            strokeWidth={l.isWorkspace ? 3 : 1.5}
-            strokeOpacity={l.isWorkspace ? 1 : 0.8}
+            strokeDasharray={l.dash}
+            strokeWidth={l.isWorkspace ? 3 : 1.75}
+            strokeOpacity={l.isWorkspace ? 1 : 0.9}
             dot={dots ? { r: l.isWorkspace ? 2.5 : 1.5 } : false}
             connectNulls={false}
             isAnimationActive={false}

@@ -3,7 +3,8 @@
 // gaps (null in the chart's rows, "No snapshot" in the table, never a made-up value), each series'
 // change over the range, the ranks of us and every competitor per day as the chart's table, the
 // passings with us in words (newest first; a span when days in between were not seen), where history
-// begins and which days are demo data, and what an empty history says.
+// begins and which days are demo data, what an empty history says, the legend's window named as the
+// score card names its own, and a line of its own for every competitor.
 import { screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { renderWithProviders } from "@/components/test-utils/render";
@@ -89,7 +90,9 @@ describe("the score over time", () => {
 
   it("shows the changes, says how many days have a snapshot, and gives every day in its table, gaps said as such", () => {
     renderWithProviders(<ScoreHistoryFigure history={scoreHistory} />);
+    expect(screen.getByTestId("score-changes-window").textContent).toBe("1 Nov – 5 Nov 2026: each from its first kept day to its last");
     expect(screen.getByTestId("score-changes").textContent).toContain("AI Positioning Score: 50 → 47 (−3.0 pts)");
+    expect(screen.getByRole("list", { name: "Change over 1 Nov – 5 Nov 2026" })).toBeTruthy();
     expect(screen.getByText("3 of 5 days have a snapshot; the others are gaps.")).toBeTruthy();
     expect(rowsOf(screen.getByTestId("score-history-table"))).toEqual([
       ["1 Nov", "50", "40", "60", "50", "50"],
@@ -99,6 +102,12 @@ describe("the score over time", () => {
       ["5 Nov", "47", "38", "58", "46", "46"],
     ]);
     expect(screen.getByTestId("chart-placeholder").closest('[aria-hidden="true"]')).toBeTruthy();
+  });
+
+  it("names the day its change starts from when the range begins before anything was kept", () => {
+    renderWithProviders(<ScoreHistoryFigure history={{ ...scoreHistory, from: "2026-10-30" }} />);
+    expect(screen.getByTestId("score-changes-window").textContent).toBe("30 Oct – 5 Nov 2026 (kept from 1 Nov): each from its first kept day to its last");
+    expect(screen.getByTestId("score-changes").textContent).toContain("AI Positioning Score: 50 → 47 (−3.0 pts)");
   });
 
   it("says when a first visit has nothing yet, and when the range ends before history begins", () => {
@@ -136,12 +145,27 @@ describe("the rank over time", () => {
     expect(data.rankCount).toBe(4);
     expect(data.passings.map(passingText)).toEqual(["We passed Acme between 2 Nov 2026 and 5 Nov 2026", "We passed Bolt between 2 Nov 2026 and 5 Nov 2026", "Bolt passed us on 2 Nov 2026"]);
     // Crane passing Bolt does not involve us: the chart and the table show it, the list does not.
-    expect(rankLines(data).map((l) => [l.name, l.color])).toEqual([
-      ["Us", "var(--color-accent)"],
-      ["Acme", "var(--color-series-1)"],
-      ["Crane", "var(--color-other)"],
-      ["Bolt", "var(--color-series-2)"],
+    // Every competitor has a line of its own (not only those in a passing with us), in the legend's order.
+    expect(rankLines(data.entrants).map((l) => [l.name, l.color, l.dash])).toEqual([
+      ["Us", "var(--color-accent)", undefined],
+      ["Acme", "var(--color-series-1)", undefined],
+      ["Crane", "var(--color-series-2)", undefined],
+      ["Bolt", "var(--color-series-3)", undefined],
     ]);
+  });
+
+  it("gives each of many competitors a line no other has: eight colours, then the same colours dashed and dotted", () => {
+    const entrants = [{ name: "Us", isWorkspace: true }, ...Array.from({ length: 19 }, (_, i) => ({ name: `C${i + 1}`, isWorkspace: false }))];
+    const lines = rankLines(entrants);
+    expect(lines).toHaveLength(20);
+    const looks = lines.map((l) => `${l.color}|${l.dash ?? "solid"}`);
+    expect(new Set(looks).size).toBe(20);
+    // The first eight competitors (a usual ranking, the demo's seven) are told apart by colour alone.
+    expect(new Set(lines.slice(1, 9).map((l) => l.color)).size).toBe(8);
+    expect(lines.slice(1, 9).every((l) => l.dash === undefined)).toBe(true);
+    expect([lines[9]!.color, lines[9]!.dash]).toEqual(["var(--color-series-1)", "6 3"]);
+    expect([lines[17]!.color, lines[17]!.dash]).toEqual(["var(--color-series-1)", "2 3"]);
+    expect(lines.filter((l) => l.color === "var(--color-accent)").map((l) => l.name)).toEqual(["Us"]);
   });
 
   it("draws its table with every day and every entrant's rank, gaps said as such, and the passings list", () => {
@@ -161,7 +185,9 @@ describe("the rank over time", () => {
       "We passed Bolt between 2 Nov 2026 and 5 Nov 2026",
       "Bolt passed us on 2 Nov 2026",
     ]);
-    expect(screen.getByText("1 other competitor")).toBeTruthy();
+    // The legend names every entrant, each competitor by name, ours marked: no "other competitors" line.
+    expect(within(screen.getByTestId("rank-legend")).getAllByRole("listitem").map((li) => li.textContent?.trim())).toEqual(["Us (us)", "Acme", "Crane", "Bolt"]);
+    expect(screen.queryByText(/other competitor/)).toBeNull();
   });
 
   it("says when the rankings kept name nobody (a workspace with no competitors)", () => {

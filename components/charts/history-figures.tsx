@@ -1,8 +1,9 @@
 "use client";
 // The history on /intelligence as figures: where the history begins, in words (and which days are
-// demo data); the score over time with each component's change over the range; the rank over time
-// of us and every competitor with the passings (who passed whom, and when); each chart with its
-// table alternative. Days without a snapshot are gaps in the chart and say so in the table. The
+// demo data); the score over time with each component's change over the range, the range named as
+// the score card names its window; the rank over time of us and every competitor, each its own line
+// named in the legend, with the passings (who passed whom, and when); each chart with its table
+// alternative. Days without a snapshot are gaps in the chart and say so in the table. The
 // charts themselves are drawn by history-charts.tsx (recharts, loaded on demand).
 import { formatChange, formatCount, formatDate, formatNumber, MISSING } from "@/lib/format/format";
 import type { RankingHistory, ScoreHistory } from "@/lib/history/routes";
@@ -14,6 +15,7 @@ import styles from "./charts.module.css";
 import {
   daysWithSnapshot,
   HISTORY_CHART_HEIGHT,
+  keptFromWords,
   passingText,
   rankHistory,
   rankLines,
@@ -21,6 +23,7 @@ import {
   SCORE_SERIES,
   scoreDays,
   seriesChanges,
+  windowWords,
 } from "./history-chart-data";
 import { RankHistoryChart, ScoreHistoryChart } from "./lazy-charts";
 
@@ -84,7 +87,14 @@ function FirstSnapshot({ history }: { history: Since & { data: readonly { at: st
   );
 }
 
-const LineMark = ({ color, thick }: { color: string; thick?: boolean }) => <span className={styles.line} style={{ borderTopColor: color, borderTopWidth: thick ? 3 : 2 }} aria-hidden="true" />;
+/** A legend's sample of a line: its colour, ours thicker, and a dashed or dotted one as the chart draws it. */
+const LineMark = ({ color, thick, dash }: { color: string; thick?: boolean; dash?: string }) => (
+  <span
+    className={styles.line}
+    style={{ borderTopColor: color, borderTopWidth: thick ? 3 : 2, ...(dash ? { borderTopStyle: dash === "2 3" ? "dotted" : "dashed" } : {}) }}
+    aria-hidden="true"
+  />
+);
 
 /** "12 of 30 days have a snapshot", said once per chart. */
 const coverageText = (seen: number, total: number) =>
@@ -95,18 +105,24 @@ export function ScoreHistoryFigure({ history }: { history: ScoreHistory }) {
   const days = scoreDays(history);
   const changes = seriesChanges(days);
   const seen = daysWithSnapshot(days);
+  // The legend names its window in the words the score card uses for its own ("31 Oct – 29 Nov
+  // 2026: 57 → 53"), so a 90-day legend beside the card's 30 days reads as two windows, not two values.
+  const window = `${windowWords(history)}${keptFromWords(history, days.find((d) => d.at !== null)?.date ?? null)}`;
   return (
     <div className="stack" style={{ gap: 12 }}>
-      <ul className="legend" aria-label="Change over the range" data-testid="score-changes">
+      <p className="small" style={{ margin: 0 }} data-testid="score-changes-window">
+        <strong>{window}:</strong> each from its first kept day to its last
+      </p>
+      <ul className="legend" aria-label={`Change over ${window}`} data-testid="score-changes">
         {changes.map((c) => (
           <li key={c.key}>
             <LineMark color={SCORE_COLORS[c.key]} thick={c.key === "score"} />
-            <span>
+            <span data-testid="score-series-change" data-series={c.key}>
               {c.label}: {formatNumber(c.first)}
               {c.change !== null && (
                 <>
                   {" "}
-                  → {formatNumber(c.last)} (<span aria-label={formatChange(c.change, "points").label}>{formatChange(c.change, "points").text}</span>)
+                  → {formatNumber(c.last)} (<span aria-label={formatChange(c.change, "points").label} data-testid="score-change-value">{formatChange(c.change, "points").text}</span>)
                 </>
               )}
             </span>
@@ -164,27 +180,20 @@ export function RankHistoryFigure({ history }: { history: RankingHistory }) {
     return (
       <div className="state" data-testid="history-empty">
         <p className="state-title">No competitors tracked yet</p>
-        <p className="muted small">The rankings kept for this range name nobody; once the Data API ranks competitors, their ranks and ours show here day by day.</p>
+        <p className="muted small">The rankings kept for this range name nobody; once Workspace Analytics ranks competitors, their ranks and ours show here day by day.</p>
       </div>
     );
   }
-  const lines = rankLines(data);
-  const named = lines.filter((l) => l.isWorkspace || l.color !== "var(--color-other)");
-  const others = lines.length - named.length;
+  const lines = rankLines(data.entrants);
   const seen = daysWithSnapshot(data.days);
   return (
     <div className="stack" style={{ gap: 12 }}>
-      <ul className="legend" aria-label="Legend">
-        {named.map((l) => (
-          <li key={l.name}>
-            <LineMark color={l.color} thick={l.isWorkspace} /> {l.isWorkspace ? `${l.name} (us)` : l.name}
+      <ul className="legend" aria-label="Legend" data-testid="rank-legend">
+        {lines.map((l) => (
+          <li key={l.name} data-testid="rank-legend-item" data-workspace={l.isWorkspace ? "" : undefined}>
+            <LineMark color={l.color} thick={l.isWorkspace} dash={l.dash} /> {l.isWorkspace ? <strong>{l.name} (us)</strong> : l.name}
           </li>
         ))}
-        {others > 0 && (
-          <li>
-            <LineMark color="var(--color-other)" /> {others === 1 ? "1 other competitor" : `${formatNumber(others)} other competitors`}
-          </li>
-        )}
       </ul>
       <p className="small muted">Rank 1 is at the top. {coverageText(seen, data.days.length)}</p>
       <ChartNotes range={{ from: history.from, to: history.to, tz: history.tz }} buckets={bucketsOf(data.days.map((d) => ({ key: d.date, date: d.date })), history.to)} subject="the ranking">

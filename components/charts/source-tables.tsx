@@ -1,9 +1,11 @@
 "use client";
 // Conversion by source as a bar table (bar-table.tsx): the AI platforms set apart in their own row
 // group with its total, a bar per source under its name, and each source and its visitors a link to
-// the visitors behind them, its conversions to the converted ones.
+// the visitors behind them, its conversions to the converted ones; the AI platforms' total visitors
+// and conversions open their one list (`source=ai`) the same way.
 import Link from "next/link";
 import { ChangeBadge } from "@/components/ui/change-badge";
+import { AI_SOURCE_GROUP } from "@/lib/data-api/constants";
 import type { SourceRow } from "@/lib/server/insights/sources";
 import { formatNumber, formatPercent } from "@/lib/format/format";
 import { BarCell, BarGroupHeader, BarTable } from "./bar-table";
@@ -73,7 +75,24 @@ export function ConversionBySourceTable({
             <BarGroupHeader group={g.id} label={g.label} columns={4}>
               <span className={styles.groupNote} data-testid={`group-total-${g.id}`}>
                 {" "}
-                · {formatNumber(now.visitors)} visitors, {formatNumber(now.conversions)} conversions, {formatPercent(rateOf(now.conversions, now.visitors))}{" "}
+                ·{" "}
+                {g.id === "ai" ? (
+                  // The other sources' total has no list of its own: the visitor list filters a source, or the AI platforms together.
+                  <>
+                    <Link href={visitorsHref(window, { source: AI_SOURCE_GROUP })} prefetch={false} data-testid="group-visitors-link-ai">
+                      {formatNumber(now.visitors)} visitors
+                    </Link>
+                    ,{" "}
+                    <Link href={visitorsHref(window, { source: AI_SOURCE_GROUP, converted: true })} prefetch={false} data-testid="group-conversions-link-ai">
+                      {formatNumber(now.conversions)} conversions
+                    </Link>
+                  </>
+                ) : (
+                  <>
+                    {formatNumber(now.visitors)} visitors, {formatNumber(now.conversions)} conversions
+                  </>
+                )}
+                , {formatPercent(rateOf(now.conversions, now.visitors))}{" "}
               </span>
               <ChangeBadge current={now.visitors} previous={then.visitors} unit="count" window={previousLabel} compact />
             </BarGroupHeader>

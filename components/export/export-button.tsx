@@ -71,7 +71,9 @@ export function ExportButton({ resource, filters, total }: ExportButtonProps) {
         </button>
       </div>
       {/* The tray announces the export; this line only says where to look. */}
-      <p className={styles.status}>{started ? "Downloading: follow it under Exports, at the bottom of the window." : "\u00a0"}</p>
+      <p className={styles.status} aria-hidden={!started}>
+        {started ? "Downloading: follow it under Exports, at the bottom." : ""}
+      </p>
     </div>
   );
 }

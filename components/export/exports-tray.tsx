@@ -8,12 +8,16 @@
 // by a live region outside the tray, so hiding the tray or dismissing an export silences nothing.
 //
 // It stays out of the way: a finished export shrinks to a one-line notice (the header and its Hide
-// go when nothing runs); Hide and Dismiss are remembered in this browser (tray-preferences.ts), so a
-// reload or another tab does not bring them back, while a new export always shows; on phones the
+// go when nothing runs), said once: it is dismissed for good when the viewer leaves the page it was
+// shown on, and one that was already finished when a page first asked (a reload, another tab) is old
+// news and not shown; a failed export stays until dismissed, on every page. Hide and Dismiss are
+// remembered in this browser (tray-preferences.ts), so a reload or another tab does not bring them
+// back, while a new export always shows; on phones the
 // tray starts hidden, as a one-line bar that still says how far the export is; and the page keeps
 // room for it below its content (a spacer as tall as the tray, measured), so the tray never sits on
 // the end of a page, at any width.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { usePathname } from "next/navigation";
 import { useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type Ref } from "react";
 import { CloseIcon } from "@/components/ui/icons";
 import { EXPORTS_KEY, exportsQuery, isRunning, requestCancel, type ExportStatus } from "@/lib/queries/exports";
@@ -131,6 +135,39 @@ function milestone(s: ExportStatus): string {
   return quarter === 0 ? `${what(s.resource)} started.` : `${what(s.resource)} ${quarter * 25}% done.`;
 }
 
+const NONE: ReadonlySet<string> = new Set();
+
+/** An export that ended on its own or by Cancel: said once, then out of the way (a failure stays). */
+const isFinished = (s: Pick<ExportStatus, "state">) => s.state === "complete" || s.state === "cancelled";
+
+/**
+ * Dismisses finished exports once they have been said: those already finished when this page load
+ * first heard of them (not started in this tab: a reload's or another tab's old news), and those shown
+ * on a page the viewer has since left.
+ */
+function useSaidOnce(data: readonly ExportStatus[] | undefined, startedHere: readonly StartedExport[]): ReadonlySet<string> {
+  const pathname = usePathname();
+  const shown = useRef<{ pathname: string; ids: Set<string> }>({ pathname, ids: new Set() });
+  // The old news of this page load, fixed at its first answer (read while rendering, so they are never drawn).
+  const [oldNews, setOldNews] = useState<ReadonlySet<string> | null>(null);
+  const atFirstAnswer = data && oldNews === null ? new Set(data.filter((s) => isFinished(s) && !startedHere.some((e) => e.id === s.id)).map((s) => s.id)) : null;
+  if (atFirstAnswer) setOldNews(atFirstAnswer);
+  useEffect(() => {
+    if (!data || oldNews === null) return;
+    for (const s of data) {
+      if (!isFinished(s)) continue;
+      if (oldNews.has(s.id)) dismissExport(s.id);
+      else shown.current.ids.add(s.id);
+    }
+  }, [data, oldNews]);
+  useEffect(() => {
+    if (shown.current.pathname === pathname) return;
+    for (const id of shown.current.ids) dismissExport(id);
+    shown.current = { pathname, ids: new Set() };
+  }, [pathname]);
+  return oldNews ?? atFirstAnswer ?? NONE;
+}
+
 /** Running, or starting and not yet given up on. */
 const isActiveItem = (i: Item) => (i.kind === "starting" ? !i.lost : isRunning(i.status));
 
@@ -165,12 +202,14 @@ export function ExportsTray() {
     forgetStartedExports(knownIds);
   }, [knownIds]);
 
+  const oldNews = useSaidOnce(query.data, started);
+
   // Dismissed ids are kept for every tab; a new export has a new id, so it always shows.
   const items: Item[] = [
     ...started
       .filter((s) => !knownIds.has(s.id) && !dismissed.has(s.id))
       .map((s): Item => ({ kind: "starting", started: s, lost: now - s.startedAt > START_TIMEOUT_MS })),
-    ...statuses.filter((s) => !dismissed.has(s.id)).map((s): Item => ({ kind: "server", status: s })),
+    ...statuses.filter((s) => !dismissed.has(s.id) && !oldNews.has(s.id)).map((s): Item => ({ kind: "server", status: s })),
   ];
   const running = items.some(isActiveItem);
   const hidden = choice ?? (narrow ? true : (storedHidden ?? false));

@@ -110,6 +110,19 @@ describe("SuggestField", () => {
     expect(onChange).toHaveBeenCalledExactlyOnceWith("newsletter");
   });
 
+  it("reads how its value is matched (a note) with its help; cleared, it applies nothing", async () => {
+    const onChange = vi.fn();
+    const note = "However it is written: capitals and spaces around it do not count.";
+    const { user } = renderWithProviders(<SuggestField name="query" label="Question" value="Best tool?" suggestions={["Best tool?"]} onChange={onChange} note={note} />);
+    const input = screen.getByRole("combobox", { name: "Question" });
+    expect(description(input)).toBe(`${note} Pick a suggestion or type any value, then press Enter`);
+    // Read, not shown: the field's box stays in line with the filters' row.
+    expect(screen.getByText(`${note} Pick a suggestion or type any value, then press Enter`).className).toBe("visually-hidden");
+    await user.clear(input);
+    await user.keyboard("{Enter}");
+    expect(onChange).toHaveBeenCalledExactlyOnceWith("");
+  });
+
   it("applies a suggestion as soon as it is picked, and a draft when the field is left", async () => {
     const onChange = vi.fn();
     const { user } = renderWithProviders(<SuggestField name="intent" label="Intent" value="" suggestions={intents} onChange={onChange} />);

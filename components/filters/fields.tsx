@@ -153,15 +153,17 @@ export function DateField({ value, onChange, error, hint, ...field }: FieldProps
 /**
  * Free text with suggestions (known values, each with a readable label): calls back, trimmed, on
  * Enter, on leaving the field, or on picking a suggestion, not on every keystroke. The label of the
- * value applied is shown under the field.
+ * value applied is shown under the field. `note` (how the value is matched) is read with the
+ * field's help, not shown: a line under one field would lift its box out of the filters' row.
  */
 export function SuggestField({
   value,
   suggestions,
   onChange,
   placeholder,
+  note,
   ...field
-}: FieldProps & { suggestions: ReadonlyArray<string | Option>; placeholder?: string }) {
+}: FieldProps & { suggestions: ReadonlyArray<string | Option>; placeholder?: string; note?: string }) {
   const [draft, setDraft] = useState(value);
   const [seen, setSeen] = useState(value);
   // Follow the URL when it changes under us (back/forward, clear filters).
@@ -179,7 +181,7 @@ export function SuggestField({
     <Field
       {...field}
       hint={appliedLabel ? <span data-testid={`${field.name}-label`}>{appliedLabel}</span> : undefined}
-      help="Pick a suggestion or type any value, then press Enter"
+      help={note ? `${note} Pick a suggestion or type any value, then press Enter` : "Pick a suggestion or type any value, then press Enter"}
     >
       {(control) => (
         <>

@@ -17,8 +17,11 @@ import type { ApiRoutes } from "@/lib/server/routes";
 import { useHydrated } from "@/lib/ui/use-hydrated";
 import { withoutPaging } from "@/lib/ui/view-filters";
 
-/** What the frame reads of a page of a list; the view's own rows stay typed for its `children`. */
-type ListPage = { data: readonly unknown[]; meta: { offset?: number; total?: number }; unreadable?: Unreadable };
+/**
+ * What the frame reads of a page of a list; the view's own rows stay typed for its `children`.
+ * `unchecked`: rows a list filtered by the dashboard could not check (lib/server/lists).
+ */
+type ListPage = { data: readonly unknown[]; meta: { offset?: number; total?: number }; unreadable?: Unreadable; unchecked?: Unreadable };
 
 /** The resource a list path shows: its export, its messages ("No visitors match these filters"). */
 const resourceOf = (path: ListPath) => (path === "/visitors" ? "visitors" : "mentions");
@@ -110,7 +113,8 @@ function ListResults<P extends ListPath>({ view, feed, emptyHint, children }: Pi
   return (
     <QueryView
       query={query}
-      isEmpty={(d) => noRows(pageOf(d))}
+      // Rows that could not be checked are said by the view, even when none matched.
+      isEmpty={(d) => noRows(pageOf(d)) && !pageOf(d).unchecked}
       empty={framed(
         <EmptyState title={offset > 0 ? `No ${resource} on this page` : `No ${resource} match these filters`}>
           {offset > 0 ? <Link href={pageHref(0)}>Go to the first page</Link> : emptyHint}

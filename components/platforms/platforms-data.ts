@@ -27,8 +27,8 @@ export const positiveShare = (s: Sentiments): number | null => sentimentShares(s
 
 const withRange = (path: string, filters: Record<string, string>, range: DateRange) => `${path}?${new URLSearchParams({ ...filters, ...rangeParams(range) }).toString()}`;
 
-/** The range's mentions of a platform (and a sentiment), on /mentions. */
-export const mentionsHref = (range: DateRange, filters: { platform?: string; sentiment?: string } = {}) =>
+/** The range's mentions of a platform (and a sentiment), or naming a competitor, on /mentions. */
+export const mentionsHref = (range: DateRange, filters: { platform?: string; sentiment?: string; competitor?: string } = {}) =>
   withRange("/mentions", Object.fromEntries(Object.entries(filters).filter((e): e is [string, string] => e[1] !== undefined)), range);
 
 /** The range's visitors from a source (every AI platform is also a source), optionally only those who converted. */

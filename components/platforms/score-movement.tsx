@@ -1,32 +1,37 @@
 "use client";
-// What moved alongside the AI Positioning Score's change, over the score's own window: the score
-// compares the last 30 days with the 30 before, so this shows the four components (their values:
-// the API gives no change per component), the ranking's moves (each competitor's score change and
-// the rank it held by last period's scores), and each AI platform's mentions and positive share over
-// the 30 calendar days ending on the score's date against the 30 before. Labelled as movement beside
-// the score, not as its cause: none of these is shown to explain it.
-import { useState, type ReactNode } from "react";
-import { COMPONENTS } from "@/components/charts/breakdown-chart-data";
-import { EmptyState, QueryView, SkeletonLines } from "@/components/states/states";
+// What moved alongside the AI Positioning Score's change, over the score's own window (the 30
+// calendar days ending on the score's day, components/intelligence/score-change-data.ts): the four
+// components and the ranking's moves from the history the dashboard kept (value now, change, and the
+// value it came from; rank then and now), worked out as the history legend works out its own, so
+// with the header's last 30 days every figure here is the legend's; and each AI platform's mentions
+// and positive share over those days against the 30 before. Without kept history the components
+// show their values and say their change was not kept for those days, and the ranking shows the
+// upstream's own change, named. Labelled as movement beside the score, not as its cause: none of
+// these is shown to explain it.
+import type { ReactNode } from "react";
+import { keptFromWords, windowWords } from "@/components/charts/history-chart-data";
+import {
+  answersWindow,
+  componentMoves,
+  keptChange,
+  keptRankMoves,
+  largestMoves,
+  UPSTREAM_RANKING_CHANGE,
+  type ComponentMove,
+  type RankMove,
+} from "@/components/intelligence/score-change-data";
+import { rankingHistoryQuery, scoreHistoryQuery, useScoreWindow } from "@/components/intelligence/score-change";
+import { EmptyState, LoadingState, QueryView, SkeletonLines } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
 import { ChangeBadge } from "@/components/ui/change-badge";
 import { LABELS } from "@/lib/data-api/constants";
 import type { Ranking, Score } from "@/lib/data-api/schemas";
 import { formatDateRange, formatNumber, formatZone, MISSING, sortPlatforms } from "@/lib/format/format";
 import { apiQuery, browserApi } from "@/lib/queries/api";
-import { addDays, todayIn } from "@/lib/range/calendar";
 import { rangeParams, type DateRange } from "@/lib/range/date-range";
-import { useDateRange } from "@/lib/range/use-date-range";
 import { positiveShare, previousWindowLabel, rankingMoves } from "./platforms-data";
 import styles from "./platforms.module.css";
 import { Counting } from "./range-notes";
-
-/** The score's window as calendar days: the 30 days ending on the day it was computed (today when it does not say), in `tz`. */
-export function scoreWindow(score: Score | undefined, tz: string, nowMs: number): DateRange {
-  const at = score?.updated_at ? Date.parse(score.updated_at) : NaN;
-  const to = todayIn(tz, Number.isFinite(at) ? at : nowMs);
-  return { from: addDays(to, -29), to, tz };
-}
 
 const MOVERS = 5;
 
@@ -71,26 +76,67 @@ export function ScoreMovement() {
   );
 }
 
+/** Why a change is not the kept one: nothing earlier kept in the window, or the history could not be read. */
+type Missing = "not-kept" | "unavailable";
+
 function ComponentValues() {
   const score = useWidgetQuery(scoreQuery);
   return (
     <QueryView query={score} isEmpty={(s) => !s.breakdown} empty={<EmptyState title="No breakdown available" />}>
-      {(s) => (
-        <>
-          <ul className={styles.moves} data-testid="movement-components">
-            {COMPONENTS.map((c) => (
-              <li key={c.key}>
-                <span>{c.label}</span>
-                <span className="nowrap">
-                  <strong>{formatNumber(s.breakdown?.[c.key])}</strong> / 100
-                </span>
-              </li>
-            ))}
-          </ul>
-          <p className="small muted">Each component&apos;s current value; how much each one changed is not known.</p>
-        </>
-      )}
+      {(s) => <KeptComponentMoves score={s} />}
     </QueryView>
+  );
+}
+
+function KeptComponentMoves({ score }: { score: Score }) {
+  const window = useScoreWindow(score);
+  const history = useWidgetQuery(scoreHistoryQuery(window));
+  const answer = answersWindow(history.data, window) ? history.data : undefined;
+  if (!answer && !history.isError) {
+    return (
+      <LoadingState label="the components' change">
+        <SkeletonLines lines={4} />
+      </LoadingState>
+    );
+  }
+  const kept = answer ? keptChange(answer) : null;
+  return <ComponentMoves moves={componentMoves(score, kept)} window={window} firstDay={kept?.firstDay ?? null} missing={kept ? null : answer ? "not-kept" : "unavailable"} />;
+}
+
+/**
+ * The components over the score's window: value now, change and the value it came from when kept;
+ * else the values now, and why their change is not shown, in plain words.
+ */
+export function ComponentMoves({ moves, window, firstDay, missing }: { moves: ComponentMove[]; window: DateRange; firstDay: string | null; missing: Missing | null }) {
+  const words = windowWords(window);
+  return (
+    <>
+      <ul className={styles.moves} data-testid="movement-components">
+        {moves.map((m) => (
+          <li key={m.key} data-testid="component-move" data-component={m.key}>
+            <span>{m.label}</span>
+            <span className="nowrap" style={{ display: "inline-flex", flexWrap: "wrap", gap: 6, alignItems: "center" }}>
+              <span>
+                <strong>{formatNumber(m.now)}</strong> / 100
+              </span>
+              {m.change !== null && (
+                <>
+                  <ChangeBadge change={m.change} unit="points" compact />
+                  <span className="small muted">from {formatNumber(m.from)}</span>
+                </>
+              )}
+            </span>
+          </li>
+        ))}
+      </ul>
+      <p className="small muted" data-testid="movement-components-note">
+        {missing === null
+          ? `Change over ${words}${keptFromWords(window, firstDay)}, from the first kept day to the latest.`
+          : missing === "not-kept"
+            ? `Values now. Their change is not kept for ${words}: the dashboard kept no earlier score in those days.`
+            : `Values now. Their change over ${words} could not be read from the kept history.`}
+      </p>
+    </>
   );
 }
 
@@ -98,44 +144,79 @@ function RankingMoves() {
   const ranking = useWidgetQuery(rankingQuery);
   return (
     <QueryView query={ranking} isEmpty={(r) => r.data.length === 0} empty={<EmptyState title="No competitors tracked yet" />}>
-      {(r) => <MoversList ranking={r} />}
+      {(r) => <KeptRankingMoves ranking={r} />}
     </QueryView>
   );
 }
 
-function MoversList({ ranking }: { ranking: Ranking }) {
-  const moves = rankingMoves(ranking.data);
-  // The biggest moves first, and the workspace always: its own move is the one the score's change is.
-  const movers = moves
-    .filter((m) => typeof m.change === "number")
-    .sort((a, b) => Math.abs(b.change!) - Math.abs(a.change!))
-    .slice(0, MOVERS);
-  const own = moves.find((m) => m.is_workspace);
-  const shown = own && !movers.includes(own) ? [...movers, own] : movers;
+function KeptRankingMoves({ ranking }: { ranking: Ranking }) {
+  // The score's window, read from the score (the ranking is computed with it); today's without one.
+  const score = useWidgetQuery(scoreQuery);
+  const window = useScoreWindow(score.data);
+  const history = useWidgetQuery(rankingHistoryQuery(window));
+  const answer = answersWindow(history.data, window) ? history.data : undefined;
+  if (!answer && !history.isError) {
+    return (
+      <LoadingState label="the ranking's moves">
+        <SkeletonLines lines={5} />
+      </LoadingState>
+    );
+  }
+  const kept = answer ? keptRankMoves(answer) : null;
+  if (kept) return <RankMoves moves={kept.moves} window={window} firstDay={kept.firstDay} missing={null} />;
+  return <RankMoves moves={upstreamRankMoves(ranking)} window={window} firstDay={null} missing={answer ? "not-kept" : "unavailable"} />;
+}
+
+/** The upstream's own moves (each row's score and its change): only when the kept history gives none. */
+function upstreamRankMoves(ranking: Ranking): RankMove[] {
+  return rankingMoves(ranking.data).map((m) => ({
+    name: m.name,
+    isWorkspace: m.is_workspace,
+    rank: m.rank ?? null,
+    previousRank: m.previousRank,
+    score: m.score ?? null,
+    previousScore: m.score !== undefined && m.change !== undefined ? m.score - m.change : null,
+    change: m.change ?? null,
+  }));
+}
+
+/**
+ * The largest ranking moves and ours: rank now (and then, when it changed), score change and the
+ * score it came from. From the kept history over the score's window, or the upstream's own change,
+ * named, when `missing` says why the kept one is not there.
+ */
+export function RankMoves({ moves, window, firstDay, missing }: { moves: RankMove[]; window: DateRange; firstDay: string | null; missing: Missing | null }) {
+  const words = windowWords(window);
   return (
     <>
       <ul className={styles.moves} data-testid="movement-ranking">
-        {shown.map((m, i) => (
+        {largestMoves(moves, MOVERS).map((m, i) => (
           <li key={`${i}-${m.name}`} data-testid="ranking-move">
             <span>
               #{m.rank ?? MISSING} {m.name}
-              {m.is_workspace && <span className="badge badge-accent" style={{ marginLeft: 6 }}>You</span>}
-              {m.previousRank !== null && m.rank !== undefined && m.previousRank !== m.rank && <span className="small muted"> (was #{m.previousRank})</span>}
+              {m.isWorkspace && <span className="badge badge-accent" style={{ marginLeft: 6 }}>You</span>}
+              {m.previousRank !== null && m.rank !== null && m.previousRank !== m.rank && <span className="small muted"> (was #{m.previousRank})</span>}
+              {m.previousRank === null && missing === null && <span className="small muted"> (new in the ranking)</span>}
             </span>
-            <ChangeBadge current={m.score} previous={m.score !== undefined && m.change !== undefined ? m.score - m.change : undefined} unit="points" window="the previous period" compact />
+            <span className="nowrap" style={{ display: "inline-flex", gap: 6, alignItems: "center" }}>
+              <ChangeBadge change={m.change} unit="points" compact />
+              {m.previousScore !== null && <span className="small muted">from {formatNumber(m.previousScore)}</span>}
+            </span>
           </li>
         ))}
       </ul>
-      <p className="small muted">Score change per competitor; &ldquo;was&rdquo; is the rank by last period&apos;s scores.</p>
+      <p className="small muted" data-testid="movement-ranking-note">
+        {missing === null
+          ? `Score change over ${words}${keptFromWords(window, firstDay)}; “was” is the rank on the first kept day.`
+          : `${UPSTREAM_RANKING_CHANGE} per competitor (${missing === "not-kept" ? `no earlier ranking kept for ${words}` : "the kept history could not be read"}); “was” is the rank by the scores before it.`}
+      </p>
     </>
   );
 }
 
 function PlatformShifts() {
-  const { range } = useDateRange();
-  const [nowMs] = useState(() => Date.now());
   const score = useWidgetQuery(scoreQuery);
-  const window = scoreWindow(score.data, range.tz, nowMs);
+  const window = useScoreWindow(score.data);
   const platforms = useWidgetQuery(apiQuery(browserApi, "/insights/platforms", { query: rangeParams(window) }));
   return (
     <QueryView query={platforms} loading={<Counting range={window} what="mentions" lines={4} />}>

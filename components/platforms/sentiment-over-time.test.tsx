@@ -3,7 +3,8 @@
 // at or above the busiest bucket, a label and gridline per tick), the columns scaled to that axis,
 // and the axis following the platform chosen.
 import { screen } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import type { UrlUpdateEvent } from "nuqs/adapters/testing";
+import { describe, expect, it, vi } from "vitest";
 import { renderWithProviders } from "@/components/test-utils/render";
 import type { SentimentInsight } from "@/lib/server/insights/sentiment";
 import { SentimentOverTime } from "./sentiment-over-time";
@@ -48,10 +49,20 @@ describe("SentimentOverTime", () => {
     expect(heights()).toEqual(["42.5%", "92.5%", "0%"]);
   });
 
-  it("re-scales its axis for the platform chosen", async () => {
-    const { user } = renderWithProviders(<SentimentOverTime answer={answer} />);
+  it("re-scales its axis for the platform chosen, and keeps the choice in the URL", async () => {
+    const onUrlUpdate = vi.fn<(event: UrlUpdateEvent) => void>();
+    const { user } = renderWithProviders(<SentimentOverTime answer={answer} />, { onUrlUpdate });
     await user.selectOptions(screen.getByTestId("sentiment-platform"), "claude");
     expect(ticks().map((t) => t[0])).toEqual(["0", "1", "2", "3"]);
+    expect(heights()).toEqual(["0%", "100%", "0%"]);
+    expect(onUrlUpdate.mock.calls.at(-1)![0].queryString).toBe("?platform=claude");
+    await user.selectOptions(screen.getByTestId("sentiment-platform"), "all");
+    expect(onUrlUpdate.mock.calls.at(-1)![0].queryString).toBe("");
+  });
+
+  it("opens on the platform a link names", () => {
+    renderWithProviders(<SentimentOverTime answer={answer} />, { searchParams: "?platform=claude" });
+    expect((screen.getByTestId("sentiment-platform") as HTMLSelectElement).value).toBe("claude");
     expect(heights()).toEqual(["0%", "100%", "0%"]);
   });
 });

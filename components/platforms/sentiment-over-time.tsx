@@ -1,12 +1,13 @@
 "use client";
 // Sentiment over time: per bucket of the range (days, or weeks for long ranges) the positive,
-// neutral and negative mentions of all platforms or of one chosen here, as stacked columns against a
+// neutral and negative mentions of all platforms or of one chosen here (kept in the URL as `platform`), as stacked columns against a
 // count axis from 0 to a round number at or above the busiest bucket, with its gridlines (plain CSS:
 // no chart library for three stacked counts), and the figures as a table under a disclosure: the
 // columns' text alternative, readable on a phone too. The team's notes are drawn over the columns (a
 // day's note as a line through its column, a span as a band) with their flags, and listed under it;
 // a click on a column asks for a note on its first day (components/annotations).
-import { useId, useMemo, useState, type MouseEvent } from "react";
+import { parseAsStringLiteral, useQueryState } from "nuqs";
+import { useId, useMemo, type MouseEvent } from "react";
 import { bucketsOf, dayOfInstant, type NoteMark } from "@/components/annotations/annotation-data";
 import { ChartNotes, type ChartNotesView } from "@/components/annotations/chart-notes";
 import { NoteFlags } from "@/components/annotations/note-flags";
@@ -34,8 +35,13 @@ function ColumnNotes({ notes, n }: { notes: ChartNotesView; n: number }) {
   );
 }
 
+/** The platform the chart shows, kept in the URL (`platform`), so a link or a saved view reopens it; all of them without. */
+const platformParam = parseAsStringLiteral(PLATFORMS).withOptions({ history: "replace", scroll: false });
+
 export function SentimentOverTime({ answer }: { answer: SentimentInsight }) {
-  const [platform, setPlatform] = useState<Platform | "all">("all");
+  const [chosen, setChosen] = useQueryState("platform", platformParam);
+  const platform: Platform | "all" = chosen ?? "all";
+  const setPlatform = (value: Platform | "all") => void setChosen(value === "all" ? null : value);
   const selectId = useId();
   const columns = sentimentColumns(answer.data, platform, answer.tz);
   const max = Math.max(0, ...columns.map((c) => c.total));

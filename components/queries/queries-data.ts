@@ -1,7 +1,8 @@
 // Plain mappings behind /queries (the answer of `/api/insights/queries` is
 // lib/server/insights/queries.ts's): the page's filters in the URL (`platform`, `never_first`) as the route takes them, and
-// where a question leads: the range's mentions with that question highlighted (the Data API cannot
-// filter mentions by question, so the list is never presented as filtered by it).
+// where a question leads: its mentions over the range (of the platform filtered on), on /mentions
+// filtered by `query`, which the dashboard matches as this page groups questions, so the list's
+// total is the row's figure.
 import { rangeParams, type DateRange } from "@/lib/range/date-range";
 
 export type QueryFilters = { platform: string | null; neverFirst: boolean };
@@ -19,9 +20,9 @@ export const queriesRouteQuery = (range: DateRange, f: QueryFilters): Record<str
   ...(f.neverFirst ? { never_first: "true" } : {}),
 });
 
-/** The range's mentions (of the platform filtered on, if any) with the question highlighted, on /mentions. */
-export function highlightHref(range: DateRange, question: string, platform: string | null): string {
-  const search = new URLSearchParams({ ...rangeParams(range), highlight: question, ...(platform ? { platform } : {}) });
+/** The question's mentions over the range (of the platform filtered on, if any), on /mentions. */
+export function questionMentionsHref(range: DateRange, question: string, platform: string | null): string {
+  const search = new URLSearchParams({ ...rangeParams(range), query: question, ...(platform ? { platform } : {}) });
   search.sort();
   return `/mentions?${search.toString()}`;
 }

@@ -2,45 +2,22 @@
 // Settings' "History and watching": whether the dashboard watches this workspace (off, on, or paused
 // and why), what turning it on means (the key kept sealed on the server so history is collected
 // hourly while nobody is signed in; off deletes it at once), the keys linked to the workspace (hints
-// only), a form to link another key of it, and where its history begins. Results are announced in a
-// live region; errors are said in plain words next to what caused them.
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+// only; every one but this session's can be unlinked: linked-keys.tsx), a form to link another key
+// of it (one that had a workspace of its own here brings its history, notes, views and alerts along),
+// and where its history begins. Results are announced in a live region; errors are said in plain
+// words next to what caused them.
+import { useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { useDisplayTimeZone } from "@/components/range/display-time-zone";
 import { Card } from "@/components/ui/card";
 import { formatDate } from "@/lib/format/format";
+import { OFFLINE, problemOf, useWorkspaceInfo, WORKSPACE_KEY, type Watching } from "@/lib/queries/workspace";
+import { LinkedKeys } from "./linked-keys";
 
-type Watching = "off" | "on" | "paused";
-type LinkedKey = { key_hint: string; linked_at: string };
-export type WorkspaceInfo = { watching: Watching; paused_reason?: string; linked_keys: LinkedKey[]; history_since: string | null; time_zone: string };
+export { useWorkspaceInfo };
 
-const OFFLINE = "The dashboard's server could not be reached. Check your connection and try again.";
-
-/** The error message of an /api answer, or a plain fallback. */
-async function problemOf(res: Response, fallback: string): Promise<string> {
-  try {
-    const body = (await res.json()) as { error?: { message?: unknown } };
-    if (typeof body.error?.message === "string" && body.error.message) return body.error.message;
-  } catch {
-    // Not JSON: the fallback says it.
-  }
-  return fallback;
-}
-
-const WORKSPACE_KEY = ["workspace"] as const;
 /** The card's element id: other settings (the alerts) link to it. */
 export const WATCHING_CARD_ID = "watching";
-
-async function fetchWorkspace(): Promise<WorkspaceInfo> {
-  let res: Response;
-  try {
-    res = await fetch("/api/workspace", { cache: "no-store" });
-  } catch {
-    throw new Error(OFFLINE);
-  }
-  if (!res.ok) throw new Error(await problemOf(res, "The workspace's settings could not be read. Try again."));
-  return (await res.json()) as WorkspaceInfo;
-}
 
 const STATE_TEXT: Record<Watching, { badge: string; badgeClass: string; text: string }> = {
   off: {
@@ -59,9 +36,6 @@ const STATE_TEXT: Record<Watching, { badge: string; badgeClass: string; text: st
     text: "Nothing is collected in the background until watching is turned on again with a working key.",
   },
 };
-
-/** The workspace's settings (GET /api/workspace), one query for every card that reads them. */
-export const useWorkspaceInfo = () => useQuery({ queryKey: WORKSPACE_KEY, queryFn: fetchWorkspace, retry: 1 });
 
 export function WatchingCard() {
   const tz = useDisplayTimeZone();
@@ -107,10 +81,16 @@ export function WatchingCard() {
     try {
       const res = await fetch("/api/workspace/keys", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ apiKey: key }) });
       if (!res.ok) throw new Error(await problemOf(res, "The key could not be linked. Try again."));
-      const linked = (await res.json()) as LinkedKey;
+      const linked = (await res.json()) as { key_hint: string; merged: boolean };
       setKey("");
-      await load();
-      setStatus(`Key ${linked.key_hint} linked: signing in with it opens this workspace.`);
+      if (linked.merged) {
+        // Its history, notes, views and alerts are this workspace's now: every answer on the page may have changed.
+        await queryClient.invalidateQueries();
+        setStatus(`Key ${linked.key_hint} linked. It had been used on its own: the history, notes, saved views and alerts kept for it are now this workspace's.`);
+      } else {
+        await load();
+        setStatus(`Key ${linked.key_hint} linked: signing in with it opens this workspace.`);
+      }
     } catch (error) {
       setLinkError(error instanceof TypeError ? OFFLINE : error instanceof Error ? error.message : OFFLINE);
     } finally {
@@ -124,7 +104,7 @@ export function WatchingCard() {
       title="History and watching"
       testId="watching-card"
       id={WATCHING_CARD_ID}
-      description="The Data API keeps only the score and ranking of now; the dashboard keeps their history, and the daily figures, for this workspace."
+      description="Workspace Analytics keeps only today's score and ranking; the dashboard keeps their history, and the daily figures, for this workspace."
     >
       {loadError && (
         <p className="field-error" role="alert">
@@ -169,18 +149,13 @@ export function WatchingCard() {
               {toggleError}
             </p>
           )}
-          <div>
-            <h3 className="field-label" id={`${id}-keys`}>
-              Keys of this workspace
-            </h3>
-            <ul className="linked-keys" aria-labelledby={`${id}-keys`} data-testid="linked-keys">
-              {info.linked_keys.map((k) => (
-                <li key={k.key_hint}>
-                  <span className="mono">{k.key_hint}</span> <span className="small muted">linked {formatDate(k.linked_at, tz)}</span>
-                </li>
-              ))}
-            </ul>
-          </div>
+          <LinkedKeys
+            keys={info.linked_keys}
+            onUnlinked={(message) => {
+              setLinkError(null);
+              setStatus(message);
+            }}
+          />
           <form onSubmit={(e) => void linkKey(e)} noValidate className="link-key-form" data-testid="link-key-form">
             <label className="field-label" htmlFor={`${id}-key`}>
               Link another key of this workspace
@@ -209,7 +184,8 @@ export function WatchingCard() {
               </p>
             )}
             <p id={`${id}-key-help`} className="small muted">
-              A rotated or second key of the same workspace keeps this history. It must work, and open the same workspace as the key you signed in with.
+              A rotated or second key of the same workspace keeps this history. It must work, and open the same workspace as the key you signed in with. If it
+              was used on its own before, what was kept for it joins this workspace.
             </p>
           </form>
         </div>

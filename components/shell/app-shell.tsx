@@ -35,7 +35,7 @@ export function AppShell({ account, timeZoneKnown, children }: { account: Accoun
           <NavLinks />
           <div className="header-tools">
             {account.plan && (
-              <span className="badge badge-neutral" data-testid="plan-badge" title={`Workspace plan: ${account.plan}`}>
+              <span className="badge badge-neutral hide-narrow" data-testid="plan-badge" title={`Workspace plan: ${account.plan}`}>
                 <span className="visually-hidden">Plan: </span>
                 {account.plan}
               </span>

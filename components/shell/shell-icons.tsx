@@ -23,3 +23,9 @@ export const ChevronDownIcon = () => (
     <path d="M6 9l6 6 6-6" />
   </svg>
 );
+
+export const MenuIcon = () => (
+  <svg {...base} width={18} height={18}>
+    <path d="M4 7h16M4 12h16M4 17h16" />
+  </svg>
+);

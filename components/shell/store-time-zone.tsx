@@ -2,7 +2,7 @@
 // A first visit without the viewer's time zone cookie: the browser's zone is stored, and when the
 // page was drawn without it (in UTC), it is loaded again in that zone. The sign-in page stores it
 // before anyone is signed in, so a signed-in page normally has it on its first render, and this
-// happens at most once per browser.
+// happens at most once per browser. A relative range in the link (`range=30d`) waits for this too.
 // Why a full reload and not router.refresh(): a refresh gives new props (the zone, the ranges and
 // queries made from it) to every Suspense boundary still waiting to hydrate, and React hydrates one
 // with the new props against the HTML drawn with the old, finds them different and throws a
@@ -18,8 +18,11 @@ export function StoreBrowserTimeZone({ refresh }: { refresh: boolean }) {
     const tz = browserTimeZone();
     storeViewerTimeZone(tz);
     // Only when the cookie was just stored: a zone the server cannot read leaves `refresh` true, and
-    // the next load, which has the cookie, must not load again.
-    if (refresh && tz !== "UTC") window.location.reload();
+    // the next load, which has the cookie, must not load again. In UTC the page is already right,
+    // unless its link holds a relative range, which the server turns into days only once it knows
+    // the zone (proxy.ts).
+    const relative = ["range", "period"].some((name) => new URLSearchParams(window.location.search).has(name));
+    if (refresh && (tz !== "UTC" || relative)) window.location.reload();
   }, [refresh]);
   return null;
 }

@@ -8,7 +8,7 @@ import { act, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { renderWithProviders } from "@/components/test-utils/render";
 import { DataApiError } from "@/lib/data-api/errors";
-import { EmptyState, noRows, PendingAnswer, QueryView, UnreadableNotice } from "./states";
+import { EmptyState, noRows, PendingAnswer, QueryView, UncheckedNotice, UnreadableNotice } from "./states";
 
 type Rows = string[];
 
@@ -86,6 +86,19 @@ describe("UnreadableNotice", () => {
     expect(screen.getByTestId("unreadable-notice").textContent).toBe("1,200 stages could not be read and are not shown.");
     rerender(<UnreadableNotice unreadable={undefined} noun={["stage", "stages"]} />);
     expect(screen.queryByTestId("unreadable-notice")).toBeNull();
+  });
+});
+
+describe("UncheckedNotice", () => {
+  it("says rows of the range that could not be read may or may not belong in a filtered list, singular and plural; nothing for none", () => {
+    const { rerender } = renderWithProviders(<UncheckedNotice unchecked={{ count: 1 }} noun={["mention", "mentions"]} />);
+    expect(screen.getByTestId("unchecked-notice").textContent).toBe("1 mention of the range could not be read, so whether it belongs in this list is not known; it is not shown.");
+    rerender(<UncheckedNotice unchecked={{ count: 1200 }} noun={["visitor", "visitors"]} />);
+    expect(screen.getByTestId("unchecked-notice").textContent).toBe(
+      "1,200 visitors of the range could not be read, so whether they belong in this list is not known; they are not shown.",
+    );
+    rerender(<UncheckedNotice unchecked={{ count: 0 }} noun={["mention", "mentions"]} />);
+    expect(screen.queryByTestId("unchecked-notice")).toBeNull();
   });
 });
 

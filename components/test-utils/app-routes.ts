@@ -15,6 +15,8 @@ import * as rulePreview from "@/app/api/alerts/rules/preview/route";
 import * as rules from "@/app/api/alerts/rules/route";
 import * as viewById from "@/app/api/views/[id]/route";
 import * as workspace from "@/app/api/workspace/route";
+import * as workspaceKeys from "@/app/api/workspace/keys/route";
+import * as workspaceKeyById from "@/app/api/workspace/keys/[id]/route";
 import * as views from "@/app/api/views/route";
 import { ORIGIN } from "@/lib/server/test-support";
 
@@ -38,6 +40,8 @@ const FILE_ROUTES: [string, Record<string, unknown>][] = [
   ["alerts/deliveries/:id/retry", deliveryRetry],
   ["alerts/digest", digest],
   ["workspace", workspace],
+  ["workspace/keys", workspaceKeys],
+  ["workspace/keys/:id", workspaceKeyById],
 ];
 
 /** The handler for a method and path, with the params Next would give it (405 when there is none). */

@@ -9,7 +9,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, type RenderOptions } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { NuqsTestingAdapter } from "nuqs/adapters/testing";
+import { NuqsTestingAdapter, type UrlUpdateEvent } from "nuqs/adapters/testing";
 import type { ReactElement, ReactNode } from "react";
 
 function createTestQueryClient(): QueryClient {
@@ -18,10 +18,15 @@ function createTestQueryClient(): QueryClient {
 
 export function renderWithProviders(
   ui: ReactElement,
-  { queryClient = createTestQueryClient(), searchParams = "", ...options }: RenderOptions & { queryClient?: QueryClient; searchParams?: string } = {},
+  {
+    queryClient = createTestQueryClient(),
+    searchParams = "",
+    onUrlUpdate,
+    ...options
+  }: RenderOptions & { queryClient?: QueryClient; searchParams?: string; /** Hears every URL change the component makes. */ onUrlUpdate?: (event: UrlUpdateEvent) => void } = {},
 ) {
   const Wrapper = ({ children }: { children: ReactNode }) => (
-    <NuqsTestingAdapter searchParams={searchParams}>
+    <NuqsTestingAdapter searchParams={searchParams} {...(onUrlUpdate ? { onUrlUpdate } : {})}>
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
     </NuqsTestingAdapter>
   );

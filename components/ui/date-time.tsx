@@ -25,7 +25,8 @@ export function ZoneName() {
   return <>{formatZone(useDisplayTimeZone())}</>;
 }
 
-type Props = { iso: string | null | undefined; mode?: "datetime" | "date" | "relative" };
+/** `relative` alone where only recency matters (a delivery "2 minutes ago"); `both` where the time itself is read too (a mention: "27 Nov 2026, 14:03 · 2 days ago"). */
+type Props = { iso: string | null | undefined; mode?: "datetime" | "date" | "relative" | "both" };
 
 export function DateTime({ iso, mode = "datetime" }: Props) {
   const zone = useDisplayTimeZone();
@@ -34,6 +35,7 @@ export function DateTime({ iso, mode = "datetime" }: Props) {
   let text: string;
   if (mode === "date") text = formatDate(iso, zone);
   else if (mode === "relative" && now) text = formatRelative(iso, now);
+  else if (mode === "both" && now) text = `${formatDateTime(iso, zone)} · ${formatRelative(iso, now)}`;
   else text = formatDateTime(iso, zone);
   return (
     <time dateTime={iso} title={formatExact(iso, zone)} className="nowrap">

@@ -1,13 +1,14 @@
-// The AI Positioning Score with its 0–100 range and trend; used by the overview card and /intelligence.
-import { formatNumber, toDirection } from "@/lib/format/format";
+// The AI Positioning Score with its 0–100 range and its change; used by the overview card and
+// /intelligence. The change is the caller's (components/intelligence/score-change.tsx: over the
+// score's window from the kept history, or the upstream's trend, named), so both pages say one.
+import type { ReactNode } from "react";
+import { formatNumber } from "@/lib/format/format";
 import type { Score } from "@/lib/data-api/schemas";
-import { ChangeBadge } from "./change-badge";
 
 export const SCORE_MAX = 100;
 
-export function ScoreSummary({ score, size = "normal" }: { score: Score; size?: "normal" | "large" }) {
+export function ScoreSummary({ score, change, size = "normal" }: { score: Score; change: ReactNode; size?: "normal" | "large" }) {
   const value = score.score;
-  const direction = toDirection(score.trend?.direction, score.trend?.change);
   return (
     <div className={`score score-${size}`}>
       <div className="score-figure">
@@ -15,8 +16,8 @@ export function ScoreSummary({ score, size = "normal" }: { score: Score; size?: 
           {formatNumber(value)}
         </span>
         <span className="score-range">/ {SCORE_MAX}</span>
-        <ChangeBadge change={score.trend?.change} unit="points" direction={direction} />
       </div>
+      {change}
       {/* An unknown score draws no meter: an empty one would read as a score of 0. */}
       {value !== undefined && (
         <>

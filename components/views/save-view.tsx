@@ -122,7 +122,7 @@ function SaveViewButton({ page }: { page: QueryPage }) {
     >
       <button ref={button} type="button" className={`header-button ${styles.saveButton}`} aria-expanded={open} aria-controls={open ? id : undefined} onClick={() => (open ? hide(false) : show())} data-testid="save-view-button">
         <BookmarkIcon />
-        Save view
+        <span className="visually-hidden-narrow">Save view</span>
       </button>
       {open && (
         <div id={id} role="dialog" aria-labelledby={`${id}-title`} className={`popover ${styles.dialog}`} data-testid="save-view-dialog">

@@ -9,11 +9,15 @@
 // sends, so one workspace's slow or failing receivers never hold back another's. A failed attempt is
 // tried again after about 5 s, 1 min, 10 min, 1 h and 6 h (or later, when the receiver's Retry-After
 // asks for longer), then fails for good; 410 Gone stops the destination; a destination that times out
-// again and again rests (the store counts it). Every attempt is kept. The clock is injected and
-// `deliverDue()` runs until nothing more can be sent now, which tests drive on fake time.
+// again and again rests (the store counts it). A destination whose address this instance cannot open
+// (sealed under a secret it lacks: during a rolling restart, another instance may have it) is never a
+// reason to fail: the attempt is kept saying so and the delivery waits as after a failed send, holding
+// at the last wait. Every attempt is kept. The clock is injected and `deliverDue()` runs until nothing
+// more can be sent now, which tests drive on fake time.
 import "server-only";
-import type { Delivery } from "@/lib/store/alerts";
+import type { Delivery, OpenDestination } from "@/lib/store/alerts";
 import type { WorkspaceId } from "@/lib/store/schema";
+import { isSealedUnreadable } from "@/lib/store/sealed";
 import type { Store } from "@/lib/store/store";
 import { bodyFor, type EventBody } from "./messages";
 import { send, SEND_TIMEOUT_MS, type SendResult } from "./send";
@@ -60,6 +64,15 @@ export type Deliverer = {
   start(): void;
   stop(): Promise<void>;
 };
+
+/** What an attempt that could not open its destination says (Settings shows it). */
+export const LACKS_SECRET =
+  "Not sent: this server lacks the secret the destination's address was sealed under (SESSION_SECRET or SESSION_SECRET_PREVIOUS). It is tried again later, by this server or another.";
+
+/** When a delivery whose destination could not be opened is tried again: never "no more". */
+export function waitForSecretAt(attempt: number, now: number): number {
+  return now + BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length) - 1]!;
+}
 
 /** When the next attempt after `attempt` failed attempts is due, or null when there is none. */
 export function nextAttemptAt(attempt: number, now: number, retryAfterMs: number | null): number | null {
@@ -139,10 +152,18 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
         timedOut: result.timedOut ?? false,
       });
 
-    const destination = await store.alerts.openDestination(delivery.destinationId);
+    let destination: OpenDestination | undefined;
+    try {
+      destination = await store.alerts.openDestination(delivery.destinationId);
+    } catch (error) {
+      if (!isSealedUnreadable(error)) throw error;
+      await finish("retrying", { status: null, error: LACKS_SECRET }, waitForSecretAt(attempt, options.now()));
+      log(`[alerts] delivery ${delivery.id}: ${error.message}; it waits`);
+      return "kept";
+    }
     const event = await store.alerts.event(delivery.eventId);
     if (!destination || !event) {
-      await finish("failed", { status: null, error: "the destination's address can no longer be read (the server's secret changed without SESSION_SECRET_PREVIOUS): delete it and add it again" }, null);
+      await finish("failed", { status: null, error: "the destination or the event was deleted" }, null);
       return "kept";
     }
     if (destination.status === "stopped") {

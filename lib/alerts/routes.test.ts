@@ -1,11 +1,12 @@
 // The alerts' routes on both databases, through the app's own route handlers with sessions checked
 // against the sandbox over real HTTP: a destination's URL checked (private, loopback and link-local
 // addresses refused unless allowed; https required), sealed at rest, answered only as a hint, its
-// signing secret once; "Send a test" reaching a real receiver with a valid signature and showing as a
-// delivery; rules validated per kind; the preview; a retry only of a failed delivery; "Send a test"
-// and "Retry" 10 a minute per workspace (429 with Retry-After); the digest's destination; deleting a
-// destination takes its rules and digest along; every id of another workspace a 404; a write from
-// another site a 403 that changes nothing.
+// signing secret once; a Slack destination only at Slack's incoming webhooks; at most 10 destinations
+// added a minute per workspace (429 with Retry-After); "Send a test" reaching a real receiver with a
+// valid signature and showing as a delivery; rules validated per kind; the preview; a retry only of a
+// failed delivery; "Send a test" and "Retry" 10 a minute per workspace (429 with Retry-After); the
+// digest's destination; deleting a destination takes its rules and digest along; every id of another
+// workspace a 404; a write from another site a 403 that changes nothing.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as deliveryRetry from "@/app/api/alerts/deliveries/[id]/retry/route";
 import * as deliveries from "@/app/api/alerts/deliveries/route";
@@ -21,6 +22,8 @@ import type { StoreKind } from "@/lib/store/database";
 import type { Store } from "@/lib/store/store";
 import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
 import { DEMO_KEYS } from "@/sandbox/keys";
+import { createNameResolver, setDestinationResolver } from "./resolve-name";
+import { startDnsServer } from "./test-dns";
 import { startReceiver, verifySignature, type Receiver } from "./test-receiver";
 
 upstreamForFile();
@@ -63,7 +66,7 @@ const addDestination = (body: unknown, key?: string) => request<DestinationJson>
 describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
   it("a destination's URL is checked: private, loopback and link-local addresses and clear text are refused unless allowed", async () => {
     await storeFor(kind);
-    for (const url of ["http://127.0.0.1:9/x", "https://127.0.0.1/x", "https://10.1.2.3/x", "https://169.254.169.254/latest/meta-data", "https://[::1]/x", "https://[fd00::1]/x", "https://localhost/x", "http://hooks.example.com/x", "ftp://example.com/", "not a url", ""]) {
+    for (const url of ["http://127.0.0.1:9/x", "https://127.0.0.1/x", "https://10.1.2.3/x", "https://169.254.169.254/latest/meta-data", "https://[::1]/x", "https://[fd00::1]/x", "https://[::7f00:1]/x", "https://[::ffff:127.0.0.1]/x", "https://localhost/x", "http://hooks.example.com/x", "ftp://example.com/", "not a url", ""]) {
       const refused = await addDestination({ kind: "webhook", name: "X", url });
       expect(refused.status, url).toBe(400);
       expect(refused.body.error).toMatchObject({ code: "invalid_parameter", param: "url" });
@@ -74,6 +77,45 @@ describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
 
     vi.stubEnv("WEBHOOK_ALLOW_PRIVATE", "true");
     expect((await addDestination({ kind: "webhook", name: "Local", url: receiver.url })).status).toBe(201);
+    // Allowed private addresses do not make any address a Slack webhook.
+    for (const url of [receiver.url, "https://example.com/services/T0001/B0002/XXXX", "https://hooks.slack.com/workflows/T0001/A0002/1/x"]) {
+      const notSlack = await addDestination({ kind: "slack", name: "Team", url });
+      expect(notSlack.status, url).toBe(400);
+      expect(notSlack.body.error).toMatchObject({ code: "invalid_parameter", param: "url", message: expect.stringContaining("https://hooks.slack.com/services/") });
+    }
+    expect((await request<{ data: DestinationJson[] }>(destinations.GET, "GET", "/api/alerts/destinations")).body.data.map((d) => d.kind)).toEqual(["webhook"]);
+  });
+
+  it("a Slack incoming webhook is added without a signing secret, its name resolved by the destinations' resolver", async () => {
+    await storeFor(kind);
+    const dns = await startDnsServer({ "hooks.slack.com": { A: ["52.1.2.3"] } });
+    const restore = setDestinationResolver(createNameResolver({ servers: [dns.address], hostsFile: null }));
+    try {
+      const created = await addDestination({ kind: "slack", name: "Team", url: "https://hooks.slack.com/services/T0001/B0002/XXXXXXXXXXXXXXXXXXXXx9Q2" });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ kind: "slack", name: "Team", url_hint: "https://hooks.slack.com/…x9Q2", status: "active" });
+      expect(created.body.secret).toBeUndefined();
+      expect(dns.questions.map((q) => q.name)).toContain("hooks.slack.com");
+    } finally {
+      restore();
+      await dns.close();
+    }
+  });
+
+  it("a workspace adds at most 10 destinations a minute: the 11th is a 429 with Retry-After and keeps nothing; another workspace is not held back", async () => {
+    vi.stubEnv("WEBHOOK_ALLOW_PRIVATE", "true");
+    await storeFor(kind);
+    for (let i = 1; i <= 10; i++) expect((await addDestination({ kind: "webhook", name: `Receiver ${i}`, url: receiver.url })).status).toBe(201);
+    const refused = await addDestination({ kind: "webhook", name: "Receiver 11", url: receiver.url });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toMatchObject({ code: "too_many_requests", message: expect.stringMatching(/^This workspace added 10 destinations in the last minute/) });
+    const retryAfter = Number(refused.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect((await request<{ data: DestinationJson[] }>(destinations.GET, "GET", "/api/alerts/destinations")).body.data).toHaveLength(10);
+    // A refused URL's syntax costs no lookup and is not counted; it is still refused as such.
+    expect((await addDestination({ kind: "webhook", name: "X", url: "ftp://example.com/" })).status).toBe(400);
+    expect((await addDestination({ kind: "webhook", name: "Other", url: receiver.url }, DEMO_KEYS.free)).status).toBe(201);
   });
 
   it("a webhook's URL is sealed and shown as a hint; its secret is answered once; a test reaches a real receiver, signed, and shows as a delivery", async () => {
@@ -140,7 +182,7 @@ describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
     const refused = await test();
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).toBe("45");
-    expect(refused.body).toEqual({ error: { code: "rate_limit_exceeded", message: '"Send a test" and "Retry" can be used 10 times a minute in a workspace; try again in 45 s.' } });
+    expect(refused.body).toEqual({ error: { code: "too_many_requests", message: '"Send a test" and "Retry" can be used 10 times a minute in a workspace; try again in 45 s.' } });
     expect((await retry(failed[4]!)).status).toBe(429);
     expect((await store.alerts.delivery(failed[4]!))!.status).toBe("failed");
 
@@ -152,8 +194,7 @@ describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
   it("rules are validated per kind, listed with their state, previewed, and deleted; another workspace sees none of it", async () => {
     vi.stubEnv("WEBHOOK_ALLOW_PRIVATE", "true");
     await storeFor(kind);
-    const destination = (await addDestination({ kind: "slack", name: "Team", url: receiver.url })).body;
-    expect(destination.secret).toBeUndefined();
+    const destination = (await addDestination({ kind: "webhook", name: "Team", url: receiver.url })).body;
     const add = (body: unknown) => request<RuleJson>(rules.POST, "POST", "/api/alerts/rules", body);
 
     expect((await add({ kind: "score_fell", threshold: 5, destination_id: destination.id })).body.error?.param).toBe("kind");

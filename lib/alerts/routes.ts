@@ -2,11 +2,13 @@
 // preview from kept history, deliveries (every attempt) with a retry of a failed one, and the weekly
 // digest's destination. Writes pass the same-origin check; a bad field is a 400 naming it; an id of
 // another workspace is a 404 like an unknown one. A destination's URL is checked before it is kept
-// (syntax, https, and every address its name resolves to: no private, loopback or link-local ones
-// unless WEBHOOK_ALLOW_PRIVATE=true); it is then sealed and only its hint is ever answered. A signed
-// webhook's secret is answered once, on creation. A "Send a test" or "Retry" that would send counts
-// against the workspace's 10 a minute (the store counts them across instances): past it, 429 with
-// Retry-After in the shared error shape.
+// (syntax, https, a Slack destination's being Slack's incoming webhook, and every address its name
+// resolves to: no private, loopback or link-local ones unless WEBHOOK_ALLOW_PRIVATE=true); it is then
+// sealed and only its hint is ever answered. A signed webhook's secret is answered once, on creation.
+// Adding destinations is limited per workspace (write-limit.ts): each one costs a name lookup. A
+// "Send a test" or "Retry" that would send counts against the workspace's 10 a minute, counted in the
+// store (which every instance shares, Redis or not, as it does the deliveries they make): past it,
+// 429 with Retry-After in the shared error shape.
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
@@ -19,10 +21,11 @@ import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
 import { previewRule } from "./check";
 import { nextDigestAt } from "./digest";
-import { checkResolved, DestinationRefused, parseDestinationUrl, urlHint } from "./destination-url";
+import { checkResolved, checkSlackWebhookUrl, isDestinationRefused, parseDestinationUrl, urlHint } from "./destination-url";
 import type { EventBody } from "./messages";
 import { alertsDeliverer } from "./runtime";
 import { checkThreshold, isRuleKind, RULE_KINDS, type RuleKind } from "./rules";
+import { limitAlertWrite } from "./write-limit";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -70,7 +73,7 @@ async function takeManualSend(store: Store, workspace: WorkspaceId, kind: "test"
   const seconds = Math.ceil(taken.retryAfterMs / 1000);
   throw finalError({
     status: 429,
-    code: "rate_limit_exceeded",
+    code: "too_many_requests",
     message: `"Send a test" and "Retry" can be used ${MANUAL_SENDS_PER_WINDOW} times a minute in a workspace; try again in ${seconds} s.`,
     retryAfter: seconds,
   });
@@ -111,7 +114,7 @@ export const listDestinations = withErrors("the alert destinations", async (req:
   return json({ data: (await store.alerts.destinations(workspace)).map(destinationJson) }, { headers: noStore });
 });
 
-/** POST /api/alerts/destinations {kind, name, url}: 201, with the signing secret of a webhook (once). */
+/** POST /api/alerts/destinations {kind, name, url}: 201, with the signing secret of a webhook (once); 429 past 10 a minute. */
 export const createDestination = withErrors("adding the destination", async (req: Request) => {
   const { store, workspace } = await storeScope(req, { write: true });
   const body = await jsonBodyOf(req, destinationBody, '{"kind": "webhook", "name": "Ops", "url": "https://example.com/hooks/analytics"}');
@@ -119,9 +122,12 @@ export const createDestination = withErrors("adding the destination", async (req
   let url: URL;
   try {
     url = parseDestinationUrl(body.url, allowPrivate);
+    if (body.kind === "slack") checkSlackWebhookUrl(url);
+    // Counted once the URL is worth resolving, refused or not after that.
+    await limitAlertWrite(workspace, "destination");
     await checkResolved(url.hostname, allowPrivate);
   } catch (error) {
-    if (error instanceof DestinationRefused) throw invalidParameter("url", error.message);
+    if (isDestinationRefused(error)) throw invalidParameter("url", error.message);
     throw error;
   }
   const secret = body.kind === "webhook" ? newSigningSecret() : null;

@@ -9,7 +9,7 @@ import "server-only";
 import http from "node:http";
 import https from "node:https";
 import { Webhook } from "standardwebhooks";
-import { checkedLookup, DestinationRefused, parseDestinationUrl } from "./destination-url";
+import { checkedLookup, isDestinationRefused, parseDestinationUrl } from "./destination-url";
 
 export const SEND_TIMEOUT_MS = 10_000;
 
@@ -89,8 +89,9 @@ export async function send(rawUrl: string, secret: string | null, message: Outgo
     }, timeoutMs);
     timer.unref?.();
     request.on("error", (error: Error) => {
-      const refused = error instanceof DestinationRefused || (error as NodeJS.ErrnoException).code === "EREFUSED";
-      done({ status: null, ok: false, retryAfterMs: null, error: refused ? error.message : `could not reach the receiver: ${error.message}`, timedOut });
+      const { message } = error;
+      const refused = isDestinationRefused(error) || (error as NodeJS.ErrnoException).code === "EREFUSED";
+      done({ status: null, ok: false, retryAfterMs: null, error: refused ? message : `could not reach the receiver: ${message}`, timedOut });
     });
     request.on("response", (response) => {
       const status = response.statusCode ?? 0;

@@ -48,7 +48,7 @@ export const dashboardEnvSchema = z.object({
     .optional()
     .meta({
       description:
-        "The session secret before a rotation: cookies and secrets the store keeps sealed under it are still opened, and sealed again under SESSION_SECRET when next read. Remove it once the sessions of the old secret have ended (8 hours) and the store's sealed keys have been read (a restart reads them all).",
+        "The session secret before a rotation: cookies and every value the store keeps sealed under it (watched keys, alert destinations' URLs and signing secrets) still open, and are sealed again under SESSION_SECRET when the store opens and whenever one is read. Remove it once the sessions of the old secret have ended (8 hours) and /api/health, asked of an instance that still has it, says `store.sealed_under_previous` is 0.",
       whenUnset: "only SESSION_SECRET is accepted",
     }),
   PORT: wholeNumber(1, 65535, "").default(3000).meta({ description: "Dashboard port." }),
@@ -162,7 +162,7 @@ export const dashboardEnvSchema = z.object({
     .transform((v) => v === "true")
     .meta({
       description:
-        "Whether alert destinations may be on private, loopback or link-local addresses (an internal Slack proxy, a test receiver). Off, such URLs are refused, so a webhook cannot be aimed at the dashboard's own network.",
+        "Whether alert destinations may be on private, loopback or link-local addresses (a receiver on your own network, a test receiver; Slack destinations are Slack's own addresses either way). Off, such URLs are refused, so a webhook cannot be aimed at the dashboard's own network.",
     }),
   COOKIE_SECURE: z
     .enum(COOKIE_SECURE_MODES, { error: 'must be "auto", "always" or "never"' })

@@ -21,6 +21,13 @@ export const PLATFORMS = ["chatgpt", "claude", "perplexity", "gemini"] as const;
 export const AI_SOURCES = PLATFORMS satisfies readonly Source[];
 export const isAiSource = (s: string): boolean => (AI_SOURCES as readonly string[]).includes(s);
 
+/**
+ * `source=ai` on /visitors: the four AI platforms' visitors as one list. A value of the dashboard,
+ * not of the Data API (whose list filters one source at a time): the dashboard lists each platform
+ * and merges them, and never sends it upstream.
+ */
+export const AI_SOURCE_GROUP = "ai";
+
 export const SENTIMENTS = ["positive", "neutral", "negative"] as const;
 
 export const PERIODS = ["24h", "7d", "30d", "90d"] as const;
@@ -63,6 +70,11 @@ export const INSIGHTS_DAY_BUCKETS_LIMIT_DAYS = 92;
  * minute of a Pro key's budget, ten of a Free key's).
  */
 export const DEFAULT_INSIGHTS_MAX_LISTED_ROWS = 100_000;
+
+/** The longest question /mentions' `query` takes (a link of /queries carries one; far beyond any real question). */
+export const QUERY_PARAM_MAX = 1000;
+/** The longest name /mentions' `competitor` takes: the longest a mention's `competitors_mentioned` keeps (lenient-fields' TOKEN_MAX). */
+export const COMPETITOR_PARAM_MAX = 200;
 
 export const PAGE_SIZE_MAX = 100;
 export const PAGE_SIZE_DEFAULT = 20;

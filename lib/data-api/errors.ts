@@ -1,5 +1,6 @@
 // The one typed error for every failure of a Data API call, upstream or through this app's BFF:
 // HTTP errors, timeouts, network errors, bad JSON and bodies that match no known shape.
+import { errorBrand } from "@/lib/error-brand";
 import type { ErrorBody } from "./schemas";
 
 export type DataApiErrorInit = {
@@ -13,11 +14,10 @@ export type DataApiErrorInit = {
 };
 
 /**
- * A process-wide brand: Next bundles server code into several layers (pages, route handlers,
- * proxy), each with its own copy of this class, and the per-key clients are shared between them
- * through globalThis. `instanceof` fails across those copies; the brand does not.
+ * Recognised by its brand (lib/error-brand.ts), not `instanceof`: the per-key clients are shared
+ * through globalThis by every bundle of the build, each with its own copy of this class.
  */
-const BRAND = Symbol.for("workspace-analytics.DataApiError");
+const brand = errorBrand<DataApiError>("DataApiError");
 
 export class DataApiError extends Error {
   readonly status: number;
@@ -34,7 +34,7 @@ export class DataApiError extends Error {
     this.param = init.param;
     this.requestId = init.requestId;
     this.retryAfter = init.retryAfter;
-    Object.defineProperty(this, BRAND, { value: true });
+    brand.mark(this);
   }
 
   /** The browser-facing error body (the shape of lib/data-api/README.md "Errors the browser gets"). */
@@ -50,5 +50,4 @@ export class DataApiError extends Error {
   }
 }
 
-export const isDataApiError = (e: unknown): e is DataApiError =>
-  e instanceof DataApiError || (e instanceof Error && (e as unknown as Record<symbol, unknown>)[BRAND] === true);
+export const isDataApiError = brand.is;

@@ -4,6 +4,8 @@
 // one-to-one onto the Data API call.
 import { z } from "zod";
 import {
+  AI_SOURCE_GROUP,
+  COMPETITOR_PARAM_MAX,
   DEFAULT_PERIOD,
   INSIGHT_BUCKETS,
   INSIGHT_COMPARISONS,
@@ -16,6 +18,7 @@ import {
   PAGE_SIZE_MAX,
   PERIODS,
   PLATFORMS,
+  QUERY_PARAM_MAX,
   SENTIMENTS,
   SOURCES,
 } from "./constants";
@@ -130,6 +133,28 @@ const mentionListShape = {
   offset: intParam("offset", 0, OFFSET_MAX).default(0),
 };
 
+const textParam = (name: string, max: number, what: string) =>
+  z
+    .string()
+    .max(max, { error: `${name} must be ${what} of 1 to ${max} characters` })
+    .refine((v) => v.trim() !== "", { error: `${name} must be ${what} of 1 to ${max} characters` });
+
+/**
+ * Filters of /mentions that the Data API does not have, applied by the dashboard over the range's
+ * mentions (lib/server/lists) and never sent upstream: `query`, a question, compared trimmed and
+ * case-folded as /queries groups questions; `competitor`, a name of `competitors_mentioned`, compared
+ * as sent, as the competitors' figures count it.
+ */
+const mentionOwnShape = {
+  query: textParam("query", QUERY_PARAM_MAX, "a question").optional(),
+  competitor: textParam("competitor", COMPETITOR_PARAM_MAX, "a competitor's name").optional(),
+};
+
+/** /visitors' `source` on the dashboard: a Data API source, or `ai` (the four AI platforms as one list; never sent upstream). */
+const visitorSourceParam = z.enum([...SOURCES, AI_SOURCE_GROUP] as const, {
+  error: `source must be one of: ${listOf(SOURCES)}, or ${AI_SOURCE_GROUP} (the four AI platforms together)`,
+});
+
 /** Export formats: plain CSV (RFC 4180, for tools), CSV for Excel (BOM, readable headers), JSON. */
 export const EXPORT_FORMATS = ["csv", "csv-excel", "json"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -153,9 +178,25 @@ const viewerShape = {
     .optional(),
 };
 
+/** The Data API's visitor list: what the upstream is asked for (endpoints.ts). */
 export const visitorListParams = z.object(visitorListShape).superRefine(checkRange);
 
+/** The Data API's mention list: what the upstream is asked for (endpoints.ts). */
 export const mentionListParams = z.object(mentionListShape).superRefine(checkRange);
+
+/**
+ * The dashboard's visitor list (/visitors and GET /api/visitors): the Data API's filters, with
+ * `source=ai` besides its sources. The route answers `ai` itself (lib/server/lists).
+ */
+export const visitorPageParams = z.object({ ...visitorListShape, source: visitorSourceParam.optional() }).superRefine(checkRange);
+export type VisitorPageParams = z.output<typeof visitorPageParams>;
+
+/**
+ * The dashboard's mention list (/mentions and GET /api/mentions): the Data API's filters, with
+ * `query` and `competitor`, which the route applies itself (lib/server/lists).
+ */
+export const mentionPageParams = z.object({ ...mentionListShape, ...mentionOwnShape }).superRefine(checkRange);
+export type MentionPageParams = z.output<typeof mentionPageParams>;
 
 /** Overview, traffic and funnel all take the same period (default 30d: sandbox/README.md "Settled unknowns"). */
 export const periodParams = z.object({
@@ -165,10 +206,15 @@ export const periodParams = z.object({
 /** Score and ranking take no parameters; unknown ones are dropped. */
 export const noParams = z.object({});
 
-/** Exports take a view's filters plus `format`, `tz` and `locale`; limit/offset are ignored (every matching row). */
-export const visitorExportParams = z.object({ ...visitorListShape, ...formatShape, ...viewerShape }).superRefine(checkRange);
+/**
+ * Exports take a list page's filters (the dashboard's own included) plus `format`, `tz` and
+ * `locale`; limit/offset are ignored (every matching row).
+ */
+export const visitorExportParams = z
+  .object({ ...visitorListShape, source: visitorSourceParam.optional(), ...formatShape, ...viewerShape })
+  .superRefine(checkRange);
 export type VisitorExportParams = z.output<typeof visitorExportParams>;
-export const mentionExportParams = z.object({ ...mentionListShape, ...formatShape, ...viewerShape }).superRefine(checkRange);
+export const mentionExportParams = z.object({ ...mentionListShape, ...mentionOwnShape, ...formatShape, ...viewerShape }).superRefine(checkRange);
 export type MentionExportParams = z.output<typeof mentionExportParams>;
 
 // ---------------------------------------------------------------------------------------------

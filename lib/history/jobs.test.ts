@@ -5,7 +5,8 @@
 // `updated_at`; the daily job keeps each period's overview and the closed days' figures once; a key
 // the upstream refuses (401) pauses watching and is not used again; a resource the key may not read
 // (403) is skipped; a workspace not watched (or stopped) is never collected; each watched workspace
-// is its own run of each slot, so one refused or limited holds back no other.
+// is its own run of each slot, so one refused or limited holds back no other; a kept key this
+// instance cannot open (sealed under a secret it lacks) is skipped without pausing watching.
 import { describe, expect, it } from "vitest";
 import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
 import { serverCollectContext } from "@/lib/history/collect";
@@ -176,5 +177,32 @@ describe.each(STORE_KINDS)("history jobs (%s)", (kind) => {
     await runUntil(T0 + 5 * HOUR_MS, [one]);
     expect(sandbox().stats().byPath["/intelligence/score"]).toBe(2);
     expect((await a.jobs.runs(HOURLY_JOB, { allScopes: true, limit: 10 })).map((r) => r.slot)).toEqual([T0 + HOUR_MS, T0]);
+  });
+
+  it("a kept key this instance cannot open (sealed under a secret it lacks) is skipped, saying why, and watching stays on; given the secret, it is collected", async () => {
+    now = T0;
+    sandbox().reset();
+    let secrets: { current: string; previous?: string } = { current: "history-secret-of-another-rollout-0123456789" };
+    const a = await stores.open(kind, { now: clock, secrets: () => secrets });
+    overrideContext({ now: clock, store: async () => a });
+    const ws = (await a.workspaces.workspaceForKey(DEMO_KEYS.pro)).id;
+    await a.workspaces.setWatching(ws, DEMO_KEYS.pro);
+    secrets = { current: "history-secret-this-instance-has-0123456789" };
+    const logs: string[] = [];
+    const one = instance(a, "one", logs);
+    await runUntil(T0 + 2 * HOUR_MS, [one]);
+
+    expect(await a.workspaces.workspace(ws)).toMatchObject({ watching: "on", pausedReason: null });
+    expect(sandbox().stats().byPath["/intelligence/score"] ?? 0).toBe(0);
+    expect(logs.join("\n")).toMatch(/cannot be opened by this instance/);
+    expect(logs.join("\n")).not.toContain(DEMO_KEYS.pro);
+    const skipped = await a.jobs.runs(HOURLY_JOB, { scope: ws });
+    expect(skipped).toHaveLength(2);
+    expect(skipped.every((r) => r.state === "done" && r.outcome === "hourly: skipped (the kept key cannot be opened by this instance)")).toBe(true);
+
+    secrets = { current: "history-secret-this-instance-has-0123456789", previous: "history-secret-of-another-rollout-0123456789" };
+    await runUntil(T0 + 3 * HOUR_MS, [one]);
+    expect(sandbox().stats().byPath["/intelligence/score"]).toBe(1);
+    expect(await a.snapshots.scoreHistory(ws, { from: 0, to: now })).not.toEqual([]);
   });
 });

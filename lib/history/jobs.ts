@@ -10,6 +10,7 @@
 import "server-only";
 import { dailySlotAt, hourlySlot, type JobDefinition } from "@/lib/store/scheduler";
 import type { WorkspaceId } from "@/lib/store/schema";
+import { isSealedUnreadable } from "@/lib/store/sealed";
 import type { Store } from "@/lib/store/store";
 import { collectWorkspace, type CollectContext, type CollectKind, type CollectResult } from "./collect";
 
@@ -50,10 +51,10 @@ function collectionJob(name: string, kind: CollectKind, slotOf: (t: number) => n
       const store = await deps.store();
       // A scope is only ever what `scopes` listed: a workspace id the store made.
       const id = scope as WorkspaceId;
-      // Undefined when watching stopped or paused since the list was read.
-      const key = await store.workspaces.watchingKey(id);
-      if (!key) return `${kind}: not watched any more`;
       try {
+        // Undefined when watching stopped or paused since the list was read.
+        const key = await store.workspaces.watchingKey(id);
+        if (!key) return `${kind}: not watched any more`;
         const result = await collectWorkspace(deps.context(store, signal), id, key, kind);
         if (result.paused) {
           log(`[history] workspace ${id}: the Data API refused its kept key (401); watching paused`);
@@ -63,6 +64,9 @@ function collectionJob(name: string, kind: CollectKind, slotOf: (t: number) => n
         return summary(kind, result);
       } catch (error) {
         if (!signal.aborted) log(`[history] workspace ${id}: ${kind} collection failed: ${error instanceof Error ? error.message : String(error)}`);
+        // A kept key sealed under a secret this instance lacks is not this run's failure: another
+        // instance (or this one, given the secret) collects it; watching stays on.
+        if (isSealedUnreadable(error)) return `${kind}: skipped (the kept key cannot be opened by this instance)`;
         throw error;
       }
     },

@@ -47,7 +47,7 @@ describe("the Data API's period for the header's range", () => {
     expect(periodWindowLabel("30d")).toBe("last 30 days up to now");
     expect(periodPreviousLabel("24h")).toBe("the 24 hours before");
     expect(periodNote(presetRange(30, "UTC", NOW), NOW)).toBe(
-      "The Data API gives pageviews and the funnel only for periods ending now: here the last 30 days up to now, to match your range.",
+      "Workspace Analytics gives pageviews and the funnel only for fixed windows ending now: here the last 30 days up to now, to match your range.",
     );
     expect(periodNote(presetRange(1, "UTC", NOW), NOW)).toContain("here the last 24 hours up to now, for Today.");
     expect(periodNote(utc("2026-11-01", "2026-11-12"), NOW)).toContain("here the last 7 days up to now, the nearest to your 12 days (1 Nov – 12 Nov 2026).");

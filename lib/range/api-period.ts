@@ -73,8 +73,8 @@ export function legacyPeriodSearch(search: URLSearchParams, viewerTz: string, no
 /**
  * Where a URL with a relative range goes (`range=7d`, as a saved view keeps "always the last 7
  * days"): the same page with `from`/`to`, that preset's days ending today in the URL's `tz` when it
- * names a real zone, else in the viewer's days (no `tz` added); `range` dropped, other parameters
- * kept, sorted. Null when there is nothing to send on: no `range`, a URL with `from` or `to` (they
+ * names a real zone, else in the viewer's days, and `tz` naming the zone they were counted in (a
+ * list reads dates without `tz` as UTC days); `range` dropped, other parameters kept, sorted. Null when there is nothing to send on: no `range`, a URL with `from` or `to` (they
  * win), or a value that is not a preset (the page's header says so on the range, as for a bad `from`).
  */
 export function relativeRangeSearch(search: URLSearchParams, viewerTz: string, nowMs: number): string | null {
@@ -87,18 +87,19 @@ export function relativeRangeSearch(search: URLSearchParams, viewerTz: string, n
   next.delete("range");
   next.set("from", range.from);
   next.set("to", range.to);
+  next.set("tz", tz);
   next.sort();
   return `?${next.toString()}`;
 }
 
 /**
- * The short sentence that says which period stands in for the range, and why: "The Data API gives
- * pageviews and the funnel only for periods ending now: here the last 7 days up to now, the nearest
- * to your 12 days (1 Nov – 12 Nov 2026)."
+ * The short sentence that says which period stands in for the range, and why: "Workspace
+ * Analytics gives pageviews and the funnel only for fixed windows ending now: here the last 7 days
+ * up to now, the nearest to your 12 days (1 Nov – 12 Nov 2026)."
  */
 export function periodNote(range: DateRange, nowMs: number): string {
   const { period, matches } = periodForRange(range, nowMs);
   const days = daysBetween(range.from, range.to);
   const why = matches ? (period === "24h" ? "for Today" : "to match your range") : `the nearest to your ${days === 1 ? "day" : `${days} days`} (${formatDateRange(range)})`;
-  return `The Data API gives pageviews and the funnel only for periods ending now: here the ${periodWindowLabel(period)}, ${why}.`;
+  return `Workspace Analytics gives pageviews and the funnel only for fixed windows ending now: here the ${periodWindowLabel(period)}, ${why}.`;
 }

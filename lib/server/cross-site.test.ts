@@ -4,10 +4,9 @@
 // the catch-all app/api/[[...path]], every path of the route table (`apiRoutes`, and the write routes
 // `apiWriteRoutes`). A route added later
 // is held to the same rule without touching this file.
-import { readdirSync } from "node:fs";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
+import { apiRouteFiles, HTTP_METHODS, type HttpMethod } from "@/testing/api-routes";
 import { serverContext } from "./context";
 import { keyId } from "./key-id";
 import { apiRoutes, apiWriteRoutes } from "./routes";
@@ -19,17 +18,7 @@ beforeAll(async () => {
   cookie = await sessionCookie(DEMO_KEYS.pro);
 });
 
-const API_DIR = path.resolve(__dirname, "../../app/api");
-const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 type Handler = (req: Request, ctx: { params: Promise<{ path?: string[] }> }) => Promise<Response>;
-
-/** Every route.ts under app/api, as the URL path segments its folder names ("[[...path]]" kept as is). */
-function routeFiles(dir = API_DIR, segments: string[] = []): { file: string; segments: string[] }[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    if (entry.isDirectory()) return routeFiles(path.join(dir, entry.name), [...segments, entry.name]);
-    return entry.name === "route.ts" ? [{ file: path.join(dir, entry.name), segments }] : [];
-  });
-}
 
 /** Request paths for a route file: its folder's path, or for the catch-all every path of the table and one it does not hold. */
 function pathsOf(segments: string[]): string[][] {
@@ -41,13 +30,13 @@ function pathsOf(segments: string[]): string[][] {
   return [...table, ["no", "such", "route"]].map((p) => [...base, "__catch_all__", ...p]);
 }
 
-type Target = { label: string; url: string; params: string[]; method: (typeof METHODS)[number]; handler: Handler };
+type Target = { label: string; url: string; params: string[]; method: HttpMethod; handler: Handler };
 
 async function targets(): Promise<Target[]> {
   const out: Target[] = [];
-  for (const { file, segments } of routeFiles()) {
-    const mod = (await import(file)) as Partial<Record<(typeof METHODS)[number], Handler>>;
-    const exported = METHODS.filter((m) => typeof mod[m] === "function");
+  for (const { file, segments } of apiRouteFiles()) {
+    const mod = (await import(file)) as Partial<Record<HttpMethod, Handler>>;
+    const exported = HTTP_METHODS.filter((m) => typeof mod[m] === "function");
     expect(exported.length, `${file} exports no method`).toBeGreaterThan(0);
     for (const raw of pathsOf(segments)) {
       const marker = raw.indexOf("__catch_all__");

@@ -5,16 +5,24 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { BASE_URL_HINT, declaredEnv, parseDashboardEnv, type CookieSecureMode } from "@/lib/config/env-schema";
+import { errorBrand } from "@/lib/error-brand";
 import { parseTrustedProxies, type TrustedProxies } from "./client-address";
 
 export type { CookieSecureMode };
+
+// A brand, not `instanceof` (lib/error-brand.ts): getEnv runs in every bundle of the build, also
+// inside closures that one bundle made and another calls (the server context's stores).
+const configBrand = errorBrand<ConfigError>("ConfigError");
 
 export class ConfigError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "ConfigError";
+    configBrand.mark(this);
   }
 }
+
+export const isConfigError = configBrand.is;
 
 export type ServerEnv = {
   dataApiBaseUrl: string;

@@ -28,14 +28,17 @@ import { PEER_ADDRESS_HEADER } from "./client-address";
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
 /**
  * The only routes that take POST, PUT, PATCH or DELETE: signing in and out, cancelling an export,
- * linking a key, watching on and off, saved views, writing notes, alerts. A `*` stands for one
+ * deleting what is kept, linking and unlinking a key, watching on and off, saved views, writing
+ * notes, alerts. A `*` stands for one
  * segment (an id). A new write route is added here (front-server.test.ts checks every route file's
  * write methods against this table).
  */
 const WRITE_ROUTES: Record<string, readonly string[]> = {
   "/api/session": ["POST", "DELETE"],
   "/api/export/cancel": ["POST"],
+  "/api/workspace": ["DELETE"],
   "/api/workspace/keys": ["POST"],
+  "/api/workspace/keys/*": ["DELETE"],
   "/api/workspace/watch": ["PUT", "DELETE"],
   "/api/views": ["POST"],
   "/api/views/*": ["PATCH", "DELETE"],

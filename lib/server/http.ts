@@ -5,8 +5,9 @@
 import "server-only";
 import { DataApiError, isDataApiError } from "@/lib/data-api/errors";
 import { MAX_RETRY_AFTER_SECONDS } from "@/lib/data-api/rate-limit";
-import { StoreConflictError, StoreInputError, StoreLimitError, StoreUnavailableError } from "@/lib/store/errors";
-import { ConfigError } from "./env";
+import { errorBrand } from "@/lib/error-brand";
+import { isStoreConflictError, isStoreInputError, isStoreLimitError, isStoreUnavailableError } from "@/lib/store/errors";
+import { isConfigError } from "./env";
 import { sessionClearCookie } from "./session";
 
 /**
@@ -44,11 +45,15 @@ export function errorResponse(error: DataApiError, headers: HeadersInit = {}): R
   return json(error.toBody(), { status: error.status, headers: h });
 }
 
-/** Errors this app answers itself (not upstream failures): sent as they are, never re-mapped. */
-const finalErrors = new WeakSet<DataApiError>();
+/**
+ * Errors this app answers itself (not upstream failures): sent as they are, never re-mapped. Marked
+ * with a brand (lib/error-brand.ts), not kept in a set of this module's: another bundle's copy of
+ * this module may have made the error that this copy maps.
+ */
+const finalBrand = errorBrand<DataApiError>("final-error");
 export function finalError(init: ConstructorParameters<typeof DataApiError>[0]): DataApiError {
   const error = new DataApiError(init);
-  finalErrors.add(error);
+  finalBrand.mark(error);
   return error;
 }
 
@@ -138,18 +143,19 @@ const isAbort = (e: unknown) => e instanceof Error && (e.name === "AbortError" |
 export function errorForBrowser(thrown: unknown, subject: Subject = "this data", aborted = false): { error: DataApiError; endSession: boolean } {
   if (isDataApiError(thrown)) {
     // A missing or unreadable session also clears whatever cookie came with the request.
-    if (finalErrors.has(thrown)) return { error: thrown, endSession: thrown.code === "unauthorized" };
+    if (finalBrand.is(thrown)) return { error: thrown, endSession: thrown.code === "unauthorized" };
     return mapUpstreamError(thrown, subject);
   }
-  // The store's own errors (lib/store/errors.ts) carry their code; their messages name no key.
-  if (thrown instanceof StoreConflictError) return { error: new DataApiError({ status: 409, code: thrown.code, message: thrown.message, ...(thrown.param ? { param: thrown.param } : {}) }), endSession: false };
-  if (thrown instanceof StoreLimitError) return { error: new DataApiError({ status: 422, code: thrown.code, message: thrown.message }), endSession: false };
-  if (thrown instanceof StoreInputError) return { error: new DataApiError({ status: 400, code: thrown.code, message: thrown.message, param: thrown.param }), endSession: false };
-  if (thrown instanceof StoreUnavailableError) {
+  // The store's own errors (lib/store/errors.ts) carry their code; their messages name no key. Told
+  // apart by brand: the process's one store throws its own bundle's copy of these classes.
+  if (isStoreConflictError(thrown)) return { error: new DataApiError({ status: 409, code: thrown.code, message: thrown.message, ...(thrown.param ? { param: thrown.param } : {}) }), endSession: false };
+  if (isStoreLimitError(thrown)) return { error: new DataApiError({ status: 422, code: thrown.code, message: thrown.message }), endSession: false };
+  if (isStoreInputError(thrown)) return { error: new DataApiError({ status: 400, code: thrown.code, message: thrown.message, param: thrown.param }), endSession: false };
+  if (isStoreUnavailableError(thrown)) {
     console.warn(`[store] ${thrown.message}`);
     return { error: new DataApiError({ status: 503, code: thrown.code, message: "This app's database cannot be used right now; try again shortly.", retryAfter: 5 }), endSession: false };
   }
-  if (thrown instanceof ConfigError) {
+  if (isConfigError(thrown)) {
     console.error(`[config] ${thrown.message}`);
     return { error: new DataApiError({ status: 503, code: "not_configured", message: thrown.message }), endSession: false };
   }

@@ -1,6 +1,8 @@
 // The BFF's routes: an allow-list derived from declarations, not a catch-all proxy. Every Data API
 // endpoint of the registry (lib/data-api/endpoints.ts) is served at /api + its path with the same
-// query; BFF-only routes (answers the Data API has no endpoint for) are declared below with a
+// query, but for the two lists the dashboard also filters itself (lib/server/lists: /visitors with
+// `source=ai`, /mentions with `query` and `competitor`), whose routes take their endpoint's place;
+// BFF-only routes (answers the Data API has no endpoint for) are declared below with a
 // resolver (insights, lib/server/insights; history, lib/history; annotations, lib/annotations). The
 // store's writes (POST, PATCH, DELETE of the annotations) are the table's write routes, served by the
 // same catch-all: each handler checks the same origin and the session itself. Every read of the score or the
@@ -32,6 +34,8 @@ import { trendInsight } from "./insights/trend";
 import { historyOverviewRoute, rankingHistoryRoute, scoreHistoryRoute } from "@/lib/history/routes";
 import { recordOnRead } from "@/lib/history/on-read";
 import { annotationsListRoute, createAnnotation, deleteAnnotation, updateAnnotation } from "@/lib/annotations/routes";
+import { mentionsRoute } from "./lists/mentions";
+import { visitorsRoute } from "./lists/visitors";
 
 /** What a BFF-only route's resolver gets: the session's Data API and the caller's signal. */
 export type RouteContext = { session: PageSession; api: ReturnType<typeof dataApiForKey>; signal?: AbortSignal };
@@ -40,8 +44,15 @@ export type BffRouteDef = RouteInputDef & {
   resolve: (ctx: RouteContext, input: { params: Record<string, string>; query: Record<string, unknown> }) => Promise<unknown>;
 };
 
-/** Answers the Data API has no endpoint for (insights, lib/server/insights), each one declaration. */
+/**
+ * Answers the Data API has no endpoint for (insights, lib/server/insights), each one declaration;
+ * and the two lists the dashboard also filters itself (lib/server/lists: mentions by `query` and
+ * `competitor`, visitors with `source=ai`), which take the place of their endpoints' routes: their
+ * schemas are the pages', and what is sent upstream is the endpoint's own query only.
+ */
 const bffRoutes = {
+  "/visitors": visitorsRoute,
+  "/mentions": mentionsRoute,
   "/insights/trend": insightRoute("the trend", trendInsight, insightsCompareParams),
   "/insights/sources": insightRoute("conversion by source", sourcesInsight, insightsCompareParams),
   "/insights/platforms": insightRoute("the AI platforms", platformsInsight, insightsCompareParams),
@@ -79,9 +90,10 @@ export interface ApiTransport {
   get<P extends ApiPath>(path: P, input: InputOf<ApiRoutes[P]>, options?: CallOptions): Promise<ResultOf<ApiRoutes[P]>>;
 }
 
-const isEndpoint = (path: string): path is EndpointPath => Object.hasOwn(endpoints, path);
-
 type AnyRoute = RouteInputDef & Partial<Pick<BffRouteDef, "resolve">>;
+
+/** A route of the table answered by its Data API endpoint as it is (no resolver of the BFF's own in its place). */
+const isEndpoint = (path: string): path is EndpointPath => Object.hasOwn(endpoints, path) && !Object.hasOwn(bffRoutes, path);
 
 function routeDef(path: ApiPath): AnyRoute {
   return apiRoutes[path] as AnyRoute;

@@ -3,7 +3,9 @@
 // `(req: Request) => Response` functions, testable without Next) and the proxy; getPageSession()
 // serves server components. Only the masked key hint ever leaves the server. Each session carries a
 // random id in its sealed data, so sign-out can revoke that session on the server (stores/revocations.ts)
-// and a copy of the cookie saved before stops working at once, not when it expires.
+// and a copy of the cookie saved before stops working at once, not when it expires. Every session of
+// one key can be ended too (the key unlinked from its workspace, the workspace deleted): the key is
+// named there by its link's id in the store (lib/store/workspaces.ts), never by itself.
 // Secret rotation: cookies are sealed under SESSION_SECRET and opened under it or under
 // SESSION_SECRET_PREVIOUS; a page request whose cookie was sealed under the previous secret gets it
 // back sealed under the new one (the same session: id, start and end unchanged; see proxy.ts).
@@ -12,7 +14,7 @@ import { createHash } from "node:crypto";
 import { sealData, unsealData } from "iron-session";
 import { cookies } from "next/headers";
 import { maskKey } from "@/lib/data-api/redact";
-import { ConfigError, getEnv, type CookieSecureMode } from "./env";
+import { getEnv, isConfigError, type CookieSecureMode } from "./env";
 import { serverContext } from "./context";
 
 export const SESSION_COOKIE = "wa_session";
@@ -103,8 +105,21 @@ let unsealedWith = "";
 export async function unsealSession(value: string | undefined | null): Promise<Session | null> {
   const session = await unsealCached(value);
   // Checked on every read, cache hit or not: a revocation takes effect on the next request.
-  if (!session || (await serverContext().stores.revocations.isRevoked(session.sessionId))) return null;
+  if (!session || (await serverContext().stores.revocations.isSessionRevoked(session, () => linkIdOf(session.apiKey)))) return null;
   return session;
+}
+
+/**
+ * The id of the key's link in the store, which its sessions are ended by. Asked for only while some
+ * key's sessions were ended recently (stores/revocations.ts); a store that cannot be opened ends
+ * nothing by key (its own routes fail meanwhile, and the key still works upstream).
+ */
+async function linkIdOf(apiKey: string): Promise<string | undefined> {
+  try {
+    return (await serverContext().store()).workspaces.linkIdOf(apiKey);
+  } catch {
+    return undefined;
+  }
 }
 
 async function unsealCached(value: string | undefined | null): Promise<Session | null> {
@@ -172,6 +187,15 @@ export function hasSessionCookie(req: Request): boolean {
 /** Ends a session on the server: its cookie, and every copy of it, is refused from now on. */
 export async function revokeSession(session: Session): Promise<void> {
   await serverContext().stores.revocations.revoke(session.sessionId, session.expiresAt);
+}
+
+/**
+ * Ends every session of the key whose link in the store has id `linkId` (LinkedKey.id), on every
+ * instance sharing the revocations: each one started until now. A sign-in with the key afterwards
+ * starts a session that works.
+ */
+export async function endSessionsOfKey(linkId: string): Promise<void> {
+  await serverContext().stores.revocations.revokeKey(linkId, serverContext().now() + SESSION_TTL_SECONDS * 1000);
 }
 
 export async function getRequestSession(req: Request): Promise<Session | null> {
@@ -246,7 +270,7 @@ export async function getPageSession(): Promise<Session | null> {
   try {
     return await unsealSession(store.get(SESSION_COOKIE)?.value);
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (isConfigError(error)) {
       console.error(`[config] ${error.message}`);
       return null;
     }

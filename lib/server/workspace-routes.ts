@@ -1,8 +1,10 @@
 // The workspace API: what the signed-in key's workspace keeps (watching, linked keys, where history
-// begins), linking another key of the same workspace, and watching on and off. Every answer is about
-// the session's own workspace (the one its key opens); keys appear only as masked hints.
-// Writes pass the same-origin check of sign-in (a foreign or `null` Origin, or a cross-site fetch, is
-// a 403 and changes nothing).
+// begins, how much is kept), linking another key of the same workspace (a key that had opened a
+// workspace of its own brings it along: the two become one), unlinking one (its sessions end),
+// watching on and off, and deleting everything kept (the session ends). Every answer is about the
+// session's own workspace (the one its key opens); keys appear only as masked hints and their links'
+// ids. Writes pass the same-origin check of sign-in (a foreign or `null` Origin, or a cross-site
+// fetch, is a 403 and changes nothing).
 // "Same workspace" when linking: the Data API names no workspace, so two keys are taken to open the
 // same one when they answer the same score and ranking (value, components, `updated_at`, and every
 // ranking entry), read fresh with both keys; when a key may not read those (403), the same overview
@@ -12,18 +14,23 @@ import "server-only";
 import type { DataApi } from "@/lib/data-api/api";
 import { isDataApiError } from "@/lib/data-api/errors";
 import type { Overview, Ranking, Score } from "@/lib/data-api/schemas";
-import type { LinkedKey, Workspace } from "@/lib/store/workspaces";
+import type { KeptSummary, LinkedKey, Workspace } from "@/lib/store/workspaces";
 import { serverContext } from "./context";
 import { isSameOrigin, sameOriginRejected } from "./csrf";
-import { finalError, invalidParameter, json, withErrors } from "./http";
+import { finalError, invalidParameter, json, unauthorized, withErrors } from "./http";
 import { readJsonObject } from "./request-body";
 import { requireSession } from "./routes";
-import { API_KEY_PATTERN } from "./session";
+import { API_KEY_PATTERN, endSessionsOfKey, getRequestSession, revokeSession, sessionClearCookie } from "./session";
+import { storeScope } from "./store-scope";
 import { dataApiForKey, discardKey } from "./upstream";
 
 const KEY_FORM_MESSAGE = "apiKey must be a workspace API key: svc_sk_live_ or svc_sk_test_ followed by letters, digits, _ or -.";
 
-export type LinkedKeyBody = { key_hint: string; linked_at: string };
+/** A key linked to the workspace; `current` marks the one the session signed in with (it cannot be unlinked here). */
+export type LinkedKeyBody = { id: string; key_hint: string; linked_at: string; current: boolean };
+
+/** What deleting everything would delete, counted (Settings' confirmation names it). */
+export type KeptBody = { snapshots: number; notes: number; views: number; alert_destinations: number; alert_rules: number; kept_key: boolean };
 
 export type WorkspaceBody = {
   watching: Workspace["watching"];
@@ -31,9 +38,22 @@ export type WorkspaceBody = {
   linked_keys: LinkedKeyBody[];
   history_since: string | null;
   time_zone: string;
+  kept: KeptBody;
 };
 
-const linkedBody = (k: LinkedKey): LinkedKeyBody => ({ key_hint: k.keyHint, linked_at: new Date(k.linkedAt).toISOString() });
+/** POST /api/workspace/keys's answer: the link, and whether the key brought a workspace of its own along. */
+export type LinkBody = Omit<LinkedKeyBody, "current"> & { merged: boolean };
+
+const linkedBody = (k: LinkedKey, ownId: string): LinkedKeyBody => ({ id: k.id, key_hint: k.keyHint, linked_at: new Date(k.linkedAt).toISOString(), current: k.id === ownId });
+
+const keptBody = (k: KeptSummary): KeptBody => ({
+  snapshots: k.snapshots,
+  notes: k.notes,
+  views: k.views,
+  alert_destinations: k.alertDestinations,
+  alert_rules: k.alertRules,
+  kept_key: k.keptKey,
+});
 
 async function sessionWorkspace(req: Request): Promise<{ apiKey: string; workspace: Workspace }> {
   const session = await requireSession(req);
@@ -43,14 +63,17 @@ async function sessionWorkspace(req: Request): Promise<{ apiKey: string; workspa
 
 /** GET /api/workspace */
 export const readWorkspace = withErrors("the workspace", async (req: Request) => {
-  const { workspace } = await sessionWorkspace(req);
+  const { apiKey, workspace } = await sessionWorkspace(req);
   const store = await serverContext().store();
+  const ownId = store.workspaces.linkIdOf(apiKey);
+  const [keys, kept] = await Promise.all([store.workspaces.linkedKeys(workspace.id), store.workspaces.keptSummary(workspace.id)]);
   const body: WorkspaceBody = {
     watching: workspace.watching,
     ...(workspace.watching === "paused" && workspace.pausedReason ? { paused_reason: workspace.pausedReason } : {}),
-    linked_keys: (await store.workspaces.linkedKeys(workspace.id)).map(linkedBody),
+    linked_keys: keys.map((k) => linkedBody(k, ownId)),
     history_since: workspace.historySince === null ? null : new Date(workspace.historySince).toISOString(),
     time_zone: workspace.timeZone,
+    kept: keptBody(kept),
   };
   return json(body);
 });
@@ -133,7 +156,12 @@ async function sameWorkspace(sessionKey: string, otherKey: string, signal: Abort
   return false;
 }
 
-/** POST /api/workspace/keys {apiKey}: links another key of this workspace (it must work upstream). */
+/**
+ * POST /api/workspace/keys {apiKey}: links another key of this workspace (it must work upstream and
+ * answer the same workspace). A key that had opened a workspace of its own here brings it along
+ * (`merged: true`): its history, notes, views and alerts are this workspace's now, and its sessions
+ * go on, opening this one.
+ */
 export const linkKey = withErrors("linking a key", async (req: Request) => {
   if (!isSameOrigin(req)) throw sameOriginRejected();
   const { apiKey, workspace } = await sessionWorkspace(req);
@@ -145,5 +173,53 @@ export const linkKey = withErrors("linking a key", async (req: Request) => {
     }
   }
   const linked = await store.workspaces.linkKey(workspace.id, otherKey);
-  return json(linkedBody(linked), { status: 201 });
+  const body: LinkBody = { id: linked.id, key_hint: linked.keyHint, linked_at: new Date(linked.linkedAt).toISOString(), merged: linked.merged };
+  return json(body, { status: 201 });
+});
+
+const noSuchKey = () => finalError({ status: 404, code: "not_found", message: "This workspace has no linked key with that id (it may have been unlinked already)." });
+
+/** The session itself, for ending it (storeScope has already judged it). */
+async function currentSession(req: Request) {
+  const session = await getRequestSession(req);
+  if (!session) throw unauthorized();
+  return session;
+}
+
+/**
+ * DELETE /api/workspace/keys/{id}: unlinks a key other than the session's own (409 for that one):
+ * every session of it ends, and it opens a workspace of its own again, made on its next sign-in.
+ */
+export const unlinkKey = withErrors("unlinking a key", async (req: Request, ctx: { params: Promise<{ id?: string }> }) => {
+  const { store, workspace, apiKey } = await storeScope(req, { write: true });
+  const { id } = await ctx.params;
+  // Anything that is not a link id of ours is simply not found.
+  if (typeof id !== "string" || !/^lk_[A-Za-z0-9_-]{22}$/.test(id)) throw noSuchKey();
+  // Refused here, before the store does: the route's own answer is the same in every build, whatever
+  // becomes of a store error on its way out.
+  if (id === store.workspaces.linkIdOf(apiKey)) {
+    throw finalError({ status: 409, code: "conflict", message: "This is the key you are signed in with: it cannot be unlinked here. Sign in with another key of this workspace to unlink it." });
+  }
+  const unlinked = await store.workspaces.unlinkKey(workspace, id, apiKey);
+  if (!unlinked) throw noSuchKey();
+  await endSessionsOfKey(unlinked.id);
+  return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
+});
+
+/**
+ * DELETE /api/workspace {confirm: "delete"}: deletes everything the dashboard keeps for the
+ * workspace (every per-workspace table, the kept key, the keys' links) and ends the session. The
+ * sessions of the workspace's other keys end too: their workspace is gone, and they would otherwise
+ * go on into a new, empty one unawares. Anything but `confirm: "delete"` is a 400 naming `confirm`.
+ */
+export const deleteWorkspace = withErrors("deleting what is kept", async (req: Request) => {
+  const { store, workspace } = await storeScope(req, { write: true });
+  const session = await currentSession(req);
+  const body = await readJsonObject(req, '{"confirm": "delete"}');
+  if (body.confirm !== "delete") throw invalidParameter("confirm", 'confirm must be "delete": everything kept for this workspace is deleted, which cannot be undone.');
+  const keys = (await store.workspaces.deleteWorkspace(workspace)) ?? [];
+  for (const key of keys) await endSessionsOfKey(key.id);
+  // By its id too: refused even where the key's revocation cannot be read (no store).
+  await revokeSession(session);
+  return new Response(null, { status: 204, headers: { "Cache-Control": "no-store", "Set-Cookie": sessionClearCookie(req) } });
 });

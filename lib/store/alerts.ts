@@ -1,4 +1,4 @@
-// Alerts as the store keeps them: destinations (their URL and signing secret sealed, secrets.ts),
+// Alerts as the store keeps them: destinations (their URL and signing secret sealed, sealed.ts),
 // rules with their state, every check of a rule, the events to send and their delivery to each
 // destination with every attempt, and the weekly digest's destination.
 // Exactly once across instances rests on three unique keys: a rule's check per basis (the snapshot or
@@ -29,7 +29,7 @@ import type {
   StoreTables,
   WorkspaceId,
 } from "./schema";
-import { openSecret, sealSecret, type SealingSecrets } from "./secrets";
+import { SEALED, type SealedValues } from "./sealed";
 import { lockWorkspace } from "./workspace-lock";
 
 /** Bounds per workspace: enough for a team, small enough that a script cannot fill the screen. */
@@ -102,13 +102,11 @@ export type Attempt = {
   nextAttemptAt: number | null;
 };
 
-export type AlertsDeps = { db: Kysely<StoreTables>; now: () => number; secrets: () => SealingSecrets };
+export type AlertsDeps = { db: Kysely<StoreTables>; now: () => number; sealed: SealedValues };
 
 export type Alerts = ReturnType<typeof alertsContext>;
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString("base64url")}`;
-const urlAad = (id: string) => `alert-destination-url:${id}`;
-const secretAad = (id: string) => `alert-destination-secret:${id}`;
 
 function toDestination(row: Selectable<AlertDestinationsTable>, now: number): Destination {
   const restingUntil = row.resting_until !== null && row.resting_until > now ? row.resting_until : null;
@@ -192,12 +190,10 @@ export function alertsContext(deps: AlertsDeps) {
     return { waiting: Number(count) };
   }
 
-  function open(row: Selectable<AlertDestinationsTable>): OpenDestination | undefined {
-    const secrets = deps.secrets();
-    const url = openSecret(secrets, urlAad(row.id), row.url_sealed);
-    const secret = row.secret_sealed === null ? null : openSecret(secrets, secretAad(row.id), row.secret_sealed);
-    if (!url || secret === undefined) return undefined;
-    return { ...toDestination(row, deps.now()), workspaceId: row.workspace_id, url: url.value, secret: secret?.value ?? null };
+  async function open(row: Selectable<AlertDestinationsTable>): Promise<OpenDestination> {
+    const url = await deps.sealed.open(SEALED.destinationUrl, row.id, row.url_sealed);
+    const secret = row.secret_sealed === null ? null : await deps.sealed.open(SEALED.destinationSecret, row.id, row.secret_sealed);
+    return { ...toDestination(row, deps.now()), workspaceId: row.workspace_id, url, secret };
   }
 
   return {
@@ -215,8 +211,10 @@ export function alertsContext(deps: AlertsDeps) {
     },
 
     /**
-     * The destination with its URL and secret opened, for sending. Undefined when it is gone, or when
-     * neither session secret opens what was sealed (the secret changed without a rotation).
+     * The destination with its URL and secret opened, for sending; undefined when it is gone. What
+     * opened under SESSION_SECRET_PREVIOUS is sealed again under SESSION_SECRET. Throws
+     * SealedUnreadableError when this instance has no secret that opens them (they are left as they
+     * are: the delivery waits, see lib/alerts/deliver.ts).
      */
     async openDestination(id: string): Promise<OpenDestination | undefined> {
       const row = await db.selectFrom("alert_destinations").selectAll().where("id", "=", id).executeTakeFirst();
@@ -226,15 +224,14 @@ export function alertsContext(deps: AlertsDeps) {
     /** Keeps a destination, its URL and secret sealed; 422 at MAX_DESTINATIONS (counted under the workspace's lock). */
     async createDestination(workspace: WorkspaceId, input: { kind: DestinationKind; name: string; url: string; urlHint: string; secret: string | null }): Promise<Destination> {
       const id = newId("dst");
-      const secrets = deps.secrets();
       const values = {
         id,
         workspace_id: workspace,
         kind: input.kind,
         name: input.name,
-        url_sealed: sealSecret(secrets, urlAad(id), input.url),
+        url_sealed: deps.sealed.seal(SEALED.destinationUrl, id, input.url),
         url_hint: input.urlHint,
-        secret_sealed: input.secret === null ? null : sealSecret(secrets, secretAad(id), input.secret),
+        secret_sealed: input.secret === null ? null : deps.sealed.seal(SEALED.destinationSecret, id, input.secret),
         status: "active" as const,
         stopped_reason: null,
         created_at: deps.now(),

@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import { sql, type Kysely, type Selectable } from "kysely";
 import { ANNOTATION_AUTHOR_MAX, ANNOTATION_TEXT_MAX, ANNOTATIONS_PER_WORKSPACE, characterCount } from "@/lib/annotations/limits";
 import { calendarDayNumber } from "@/lib/data-api/params";
-import { StoreInputError, StoreLimitError } from "./errors";
+import { StoreInputError, StoreLimitError, workspaceGone } from "./errors";
 import type { AnnotationsTable, StoreTables, WorkspaceId } from "./schema";
 import { lockWorkspace } from "./workspace-lock";
 
@@ -117,8 +117,9 @@ export function annotationsContext(deps: AnnotationsDeps) {
       const now = deps.now();
       const row = { id: `ann_${randomBytes(16).toString("base64url")}`, workspace_id: workspace, date: input.date, end_date: endDate, text, author, created_at: now, updated_at: now };
       return db.transaction().execute(async (tx) => {
-        // A concurrent create counts after this one's insert.
-        if (!(await lockWorkspace(tx, workspace))) throw new StoreInputError(`no workspace ${workspace}`, "workspace");
+        // A concurrent create counts after this one's insert; a workspace merged into another or
+        // deleted since the request found it is gone (workspace-data.ts).
+        if (!(await lockWorkspace(tx, workspace))) throw workspaceGone();
         const { n } = await tx.selectFrom("annotations").select((eb) => eb.fn.countAll<number | string>().as("n")).where("workspace_id", "=", workspace).executeTakeFirstOrThrow();
         if (Number(n) >= ANNOTATIONS_PER_WORKSPACE) {
           throw new StoreLimitError(`This workspace keeps at most ${ANNOTATIONS_PER_WORKSPACE} notes; delete one to add another.`);

@@ -2,7 +2,8 @@
 // `next build`; a directory held by another process is a clear "unavailable" on /api/health (200,
 // degraded) and one line in the log, not a crash, and the store opens once that process is gone; a
 // store injected into the server context is the one health reports; a rotation's previous secret
-// reseals every kept key when the store opens.
+// reseals every sealed value when the store opens, and health counts what still needs it (none) and
+// what no secret opens.
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -51,7 +52,9 @@ describe("the process's store", () => {
     const store = await first;
     expect(store).toMatchObject({ kind: "embedded", schema: SCHEMA_VERSION, location: dataDir });
     expect(existsSync(path.join(dataDir, "store.db"))).toBe(true);
-    expect(await healthBody()).toEqual({ ok: true, instance: expect.stringMatching(/^[0-9a-f]{8}$/), redis: "off", store: { kind: "embedded", schema: SCHEMA_VERSION } });
+    // The sealed values are counted in the background of the start: the same sweep, awaited here.
+    await store.sealed.sweep();
+    expect(await healthBody()).toEqual({ ok: true, instance: expect.stringMatching(/^[0-9a-f]{8}$/), redis: "off", store: { kind: "embedded", schema: SCHEMA_VERSION, sealed_under_previous: 0, sealed_unreadable: 0 } });
   });
 
   it("is never opened while the app is being built, and no job scheduler starts there", async () => {
@@ -101,22 +104,38 @@ describe("the process's store", () => {
     }
   });
 
-  it("during a rotation, opening the store seals every kept key again under the new secret", async () => {
+  it("during a rotation, opening the store seals every value again under the new secret; health then counts none under the previous one, and what no secret opens", async () => {
     const OLD = "the-old-session-secret-0123456789abcdefgh";
-    vi.spyOn(console, "info").mockImplementation(() => {});
+    const LOST = "a-secret-no-instance-is-given-0123456789";
+    const KEY = "svc_sk_live_rotation_0123456789ab";
+    const infos: string[] = [];
+    const warnings: string[] = [];
+    vi.spyOn(console, "info").mockImplementation((line: string) => void infos.push(line));
+    vi.spyOn(console, "warn").mockImplementation((line: string) => void warnings.push(line));
     const before = await openStore({ dataDir }, { secrets: () => ({ current: OLD }) });
-    const ws = await before.workspaces.workspaceForKey("svc_sk_live_rotation_0123456789ab");
-    await before.workspaces.setWatching(ws.id, "svc_sk_live_rotation_0123456789ab");
+    const ws = await before.workspaces.workspaceForKey(KEY);
+    await before.workspaces.setWatching(ws.id, KEY);
+    const hook = await before.alerts.createDestination(ws.id, { kind: "webhook", name: "Hook", url: "https://receiver.example/hook", urlHint: "https://receiver.example/…", secret: "whsec_rotation" });
     await before.close();
+    const elsewhere = await openStore({ dataDir }, { secrets: () => ({ current: LOST }) });
+    await elsewhere.alerts.createDestination(ws.id, { kind: "slack", name: "Lost", url: "https://hooks.slack.com/services/lost", urlHint: "https://hooks.slack.com/…", secret: null });
+    await elsewhere.close();
 
     process.env.SESSION_SECRET_PREVIOUS = OLD;
-    await (await sharedStore()).ping();
+    // Health answers at once; the start's sweep runs behind it, and health has its counts after it.
+    expect(await healthBody()).toMatchObject({ store: { kind: "embedded", schema: SCHEMA_VERSION } });
+    await (await sharedStore()).sealed.sweep();
+    expect(await healthBody()).toMatchObject({ store: { kind: "embedded", schema: SCHEMA_VERSION, sealed_under_previous: 0, sealed_unreadable: 1 } });
+    expect(infos).toContain("[store] sealed 3 value(s) again under SESSION_SECRET (1 watched keys, 1 destination URLs, 1 destination signing secrets)");
+    expect(warnings.filter((w) => w.includes("open with neither SESSION_SECRET nor SESSION_SECRET_PREVIOUS"))).toEqual([expect.stringMatching(/^\[store\] 1 sealed value\(s\) .*\(1 destination URLs\): left as they are/)]);
     await closeSharedStore();
-    const after = await openStore({ dataDir }, { secrets: () => ({ current: SECRET }) });
-    try {
-      expect(await after.workspaces.watchingKey(ws.id)).toBe("svc_sk_live_rotation_0123456789ab");
-    } finally {
-      await after.close();
-    }
+
+    // SESSION_SECRET_PREVIOUS removed, as health allows: everything opens under the new secret alone.
+    delete process.env.SESSION_SECRET_PREVIOUS;
+    const after = await sharedStore();
+    await after.sealed.sweep();
+    expect(await after.workspaces.watchingKey(ws.id)).toBe(KEY);
+    expect(await after.alerts.openDestination(hook.id)).toMatchObject({ url: "https://receiver.example/hook", secret: "whsec_rotation" });
+    expect(await healthBody()).toMatchObject({ store: { sealed_under_previous: 0, sealed_unreadable: 1 } });
   });
 });

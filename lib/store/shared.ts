@@ -9,6 +9,7 @@
 import "server-only";
 import { getEnv } from "@/lib/server/env";
 import { StoreUnavailableError } from "./errors";
+import { describeColumns } from "./sealed";
 import { openStore, type Store } from "./store";
 
 /** How long a failed open is answered from memory before it is tried again. */
@@ -41,6 +42,7 @@ function describe(error: unknown): string {
 
 async function open(now: () => number): Promise<Store> {
   const env = getEnv();
+  // Read at each use, so the store follows the environment it runs in (tests change it).
   const secrets = () => {
     const { sessionSecret, sessionSecretPrevious } = getEnv();
     return { current: sessionSecret, ...(sessionSecretPrevious ? { previous: sessionSecretPrevious } : {}) };
@@ -52,15 +54,21 @@ async function open(now: () => number): Promise<Store> {
     throw new StoreUnavailableError(`the store could not be opened: ${describe(error)}`, { cause: error });
   }
   say(`[store] ${store.kind === "embedded" ? `embedded database in ${store.location}` : `PostgreSQL at ${store.location}`}, schema ${store.schema}`, false);
-  if (secrets().previous) {
-    // During a rotation: what is still sealed under the previous secret is sealed again now, so the
-    // previous secret can be removed after one start.
-    const resealed = await store.workspaces.resealWatchingKeys().catch((error: unknown) => {
-      console.warn(`[store] could not seal the kept keys again under SESSION_SECRET: ${describe(error)}`);
-      return 0;
-    });
-    if (resealed > 0) console.info(`[store] sealed ${resealed} kept key(s) again under SESSION_SECRET`);
-  }
+  // Every value sealed under the session secret, looked at once per start, in the background (a
+  // read seals again what it needs itself, so no request waits for this): during a rotation what
+  // still needs the previous secret is sealed again (so the previous secret can go once health says
+  // none is left), and what no secret opens is said, not touched.
+  void store.sealed.sweep().then(
+    (report) => {
+      if (report.resealed > 0) console.info(`[store] sealed ${report.resealed} value(s) again under SESSION_SECRET (${describeColumns(report, "resealed")})`);
+      if (report.unreadable > 0) {
+        console.warn(
+          `[store] ${report.unreadable} sealed value(s) open with neither SESSION_SECRET nor SESSION_SECRET_PREVIOUS (${describeColumns(report, "unreadable")}): left as they are, and what needs them waits; give this instance the secret they were sealed under as SESSION_SECRET_PREVIOUS`,
+        );
+      }
+    },
+    (error: unknown) => console.warn(`[store] could not look through the sealed values (to seal them again under SESSION_SECRET): ${describe(error)}`),
+  );
   return store;
 }
 
@@ -103,9 +111,13 @@ export async function closeSharedStore(): Promise<void> {
   }
 }
 
-export type StoreHealth = { kind: Store["kind"]; schema: number } | { unavailable: string };
+export type StoreHealth = { kind: Store["kind"]; schema: number; sealed_under_previous: number | null; sealed_unreadable: number | null } | { unavailable: string };
 
-/** What /api/health says about `store`: its kind and schema, or why it cannot be used now. */
+/**
+ * What /api/health says about `store`: its kind, schema, and how many sealed values still need
+ * SESSION_SECRET_PREVIOUS (0: it can be removed) or open with no configured secret (null until
+ * they have been counted, moments after the store opens); or why the store cannot be used now.
+ */
 export async function storeHealth(store: () => Promise<Store>, timeoutMs = 2000): Promise<StoreHealth> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -114,7 +126,8 @@ export async function storeHealth(store: () => Promise<Store>, timeoutMs = 2000)
   try {
     const opened = await Promise.race([store(), timeout]);
     await Promise.race([opened.ping(), timeout]);
-    return { kind: opened.kind, schema: opened.schema };
+    const sealed = opened.sealed.counts();
+    return { kind: opened.kind, schema: opened.schema, sealed_under_previous: sealed?.underPrevious ?? null, sealed_unreadable: sealed?.unreadable ?? null };
   } catch (error) {
     return { unavailable: describe(error).replace(/^the store could not be opened: /, "") };
   } finally {

@@ -1,13 +1,15 @@
 // The store as the rest of the server uses it: an opened database (database.ts) with each domain's
-// functions bound to it (workspaces, snapshots, jobs, views, annotations, alerts). Route handlers and jobs reach it through the
-// server context (`serverContext().store()`), never through SQL of their own; tests make their own
-// with `openStore` and inject it there.
+// functions bound to it (workspaces, snapshots, jobs, views, annotations, alerts), and the registry
+// of what it keeps sealed (sealed.ts: resealing after a rotation, and its counts for health). Route
+// handlers and jobs reach it through the server context (`serverContext().store()`), never through
+// SQL of their own; tests make their own with `openStore` and inject it there.
 import "server-only";
 import { sql } from "kysely";
 import { alertsContext, type Alerts } from "./alerts";
 import { annotationsContext, type Annotations } from "./annotations";
 import { openStoreDatabase, type PostgresOptions, type StoreConfig, type StoreDatabase, type StoreKind } from "./database";
 import { jobsContext, type Jobs } from "./jobs";
+import { sealedValuesContext, type SealedValues } from "./sealed";
 import type { SealingSecrets } from "./secrets";
 import { snapshotsContext, type Snapshots } from "./snapshots";
 import { viewsContext, type Views } from "./views";
@@ -25,6 +27,8 @@ export type Store = {
   readonly views: Views;
   readonly annotations: Annotations;
   readonly alerts: Alerts;
+  /** Every value sealed under the session secret: the start-up sweep after a rotation, and counts. */
+  readonly sealed: SealedValues;
   /** One round trip to the database: rejects while it cannot be reached (health). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -36,6 +40,8 @@ export type StoreOptions = {
   now?: () => number;
   log?: (line: string) => void;
   postgres?: PostgresOptions;
+  /** The sealed values' sweep: rows per query, and how long its counts are answered (tests shorten both). */
+  sealed?: { batchSize?: number; countsTtlMs?: number };
 };
 
 /** Binds the domains to an opened database; reads the store's own fingerprint secret. */
@@ -44,16 +50,18 @@ export async function createStore(database: StoreDatabase, options: StoreOptions
   const { db } = database;
   const meta = await db.selectFrom("store_meta").select("value").where("key", "=", "fingerprint_secret").executeTakeFirst();
   if (!meta) throw new Error("the store has no fingerprint secret (store_meta): its first migration did not complete");
+  const sealed = sealedValuesContext({ db, secrets: options.secrets, now, ...options.sealed, ...(options.log ? { log: options.log } : {}) });
   return {
     kind: database.kind,
     schema: database.schema,
     location: database.location,
-    workspaces: workspacesContext({ db, fingerprintSecret: meta.value, secrets: options.secrets, now, ...(options.log ? { log: options.log } : {}) }),
+    workspaces: workspacesContext({ db, postgres: database.kind === "postgres", fingerprintSecret: meta.value, sealed, now }),
     snapshots: snapshotsContext({ db, now }),
     jobs: jobsContext({ db }),
     views: viewsContext({ db, now }),
     annotations: annotationsContext({ db, now }),
-    alerts: alertsContext({ db, now, secrets: options.secrets }),
+    alerts: alertsContext({ db, now, sealed }),
+    sealed,
     ping: async () => {
       await sql`select 1`.execute(db);
     },

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { freePort } from "../../bench/support";
+import { freePort } from "../../testing/ports";
 
 let binDir: string | undefined;
 

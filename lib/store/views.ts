@@ -7,7 +7,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Kysely, Selectable } from "kysely";
-import { StoreConflictError, StoreInputError, StoreLimitError } from "./errors";
+import { StoreConflictError, StoreInputError, StoreLimitError, workspaceGone } from "./errors";
 import type { SavedViewsTable, StoreTables, WorkspaceId } from "./schema";
 import { lockWorkspace } from "./workspace-lock";
 
@@ -37,6 +37,14 @@ export function viewName(raw: string): { name: string; key: string } {
   // A line break or another control character would break the header's one-line list.
   if (/[\u0000-\u001f\u007f]/.test(name)) throw new StoreInputError("name must be one line of text, without control characters.", "name");
   return { name, key: name.toLowerCase() };
+}
+
+/** `name` with " (n)" after it (a merge's answer to a taken name), cut so the whole stays within MAX_VIEW_NAME characters. */
+export function numberedViewName(name: string, n: number): string {
+  const suffix = ` (${n})`;
+  const chars = [...name];
+  const room = MAX_VIEW_NAME - suffix.length;
+  return `${chars.length > room ? chars.slice(0, room).join("").trimEnd() : name}${suffix}`;
 }
 
 const nameTaken = (name: string) => new StoreConflictError(`A view named "${name}" already exists in this workspace (names are compared without case). Choose another name.`, "name_taken", "name");
@@ -70,8 +78,9 @@ export function viewsContext(deps: ViewsDeps) {
       const now = deps.now();
       const id = `view_${randomBytes(16).toString("base64url")}`;
       return db.transaction().execute(async (tx) => {
-        // Two saves at once cannot both count 199 and both insert.
-        await lockWorkspace(tx, workspace);
+        // Two saves at once cannot both count 199 and both insert; a workspace merged into another or
+        // deleted since the request found it is gone (workspace-data.ts).
+        if (!(await lockWorkspace(tx, workspace))) throw workspaceGone();
         const { count } = await tx.selectFrom("saved_views").select((eb) => eb.fn.countAll<number | string>().as("count")).where("workspace_id", "=", workspace).executeTakeFirstOrThrow();
         if (Number(count) >= MAX_SAVED_VIEWS) throw new StoreLimitError(`This workspace already keeps ${MAX_SAVED_VIEWS} saved views, the most it may. Delete one to save another.`);
         const inserted = await tx

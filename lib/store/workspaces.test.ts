@@ -1,12 +1,13 @@
 // Workspaces on both databases: a key opens its workspace (made once, also when two instances see a
-// new key at once), linked keys open the same one, a key of another workspace is a conflict, and the
-// watching key is kept sealed (never in clear in the database's bytes), deleted at once when
-// watching stops, and sealed again under a rotated secret.
+// new key at once), linked keys open the same one (a key with a workspace of its own brings it
+// along: workspace-data.test.ts), and the watching key is kept sealed (never in clear in the
+// database's bytes), deleted at once when watching stops, and sealed again under a rotated secret as
+// it is read (sealed.test.ts: the rest of the rotation).
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { StoreConflictError, StoreInputError } from "./errors";
+import { StoreConflictError } from "./errors";
 import type { WorkspaceId } from "./schema";
 import { STORE_KINDS, storesForFile, TEST_SECRETS } from "./test-stores";
 
@@ -26,27 +27,31 @@ describe.each(STORE_KINDS)("workspaces (%s)", (kind) => {
     expect(await store.workspaces.workspaceForKey(KEY_A)).toEqual(a);
     const b = await store.workspaces.workspaceForKey(KEY_B);
     expect(b.id).not.toBe(a.id);
-    expect(await store.workspaces.linkedKeys(a.id)).toEqual([{ keyHint: "svc_sk_live_…cdef", linkedAt: 1_700_000_000_000 }]);
+    expect(await store.workspaces.linkedKeys(a.id)).toEqual([{ id: store.workspaces.linkIdOf(KEY_A), keyHint: "svc_sk_live_…cdef", linkedAt: 1_700_000_000_000 }]);
     expect(await store.workspaces.workspace(b.id)).toEqual(b);
     expect(await store.workspaces.workspace("ws_nope" as WorkspaceId)).toBeUndefined();
   });
 
-  it("a linked key opens the same workspace; linking again is idempotent; a key of another workspace is a conflict", async () => {
+  it("a linked key opens the same workspace; linking again is idempotent; a key with a workspace of its own brings it along", async () => {
     let t = 1_700_000_000_000;
     const store = await stores.open(kind, { now: () => t });
     const a = await store.workspaces.workspaceForKey(KEY_A);
     const b = await store.workspaces.workspaceForKey(KEY_B);
     t += 60_000;
-    expect(await store.workspaces.linkKey(a.id, KEY_A2)).toEqual({ keyHint: "svc_sk_live_…dcba", linkedAt: t });
+    const link = { id: store.workspaces.linkIdOf(KEY_A2), keyHint: "svc_sk_live_…dcba", linkedAt: t };
+    expect(await store.workspaces.linkKey(a.id, KEY_A2)).toEqual({ ...link, merged: false });
     expect((await store.workspaces.workspaceForKey(KEY_A2)).id).toBe(a.id);
     t += 60_000;
     // Linking the same key again answers the link made before.
-    expect(await store.workspaces.linkKey(a.id, KEY_A2)).toEqual({ keyHint: "svc_sk_live_…dcba", linkedAt: t - 60_000 });
-    await expect(store.workspaces.linkKey(a.id, KEY_B)).rejects.toBeInstanceOf(StoreConflictError);
-    await expect(store.workspaces.linkKey(b.id, KEY_A2)).rejects.toThrow(/another workspace/);
-    expect((await store.workspaces.linkedKeys(a.id)).map((k) => k.keyHint)).toEqual(["svc_sk_live_…cdef", "svc_sk_live_…dcba"]);
-    expect((await store.workspaces.linkedKeys(b.id)).map((k) => k.keyHint)).toEqual(["svc_sk_test_…8899"]);
-    await expect(store.workspaces.linkKey("ws_nope" as WorkspaceId, "svc_sk_live_unlinked_key_123456789")).rejects.toBeInstanceOf(StoreInputError);
+    expect(await store.workspaces.linkKey(a.id, KEY_A2)).toEqual({ ...link, merged: false });
+    // B's key had opened a workspace of its own: it is now a's (workspace-data.test.ts moves its rows).
+    expect(await store.workspaces.linkKey(a.id, KEY_B)).toEqual({ id: store.workspaces.linkIdOf(KEY_B), keyHint: "svc_sk_test_…8899", linkedAt: t, merged: true });
+    expect(await store.workspaces.workspace(b.id)).toBeUndefined();
+    expect((await store.workspaces.workspaceForKey(KEY_B)).id).toBe(a.id);
+    expect((await store.workspaces.linkedKeys(a.id)).map((k) => k.keyHint)).toEqual(["svc_sk_live_…cdef", "svc_sk_live_…dcba", "svc_sk_test_…8899"]);
+    // The workspace merged away cannot link anything any more.
+    await expect(store.workspaces.linkKey(b.id, "svc_sk_live_unlinked_key_123456789")).rejects.toBeInstanceOf(StoreConflictError);
+    await expect(store.workspaces.linkKey("ws_nope" as WorkspaceId, "svc_sk_live_unlinked_key_123456789")).rejects.toThrow(/merged into another one or deleted/);
   });
 
   it("two instances seeing a new key at once make one workspace", async () => {
@@ -144,7 +149,7 @@ describe.each(STORE_KINDS)("workspaces (%s)", (kind) => {
     if (kind === "postgres") expect(await sealedNow()).toBeNull();
   });
 
-  it("a rotated secret: the previous one still opens the kept key, which is sealed again under the new one", async () => {
+  it("a rotated secret: the previous one still opens the kept key, which is sealed again as it is read; without it, the key is not handed out and watching stays on", async () => {
     const config = await stores.config(kind);
     const OLD = "the-old-session-secret-0123456789abcdefgh";
     const NEW = "the-new-session-secret-0123456789abcdefgh";
@@ -155,32 +160,20 @@ describe.each(STORE_KINDS)("workspaces (%s)", (kind) => {
     await store.workspaces.setWatching(a.id, KEY_A);
     await store.workspaces.setWatching(b.id, KEY_B);
 
-    // Rotated without the previous secret: the key cannot be read, and watching pauses saying so.
+    // Changed without the previous secret: the key cannot be read here, but watching is not paused
+    // for it (another instance may still hold the secret); only the upstream refusing the key pauses.
     secrets = { current: NEW };
-    expect(await store.workspaces.watchingKey(b.id)).toBeUndefined();
-    expect(await store.workspaces.workspace(b.id)).toMatchObject({ watching: "paused", pausedReason: expect.stringMatching(/can no longer be read/) });
+    await expect(store.workspaces.watchingKey(b.id)).rejects.toMatchObject({ code: "sealed_unreadable" });
+    expect(await store.workspaces.workspace(b.id)).toMatchObject({ watching: "on", pausedReason: null });
+    expect(await store.workspaces.watchedWorkspaces()).toEqual([a.id, b.id]);
 
     secrets = { current: NEW, previous: OLD };
     expect(await store.workspaces.watchingKey(a.id)).toBe(KEY_A);
-    // Sealed again under NEW: it opens with NEW alone now.
+    // Sealed again under NEW: it opens with NEW alone now (and b's, never read, does not).
     secrets = { current: NEW };
     expect(await store.workspaces.watchingKey(a.id)).toBe(KEY_A);
-  });
-
-  it("resealWatchingKeys seals every kept key under the new secret at once", async () => {
-    const OLD = "the-old-session-secret-0123456789abcdefgh";
-    const NEW = "the-new-session-secret-0123456789abcdefgh";
-    let secrets: { current: string; previous?: string } = { current: OLD };
-    const store = await stores.open(kind, { secrets: () => secrets });
-    for (const key of [KEY_A, KEY_B]) {
-      const ws = await store.workspaces.workspaceForKey(key);
-      await store.workspaces.setWatching(ws.id, key);
-    }
-    secrets = { current: NEW, previous: OLD };
-    expect(await store.workspaces.resealWatchingKeys()).toBe(2);
-    expect(await store.workspaces.resealWatchingKeys()).toBe(0);
-    secrets = { current: NEW };
-    const watched = await store.workspaces.watchedWorkspaces();
-    expect(await Promise.all(watched.map((id) => store.workspaces.watchingKey(id)))).toEqual([KEY_A, KEY_B]);
+    await expect(store.workspaces.watchingKey(b.id)).rejects.toMatchObject({ code: "sealed_unreadable" });
+    secrets = { current: OLD };
+    expect(await store.workspaces.watchingKey(b.id)).toBe(KEY_B);
   });
 });

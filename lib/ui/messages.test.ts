@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { insightsParams, mentionListParams, parseQuery, visitorListParams } from "@/lib/data-api/params";
+import { insightsParams, mentionPageParams, parseQuery, visitorListParams, visitorPageParams } from "@/lib/data-api/params";
+import { ALERT_WRITE_LIMITS } from "@/lib/alerts/write-limit";
 import { MAX_DESTINATIONS, MAX_RULES } from "@/lib/store/alerts";
 import { ALERT_BOUNDS, alertErrorText, exportErrorText, filterProblemText, loadErrorText, noteErrorText, rangeProblemText, signInErrorText, thresholdBoundsText, type RangeField, type RangeProblem } from "./messages";
 
@@ -40,7 +41,8 @@ describe("range fields say what is wrong and what to do", () => {
 });
 
 describe("filter fields refused by a route", () => {
-  const params = [...new Set([...Object.keys(visitorListParams.shape), ...Object.keys(mentionListParams.shape), "tz", "format", "something_new"])];
+  // The list pages' own parameters: the Data API's and the ones the dashboard filters by itself.
+  const params = [...new Set([...Object.keys(visitorPageParams.shape), ...Object.keys(mentionPageParams.shape), "tz", "format", "something_new"])];
   it.each(params)("%s", (param) => {
     plain(filterProblemText(param));
   });
@@ -71,6 +73,7 @@ const ERRORS = [
   { status: 503, code: "rate_limited", retryAfter: 38 },
   { status: 503, code: "rate_limited" },
   { status: 503, code: "listing_changed" },
+  { status: 422, code: "listing_too_large" },
   { status: 503, code: "not_configured" },
   { status: 504, code: "upstream_timeout" },
   { status: 418, code: "http_error" },
@@ -86,6 +89,9 @@ describe("widget errors", () => {
     expect(loadErrorText({ status: 0, code: "network_error" }, "x")).toMatch(/dashboard's server could not be reached/);
     expect(loadErrorText({ status: 502, code: "network_error" }, "x")).toMatch(/Workspace Analytics could not be reached/);
     expect(loadErrorText({ status: 400, code: "invalid_parameter", param: "limit" }, "x")).toBe("Show between 1 and 100 rows per page.");
+    // A list or an insight over the listing cap asks for what helps: a shorter range.
+    expect(loadErrorText({ status: 422, code: "listing_too_large" }, "mentions")).toBe("This range holds more data than the dashboard goes through at once. Choose a shorter range.");
+    expect(filterProblemText("query")).toMatch(/^Type the question .* 1 to 1,000 characters/);
   });
 });
 
@@ -158,8 +164,8 @@ describe("alerts: a refused or failed write, said by field, code and status", ()
     [{ status: 422, code: "limit_reached" }, "rule", /50 rules/],
     [{ status: 409, code: "not_retryable" }, "delivery", /cannot be sent again/],
     [{ status: 409, code: "queue_full" }, "delivery", /^This destination already has 100 deliveries waiting/],
-    [{ status: 429, code: "rate_limit_exceeded", retryAfter: 45 }, "test", /^“Send a test” and “Retry” can be used 10 times a minute in a workspace\. Try again in 45 s(econds)?\.$/],
-    [{ status: 429, code: "rate_limit_exceeded" }, "delivery", /10 times a minute.*Try again in a minute\.$/],
+    [{ status: 429, code: "too_many_requests", retryAfter: 45 }, "test", /^“Send a test” and “Retry” can be used 10 times a minute in a workspace\. Try again in 45 s(econds)?\.$/],
+    [{ status: 429, code: "too_many_requests" }, "delivery", /10 times a minute.*Try again in a minute\.$/],
     [{ status: 409, code: "destination_stopped" }, "test", /stopped/],
     [{ status: 404, code: "not_found", param: "destination_id" }, "rule", /Choose another/],
     [{ status: 404, code: "not_found" }, "rule", /rule was deleted meanwhile/],
@@ -176,7 +182,19 @@ describe("alerts: a refused or failed write, said by field, code and status", ()
   });
 
   it("the bounds it names are the store's and the routes' own", () => {
-    expect(ALERT_BOUNDS).toMatchObject({ destinations: MAX_DESTINATIONS, rules: MAX_RULES });
+    expect(ALERT_BOUNDS).toMatchObject({ destinations: MAX_DESTINATIONS, rules: MAX_RULES, destinationsPerMinute: ALERT_WRITE_LIMITS.destination.points });
+    expect(ALERT_WRITE_LIMITS.destination.durationSec).toBe(60);
+  });
+
+  it("a refused address is said for the kind of destination being added; too many additions say when to try again", () => {
+    const url = { status: 400, code: "invalid_parameter", param: "url" };
+    const slack = alertErrorText(url, "destination", "slack");
+    plain(slack);
+    expect(slack).toMatch(/https:\/\/hooks\.slack\.com\/services\/\. For any other address, choose Webhook\.$/);
+    expect(alertErrorText(url, "destination", "webhook")).toMatch(/private network/);
+    const tooMany = alertErrorText({ status: 429, code: "too_many_requests", retryAfter: 42 }, "destination");
+    plain(tooMany);
+    expect(tooMany).toMatch(/^This workspace added 10 destinations in the last minute, the most it may\. Try again in 42 s/);
   });
 
   it("a refused threshold says the bounds of the rule's own kind, as its hint does", () => {

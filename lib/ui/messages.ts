@@ -3,9 +3,10 @@
 // must be an ISO 8601 date …"); the UI never shows those verbatim on a field or a widget: it maps
 // an error by its `param`, `code` and status to a sentence here. A range field's problem comes with
 // its reason (lib/range: not a date, backwards, too long…), so the sentence says what to do.
-import { INSIGHTS_MAX_DAYS, PAGE_SIZE_MAX } from "@/lib/data-api/constants";
+import { COMPETITOR_PARAM_MAX, INSIGHTS_MAX_DAYS, PAGE_SIZE_MAX, QUERY_PARAM_MAX } from "@/lib/data-api/constants";
 import { ANNOTATION_AUTHOR_MAX, ANNOTATION_TEXT_MAX, ANNOTATIONS_PER_WORKSPACE } from "@/lib/annotations/limits";
 import { THRESHOLDS, type RuleKind } from "@/lib/alerts/rules";
+import type { DestinationKind } from "@/lib/queries/alerts";
 import { formatDuration, formatNumber, formatThreshold } from "@/lib/format/format";
 
 /** Why a range's end or zone cannot be used (lib/range names one per field). */
@@ -67,6 +68,8 @@ const FILTER_NAMES: Record<string, string> = {
   metric: "map's shading",
   country: "country",
   never_first: "“never first” filter",
+  query: "question",
+  competitor: "competitor",
 };
 
 /** The sentence a filter field (or a list's invalid-filter notice) shows when the server refused its value. */
@@ -102,6 +105,10 @@ export function filterProblemText(param: string): string {
       return "This country is not one the dashboard can show. Choose one from the table.";
     case "never_first":
       return "Choose whether to keep only the questions where the brand is never named first.";
+    case "query":
+      return `Type the question to show the mentions of, in 1 to ${formatNumber(QUERY_PARAM_MAX)} characters, or leave it empty for every question.`;
+    case "competitor":
+      return `Type a competitor's name as the mentions give it, in 1 to ${formatNumber(COMPETITOR_PARAM_MAX)} characters, or leave it empty.`;
     default:
       return `The ${FILTER_NAMES[param] ?? "filter"} in this link cannot be used.`;
   }
@@ -128,6 +135,8 @@ export function loadErrorText(error: ErrorFacts, what: string): string {
   if (code === "network_error") return "Workspace Analytics could not be reached. Try again in a moment.";
   if (code === "unexpected_response" || code === "redirect_rejected") return "Workspace Analytics sent data the dashboard could not read. If it happens again, pass the request ID on to support.";
   if (code === "listing_changed") return "The data changed while it was being counted. Try again to get exact figures.";
+  // A range whose rows are more than the dashboard goes through for one answer (INSIGHTS_MAX_LISTED_ROWS).
+  if (code === "listing_too_large") return "This range holds more data than the dashboard goes through at once. Choose a shorter range.";
   if (code === "not_configured") return "The dashboard is not fully set up yet. Ask the person who runs it to check its settings.";
   // An upstream failure is named by its code where the status is not at hand (an export's recorded error).
   if ((status !== undefined && status >= 500) || code === "upstream_error") return "Workspace Analytics had a problem. Try again shortly.";
@@ -201,10 +210,11 @@ export function exportErrorText(error: { code?: string }): string {
 export type AlertSubject = "destination" | "rule" | "digest" | "test" | "delivery" | "preview";
 
 /**
- * The alerts' bounds the sentences name: 20 destinations and 50 rules per workspace, names of 80
- * characters, a cooldown of at most a week (the store's and the routes' own; a test holds them equal).
+ * The alerts' bounds the sentences name: 20 destinations (10 added a minute) and 50 rules per workspace, names of 80
+ * characters, a cooldown of at most a week, 100 deliveries waiting per destination, 10 tests and
+ * retries a minute (the store's and the routes' own; a test holds them equal).
  */
-export const ALERT_BOUNDS = { destinations: 20, rules: 50, nameMax: 80, cooldownMax: 10_080, waitingPerDestination: 100, manualSendsPerMinute: 10 } as const;
+export const ALERT_BOUNDS = { destinations: 20, destinationsPerMinute: 10, rules: 50, nameMax: 80, cooldownMax: 10_080, waitingPerDestination: 100, manualSendsPerMinute: 10 } as const;
 
 /** What a rule's threshold may be, by its kind (the routes' bounds): the form's hint, and the sentence when the route refuses it. */
 export function thresholdBoundsText(kind: RuleKind): string {
@@ -225,9 +235,10 @@ export function thresholdBoundsText(kind: RuleKind): string {
 
 /**
  * What an alerts form or list says when a route refused or failed, by status, code and field (the
- * route's own message is for developers). `kind` is the rule's, for a refused threshold.
+ * route's own message is for developers). `kind` is the rule's, for a refused threshold, or the
+ * destination's, for a refused address.
  */
-export function alertErrorText(error: ErrorFacts, subject: AlertSubject, kind?: RuleKind): string {
+export function alertErrorText(error: ErrorFacts, subject: AlertSubject, kind?: RuleKind | DestinationKind): string {
   const { status, code, param } = error;
   if (status === 400 || code === "invalid_parameter") {
     switch (param) {
@@ -236,9 +247,10 @@ export function alertErrorText(error: ErrorFacts, subject: AlertSubject, kind?: 
       case "name":
         return `Name the destination in 1 to ${formatNumber(ALERT_BOUNDS.nameMax)} characters.`;
       case "url":
+        if (kind === "slack") return "Paste the address Slack gave for the channel's incoming webhook: it starts with https://hooks.slack.com/services/. For any other address, choose Webhook.";
         return "This address cannot receive alerts. Use a full web address, such as https://example.com/hooks; addresses on a private network or on the dashboard's own machine are refused.";
       case "threshold":
-        return kind ? thresholdBoundsText(kind) : "Type a number for the threshold.";
+        return kind && kind !== "slack" && kind !== "webhook" ? thresholdBoundsText(kind) : "Type a number for the threshold.";
       case "destination_id":
         return "Choose where the rule sends to. Add a destination first if there is none.";
       case "cooldown_minutes":
@@ -252,9 +264,13 @@ export function alertErrorText(error: ErrorFacts, subject: AlertSubject, kind?: 
     if (subject === "destination") return `This workspace already has ${formatNumber(ALERT_BOUNDS.destinations)} destinations, the most it may. Delete one to add another.`;
     if (subject === "rule") return `This workspace already has ${formatNumber(ALERT_BOUNDS.rules)} rules, the most it may. Delete one to add another.`;
   }
+  if (status === 429 && subject === "destination") {
+    const wait = error.retryAfter ? `in ${formatDuration(error.retryAfter)}` : "in a minute";
+    return `This workspace added ${formatNumber(ALERT_BOUNDS.destinationsPerMinute)} destinations in the last minute, the most it may. Try again ${wait}.`;
+  }
   if (code === "not_retryable") return "This delivery cannot be sent again: it was delivered, it is being tried again already, or its destination is stopped.";
   if (code === "queue_full") return `This destination already has ${formatNumber(ALERT_BOUNDS.waitingPerDestination)} deliveries waiting, the most it may. Retry when some have gone out.`;
-  if ((subject === "test" || subject === "delivery") && (status === 429 || code === "rate_limit_exceeded")) {
+  if ((subject === "test" || subject === "delivery") && (status === 429 || code === "too_many_requests")) {
     const wait = error.retryAfter ? `in ${formatDuration(error.retryAfter)}` : "in a minute";
     return `“Send a test” and “Retry” can be used ${formatNumber(ALERT_BOUNDS.manualSendsPerMinute)} times a minute in a workspace. Try again ${wait}.`;
   }

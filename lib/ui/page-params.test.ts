@@ -1,7 +1,8 @@
 // The one declaration of the pages' parameters (page-params.ts) against the pages themselves: every
 // search-params.ts under app/(app) reads exactly the parameters declared for its page (a parser added
 // to a page but not to the declaration, or the other way round, fails here), every page declared has
-// one, and a relative range (`range=7d`) is sent on to the days it means as of the moment it is opened.
+// one, and a relative range (`range=7d`) is sent on to the days it means as of the moment it is opened;
+// an older mentions link's `highlight` is sent on as the filter `query`.
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { NextRequest } from "next/server";
@@ -9,7 +10,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { proxy } from "@/proxy";
 import { relativeRangeSearch } from "@/lib/range/api-period";
 import { sessionCookie } from "@/lib/server/test-support";
-import { isQueryPage, PAGE_PARAMS } from "./page-params";
+import { isQueryPage, legacyHighlightSearch, PAGE_PARAMS } from "./page-params";
 
 const APP_DIR = path.resolve(__dirname, "../../app/(app)");
 
@@ -51,11 +52,11 @@ describe("each page's parameters, declared once", () => {
   it("a relative range opens as the days it means when opened, in the URL's zone or else the viewer's", () => {
     const at = (iso: string) => Date.parse(iso);
     const search = (q: string) => new URLSearchParams(q);
-    expect(relativeRangeSearch(search("range=7d&source=chatgpt"), "UTC", at("2026-11-18T10:00:00Z"))).toBe("?from=2026-11-12&source=chatgpt&to=2026-11-18");
+    expect(relativeRangeSearch(search("range=7d&source=chatgpt"), "UTC", at("2026-11-18T10:00:00Z"))).toBe("?from=2026-11-12&source=chatgpt&to=2026-11-18&tz=UTC");
     // A week later the same link is the week before that day.
-    expect(relativeRangeSearch(search("range=7d&source=chatgpt"), "UTC", at("2026-11-25T10:00:00Z"))).toBe("?from=2026-11-19&source=chatgpt&to=2026-11-25");
+    expect(relativeRangeSearch(search("range=7d&source=chatgpt"), "UTC", at("2026-11-25T10:00:00Z"))).toBe("?from=2026-11-19&source=chatgpt&to=2026-11-25&tz=UTC");
     // 23:30 UTC is already the next day in Berlin: the viewer's zone counts, and the URL's `tz` wins over it.
-    expect(relativeRangeSearch(search("range=today"), "Europe/Berlin", at("2026-11-18T23:30:00Z"))).toBe("?from=2026-11-19&to=2026-11-19");
+    expect(relativeRangeSearch(search("range=today"), "Europe/Berlin", at("2026-11-18T23:30:00Z"))).toBe("?from=2026-11-19&to=2026-11-19&tz=Europe%2FBerlin");
     expect(relativeRangeSearch(search("range=30d&tz=America/New_York"), "Europe/Berlin", at("2026-11-18T23:30:00Z"))).toBe("?from=2026-10-20&to=2026-11-18&tz=America%2FNew_York");
     // Nothing to send on: no range, dates given (they win), a value that is not a preset, two values.
     for (const q of ["source=chatgpt", "range=7d&from=2026-11-01", "range=8d", "range=7d&range=30d"]) expect(relativeRangeSearch(search(q), "UTC", at("2026-11-18T10:00:00Z")), q).toBeNull();
@@ -78,13 +79,50 @@ describe("a relative range in a page's URL", () => {
       const res = await open(`${page}?range=7d`);
       expect(res.status, page).toBe(307);
       const to = new URL(res.headers.get("location")!);
-      expect(`${to.pathname}${to.search}`, page).toBe(`${page}?from=2026-11-13&to=2026-11-19`);
+      expect(`${to.pathname}${to.search}`, page).toBe(`${page}?from=2026-11-13&to=2026-11-19&tz=Pacific%2FAuckland`);
     }
     // Opened a week later, the same link is that week.
     vi.setSystemTime(new Date("2026-11-25T12:00:00Z"));
     const later = await open("/visitors?range=7d&source=chatgpt");
-    expect(new URL(later.headers.get("location")!).search).toBe("?from=2026-11-20&source=chatgpt&to=2026-11-26");
+    expect(new URL(later.headers.get("location")!).search).toBe("?from=2026-11-20&source=chatgpt&to=2026-11-26&tz=Pacific%2FAuckland");
     // Not on a page the range does not drive, nor for a value that is not a preset (the header names it).
     for (const url of ["/settings?range=7d", "/visitors/vis_abc?range=7d", "/visitors?range=8d"]) expect((await open(url)).status, url).toBe(200);
+  });
+
+  it("waits, in a browser without the zone cookie, for the page to store the zone (unless the link names one)", async () => {
+    process.env.DATA_API_BASE_URL ??= "http://127.0.0.1:9/v1";
+    const session = await sessionCookie("svc_sk_test_demo_pro_4e8b2a6c9d1f");
+    const open = (url: string, cookie: string) => proxy(new NextRequest(`http://localhost:3000${url}`, { headers: { cookie } }));
+    expect((await open("/visitors?range=7d", session)).status).toBe(200);
+    expect((await open("/?period=7d", session)).status).toBe(200);
+    expect((await open("/visitors?range=7d&tz=Europe/Berlin", session)).status).toBe(307);
+    // A cookie this server cannot read is UTC, not a reason to wait for ever.
+    expect((await open("/visitors?range=7d", `${session}; viewer_tz=Mars%2FBase`)).status).toBe(307);
+  });
+});
+
+describe("an older mentions link with `highlight`", () => {
+  it("is the filter `query` now: the question as written, the other parameters kept, a `query` given winning", () => {
+    const search = (q: string) => new URLSearchParams(q);
+    expect(legacyHighlightSearch(search("tz=UTC&highlight=Best+tool%3F&from=2026-11-01&to=2026-11-30&platform=claude"))).toBe(
+      "?from=2026-11-01&platform=claude&query=Best+tool%3F&to=2026-11-30&tz=UTC",
+    );
+    expect(legacyHighlightSearch(search("highlight=a&query=b"))).toBe("?query=b");
+    // A blank highlight marked nothing: it is dropped, not made a filter the route would refuse.
+    expect(legacyHighlightSearch(search("highlight=%20&sentiment=negative"))).toBe("?sentiment=negative");
+    expect(legacyHighlightSearch(search("highlight="))).toBe("");
+    expect(legacyHighlightSearch(search("query=b"))).toBeNull();
+  });
+
+  it("is sent on (307) by the proxy, on /mentions only, in a first visit too (no zone cookie needed)", async () => {
+    process.env.DATA_API_BASE_URL ??= "http://127.0.0.1:9/v1";
+    const session = await sessionCookie("svc_sk_test_demo_pro_4e8b2a6c9d1f");
+    const open = (url: string) => proxy(new NextRequest(`http://localhost:3000${url}`, { headers: { cookie: session } }));
+    const res = await open("/mentions?from=2026-11-01&highlight=Best%20tool&to=2026-11-30&tz=UTC");
+    expect(res.status).toBe(307);
+    const to = new URL(res.headers.get("location")!);
+    expect(`${to.pathname}${to.search}`).toBe("/mentions?from=2026-11-01&query=Best+tool&to=2026-11-30&tz=UTC");
+    expect((await open("/mentions?query=Best%20tool")).status).toBe(200);
+    expect((await open("/queries?highlight=x")).status).toBe(200);
   });
 });

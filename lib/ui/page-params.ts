@@ -13,9 +13,10 @@ export const PAGE_PARAMS = {
   // `period` is the overview's older way to say a range (proxy.ts sends it on to `from`/`to`).
   "/": [...RANGE, ...COMPARE, "period"],
   "/visitors": ["source", "intent", "converted", ...RANGE, "limit", "offset"],
-  // `highlight` marks the rows of one question (a row of /queries opens it): not a filter.
-  "/mentions": ["platform", "sentiment", "highlight", ...RANGE, "limit", "offset"],
-  "/platforms": [...RANGE, ...COMPARE],
+  // `query` (a question) and `competitor` are filters the dashboard applies itself (lib/server/lists).
+  "/mentions": ["platform", "sentiment", "query", "competitor", ...RANGE, "limit", "offset"],
+  // `platform`: the one AI platform sentiment over time shows (all without).
+  "/platforms": [...RANGE, ...COMPARE, "platform"],
   "/intelligence": RANGE,
   // `metric` shades the map (visitors or conversion rate); `country` opens that country's top cities.
   "/locations": [...RANGE, ...COMPARE, "metric", "country"],
@@ -41,3 +42,21 @@ export function pageParsers<P extends QueryPage, T>(page: P, parser: T): Record<
  * opened; proxy.ts turns it into `from`/`to` before the page renders.
  */
 export const isRangePresetId = (value: string): value is RangePresetId => RANGE_PRESETS.some((p) => p.id === value);
+
+/**
+ * Where an older /mentions link goes: `highlight=<question>` (a row of /queries once marked its
+ * question among every mention of the range) is now the filter `query`, so the link opens what it
+ * always pointed at, that question's mentions, with the filter named in the URL and on its field.
+ * Null without a `highlight`; given a `query` too, the `query` stands and `highlight` is dropped.
+ * Other parameters are kept, sorted as the app writes its URLs.
+ */
+export function legacyHighlightSearch(search: URLSearchParams): string | null {
+  if (!search.has("highlight")) return null;
+  const next = new URLSearchParams(search);
+  const [question] = next.getAll("highlight");
+  next.delete("highlight");
+  if (!next.has("query") && question?.trim()) next.set("query", question);
+  next.sort();
+  const text = next.toString();
+  return text ? `?${text}` : "";
+}

@@ -4,7 +4,8 @@
 // (pageviews, the funnel) comes from the period that matches the range, or the nearest, said in one
 // sentence, and each of those figures is named with its window ("Pageviews, last 30 days up to
 // now"), so no figure shows twice under one name with two values. The score and the top of the
-// ranking are the Data API's current ones. Each widget has its own query and so its own loading,
+// ranking are the Data API's current ones; the score's change is the one /intelligence shows, over
+// the score's window from the kept history (components/intelligence/score-change.tsx). Each widget has its own query and so its own loading,
 // empty and error state, and streams in on its own (components/states/widget.tsx).
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
@@ -19,6 +20,7 @@ import { Card } from "@/components/ui/card";
 import { ChangeBadge } from "@/components/ui/change-badge";
 import { sortByRank } from "@/components/ui/ranking-data";
 import { ScoreSummary } from "@/components/ui/score-summary";
+import { ScoreChange } from "@/components/intelligence/score-change";
 import type { Period } from "@/lib/data-api/constants";
 import type { Overview, Ranking } from "@/lib/data-api/schemas";
 import { formatNumber, MISSING } from "@/lib/format/format";
@@ -106,7 +108,7 @@ function Pageviews({ period }: { period: Period }) {
           foot={
             <>
               <ChangeBadge change={o.pageviews?.change} unit="percent" window={periodPreviousLabel(period)} />
-              <span id={noteId}>No list to open: the Data API lists visitors, not pageviews.</span>
+              <span id={noteId}>No list to open: Workspace Analytics lists visitors, not pageviews.</span>
             </>
           }
         />
@@ -181,7 +183,7 @@ function ScoreValue() {
   const score = useWidgetQuery(apiQuery(browserApi, "/intelligence/score", {}));
   return (
     <QueryView query={score}>
-      {(s) => <ScoreSummary score={s} />}
+      {(s) => <ScoreSummary score={s} change={<ScoreChange score={s} />} />}
     </QueryView>
   );
 }

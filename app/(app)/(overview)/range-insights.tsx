@@ -6,11 +6,10 @@
 // figure is labelled with the window of the answer it comes from, so while a new range is being
 // counted the old figures stay dimmed under their own dates and a note says what is being counted:
 // nothing partial or stale is ever shown as the new range's answer. Every figure that counts
-// visitors opens them (a real link); AI visitors cannot be one list (the visitor list filters one
-// source at a time), so its card says so and links each AI platform instead.
+// visitors opens them (a real link); AI visitors open one list of the four AI platforms' visitors
+// (`source=ai`, which the dashboard lists itself), as many as the figure.
 import type { QueryKey, UseQueryOptions } from "@tanstack/react-query";
-import Link from "next/link";
-import { useId, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { TrendFigure } from "@/components/charts/chart-figures";
 import { ConversionBySourceTable } from "@/components/charts/source-tables";
 import { visitorsHref } from "@/components/charts/source-table-data";
@@ -21,7 +20,7 @@ import { useWidgetQuery, Widget } from "@/components/states/widget";
 import { cardFrame, type CardHead } from "@/components/ui/card";
 import { ChangeBadge } from "@/components/ui/change-badge";
 import { OVERVIEW_COLUMNS, TRAFFIC_COLUMNS } from "@/lib/columns/analytics";
-import { AI_SOURCES, isAiSource, LABELS } from "@/lib/data-api/constants";
+import { AI_SOURCE_GROUP, isAiSource } from "@/lib/data-api/constants";
 import { formatDateRange, formatPercent, formatPlatformList, formatZone } from "@/lib/format/format";
 import type { SourcesInsight } from "@/lib/server/insights/sources";
 import type { TrendInsight } from "@/lib/server/insights/trend";
@@ -116,7 +115,6 @@ function rangeKpiFrame(body: ReactNode) {
 
 function RangeKpis({ range, comparison }: { range: DateRange; comparison: Comparison }) {
   const { query, shown, pending, labels } = useRangeInsight(trendQuery(range, comparison), range, "visitors");
-  const aiNoteId = useId();
   return rangeKpiFrame(
     <QueryView query={query}>
       {(trend) => {
@@ -137,12 +135,11 @@ function RangeKpis({ range, comparison }: { range: DateRange; comparison: Compar
                 label="AI visitors"
                 testId="range-kpi-ai"
                 value={now.ai_visitors}
-                describedBy={aiNoteId}
+                href={visitorsHref(shown, { source: AI_SOURCE_GROUP })}
                 foot={
                   <>
                     <ChangeBadge current={now.ai_visitors} previous={then.ai_visitors} unit="count" {...compare} />
                     <span data-testid="range-kpi-ai-share">{formatPercent(now.ai_share)} of visitors</span>
-                    <AiPlatformLinks id={aiNoteId} window={shown} />
                   </>
                 }
               />
@@ -197,26 +194,6 @@ function SourcesDownload({ sources }: { sources: SourcesInsight }) {
   return <CsvDownloadButton filename={`sources_${sources.from}_${sources.to}`} columns={TRAFFIC_COLUMNS} rows={rows} />;
 }
 
-/**
- * Why AI visitors is not a link, and the lists it can open instead: the Data API's visitor list
- * filters one source at a time, so the four AI platforms' visitors are four lists.
- */
-function AiPlatformLinks({ id, window }: { id: string; window: DateRange }) {
-  return (
-    <span className={styles.aiNote} data-testid="range-kpi-ai-note">
-      <span id={id}>Not one list: the visitor list filters one source at a time.</span> Open{" "}
-      {AI_SOURCES.map((source, i) => (
-        <span key={source}>
-          <Link href={visitorsHref(window, { source })} prefetch={false} data-testid={`range-kpi-ai-${source}`}>
-            {LABELS[source]}
-          </Link>
-          {i < AI_SOURCES.length - 2 ? ", " : i === AI_SOURCES.length - 2 ? " or " : "."}
-        </span>
-      ))}
-    </span>
-  );
-}
-
 function TrendCard({ range, comparison }: { range: DateRange; comparison: Comparison }) {
   const { query, pending, labels } = useRangeInsight(trendQuery(range, comparison), range, "visitors per day");
   return (
@@ -247,8 +224,7 @@ function SourcesCard({ range, comparison }: { range: DateRange; comparison: Comp
         <PendingAnswer pending={Boolean(pending)}>
           {pending && <PendingNote>{pending}</PendingNote>}
           <p className="small muted">
-            {labels.window}; changes against {labels.compared}. Each source&apos;s visitors and conversions open them; a group&apos;s total cannot, as the visitor
-            list filters one source at a time.
+            {labels.window}; changes against {labels.compared}. Each source&apos;s visitors and conversions open them, and so do the AI platforms&apos; together.
           </p>
           <ConversionBySourceTable rows={s.data} windowLabel={labels.window} previousLabel={labels.previous} window={shown} />
         </PendingAnswer>

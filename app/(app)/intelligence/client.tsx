@@ -3,14 +3,18 @@
 // range (the score and components over time, the rank of us and every competitor over time and who
 // passed whom, where the history begins), what moved alongside its change (components, ranking moves,
 // AI platforms' mentions and sentiment over the score's own 30-day window), and the full competitor
-// ranking with the workspace highlighted. The current score and ranking are the Data API's latest,
-// whatever the range; the page says so. Each part loads, streams and fails independently.
+// ranking with the workspace highlighted. The current score and ranking are the upstream's latest,
+// whatever the range; the page says so. The score's change is the one over its window from the kept
+// history (components/intelligence), the same figure the history legend shows for those days. Each
+// part loads, streams and fails independently.
 import { useMemo, type ReactNode } from "react";
 import { isWorkspaceRow, RANKING_TABLE_COLUMNS, rankingRowKey } from "@/components/data-table/columns/ranking";
 import { DataTable } from "@/components/data-table/data-table";
 import { BreakdownFigure } from "@/components/charts/chart-figures";
 import { HistoryBegins, RankHistoryFigure, ScoreHistoryFigure } from "@/components/charts/history-figures";
 import { toBreakdownData } from "@/components/charts/breakdown-chart-data";
+import { ScoreChange } from "@/components/intelligence/score-change";
+import { UPSTREAM_RANKING_CHANGE } from "@/components/intelligence/score-change-data";
 import { ScoreMovement } from "@/components/platforms/score-movement";
 import { CsvDownloadButton } from "@/components/export/csv-download-button";
 import { RANKING_COLUMNS } from "@/lib/columns/ranking";
@@ -18,13 +22,11 @@ import { RANK_HISTORY_COLUMNS, SCORE_HISTORY_COLUMNS } from "@/lib/columns/histo
 import { EmptyState, noRows, PendingAnswer, QueryView, Skeleton, SkeletonLines } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
 import { Card, type CardHead } from "@/components/ui/card";
-import { describeChange } from "@/components/ui/change-badge";
 import { DateTime } from "@/components/ui/date-time";
 import { sortByRank } from "@/components/ui/ranking-data";
 import { ScoreSummary } from "@/components/ui/score-summary";
-import { UnknownValue } from "@/components/ui/value-badge";
 import type { Ranking } from "@/lib/data-api/schemas";
-import { formatDateRange, formatZone, toDirection } from "@/lib/format/format";
+import { formatDateRange, formatZone } from "@/lib/format/format";
 import type { RankingHistory, ScoreHistory } from "@/lib/history/routes";
 import { apiQuery, browserApi } from "@/lib/queries/api";
 import { rangeParams, type DateRange } from "@/lib/range/date-range";
@@ -42,8 +44,8 @@ export function IntelligenceClient() {
           <h1>Intelligence</h1>
           <p>
             The AI Positioning Score: how AI platforms position the brand, and where it ranks against competitors. Over time: {formatDateRange(range)} ({formatZone(range.tz)}),
-            from the snapshots this dashboard kept. The current score and ranking are the Data API&apos;s latest, whatever the range, and what moved alongside the score is
-            over its own last 30 days.
+            from the snapshots this dashboard kept. The score and the ranking are Workspace Analytics&apos; latest, whatever the range; the score&apos;s change, and what
+            moved alongside it, are over the score&apos;s own 30 days.
           </p>
         </div>
       </div>
@@ -61,7 +63,11 @@ export function IntelligenceClient() {
       <Widget what="the ranking's history" frame={rankHistoryFrame} loading={<Skeleton height={300} />}>
         <RankHistoryCard range={range} />
       </Widget>
-      <Card title="What moved alongside the score" description="Components, ranking moves and AI platforms over the score's window: the last 30 days against the 30 before" testId="movement-card">
+      <Card
+        title="What moved alongside the score"
+        description="Over the score's window, the 30 days ending on the score's day: components and ranking from the kept history, AI platforms against the 30 days before"
+        testId="movement-card"
+      >
         <ScoreMovement />
       </Card>
       <Widget what="the ranking" frame={rankingFrame} loading={<SkeletonLines lines={6} height={24} />}>
@@ -146,11 +152,8 @@ function ScoreCard() {
     <QueryView query={score}>
       {(s) => (
         <div className="stack">
-          <ScoreSummary score={s} size="large" />
-          <p className="small muted">
-            Range 0 (never surfaced) to 100 (consistently recommended first). Trend: <TrendDirection direction={s.trend?.direction} />
-            {s.trend?.change !== undefined && `, ${describeChange({ change: s.trend.change, unit: "points", direction: toDirection(s.trend.direction, s.trend.change) }).text}`}.
-          </p>
+          <ScoreSummary score={s} size="large" change={<ScoreChange score={s} />} />
+          <p className="small muted">Range 0 (never surfaced) to 100 (consistently recommended first).</p>
         </div>
       )}
     </QueryView>,
@@ -177,7 +180,13 @@ function rankingFrame(body: ReactNode, ranking?: Ranking) {
   return (
     <Card
       title="Competitor ranking"
-      description={updatedOr(ranking?.updated_at, "Your workspace against tracked competitors")}
+      description={
+        // The table's change is the upstream's, over its own 30 days (ours differs from the score
+        // card's by that window): named, so the two read as two windows.
+        <>
+          {updatedOr(ranking?.updated_at, "Your workspace against tracked competitors")}. Score change: {UPSTREAM_RANKING_CHANGE}.
+        </>
+      }
       testId="ranking-card"
       actions={ranking && ranking.data.length > 0 ? <CsvDownloadButton filename="ranking" columns={RANKING_COLUMNS} rows={ranking.data} /> : undefined}
     >
@@ -214,12 +223,4 @@ function RankingTable({ ranking }: { ranking: Ranking }) {
       unreadable={ranking.unreadable}
     />
   );
-}
-
-const DIRECTIONS = ["up", "down", "flat"];
-
-/** The trend's direction as sent: the known ones as words, any other value as it is, neutral. */
-function TrendDirection({ direction }: { direction: string | undefined }) {
-  if (direction === undefined) return <>unknown</>;
-  return DIRECTIONS.includes(direction) ? <>{direction}</> : <UnknownValue value={direction} />;
 }

@@ -100,9 +100,8 @@ function SentimentCard({ range }: { range: DateRange }) {
 const competitorsFrame = cardFrame(CARDS.competitors);
 
 function toCompetitorRows(c: CompetitorsInsight): CompetitorTableRow[] {
-  // The Data API filters mentions by platform, sentiment and dates only: each name opens the range's mentions.
-  const href = mentionsHref(c);
-  return c.data.map((r) => ({ name: r.name, mentions: r.mentions, share: r.share, ...r.sentiment, href }));
+  // Each name opens the range's mentions naming it: the dashboard filters them itself (lib/server/lists).
+  return c.data.map((r) => ({ name: r.name, mentions: r.mentions, share: r.share, ...r.sentiment, href: mentionsHref(c, { competitor: r.name }) }));
 }
 
 function CompetitorsCard({ range }: { range: DateRange }) {
@@ -122,7 +121,7 @@ function CompetitorsCard({ range }: { range: DateRange }) {
           </p>
           <DataTable rows={rows} columns={COMPETITOR_TABLE_COLUMNS} caption="Competitors named with the brand" rowKey={competitorRowKey} testId="competitors-table" rowTestId="competitor-row" />
           <p className="small muted" data-testid="competitor-link-note">
-            A competitor&apos;s name opens every mention of the range: mentions cannot be filtered by competitor, so the list is not only the ones naming it.
+            A competitor&apos;s name opens the range&apos;s mentions naming it, as many as its figure here.
           </p>
         </PendingAnswer>
       )}

@@ -2,15 +2,15 @@
 // /queries: the questions put to AI platforms whose answers mention the brand, most mentioned first
 // (one row per question however it was written: trimmed and lower-cased), with mentions per
 // platform, average, best and worst position, the share of its mentions naming the brand first, and
-// the sentiment split. Filters (a platform, "never first") live in the URL. A question opens the
-// range's mentions with that question highlighted: the Data API cannot filter mentions by question,
-// so the page says the list is every mention with it marked, not a filtered one.
+// the sentiment split. Filters (a platform, "never first") live in the URL. A question opens its
+// mentions of the range (of the platform filtered on) on /mentions, filtered by `query` the way this
+// page groups questions, so the list's total is the row's figure.
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useQueryStates } from "nuqs";
 import { SelectField } from "@/components/filters/fields";
 import { Counting, WindowNote } from "@/components/platforms/range-notes";
-import { highlightHref, queriesRouteQuery, queryFiltersOf, type QueryFilters } from "@/components/queries/queries-data";
+import { questionMentionsHref, queriesRouteQuery, queryFiltersOf, type QueryFilters } from "@/components/queries/queries-data";
 import styles from "@/components/queries/queries.module.css";
 import { EmptyState, PendingAnswer, QueryView, UnreadableNotice } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
@@ -111,8 +111,7 @@ function QuestionsCard({ range, filters }: { range: DateRange; filters: QueryFil
           <WindowNote answer={q} range={range} pending={query.isPlaceholderData} />
           <UnreadableNotice unreadable={q.unreadable} noun={["mention", "mentions"]} />
           <p className="small muted" data-testid="queries-link-note">
-            A question opens the range&apos;s mentions{filters.platform ? ` on ${LABELS[filters.platform] ?? filters.platform}` : ""} with that question highlighted:
-            mentions cannot be filtered by question, so the list holds the others too.
+            A question opens its {filters.platform ? `${LABELS[filters.platform] ?? filters.platform} ` : ""}mentions of the range, as many as its figure here.
           </p>
           <div className={styles.tableScroll}>
             <table className="table" data-testid="queries-table">
@@ -151,7 +150,11 @@ function QuestionsCard({ range, filters }: { range: DateRange; filters: QueryFil
                 {q.data.map((r) => (
                   <tr key={r.key} data-testid="query-row" data-key={r.key}>
                     <th scope="row" className={`${styles.rowHead} ${styles.question}`}>
-                      <Link href={highlightHref(q, r.query, filters.platform)} prefetch={false} aria-label={`${r.query}: open the range's mentions with this question highlighted`}>
+                      <Link
+                        href={questionMentionsHref(q, r.query, filters.platform)}
+                        prefetch={false}
+                        aria-label={`${r.query}: open its ${formatNumber(r.mentions)} ${r.mentions === 1 ? "mention" : "mentions"}`}
+                      >
                         {r.query}
                       </Link>
                     </th>

@@ -1,9 +1,11 @@
 // GET /api/health - liveness for process managers, load balancers and the test harness; touches no
 // upstream (HEAD, answered by Next with GET's headers, is as cheap). Says which instance answered,
-// whether it shares through Redis, and its store: the kind and schema version (`{"kind":
-// "embedded"|"postgres", "schema": N}`), or `"unavailable"` with the reason in `store_error` for the
-// operator (another process holds DATA_DIR, named by its directory and pid; PostgreSQL cannot be
-// reached). `degraded` while Redis or the store is away: the instance still serves what needs
+// whether it shares through Redis, and its store: the kind, the schema version and the sealed values
+// (`{"kind": "embedded"|"postgres", "schema": N, "sealed_under_previous": N, "sealed_unreadable": N}`:
+// how many still need SESSION_SECRET_PREVIOUS, and how many no configured secret opens; null for the
+// moments after start before they are counted), or `"unavailable"` with the reason in `store_error`
+// for the operator (another process holds DATA_DIR, named by its directory and pid; PostgreSQL cannot
+// be reached). `degraded` while Redis or the store is away: the instance still serves what needs
 // neither, so this stays a 200.
 import { randomBytes } from "node:crypto";
 import { sameSiteOnly } from "@/lib/server/csrf";

@@ -1,9 +1,9 @@
 // How the competitors named with the brand show their declared columns (lib/columns/competitors.ts):
-// the name titles a card and links to the range's mentions (the Data API cannot filter mentions by
-// competitor, so the page says the list is not narrowed to it), the share draws a bar against 100%.
+// the name titles a card and links to the range's mentions naming it (filtered by the dashboard, so
+// as many as its figure), the share draws a bar against 100%.
 import Link from "next/link";
 import { COMPETITOR_COLUMNS } from "@/lib/columns/competitors";
-import { formatPercent } from "@/lib/format/format";
+import { formatCount, formatPercent } from "@/lib/format/format";
 import { columnsFor, type TableColumn } from "../table-column";
 
 /** A competitor's row, flat: its sentiment split as three counts (as the download has it). */
@@ -16,7 +16,7 @@ export const COMPETITOR_TABLE_COLUMNS: readonly TableColumn<CompetitorTableRow>[
     rowHeader: true,
     cardTitle: true,
     cell: (r) => (
-      <Link href={r.href} prefetch={false} aria-label={`${r.name}: the range's mentions (not filtered by competitor)`} data-testid="competitor-link">
+      <Link href={r.href} prefetch={false} aria-label={`${r.name}: open the ${formatCount(r.mentions, "mention")} naming it`} data-testid="competitor-link">
         {r.name}
       </Link>
     ),

@@ -108,19 +108,19 @@ describe("CSV for Excel over HTTP", () => {
     for (const r of parsed.data) expect(["Positive", "Neutral", "Negative"]).toContain(r.Sentiment);
   });
 
-  it("names the file by the range's calendar days in the viewer's zone, in every format", async () => {
+  it("names the file by the range's calendar days in the viewer's zone, in every format, CSV for Excel apart from plain CSV", async () => {
     const today = new Date().toLocaleDateString("sv-SE", { timeZone: "Europe/Berlin" });
-    for (const [format, ext] of [
-      ["csv-excel", "csv"],
-      ["csv", "csv"],
-      ["json", "json"],
+    for (const [format, end] of [
+      ["csv-excel", "_excel.csv"],
+      ["csv", ".csv"],
+      ["json", ".json"],
     ] as const) {
       const { res } = await exportFile("visitors", { source: "perplexity", ...BERLIN_RANGE, format, tz: "Europe/Berlin", locale: "de-DE" });
-      expect(filenameOf(res)).toBe(`visitors_source-perplexity_2026-10-28_to_2026-11-19_${today}.${ext}`);
+      expect(filenameOf(res)).toBe(`visitors_source-perplexity_2026-10-28_to_2026-11-19_${today}${end}`);
     }
     // Without a zone the instants are named as sent (the UTC day of the export last).
     const { res } = await exportFile("visitors", { source: "perplexity", ...BERLIN_RANGE, format: "csv-excel" });
-    expect(filenameOf(res)).toBe(`visitors_source-perplexity_2026-10-27T23-00-00.000Z_to_2026-11-19T22-59-59.999Z_${new Date().toISOString().slice(0, 10)}.csv`);
+    expect(filenameOf(res)).toBe(`visitors_source-perplexity_2026-10-27T23-00-00.000Z_to_2026-11-19T22-59-59.999Z_${new Date().toISOString().slice(0, 10)}_excel.csv`);
   });
 
   it("leaves plain CSV the machine format: UTC instants, codes, commas, whatever tz and locale say", async () => {

@@ -1,10 +1,20 @@
-// Builds the HTTP response of an export from parsed filters and a DataApi for the session's key:
-// the first page is fetched first (its error is answered as a real status by the caller), then the
-// body streams every matching row with download headers. Kept apart from the route handler so the
-// integration tests and the benchmark drive exactly this code against the sandbox.
+// Builds the HTTP response of an export from parsed filters and the session's key: the first page is
+// fetched first (its error is answered as a real status by the caller), then the body streams every
+// matching row with download headers. A list the dashboard filters itself (mentions by `query` or
+// `competitor`, visitors with `source=ai`: lib/server/lists) is read as its route reads it, so the
+// file holds exactly the rows the page lists: its matching rows are listed before the first page
+// (bounded by the listing cap, at bulk priority), then streamed from them in pages. Kept apart from
+// the route handler so the integration tests and the benchmark drive exactly this code against the
+// sandbox.
+import "server-only";
 import type { DataApi } from "@/lib/data-api/api";
 import type { MentionExportParams, VisitorExportParams } from "@/lib/data-api/params";
 import { exportFilename } from "@/lib/export-filename";
+import { insightsContext } from "../insights/context";
+import type { Matching } from "../lists/filtered";
+import { filtersMentions, matchingMentions } from "../lists/mentions";
+import { filtersVisitors, matchingAiVisitors } from "../lists/visitors";
+import { dataApiForKey } from "../upstream";
 import { EXPORT_COLUMNS, type ExportResource } from "./columns";
 import { encoderFor } from "./encoders";
 import { startExport, type ExportOutcome, type ExportProgress, type FetchPage } from "./stream";
@@ -49,10 +59,40 @@ export function exportFilters(request: ExportRequest): Record<string, string | u
 /** Who the file is written for (the zone and language "CSV for Excel" follows). */
 const viewerOf = (request: ExportRequest) => ({ timeZone: request.params.tz, locale: request.params.locale });
 
-function pageFetcher(api: DataApi, request: ExportRequest): FetchPage<Readonly<Record<string, unknown>>> {
+type Row = Readonly<Record<string, unknown>>;
+
+function pageFetcher(api: DataApi, request: ExportRequest): FetchPage<Row> {
   const query = { ...exportFilters(request), limit: EXPORT_PAGE_SIZE };
   const path = request.resource === "visitors" ? "/visitors" : "/mentions";
   return (offset, signal, onWait) => api.get(path, { query: { ...query, offset } }, { priority: "bulk", signal, onWait });
+}
+
+/**
+ * The rows of a list the dashboard filters itself, or null for a Data API list as it is: the
+ * listing of its route (lib/server/lists), started on the first page's call with the export's signal.
+ */
+function filteredRows(apiKey: string, request: ExportRequest): ((signal: AbortSignal) => Promise<Matching<Row>>) | null {
+  // Narrowed here, not inside the closures (which would see the union again).
+  if (request.resource === "mentions") {
+    const { params } = request;
+    return filtersMentions(params) ? (signal) => matchingMentions({ ...insightsContext(apiKey), signal }, params, "bulk") : null;
+  }
+  const { params } = request;
+  return filtersVisitors(params) ? (signal) => matchingAiVisitors({ ...insightsContext(apiKey), signal }, params, "bulk") : null;
+}
+
+/** Pages of EXPORT_PAGE_SIZE cut from a filtered list's rows, listed once (on the first page's call). */
+function filteredFetcher(list: (signal: AbortSignal) => Promise<Matching<Row>>, onListed: (matching: Matching<Row>) => void): FetchPage<Row> {
+  let listed: Promise<Matching<Row>> | undefined;
+  return async (offset, signal) => {
+    // Every page shares the export's one signal: the listing stops with the export.
+    listed ??= list(signal).then((matching) => {
+      onListed(matching);
+      return matching;
+    });
+    const { rows } = await listed;
+    return { data: rows.slice(offset, offset + EXPORT_PAGE_SIZE), meta: { total: rows.length, limit: EXPORT_PAGE_SIZE } };
+  };
 }
 
 /** RFC 6266: a quoted ASCII filename (ours are [A-Za-z0-9._-] only) plus the UTF-8 form. */
@@ -60,30 +100,39 @@ function contentDisposition(filename: string): string {
   return `attachment; filename="${filename}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
-/** The download's file name: what it holds (resource, filters, the range's days in `tz`) and the day. */
+/** The download's file name: what it holds (resource, filters, the range's days in `tz`), the day, and "excel" for CSV for Excel. */
 export function exportFilenameFor(request: ExportRequest, now: Date): string {
   const { extension } = encoderFor(request.params.format, EXPORT_COLUMNS[request.resource]);
-  return exportFilename(request.resource, exportFilters(request), extension, now, request.params.tz);
+  return exportFilename(request.resource, exportFilters(request), extension, now, request.params.tz, request.params.format === "csv-excel" ? "excel" : undefined);
 }
 
 /**
- * Starts the export. Throws the first page's error (DataApiError) so the caller can answer it in the
- * shared error shape; resolves to a streaming 200 response otherwise.
+ * Starts the export of `apiKey`'s rows. Throws the first page's error (DataApiError) so the caller
+ * can answer it in the shared error shape; resolves to a streaming 200 response otherwise.
  */
-export async function exportResponse(api: DataApi, request: ExportRequest, options: ExportResponseOptions = {}): Promise<Response> {
+export async function exportResponse(apiKey: string, request: ExportRequest, options: ExportResponseOptions = {}): Promise<Response> {
   const { resource } = request;
   const format = request.params.format;
   const columns = EXPORT_COLUMNS[resource];
   const encoder = encoderFor(format, columns, viewerOf(request));
+  // A filtered list's rows that could not be read (so not checked against the filter) are reported
+  // with the ones left out of its pages: no page holds them.
+  let unchecked = 0;
+  const withUnchecked = <P extends ExportProgress>(progress: P): P => ({ ...progress, unreadable: progress.unreadable + unchecked });
+  const filtered = filteredRows(apiKey, request);
   const started = await startExport({
-    fetchPage: pageFetcher(api, request),
+    fetchPage: filtered
+      ? filteredFetcher(filtered, (matching) => {
+          unchecked = matching.unchecked;
+        })
+      : pageFetcher(dataApiForKey(apiKey), request),
     encoder,
     signal: options.signal,
     lookahead: options.lookahead,
     maxRows: options.maxRows,
-    onProgress: options.onProgress,
-    onError: (error, progress) => options.onError?.(error, { resource, ...progress }),
-    onEnd: (outcome) => options.onEnd?.({ ...outcome, resource }),
+    onProgress: (progress) => options.onProgress?.(withUnchecked(progress)),
+    onError: (error, progress) => options.onError?.(error, { resource, ...withUnchecked(progress) }),
+    onEnd: (outcome) => options.onEnd?.({ ...withUnchecked(outcome), resource }),
     onWait: options.onWait,
     onIdle: options.onIdle,
     idleMs: options.idleMs,

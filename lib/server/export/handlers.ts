@@ -26,7 +26,7 @@ import { keyId } from "../key-id";
 import { serverContext } from "../context";
 import { isSameOrigin } from "../csrf";
 import { getRequestSession, type Session } from "../session";
-import { dataApiForKey, maskKey, rateBudgetForKey } from "../upstream";
+import { maskKey, rateBudgetForKey } from "../upstream";
 import type { ExportResource } from "./columns";
 import { EXPORT_PAGE_SIZE, exportFilenameFor, exportResponse, type ExportRequest } from "./export-response";
 import { minSecondsForRequests, pagesFor } from "./rate-bound";
@@ -42,7 +42,7 @@ import {
   type ExportRecord,
   type ExportState,
 } from "./registry";
-import { EXPORT_IDLE_MS, ExportIdleError, ExportIntegrityError, ExportTooLargeError, type ExportProgress } from "./stream";
+import { EXPORT_IDLE_MS, isExportIdleError, isExportIntegrityError, isExportTooLargeError, type ExportProgress } from "./stream";
 
 /** How often a running export writes its progress (when it changed) and looks for a cancel request. */
 const TICK_MS = 500;
@@ -65,9 +65,9 @@ const SUBJECT: Record<ExportResource, string> = { visitors: "the visitor export"
 
 /** What the browser is told about a failure (the error shape's fields): as the route would answer it. */
 function statusError(error: unknown, resource: ExportResource): NonNullable<ExportRecord["error"]> {
-  if (error instanceof ExportTooLargeError) return { code: "export_too_large", message: error.message };
-  if (error instanceof ExportIntegrityError) return { code: "unexpected_response", message: error.message };
-  if (error instanceof ExportIdleError) return { code: "download_idle", message: error.message };
+  if (isExportTooLargeError(error)) return { code: "export_too_large", message: error.message };
+  if (isExportIntegrityError(error)) return { code: "unexpected_response", message: error.message };
+  if (isExportIdleError(error)) return { code: "download_idle", message: error.message };
   if (isDataApiError(error)) {
     const mapped = errorForBrowser(error, SUBJECT[resource]).error;
     return { code: mapped.code, message: mapped.message, ...(mapped.requestId ? { request_id: mapped.requestId } : {}) };
@@ -259,7 +259,7 @@ async function handleExport(req: Request, resource: ExportResource): Promise<Res
   const keyHint = maskKey(session.apiKey);
   timer = setTimeout(() => void tick(), TICK_MS);
   try {
-    return await exportResponse(dataApiForKey(session.apiKey), request, {
+    return await exportResponse(session.apiKey, request, {
       signal: live.signal,
       now: new Date(startedMs),
       maxRows: getEnv().exportMaxRows,
@@ -291,9 +291,9 @@ async function handleExport(req: Request, resource: ExportResource): Promise<Res
   } catch (error) {
     // Before the first byte: the first page failed, the export is too large, or it was cancelled.
     const mapped =
-      error instanceof ExportTooLargeError
+      isExportTooLargeError(error)
         ? finalError({ status: 422, code: "export_too_large", message: error.message })
-        : error instanceof ExportIntegrityError
+        : isExportIntegrityError(error)
           ? finalError({ status: 502, code: "unexpected_response", message: error.message })
           : error;
     if (live.signal.aborted) end("cancelled");

@@ -22,6 +22,7 @@
 //   the consumer waits for us (a page on its way, however long the rate limit holds it) nothing does.
 // - A failure after the first page ERRORS the stream. The HTTP layer then aborts the response
 //   instead of ending it, so the client's download fails: a file is never silently truncated.
+import { errorBrand } from "@/lib/error-brand";
 import type { ExportEncoder } from "./encoders";
 
 /** What the exporter needs of a list page (the canonical list envelope satisfies it). */
@@ -88,10 +89,17 @@ export type StartedExport = {
 };
 
 /** Thrown into the stream when the upstream's answers stop adding up (short page, empty page). */
+// Each failure of an export is recognised by its brand (lib/error-brand.ts), not `instanceof`, as every
+// error the route layer maps to an answer is.
+const integrityBrand = errorBrand<ExportIntegrityError>("ExportIntegrityError");
+const idleBrand = errorBrand<ExportIdleError>("ExportIdleError");
+const tooLargeBrand = errorBrand<ExportTooLargeError>("ExportTooLargeError");
+
 export class ExportIntegrityError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "ExportIntegrityError";
+    integrityBrand.mark(this);
   }
 }
 
@@ -102,6 +110,7 @@ export class ExportIdleError extends Error {
       `Nothing read the download for ${Math.round(idleMs / 1000)} s (a paused download, or a client that does not read it), so the export was stopped and its place freed. Export again.`,
     );
     this.name = "ExportIdleError";
+    idleBrand.mark(this);
   }
 }
 
@@ -113,8 +122,13 @@ export class ExportTooLargeError extends Error {
   ) {
     super(`This view has ${total.toLocaleString("en-US")} rows; an export holds at most ${maxRows.toLocaleString("en-US")}. Narrow the filters (a date range, a source) and export the parts.`);
     this.name = "ExportTooLargeError";
+    tooLargeBrand.mark(this);
   }
 }
+
+export const isExportIntegrityError = integrityBrand.is;
+export const isExportIdleError = idleBrand.is;
+export const isExportTooLargeError = tooLargeBrand.is;
 
 // Enough pages in flight to keep Pro's 50 requests/s going at ~150 ms upstream latency, while the
 // pages held stay around 100 KB.

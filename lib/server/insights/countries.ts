@@ -32,7 +32,11 @@ export type CountriesInsight = {
 /** How many of a country's cities the answer lists. */
 export const TOP_CITIES = 25;
 
-type Tally = { visitors: number; ai: number; conversions: number };
+/**
+ * A country's figures: every visitor, the AI visitors and conversions among those whose source and
+ * `converted` could be read, and `rated`, the visitors whose `converted` could be read (the rate's base).
+ */
+type Tally = { visitors: number; ai: number; conversions: number; rated: number };
 /** A day's visitors by country (code or "unknown"), and by city within it ("unknown" without one). */
 export type CountryDay = Array<Tally & { country: string; cities: Array<[city: string, visitors: number, conversions: number]> }>;
 
@@ -55,29 +59,33 @@ export function countryOf(value: string | undefined): string {
 const AI = new Set<string>(AI_SOURCES);
 
 /**
- * Visitors per day by country and city. Lenient: a visitor without a readable source or converted
- * cannot be put in its country's AI visitors or conversions exactly; it is reported as unreadable.
+ * Visitors per day by country and city. Lenient: a visitor whose source or `converted` cannot be
+ * read is still one of its country's and city's visitors; only the figures that need the field leave
+ * it out (AI visitors without a source; conversions and the rate's base without `converted`), and it
+ * is reported as unreadable (`add` answers false) so the answer says how many such rows there were.
  */
 export const COUNTRY_DAYS: Dimension<Visitor, CountryTally, CountryDay> = {
-  key: "cd1:",
+  // cd2: the tally carries `rated`; days kept under cd1 (without it) are read again, not misread.
+  key: "cd2:",
   resource: VISITORS,
   strict: false,
   empty: () => new Map(),
   add(day, row) {
-    if (row.source === undefined || row.converted === undefined) return false;
     const country = countryOf(row.country);
     let t = day.get(country);
-    if (!t) day.set(country, (t = { visitors: 0, ai: 0, conversions: 0, cities: new Map() }));
-    const c = row.converted ? 1 : 0;
+    if (!t) day.set(country, (t = { visitors: 0, ai: 0, conversions: 0, rated: 0, cities: new Map() }));
+    const c = row.converted === true ? 1 : 0;
     t.visitors++;
-    t.ai += AI.has(row.source as Source) ? 1 : 0;
+    t.ai += row.source !== undefined && AI.has(row.source as Source) ? 1 : 0;
     t.conversions += c;
+    t.rated += row.converted === undefined ? 0 : 1;
     const name = row.city?.trim() || "unknown";
     const city = t.cities.get(name) ?? [0, 0];
     t.cities.set(name, [city[0] + 1, city[1] + c]);
-    return true;
+    return row.source !== undefined && row.converted !== undefined;
   },
-  finish: (day) => [...day].map(([country, t]) => ({ country, visitors: t.visitors, ai: t.ai, conversions: t.conversions, cities: [...t.cities].map(([name, [v, c]]) => [name, v, c]) })),
+  finish: (day) =>
+    [...day].map(([country, t]) => ({ country, visitors: t.visitors, ai: t.ai, conversions: t.conversions, rated: t.rated, cities: [...t.cities].map(([name, [v, c]]) => [name, v, c]) })),
 };
 
 /** Each country's figures over `days`. */
@@ -85,16 +93,16 @@ function byCountry(days: ReadonlyArray<DayEntry<CountryDay>>): Map<string, Tally
   const out = new Map<string, Tally>();
   for (const d of days) {
     for (const c of d.summary) {
-      const t = out.get(c.country) ?? { visitors: 0, ai: 0, conversions: 0 };
-      out.set(c.country, { visitors: t.visitors + c.visitors, ai: t.ai + c.ai, conversions: t.conversions + c.conversions });
+      const t = out.get(c.country) ?? { visitors: 0, ai: 0, conversions: 0, rated: 0 };
+      out.set(c.country, { visitors: t.visitors + c.visitors, ai: t.ai + c.ai, conversions: t.conversions + c.conversions, rated: t.rated + c.rated });
     }
   }
   return out;
 }
 
 const figures = (t: Tally | undefined): CountryFigures => {
-  const { visitors, ai, conversions } = t ?? { visitors: 0, ai: 0, conversions: 0 };
-  return { visitors, ai_visitors: ai, conversions, conversion_rate: percent(conversions, visitors) };
+  const { visitors, ai, conversions, rated } = t ?? { visitors: 0, ai: 0, conversions: 0, rated: 0 };
+  return { visitors, ai_visitors: ai, conversions, conversion_rate: percent(conversions, rated) };
 };
 
 /** `country`'s cities over `days`, most visitors first (then by name), the first TOP_CITIES. */

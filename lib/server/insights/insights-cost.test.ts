@@ -257,7 +257,7 @@ describe("listings that cannot be exact", () => {
     expect(competitors.mentions + competitors.unreadable!.count).toBe(cleanCompetitors.mentions);
   });
 
-  it("countries and questions on odd data: every visitor and mention is in a row or in `unreadable`, odd countries are unknown", async () => {
+  it("countries and questions on odd data: every visitor and mention is in a row or in `unreadable` (a visitor only partly read in both), odd countries are unknown", async () => {
     fresh(DEMO_KEYS.odd);
     const [cleanCountries, cleanQueries] = (await onFake(DEMO_KEYS.odd, () => load(DEMO_KEYS.odd, ["countries", "queries"]))) as [CountriesInsight, QueriesInsight];
     fresh(DEMO_KEYS.odd);
@@ -265,7 +265,11 @@ describe("listings that cannot be exact", () => {
     const [countries, queries] = (await onFake(DEMO_KEYS.odd, () => load(DEMO_KEYS.odd, ["countries", "queries"]))) as [CountriesInsight, QueriesInsight];
     const visitors = (c: CountriesInsight) => c.data.reduce((n, r) => n + r.visitors + r.previous.visitors, 0);
     expect(countries.unreadable?.count).toBeGreaterThan(0);
-    expect(visitors(countries) + countries.unreadable!.count).toBe(visitors(cleanCountries));
+    // A visitor that cannot be read at all is left out and counted; one whose source or `converted`
+    // cannot be read is still its country's visitor, and counted too (its AI and conversion figures
+    // leave it out): so every visitor is in a row or counted, and some counted ones are in rows.
+    expect(visitors(countries)).toBeLessThan(visitors(cleanCountries));
+    expect(visitors(countries) + countries.unreadable!.count).toBeGreaterThan(visitors(cleanCountries));
     expect(countries.data.find((r) => r.country === "unknown")?.visitors).toBeGreaterThan(0);
     expect(countries.data.every((r) => r.country === "unknown" || /^[A-Z]{2}$/.test(r.country))).toBe(true);
     const mentions = (q: QueriesInsight) => q.data.reduce((n, r) => n + r.mentions, 0);

@@ -194,8 +194,9 @@ describe("insights: the comparison", () => {
     expect(await window(`${RANGE}&compare=previous&compare_from=2020-01-01`)).toEqual({ from: "2026-10-25", to: "2026-10-31" });
     expect(await window(`${RANGE}&compare=year`)).toEqual({ from: "2025-11-01", to: "2025-11-07" });
     expect(await window("from=2028-02-29&to=2028-03-06&compare=year")).toEqual({ from: "2027-02-28", to: "2027-03-06" });
-    // As many days as the range, from `from` a year before: across 29 Feb the last date moves by one.
-    expect(await window("from=2028-02-20&to=2028-03-05&compare=year")).toEqual({ from: "2027-02-20", to: "2027-03-06" });
+    // The same calendar dates, each a year back: across 29 Feb the window is a day shorter; ending on it, it ends 28 Feb.
+    expect(await window("from=2028-02-20&to=2028-03-05&compare=year")).toEqual({ from: "2027-02-20", to: "2027-03-05" });
+    expect(await window("from=2028-02-23&to=2028-02-29&compare=year")).toEqual({ from: "2027-02-23", to: "2027-02-28" });
     expect(await window(`${RANGE}&compare=custom&compare_from=2026-06-10&compare_to=2026-06-16`)).toEqual({ from: "2026-06-10", to: "2026-06-16" });
     const trend = (await callApi<TrendInsight>(`/api/insights/trend?${RANGE}&compare=custom&compare_from=2026-06-10&compare_to=2026-06-16`, { cookie })).body;
     expect(trend.previous.map((p) => p.start.slice(0, 10))).toEqual(["2026-06-10", "2026-06-11", "2026-06-12", "2026-06-13", "2026-06-14", "2026-06-15", "2026-06-16"]);

@@ -13,6 +13,8 @@
 //   us (rows inserted or reordered between pages) is detected rather than summed;
 // - cancellable: every call carries the computation's signal; an abort or the first failure stops
 //   the pool at once (nothing more is pulled, the calls in flight are aborted).
+// Its core, `readListing` (every page of one list, each row handed on once with its place in the
+// list), also reads the lists the dashboard filters itself (lib/server/lists), under the same cap.
 // Also the bits the listings share: day lookup, the stored day summaries (a `DayEntry` per day and
 // dimension), and listings in flight that later requests for any of their days join (a shared run,
 // ended when its last waiter leaves).
@@ -47,12 +49,17 @@ export const listBounds = (span: { startMs: number; endMs: number }) => ({
 export const UPSTREAM_CONCURRENCY = 16;
 
 /**
- * `work` for each item of `items`, at most UPSTREAM_CONCURRENCY at a time, results in order. Items
+ * `work` for each item of `items`, at most `limit` (UPSTREAM_CONCURRENCY) at a time, results in order. Items
  * are pulled one at a time as a worker is free, so a generator is never run ahead. On the first
  * failure, or when `signal` aborts, nothing more is pulled and the work in flight sees its signal
  * abort; the promise rejects with that failure (or the abort) at once.
  */
-export function eachBounded<T, R>(items: Iterable<T>, work: (item: T, signal: AbortSignal) => Promise<R>, signal?: AbortSignal): Promise<R[]> {
+export function eachBounded<T, R>(
+  items: Iterable<T>,
+  work: (item: T, signal: AbortSignal) => Promise<R>,
+  signal?: AbortSignal,
+  limit: number = UPSTREAM_CONCURRENCY,
+): Promise<R[]> {
   return withScope(signal, (scope) => {
     const results: R[] = [];
     const source = items[Symbol.iterator]();
@@ -68,7 +75,7 @@ export function eachBounded<T, R>(items: Iterable<T>, work: (item: T, signal: Ab
       const onAbort = () => fail(scope.reason);
       scope.addEventListener("abort", onAbort, { once: true });
       const pull = () => {
-        while (!failed && running < UPSTREAM_CONCURRENCY) {
+        while (!failed && running < limit) {
           let item: IteratorResult<T>;
           try {
             item = source.next();
@@ -212,42 +219,86 @@ export async function listDaysInto<Row extends { id: string }>(
   const finish = () => summarisers.map((s, k) => (spoiled[k] ? null : { days: tallies[k]!.map((t) => s.finish(t)), unplaced: unreadable + unfit[k]! }));
   const spoiled = summarisers.map(() => false);
   const unfit = summarisers.map(() => 0);
-  // Items without an id (in the total, never in `seen`).
+  // Items without an id (in the total, never folded).
   let unreadable = 0;
   if (isEmptySpan(span)) return { kind: "summed", per: finish(), total: 0, exact: true };
   const resource = summarisers[0]!.resource;
-  const call = (offset: number, signal: AbortSignal | undefined) =>
+  const page: PageAt<Row> = (offset, signal) =>
     resource.page(ictx.api, { ...listBounds(span), limit: PAGE_SIZE_MAX, offset }, { signal, ...(options.fresh ? { fresh: true } : {}) });
-  const first = options.first ?? (await call(0, ictx.signal));
-  const total = first.meta.total;
-  const max = ictx.maxListedRows;
-  if (total !== undefined && total > max) return { kind: "too_large", total, max };
-
-  // Ids seen: a row seen twice is folded once. At most `total` (under the cap) are kept: more unique
-  // rows than the total says is a listing that moved, and the pool stops there.
-  const seen = new Set<string>();
-  let sameTotal = true;
-  let stopped = false;
-  const fold = (page: ListEnvelope<Row>) => {
-    if (stopped) return;
-    sameTotal &&= page.meta.total === total;
-    unreadable += page.unreadable?.count ?? 0;
-    for (const row of page.data) {
-      if (seen.has(row.id)) continue;
-      seen.add(row.id);
+  const read = await readListing(
+    ictx,
+    page,
+    (row) => {
       const at = resource.placedAt(row);
       const i = at === undefined ? -1 : dayIndexOf(span.days, Date.parse(at));
       summarisers.forEach((s, k) => {
         if (i < 0 || !s.add(tallies[k]![i], row)) unfit[k]!++;
       });
-    }
-    summarisers.forEach((s, k) => {
-      if (s.strict && unreadable + unfit[k]! > 0) spoiled[k] = true;
+    },
+    {
+      ...(options.first ? { first: options.first } : {}),
+      stopWhen: (unreadableSoFar) => {
+        summarisers.forEach((s, k) => {
+          if (s.strict && unreadableSoFar + unfit[k]! > 0) spoiled[k] = true;
+        });
+        return spoiled.every(Boolean);
+      },
+    },
+  );
+  if (read.kind === "too_large") return read;
+  unreadable = read.unreadable;
+  return { kind: "summed", per: finish(), total: read.total, exact: read.exact };
+}
+
+/** The page of a Data API list at `offset` (PAGE_SIZE_MAX rows), through the key's client. */
+export type PageAt<Row> = (offset: number, signal: AbortSignal | undefined) => Promise<ListEnvelope<Row>>;
+
+/** What reading every page of a list gave. */
+export type ListRead =
+  /** Every page read: the list's total, its items that could not be read, and whether rows and total added up. */
+  | { kind: "read"; total: number | undefined; unreadable: number; exact: boolean }
+  /** The upstream's total is over the cap: nothing was read beyond the first page. */
+  | { kind: "too_large"; total: number; max: number };
+
+/**
+ * The pipeline's core: every page of one Data API list (`page`, its first one given or fetched),
+ * each row handed to `onRow` once, with its place in the list (offset plus index on its page, so
+ * sorting by it is the list's own order). Bounded by the cap (`ictx.maxListedRows`, checked on the
+ * first page's total), read by a pool of at most `concurrency` calls, deduplicated by id and checked
+ * against the total. `stopWhen` is asked after each page (with the unreadable items so far) whether
+ * what is read already decides the outcome.
+ */
+export async function readListing<Row extends { id: string }>(
+  ictx: InsightsContext,
+  page: PageAt<Row>,
+  onRow: (row: Row, at: number) => void,
+  options: { first?: ListEnvelope<Row>; stopWhen?: (unreadable: number) => boolean; concurrency?: number } = {},
+): Promise<ListRead> {
+  const first = options.first ?? (await page(0, ictx.signal));
+  const total = first.meta.total;
+  const max = ictx.maxListedRows;
+  if (total !== undefined && total > max) return { kind: "too_large", total, max };
+
+  // Ids seen: a row seen twice is handed on once. At most `total` (under the cap) are kept: more
+  // unique rows than the total says is a listing that moved, and the pool stops there.
+  const seen = new Set<string>();
+  // Items without an id (in the total, never in `seen`).
+  let unreadable = 0;
+  let sameTotal = true;
+  let stopped = false;
+  const fold = (got: ListEnvelope<Row>, offset: number) => {
+    if (stopped) return;
+    sameTotal &&= got.meta.total === total;
+    unreadable += got.unreadable?.count ?? 0;
+    got.data.forEach((row, index) => {
+      if (seen.has(row.id)) return;
+      seen.add(row.id);
+      onRow(row, offset + index);
     });
-    if (spoiled.every(Boolean)) stopped = true;
+    if (options.stopWhen?.(unreadable)) stopped = true;
     if (total === undefined || seen.size + unreadable > total) stopped = true;
   };
-  fold(first);
+  fold(first, 0);
 
   const stop = new AbortController();
   function* offsets() {
@@ -261,10 +312,11 @@ export async function listDaysInto<Row extends { id: string }>(
     await eachBounded(
       offsets(),
       async (offset, signal) => {
-        fold(await call(offset, signal));
+        fold(await page(offset, signal), offset);
         if (stopped) stop.abort(STOPPED);
       },
       stop.signal,
+      options.concurrency,
     );
   } catch (error) {
     if (stop.signal.reason !== STOPPED || ictx.signal?.aborted) throw error;
@@ -272,7 +324,7 @@ export async function listDaysInto<Row extends { id: string }>(
     ictx.signal?.removeEventListener("abort", onAbort);
   }
   const exact = total !== undefined && sameTotal && seen.size + unreadable === total;
-  return { kind: "summed", per: finish(), total, exact };
+  return { kind: "read", total, unreadable, exact };
 }
 
 // ---------------------------------------------------------------------------------------------

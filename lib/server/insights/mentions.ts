@@ -39,6 +39,12 @@ export function countSentiment(tally: Sentiments, sentiment: string | undefined)
 /** A mention's position when it is one (1 is named first); a missing, zero or negative one is unknown. */
 export const knownPosition = (row: Mention): number | undefined => (row.position !== undefined && row.position >= 1 ? row.position : undefined);
 
+/**
+ * The competitors a mention names, each once (a name listed twice is one mention of it), exactly as
+ * sent: what the competitors' figures count, and what /mentions filters by `competitor`.
+ */
+export const competitorsNamed = (row: Mention): ReadonlySet<string> => new Set(row.competitors_mentioned ?? []);
+
 /** A day's mentions while they arrive: competitor names are upstream data, so a Map ("__proto__" is just a name). */
 type MentionTally = Omit<MentionDay, "competitors"> & { named: Map<string, CompetitorTally> };
 
@@ -73,7 +79,7 @@ export const MENTION_DAYS: Dimension<Mention, MentionTally, MentionDay> = {
         tally.positions++;
       }
     }
-    for (const name of new Set(row.competitors_mentioned ?? [])) {
+    for (const name of competitorsNamed(row)) {
       let tally = day.named.get(name);
       if (!tally) day.named.set(name, (tally = { name, mentions: 0, ...noSentiments() }));
       tally.mentions++;

@@ -39,8 +39,15 @@ export type QueryDay = QueryPlatformDay[];
 
 const emptyTally = (): Tally => ({ mentions: 0, positive: 0, neutral: 0, negative: 0, positionSum: 0, positions: 0, best: null, worst: null, first: 0 });
 
-/** A query's grouping: its text trimmed and case-folded. */
-export const queryKey = (query: string) => query.trim().toLowerCase();
+/**
+ * A question's grouping: its text trimmed and case-folded; null for a mention without one (missing,
+ * empty or blank). /mentions filters by `query` with this same key, so a row here opens exactly the
+ * mentions it counts.
+ */
+export function questionKey(query: string | undefined): string | null {
+  const key = query?.trim().toLowerCase();
+  return key ? key : null;
+}
 
 /** Mentions per day by query and platform. Lenient: a mention without a query is counted as unreadable. */
 export const QUERY_DAYS: Dimension<Mention, Map<string, QueryPlatformDay & { written: Map<string, number> }>, QueryDay> = {
@@ -49,9 +56,9 @@ export const QUERY_DAYS: Dimension<Mention, Map<string, QueryPlatformDay & { wri
   strict: false,
   empty: () => new Map(),
   add(day, row) {
-    const form = row.query?.trim();
-    if (!form) return false;
-    const key = queryKey(form);
+    const key = questionKey(row.query);
+    if (key === null) return false;
+    const form = row.query!.trim();
     const platform = (PLATFORMS as readonly string[]).includes(row.platform ?? "") ? (row.platform as Platform) : null;
     // Upstream text in a Map key: "__proto__" is just a query.
     const id = `${platform ?? ""}\n${key}`;

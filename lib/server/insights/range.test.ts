@@ -103,6 +103,26 @@ describe("resolveRange: the comparison period", () => {
     ]);
   });
 
+  it("a year before a range ending 29 Feb ends 28 Feb; the 29 Feb's day compares with no day, and no day is in two buckets", () => {
+    const r = resolveRange({ tz: "Europe/Berlin", from: "2028-02-23", to: "2028-02-29", compare: "year" }, NOW);
+    expect(r.compare).toEqual({ from: "2027-02-23", to: "2027-02-28" });
+    expect(dates(r.previous)).toEqual(["2027-02-23", "2027-02-28"]);
+    expect(r.buckets.current).toHaveLength(7);
+    const previous = r.buckets.previous.map((b) => b.days.map((d) => d.date));
+    expect(previous).toEqual([["2027-02-23"], ["2027-02-24"], ["2027-02-25"], ["2027-02-26"], ["2027-02-27"], ["2027-02-28"], []]);
+    // The empty bucket sits where the day would be: at the end of 28 Feb, Berlin time.
+    expect(new Date(r.buckets.previous[6]!.startMs).toISOString()).toBe("2027-02-28T23:00:00.000Z");
+    expect(r.buckets.previous[6]!.endMs).toBe(r.buckets.previous[6]!.startMs);
+  });
+
+  it("a year before a range over 1 Mar of a year after a leap year holds that 29 Feb, in the bucket of 1 Mar", () => {
+    const r = resolveRange({ tz: "UTC", from: "2029-02-27", to: "2029-03-02", compare: "year" }, NOW);
+    expect(r.compare).toEqual({ from: "2028-02-27", to: "2028-03-02" });
+    expect(r.buckets.previous.map((b) => b.days.map((d) => d.date))).toEqual([["2028-02-27"], ["2028-02-28"], ["2028-02-29", "2028-03-01"], ["2028-03-02"]]);
+    // Every day of the window in exactly one bucket: the buckets' totals are the window's.
+    expect(r.buckets.previous.flatMap((b) => b.days)).toEqual(r.previous.days);
+  });
+
   it("custom: the window given; overlapping the range, both periods are one run of days, each day once", () => {
     const r = resolveRange({ tz: "UTC", from: "2026-11-01", to: "2026-11-10", compare: "custom", compare_from: "2026-10-27", compare_to: "2026-11-05" }, NOW);
     expect(r.compare).toEqual({ from: "2026-10-27", to: "2026-11-05" });

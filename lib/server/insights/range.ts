@@ -26,11 +26,17 @@ export type InsightRange = {
   tz: string;
   bucket: InsightBucket;
   current: DaySpan;
-  /** The comparison period (the previous one unless `compare` says otherwise), as many days as `current`. */
+  /**
+   * The comparison period (the previous one unless `compare` says otherwise), as many days as
+   * `current`; a year before, the same calendar dates, so a day fewer or more around a 29 Feb.
+   */
   previous: DaySpan;
   /** The comparison period's dates, as answered in `compare`. */
   compare: { from: string; to: string };
-  /** Buckets of each period, pairwise aligned (the previous ones are the current ones moved back). */
+  /**
+   * Buckets of each period, pairwise aligned (the previous ones are the current ones moved back); a
+   * previous bucket may hold no days (29 Feb a year before), and then counts nothing.
+   */
   buckets: { current: DaySpan[]; previous: DaySpan[] };
   /** Every day an insight of this range reads (both periods), as runs of consecutive days in order. */
   windows: DaySpan[];
@@ -51,6 +57,9 @@ function daysFrom(first: number, count: number, tz: string): Day[] {
 }
 
 export const spanOf = (days: Day[]): DaySpan => ({ startMs: days[0]!.startMs, endMs: days[days.length - 1]!.endMs, days });
+
+/** A bucket of no days at `ms` (the comparison of 29 Feb a year before, which has none): counts nothing. */
+const emptySpanAt = (ms: number): DaySpan => ({ startMs: ms, endMs: ms, days: [] });
 
 /** `days` (any order, repeats allowed) as runs of consecutive calendar days, each day once, in order. */
 export function runsOf(days: readonly Day[]): DaySpan[] {
@@ -115,10 +124,32 @@ export function resolveRange(query: InsightsParams, nowMs: number): InsightRange
   const compare = query.compare ?? "previous";
   const comparison = comparisonProblem({ compare, compare_from: query.compare_from, compare_to: query.compare_to }, length);
   if (comparison) throw invalidParameter(comparison.param, query.to ? comparison.message : `${comparison.message} (to defaults to today, ${to}, in ${tz})`);
-  const compareFirst = compare === "year" ? yearBefore(first) : compare === "custom" ? calendarDayNumber(query.compare_from!)! : first - length;
   const currentDays = daysFrom(first, length, tz);
-  const previousDays = daysFrom(compareFirst, length, tz);
   const bounds = bucketBounds(first, length, bucket);
+  const current = bounds.map(([a, b]) => spanOf(currentDays.slice(a, b)));
+  let previousDays: Day[];
+  let previous: DaySpan[];
+  if (compare === "year") {
+    // The same calendar dates a year before: from's and to's dates each a year back (29 Feb reads
+    // 28 Feb), so the window is a day shorter when the range holds a 29 Feb it does not start on, and
+    // a day longer when the year before holds one. Each bucket compares with the window's days up to
+    // its last date a year back that no earlier bucket took: every day of the window is in exactly
+    // one bucket (the totals are the window's), a 29 Feb's own day compares with none (28 Feb is its
+    // day before's), and the day after a skipped 29 Feb takes it with its own date.
+    const compareFirst = yearBefore(first);
+    previousDays = daysFrom(compareFirst, yearBefore(last) - compareFirst + 1, tz);
+    let next = 0;
+    previous = bounds.map(([, b]) => {
+      const upTo = yearBefore(first + b - 1) - compareFirst + 1;
+      const days = previousDays.slice(next, Math.max(next, upTo));
+      const span = days.length > 0 ? spanOf(days) : emptySpanAt(previousDays[next]?.startMs ?? previousDays.at(-1)!.endMs);
+      next = Math.max(next, upTo);
+      return span;
+    });
+  } else {
+    previousDays = daysFrom(compare === "custom" ? calendarDayNumber(query.compare_from!)! : first - length, length, tz);
+    previous = bounds.map(([a, b]) => spanOf(previousDays.slice(a, b)));
+  }
   return {
     from,
     to,
@@ -127,10 +158,7 @@ export function resolveRange(query: InsightsParams, nowMs: number): InsightRange
     current: spanOf(currentDays),
     previous: spanOf(previousDays),
     compare: { from: previousDays[0]!.date, to: previousDays.at(-1)!.date },
-    buckets: {
-      current: bounds.map(([a, b]) => spanOf(currentDays.slice(a, b))),
-      previous: bounds.map(([a, b]) => spanOf(previousDays.slice(a, b))),
-    },
+    buckets: { current, previous },
     windows: runsOf([...previousDays, ...currentDays]),
   };
 }

@@ -16,8 +16,12 @@ const PER_BUCKET = 2 + AI_SOURCES.length;
 
 export async function trendInsight(ictx: InsightsContext, range: InsightRange): Promise<TrendInsight> {
   const buckets = [...range.buckets.current, ...range.buckets.previous];
-  const counts = await visitorCounts(ictx, range.windows, buckets.flatMap(cellsOf));
-  const points = buckets.map((bucket, i): TrendPoint => {
+  // A bucket of no days (29 Feb a year before) counts nothing and asks for nothing.
+  const counted = buckets.filter((b) => b.days.length > 0);
+  const counts = await visitorCounts(ictx, range.windows, counted.flatMap(cellsOf));
+  const points = buckets.map((bucket): TrendPoint => {
+    const i = counted.indexOf(bucket);
+    if (i < 0) return { start: isoStart(bucket), visitors: 0, ai_visitors: 0, conversions: 0 };
     const [visitors, conversions, ...ai] = counts.slice(i * PER_BUCKET, (i + 1) * PER_BUCKET) as [number, number, ...number[]];
     return { start: isoStart(bucket), visitors, ai_visitors: ai.reduce((a, b) => a + b, 0), conversions };
   });

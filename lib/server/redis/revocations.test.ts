@@ -88,6 +88,26 @@ describe("revocations shared by two instances", () => {
     }
   });
 
+  it("a key's sessions ended through A are refused through B, also after a restart emptied Redis", async () => {
+    const [a, b] = [await redis.link(), await redis.link()];
+    await a.client.flushdb();
+    const t = Date.now();
+    const onA = createResilientRevocationStore(a, () => t);
+    const onB = createResilientRevocationStore(b, () => t);
+    await onA.revokeKey("lk_unlinked", t + 60_000);
+    const ref = (r: string) => async () => r;
+    expect(await onB.isSessionRevoked({ sessionId: "sid-of-key", expiresAt: t + 30_000 }, ref("lk_unlinked"))).toBe(true);
+    expect(await onB.isSessionRevoked({ sessionId: "sid-of-key", expiresAt: t + 90_000 }, ref("lk_unlinked"))).toBe(false);
+    expect(await onB.isSessionRevoked({ sessionId: "sid-other", expiresAt: t + 30_000 }, ref("lk_other"))).toBe(false);
+    // Neither key carries a TTL (what volatile-* eviction policies never touch).
+    expect((await b.client.keys("wa-test:*")).sort()).toEqual(["wa-test:revoked", "wa-test:revoked-keys-until"]);
+    expect(await b.client.pttl("wa-test:revoked-keys-until")).toBe(-1);
+
+    await redis.server().stop();
+    await redis.server().start();
+    await until(async () => onB.isSessionRevoked({ sessionId: "sid-of-key", expiresAt: t + 30_000 }, ref("lk_unlinked")));
+  });
+
   it("a new instance's first request already asks Redis: it waits for the first connection's outcome", async () => {
     const a = await redis.link();
     await createResilientRevocationStore(a, Date.now).revoke("sid-early", Date.now() + 60_000);

@@ -8,7 +8,8 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { startCluster, type Cluster } from "@/bench/cluster";
-import { processSandbox, signIn, type SandboxProcess } from "@/bench/support";
+import { signIn } from "@/testing/production";
+import { processSandbox, type SandboxProcess } from "@/testing/sandbox-process";
 
 let cluster: Cluster;
 /** A second sandbox with the same seed and date: the Data API's own answers, to check ours against. */

@@ -6,7 +6,7 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { createConnection } from "node:net";
 import { fileURLToPath } from "node:url";
-import { freePort } from "../../../bench/support";
+import { freePort } from "../../../testing/ports";
 
 let binary: string | undefined;
 

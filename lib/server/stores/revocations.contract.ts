@@ -18,6 +18,37 @@ export function revocationContract(name: string, make: (now: () => number) => Re
       expect(await store.isRevoked("s1")).toBe(false);
     });
 
+    it("a key's revocation ends its sessions started until then, not one started afterwards nor another key's; its reference is asked for only then", async () => {
+      let t = 1_000;
+      const store = await make(() => t);
+      const asked: string[] = [];
+      const ref = (r: string) => async () => {
+        asked.push(r);
+        return r;
+      };
+      // Sessions of 10_000 ms: one started at 1_000, another at 3_000.
+      const early = { sessionId: "early", expiresAt: 11_000 };
+      expect(await store.isSessionRevoked(early, ref("k1"))).toBe(false);
+      // No key revoked yet: nobody's reference was needed.
+      expect(asked).toEqual([]);
+      t = 2_000;
+      await store.revokeKey("k1", 12_000);
+      expect(await store.isSessionRevoked(early, ref("k1"))).toBe(true);
+      expect(await store.isSessionRevoked({ sessionId: "other-key", expiresAt: 11_500 }, ref("k2"))).toBe(false);
+      // Signed in again after the revocation: not covered, and its reference not even needed.
+      asked.length = 0;
+      t = 3_000;
+      expect(await store.isSessionRevoked({ sessionId: "later", expiresAt: 13_000 }, ref("k1"))).toBe(false);
+      expect(asked).toEqual([]);
+      // A reference that cannot be made (no store) revokes nothing by key; the id still counts.
+      expect(await store.isSessionRevoked(early, async () => undefined)).toBe(false);
+      await store.revoke("early", 11_000);
+      expect(await store.isSessionRevoked(early, async () => undefined)).toBe(true);
+      // The key's entry leaves once every session it covers would have ended anyway.
+      t = 12_000;
+      expect(await store.isSessionRevoked({ sessionId: "x", expiresAt: 12_000 }, ref("k1"))).toBe(false);
+    });
+
     it("does not record a session that has already expired", async () => {
       const store = await make(() => 10_000);
       await store.revoke("old", 9_000);

@@ -1,7 +1,8 @@
 "use client";
 // The visitor table: filters in the URL, paging with the total, a link to each visitor, export. The
 // table is a widget streaming on its own; the filters show at once, each with the error the server
-// gives for its parameter.
+// gives for its parameter. "All AI platforms" (`source=ai`, what the overview's AI visitors opens) is
+// one list the dashboard makes itself from the four platforms' (lib/server/lists).
 import { VISITOR_TABLE_COLUMNS, visitorRowKey } from "@/components/data-table/columns/visitors";
 import { DataTable } from "@/components/data-table/data-table";
 import { SelectField, SuggestField } from "@/components/filters/fields";
@@ -9,14 +10,14 @@ import { intentChoices } from "@/components/filters/intent-choices";
 import { RangeFields } from "@/components/filters/range-fields";
 import { useListFilters } from "@/components/filters/use-list-filters";
 import { ListView } from "@/components/list-view/list-view";
-import { SkeletonLines } from "@/components/states/states";
-import { AI_SOURCES, LABELS, SOURCES } from "@/lib/data-api/constants";
+import { SkeletonLines, UncheckedNotice } from "@/components/states/states";
+import { AI_SOURCE_GROUP, AI_SOURCES, LABELS, SOURCES } from "@/lib/data-api/constants";
 import { humanize } from "@/lib/format/format";
 import { visitorsSearchParams } from "./search-params";
 
 const opt = (v: string) => ({ value: v, label: LABELS[v] ?? humanize(v) });
 const SOURCE_GROUPS = [
-  { label: "AI platforms", options: AI_SOURCES.map(opt) },
+  { label: "AI platforms", options: [{ value: AI_SOURCE_GROUP, label: "All AI platforms" }, ...AI_SOURCES.map(opt)] },
   { label: "Other sources", options: SOURCES.filter((s) => !(AI_SOURCES as readonly string[]).includes(s)).map(opt) },
 ];
 const CONVERTED_OPTIONS = [
@@ -50,15 +51,18 @@ export function VisitorsClient() {
       emptyHint="Try a wider date range or fewer filters."
     >
       {(d) => (
-        <DataTable
-          rows={d.data}
-          columns={VISITOR_TABLE_COLUMNS}
-          caption="Visitors"
-          rowKey={visitorRowKey}
-          testId="visitors-table"
-          rowTestId="visitor-row"
-          unreadable={d.unreadable}
-        />
+        <>
+          <UncheckedNotice unchecked={d.unchecked} noun={["visitor", "visitors"]} />
+          <DataTable
+            rows={d.data}
+            columns={VISITOR_TABLE_COLUMNS}
+            caption="Visitors"
+            rowKey={visitorRowKey}
+            testId="visitors-table"
+            rowTestId="visitor-row"
+            unreadable={d.unreadable}
+          />
+        </>
       )}
     </ListView>
   );
