@@ -59,6 +59,29 @@ function isPage(pathname: string): boolean {
   return pathname !== "/api" && !PUBLIC_PAGES.has(pathname);
 }
 
+/** A browser loading a page (not Next's own requests for a route's data or a prefetch). */
+function isDocumentRequest(request: NextRequest): boolean {
+  if (request.method !== "GET" || request.headers.has("rsc") || request.headers.has("next-router-prefetch")) return false;
+  const dest = request.headers.get("sec-fetch-dest");
+  return dest === null ? (request.headers.get("accept") ?? "").includes("text/html") : dest === "document";
+}
+
+/** The parameter a first visit's page asks for the page again with: the browser's zone, to keep in the cookie. */
+const SET_TZ_PARAM = "set_tz";
+
+/**
+ * The page a first visit gets before any other: it asks for the page again with the browser's zone
+ * (`set_tz`), which the proxy keeps in the viewer's cookie on the way. A browser that kept no cookie
+ * (back here within 10 s) gets the page with its zone in the link (`tz`) instead, so it never loops.
+ * The script is the proxy's own, allowed by this response's nonce; `replace`, so Back skips this page.
+ */
+function zoneBootstrapPage(nonce: string): string {
+  const script = `(function(){var tz="UTC";try{tz=Intl.DateTimeFormat().resolvedOptions().timeZone||"UTC"}catch(e){}
+var key="wa_zone_stored",recent=true;try{recent=Date.now()-Number(sessionStorage.getItem(key)||0)<10000;sessionStorage.setItem(key,String(Date.now()))}catch(e){}
+var u=new URL(location.href);u.searchParams.set(recent?"tz":"${SET_TZ_PARAM}",tz);location.replace(u.toString())})();`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Workspace Analytics</title></head><body><noscript>Workspace Analytics needs JavaScript.</noscript><script nonce="${nonce}">${script}</script></body></html>`;
+}
+
 export async function proxy(request: NextRequest) {
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
   const https = request.nextUrl.protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
@@ -87,19 +110,38 @@ export async function proxy(request: NextRequest) {
     }
   }
 
+  // A signed-in page opened by a browser that has never been here (no zone cookie, no `tz` in the
+  // link): a page of a few bytes reads the browser's zone and asks for the page again with it
+  // (`set_tz`), which comes back here: the cookie is set on the way (by this answer, not by a script,
+  // whose cookie Chromium may not have stored by the time the next request leaves) and the page
+  // loaded in it. Drawing the page in UTC first and loading it again mid-stream cut its streaming
+  // widgets off (React #419) and counted their insights for a zone nobody asked for.
+  const setTz = request.nextUrl.searchParams.get(SET_TZ_PARAM);
+  if (session && setTz !== null && isDocumentRequest(request)) {
+    const target = new URL(request.url);
+    target.searchParams.delete(SET_TZ_PARAM);
+    const response = NextResponse.redirect(target, 307);
+    for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
+    response.headers.append("Set-Cookie", `${VIEWER_TZ_COOKIE}=${encodeURIComponent(parseViewerTimeZone(setTz) ?? "UTC")}; Path=/; Max-Age=31536000; SameSite=Lax`);
+    return response;
+  }
+  if (session && isDocumentRequest(request) && !request.cookies.has(VIEWER_TZ_COOKIE) && !request.nextUrl.searchParams.has("tz")) {
+    const response = new NextResponse(zoneBootstrapPage(nonce), { status: 200, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+    for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
+    const resealed = await sessionResealCookie(request, session);
+    if (resealed) response.headers.append("Set-Cookie", resealed);
+    return response;
+  }
+
   if (isQueryPage(pathname)) {
-    const cookie = request.cookies.get(VIEWER_TZ_COOKIE)?.value;
     const params = request.nextUrl.searchParams;
     const now = Date.now();
-    // A browser that has never been here has no zone cookie yet: a relative range in a link without
-    // `tz` waits for it (the page stores the browser's zone and loads once more, and that load comes
-    // back here with it), rather than becoming UTC's days for good in the URL. (A cookie this server
-    // cannot read is UTC: waiting would never end.)
-    const waitForZone = cookie === undefined && !params.has("tz");
-    const viewerTz = parseViewerTimeZone(cookie) ?? "UTC";
+    // The viewer's zone (a cookie this server cannot read is UTC); the link's `tz` wins over it.
+    const viewerTz = parseViewerTimeZone(request.cookies.get(VIEWER_TZ_COOKIE)?.value) ?? "UTC";
     const sendOn =
       (pathname === "/mentions" ? legacyHighlightSearch(params) : null) ??
-      (waitForZone ? null : ((pathname === "/" ? legacyPeriodSearch(params, viewerTz, now) : null) ?? relativeRangeSearch(params, viewerTz, now)));
+      (pathname === "/" ? legacyPeriodSearch(params, viewerTz, now) : null) ??
+      relativeRangeSearch(params, viewerTz, now);
     if (sendOn) {
       const response = NextResponse.redirect(new URL(`${pathname}${sendOn}`, request.url), 307);
       for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);

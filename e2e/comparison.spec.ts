@@ -55,7 +55,7 @@ test("every change names the window its answer compared with", async ({ page }) 
   await page.goto(`/?${RANGE}&compare=custom&compare_from=${CUSTOM.from}&compare_to=${CUSTOM.to}`);
   await waitForWidgets(page);
   await expect(page.getByTestId("range-kpi-note")).toContainText(`changes against the chosen 7 days (${CUSTOM_TEXT})`);
-  await expect(page.getByTestId("range-kpi-visitors")).toContainText(`vs ${CUSTOM_TEXT}`);
+  await expect(page.getByTestId("range-kpi-visitors")).toContainText(`in ${CUSTOM_TEXT}`);
 });
 
 test("a comparison in a link that does not fit the range is said on the control, in plain words", async ({ page }) => {

@@ -107,20 +107,30 @@ async function problemsOf(page: Page, url: string, status: number, reloads: bool
     if (!ownStatus) problems.push(`console.${m.type()}: ${m.text()} (${m.location().url})`);
   });
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  const res = await page.goto(url);
-  expect(res?.status(), url).toBe(status);
+  // The status of the page as finally loaded (a first visit's page of a few bytes, then a redirect, come first).
+  let documentStatus: number | undefined;
+  page.on("response", (r) => {
+    if (r.request().isNavigationRequest() && r.frame() === page.mainFrame() && (r.status() < 300 || r.status() >= 400)) documentStatus = r.status();
+  });
+  await page.goto(url);
   if (reloads) {
-    // A signed-in page without the zone cookie stores the browser's zone and loads once more in it.
-    const navigation = () => page.evaluate(() => (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined)?.type).catch(() => undefined);
-    await expect.poll(navigation, { timeout: 30_000 }).toBe("reload");
+    // A signed-in page without the zone cookie is loaded with the browser's zone, kept in the cookie.
+    await expect.poll(async () => (await page.context().cookies()).some((c) => c.name === "viewer_tz"), { timeout: 30_000 }).toBe(true);
+    await page.waitForURL(documentUrl);
   }
+  await expect.poll(() => documentStatus, { message: url }).toBe(status);
   // Every widget streams in and hydrates (a cold overview counts for a while on a loaded machine).
   await expect(page.getByTestId("loading")).toHaveCount(0, { timeout: 80_000 });
   await page.waitForLoadState("networkidle");
   // A late effect (the zone cookie's redraw, the theme) has had its chance to complain.
   await page.waitForTimeout(500);
   // The page speaks the product's words: never the names of the service behind it or its fields.
-  const text = await page.locator("body").innerText();
+  // Text the page quotes (an AI platform's answer, marked data-content) may say anything.
+  const text = await page.evaluate(() => {
+    const body = document.body.cloneNode(true) as HTMLElement;
+    for (const quoted of body.querySelectorAll("[data-content], script, style, template")) quoted.remove();
+    return body.textContent ?? "";
+  });
   for (const word of DEVELOPER_WORDS) if (text.includes(word)) problems.push(`the page says "${word}": ${text.slice(Math.max(0, text.indexOf(word) - 60), text.indexOf(word) + 60).replace(/\s+/g, " ")}`);
   return problems;
 }

@@ -56,7 +56,9 @@ test("KPI cards for a typed range equal the sandbox's counts, each against the p
   await expect(kpi(page, "range-kpi-rate")).toHaveText(rate(now.conversions, now.visitors));
   const change = Math.round(((now.visitors - then.visitors) / then.visitors) * 1000) / 10;
   const words = change === 0 ? "no change" : `${change > 0 ? "up" : "down"} ${Math.abs(change).toFixed(1)}%`;
-  await expect(page.getByTestId("range-kpi-visitors").getByTestId("change")).toContainText(`${words} vs ${rangeText(F_BEFORE.from, F_BEFORE.to)}`);
+  // The change says the count it is compared with, on screen and in words.
+  await expect(page.getByTestId("range-kpi-visitors").getByTestId("change")).toContainText(`${words} from ${numberText(then.visitors)} in ${rangeText(F_BEFORE.from, F_BEFORE.to)}`);
+  await expect(page.getByTestId("range-kpi-visitors").getByTestId("change-base")).toHaveText(`from ${numberText(then.visitors)}`);
   // The previous period is drawn behind the current one, and its buckets are in the table.
   const trend = page.getByTestId("trend-card");
   await trend.scrollIntoViewIfNeeded();
@@ -118,5 +120,5 @@ test("changing the range fetches and shows the new range's counts", async ({ pag
   await request;
   await expect(page.getByRole("heading", { name: rangeText(THREE.from, THREE.to) })).toBeVisible();
   await expect(kpi(page, "range-kpi-visitors")).toHaveText(numberText(second.visitors), { timeout: 90_000 });
-  await expect(page.getByTestId("range-kpi-visitors").getByTestId("change")).toContainText(`vs ${rangeText(THREE_BEFORE.from, THREE_BEFORE.to)}`);
+  await expect(page.getByTestId("range-kpi-visitors").getByTestId("change")).toContainText(`in ${rangeText(THREE_BEFORE.from, THREE_BEFORE.to)}`);
 });

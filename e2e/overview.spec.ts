@@ -47,8 +47,9 @@ async function figures(page: Page): Promise<Array<[string, string]>> {
       if (value) out.push([text(label), text(value)]);
     }
     for (const table of main.querySelectorAll("table")) {
-      // A header's words as written (innerText would give its CSS capitals); of a wide and a narrow form, the first.
-      const columns = [...table.querySelectorAll("thead th")].map((th) => (th.querySelector("span") ?? th).textContent!.trim());
+      // A header's words as written (innerText would give its CSS capitals); of a wide and a narrow form, the first; a sort button's arrow left out.
+      const words = (th: Element) => [...th.querySelectorAll("span")].find((s) => s.children.length === 0 && !s.closest("[aria-hidden=true]")) ?? th;
+      const columns = [...table.querySelectorAll("thead th")].map((th) => words(th).textContent!.trim());
       for (const row of table.querySelectorAll("tbody tr")) {
         const header = row.querySelector("th[scope=row]");
         if (!header) continue;
@@ -188,6 +189,9 @@ test("old URLs keep working: ?period=7d is the header's last 7 days and the 7-da
   await expect(page.getByTestId("kpi-pageviews").locator(".kpi-label")).toHaveText("Pageviews, last 7 days up to now");
   await expect(page.getByTestId("kpi-pageviews").getByTestId("kpi-value")).toHaveText(numberText(overview.pageviews.total));
   await expect(page.getByRole("table", { name: "Conversion funnel, last 7 days up to now" })).toBeVisible();
+  // The window is as prominent as the figures' names: in the card's title and the funnel's heading, not only in small print.
+  await expect(page.getByTestId("period-card").getByRole("heading", { level: 2 })).toHaveText("Pageviews and funnel, last 7 days up to now");
+  await expect(page.getByTestId("period-card").getByRole("heading", { level: 3 })).toHaveText("Conversion funnel, last 7 days up to now");
 
   await page.goto("/?period=1y");
   await expect(page.getByTestId("param-error")).toContainText("The period in this link cannot be used. Showing the date range in the header.");

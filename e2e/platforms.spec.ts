@@ -65,8 +65,9 @@ test("all four platforms, each figure equal to the sandbox's own count for the t
       const count = await total(`/mentions?platform=${platform}&sentiment=${sentiment}&${upstreamRange}`);
       await expect(split.locator(`[data-sentiment="${sentiment}"]`).getByTestId("sentiment-count"), `${platform} ${sentiment}`).toHaveText(numberText(count));
     }
-    // Each figure has its change against the previous period, in words for screen readers.
-    await expect(row.getByTestId("change").first()).toContainText(`vs the previous 7 days (${PREVIOUS})`);
+    // Each figure has its change against the previous period: its base on screen, the window in words for screen readers.
+    await expect(row.getByTestId("change").first()).toContainText(`in the previous 7 days (${PREVIOUS})`);
+    await expect(row.getByTestId("chain-mentions").getByTestId("change-base")).toHaveText(/^from [\d,]+$/);
   }
 
   // Sentiment over time: one row per day, the days adding up to the range's mentions of each sentiment.

@@ -17,6 +17,9 @@ test.beforeEach(async ({ page }) => {
   await signIn(page, "pro");
 });
 
+/** The table holds the new filters' answer: the previous one stays on screen, dimmed and busy, while it is counted. */
+const answered = (page: Page) => expect(page.getByTestId("queries-card").locator("[aria-busy=true]")).toHaveCount(0);
+
 const mentionsOf = async (page: Page) => {
   let n = 0;
   for (const row of await page.getByTestId("query-row").all()) n += Number(((await row.locator("td").first().textContent()) ?? "0").replace(/,/g, ""));
@@ -36,12 +39,14 @@ test("the questions add up to the range's mentions with a question; the filters 
   await asked;
   await expect(page).toHaveURL(/platform=claude/);
   await waitForWidgets(page);
+  await answered(page);
   // One platform's questions: at most that platform's mentions.
   expect(await mentionsOf(page)).toBeLessThanOrEqual(await total(`from=${WEEK.from}&to=${WEEK.to}&platform=claude`));
 
   await page.getByTestId("never-first").check();
   await expect(page).toHaveURL(/never_first=true/);
   await waitForWidgets(page);
+  await answered(page);
   for (const row of await page.getByTestId("query-row").all()) await expect(row.locator("td").nth(8)).toHaveText("0.0%");
 });
 

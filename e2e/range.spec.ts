@@ -119,6 +119,8 @@ test("the range travels with the nav links and Back; pages without one keep thei
   await page.goto(`/visitors?${range}`);
   await waitForWidgets(page);
   const nav = page.getByRole("navigation", { name: "Main" });
+  // Wide, every page is a link in view; the phones' pages button is not drawn.
+  await expect(nav.getByTestId("nav-toggle")).toBeHidden();
   await nav.getByRole("link", { name: "Mentions" }).click();
   await expect(page).toHaveURL(new RegExp(`/mentions\\?${range}$`));
   await expect(page.getByTestId("range-label")).toHaveText(rangeText(FIRST, TENTH));

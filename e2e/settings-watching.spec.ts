@@ -1,10 +1,12 @@
 // Settings' "History and watching" card in Chromium, with the keyboard: watching turned on and off
-// (the state said in words, the result announced in the live region), another workspace's key
-// refused in plain words on its field, and a key of the same workspace linked and listed by its hint
-// (Settings' unlink and delete: components/settings/settings-keys-delete.test.tsx; every demo key is
-// shared by the specs, whose sessions an unlink or a delete would end).
+// (the state said in words, the result announced in the live region, each change a line of the
+// activity list with this session's key, axe on it and no sideways scroll at 375 px), another
+// workspace's key refused in plain words on its field, and a key of the same workspace linked and
+// listed by its hint (Settings' unlink and delete: components/settings/settings-keys-delete.test.tsx;
+// every demo key is shared by the specs, whose sessions an unlink or a delete would end).
 // The empty demo workspace is toggled (no other spec changes its watching); the end state is the start state.
 import { expect, test } from "@playwright/test";
+import { expectNoHorizontalOverflow, expectNoSeriousViolations } from "./helpers/a11y";
 import { DEMO_KEYS } from "./helpers/sandbox";
 import { signIn } from "./helpers/session";
 
@@ -32,6 +34,18 @@ test("watching on and off, said plainly and announced", async ({ page }) => {
   await card.getByRole("button", { name: "Stop watching" }).click();
   await expect(card.getByRole("status")).toHaveText("Watching is off: the kept key was deleted.");
   await expect(state).toContainText("Off");
+  // Each change is a line of the activity list, newest first, with the key it was made with.
+  const activity = page.getByTestId("activity-card").getByTestId("activity-row");
+  await expect(activity.nth(0)).toContainText("Stopped watching");
+  await expect(activity.nth(1)).toContainText("Started watching");
+  await expect(activity.nth(0)).toContainText("svc_sk_test_…3f1dthis key");
+  await expectNoSeriousViolations(page, "the activity list", '[data-testid="activity-card"]');
+  // On a phone each change stacks (when and key, what below) and nothing scrolls sideways.
+  await page.setViewportSize({ width: 375, height: 800 });
+  await expect(activity.nth(0)).toContainText("Stopped watching");
+  await expectNoHorizontalOverflow(page, "Settings at 375 px");
+  await expectNoSeriousViolations(page, "the activity list at 375 px", '[data-testid="activity-card"]');
+  await page.setViewportSize({ width: 1280, height: 800 });
   // Turning watching off keeps the history: the card says where it begins, as the workspace route does
   // (other specs' page views of this workspace may already have kept a score).
   const { history_since } = (await (await page.request.get("/api/workspace")).json()) as { history_since: string | null };

@@ -79,8 +79,8 @@ export const PLAN_LIMITS: Record<Plan, { perMinute: number; perSecond: number }>
 
 export type AuthResult = { ok: true; info: KeyInfo } | { ok: false; message: string };
 
-/** Checks an Authorization header value. Messages never echo the key. */
-export function authenticate(header: string | undefined): AuthResult {
+/** Checks an Authorization header value; a key in `revoked` (revoked at run time, see server.ts) is refused like REVOKED_KEY. Messages never echo the key. */
+export function authenticate(header: string | undefined, revoked: ReadonlySet<string> = new Set()): AuthResult {
   if (!header) return { ok: false, message: "Missing Authorization header; send `Authorization: Bearer <API_KEY>`" };
   // The auth scheme is case-insensitive (RFC 9110); the key itself is not.
   const m = /^Bearer +([A-Za-z0-9_]+)$/i.exec(header.trim());
@@ -89,11 +89,14 @@ export function authenticate(header: string | undefined): AuthResult {
   if (key.startsWith("svc_sk_live_")) {
     return { ok: false, message: "Live keys (svc_sk_live_) are not accepted by the sandbox; use a svc_sk_test_ demo key" };
   }
-  if (key === REVOKED_KEY) return { ok: false, message: "This API key has been revoked" };
-  const info = BY_KEY.get(key) ?? derivedKeyInfo(key);
+  if (key === REVOKED_KEY || revoked.has(key)) return { ok: false, message: "This API key has been revoked" };
+  const info = keyInfo(key);
   if (!info) return { ok: false, message: "Invalid API key" };
   return { ok: true, info };
 }
+
+/** The sandbox's own key of that value (a demo key, or one derived from it), or undefined. */
+export const keyInfo = (key: string): KeyInfo | undefined => BY_KEY.get(key) ?? derivedKeyInfo(key);
 
 /** A derived key: a demo key, `_x_`, and a label of letters and digits (at most 40). */
 const DERIVED_KEY = /^(svc_sk_test_demo_[a-z]+_[0-9a-f]{12})_x_([A-Za-z0-9]{1,40})$/;

@@ -12,7 +12,7 @@ import { DEFAULT_SEED, DEFAULT_VISITORS, MAX_VISITORS } from "./config";
 import { mentionListQuery, noQuery, periodQuery, readQuery, visitorListQuery } from "./contract";
 import { faultsSchema, FaultState } from "./faults";
 import { SCORE_INTERVAL_MS } from "./intelligence";
-import { authenticate, KEY_INFO, maskKey, type KeyInfo } from "./keys";
+import { authenticate, KEY_INFO, keyInfo, maskKey, type KeyInfo } from "./keys";
 import { mentionJson, queryMentions } from "./mentions";
 import { withEchoedKey, withMetaTotal, withOddities } from "./oddities";
 import { RateLimiter, type RateDecision } from "./rate-limit";
@@ -140,6 +140,8 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
   const limiter = new RateLimiter();
   const faults = new FaultState();
   faults.set(options.faults);
+  /** Keys revoked at run time (POST /sandbox/revoked): 401 until given back. */
+  const revoked = new Set<string>();
 
   let stats: SandboxStats = { requests: 0, byPath: {}, rateLimited: 0, log: [] };
   let delayed = 0;
@@ -191,7 +193,7 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
     const apiPath = path.slice(3) || "/";
     stats.byPath[apiPath] = (stats.byPath[apiPath] ?? 0) + 1;
 
-    const auth = authenticate(req.headers.authorization);
+    const auth = authenticate(req.headers.authorization, revoked);
     if (!auth.ok) {
       send(errorReply(401, "unauthorized", auth.message, undefined, rateHeaders(RateLimiter.idle("Free", clock()))));
       return;
@@ -300,6 +302,20 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
         faults.set(parsed.data);
         return { status: 200, body: faults.get() };
       }
+      case "GET /sandbox/revoked":
+        return { status: 200, body: revokedJson() };
+      case "POST /sandbox/revoked": {
+        let body: unknown;
+        try {
+          body = await readJsonBody(req);
+        } catch {
+          return errorReply(400, "invalid_parameter", 'The body must be JSON: {"key": "svc_sk_test_…", "revoked": true}', "body");
+        }
+        const parsed = parseRevocation(body);
+        if (!parsed.ok) return errorReply(400, "invalid_parameter", parsed.message, parsed.param);
+        revokeKey(parsed.key, parsed.revoked);
+        return { status: 200, body: revokedJson() };
+      }
       case "GET /sandbox/clock":
         return { status: 200, body: sandboxClock.json() };
       case "POST /sandbox/clock": {
@@ -316,7 +332,7 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
         return { status: 200, body: sandboxClock.json() };
       }
     }
-    const known = ["/sandbox/health", "/sandbox/keys", "/sandbox/stats", "/sandbox/reset", "/sandbox/faults", "/sandbox/clock", "/sandbox/history"];
+    const known = ["/sandbox/health", "/sandbox/keys", "/sandbox/stats", "/sandbox/reset", "/sandbox/faults", "/sandbox/clock", "/sandbox/history", "/sandbox/revoked"];
     if (known.includes(path)) return errorReply(405, "method_not_allowed", `Method ${method} is not allowed on ${path}`);
     return notFound("No such sandbox endpoint");
   }
@@ -327,7 +343,7 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
    * instead of moving the one clock every key shares; not counted against the key's rate limit.
    */
   function pastDays(req: IncomingMessage, search: URLSearchParams): Reply {
-    const auth = authenticate(req.headers.authorization);
+    const auth = authenticate(req.headers.authorization, revoked);
     if (!auth.ok) return errorReply(401, "unauthorized", auth.message);
     if (auth.info.limited) return errorReply(403, "forbidden", "This key has no access to the intelligence endpoints");
     const raw = search.get("days") ?? "90";
@@ -339,6 +355,15 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
     for (let d = days; d >= 1; d--) data.push({ score: ws.score(today - d * SCORE_INTERVAL_MS), ranking: ws.ranking(today - d * SCORE_INTERVAL_MS) });
     return { status: 200, body: { data } };
   }
+
+  function revokeKey(key: string, isRevoked = true): void {
+    if (!keyInfo(key)) throw new Error("Only the sandbox's demo keys, and keys derived from them, can be revoked (sandbox/keys.ts)");
+    if (isRevoked) revoked.add(key);
+    else revoked.delete(key);
+  }
+
+  /** The revoked keys, masked as in the log (the control answers no key in full). */
+  const revokedJson = () => ({ revoked: [...revoked].map(maskKey).sort() });
 
   function snapshot(): SandboxStats {
     return { requests: stats.requests, byPath: { ...stats.byPath }, rateLimited: stats.rateLimited, log: stats.log.slice(-LOG_MAX) };
@@ -378,12 +403,26 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
     stats: snapshot,
     reset,
     delayed: () => delayed,
+    revokeKey,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeAllConnections();
       }),
   };
+}
+
+type Revocation = { ok: true; key: string; revoked: boolean } | { ok: false; message: string; param: string };
+
+/** The body of POST /sandbox/revoked: `{key, revoked}`, `key` a demo key or one derived from it, `revoked` a boolean. */
+function parseRevocation(body: unknown): Revocation {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return { ok: false, message: 'The body must be a JSON object: {"key": "svc_sk_test_…", "revoked": true}', param: "body" };
+  const { key, revoked, ...rest } = body as Record<string, unknown>;
+  const unknown = Object.keys(rest)[0];
+  if (unknown !== undefined) return { ok: false, message: `Unknown field ${unknown.slice(0, 40)}: the body takes key and revoked only`, param: unknown.slice(0, 40) };
+  if (typeof key !== "string" || !keyInfo(key)) return { ok: false, message: "key must be one of the sandbox's demo keys (GET /sandbox/keys) or a key derived from one", param: "key" };
+  if (typeof revoked !== "boolean") return { ok: false, message: "revoked must be true (revoke the key) or false (give it back)", param: "revoked" };
+  return { ok: true, key, revoked };
 }
 
 /** An error body with the key in its code, message and param (the echoKey fault). */

@@ -95,5 +95,11 @@ export type Sandbox = {
    * waits on a timer, not on I/O: tests on fake time move the clock on while it waits (lib/fake-time.ts).
    */
   delayed(): number;
+  /**
+   * Revokes a demo key (`revoked` true, the default) or gives it back (false), as someone deleting
+   * the key in the workspace's settings would: from the next request on it gets 401. Also
+   * `POST /sandbox/revoked`. Neither reset() nor the clock gives it back.
+   */
+  revokeKey(key: string, revoked?: boolean): void;
   close(): Promise<void>;
 };

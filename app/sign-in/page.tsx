@@ -21,7 +21,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const demos = demoOptions((await loadDemoKeys().catch(() => null)) ?? []);
   return (
     <main className="auth-page" id="main">
-      <StoreBrowserTimeZone refresh={false} />
+      <StoreBrowserTimeZone />
       <SignInForm next={next} reason={reason === "expired" || reason === "signed-out" || reason === "deleted" ? reason : undefined} demos={demos} />
     </main>
   );

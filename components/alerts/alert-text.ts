@@ -1,10 +1,11 @@
 // What the alerts' cards say, as plain functions of the data (unit-tested beside): each rule kind's
 // name, threshold field and sentence, the preview's sentence, a delivery's type and status in words,
 // and which form field a failed write is about.
+import { RULE_SENTENCES } from "@/lib/alerts/rule-sentence";
 import { RULE_KINDS as RULE_KIND_LIST, THRESHOLDS } from "@/lib/alerts/rules";
 import { isDataApiError } from "@/lib/data-api/errors";
-import { formatCount, formatDate, formatNumber, formatThreshold } from "@/lib/format/format";
-import type { Delivery, Destination, Rule, RuleKind, RulePreview } from "@/lib/queries/alerts";
+import { formatCount, formatDate, formatNumber } from "@/lib/format/format";
+import type { Delivery, Destination, RuleKind, RulePreview } from "@/lib/queries/alerts";
 import { alertErrorText, thresholdBoundsText, type AlertSubject } from "@/lib/ui/messages";
 
 type ThresholdField = {
@@ -19,38 +20,36 @@ type KindText = {
   sentence: (threshold: number | null) => string;
 };
 
-const num = (n: number | null) => (n === null ? "?" : formatThreshold(n));
-
 export const RULE_KINDS: Record<RuleKind, KindText> = {
   score_drop: {
     name: "Score falls",
     threshold: { label: "Fall of at least (points)" },
-    sentence: (t) => `The score falls by ${num(t)} points or more since the previous snapshot`,
+    sentence: RULE_SENTENCES.score_drop,
   },
   score_below: {
     name: "Score below a value",
     threshold: { label: "Score below" },
-    sentence: (t) => `The score is below ${num(t)}`,
+    sentence: RULE_SENTENCES.score_below,
   },
   rank_passed: {
     name: "A competitor passes us",
     threshold: null,
-    sentence: () => "A competitor passes us in the ranking",
+    sentence: RULE_SENTENCES.rank_passed,
   },
   negative_mentions: {
     name: "Negative mentions in a day",
     threshold: { label: "Negative mentions in a day, at least" },
-    sentence: (t) => `${num(t)} or more negative mentions in a day`,
+    sentence: RULE_SENTENCES.negative_mentions,
   },
   ai_visitors_drop: {
     name: "AI visitors fall",
     threshold: { label: "Below the previous 7 days' average by (%)" },
-    sentence: (t) => `AI visitors of a day fall ${num(t)}% or more below the previous 7 days' average`,
+    sentence: RULE_SENTENCES.ai_visitors_drop,
   },
   conversions_drop: {
     name: "Conversions fall",
     threshold: { label: "Below the previous 7 days' average by (%)" },
-    sentence: (t) => `Conversions of a day fall ${num(t)}% or more below the previous 7 days' average`,
+    sentence: RULE_SENTENCES.conversions_drop,
   },
 };
 
@@ -63,7 +62,7 @@ export function thresholdInput(kind: RuleKind): { min: number; max: number; step
   return bounds ? { min: bounds.min, max: bounds.max, step: bounds.integer ? 1 : "any" } : null;
 }
 
-export const ruleSentence = (rule: Pick<Rule, "kind" | "threshold">) => RULE_KINDS[rule.kind].sentence(rule.threshold);
+export { ruleSentence } from "@/lib/alerts/rule-sentence";
 
 /** "1 hour", "90 minutes", "1 day": how long a rule stays quiet after it notified. */
 export function cooldownText(minutes: number): string {

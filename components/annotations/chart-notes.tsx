@@ -100,7 +100,7 @@ function NoteItem({
     <li className={styles.item} data-testid="note-item">
       <div className={styles.itemBody}>
         <span className={styles.itemDays}>{noteDays(note)}</span>
-        <span className={styles.noteText} data-testid="note-text">
+        <span className={styles.noteText} data-testid="note-text" data-content="people">
           {note.text}
         </span>
         {note.author ? <span className="small muted">— {note.author}</span> : null}

@@ -2,27 +2,38 @@
 // A bar table: a real table (so it is its own text alternative) whose row headers carry a bar of
 // their row's share of the largest value, optionally in row groups with a header of their own.
 // For any list of named figures (sources, countries, questions): the caller renders each row's
-// cells; this gives the table, its caption and column headers, the bar cell and the group header,
-// so every such table looks and reads alike.
+// cells; this gives the table, its caption and column headers (sortable ones when given the table's
+// order: components/data-table/use-table-sort.ts), the bar cell and the group header, so every such
+// table looks and reads alike.
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { SortHeader, type HeaderSort } from "@/components/data-table/sort-controls";
 import styles from "./charts.module.css";
 
 export type BarTableColumn = { id: string; label: ReactNode };
 
-/** The table, scrolled sideways on narrow screens: `caption` is read by screen readers only; `children` are its row groups (`<tbody>`). */
-export function BarTable({ testId, caption, columns, children }: { testId?: string; caption: ReactNode; columns: readonly BarTableColumn[]; children: ReactNode }) {
+/**
+ * The table, scrolled sideways on narrow screens: `caption` is read by screen readers only; `children`
+ * are its row groups (`<tbody>`) and its totals (`<tfoot>`). With `sort`, every column's header sorts.
+ */
+export function BarTable({ testId, caption, columns, sort, children }: { testId?: string; caption: ReactNode; columns: readonly BarTableColumn[]; sort?: HeaderSort; children: ReactNode }) {
   return (
     <div className={styles.tableScroll}>
       <table className={styles.barTable} data-testid={testId}>
         <caption className="visually-hidden">{caption}</caption>
         <thead>
           <tr>
-            {columns.map((c) => (
-              <th key={c.id} scope="col">
-                {c.label}
-              </th>
-            ))}
+            {columns.map((c) =>
+              sort ? (
+                <SortHeader key={c.id} sort={sort} id={c.id}>
+                  {c.label}
+                </SortHeader>
+              ) : (
+                <th key={c.id} scope="col">
+                  {c.label}
+                </th>
+              ),
+            )}
           </tr>
         </thead>
         {children}

@@ -116,9 +116,12 @@ describe("ConversionBySourceTable", () => {
     expect(screen.getByTestId("group-conversions-link-ai").textContent).toBe("12 conversions");
     expect(params("group-conversions-link-ai")).toEqual({ source: "ai", converted: "true", ...range });
     expect(screen.getByTestId("group-total-other").querySelectorAll("a")).toHaveLength(0);
+    // All sources' totals open the range's visitors, unfiltered by source, and the converted ones.
+    expect(params("visitors-link-all")).toEqual(range);
+    expect(params("conversions-link-all")).toEqual({ converted: "true", ...range });
     // Every figure that counts visitors is a link: three sources, each its name, visitors and
-    // conversions, and the AI platforms' visitors and conversions together.
-    expect(screen.getAllByRole("link")).toHaveLength(11);
+    // conversions, the AI platforms' visitors and conversions together, and all sources'.
+    expect(screen.getAllByRole("link")).toHaveLength(13);
   });
 });
 

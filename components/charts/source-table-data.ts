@@ -2,11 +2,16 @@
 // their group's total), in the one order every page lists them (lib/format's PLATFORM_ORDER, so a
 // platform is in the same place on the overview and on /platforms), then the other sources by
 // visitors descending; a source this
-// dashboard does not know is labelled as sent and counted with the other sources. Also the
-// drill-down links: a source's visitors (and its converted ones) over the same window.
+// dashboard does not know is labelled as sent and counted with the other sources. Sorted by a
+// column (`sort` in the URL), each group keeps its place and its rows follow the order. Also the
+// table's totals and the drill-down links: a source's visitors (and its converted ones) over the
+// same window.
+import type { SortColumn } from "@/components/data-table/table-sort";
 import { SOURCE_GROUP_LABELS } from "@/lib/columns/labels";
 import { isAiSource, sourceLabelOf } from "@/lib/data-api/constants";
 import { sortPlatforms } from "@/lib/format/format";
+import type { SourceFigures, SourceRow } from "@/lib/server/insights/sources";
+import { rateOf } from "./trend-chart-data";
 
 export type SourceGroupId = "ai" | "other";
 export const GROUP_LABELS: Record<SourceGroupId, string> = SOURCE_GROUP_LABELS;
@@ -26,6 +31,30 @@ export function groupBySource<R extends { source: string }>(rows: readonly R[], 
   }));
   return groups.filter((g) => g.rows.length > 0);
 }
+
+/** Rows already in the order to show, split into the AI platforms and the other sources (the AI platforms first); empty groups left out. */
+export function groupInOrder<R extends { source: string }>(rows: readonly R[]): SourceGroup<R>[] {
+  const groups: SourceGroup<R>[] = (["ai", "other"] as const).map((id) => ({ id, label: GROUP_LABELS[id], rows: rows.filter((r) => isAiSource(r.source) === (id === "ai")) }));
+  return groups.filter((g) => g.rows.length > 0);
+}
+
+/** Conversion by source's sortable columns (`sort` on the overview); without one, the groups' own order. */
+export const SOURCE_SORT: readonly SortColumn<SourceRow>[] = [
+  { id: "source", kind: "text", value: (r) => sourceLabel(r.source) },
+  { id: "visitors", kind: "number", value: (r) => r.visitors },
+  { id: "conversions", kind: "number", value: (r) => r.conversions },
+  { id: "conversion_rate", kind: "number", value: (r) => r.conversion_rate },
+];
+
+/** Visitors and conversions summed over rows, and the rate worked out from the sums (never summed or averaged). */
+export function sumSources(rows: readonly SourceFigures[]): SourceFigures {
+  const visitors = rows.reduce((n, r) => n + r.visitors, 0);
+  const conversions = rows.reduce((n, r) => n + r.conversions, 0);
+  return { visitors, conversions, conversion_rate: rateOf(conversions, visitors) };
+}
+
+/** A group's or the whole table's totals in both windows: every visitor has one source, so all sources together are the range's visitors. */
+export const sourceTotals = (rows: readonly SourceRow[]): SourceFigures & { previous: SourceFigures } => ({ ...sumSources(rows), previous: sumSources(rows.map((r) => r.previous)) });
 
 /** A window of the visitor list: a calendar range (`from`/`to` dates and `tz`) or the instants of a rolling period. */
 export type ListWindow = { from: string; to: string; tz?: string };

@@ -3,15 +3,18 @@
 // group with its total, a bar per source under its name, and each source and its visitors a link to
 // the visitors behind them, its conversions to the converted ones; the AI platforms' total visitors
 // and conversions open their one list (`source=ai`) the same way.
+// Each column sorts the rows within their group (`sort` in the URL); all sources' totals close the
+// table, their counts opening the range's visitors and converted ones.
 import Link from "next/link";
+import sortStyles from "@/components/data-table/sort.module.css";
+import { useTableSort } from "@/components/data-table/use-table-sort";
 import { ChangeBadge } from "@/components/ui/change-badge";
 import { AI_SOURCE_GROUP } from "@/lib/data-api/constants";
-import type { SourceRow } from "@/lib/server/insights/sources";
+import type { SourceFigures, SourceRow } from "@/lib/server/insights/sources";
 import { formatNumber, formatPercent } from "@/lib/format/format";
 import { BarCell, BarGroupHeader, BarTable } from "./bar-table";
 import styles from "./charts.module.css";
-import { groupBySource, sourceLabel, visitorsHref, type ListWindow } from "./source-table-data";
-import { rateOf } from "./trend-chart-data";
+import { groupBySource, groupInOrder, SOURCE_SORT, sourceLabel, sourceTotals, visitorsHref, type ListWindow } from "./source-table-data";
 
 const COLUMNS = [
   { id: "source", label: "Source" },
@@ -26,7 +29,7 @@ const COLUMNS = [
     ),
   },
   {
-    id: "rate",
+    id: "conversion_rate",
     label: (
       <>
         <span className={styles.wide}>Conversion rate</span>
@@ -35,10 +38,6 @@ const COLUMNS = [
     ),
   },
 ];
-
-type Totals = { visitors: number; conversions: number };
-const sum = (rows: readonly SourceRow[], pick: (r: SourceRow) => Totals): Totals =>
-  rows.reduce((t, r) => ({ visitors: t.visitors + pick(r).visitors, conversions: t.conversions + pick(r).conversions }), { visitors: 0, conversions: 0 });
 
 /**
  * Conversion by source over a calendar range: visitors, conversions and rate per source, each with
@@ -56,7 +55,9 @@ export function ConversionBySourceTable({
   window: ListWindow;
 }) {
   const max = Math.max(1, ...rows.map((r) => r.visitors));
-  const groups = groupBySource(rows, (r) => r.visitors);
+  const sort = useTableSort(rows, { param: "sort", columns: SOURCE_SORT });
+  const groups = sort.sort ? groupInOrder(sort.rows) : groupBySource(rows, (r) => r.visitors);
+  const all = sourceTotals(rows);
   return (
     <BarTable
       testId="sources-table"
@@ -66,10 +67,10 @@ export function ConversionBySourceTable({
         </>
       }
       columns={COLUMNS}
+      sort={sort}
     >
       {groups.map((g) => {
-        const now = sum(g.rows, (r) => r);
-        const then = sum(g.rows, (r) => r.previous);
+        const total = sourceTotals(g.rows);
         return (
           <tbody key={g.id}>
             <BarGroupHeader group={g.id} label={g.label} columns={4}>
@@ -80,21 +81,21 @@ export function ConversionBySourceTable({
                   // The other sources' total has no list of its own: the visitor list filters a source, or the AI platforms together.
                   <>
                     <Link href={visitorsHref(window, { source: AI_SOURCE_GROUP })} prefetch={false} data-testid="group-visitors-link-ai">
-                      {formatNumber(now.visitors)} visitors
+                      {formatNumber(total.visitors)} visitors
                     </Link>
                     ,{" "}
                     <Link href={visitorsHref(window, { source: AI_SOURCE_GROUP, converted: true })} prefetch={false} data-testid="group-conversions-link-ai">
-                      {formatNumber(now.conversions)} conversions
+                      {formatNumber(total.conversions)} conversions
                     </Link>
                   </>
                 ) : (
                   <>
-                    {formatNumber(now.visitors)} visitors, {formatNumber(now.conversions)} conversions
+                    {formatNumber(total.visitors)} visitors, {formatNumber(total.conversions)} conversions
                   </>
                 )}
-                , {formatPercent(rateOf(now.conversions, now.visitors))}{" "}
+                , {formatPercent(total.conversion_rate)}{" "}
               </span>
-              <ChangeBadge current={now.visitors} previous={then.visitors} unit="count" window={previousLabel} compact />
+              <ChangeBadge current={total.visitors} previous={total.previous.visitors} unit="count" window={previousLabel} compact />
             </BarGroupHeader>
             {g.rows.map((r) => (
               <tr key={r.source} data-testid={`source-row-${r.source}`}>
@@ -125,13 +126,51 @@ export function ConversionBySourceTable({
                 </td>
                 <td>
                   <span className={styles.figure}>{formatPercent(r.conversion_rate)}</span>
-                  <ChangeBadge current={r.conversion_rate} previous={r.previous.conversion_rate} unit="points" window={previousLabel} compact />
+                  <ChangeBadge current={r.conversion_rate} previous={r.previous.conversion_rate} unit="rate" window={previousLabel} compact />
                 </td>
               </tr>
             ))}
           </tbody>
         );
       })}
+      <tfoot className={sortStyles.totals}>
+        <tr data-testid="sources-total">
+          <th scope="row" className={styles.sourceCell}>
+            All sources
+          </th>
+          <TotalCells now={all} then={all.previous} previousLabel={previousLabel} window={window} />
+        </tr>
+      </tfoot>
     </BarTable>
+  );
+}
+
+/** All sources' figures, each with its change; the counts open the range's visitors (every source: the list unfiltered by source) and the converted ones. */
+function TotalCells({ now, then, previousLabel, window }: { now: SourceFigures; then: SourceFigures; previousLabel: string; window: ListWindow }) {
+  return (
+    <>
+      <td>
+        <Link className={styles.figure} href={visitorsHref(window)} prefetch={false} aria-label={`${formatNumber(now.visitors)} visitors from all sources`} data-testid="visitors-link-all">
+          {formatNumber(now.visitors)}
+        </Link>
+        <ChangeBadge current={now.visitors} previous={then.visitors} unit="count" window={previousLabel} compact />
+      </td>
+      <td>
+        <Link
+          className={styles.figure}
+          href={visitorsHref(window, { converted: true })}
+          prefetch={false}
+          aria-label={`${formatNumber(now.conversions)} conversions from all sources`}
+          data-testid="conversions-link-all"
+        >
+          {formatNumber(now.conversions)}
+        </Link>
+        <ChangeBadge current={now.conversions} previous={then.conversions} unit="count" window={previousLabel} compact />
+      </td>
+      <td>
+        <span className={styles.figure}>{formatPercent(now.conversion_rate)}</span>
+        <ChangeBadge current={now.conversion_rate} previous={then.conversion_rate} unit="rate" window={previousLabel} compact />
+      </td>
+    </>
   );
 }

@@ -1,12 +1,15 @@
 // @vitest-environment jsdom
 // The DataTable over real column definitions: what a person and a screen reader get from the
-// visitor table and the ranking, in the table layout and in the card layout (CSS picks one by
-// width; jsdom applies no CSS, so both are in the document here and each is checked on its own).
+// visitor table, the ranking and the competitors (a sortable one), in the table layout and in the
+// card layout (CSS picks one by width; jsdom applies no CSS, so both are in the document here and
+// each is checked on its own).
 import { screen, within } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import type { UrlUpdateEvent } from "nuqs/adapters/testing";
+import { describe, expect, it, vi } from "vitest";
 import { renderWithProviders } from "@/components/test-utils/render";
 import type { RankingRow, Visitor } from "@/lib/data-api/schemas";
 import { ViewerTimeZoneProvider } from "@/lib/range/use-date-range";
+import { COMPETITOR_TABLE_COLUMNS, COMPETITOR_TABLE_SORT, competitorRowKey, type CompetitorTableRow } from "./columns/competitors";
 import { isWorkspaceRow, RANKING_TABLE_COLUMNS, rankingRowKey } from "./columns/ranking";
 import { VISITOR_TABLE_COLUMNS, visitorRowKey } from "./columns/visitors";
 import { DataTable } from "./data-table";
@@ -185,5 +188,59 @@ describe("DataTable: the ranking", () => {
     const cards = screen.getAllByTestId("ranking-row-card");
     expect(cards.map((c) => c.getAttribute("aria-current"))).toEqual([null, "true", null]);
     expect(cards[0]!.querySelector("p")!.textContent).toBe("#1Acme");
+  });
+});
+
+describe("DataTable: sortable (the competitors named with us)", () => {
+  const competitors: CompetitorTableRow[] = [
+    { name: "Lumen Metrics", mentions: 40, share: 20, positive: 10, neutral: 20, negative: 10, href: "/mentions" },
+    { name: "Acme Analytics", mentions: 25, share: 12.5, positive: 5, neutral: 5, negative: 15, href: "/mentions" },
+    { name: "Beacon", mentions: 60, share: null, positive: 50, neutral: 10, negative: 0, href: "/mentions" },
+  ];
+
+  function renderCompetitors(searchParams = "") {
+    const onUrlUpdate = vi.fn<(event: UrlUpdateEvent) => void>();
+    const view = renderWithProviders(
+      <DataTable rows={competitors} columns={COMPETITOR_TABLE_COLUMNS} caption="Competitors" rowKey={competitorRowKey} testId="competitors-table" rowTestId="competitor-row" sort={COMPETITOR_TABLE_SORT} />,
+      { searchParams, onUrlUpdate },
+    );
+    return { ...view, lastSort: () => onUrlUpdate.mock.lastCall?.[0].searchParams.get("competitor_sort") };
+  }
+
+  const tableOrder = () => within(screen.getByTestId("competitors-table")).getAllByTestId("competitor-row").map((r) => within(r).getByRole("rowheader").textContent);
+  const cardOrder = () => within(screen.getByTestId("competitors-table-cards")).getAllByTestId("competitor-row-card").map((c) => c.querySelector("p")!.textContent);
+
+  it("opens most mentioned first, said on the header; every column's header is a button", () => {
+    renderCompetitors();
+    expect(tableOrder()).toEqual(["Beacon", "Lumen Metrics", "Acme Analytics"]);
+    const headers = within(screen.getByTestId("competitors-table")).getAllByRole("columnheader");
+    expect(headers.map((h) => h.getAttribute("aria-sort"))).toEqual([null, "descending", null, null, null, null]);
+    for (const h of headers) expect(within(h).getByRole("button")).toBeTruthy();
+  });
+
+  it("a header sorts the table and the cards alike, in its own URL parameter; a share not known goes last", async () => {
+    const { user, lastSort } = renderCompetitors();
+    await user.click(screen.getByRole("button", { name: /^Share of mentions/ }));
+    expect(lastSort()).toBe("-share");
+    expect(tableOrder()).toEqual(["Lumen Metrics", "Acme Analytics", "Beacon"]);
+    expect(cardOrder()).toEqual(["Lumen Metrics", "Acme Analytics", "Beacon"]);
+    screen.getByRole("button", { name: /^Negative/ }).focus();
+    await user.keyboard("{Enter}");
+    expect(lastSort()).toBe("-negative");
+    expect(tableOrder()).toEqual(["Acme Analytics", "Lumen Metrics", "Beacon"]);
+  });
+
+  it("the cards, which have no headers, sort from a menu with the same choices in words", async () => {
+    const { user, lastSort } = renderCompetitors();
+    const menu = within(screen.getByTestId("competitors-table").parentElement!.parentElement!).getByRole("combobox", { name: "Sort by" });
+    expect((menu as HTMLSelectElement).value).toBe("-mentions");
+    expect(within(menu).getAllByRole("option").map((o) => o.textContent)).toContain("Competitor, A to Z");
+    await user.selectOptions(menu, "Competitor, A to Z");
+    expect(lastSort()).toBe("name");
+    expect(cardOrder()).toEqual(["Acme Analytics", "Beacon", "Lumen Metrics"]);
+    expect(screen.getByRole("columnheader", { name: /^Competitor/ }).getAttribute("aria-sort")).toBe("ascending");
+    // Back to the table's own order: no parameter.
+    await user.selectOptions(menu, "Mentions naming it, highest first");
+    expect(lastSort()).toBeNull();
   });
 });

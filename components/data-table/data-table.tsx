@@ -5,7 +5,9 @@
 // caption) where it fits, and from phone widths a list of cards with each value under its label, so
 // nothing scrolls sideways. Columns that do not fit a medium width are hidden from the table only.
 // The query's loading, empty and error states stay with QueryView around it; a response's
-// unreadable rows are reported above the rows.
+// unreadable rows are reported above the rows. Given `sort` (a figure table: the answer's rows in
+// full, not a page of a list), its figure and name columns sort it (use-table-sort.ts): the headers
+// in the table, a "Sort by" menu over the cards.
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from "@tanstack/react-table";
 import { useMemo, type ReactNode } from "react";
 import { UnreadableNotice } from "@/components/states/states";
@@ -15,7 +17,10 @@ import type { ValueKind } from "@/lib/columns/column";
 import type { Unreadable } from "@/lib/data-api/schemas";
 import { formatNumber } from "@/lib/format/format";
 import styles from "./data-table.module.css";
+import { SortHeader, SortMenu } from "./sort-controls";
 import type { TableColumn } from "./table-column";
+import type { Sort, SortColumn } from "./table-sort";
+import { useTableSort, type TableSort } from "./use-table-sort";
 
 type DataTableProps<Row> = {
   rows: readonly Row[];
@@ -34,9 +39,49 @@ type DataTableProps<Row> = {
   noun?: readonly [singular: string, plural: string];
   /** Shown instead of the table when there is no row to show. */
   empty?: ReactNode;
+  /**
+   * Sortable by its figure and name columns: the URL parameter of its order and the order it has
+   * without one (the answer's, when null). A module constant, like the columns.
+   */
+  sort?: { param: string; defaultSort: Sort | null };
 };
 
-export function DataTable<Row>({ rows, columns, caption, rowKey, isCurrent, testId, rowTestId, unreadable, noun = ["row", "rows"], empty }: DataTableProps<Row>) {
+export function DataTable<Row>(props: DataTableProps<Row>) {
+  return props.sort ? <SortedDataTable {...props} sort={props.sort} /> : <DataTableView {...props} />;
+}
+
+/** A table column's values as a sort reads them: figures as numbers, names as text; other kinds do not sort. */
+function sortColumnsOf<Row>(columns: readonly TableColumn<Row>[]): SortColumn<Row>[] {
+  return columns.flatMap((c): SortColumn<Row>[] => {
+    const kind = isNumeric(c.kind) ? "number" : c.kind === "text" || c.kind === "token" ? "text" : null;
+    if (!kind) return [];
+    const value = (row: Row) => {
+      const v = c.value(row);
+      return typeof v === "number" || typeof v === "string" ? v : undefined;
+    };
+    return [{ id: c.id, kind, value }];
+  });
+}
+
+function SortedDataTable<Row>(props: DataTableProps<Row> & { sort: NonNullable<DataTableProps<Row>["sort"]> }) {
+  const sortColumns = useMemo(() => sortColumnsOf(props.columns), [props.columns]);
+  const sort = useTableSort(props.rows, { param: props.sort.param, columns: sortColumns, defaultSort: props.sort.defaultSort });
+  return <DataTableView {...props} rows={sort.rows} sorting={sort} />;
+}
+
+function DataTableView<Row>({
+  rows,
+  columns,
+  caption,
+  rowKey,
+  isCurrent,
+  testId,
+  rowTestId,
+  unreadable,
+  noun = ["row", "rows"],
+  empty,
+  sorting,
+}: Omit<DataTableProps<Row>, "sort"> & { sorting?: TableSort<Row> }) {
   const data = useMemo(() => [...rows], [rows]);
   const byId = useMemo(() => new Map(columns.map((c) => [c.id, c])), [columns]);
   const columnDefs = useMemo<ColumnDef<Row>[]>(
@@ -70,11 +115,19 @@ export function DataTable<Row>({ rows, columns, caption, rowKey, isCurrent, test
               <thead>
                 {table.getHeaderGroups().map((group) => (
                   <tr key={group.id}>
-                    {group.headers.map((header) => (
-                      <th key={header.id} scope="col" {...cellAttributes(columnOf(header.column.id))}>
-                        {flexRender(header.column.columnDef.header, header.getContext())}
-                      </th>
-                    ))}
+                    {group.headers.map((header) => {
+                      const column = columnOf(header.column.id);
+                      const label = flexRender(header.column.columnDef.header, header.getContext());
+                      return sorting?.columns.some((c) => c.id === column.id) ? (
+                        <SortHeader key={header.id} sort={sorting} id={column.id} {...cellAttributes(column)}>
+                          {label}
+                        </SortHeader>
+                      ) : (
+                        <th key={header.id} scope="col" {...cellAttributes(column)}>
+                          {label}
+                        </th>
+                      );
+                    })}
                   </tr>
                 ))}
               </thead>
@@ -106,6 +159,11 @@ export function DataTable<Row>({ rows, columns, caption, rowKey, isCurrent, test
               </tbody>
             </table>
           </div>
+          {sorting && (
+            <div className={styles.cardsSort}>
+              <SortMenu sort={sorting} labels={Object.fromEntries(columns.map((c) => [c.id, c.label]))} testId={`${testId}-sort`} />
+            </div>
+          )}
           <ul className={styles.cards} aria-label={caption} data-testid={`${testId}-cards`}>
             {tableRows.map((row) => {
               const current = isCurrent?.(row.original) ?? false;

@@ -39,7 +39,7 @@ export function ScoreChange({ score }: { score: Score }) {
 function KeptScoreChange({ score }: { score: Score }) {
   const window = useScoreWindow(score);
   const history = useWidgetQuery(scoreHistoryQuery(window));
-  return <ScoreChangeLine view={scoreChangeView(score, window, { answer: history.data, failed: history.isError })} direction={score.trend?.direction} />;
+  return <ScoreChangeLine view={scoreChangeView(score, window, { answer: history.data, failed: history.isError })} direction={score.trend?.direction} current={score.score} />;
 }
 
 const KNOWN_DIRECTIONS = ["up", "down", "flat"];
@@ -47,9 +47,9 @@ const KNOWN_DIRECTIONS = ["up", "down", "flat"];
 /**
  * The change as read: its badge and, beside it, its window in words. `direction` is the upstream's
  * trend direction as sent, said as it is when it is not one the dashboard knows (only shown with the
- * upstream's trend).
+ * upstream's trend); `current`, the score now, from which the upstream's change shows its base.
  */
-export function ScoreChangeLine({ view, direction }: { view: ScoreChangeView; direction?: string }) {
+export function ScoreChangeLine({ view, direction, current }: { view: ScoreChangeView; direction?: string; current?: number }) {
   const words = (extra?: ReactNode) => (
     <span className="small muted" data-testid="score-change-words">
       {scoreChangeWords(view)}
@@ -66,7 +66,12 @@ export function ScoreChangeLine({ view, direction }: { view: ScoreChangeView; di
   const odd = view.source === "upstream" && direction !== undefined && !KNOWN_DIRECTIONS.includes(direction);
   return (
     <p className="score-change" data-testid="score-change" data-source={view.source}>
-      {view.source === "kept" ? <ChangeBadge change={view.change} unit="points" /> : <ChangeBadge change={view.change} unit="points" direction={view.direction} />}
+      {view.source === "kept" ? (
+        // The words beside it give both ends ("57 → 53"): the badge need not say its base again.
+        <ChangeBadge change={view.change} unit="score" />
+      ) : (
+        <ChangeBadge change={view.change} current={current} unit="score" direction={view.direction} />
+      )}
       {words(
         odd && (
           <>

@@ -1,8 +1,10 @@
 // The map's shading and the page's URL: five steps of the largest value among the places on the map
 // ("unknown" has none: it neither shades nor stretches the scale), no step for a country without a
-// figure, the legend in the app's formats, and a country's link keeping the rest of the URL.
+// figure, the legend in the app's formats, a country's link keeping the rest of the URL, and the
+// tables' totals (counts summed, the rate worked out again from the sums) and sorting by name.
 import { describe, expect, it } from "vitest";
-import { cityName, countryName, countryParam, mapMetricOf, shading, withCountry, type CountryRow } from "./locations-data";
+import { sortRows } from "@/components/data-table/table-sort";
+import { cityName, cityTotals, countryName, countryParam, countryTotals, COUNTRY_SORT, mapMetricOf, shading, withCountry, type CountryRow } from "./locations-data";
 import { countryShapes } from "./world-geography";
 
 const figures = (visitors: number, conversions: number) => ({ visitors, ai_visitors: 0, conversions, conversion_rate: visitors === 0 ? null : Math.round((conversions * 1000) / visitors) / 10 });
@@ -44,11 +46,48 @@ describe("the /locations URL", () => {
     expect(withCountry(new URLSearchParams("country=DE&from=2026-11-01"), null)).toBe("/locations?from=2026-11-01");
   });
 
+  it("another country keeps the cities' order; closing the cities drops it with them, and keeps the countries' order", () => {
+    expect(withCountry(new URLSearchParams("city_sort=-conversions&country=DE&sort=conversion_rate"), "FR")).toBe("/locations?city_sort=-conversions&country=FR&sort=conversion_rate");
+    expect(withCountry(new URLSearchParams("city_sort=-conversions&country=DE&sort=conversion_rate"), null)).toBe("/locations?sort=conversion_rate");
+  });
+
   it("names countries as people do; the unknown ones are said", () => {
     expect(countryName("DE")).toBe("Germany");
     expect(countryName("unknown")).toBe("Unknown country");
     expect(cityName("unknown")).toBe("City not known");
     expect(cityName("Berlin")).toBe("Berlin");
+  });
+});
+
+describe("the countries' and cities' totals", () => {
+  it("sum the counts of both windows and work the rate out again from the sums, not from the rows' rates", () => {
+    // Rates 5.0% and 8.0%: their mean would be 6.5%, the true rate of the 1,500 visitors is 6.0%.
+    const rows: CountryRow[] = [
+      { ...row("US", 1000, 50), ai_visitors: 300, previous: { visitors: 800, ai_visitors: 200, conversions: 40, conversion_rate: 5 } },
+      { ...row("DE", 500, 40), ai_visitors: 100, previous: { visitors: 0, ai_visitors: 0, conversions: 0, conversion_rate: null } },
+    ];
+    expect(countryTotals(rows)).toEqual({
+      visitors: 1500,
+      ai_visitors: 400,
+      conversions: 90,
+      conversion_rate: 6,
+      previous: { visitors: 800, ai_visitors: 200, conversions: 40, conversion_rate: 5 },
+    });
+  });
+
+  it("no visitors in a window: the total rate is unknown (null), not 0%", () => {
+    expect(countryTotals([row("US", 0, 0)]).conversion_rate).toBeNull();
+    expect(countryTotals([]).previous.conversion_rate).toBeNull();
+  });
+
+  it("the listed cities add up", () => {
+    expect(cityTotals([{ city: "Berlin", visitors: 30, conversions: 2 }, { city: "unknown", visitors: 12, conversions: 1 }])).toEqual({ visitors: 42, conversions: 3 });
+  });
+
+  it("countries sort by the name people read, not by their code (the unknown ones as 'Unknown country')", () => {
+    const rows = [row("DE", 1, 0), row("unknown", 1, 0), row("AT", 1, 0), row("CH", 1, 0)];
+    // By code: AT, CH, DE; by name: Austria, Germany, Switzerland, then "Unknown country".
+    expect(sortRows(rows, COUNTRY_SORT, { id: "country", desc: false }).rows.map((r) => r.country)).toEqual(["AT", "DE", "CH", "unknown"]);
   });
 });
 

@@ -1,12 +1,14 @@
 // Plain mappings behind /locations: the answer of `/api/insights/countries`
 // (lib/server/insights/countries.ts), the map's shading (visitors or conversion rate, in five steps of the largest value),
-// the table's rows with their changes, and the page's URL (`metric`, `country` beside the range and
-// comparison). A country the route could not read is "unknown": a row of the table like any other,
+// the tables' rows with their changes, their sorting and their totals, and the page's URL (`metric`,
+// `country`, the tables' `sort` and `city_sort` beside the range and comparison). A country the route could not read is "unknown": a row of the table like any other,
 // never left out, and never on the map (it is no place).
+import { rateOf } from "@/components/charts/trend-chart-data";
+import type { Sort, SortColumn } from "@/components/data-table/table-sort";
 import { formatCountry, formatPercent, formatNumber } from "@/lib/format/format";
-import type { CountryFigures, CountryRow } from "@/lib/server/insights/countries";
+import type { CityRow, CountryFigures, CountryRow } from "@/lib/server/insights/countries";
 
-export type { CountryRow };
+export type { CityRow, CountryRow };
 
 export const UNKNOWN_COUNTRY = "unknown";
 
@@ -72,8 +74,56 @@ export function shading(rows: readonly CountryRow[], metric: MapMetric): Shading
 export function withCountry(search: URLSearchParams, country: string | null): string {
   const next = new URLSearchParams(search);
   if (country) next.set("country", country);
-  else next.delete("country");
+  else {
+    // Closing the cities closes their order too: it would otherwise sit in the URL, sorting nothing.
+    next.delete("country");
+    next.delete("city_sort");
+  }
   next.sort();
   const qs = next.toString();
   return `/locations${qs ? `?${qs}` : ""}`;
 }
+
+/** The countries table's sortable columns (`sort` in the URL): the name as read, then every figure. */
+export const COUNTRY_SORT: readonly SortColumn<CountryRow>[] = [
+  { id: "country", kind: "text", value: (r) => countryName(r.country) },
+  { id: "visitors", kind: "number", value: (r) => r.visitors },
+  { id: "ai_visitors", kind: "number", value: (r) => r.ai_visitors },
+  { id: "conversions", kind: "number", value: (r) => r.conversions },
+  { id: "conversion_rate", kind: "number", value: (r) => r.conversion_rate },
+];
+
+/** The countries' own order, as the answer lists them: most visitors first. */
+export const COUNTRY_DEFAULT_SORT: Sort = { id: "visitors", desc: true };
+
+/** The cities table's sortable columns (`city_sort`). */
+export const CITY_SORT: readonly SortColumn<CityRow>[] = [
+  { id: "city", kind: "text", value: (r) => cityName(r.city) },
+  { id: "visitors", kind: "number", value: (r) => r.visitors },
+  { id: "conversions", kind: "number", value: (r) => r.conversions },
+];
+
+export const CITY_DEFAULT_SORT: Sort = { id: "visitors", desc: true };
+
+const sumFigures = (rows: readonly CountryFigures[]): CountryFigures => {
+  const visitors = rows.reduce((n, r) => n + r.visitors, 0);
+  const conversions = rows.reduce((n, r) => n + r.conversions, 0);
+  // A rate is worked out again from the summed counts, never summed or averaged over rows.
+  return { visitors, ai_visitors: rows.reduce((n, r) => n + r.ai_visitors, 0), conversions, conversion_rate: rateOf(conversions, visitors) };
+};
+
+/**
+ * The countries' totals row: every visitor is in one country (the unknown ones included), so the
+ * counts add up to the range's, in both windows; the rate is the summed conversions over the summed
+ * visitors, as the overview's KPI has it.
+ */
+export const countryTotals = (rows: readonly CountryRow[]): CountryFigures & { previous: CountryFigures } => ({
+  ...sumFigures(rows),
+  previous: sumFigures(rows.map((r) => r.previous)),
+});
+
+/** The listed cities' totals: a city is in one country, so they add up; they are the country's whole only when no city was left off the list. */
+export const cityTotals = (rows: readonly CityRow[]): { visitors: number; conversions: number } => ({
+  visitors: rows.reduce((n, r) => n + r.visitors, 0),
+  conversions: rows.reduce((n, r) => n + r.conversions, 0),
+});

@@ -2,15 +2,16 @@
 // conversions -> conversion rate, each a real link to the rows behind it (where there are rows) with
 // its change against the previous period; then how it talked about the brand (the sentiment split,
 // drawn and in numbers) and where it placed the brand (average position). A card on phones, a row
-// from tablet widths up (platforms.module.css, by the list's own width).
+// from tablet widths up (platforms.module.css, by the list's own width). The list closes with all
+// AI platforms together (PlatformsTotal).
 import Link from "next/link";
-import { ChangeBadge } from "@/components/ui/change-badge";
+import { ChangeBadge, ChangeBase } from "@/components/ui/change-badge";
 import { LABELS } from "@/lib/data-api/constants";
 import { ARROWS, formatDecimal, formatNumber, formatPercent, MISSING, type ChangeDirection } from "@/lib/format/format";
 import type { DateRange } from "@/lib/range/date-range";
-import type { PlatformRow } from "@/lib/server/insights/platforms";
+import type { PlatformPrevious, PlatformRow } from "@/lib/server/insights/platforms";
 import type { Sentiments } from "@/lib/server/insights/mentions";
-import { mentionsHref, positiveShare, SENTIMENT_LABELS, sentimentShares, visitorsHref } from "./platforms-data";
+import { mentionsHref, negativeShare, positiveShare, SENTIMENT_LABELS, sentimentShares, visitorsHref } from "./platforms-data";
 import styles from "./platforms.module.css";
 
 export function PlatformChain({ row, range, window }: { row: PlatformRow; range: DateRange; window: string }) {
@@ -32,17 +33,13 @@ export function PlatformChain({ row, range, window }: { row: PlatformRow; range:
           <ChangeBadge current={row.conversions} previous={row.previous.conversions} unit="count" window={window} compact />
         </Step>
         <Step label="Conversion rate" testId="rate" text={formatPercent(row.conversion_rate)}>
-          <ChangeBadge current={row.conversion_rate} previous={row.previous.conversion_rate} unit="points" window={window} compact />
+          <ChangeBadge current={row.conversion_rate} previous={row.previous.conversion_rate} unit="rate" window={window} compact />
         </Step>
       </ol>
       <div className={styles.sentiment}>
         <p className={styles.label}>Sentiment</p>
         <SentimentSplit sentiment={row.sentiment} range={range} platform={row.platform} name={name} />
-        <p className={styles.foot}>
-          <span className="visually-hidden">Positive share </span>
-          <ChangeBadge current={positiveShare(row.sentiment)} previous={positiveShare(row.previous.sentiment)} unit="points" window={window} compact />{" "}
-          <span aria-hidden="true">positive share</span>
-        </p>
+        <SentimentChanges now={row.sentiment} before={row.previous.sentiment} window={window} />
       </div>
       <div className={styles.position}>
         <p className={styles.label}>Average position</p>
@@ -54,6 +51,67 @@ export function PlatformChain({ row, range, window }: { row: PlatformRow; range:
         </p>
       </div>
     </li>
+  );
+}
+
+/**
+ * All AI platforms together, after them: the summed counts, the rate from the sums, the summed split,
+ * each with its change. Plain figures, not links: the lists filter one platform (or source) at a time.
+ * No average position: it cannot be worked out from the platforms' own.
+ */
+export function PlatformsTotal({ total, window }: { total: PlatformPrevious & { previous: PlatformPrevious }; window: string }) {
+  const name = "All AI platforms";
+  return (
+    <li className={`${styles.platform} ${styles.total}`} aria-labelledby="platform-total" data-testid="platforms-total">
+      <h3 id="platform-total" className={styles.name}>
+        {name}
+      </h3>
+      <ol className={styles.chain} aria-label={`${name}: from mentions to conversions`}>
+        <Step label="Mentions" testId="mentions" value={total.mentions}>
+          <ChangeBadge current={total.mentions} previous={total.previous.mentions} unit="count" window={window} compact />
+        </Step>
+        <Step label="Visitors" testId="visitors" value={total.visitors}>
+          <ChangeBadge current={total.visitors} previous={total.previous.visitors} unit="count" window={window} compact />
+        </Step>
+        <Step label="Conversions" testId="conversions" value={total.conversions}>
+          <ChangeBadge current={total.conversions} previous={total.previous.conversions} unit="count" window={window} compact />
+        </Step>
+        <Step label="Conversion rate" testId="rate" text={formatPercent(total.conversion_rate)}>
+          <ChangeBadge current={total.conversion_rate} previous={total.previous.conversion_rate} unit="rate" window={window} compact />
+        </Step>
+      </ol>
+      <div className={styles.sentiment}>
+        <p className={styles.label}>Sentiment</p>
+        <SentimentSplit sentiment={total.sentiment} name={name} />
+        <SentimentChanges now={total.sentiment} before={total.previous.sentiment} window={window} />
+      </div>
+      <div className={styles.position}>
+        <p className={styles.label}>Average position</p>
+        <p className={styles.value} data-testid="avg-position">
+          {MISSING}
+        </p>
+        <p className={styles.foot}>Not added up across platforms</p>
+      </div>
+    </li>
+  );
+}
+
+/** How the split moved: the positive and the negative share, and the negative mentions themselves (a share can hold while the count doubles). */
+function SentimentChanges({ now, before, window }: { now: Sentiments; before: Sentiments; window: string }) {
+  const lines = [
+    { label: "positive share", badge: <ChangeBadge current={positiveShare(now)} previous={positiveShare(before)} unit="rate" window={window} compact /> },
+    { label: "negative share", badge: <ChangeBadge current={negativeShare(now)} previous={negativeShare(before)} unit="rate" window={window} compact /> },
+    { label: "negative mentions", badge: <ChangeBadge current={now.negative} previous={before.negative} unit="count" window={window} compact /> },
+  ];
+  return (
+    <ul className={styles.sentimentChanges} data-testid="sentiment-changes">
+      {lines.map((line) => (
+        <li key={line.label} className={styles.foot}>
+          <span className="visually-hidden">{line.label[0]!.toUpperCase() + line.label.slice(1)} </span>
+          {line.badge} <span aria-hidden="true">{line.label}</span>
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -76,8 +134,8 @@ function Step({ label, value, text, href, linkLabel, testId, children }: { label
   );
 }
 
-/** The split as one bar of three parts (decorative) and the three counts with shares, each linking to those mentions. */
-export function SentimentSplit({ sentiment, range, platform, name }: { sentiment: Sentiments; range: DateRange; platform?: string; name: string }) {
+/** The split as one bar of three parts (decorative) and the three counts with shares, each linking to those mentions (given their `range`). */
+export function SentimentSplit({ sentiment, range, platform, name }: { sentiment: Sentiments; range?: DateRange; platform?: string; name: string }) {
   const shares = sentimentShares(sentiment);
   return (
     <>
@@ -89,12 +147,12 @@ export function SentimentSplit({ sentiment, range, platform, name }: { sentiment
           <li key={s.key} data-sentiment={s.key}>
             <span className={`${styles.dot} ${styles[`bar-${s.key}`]}`} aria-hidden="true" />
             {SENTIMENT_LABELS[s.key]}{" "}
-            {s.count > 0 ? (
+            {s.count > 0 && range ? (
               <Link href={mentionsHref(range, { platform, sentiment: s.key })} prefetch={false} aria-label={`${name}: ${s.count} ${s.key} mentions`} data-testid="sentiment-count">
                 {formatNumber(s.count)}
               </Link>
             ) : (
-              <span data-testid="sentiment-count">0</span>
+              <span data-testid="sentiment-count">{formatNumber(s.count)}</span>
             )}{" "}
             <span className="muted">({formatPercent(s.share)})</span>
           </li>
@@ -104,7 +162,7 @@ export function SentimentSplit({ sentiment, range, platform, name }: { sentiment
   );
 }
 
-/** A move in average position: a lower number is a better place, so going down reads as up. */
+/** A move in average position: a lower number is a better place, so going down reads as up. Its base shows as a change badge's does. */
 export function PositionChange({ current, previous, window }: { current: number | null; previous: number | null; window: string }) {
   if (current === null || previous === null) {
     const words = `change unknown vs ${window}`;
@@ -118,13 +176,15 @@ export function PositionChange({ current, previous, window }: { current: number 
   const diff = Math.round((previous - current) * 10) / 10;
   const dir: ChangeDirection = diff > 0 ? "up" : diff < 0 ? "down" : "flat";
   const places = `${formatDecimal(Math.abs(diff))} ${Math.abs(diff) === 1 ? "place" : "places"}`;
-  const words = diff === 0 ? `same place as ${window}, was ${formatDecimal(previous)}` : `${places} ${diff > 0 ? "better" : "worse"} vs ${window}, was ${formatDecimal(previous)}`;
+  const base = `from ${formatDecimal(previous)}`;
+  const words = `${diff === 0 ? "same place" : `${places} ${diff > 0 ? "better" : "worse"}`} ${base} in ${window}`;
   return (
-    <span className={`change change-${dir}`} title={words} data-testid="position-change">
-      <span className="change-arrow" aria-hidden="true">
-        {ARROWS[dir]}
+    <span className={styles.positionChange} title={words} data-testid="position-change">
+      <span className={`change change-${dir}`} aria-hidden="true">
+        <span className="change-arrow">{ARROWS[dir]}</span>
+        {diff === 0 ? "same" : `${formatDecimal(Math.abs(diff))} ${diff > 0 ? "better" : "worse"}`}
       </span>
-      <span aria-hidden="true">{diff === 0 ? "same" : `${formatDecimal(Math.abs(diff))} ${diff > 0 ? "better" : "worse"}`}</span>
+      <ChangeBase>{base}</ChangeBase>
       <span className="visually-hidden">{words}</span>
     </span>
   );

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { countAxis, mentionsHref, positiveShare, previousWindowLabel, rankingMoves, sentimentColumns, sentimentShares, visitorsHref } from "./platforms-data";
+import { sortRows } from "@/components/data-table/table-sort";
+import type { PlatformPrevious, PlatformRow } from "@/lib/server/insights/platforms";
+import { countAxis, mentionsHref, PLATFORM_SORT, platformTotals, positiveShare, previousWindowLabel, rankingMoves, sentimentColumns, sentimentShares, visitorsHref } from "./platforms-data";
 
 const range = { from: "2026-11-01", to: "2026-11-30", tz: "America/New_York" };
 
@@ -87,5 +89,35 @@ describe("sentimentColumns", () => {
       { start: points[1]!.start, label: "3 Nov", positive: 0, neutral: 0, negative: 0, total: 0 },
     ]);
     expect(sentimentColumns(points, "claude", "Europe/Berlin")[0]).toMatchObject({ positive: 0, neutral: 0, negative: 4, total: 4 });
+  });
+});
+
+describe("the platforms' chain: order and totals", () => {
+  const figures = (mentions: number, [positive, neutral, negative]: [number, number, number], visitors: number, conversions: number, avg_position: number | null): PlatformPrevious => ({
+    mentions,
+    sentiment: { positive, neutral, negative },
+    visitors,
+    conversions,
+    conversion_rate: visitors === 0 ? null : Math.round((conversions * 1000) / visitors) / 10,
+    avg_position,
+  });
+  const rows: PlatformRow[] = [
+    { platform: "chatgpt", ...figures(100, [60, 30, 10], 400, 20, 2.1), previous: figures(80, [40, 30, 10], 300, 12, 2.4) },
+    { platform: "claude", ...figures(50, [10, 20, 20], 100, 10, 3.5), previous: figures(50, [25, 20, 5], 100, 5, 3.0) },
+    { platform: "gemini", ...figures(0, [0, 0, 0], 0, 0, null), previous: figures(4, [1, 2, 1], 8, 0, 4.0) },
+  ];
+
+  it("all AI platforms together: counts and the split summed, the rate from the sums, no average position", () => {
+    expect(platformTotals(rows)).toEqual({
+      ...figures(150, [70, 50, 30], 500, 30, null),
+      previous: figures(134, [66, 52, 16], 408, 17, null),
+    });
+    // 30 of 500 is 6.0%, not the mean of 5.0% and 10.0%.
+    expect(platformTotals(rows).conversion_rate).toBe(6);
+  });
+
+  it("sorted by positive share (the platform without mentions last) or by negative mentions", () => {
+    expect(sortRows(rows, PLATFORM_SORT, { id: "positive_share", desc: true }).rows.map((r) => r.platform)).toEqual(["chatgpt", "claude", "gemini"]);
+    expect(sortRows(rows, PLATFORM_SORT, { id: "negative", desc: true }).rows.map((r) => r.platform)).toEqual(["claude", "chatgpt", "gemini"]);
   });
 });

@@ -1,14 +1,17 @@
 // Plain mappings behind /platforms and the movement on /intelligence: sentiment splits as shares,
 // the drill-down links of a platform (its mentions, the visitors it sent, those who converted) in the
 // URL contract (`from`, `to`, `tz` beside the list's own filter), the previous window's label,
-// sentiment buckets as columns, and ranking moves derived from each row's score change.
+// sentiment buckets as columns, ranking moves derived from each row's score change, and the chain's
+// sorting (`sort` in the URL) and totals.
+import { rateOf } from "@/components/charts/trend-chart-data";
+import type { SortColumn } from "@/components/data-table/table-sort";
 import { SENTIMENTS } from "@/lib/data-api/constants";
 import type { RankingRow } from "@/lib/data-api/schemas";
 import { formatBucket } from "@/lib/format/format";
 import { comparisonLabel, type ComparedAnswer } from "@/lib/range/comparison";
 import { rangeParams, type DateRange } from "@/lib/range/date-range";
 import type { Sentiments } from "@/lib/server/insights/mentions";
-import type { Platform } from "@/lib/server/insights/platforms";
+import type { Platform, PlatformPrevious, PlatformRow } from "@/lib/server/insights/platforms";
 import type { SentimentPoint } from "@/lib/server/insights/sentiment";
 
 export type SentimentKey = (typeof SENTIMENTS)[number];
@@ -24,6 +27,9 @@ export function sentimentShares(s: Sentiments): Array<{ key: SentimentKey; count
 
 /** The share of positive mentions in percent (one decimal), null without any: what a sentiment change compares. */
 export const positiveShare = (s: Sentiments): number | null => sentimentShares(s)[0]!.share;
+
+/** The share of negative mentions in percent (one decimal), null without any. */
+export const negativeShare = (s: Sentiments): number | null => sentimentShares(s)[2]!.share;
 
 const withRange = (path: string, filters: Record<string, string>, range: DateRange) => `${path}?${new URLSearchParams({ ...filters, ...rangeParams(range) }).toString()}`;
 
@@ -85,3 +91,50 @@ export function rankingMoves(rows: readonly RankingRow[]): RankingMove[] {
     change: r.change,
   }));
 }
+
+/** The chain's sortable figures (`sort` on /platforms; without one, the platforms' own order), with their names in the sort menu. */
+export const PLATFORM_SORT: readonly SortColumn<PlatformRow>[] = [
+  { id: "mentions", kind: "number", value: (r) => r.mentions },
+  { id: "visitors", kind: "number", value: (r) => r.visitors },
+  { id: "conversions", kind: "number", value: (r) => r.conversions },
+  { id: "conversion_rate", kind: "number", value: (r) => r.conversion_rate },
+  { id: "positive_share", kind: "number", value: (r) => positiveShare(r.sentiment) },
+  { id: "negative", kind: "number", value: (r) => r.sentiment.negative },
+  { id: "avg_position", kind: "number", value: (r) => r.avg_position },
+];
+
+export const PLATFORM_SORT_LABELS: Record<string, string> = {
+  mentions: "Mentions",
+  visitors: "Visitors",
+  conversions: "Conversions",
+  conversion_rate: "Conversion rate",
+  positive_share: "Positive share",
+  negative: "Negative mentions",
+  avg_position: "Average position",
+};
+
+function sumPlatforms(rows: readonly PlatformPrevious[]): PlatformPrevious {
+  const sum = (value: (r: PlatformPrevious) => number) => rows.reduce((n, r) => n + value(r), 0);
+  const visitors = sum((r) => r.visitors);
+  const conversions = sum((r) => r.conversions);
+  return {
+    mentions: sum((r) => r.mentions),
+    sentiment: { positive: sum((r) => r.sentiment.positive), neutral: sum((r) => r.sentiment.neutral), negative: sum((r) => r.sentiment.negative) },
+    visitors,
+    conversions,
+    // Worked out again from the sums, never summed or averaged over the platforms.
+    conversion_rate: rateOf(conversions, visitors),
+    // How many of each platform's mentions had a known position is not in the answer, so no mean of means.
+    avg_position: null,
+  };
+}
+
+/**
+ * All AI platforms together, in both windows: a mention and a visitor belong to one platform, so the
+ * counts and the sentiment split add up; the rate comes from the sums; an average position cannot be
+ * worked out from the platforms' own, so it is unknown.
+ */
+export const platformTotals = (rows: readonly PlatformRow[]): PlatformPrevious & { previous: PlatformPrevious } => ({
+  ...sumPlatforms(rows),
+  previous: sumPlatforms(rows.map((r) => r.previous)),
+});

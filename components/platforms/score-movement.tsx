@@ -121,8 +121,7 @@ export function ComponentMoves({ moves, window, firstDay, missing }: { moves: Co
               </span>
               {m.change !== null && (
                 <>
-                  <ChangeBadge change={m.change} unit="points" compact />
-                  <span className="small muted">from {formatNumber(m.from)}</span>
+                  <ChangeBadge change={m.change} current={m.now} unit="score" compact />
                 </>
               )}
             </span>
@@ -199,8 +198,7 @@ export function RankMoves({ moves, window, firstDay, missing }: { moves: RankMov
               {m.previousRank === null && missing === null && <span className="small muted"> (new in the ranking)</span>}
             </span>
             <span className="nowrap" style={{ display: "inline-flex", gap: 6, alignItems: "center" }}>
-              <ChangeBadge change={m.change} unit="points" compact />
-              {m.previousScore !== null && <span className="small muted">from {formatNumber(m.previousScore)}</span>}
+              <ChangeBadge change={m.change} current={m.score} unit="score" compact />
             </span>
           </li>
         ))}
@@ -232,7 +230,7 @@ function PlatformShifts() {
                 </span>
                 <span className="nowrap small" style={{ display: "inline-flex", gap: 6, alignItems: "center" }}>
                   positive share
-                  <ChangeBadge current={positiveShare(row.sentiment)} previous={positiveShare(row.previous.sentiment)} unit="points" window={previousWindowLabel(p)} compact />
+                  <ChangeBadge current={positiveShare(row.sentiment)} previous={positiveShare(row.previous.sentiment)} unit="rate" window={previousWindowLabel(p)} compact />
                 </span>
               </li>
             ))}

@@ -45,7 +45,7 @@ afterEach(() => {
 
 const inUtc = (ui: React.ReactElement) => renderWithProviders(<ViewerTimeZoneProvider tz="UTC">{ui}</ViewerTimeZoneProvider>);
 
-/** A workspace keeping a little of everything: 3 snapshots from 1 Nov, 2 notes, 1 view, an alert, the kept key, a second key. */
+/** A workspace keeping a little of everything: 3 snapshots from 1 Nov, 2 notes, 1 view, an alert, the kept key, a second key, 2 changes in its activity list. */
 async function keepSome(): Promise<void> {
   for (const day of [1, 2, 3]) {
     await store.snapshots.recordScore(ws, { at: Date.UTC(2026, 10, day, 9), score: 60, direction: "up", change: 1, breakdown: { visibility: 1, sentiment: 2, authority: 3, coverage: 4 } });
@@ -57,6 +57,8 @@ async function keepSome(): Promise<void> {
   await store.alerts.createRule(ws, { kind: "score_below", threshold: 50, destinationId: destination.id, cooldownMs: 3_600_000 });
   await store.workspaces.setWatching(ws, DEMO_KEYS.pro);
   await store.workspaces.linkKey(ws, DEMO_KEYS.free);
+  await store.activity.record(ws, { keyHint: "svc_sk_test_…9d1f", action: "watching.started", subject: "" });
+  await store.activity.record(ws, { keyHint: "svc_sk_test_…9d1f", action: "key.linked", subject: "svc_sk_test_…5b2d" });
 }
 
 describe("Delete everything kept", () => {
@@ -76,6 +78,7 @@ describe("Delete everything kept", () => {
       "1 saved view",
       "1 alert destination and 1 alert rule, with their deliveries and the weekly digest",
       "The key kept for watching: nothing is collected in the background any more",
+      "The activity list: 2 changes and the keys that made them",
       "The links of this workspace's 2 keys: each opens a new, empty workspace when next used",
     ]);
     expect(form.textContent).toContain("Everyone signed in to this workspace is signed out, you included. This cannot be undone.");

@@ -18,7 +18,7 @@ import { StoreBrowserTimeZone } from "./store-time-zone";
 import { ThemeToggle } from "./theme-toggle";
 import styles from "./shell.module.css";
 
-export function AppShell({ account, timeZoneKnown, children }: { account: AccountInfo; timeZoneKnown: boolean; children: ReactNode }) {
+export function AppShell({ account, children }: { account: AccountInfo; children: ReactNode }) {
   return (
     <DisplayTimeZoneProvider>
       <a className="skip-link" href="#main">
@@ -63,7 +63,7 @@ export function AppShell({ account, timeZoneKnown, children }: { account: Accoun
           </div>
         </div>
       </header>
-      <StoreBrowserTimeZone refresh={!timeZoneKnown} />
+      <StoreBrowserTimeZone />
       <main id="main" className="main" tabIndex={-1}>
         {children}
       </main>

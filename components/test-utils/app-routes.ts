@@ -14,6 +14,7 @@ import * as ruleById from "@/app/api/alerts/rules/[id]/route";
 import * as rulePreview from "@/app/api/alerts/rules/preview/route";
 import * as rules from "@/app/api/alerts/rules/route";
 import * as viewById from "@/app/api/views/[id]/route";
+import * as workspaceActivity from "@/app/api/workspace/activity/route";
 import * as workspace from "@/app/api/workspace/route";
 import * as workspaceKeys from "@/app/api/workspace/keys/route";
 import * as workspaceKeyById from "@/app/api/workspace/keys/[id]/route";
@@ -40,6 +41,7 @@ const FILE_ROUTES: [string, Record<string, unknown>][] = [
   ["alerts/deliveries/:id/retry", deliveryRetry],
   ["alerts/digest", digest],
   ["workspace", workspace],
+  ["workspace/activity", workspaceActivity],
   ["workspace/keys", workspaceKeys],
   ["workspace/keys/:id", workspaceKeyById],
 ];

@@ -8,14 +8,16 @@
 // Adding destinations is limited per workspace (write-limit.ts): each one costs a name lookup. A
 // "Send a test" or "Retry" that would send counts against the workspace's 10 a minute, counted in the
 // store (which every instance shares, Redis or not, as it does the deliveries they make): past it,
-// 429 with Retry-After in the shared error shape.
+// 429 with Retry-After in the shared error shape. Every change to destinations, rules and the digest
+// is recorded in the workspace's activity list with the key hint that made it (who pointed the digest
+// where); a rule's preview is refused to a key the Data API refuses what that kind replays.
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { serverContext } from "@/lib/server/context";
 import { getEnv } from "@/lib/server/env";
 import { finalError, invalidParameter, json, withErrors } from "@/lib/server/http";
-import { jsonBodyOf, storeScope } from "@/lib/server/store-scope";
+import { jsonBodyOf, requireResource, storeScope, type StoreResource } from "@/lib/server/store-scope";
 import { MANUAL_SENDS_PER_WINDOW, MAX_WAITING_PER_DESTINATION, type Attempt, type Destination, type Rule } from "@/lib/store/alerts";
 import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
@@ -24,6 +26,7 @@ import { nextDigestAt } from "./digest";
 import { checkResolved, checkSlackWebhookUrl, isDestinationRefused, parseDestinationUrl, urlHint } from "./destination-url";
 import type { EventBody } from "./messages";
 import { alertsDeliverer } from "./runtime";
+import { ruleSentence } from "./rule-sentence";
 import { checkThreshold, isRuleKind, RULE_KINDS, type RuleKind } from "./rules";
 import { limitAlertWrite } from "./write-limit";
 
@@ -79,6 +82,16 @@ async function takeManualSend(store: Store, workspace: WorkspaceId, kind: "test"
   });
 }
 
+/** A destination as the activity list names it: its name and where it sends (the URL's hint, never the URL). */
+const destinationSubject = (d: Destination) => (d.urlHint ? `${d.name} (${d.urlHint})` : d.name);
+
+/** A rule as the activity list names it: its sentence and where it sends. */
+async function ruleSubject(store: Store, workspace: WorkspaceId, rule: Rule): Promise<string> {
+  const sentence = isRuleKind(rule.kind) ? ruleSentence({ kind: rule.kind, threshold: rule.threshold }) : rule.kind;
+  const destination = await store.alerts.destination(workspace, rule.destinationId);
+  return destination ? `${sentence} → ${destination.name}` : sentence;
+}
+
 const notFound = (what: string) => finalError({ status: 404, code: "not_found", message: `This workspace has no ${what} with that id (deleted meanwhile?).` });
 const noStore = { "Cache-Control": "no-store" };
 const noContent = () => new Response(null, { status: 204, headers: noStore });
@@ -116,7 +129,7 @@ export const listDestinations = withErrors("the alert destinations", async (req:
 
 /** POST /api/alerts/destinations {kind, name, url}: 201, with the signing secret of a webhook (once); 429 past 10 a minute. */
 export const createDestination = withErrors("adding the destination", async (req: Request) => {
-  const { store, workspace } = await storeScope(req, { write: true });
+  const { store, workspace, record } = await storeScope(req, { write: true });
   const body = await jsonBodyOf(req, destinationBody, '{"kind": "webhook", "name": "Ops", "url": "https://example.com/hooks/analytics"}');
   const allowPrivate = getEnv().webhookAllowPrivate;
   let url: URL;
@@ -132,14 +145,17 @@ export const createDestination = withErrors("adding the destination", async (req
   }
   const secret = body.kind === "webhook" ? newSigningSecret() : null;
   const destination = await store.alerts.createDestination(workspace, { kind: body.kind, name: body.name, url: url.toString(), urlHint: urlHint(url), secret });
+  await record("destination.added", destinationSubject(destination));
   return json({ ...destinationJson(destination), ...(secret ? { secret } : {}) }, { status: 201, headers: noStore });
 });
 
 /** DELETE /api/alerts/destinations/{id}: 204 (its rules, deliveries and the digest going there go too). */
 export const deleteDestination = withErrors("deleting the destination", async (req: Request, ctx: IdContext) => {
-  const { store, workspace } = await storeScope(req, { write: true });
+  const { store, workspace, record } = await storeScope(req, { write: true });
   const id = await idOf(ctx, "dst", "destination");
-  if (!(await store.alerts.removeDestination(workspace, id))) throw notFound("destination");
+  const destination = await store.alerts.destination(workspace, id);
+  if (!destination || !(await store.alerts.removeDestination(workspace, id))) throw notFound("destination");
+  await record("destination.deleted", destinationSubject(destination));
   return noContent();
 });
 
@@ -194,7 +210,7 @@ export const listRules = withErrors("the alert rules", async (req: Request) => {
 
 /** POST /api/alerts/rules {kind, threshold, destination_id, cooldown_minutes?}: 201 the rule. */
 export const createRule = withErrors("adding the rule", async (req: Request) => {
-  const { store, workspace } = await storeScope(req, { write: true });
+  const { store, workspace, record } = await storeScope(req, { write: true });
   const body = await jsonBodyOf(req, ruleBody, '{"kind": "score_drop", "threshold": 5, "destination_id": "dst_…"}');
   const kind = body.kind as RuleKind;
   const rule = await store.alerts.createRule(workspace, {
@@ -204,20 +220,38 @@ export const createRule = withErrors("adding the rule", async (req: Request) => 
     cooldownMs: (body.cooldown_minutes ?? 60) * 60_000,
   });
   if (!rule) throw finalError({ status: 404, code: "not_found", message: "This workspace has no destination with that id: add one first.", param: "destination_id" });
+  await record("rule.added", await ruleSubject(store, workspace, rule));
   return json(ruleJson(rule), { status: 201, headers: noStore });
 });
 
 /** DELETE /api/alerts/rules/{id}: 204. */
 export const deleteRule = withErrors("deleting the rule", async (req: Request, ctx: IdContext) => {
-  const { store, workspace } = await storeScope(req, { write: true });
+  const { store, workspace, record } = await storeScope(req, { write: true });
   const id = await idOf(ctx, "rule", "rule");
-  if (!(await store.alerts.removeRule(workspace, id))) throw notFound("rule");
+  const rule = await store.alerts.rule(workspace, id);
+  // Said before it goes: the sentence names its destination, read while the rule still points there.
+  const subject = rule ? await ruleSubject(store, workspace, rule) : "";
+  if (!rule || !(await store.alerts.removeRule(workspace, id))) throw notFound("rule");
+  await record("rule.deleted", subject);
   return noContent();
 });
 
+/**
+ * What each kind's preview replays from the kept history, and so the resource a key must be allowed
+ * upstream to see it: the firings name the score, the ranking, or the days' figures.
+ */
+const PREVIEW_DERIVES_FROM: Record<RuleKind, StoreResource> = {
+  score_drop: "/intelligence/score",
+  score_below: "/intelligence/score",
+  rank_passed: "/intelligence/ranking",
+  negative_mentions: "/mentions",
+  ai_visitors_drop: "/visitors",
+  conversions_drop: "/visitors",
+};
+
 /** GET /api/alerts/rules/preview?kind&threshold&cooldown_minutes: how often it would have fired in 30 days. */
 export const previewRuleRoute = withErrors("the rule's preview", async (req: Request) => {
-  const { store, workspace } = await storeScope(req, { write: false });
+  const { store, workspace, apiKey } = await storeScope(req, { write: false });
   const params = new URL(req.url).searchParams;
   const kind = params.get("kind");
   if (!isRuleKind(kind)) throw invalidParameter("kind", `kind must be one of ${RULE_KINDS.join(", ")}.`);
@@ -226,7 +260,10 @@ export const previewRuleRoute = withErrors("the rule's preview", async (req: Req
   const rawCooldown = params.get("cooldown_minutes");
   const cooldown = rawCooldown === null ? 60 : Number(rawCooldown);
   if (!Number.isInteger(cooldown) || cooldown < 0 || cooldown > COOLDOWN_MAX_MINUTES) throw invalidParameter("cooldown_minutes", `cooldown_minutes must be a whole number from 0 to ${COOLDOWN_MAX_MINUTES}.`);
-  const preview = await previewRule(store, workspace, { kind, threshold: threshold(kind, value), cooldownMs: cooldown * 60_000 }, serverContext().now());
+  const rule = { kind, threshold: threshold(kind, value), cooldownMs: cooldown * 60_000 };
+  // A question answered as asked (bad input is a 400 whoever asks), then only to a key allowed what it replays.
+  await requireResource(apiKey, PREVIEW_DERIVES_FROM[kind]);
+  const preview = await previewRule(store, workspace, rule, serverContext().now());
   return json(preview, { headers: noStore });
 });
 
@@ -276,5 +313,7 @@ export const putDigest = withErrors("setting the weekly digest", async (req: Req
   if (!(await scope.store.alerts.setDigest(scope.workspace, body.destination_id))) {
     throw finalError({ status: 404, code: "not_found", message: "This workspace has no destination with that id.", param: "destination_id" });
   }
+  const destination = body.destination_id === null ? undefined : await scope.store.alerts.destination(scope.workspace, body.destination_id);
+  await (destination ? scope.record("digest.set", destinationSubject(destination)) : scope.record("digest.stopped", ""));
   return json(await digestJson(scope), { headers: noStore });
 });

@@ -14,7 +14,7 @@ import { resolveHistoryRange } from "@/lib/history/routes";
 import { serverContext } from "@/lib/server/context";
 import { finalError, json, withErrors } from "@/lib/server/http";
 import type { BffRouteDef } from "@/lib/server/routes";
-import { jsonBodyOf, storeScope } from "@/lib/server/store-scope";
+import { jsonBodyOf, storeRead, storeScope } from "@/lib/server/store-scope";
 import type { Annotation } from "@/lib/store/annotations";
 
 const SUBJECT = "the notes";
@@ -76,13 +76,11 @@ const ANNOTATION_ID = /^ann_[A-Za-z0-9_-]{1,64}$/;
 export const annotationsListRoute = {
   query: historyParams,
   subject: SUBJECT,
-  resolve: async (ctx, input): Promise<{ data: AnnotationJson[] }> => {
+  resolve: storeRead(null, async ({ store, workspace }, input: { query: Record<string, unknown> }): Promise<{ data: AnnotationJson[] }> => {
     const range = resolveHistoryRange(input.query as HistoryParams, serverContext().now());
-    const store = await serverContext().store();
-    const workspace = await store.workspaces.workspaceForKey(ctx.session.apiKey);
-    const notes = await store.annotations.list(workspace.id, { from: range.from, to: range.to });
+    const notes = await store.annotations.list(workspace, { from: range.from, to: range.to });
     return { data: notes.map(annotationJson) };
-  },
+  }),
 } satisfies BffRouteDef;
 
 /** POST /api/annotations {date, end_date?, text, author?}: 201 the note; 422 `limit_reached` over the workspace's bound. */

@@ -11,6 +11,11 @@ export type CallOptions = {
   onWait?: (ms: number) => void;
   /** Asks the Data API even when a cached answer exists (sign-in's check of a key); the answer is still kept. */
   fresh?: boolean;
+  /**
+   * `false`: the answer is not kept in the cache (a recheck of the key, lib/server/key-standing.ts:
+   * its body answers nobody's question, and must not stand in for a read asked a moment later).
+   */
+  keep?: boolean;
 };
 
 export interface DataApi {

@@ -144,6 +144,19 @@ describe("against the sandbox", () => {
     expect(sandbox.stats().byPath["/mentions"]).toBe(3);
   });
 
+  it("a fresh read asks upstream whatever is cached; one with keep: false leaves the cache as it was", async () => {
+    const api = client(DEMO_KEYS.pro, { ttlMs: 60_000 });
+    const first = await api.get("/intelligence/score", {});
+    await api.get("/intelligence/score", {}, { fresh: true, keep: false });
+    expect(sandbox.stats().byPath["/intelligence/score"]).toBe(2);
+    // The key's check was not kept: the next read is the answer cached before it.
+    expect(await api.get("/intelligence/score", {})).toBe(first);
+    expect(sandbox.stats().byPath["/intelligence/score"]).toBe(2);
+    await api.get("/intelligence/ranking", {}, { fresh: true, keep: false });
+    await api.get("/intelligence/ranking", {});
+    expect(sandbox.stats().byPath["/intelligence/ranking"]).toBe(2);
+  });
+
   it("lets interactive requests go ahead of queued bulk requests", async () => {
     const api = createDataApiClient({
       baseUrl: sandbox.baseUrl,

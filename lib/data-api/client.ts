@@ -212,11 +212,12 @@ export function createDataApiClient(options: DataApiClientOptions): DataApi {
           const started = performance.now();
           const value = await scheduler.schedule((ctx) => attempt(relative, normalize, ctx), { priority, signal, onWait: callOptions.onWait });
           log?.({ key: keyHint, path: relative, status: 200, ms: performance.now() - started });
-          if (useCache) await cache.store.set(relative, value, ttlMs);
+          if (useCache && callOptions.keep !== false) await cache.store.set(relative, value, ttlMs);
           return value;
         };
-        // Other instances asking at the same moment wait for this one's entry (and vice versa).
-        return useCache && cache.shared ? cache.shared.run(relative, fetchAndKeep, signal) : fetchAndKeep();
+        // Other instances asking at the same moment wait for this one's entry (and vice versa); an
+        // answer not kept is no entry to wait for.
+        return useCache && cache.shared && callOptions.keep !== false ? cache.shared.run(relative, fetchAndKeep, signal) : fetchAndKeep();
       },
       callOptions.signal,
     );

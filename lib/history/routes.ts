@@ -4,12 +4,16 @@
 // `tz`, both inclusive, default the 30 days to today; 400 naming `from` when backwards or over 366
 // days). Only what was recorded is answered, oldest first: a day without a snapshot is absent, never
 // filled in. `since` is where the workspace's history begins (its first snapshot ever), whatever the range.
+// Each is declared with the upstream resource it was kept from (`storeRead`, lib/server/store-scope.ts):
+// a key the Data API refuses that resource is refused its history too, and a key it refuses altogether
+// ends the session, as on every route of the store.
 import "server-only";
 import { PERIODS } from "@/lib/data-api/constants";
 import { calendarDayNumber, historyParams, insightsRangeProblem, type HistoryParams } from "@/lib/data-api/params";
 import { dateOf, dayStart, todayIn } from "@/lib/range/calendar";
 import { serverContext } from "@/lib/server/context";
 import { invalidParameter } from "@/lib/server/http";
+import { storeRead, type StoreScope } from "@/lib/server/store-scope";
 import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
 import type { BffRouteDef, RouteContext } from "@/lib/server/routes";
@@ -39,21 +43,20 @@ type Scope = { store: Store; workspace: WorkspaceId; since: string | null; demo:
 /**
  * The session's workspace and the range, its history made current first: the current `latest` is
  * read (shared with the page's own read of it by the client's single flight and cache) and recorded,
- * this process's recordings settle, and a demo's past is in. A failed read of `latest` (a key without
- * access to it) leaves the history as it is.
+ * this process's recordings settle, and a demo's past is in. A failed read of `latest` (the Data API
+ * away) leaves the history as it is.
  */
-async function scopeOf(ctx: RouteContext, query: Record<string, unknown>, latest: "/intelligence/score" | "/intelligence/ranking"): Promise<Scope> {
+async function scopeOf(scope: StoreScope, ctx: RouteContext, query: Record<string, unknown>, latest: "/intelligence/score" | "/intelligence/ranking"): Promise<Scope> {
   const range = resolveHistoryRange(query as HistoryParams, serverContext().now());
-  const store = await serverContext().store();
-  let workspace = await store.workspaces.workspaceForKey(ctx.session.apiKey);
+  const { store, workspace: id } = scope;
   const read = ctx.api.get(latest, {}, { signal: ctx.signal }).then(
     (result) => recordOnRead(ctx.session.apiKey, latest, result),
     () => undefined,
   );
-  await Promise.all([read, ensureDemoHistory(store, workspace.id, ctx.session.apiKey)]);
+  await Promise.all([read, ensureDemoHistory(store, id, ctx.session.apiKey)]);
   await recordingsSettled();
-  workspace = (await store.workspaces.workspace(workspace.id)) ?? workspace;
-  return { store, workspace: workspace.id, since: iso(workspace.historySince), demo: await demoHistoryOf(store, workspace.id), range };
+  const workspace = await store.workspaces.workspace(id);
+  return { store, workspace: id, since: iso(workspace?.historySince ?? null), demo: await demoHistoryOf(store, id), range };
 }
 
 const instants = (r: HistoryRange) => ({ from: r.startMs, to: r.endMs - 1 });
@@ -62,8 +65,8 @@ const windowOf = (r: HistoryRange) => ({ from: r.from, to: r.to, tz: r.tz });
 export const scoreHistoryRoute = {
   query: historyParams,
   subject: "the score's history",
-  resolve: async (ctx: RouteContext, input: { query: Record<string, unknown> }) => {
-    const { store, workspace, since, demo, range } = await scopeOf(ctx, input.query, "/intelligence/score");
+  resolve: storeRead("/intelligence/score", async (scope, input: { query: Record<string, unknown> }, ctx: RouteContext) => {
+    const { store, workspace, since, demo, range } = await scopeOf(scope, ctx, input.query, "/intelligence/score");
     const rows = await store.snapshots.scoreHistory(workspace, instants(range));
     return {
       ...windowOf(range),
@@ -71,14 +74,14 @@ export const scoreHistoryRoute = {
       demo,
       data: rows.map((r) => ({ at: iso(r.at)!, score: r.score, direction: r.direction, change: r.change, breakdown: r.breakdown })),
     };
-  },
+  }),
 } satisfies BffRouteDef;
 
 export const rankingHistoryRoute = {
   query: historyParams,
   subject: "the ranking's history",
-  resolve: async (ctx: RouteContext, input: { query: Record<string, unknown> }) => {
-    const { store, workspace, since, demo, range } = await scopeOf(ctx, input.query, "/intelligence/ranking");
+  resolve: storeRead("/intelligence/ranking", async (scope, input: { query: Record<string, unknown> }, ctx: RouteContext) => {
+    const { store, workspace, since, demo, range } = await scopeOf(scope, ctx, input.query, "/intelligence/ranking");
     const rows = await store.snapshots.rankingHistory(workspace, instants(range));
     return {
       ...windowOf(range),
@@ -86,7 +89,7 @@ export const rankingHistoryRoute = {
       demo,
       data: rows.map((r) => ({ at: iso(r.at)!, entries: r.entries.map((e) => ({ rank: e.rank, name: e.name, score: e.score, is_workspace: e.is_workspace })) })),
     };
-  },
+  }),
 } satisfies BffRouteDef;
 
 /** The daily-figures kind of the overview of one of the Data API's periods, as the collector keeps it. */
@@ -95,12 +98,11 @@ export const overviewKind = (period: string) => `overview:${period}`;
 export const historyOverviewRoute = {
   query: historyParams,
   subject: "the overview's history",
-  resolve: async (ctx: RouteContext, input: { query: Record<string, unknown> }) => {
+  resolve: storeRead("/analytics/overview", async ({ store, workspace: id }, input: { query: Record<string, unknown> }) => {
     const range = resolveHistoryRange(input.query as HistoryParams, serverContext().now());
-    const store = await serverContext().store();
-    const workspace = await store.workspaces.workspaceForKey(ctx.session.apiKey);
+    const workspace = await store.workspaces.workspace(id);
     const byPeriod = await Promise.all(
-      PERIODS.map((period) => store.snapshots.dailyFigures(workspace.id, { kind: overviewKind(period), tz: range.tz, from: range.from, to: range.to })),
+      PERIODS.map((period) => store.snapshots.dailyFigures(id, { kind: overviewKind(period), tz: range.tz, from: range.from, to: range.to })),
     );
     const days = new Map<string, { date: string; recorded_at: string; periods: Record<string, unknown> }>();
     PERIODS.forEach((period, i) => {
@@ -110,8 +112,8 @@ export const historyOverviewRoute = {
         days.set(row.date, day);
       }
     });
-    return { ...windowOf(range), since: iso(workspace.historySince), data: [...days.values()].sort((a, b) => a.date.localeCompare(b.date)) };
-  },
+    return { ...windowOf(range), since: iso(workspace?.historySince ?? null), data: [...days.values()].sort((a, b) => a.date.localeCompare(b.date)) };
+  }),
 } satisfies BffRouteDef;
 
 export type ScoreHistory = Awaited<ReturnType<(typeof scoreHistoryRoute)["resolve"]>>;

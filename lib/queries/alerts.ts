@@ -8,6 +8,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import type { RuleKind } from "@/lib/alerts/rules";
+import { ACTIVITY_KEY } from "./activity";
 import { getJson, sendJson } from "./api";
 
 export type DestinationKind = "slack" | "webhook";
@@ -157,7 +158,8 @@ export function useAwaitedDeliveries() {
 /** The writes. Each refreshes what it may have changed once it is done or has failed (someone else may have changed it). */
 export function useAlertWrites() {
   const queryClient = useQueryClient();
-  const refresh = (...keys: ReadonlyArray<readonly unknown[]>) => Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+  // The activity list is read again after every write: each change to a destination, a rule or the digest is a line of it.
+  const refresh = (...keys: ReadonlyArray<readonly unknown[]>) => Promise.all([...keys, ACTIVITY_KEY].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
 
   // The answer holds a webhook's secret: the mutation cache lets it go as soon as nothing observes it
   // (the card resets it once it has taken the secret into its own state).

@@ -1,5 +1,5 @@
 // The server's dependencies in one place: the clock, the upstream retry policy, the transport, the
-// stores (revoked sessions, export status, sign-in throttle, insights' figures), the insights
+// stores (revoked sessions, export status, sign-in throttle, insights' figures, keys' verdicts), the insights
 // planner's policy, the per-key upstream clients made from them, and the store (the database of
 // workspaces, history and jobs, lib/store: opened on first use). Everything server-side reads
 // them here instead of keeping its own module-level singleton, so a test replaces the whole set
@@ -24,10 +24,12 @@ import { sharedRedis, type RedisLink } from "./redis/connection";
 import { startInstanceHeartbeat, type InstanceHeartbeat } from "./redis/instances";
 import { ResilientExportStatusStore } from "./redis/export-status";
 import { createResilientInsightsStore } from "./redis/insights";
+import { createResilientKeyVerdictStore } from "./redis/key-verdicts";
 import { createResilientRevocationStore } from "./redis/revocations";
 import { upstreamFetch } from "./upstream-transport";
 import { createSignInThrottle, type SignInThrottle } from "./sign-in-throttle";
 import { createMemoryInsightsStore, type InsightsStore } from "./stores/insights";
+import { createMemoryKeyVerdictStore, type KeyVerdictStore } from "./stores/key-verdicts";
 import { createMemoryRevocationStore, type RevocationStore } from "./stores/revocations";
 import { sharedStore } from "@/lib/store/shared";
 import type { Store } from "@/lib/store/store";
@@ -60,6 +62,8 @@ export type ServerContext = {
     exportStatus: ExportStatusStore;
     signInThrottle: SignInThrottle;
     insights: InsightsStore;
+    /** What the Data API last said about each key in use (key-standing.ts: the store's routes' recheck). */
+    keyVerdicts: KeyVerdictStore;
   };
   insights: InsightsPolicy;
   /**
@@ -105,12 +109,14 @@ function defaultContext(): ServerContext {
           exportStatus: new ResilientExportStatusStore(redis, now),
           signInThrottle: createSignInThrottle({ redis }),
           insights: createResilientInsightsStore(redis, { secret: () => getEnv().sessionSecret, now }),
+          keyVerdicts: createResilientKeyVerdictStore(redis, now),
         }
       : {
           revocations: createMemoryRevocationStore({ now }),
           exportStatus: new MemoryExportStatusStore(undefined, now),
           signInThrottle: createSignInThrottle(),
           insights: createMemoryInsightsStore({ now }),
+          keyVerdicts: createMemoryKeyVerdictStore({ now }),
         },
     insights: { strategy: "auto", gatherMs: 25 },
     runningExports: new Map(),

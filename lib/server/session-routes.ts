@@ -5,10 +5,10 @@
 import "server-only";
 import { isDataApiError, type DataApiError } from "@/lib/data-api/errors";
 import { MAX_BODY_BYTES } from "./body-limit";
-import { clientKey } from "./client-address";
 import { isSameOrigin } from "./csrf";
 import { DEMO_IDS, loadDemoKeys } from "./demo-keys";
-import { getEnv } from "./env";
+import { beginKeyAttempt } from "./key-attempts";
+import { keyJustWorked } from "./key-standing";
 import { finalError, invalidParameter, json, withErrors } from "./http";
 import { readBodyText } from "./request-body";
 import {
@@ -21,7 +21,6 @@ import {
   sessionSetCookie,
   toPageSession,
 } from "./session";
-import { serverContext } from "./context";
 import { dataApiForKey, discardKey, rateBudgetForKey } from "./upstream";
 
 
@@ -93,19 +92,15 @@ function signInFailure(error: DataApiError): DataApiError {
 
 /**
  * POST /api/session: {apiKey} or {demo}. Every attempt reserves a throttle point for its client
- * first; only a successful sign-in gives it back, so whatever fails (bad body or key form, rejected
+ * (and a session it already has; key-attempts.ts) first; only a successful sign-in gives it back, so whatever fails (bad body or key form, rejected
  * key, upstream errors, timeouts) counts. Cross-site requests are refused before that: a foreign page
  * must not be able to spend a visitor's attempts.
  */
 export const signIn = withErrors("sign-in", async (req: Request) => {
   if (!isSameOrigin(req)) throw csrfRejected();
-  const client = clientKey(req, getEnv().trustedProxies);
-  const wait = await serverContext().stores.signInThrottle.begin(client);
-  if (wait > 0) {
-    throw finalError({ status: 429, code: "too_many_attempts", message: `Too many failed sign-in attempts; try again in ${wait} s.`, retryAfter: wait });
-  }
+  const attempt = await beginKeyAttempt(req, "sign-in");
   const response = await signInOnce(req);
-  await serverContext().stores.signInThrottle.succeeded(client);
+  await attempt.succeeded();
   return response;
 });
 
@@ -140,6 +135,8 @@ async function signInOnce(req: Request): Promise<Response> {
     }
   }
 
+  // The check just made is the store's recheck too (key-standing.ts): none is due for minutes.
+  await keyJustWorked(apiKey);
   // The check's X-RateLimit-Limit is the workspace's plan: kept in the session for the header.
   const budget = rateBudgetForKey(apiKey);
   const sealed = await sealSession(apiKey, budget.learned ? budget.perMinute : undefined);

@@ -1,26 +1,104 @@
-// What every route of the store starts with: the session's workspace and the store (after the
-// same-origin check for a write), and a JSON body read with a zod schema, a bad field being a 400
-// that names it. One place, so the notes, the alerts and whatever the store serves next judge a
-// request the same way.
+// What every route of the store starts with: the same-origin check for a write, the session, the
+// session's key still standing upstream (key-standing.ts: rechecked at most every 5 minutes; a key the
+// Data API refuses ends the session, a key refused the resource a route derives from is refused what
+// the store kept of it), then the store and the session's workspace; and a JSON body read with a zod
+// schema, a bad field being a 400 that names it. One place, so the notes, views, alerts, the workspace,
+// the history and whatever the store serves next judge a request the same way: the route files under
+// app/api call `storeScope`, the store's reads in the BFF's table are declared with `storeRead`, and a
+// route that learns what it derives from only from its input (a rule's preview) calls `requireResource`.
 import "server-only";
 import type { z } from "zod";
+import type { ActivityAction } from "@/lib/activity/actions";
+import { DataApiError } from "@/lib/data-api/errors";
+import { endpoints } from "@/lib/data-api/endpoints";
 import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
 import { serverContext } from "./context";
 import { isSameOrigin, sameOriginRejected } from "./csrf";
-import { invalidParameter, unauthorized } from "./http";
+import { finalError, invalidParameter, mapUpstreamError, unauthorized } from "./http";
+import { keyStanding, type StoreResource } from "./key-standing";
 import { readJsonObject } from "./request-body";
-import { getRequestSession } from "./session";
+import { getRequestSession, revokeSession, type PageSession, type Session } from "./session";
 
-export type StoreScope = { store: Store; workspace: WorkspaceId; apiKey: string };
+export type { StoreResource } from "./key-standing";
 
-/** The store and the session's workspace; a write (`write: true`) must pass the same-origin check first. */
-export async function storeScope(req: Request, options: { write: boolean }): Promise<StoreScope> {
+/** The store, the session's workspace, and who is asking: the key, and its hint for the activity list. */
+export type StoreScope = {
+  store: Store;
+  workspace: WorkspaceId;
+  apiKey: string;
+  keyHint: string;
+  /**
+   * Records a change the route just made in the workspace's activity list, with the session's key
+   * hint: one line per change (`await record("rule.added", sentence)`), whatever the domain.
+   */
+  record(action: ActivityAction, subject: string): Promise<void>;
+};
+
+export type StoreScopeOptions = {
+  /** A write (POST, PUT, PATCH, DELETE): the same-origin check comes first. */
+  write: boolean;
+  /** The upstream resource what the route answers was kept from: a key refused it is refused here (403). */
+  derivesFrom?: StoreResource;
+};
+
+/** The store and the session's workspace for `req`, once the session and its key pass (see the module's first lines). */
+export async function storeScope(req: Request, options: StoreScopeOptions): Promise<StoreScope> {
   if (options.write && !isSameOrigin(req)) throw sameOriginRejected();
   const session = await getRequestSession(req);
   if (!session) throw unauthorized();
+  return sessionStoreScope(session, options.derivesFrom);
+}
+
+const hasId = (session: PageSession | Session): session is Session => "sessionId" in session;
+
+/**
+ * `storeScope` for a session already read (a route of the BFF's table, or a page's prefetch of it).
+ * A key the Data API refuses ends the session here (revoked on every instance, so the page's own
+ * prefetches stop too) and throws the upstream's 401, which the error mapping answers as every
+ * upstream 401 (`session_expired`, the cookie cleared).
+ */
+export async function sessionStoreScope(session: PageSession | Session, derivesFrom?: StoreResource): Promise<StoreScope> {
+  const standing = await keyStanding(session.apiKey, derivesFrom);
+  if (standing.key === "refused") {
+    if (hasId(session)) await revokeSession(session);
+    throw keyRefused();
+  }
+  if (derivesFrom && standing.resource === "refused") throw resourceRefused(derivesFrom);
   const store = await serverContext().store();
-  return { store, workspace: (await store.workspaces.workspaceForKey(session.apiKey)).id, apiKey: session.apiKey };
+  const workspace = (await store.workspaces.workspaceForKey(session.apiKey)).id;
+  const record = async (action: ActivityAction, subject: string) => {
+    await store.activity.record(workspace, { keyHint: session.keyHint, action, subject });
+  };
+  return { store, workspace, apiKey: session.apiKey, keyHint: session.keyHint, record };
+}
+
+/** The upstream's 401, which the error mapping answers as every upstream 401 (`session_expired`, the cookie cleared). */
+const keyRefused = () => new DataApiError({ status: 401, code: "unauthorized", message: "The Data API refused this key." });
+
+/** In the live widget's own words: the score's history is refused as the score is. */
+function resourceRefused(resource: StoreResource): DataApiError {
+  const { status, code, message } = mapUpstreamError(new DataApiError({ status: 403, code: "forbidden", message: "" }), endpoints[resource].subject).error;
+  return finalError({ status, code, message });
+}
+
+/**
+ * For a route that knows what it derives from only once its input is read (a rule's preview, by its
+ * kind): after `storeScope`, a 403 unless the key may read `resource` (asked as `derivesFrom` is).
+ */
+export async function requireResource(apiKey: string, resource: StoreResource): Promise<void> {
+  const standing = await keyStanding(apiKey, resource);
+  // Refused since the scope was judged (the resource's probe met a 401): the session ends as above.
+  if (standing.key === "refused") throw keyRefused();
+  if (standing.resource === "refused") throw resourceRefused(resource);
+}
+
+/**
+ * A read of the BFF's table (lib/server/routes.ts) served from the store, declared with the upstream
+ * resource it derives from (null: the team's own writing, such as notes): its resolver gets the scope.
+ */
+export function storeRead<C extends { session: PageSession }, I, R>(derivesFrom: StoreResource | null, resolve: (scope: StoreScope, input: I, ctx: C) => Promise<R>): (ctx: C, input: I) => Promise<R> {
+  return async (ctx, input) => resolve(await sessionStoreScope(ctx.session, derivesFrom ?? undefined), input, ctx);
 }
 
 /** The request's JSON object read with `schema`, or a 400 naming the first bad field (`body` when it is not a JSON object). */

@@ -22,6 +22,7 @@ import type { StoreConfig, StoreKind } from "@/lib/store/database";
 import type { Store } from "@/lib/store/store";
 import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
 import { serverContext } from "./context";
+import { createSignInThrottle } from "./sign-in-throttle";
 import { createMemoryRevocationStore } from "./stores/revocations";
 import { call, callApi, ORIGIN, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "./test-support";
 import type { LinkBody, WorkspaceBody } from "./workspace-routes";
@@ -37,8 +38,13 @@ async function storeFor(kind: StoreKind): Promise<{ store: Store; config: StoreC
   const config = await stores.config(kind);
   const store = await stores.open(config);
   clockAhead = 0;
-  // Each test's own revocations: a key's sessions ended in one test end nothing in the next.
-  overrideContext({ store: async () => store, now: () => Date.now() + clockAhead, stores: { ...serverContext().stores, revocations: createMemoryRevocationStore() } });
+  // Each test's own revocations (a key's sessions ended in one test end nothing in the next) and
+  // sign-in throttle (linking attempts count against it).
+  overrideContext({
+    store: async () => store,
+    now: () => Date.now() + clockAhead,
+    stores: { ...serverContext().stores, revocations: createMemoryRevocationStore(), signInThrottle: createSignInThrottle() },
+  });
   return { store, config };
 }
 
@@ -47,7 +53,7 @@ const later = () => {
   clockAhead += 1000;
 };
 
-const NOTHING_KEPT = { snapshots: 0, notes: 0, views: 0, alert_destinations: 0, alert_rules: 0, kept_key: false };
+const NOTHING_KEPT = { snapshots: 0, notes: 0, views: 0, alert_destinations: 0, alert_rules: 0, kept_key: false, activity: 0 };
 
 const write = (method: string, headers: Record<string, string> = {}, body?: string): RequestInit => ({
   method,
@@ -278,7 +284,7 @@ describe.each(STORE_KINDS)("workspace routes (%s)", (kind) => {
     await store.annotations.create(ws, { date: "2026-11-02", text: "Campaign started" });
     await store.views.create(ws, { name: "AI visitors", path: "/visitors", query: {} });
     await store.snapshots.recordScore(ws, { at: Date.UTC(2026, 10, 1), score: 60, direction: "up", change: 1, breakdown: { visibility: 1, sentiment: 2, authority: 3, coverage: 4 } });
-    expect((await call<WorkspaceBody>(workspaceGet, "/api/workspace", { cookie: proCookie })).body.kept).toEqual({ snapshots: 1, notes: 1, views: 1, alert_destinations: 0, alert_rules: 0, kept_key: true });
+    expect((await call<WorkspaceBody>(workspaceGet, "/api/workspace", { cookie: proCookie })).body.kept).toEqual({ snapshots: 1, notes: 1, views: 1, alert_destinations: 0, alert_rules: 0, kept_key: true, activity: 2 });
 
     // Anything but the word itself changes nothing.
     for (const body of ["{}", '{"confirm": "yes"}', '{"confirm": "DELETE"}', '{"confirm": true}', "[]"]) {

@@ -18,10 +18,10 @@ import type { KeptSummary, LinkedKey, Workspace } from "@/lib/store/workspaces";
 import { serverContext } from "./context";
 import { isSameOrigin, sameOriginRejected } from "./csrf";
 import { finalError, invalidParameter, json, unauthorized, withErrors } from "./http";
+import { beginKeyAttempt } from "./key-attempts";
 import { readJsonObject } from "./request-body";
-import { requireSession } from "./routes";
 import { API_KEY_PATTERN, endSessionsOfKey, getRequestSession, revokeSession, sessionClearCookie } from "./session";
-import { storeScope } from "./store-scope";
+import { storeScope, type StoreScope } from "./store-scope";
 import { dataApiForKey, discardKey } from "./upstream";
 
 const KEY_FORM_MESSAGE = "apiKey must be a workspace API key: svc_sk_live_ or svc_sk_test_ followed by letters, digits, _ or -.";
@@ -30,7 +30,7 @@ const KEY_FORM_MESSAGE = "apiKey must be a workspace API key: svc_sk_live_ or sv
 export type LinkedKeyBody = { id: string; key_hint: string; linked_at: string; current: boolean };
 
 /** What deleting everything would delete, counted (Settings' confirmation names it). */
-export type KeptBody = { snapshots: number; notes: number; views: number; alert_destinations: number; alert_rules: number; kept_key: boolean };
+export type KeptBody = { snapshots: number; notes: number; views: number; alert_destinations: number; alert_rules: number; kept_key: boolean; activity: number };
 
 export type WorkspaceBody = {
   watching: Workspace["watching"];
@@ -53,12 +53,15 @@ const keptBody = (k: KeptSummary): KeptBody => ({
   alert_destinations: k.alertDestinations,
   alert_rules: k.alertRules,
   kept_key: k.keptKey,
+  activity: k.activity,
 });
 
-async function sessionWorkspace(req: Request): Promise<{ apiKey: string; workspace: Workspace }> {
-  const session = await requireSession(req);
-  const store = await serverContext().store();
-  return { apiKey: session.apiKey, workspace: await store.workspaces.workspaceForKey(session.apiKey) };
+/** The store's one scope (store-scope.ts: the session, its key rechecked upstream; writes check the same origin first, below) and the workspace as it is. */
+async function sessionWorkspace(req: Request): Promise<Omit<StoreScope, "workspace"> & { workspace: Workspace }> {
+  const scope = await storeScope(req, { write: false });
+  const workspace = await scope.store.workspaces.workspace(scope.workspace);
+  if (!workspace) throw new Error("the session's workspace could not be read back");
+  return { ...scope, workspace };
 }
 
 /** GET /api/workspace */
@@ -81,16 +84,18 @@ export const readWorkspace = withErrors("the workspace", async (req: Request) =>
 /** PUT /api/workspace/watch: the session's key is kept sealed so the background jobs can collect. */
 export const startWatching = withErrors("watching", async (req: Request) => {
   if (!isSameOrigin(req)) throw sameOriginRejected();
-  const { apiKey, workspace } = await sessionWorkspace(req);
+  const { apiKey, workspace, record } = await sessionWorkspace(req);
   const updated = await (await serverContext().store()).workspaces.setWatching(workspace.id, apiKey);
+  await record("watching.started", "");
   return json({ watching: updated.watching });
 });
 
 /** DELETE /api/workspace/watch: watching off, the sealed key deleted in the same statement. */
 export const stopWatching = withErrors("watching", async (req: Request) => {
   if (!isSameOrigin(req)) throw sameOriginRejected();
-  const { workspace } = await sessionWorkspace(req);
+  const { workspace, record } = await sessionWorkspace(req);
   const updated = await (await serverContext().store()).workspaces.stopWatching(workspace.id);
+  await record("watching.stopped", "");
   return json({ watching: updated.watching });
 });
 
@@ -164,7 +169,9 @@ async function sameWorkspace(sessionKey: string, otherKey: string, signal: Abort
  */
 export const linkKey = withErrors("linking a key", async (req: Request) => {
   if (!isSameOrigin(req)) throw sameOriginRejected();
-  const { apiKey, workspace } = await sessionWorkspace(req);
+  const { apiKey, workspace, record } = await sessionWorkspace(req);
+  // A guessed key is refused here as at sign-in: each attempt counts until one links.
+  const attempt = await beginKeyAttempt(req, "linking");
   const otherKey = await linkRequest(req);
   const store = await serverContext().store();
   if (otherKey !== apiKey) {
@@ -172,7 +179,12 @@ export const linkKey = withErrors("linking a key", async (req: Request) => {
       throw finalError({ status: 409, code: "conflict", message: "That key opens another workspace: its score, ranking or overview differ from this workspace's.", param: "apiKey" });
     }
   }
+  const before = (await store.workspaces.linkedKeys(workspace.id)).length;
   const linked = await store.workspaces.linkKey(workspace.id, otherKey);
+  // A key linked before answers its existing link: nothing changed, nothing recorded.
+  if (linked.merged) await record("key.linked", `${linked.keyHint} (what it had kept came along)`);
+  else if ((await store.workspaces.linkedKeys(workspace.id)).length > before) await record("key.linked", linked.keyHint);
+  await attempt.succeeded();
   const body: LinkBody = { id: linked.id, key_hint: linked.keyHint, linked_at: new Date(linked.linkedAt).toISOString(), merged: linked.merged };
   return json(body, { status: 201 });
 });
@@ -191,7 +203,7 @@ async function currentSession(req: Request) {
  * every session of it ends, and it opens a workspace of its own again, made on its next sign-in.
  */
 export const unlinkKey = withErrors("unlinking a key", async (req: Request, ctx: { params: Promise<{ id?: string }> }) => {
-  const { store, workspace, apiKey } = await storeScope(req, { write: true });
+  const { store, workspace, apiKey, record } = await storeScope(req, { write: true });
   const { id } = await ctx.params;
   // Anything that is not a link id of ours is simply not found.
   if (typeof id !== "string" || !/^lk_[A-Za-z0-9_-]{22}$/.test(id)) throw noSuchKey();
@@ -203,6 +215,7 @@ export const unlinkKey = withErrors("unlinking a key", async (req: Request, ctx:
   const unlinked = await store.workspaces.unlinkKey(workspace, id, apiKey);
   if (!unlinked) throw noSuchKey();
   await endSessionsOfKey(unlinked.id);
+  await record("key.unlinked", unlinked.keyHint);
   return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
 });
 

@@ -10,11 +10,16 @@ import { alertsDeliverer, alertWatchingPaused, checkAfterSnapshot } from "@/lib/
 import { serverCollectContext } from "@/lib/history/collect";
 import { historyJobs } from "@/lib/history/jobs";
 import { serverContext } from "@/lib/server/context";
+import { ACTIVITY_KEEP_DAYS } from "./activity";
 import { createJobScheduler, dailySlotAt, DAY_MS, type JobDefinition, type JobScheduler } from "./scheduler";
 import { isBuildPhase } from "./shared";
 import type { Store } from "./store";
 
-/** Deletes finished job runs (done or failed), and alert checks and sent events, older than `keepDays`, daily at 03:00 UTC. */
+/**
+ * Daily at 03:00 UTC: deletes finished job runs (done or failed) older than `keepDays`, alert checks
+ * and sent events older than `alertsKeepDays`, and activity records older than ACTIVITY_KEEP_DAYS
+ * (a workspace nobody changes keeps them otherwise: its list is trimmed only when it records).
+ */
 export function housekeepingJob(store: () => Promise<Store>, options: { keepDays: number; alertsKeepDays: number }): JobDefinition {
   return {
     name: "store.housekeeping",
@@ -25,7 +30,8 @@ export function housekeepingJob(store: () => Promise<Store>, options: { keepDays
       const before = now() - options.keepDays * DAY_MS;
       const deleted = await s.jobs.deleteFinished(before);
       const alerts = await s.alerts.prune(now() - options.alertsKeepDays * DAY_MS);
-      return `deleted ${deleted} finished job runs older than ${options.keepDays} days, ${alerts.checks} alert checks and ${alerts.events} sent alert events older than ${options.alertsKeepDays} days`;
+      const activity = await s.activity.prune(now() - ACTIVITY_KEEP_DAYS * DAY_MS);
+      return `deleted ${deleted} finished job runs older than ${options.keepDays} days, ${alerts.checks} alert checks and ${alerts.events} sent alert events older than ${options.alertsKeepDays} days, ${activity} activity records older than ${ACTIVITY_KEEP_DAYS} days`;
     },
   };
 }

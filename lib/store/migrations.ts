@@ -241,12 +241,33 @@ const migrations: Record<string, Migration> = {
       await setSchemaVersion(db, 3);
     },
   },
-  "0004_alert_sending": {
+  "0004_activity": {
+    async up(db: Kysely<unknown>) {
+      // Who changed what in a workspace (watching, keys, destinations, rules, the digest, shares,
+      // tokens): newest first by `at`, then `id`; bounded per workspace by the store (activity.ts).
+      await db.schema
+        .createTable("activity")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("at", "bigint", (c) => c.notNull())
+        .addColumn("key_hint", "text", (c) => c.notNull())
+        .addColumn("action", "text", (c) => c.notNull())
+        .addColumn("subject", "text", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("activity_by_workspace_at").on("activity").columns(["workspace_id", "at"]).execute();
+      // Housekeeping forgets what is older than 90 days, in every workspace at once.
+      await db.schema.createIndex("activity_by_at").on("activity").column("at").execute();
+
+      await setSchemaVersion(db, 4);
+    },
+  },
+  "0005_alert_sending": {
     async up(db: Kysely<unknown>) {
       // Sending, one request at a time per destination across instances: a destination is held
       // (`inflight_*`) by the instance sending one of its deliveries, for that attempt's lease only.
-      // `last_claimed_at` gives workspaces their turn (the one served longest ago goes first); a
-      // destination that timed out REST_AFTER_TIMEOUTS times in a row rests until `resting_until`.
+      // `last_claimed_at` gives workspaces their turn (of those with as few sends going on, the one
+      // served longest ago goes first); a destination that timed out REST_AFTER_TIMEOUTS times in a
+      // row rests until `resting_until`.
       await db.schema.alterTable("alert_destinations").addColumn("inflight_by", "text").execute();
       await db.schema.alterTable("alert_destinations").addColumn("inflight_delivery", "text").execute();
       await db.schema.alterTable("alert_destinations").addColumn("inflight_until", "bigint").execute();
@@ -266,7 +287,7 @@ const migrations: Record<string, Migration> = {
         .execute();
       await db.schema.createIndex("alert_manual_sends_by_workspace").on("alert_manual_sends").columns(["workspace_id", "at"]).execute();
 
-      await setSchemaVersion(db, 4);
+      await setSchemaVersion(db, 5);
     },
   },
 };

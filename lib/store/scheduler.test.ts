@@ -396,7 +396,7 @@ describe.each(STORE_KINDS)("background jobs (%s)", (kind) => {
     const job = housekeepingJob(async () => store, { keepDays: 30, alertsKeepDays: 30 });
     expect(job.slotOf(now)).toBe(dailySlotAt(3)(now));
     expect(await job.run({ slot: job.slotOf(now), scope: "", attempt: 1, now: () => now, signal: new AbortController().signal })).toBe(
-      "deleted 2 finished job runs older than 30 days, 1 alert checks and 1 sent alert events older than 30 days",
+      "deleted 2 finished job runs older than 30 days, 1 alert checks and 1 sent alert events older than 30 days, 0 activity records older than 90 days",
     );
     expect((await store.alerts.checks(ws, rule.id)).map((c) => c.message)).toEqual(["recent"]);
     expect(await store.alerts.eventExists("sent")).toBe(false);
@@ -404,6 +404,25 @@ describe.each(STORE_KINDS)("background jobs (%s)", (kind) => {
     expect(await store.jobs.runs("old")).toEqual([]);
     expect(await store.jobs.runs("recent")).toHaveLength(1);
     expect(await store.jobs.runs("stuck")).toHaveLength(1);
+  });
+});
+
+describe.each(STORE_KINDS)("housekeeping of the activity (%s)", (kind) => {
+  it("forgets every workspace's records older than 90 days, also where nothing was recorded since", async () => {
+    const day = 86_400_000;
+    let t = T0;
+    const store = await stores.open(kind, { now: () => t });
+    const [a, b] = [(await store.workspaces.workspaceForKey("svc_sk_test_housekeeping_a")).id, (await store.workspaces.workspaceForKey("svc_sk_test_housekeeping_b")).id];
+    await store.activity.record(a, { keyHint: "svc_sk_test_…ng_a", action: "watching.started", subject: "" });
+    await store.activity.record(b, { keyHint: "svc_sk_test_…ng_b", action: "watching.started", subject: "" });
+    t = T0 + 60 * day;
+    await store.activity.record(a, { keyHint: "svc_sk_test_…ng_a", action: "watching.stopped", subject: "" });
+    const now = T0 + 100 * day;
+    const summary = await housekeepingJob(async () => store, { keepDays: 30, alertsKeepDays: 90 }).run({ slot: dailySlotAt(3)(now), scope: "", attempt: 1, now: () => now, signal: new AbortController().signal });
+    expect(summary).toMatch(/, 2 activity records older than 90 days$/);
+    t = now;
+    expect((await store.activity.list(a)).map((r) => r.action)).toEqual(["watching.stopped"]);
+    expect(await store.activity.list(b)).toEqual([]);
   });
 });
 

@@ -219,6 +219,19 @@ export interface AlertDigestsTable {
   created_at: number;
 }
 
+export interface ActivityTable {
+  id: string;
+  workspace_id: WorkspaceId;
+  /** When the change was made (epoch ms), strictly after the previous record of this store instance. */
+  at: number;
+  /** The masked key of the session that made it (`svc_sk_live_…9f2c`). */
+  key_hint: string;
+  /** What was done (lib/activity/actions.ts), e.g. `destination.added`. */
+  action: string;
+  /** What it was done to, in words (a destination's name, a rule in a sentence, a key's hint). */
+  subject: string;
+}
+
 export interface StoreTables {
   store_meta: StoreMetaTable;
   workspaces: WorkspacesTable;
@@ -237,4 +250,5 @@ export interface StoreTables {
   alert_attempts: AlertAttemptsTable;
   alert_digests: AlertDigestsTable;
   alert_manual_sends: AlertManualSendsTable;
+  activity: ActivityTable;
 }

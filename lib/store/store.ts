@@ -1,10 +1,11 @@
 // The store as the rest of the server uses it: an opened database (database.ts) with each domain's
-// functions bound to it (workspaces, snapshots, jobs, views, annotations, alerts), and the registry
-// of what it keeps sealed (sealed.ts: resealing after a rotation, and its counts for health). Route
-// handlers and jobs reach it through the server context (`serverContext().store()`), never through
-// SQL of their own; tests make their own with `openStore` and inject it there.
+// functions bound to it (workspaces, snapshots, jobs, views, annotations, alerts, activity), and the
+// registry of what it keeps sealed (sealed.ts: resealing after a rotation, and its counts for health).
+// Route handlers and jobs reach it through the server context (`serverContext().store()`), never
+// through SQL of their own; tests make their own with `openStore` and inject it there.
 import "server-only";
 import { sql } from "kysely";
+import { activityContext, type Activity } from "./activity";
 import { alertsContext, type Alerts } from "./alerts";
 import { annotationsContext, type Annotations } from "./annotations";
 import { openStoreDatabase, type PostgresOptions, type StoreConfig, type StoreDatabase, type StoreKind } from "./database";
@@ -27,6 +28,7 @@ export type Store = {
   readonly views: Views;
   readonly annotations: Annotations;
   readonly alerts: Alerts;
+  readonly activity: Activity;
   /** Every value sealed under the session secret: the start-up sweep after a rotation, and counts. */
   readonly sealed: SealedValues;
   /** One round trip to the database: rejects while it cannot be reached (health). */
@@ -61,6 +63,7 @@ export async function createStore(database: StoreDatabase, options: StoreOptions
     views: viewsContext({ db, now }),
     annotations: annotationsContext({ db, now }),
     alerts: alertsContext({ db, now, sealed }),
+    activity: activityContext({ db, now }),
     sealed,
     ping: async () => {
       await sql`select 1`.execute(db);

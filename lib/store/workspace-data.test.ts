@@ -81,6 +81,7 @@ async function fill(store: Store, workspace: WorkspaceId, tag: string, options: 
   await store.alerts.finishAttempt(claimed!, "instance-1", { at: T0, status: "delivered", responseStatus: 200, error: null, durationMs: 12, nextAttemptAt: null });
   expect(await store.alerts.takeManualSend(workspace, "test")).toEqual({ allowed: true });
   await store.alerts.setDigest(workspace, destination.id);
+  await store.activity.record(workspace, { keyHint: `svc_sk_live_…${tag}`, action: "destination.added", subject: `hook ${tag}` });
 }
 
 const tableNames = () => [...workspaceTables, ...Object.keys(KEPT_THROUGH)].sort();
@@ -216,7 +217,7 @@ describe.each(STORE_KINDS)("what the store keeps per workspace (%s)", (kind) => 
     await store.workspaces.setWatching(a, KEY_A);
     const before = await rowsOf(db, a);
     for (const table of tableNames()) expect(`${table}: ${before[table]! > 0}`).toBe(`${table}: true`);
-    expect(await store.workspaces.keptSummary(a)).toEqual({ snapshots: 2, notes: 1, views: 1, alertDestinations: 1, alertRules: 1, keptKey: true });
+    expect(await store.workspaces.keptSummary(a)).toEqual({ snapshots: 2, notes: 1, views: 1, alertDestinations: 1, alertRules: 1, keptKey: true, activity: 1 });
     const otherBefore = await rowsOf(db, other);
 
     const gone = await store.workspaces.deleteWorkspace(a);
@@ -230,7 +231,7 @@ describe.each(STORE_KINDS)("what the store keeps per workspace (%s)", (kind) => 
     expect(await store.workspaces.deleteWorkspace(a)).toBeUndefined();
     const fresh = await store.workspaces.workspaceForKey(KEY_A);
     expect(fresh.id).not.toBe(a);
-    expect(await store.workspaces.keptSummary(fresh.id)).toEqual({ snapshots: 0, notes: 0, views: 0, alertDestinations: 0, alertRules: 0, keptKey: false });
+    expect(await store.workspaces.keptSummary(fresh.id)).toEqual({ snapshots: 0, notes: 0, views: 0, alertDestinations: 0, alertRules: 0, keptKey: false, activity: 0 });
     expect((await store.workspaces.workspaceForKey(KEY_B)).id).not.toBe(fresh.id);
   });
 

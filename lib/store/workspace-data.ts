@@ -98,6 +98,8 @@ export const WORKSPACE_TABLES: { readonly [T in WorkspaceTable]: MergeRows } = {
   daily_figures: mergeDailyFigures,
   ranking_snapshots: moveUnlessHeld("ranking_snapshots", ["at"]),
   score_snapshots: moveUnlessHeld("score_snapshots", ["at"]),
+  // Both lists become one, in time order; the next record trims it to its bound (activity.ts).
+  activity: moveAll("activity"),
   // Last: the keys of the workspace, so every key of both opens the merged one.
   workspace_keys: moveAll("workspace_keys"),
 };

@@ -59,6 +59,8 @@ export type KeptSummary = {
   alertRules: number;
   /** Whether a key is kept for watching (on, or paused with its key). */
   keptKey: boolean;
+  /** Records of the activity list (who changed what). */
+  activity: number;
 };
 
 export type WorkspacesDeps = {
@@ -238,7 +240,7 @@ export function workspacesContext(deps: WorkspacesDeps) {
 
     /** What `workspace` keeps, counted: what deleting it would delete. */
     async keptSummary(workspace: WorkspaceId): Promise<KeptSummary> {
-      const count = async (table: "annotations" | "saved_views" | "alert_destinations" | "alert_rules") => {
+      const count = async (table: "annotations" | "saved_views" | "alert_destinations" | "alert_rules" | "activity") => {
         const { n } = await db.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as("n")).where("workspace_id", "=", workspace).executeTakeFirstOrThrow();
         return Number(n);
       };
@@ -246,14 +248,15 @@ export function workspacesContext(deps: WorkspacesDeps) {
       const { rows } = await sql<{ n: number | string }>`select count(*) as n from (
         select at from score_snapshots where workspace_id = ${workspace}
         union select at from ranking_snapshots where workspace_id = ${workspace}) as instants`.execute(db);
-      const [notes, views, alertDestinations, alertRules, row] = await Promise.all([
+      const [notes, views, alertDestinations, alertRules, activity, row] = await Promise.all([
         count("annotations"),
         count("saved_views"),
         count("alert_destinations"),
         count("alert_rules"),
+        count("activity"),
         db.selectFrom("workspaces").select("watch_key_sealed").where("id", "=", workspace).executeTakeFirst(),
       ]);
-      return { snapshots: Number(rows[0]?.n ?? 0), notes, views, alertDestinations, alertRules, keptKey: Boolean(row?.watch_key_sealed) };
+      return { snapshots: Number(rows[0]?.n ?? 0), notes, views, alertDestinations, alertRules, keptKey: Boolean(row?.watch_key_sealed), activity };
     },
 
     /** Sets the IANA zone of the workspace's days; an unknown zone is a StoreInputError naming `time_zone`. */

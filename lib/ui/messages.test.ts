@@ -172,6 +172,7 @@ describe("alerts: a refused or failed write, said by field, code and status", ()
     [{ status: 404, code: "not_found" }, "test", /destination was deleted meanwhile/],
     [{ status: 404, code: "not_found" }, "delivery", /no longer kept/],
     [{ status: 403, code: "csrf_rejected" }, "destination", /reload this page/],
+    [{ status: 403, code: "forbidden" }, "preview", /no access to what this rule watches/],
     [{ status: 503, code: "store_unavailable" }, "rule", /right now/],
     [{ status: 401, code: "session_expired" }, "preview", /Sign in again/],
     [{ status: 0, code: "network_error" }, "digest", /could not be reached/],

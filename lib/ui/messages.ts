@@ -280,6 +280,8 @@ export function alertErrorText(error: ErrorFacts, subject: AlertSubject, kind?: 
     if (subject === "delivery") return "This delivery is no longer kept.";
     if (subject === "destination" || subject === "test") return "This destination was deleted meanwhile, perhaps by a teammate.";
   }
+  // A key refused what the rule watches (the score, the ranking) is refused its kept history too.
+  if (subject === "preview" && code === "forbidden") return "The key you signed in with has no access to what this rule watches, so its history is not shown either.";
   if (status === 403) return "Nothing was changed: reload this page and try again.";
   if (code === "store_unavailable" || status === 503) return "Alerts cannot be read or changed right now. Try again shortly.";
   return loadErrorText(error, subject === "preview" ? "the history for the preview" : "the alerts");

@@ -8,19 +8,24 @@ import { RANGE_PRESETS, type RangePresetId } from "@/lib/range/date-range";
 const RANGE = ["from", "to", "tz", "range"] as const;
 // What the changes on a page compare with (lib/range/comparison.ts), on the pages that show changes.
 const COMPARE = ["compare", "compare_from", "compare_to"] as const;
+// A figure table's order (components/data-table/table-sort.ts): `sort=-visitors` for a page's first
+// table, and a parameter of its own for a second one (`city_sort`, `competitor_sort`).
 
 export const PAGE_PARAMS = {
   // `period` is the overview's older way to say a range (proxy.ts sends it on to `from`/`to`).
-  "/": [...RANGE, ...COMPARE, "period"],
+  // `sort`: conversion by source.
+  "/": [...RANGE, ...COMPARE, "period", "sort"],
   "/visitors": ["source", "intent", "converted", ...RANGE, "limit", "offset"],
   // `query` (a question) and `competitor` are filters the dashboard applies itself (lib/server/lists).
   "/mentions": ["platform", "sentiment", "query", "competitor", ...RANGE, "limit", "offset"],
-  // `platform`: the one AI platform sentiment over time shows (all without).
-  "/platforms": [...RANGE, ...COMPARE, "platform"],
+  // `platform`: the one AI platform sentiment over time shows (all without); `sort`: the platforms'
+  // chain; `competitor_sort`: the competitors named with us.
+  "/platforms": [...RANGE, ...COMPARE, "platform", "sort", "competitor_sort"],
   "/intelligence": RANGE,
-  // `metric` shades the map (visitors or conversion rate); `country` opens that country's top cities.
-  "/locations": [...RANGE, ...COMPARE, "metric", "country"],
-  "/queries": [...RANGE, "platform", "never_first"],
+  // `metric` shades the map (visitors or conversion rate); `country` opens that country's top cities;
+  // `sort` orders the countries, `city_sort` the cities.
+  "/locations": [...RANGE, ...COMPARE, "metric", "country", "sort", "city_sort"],
+  "/queries": [...RANGE, "platform", "never_first", "sort"],
 } as const satisfies Record<string, readonly string[]>;
 
 export type QueryPage = keyof typeof PAGE_PARAMS;

@@ -3,9 +3,10 @@
 // period, the trend, conversion by source). What the Data API gives only for its own periods
 // (pageviews, the funnel) comes from the period that matches the range, or the nearest, said in one
 // sentence, and each of those figures is named with its window ("Pageviews, last 30 days up to
-// now"), so no figure shows twice under one name with two values. The score and the top of the
-// ranking are the Data API's current ones; the score's change is the one /intelligence shows, over
-// the score's window from the kept history (components/intelligence/score-change.tsx). Each widget has its own query and so its own loading,
+// now"), as prominent as the names themselves (the card's title, the funnel's heading), so no figure
+// shows twice under one name with two values. The score and the top of the ranking are the Data
+// API's current ones; the score's change is the one /intelligence shows, over the score's window
+// from the kept history (components/intelligence/score-change.tsx). Each widget has its own query and so its own loading,
 // empty and error state, and streams in on its own (components/states/widget.tsx).
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
@@ -51,13 +52,13 @@ export function OverviewClient({ periodError }: { periodError?: string }) {
       )}
       <RangeInsights />
       <div className="grid grid-2">
-        <Card title="Pageviews and funnel" description={periodNote(range, nowMs)} testId="period-card">
+        <Card title={`Pageviews and funnel, ${periodWindowLabel(period)}`} description={periodNote(range, nowMs)} testId="period-card">
           <div className="stack">
             <Widget what="the pageviews" loading={<SkeletonLines lines={3} height={22} />}>
               <Pageviews period={period} />
             </Widget>
             <section aria-labelledby={funnelHeadingId}>
-              <Widget what="the funnel" frame={(body) => funnelFrame(body, funnelHeadingId)} loading={<Skeleton height={220} />}>
+              <Widget what="the funnel" frame={(body) => funnelFrame(body, funnelHeadingId, period)} loading={<Skeleton height={220} />}>
                 <Funnel period={period} headingId={funnelHeadingId} />
               </Widget>
             </section>
@@ -107,7 +108,7 @@ function Pageviews({ period }: { period: Period }) {
           describedBy={noteId}
           foot={
             <>
-              <ChangeBadge change={o.pageviews?.change} unit="percent" window={periodPreviousLabel(period)} />
+              <ChangeBadge change={o.pageviews?.change} current={o.pageviews?.total} unit="count" window={periodPreviousLabel(period)} />
               <span id={noteId}>No list to open: Workspace Analytics lists visitors, not pageviews.</span>
             </>
           }
@@ -117,12 +118,16 @@ function Pageviews({ period }: { period: Period }) {
   );
 }
 
-/** The funnel's heading, with its download once the stages are in (rendered with them, so server and browser agree). */
-function funnelFrame(body: ReactNode, headingId: string, actions?: ReactNode) {
+/**
+ * The funnel's heading, naming its window as its title does (its stages are named like the range's
+ * KPIs above, with other figures), with its download once the stages are in (rendered with them,
+ * so server and browser agree).
+ */
+function funnelFrame(body: ReactNode, headingId: string, period: Period, actions?: ReactNode) {
   return (
     <>
       <div className={styles.funnelHead}>
-        <h3 id={headingId}>Conversion funnel</h3>
+        <h3 id={headingId}>Conversion funnel, {periodWindowLabel(period)}</h3>
         {actions}
       </div>
       {body}
@@ -143,6 +148,7 @@ function Funnel({ period, headingId }: { period: Period; headingId: string }) {
       )}
     </QueryView>,
     headingId,
+    period,
     bars.length > 0 ? <CsvDownloadButton filename={`funnel_${period}`} columns={FUNNEL_COLUMNS} rows={bars} /> : undefined,
   );
 }

@@ -154,7 +154,7 @@ function RangeKpis({ range, comparison }: { range: DateRange; comparison: Compar
                 label="Conversion rate"
                 testId="range-kpi-rate"
                 display={formatPercent(now.conversion_rate)}
-                foot={<ChangeBadge current={now.conversion_rate} previous={then.conversion_rate} unit="points" {...compare} />}
+                foot={<ChangeBadge current={now.conversion_rate} previous={then.conversion_rate} unit="rate" {...compare} />}
               />
             </PendingAnswer>
             <div className={styles.kpiNote}>

@@ -5,6 +5,7 @@
 // the map) opens its top cities (`country=XX`). Visitors whose country is missing or odd are the
 // "Unknown country" row, never dropped. The Data API cannot list visitors by country, so a country
 // opens its cities here and the page says so, rather than linking to a list that would ignore it.
+// The tables (sortable, with totals) are components/locations/location-tables.tsx.
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useQueryStates } from "nuqs";
@@ -13,10 +14,9 @@ import { Counting, WindowNote } from "@/components/platforms/range-notes";
 import { EmptyState, PendingAnswer, QueryView, UnreadableNotice } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
 import { type CardHead } from "@/components/ui/card";
-import { ChangeBadge } from "@/components/ui/change-badge";
 import { WorldMap } from "@/components/locations/lazy-map";
+import { CitiesTable, CountriesTable } from "@/components/locations/location-tables";
 import {
-  cityName,
   countryName,
   countryParam,
   MAP_METRICS,
@@ -27,10 +27,10 @@ import {
   type MapMetric,
 } from "@/components/locations/locations-data";
 import styles from "@/components/locations/locations.module.css";
-import { formatDateRange, formatNumber, formatPercent, formatZone } from "@/lib/format/format";
+import { formatDateRange, formatNumber, formatZone } from "@/lib/format/format";
 import { apiQuery, browserApi } from "@/lib/queries/api";
 import type { CountriesInsight } from "@/lib/server/insights/countries";
-import { comparisonLabel, type Comparison } from "@/lib/range/comparison";
+import type { Comparison } from "@/lib/range/comparison";
 import type { DateRange } from "@/lib/range/date-range";
 import { insightsQuery, useComparison } from "@/lib/range/use-comparison";
 import { locationsSearchParams } from "./search-params";
@@ -141,65 +141,12 @@ function CountriesCard({ range, comparison, selected }: { range: DateRange; comp
   return (
     <QueryView query={query} isEmpty={noVisitors} empty={<NoVisitors range={range} />}>
       {(c) => {
-        const window = comparisonLabel(c);
         const unknown = c.data.find((r) => r.country === UNKNOWN_COUNTRY);
         return (
           <PendingAnswer pending={query.isPlaceholderData} className="stack">
             <WindowNote answer={c} range={range} pending={query.isPlaceholderData} compared />
             <UnreadableNotice unreadable={c.unreadable} noun={["visitor", "visitors"]} />
-            <div className={styles.tableScroll}>
-              <table className="table" data-testid="countries-table">
-                <caption className="visually-hidden">
-                  Visitors by country, {formatDateRange(c)}; changes against {window}
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Country</th>
-                    <th scope="col" className={styles.numeric}>
-                      Visitors
-                    </th>
-                    <th scope="col" className={styles.numeric}>
-                      AI visitors
-                    </th>
-                    <th scope="col" className={styles.numeric}>
-                      Conversions
-                    </th>
-                    <th scope="col" className={styles.numeric}>
-                      Rate
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {c.data.map((r) => (
-                    <tr key={r.country} data-testid="country-row" data-country={r.country} className={r.country === selected ? styles.rowSelected : undefined}>
-                      <th scope="row" className={styles.rowHead}>
-                        <Link
-                          href={withCountry(new URLSearchParams(search.toString()), r.country)}
-                          scroll={false}
-                          prefetch={false}
-                          aria-current={r.country === selected ? "true" : undefined}
-                          aria-label={`${countryName(r.country)}: open its top cities`}
-                        >
-                          {countryName(r.country)}
-                        </Link>
-                      </th>
-                      <td className={styles.numeric}>
-                        {formatNumber(r.visitors)} <ChangeBadge current={r.visitors} previous={r.previous.visitors} unit="count" window={window} compact />
-                      </td>
-                      <td className={styles.numeric}>
-                        {formatNumber(r.ai_visitors)} <ChangeBadge current={r.ai_visitors} previous={r.previous.ai_visitors} unit="count" window={window} compact />
-                      </td>
-                      <td className={styles.numeric}>
-                        {formatNumber(r.conversions)} <ChangeBadge current={r.conversions} previous={r.previous.conversions} unit="count" window={window} compact />
-                      </td>
-                      <td className={styles.numeric}>
-                        {formatPercent(r.conversion_rate)} <ChangeBadge current={r.conversion_rate} previous={r.previous.conversion_rate} unit="points" window={window} compact />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <CountriesTable answer={c} selected={selected} countryHref={(code) => withCountry(new URLSearchParams(search.toString()), code)} />
             <p className="small muted" data-testid="countries-note">
               A country opens its top cities above. The visitor list cannot be filtered by country, so no country links to a list of visitors.
               {unknown
@@ -238,35 +185,7 @@ function CitiesCard({ range, comparison, country }: { range: DateRange; comparis
             {cities.length === 0 ? (
               <EmptyState title={`No visitor first seen in ${countryName(country)} in this range`}>Pick another country in the table, or a longer range in the header.</EmptyState>
             ) : (
-              <div className={styles.tableScroll}>
-                <table className="table" data-testid="cities-table">
-                  <caption className="visually-hidden">
-                    Top cities in {countryName(country)}, {formatDateRange(c)}
-                  </caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">City</th>
-                      <th scope="col" className={styles.numeric}>
-                        Visitors
-                      </th>
-                      <th scope="col" className={styles.numeric}>
-                        Conversions
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {cities.map((city) => (
-                      <tr key={city.city} data-testid="city-row">
-                        <th scope="row" className={styles.rowHead}>
-                          {cityName(city.city)}
-                        </th>
-                        <td className={styles.numeric}>{formatNumber(city.visitors)}</td>
-                        <td className={styles.numeric}>{formatNumber(city.conversions)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <CitiesTable cities={cities} caption={`Top cities in ${countryName(country)}, ${formatDateRange(c)}`} />
             )}
           </PendingAnswer>
         );

@@ -83,11 +83,12 @@ function MentionCard({ mention: m }: { mention: Mention }) {
           <DateTime iso={m.created_at} mode="both" />
         </span>
       </div>
-      <p className="mention-query">
+      {/* data-content: text written by AI platforms (or people), not the dashboard's own words. */}
+      <p className="mention-query" data-content="upstream">
         <span className="visually-hidden">Query: </span>
         {m.query === undefined ? <span className="muted">{MISSING}</span> : `“${m.query}”`}
       </p>
-      <blockquote className="mention-snippet">{m.response_snippet ?? MISSING}</blockquote>
+      <blockquote className="mention-snippet" data-content="upstream">{m.response_snippet ?? MISSING}</blockquote>
       <div className="mention-foot small">
         <span className="muted">Competitors named:</span>{" "}
         {m.competitors_mentioned && m.competitors_mentioned.length > 0 ? (

@@ -5,11 +5,13 @@
 // what it is still counting, and labels the window its numbers cover (from the answer itself, so a
 // previous range's numbers still on screen while the next ones load are never mislabelled).
 import { useMemo } from "react";
-import { COMPETITOR_TABLE_COLUMNS, competitorRowKey, type CompetitorTableRow } from "@/components/data-table/columns/competitors";
+import { COMPETITOR_TABLE_COLUMNS, COMPETITOR_TABLE_SORT, competitorRowKey, type CompetitorTableRow } from "@/components/data-table/columns/competitors";
 import { DataTable } from "@/components/data-table/data-table";
 import { CsvDownloadButton } from "@/components/export/csv-download-button";
-import { PlatformChain } from "@/components/platforms/platform-chain";
-import { mentionsHref, previousWindowLabel } from "@/components/platforms/platforms-data";
+import { SortMenu } from "@/components/data-table/sort-controls";
+import { useTableSort } from "@/components/data-table/use-table-sort";
+import { PlatformChain, PlatformsTotal } from "@/components/platforms/platform-chain";
+import { mentionsHref, PLATFORM_SORT, PLATFORM_SORT_LABELS, platformTotals, previousWindowLabel } from "@/components/platforms/platforms-data";
 import { Counting, WindowNote } from "@/components/platforms/range-notes";
 import styles from "@/components/platforms/platforms.module.css";
 import { SentimentOverTime } from "@/components/platforms/sentiment-over-time";
@@ -23,6 +25,7 @@ import { rangeParams, type DateRange } from "@/lib/range/date-range";
 import type { Comparison } from "@/lib/range/comparison";
 import { insightsQuery, useComparison } from "@/lib/range/use-comparison";
 import type { CompetitorsInsight } from "@/lib/server/insights/competitors";
+import type { PlatformsInsight } from "@/lib/server/insights/platforms";
 
 /** The page's cards, whatever the state of their answers. */
 const CARDS = {
@@ -63,11 +66,7 @@ function PlatformsCard({ range, comparison }: { range: DateRange; comparison: Co
       {(p) => (
         <PendingAnswer pending={query.isPlaceholderData} className="stack">
           <WindowNote answer={p} range={range} pending={query.isPlaceholderData} compared />
-          <ul className={styles.list} aria-label="AI platforms">
-            {sortPlatforms(p.data, (r) => r.platform).map((row) => (
-              <PlatformChain key={row.platform} row={row} range={p} window={previousWindowLabel(p)} />
-            ))}
-          </ul>
+          <PlatformList answer={p} />
           {p.unreadable && (
             <p className="notice notice-warning small" data-testid="unreadable-notice">
               {formatNumber(p.unreadable.count)} mention{p.unreadable.count === 1 ? "" : "s"} of these days could not be placed in a day or a platform and {p.unreadable.count === 1 ? "is" : "are"} not counted above.
@@ -76,6 +75,24 @@ function PlatformsCard({ range, comparison }: { range: DateRange; comparison: Co
         </PendingAnswer>
       )}
     </QueryView>
+  );
+}
+
+/** The platforms' chains in their own order or sorted by a figure (`sort`), then all of them together. */
+function PlatformList({ answer }: { answer: PlatformsInsight }) {
+  const rows = useMemo(() => sortPlatforms(answer.data, (r) => r.platform), [answer.data]);
+  const sort = useTableSort(rows, { param: "sort", columns: PLATFORM_SORT });
+  const window = previousWindowLabel(answer);
+  return (
+    <>
+      <SortMenu sort={sort} labels={PLATFORM_SORT_LABELS} ownOrder="Platform order" testId="platforms-sort" />
+      <ul className={styles.list} aria-label="AI platforms">
+        {sort.rows.map((row) => (
+          <PlatformChain key={row.platform} row={row} range={answer} window={window} />
+        ))}
+        <PlatformsTotal total={platformTotals(answer.data)} window={window} />
+      </ul>
+    </>
   );
 }
 
@@ -119,7 +136,15 @@ function CompetitorsCard({ range }: { range: DateRange }) {
           <p className="small" data-testid="competitors-total">
             {formatNumber(c.mentions)} mentions in the range; a mention can name several competitors, so shares need not add up to 100%.
           </p>
-          <DataTable rows={rows} columns={COMPETITOR_TABLE_COLUMNS} caption="Competitors named with the brand" rowKey={competitorRowKey} testId="competitors-table" rowTestId="competitor-row" />
+          <DataTable
+            rows={rows}
+            columns={COMPETITOR_TABLE_COLUMNS}
+            caption="Competitors named with the brand"
+            rowKey={competitorRowKey}
+            testId="competitors-table"
+            rowTestId="competitor-row"
+            sort={COMPETITOR_TABLE_SORT}
+          />
           <p className="small muted" data-testid="competitor-link-note">
             A competitor&apos;s name opens the range&apos;s mentions naming it, as many as its figure here.
           </p>

@@ -5,18 +5,20 @@
 // the sentiment split. Filters (a platform, "never first") live in the URL. A question opens its
 // mentions of the range (of the platform filtered on) on /mentions, filtered by `query` the way this
 // page groups questions, so the list's total is the row's figure.
+// The table (each column sorts it, `sort` in the URL; the questions' totals close it) is
+// components/queries/questions-table.tsx; the page says where a question leads.
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { useQueryStates } from "nuqs";
 import { SelectField } from "@/components/filters/fields";
 import { Counting, WindowNote } from "@/components/platforms/range-notes";
 import { questionMentionsHref, queriesRouteQuery, queryFiltersOf, type QueryFilters } from "@/components/queries/queries-data";
+import { QuestionsTable } from "@/components/queries/questions-table";
 import styles from "@/components/queries/queries.module.css";
 import { EmptyState, PendingAnswer, QueryView, UnreadableNotice } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
 import type { CardHead } from "@/components/ui/card";
 import { LABELS, PLATFORMS } from "@/lib/data-api/constants";
-import { formatDateRange, formatDecimal, formatNumber, formatPercent, formatZone, MISSING } from "@/lib/format/format";
+import { formatDateRange, formatNumber, formatZone, MISSING } from "@/lib/format/format";
 import { apiQuery, browserApi } from "@/lib/queries/api";
 import { invalidParamOf } from "@/lib/queries/error-status";
 import type { DateRange } from "@/lib/range/date-range";
@@ -113,73 +115,18 @@ function QuestionsCard({ range, filters }: { range: DateRange; filters: QueryFil
           <p className="small muted" data-testid="queries-link-note">
             A question opens its {filters.platform ? `${LABELS[filters.platform] ?? filters.platform} ` : ""}mentions of the range, as many as its figure here.
           </p>
-          <div className={styles.tableScroll}>
-            <table className="table" data-testid="queries-table">
-              <caption className="visually-hidden">
-                Questions that mention the brand, {formatDateRange(q)}
-                {filters.platform ? `, on ${LABELS[filters.platform] ?? filters.platform}` : ""}
-                {filters.neverFirst ? ", never named first" : ""}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Question</th>
-                  <th scope="col" className={styles.numeric}>
-                    Mentions
-                  </th>
-                  {PLATFORMS.map((p) => (
-                    <th scope="col" key={p} className={styles.numeric}>
-                      {LABELS[p] ?? p}
-                    </th>
-                  ))}
-                  <th scope="col" className={styles.numeric}>
-                    Avg. position
-                  </th>
-                  <th scope="col" className={styles.numeric}>
-                    Best
-                  </th>
-                  <th scope="col" className={styles.numeric}>
-                    Worst
-                  </th>
-                  <th scope="col" className={styles.numeric}>
-                    Named first
-                  </th>
-                  <th scope="col">Sentiment</th>
-                </tr>
-              </thead>
-              <tbody>
-                {q.data.map((r) => (
-                  <tr key={r.key} data-testid="query-row" data-key={r.key}>
-                    <th scope="row" className={`${styles.rowHead} ${styles.question}`}>
-                      <Link
-                        href={questionMentionsHref(q, r.query, filters.platform)}
-                        prefetch={false}
-                        aria-label={`${r.query}: open its ${formatNumber(r.mentions)} ${r.mentions === 1 ? "mention" : "mentions"}`}
-                      >
-                        {r.query}
-                      </Link>
-                    </th>
-                    <td className={styles.numeric}>{formatNumber(r.mentions)}</td>
-                    {PLATFORMS.map((p) => (
-                      <td key={p} className={styles.numeric}>
-                        {formatNumber(r.platforms[p])}
-                      </td>
-                    ))}
-                    <td className={styles.numeric}>{r.avg_position === null ? MISSING : formatDecimal(r.avg_position)}</td>
-                    <td className={styles.numeric}>{r.best_position ?? MISSING}</td>
-                    <td className={styles.numeric}>{r.worst_position ?? MISSING}</td>
-                    <td className={styles.numeric}>{formatPercent(r.first_share)}</td>
-                    <td>
-                      <span className={styles.sentiment}>
-                        <span className={styles.positive}>{formatNumber(r.sentiment.positive)} positive</span>
-                        <span className={styles.neutral}>{formatNumber(r.sentiment.neutral)} neutral</span>
-                        <span className={styles.negative}>{formatNumber(r.sentiment.negative)} negative</span>
-                      </span>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <QuestionsTable
+            answer={q}
+            filters={filters}
+            questionLink={(r) => ({
+              href: questionMentionsHref(q, r.query, filters.platform),
+              label: `${r.query}: open its ${formatNumber(r.mentions)} ${r.mentions === 1 ? "mention" : "mentions"}`,
+            })}
+          />
+          <p className="small muted" data-testid="queries-total-note">
+            The last row adds up the questions&apos; mentions; an average position and the share named first cannot be added up from the questions&apos;
+            own, so they read {MISSING} there.
+          </p>
         </PendingAnswer>
       )}
     </QueryView>

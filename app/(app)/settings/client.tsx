@@ -1,14 +1,15 @@
 "use client";
 // Settings: which environment the key belongs to, the key in masked form, history, watching and the
-// linked keys (components/settings/watching-card.tsx), the viewer's time zone, the theme choice, and
-// sign out (which also clears every cached answer in this tab); then, in the page's full width,
-// alerts and the weekly digest (components/alerts); last, deleting everything kept
-// (components/settings/delete-kept-card.tsx).
+// linked keys (components/settings/watching-card.tsx), who changed what (components/settings/activity-card.tsx),
+// the viewer's time zone, the theme choice, and sign out (which also clears every cached answer in
+// this tab); then, in the page's full width, alerts and the weekly digest (components/alerts); last,
+// deleting everything kept (components/settings/delete-kept-card.tsx).
 import { useState } from "react";
 import { signOut } from "@/components/shell/sign-out";
 import { notifyThemeChange } from "@/components/shell/theme-toggle";
 import { TimeZoneCard } from "@/components/range/time-zone-setting";
 import { AlertsSection } from "@/components/alerts/alerts-section";
+import { ActivityCard } from "@/components/settings/activity-card";
 import { DeleteKeptCard } from "@/components/settings/delete-kept-card";
 import { WatchingCard } from "@/components/settings/watching-card";
 import { Card } from "@/components/ui/card";
@@ -35,7 +36,7 @@ export function SettingsClient({ environment, keyHint, theme }: { environment: "
       <div className="page-header">
         <div>
           <h1>Settings</h1>
-          <p>The API key you signed in with, your time zone, how the dashboard looks, its alerts, and what it keeps.</p>
+          <p>The API key you signed in with, who changed this workspace&apos;s settings, your time zone, how the dashboard looks, its alerts, and what it keeps.</p>
         </div>
       </div>
       <Card title="API key" testId="key-card">
@@ -76,6 +77,7 @@ export function SettingsClient({ environment, keyHint, theme }: { environment: "
         </div>
       </Card>
       <WatchingCard />
+      <ActivityCard keyHint={keyHint} />
       <TimeZoneCard />
       <Card title="Appearance">
         <fieldset className="theme-choice">

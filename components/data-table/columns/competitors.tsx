@@ -1,6 +1,7 @@
 // How the competitors named with the brand show their declared columns (lib/columns/competitors.ts):
 // the name titles a card and links to the range's mentions naming it (filtered by the dashboard, so
 // as many as its figure), the share draws a bar against 100%.
+// No totals row: a mention can name several competitors, so their counts and shares do not add up.
 import Link from "next/link";
 import { COMPETITOR_COLUMNS } from "@/lib/columns/competitors";
 import { formatCount, formatPercent } from "@/lib/format/format";
@@ -38,5 +39,8 @@ export const COMPETITOR_TABLE_COLUMNS: readonly TableColumn<CompetitorTableRow>[
   column("neutral"),
   column("negative"),
 ];
+
+/** The table sorts by each column (`competitor_sort` on /platforms); its own order is the answer's, most mentioned first. */
+export const COMPETITOR_TABLE_SORT = { param: "competitor_sort", defaultSort: { id: "mentions", desc: true } } as const;
 
 export const competitorRowKey = (r: CompetitorTableRow, index: number): string => `${index}-${r.name}`;

@@ -39,7 +39,7 @@ export const RANKING_TABLE_COLUMNS: readonly TableColumn<RankingRow>[] = [
       </span>
     ),
   }),
-  column("change", { align: "start", cell: (r) => (r.change === undefined ? <Missing /> : <ChangeBadge change={r.change} unit="points" />) }),
+  column("change", { align: "start", cell: (r) => (r.change === undefined ? <Missing /> : <ChangeBadge change={r.change} current={r.score} unit="score" />) }),
 ];
 
 export const rankingRowKey = (r: RankingRow, index: number): string => `${index}-${r.name}`;

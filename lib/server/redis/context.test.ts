@@ -5,6 +5,7 @@
 // insights stay within the key's bound in Redis, and Redis going away fails no request and loses no
 // sign-out.
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import * as viewsRoute from "@/app/api/views/route";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { resetServerContext, serverContext, setServerContext } from "../context";
 import * as session from "../session-routes";
@@ -80,6 +81,30 @@ describe("the server context with REDIS_URL", () => {
     const third = await callApi(path, { cookie: teammate });
     expect(third.body).toEqual(first.body);
     expect(sandbox().stats().requests).toBe(calls);
+  });
+
+  it("a key checked upstream by one instance is not checked again by the next; one refused there is refused here without asking", async () => {
+    const views = (cookie: string) => call<{ error?: { code: string } }>(viewsRoute.GET, "/api/views", { cookie });
+    expect((await views(await sessionCookie(DEMO_KEYS.pro))).status).toBe(200);
+    expect(upstreamCalls("/visitors")).toBe(1);
+    nextInstance();
+    expect((await views(await sessionCookie(DEMO_KEYS.pro))).status).toBe(200);
+    expect(upstreamCalls("/visitors")).toBe(1);
+
+    sandbox().revokeKey(DEMO_KEYS.free);
+    try {
+      expect((await views(await sessionCookie(DEMO_KEYS.free))).body.error?.code).toBe("session_expired");
+      expect(upstreamCalls("/visitors")).toBe(2);
+      nextInstance();
+      expect((await views(await sessionCookie(DEMO_KEYS.free))).body.error?.code).toBe("session_expired");
+      expect(upstreamCalls("/visitors")).toBe(2);
+      // Only the keyed hash names a verdict in Redis.
+      const verdicts = await serverContext().redis!.client.keys("wa-ctx:kv:*");
+      expect(verdicts.length).toBeGreaterThanOrEqual(2);
+      expect(verdicts.join("\n")).not.toContain(DEMO_KEYS.free.slice(12));
+    } finally {
+      sandbox().revokeKey(DEMO_KEYS.free, false);
+    }
   });
 
   it("an empty workspace's year of insights (~730 day figures per upstream call) stays within the key's bound in Redis", async () => {
