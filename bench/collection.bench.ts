@@ -66,8 +66,8 @@ async function runScenario(scenario: Scenario): Promise<Result> {
       days.push({ date: new Date(dayStart).toISOString().slice(0, 10), calls, byPath: stats.byPath, rateLimited: stats.rateLimited });
     }
     await scheduler.stop();
-    const hourlyRuns = (await store.jobs.runs(HOURLY_JOB, { limit: 10_000 })).length;
-    const dailyRuns = (await store.jobs.runs(DAILY_JOB, { limit: 1000 })).length;
+    const hourlyRuns = (await store.jobs.runs(HOURLY_JOB, { allScopes: true, limit: 10_000 })).length;
+    const dailyRuns = (await store.jobs.runs(DAILY_JOB, { allScopes: true, limit: 1000 })).length;
     const scores = (await store.snapshots.scoreHistory(ws, { from: 0, to: clock() })).length;
     return { days, hourlyRuns, dailyRuns, scores, seconds: (performance.now() - started) / 1000 };
   } finally {

@@ -129,6 +129,29 @@ describe("destinations", () => {
     expect(within(row).getByTestId("delivery-status").textContent).toBe("Delivered");
   });
 
+  it("a destination that timed out 5 times in a row says it rests and until when; an 11th test in a minute says when to try again", async () => {
+    const slow = await keptDestination("Slow");
+    for (let i = 0; i < 5; i++) {
+      await store.alerts.enqueue(ws, { dedupeKey: `slow:${i}`, type: "test", body: { type: "test", timestamp: "2026-11-20T12:00:00Z", data: { message: "x" } } }, [slow.id]);
+      const t = Date.now();
+      const claimed = (await store.alerts.claimNext(slow.id, "test", t, t + 20_000))!;
+      await store.alerts.finishAttempt(claimed, "test", { at: t, status: "retrying", responseStatus: null, error: "no answer within 10 s", durationMs: 10_000, nextAttemptAt: t + 3_600_000, timedOut: true });
+    }
+    const restingUntil = (await store.alerts.destination(ws, slow.id))!.restingUntil!;
+    for (let i = 0; i < 10; i++) await store.alerts.takeManualSend(ws, "test");
+    const { user } = renderSection();
+    const card = await screen.findByTestId("destinations-card");
+    const item = await within(card).findByTestId("destination-item");
+    await waitFor(() => expect(within(item).getByTestId("destination-status").textContent).toBe("Resting"));
+    const said = within(item).getByTestId("destination-resting").textContent!;
+    expect(said).toMatch(/^It did not answer 5 times in a row, so nothing is sent here until .+; what waits for it goes then\.$/);
+    const until = new Date(restingUntil);
+    expect(said).toContain(`${String(until.getUTCHours()).padStart(2, "0")}:${String(until.getUTCMinutes()).padStart(2, "0")}`);
+
+    await user.click(within(item).getByRole("button", { name: "Send a test to Slow" }));
+    await waitFor(() => expect(item.textContent).toMatch(/“Send a test” and “Retry” can be used 10 times a minute in a workspace\. Try again in (\d+ s|\d+ seconds|1 min)/));
+  });
+
   it("a delete is asked first, saying which rules and the digest go with it, then announced", async () => {
     const ops = await keptDestination("Ops");
     await store.alerts.createRule(ws, { kind: "score_below", threshold: 40, destinationId: ops.id, cooldownMs: 3_600_000 });

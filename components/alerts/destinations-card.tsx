@@ -2,7 +2,8 @@
 // Settings' alert destinations: where alerts and the digest are sent (a Slack incoming webhook, or
 // any URL receiving signed JSON). The form adds one (a refused field is said on that field); a
 // webhook's signing secret is shown once, right after, with a copy button; the list shows each
-// destination's URL only as the server's masked hint, whether it was stopped and why, "Send a test"
+// destination's URL only as the server's masked hint, whether it was stopped and why or rests (it
+// timed out again and again) and until when, "Send a test"
 // (its delivery then shows under Deliveries) and a delete asked first, saying what else goes with it
 // (its rules; the digest, if it went there). Results are announced in the card's live region.
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
@@ -280,14 +281,15 @@ function DestinationItem({
   const confirmButton = useRef<HTMLButtonElement>(null);
   const consequences = deletionConsequences(rules, digestGoesThere);
   const stopped = d.status === "stopped";
+  const resting = !stopped && d.resting_until !== null;
 
   return (
     <li className={styles.item} data-testid="destination-item">
       <div className={styles.itemHead}>
         <span className={styles.itemName}>{d.name}</span>
         <span className="badge badge-neutral">{DESTINATION_KINDS[d.kind].name}</span>
-        <span className={`badge ${stopped ? "badge-danger" : "badge-success"}`} data-testid="destination-status">
-          {stopped ? "Stopped" : "Active"}
+        <span className={`badge ${stopped ? "badge-danger" : resting ? "badge-neutral" : "badge-success"}`} data-testid="destination-status">
+          {stopped ? "Stopped" : resting ? "Resting" : "Active"}
         </span>
       </div>
       <p className={`mono small ${styles.hint}`} data-testid="destination-url">
@@ -297,6 +299,11 @@ function DestinationItem({
       {stopped && (
         <p className="small" data-testid="destination-stopped">
           {d.stopped_reason ?? "Nothing is sent here any more. To send here again, delete it and add it again."}
+        </p>
+      )}
+      {resting && (
+        <p className="small" data-testid="destination-resting">
+          It did not answer 5 times in a row, so nothing is sent here until <DateTime iso={d.resting_until!} />; what waits for it goes then.
         </p>
       )}
       <p className="small muted">

@@ -43,7 +43,7 @@ async function setup(kind: StoreKind, store?: Store) {
 }
 
 const check = (store: Store, workspace: WorkspaceId) => checkRules({ store, now: clock, publicUrl: PUBLIC }, workspace, () => {});
-const deliver = (store: Store) => createDeliverer({ store: async () => store, now: clock, instance: "one", send: (u, s, m) => send(u, s, m, { allowPrivate: true, now: clock }), log: () => {} }).deliverDue();
+const deliver = (store: Store) => createDeliverer({ store: async () => store, now: clock, instance: "one", send: (u, s, m, o) => send(u, s, m, { allowPrivate: true, now: clock, ...o }), log: () => {} }).deliverDue();
 const recordScore = (store: Store, workspace: WorkspaceId, at: number, score: number) =>
   store.snapshots.recordScore(workspace, { at, score, direction: null, change: null, breakdown: { visibility: null, sentiment: null, authority: null, coverage: null } });
 

@@ -3,15 +3,17 @@
 // after 5 s, 1 min, 10 min, 1 h and 6 h and then fail for good (a retry by hand sends it again); a
 // longer Retry-After is honoured; 410 Gone stops the destination; a redirect is not followed; a
 // receiver that does not answer in time is a failed attempt; a private address is refused when
-// sending unless allowed; and two instances sending the same due deliveries at once send each once,
-// including one whose first instance died mid-send.
+// sending unless allowed; two instances sending the same due deliveries at once send each once,
+// including one whose first instance died mid-send; and a send that could not end within its claim's
+// lease is not started.
 import { randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { TEST_NOW } from "@/lib/server/test-support";
 import type { StoreKind } from "@/lib/store/database";
+import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
 import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
-import { BACKOFF_MS, createDeliverer, type Deliverer } from "./deliver";
+import { BACKOFF_MS, createDeliverer, inTurn, LEASE_MARGIN_MS, type Deliverer } from "./deliver";
 import type { EventBody } from "./messages";
 import { send } from "./send";
 import { startReceiver, verifySignature, type Receiver } from "./test-receiver";
@@ -37,8 +39,9 @@ function deliverer(store: Store, instance: string, options: { allowPrivate?: boo
     store: async () => store,
     now: clock,
     instance,
-    send: (url, secret, message) => send(url, secret, message, { allowPrivate: options.allowPrivate ?? true, now: clock, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) }),
+    send: (url, secret, message, { timeoutMs }) => send(url, secret, message, { allowPrivate: options.allowPrivate ?? true, now: clock, timeoutMs }),
     log: quiet,
+    ...(options.timeoutMs ? { sendTimeoutMs: options.timeoutMs } : {}),
   });
 }
 
@@ -204,11 +207,46 @@ describe.each(STORE_KINDS)("alert delivery (%s)", (kind) => {
 
     // An instance claims a delivery and dies before sending: the other sends it once the lease runs out.
     const [orphan] = (await a.alerts.enqueue(workspace, { dedupeKey: "orphan", type: "alert.firing", body: body("orphan") }, [destination.id]))!;
-    expect(await a.alerts.claim(orphan!, "dead", now, now + 60_000)).toBe(true);
+    expect(await a.alerts.claimNext(destination.id, "dead", now, now + 20_000)).toMatchObject({ id: orphan!.id, attempts: 1 });
     expect(await deliverer(b, "two").deliverDue()).toBe(0);
-    now += 60_001;
+    now += 20_001;
     expect(await deliverer(b, "two").deliverDue()).toBe(1);
     expect(receiver.received).toHaveLength(21);
     expect((await b.alerts.attempts(workspace))[0]).toMatchObject({ deliveryId: orphan!.id, attempt: 2, status: "delivered" });
+  });
+
+  it("a send that could not end within its claim's lease is not started: the delivery waits, as it was, for the next look", async () => {
+    const { store, workspace, destination } = await setup(kind);
+    const [made] = (await store.alerts.enqueue(workspace, { dedupeKey: "slow-store", type: "alert.firing", body: body("x") }, [destination.id]))!;
+    // Reading the destination takes longer than the lease's margin (a stalled database, a paused process).
+    const stalled: Store = {
+      ...store,
+      alerts: {
+        ...store.alerts,
+        openDestination: async (id: string) => {
+          const opened = await store.alerts.openDestination(id);
+          now += LEASE_MARGIN_MS + 1;
+          return opened;
+        },
+      },
+    };
+    const lines: string[] = [];
+    const sender = createDeliverer({ store: async () => stalled, now: clock, instance: "one", send: (u, s, m, o) => send(u, s, m, { allowPrivate: true, now: clock, ...o }), log: (l) => lines.push(l) });
+    expect(await sender.deliverDue()).toBe(0);
+    expect(receiver.received).toHaveLength(0);
+    expect(lines).toEqual([expect.stringMatching(/its claim would run out before the send could end/)]);
+    expect(await store.alerts.delivery(made!.id)).toMatchObject({ status: "pending", attempts: 0 });
+    expect(await store.alerts.attempts(workspace)).toEqual([]);
+    expect(await deliverer(store, "two").deliverDue()).toBe(1);
+    expect((await store.alerts.attempts(workspace))[0]).toMatchObject({ attempt: 1, status: "delivered" });
+  });
+});
+
+describe("taking turns", () => {
+  it("lists one workspace's items at a time, in the order the workspaces first appear", () => {
+    const item = (workspaceId: string, n: number) => ({ workspaceId: workspaceId as WorkspaceId, n });
+    const listed = inTurn([item("a", 1), item("a", 2), item("a", 3), item("b", 1), item("c", 1), item("b", 2)]);
+    expect(listed.map((i) => `${i.workspaceId}${i.n}`)).toEqual(["a1", "b1", "c1", "a2", "b2", "a3"]);
+    expect(inTurn([])).toEqual([]);
   });
 });

@@ -1,45 +1,63 @@
 // Sending what is due: each instance runs one sender, which looks for due deliveries when told that
 // some were made (right after a check or a "Send a test", so an alert leaves within moments of its
-// snapshot) and every few seconds for retries and for runs another instance left behind. A delivery
-// is claimed with a lease before it is sent (store/alerts.ts), so one instance sends it; a failed
-// attempt is tried again after about 5 s, 1 min, 10 min, 1 h and 6 h (or later, when the receiver's
-// Retry-After asks for longer), then fails for good; 410 Gone stops the destination. A destination
-// whose address this instance cannot open (sealed under a secret it lacks: during a rolling restart,
-// another instance may have it) is never a reason to fail: the attempt is kept saying so and the
-// delivery waits as after a failed send, holding at the last wait. Every attempt is kept. The clock
-// is injected and `deliverDue()` is one pass, which tests drive on fake time.
+// snapshot), whenever one of its sends ends, and every few seconds for retries and for runs another
+// instance left behind. Each delivery is claimed just before it is sent, for that one attempt
+// (store/alerts.ts `claimNext`: a lease of the send's timeout plus a margin, and the destination held
+// meanwhile, so one request at a time is in flight to a destination across instances); a send that
+// could no longer finish within its lease is not started. Destinations are offered workspace by
+// workspace in turn, and one workspace holds at most `perWorkspace` of the instance's `concurrency`
+// sends, so one workspace's slow or failing receivers never hold back another's. A failed attempt is
+// tried again after about 5 s, 1 min, 10 min, 1 h and 6 h (or later, when the receiver's Retry-After
+// asks for longer), then fails for good; 410 Gone stops the destination; a destination that times out
+// again and again rests (the store counts it). A destination whose address this instance cannot open
+// (sealed under a secret it lacks: during a rolling restart, another instance may have it) is never a
+// reason to fail: the attempt is kept saying so and the delivery waits as after a failed send, holding
+// at the last wait. Every attempt is kept. The clock is injected and `deliverDue()` runs until nothing
+// more can be sent now, which tests drive on fake time.
 import "server-only";
 import type { Delivery, OpenDestination } from "@/lib/store/alerts";
+import type { WorkspaceId } from "@/lib/store/schema";
 import { isSealedUnreadable } from "@/lib/store/sealed";
 import type { Store } from "@/lib/store/store";
 import { bodyFor, type EventBody } from "./messages";
-import { send, type SendResult } from "./send";
+import { send, SEND_TIMEOUT_MS, type SendResult } from "./send";
 
 /** Waits before the 2nd, 3rd... attempt: about 5 s, 1 min, 10 min, 1 h, 6 h. Six attempts in all. */
 export const BACKOFF_MS = [5_000, 60_000, 600_000, 3_600_000, 21_600_000] as const;
 /** The longest a Retry-After is followed: past it, the attempt is made then anyway. */
 export const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
-/** How long a claimed delivery is an instance's own: longer than a send's 10 s timeout. */
-const LEASE_MS = 60_000;
+/**
+ * A claim's lease is the send's timeout plus this: room for reading the destination before the send
+ * and keeping its outcome after it. Past the lease another instance may claim the delivery again.
+ */
+export const LEASE_MARGIN_MS = 10_000;
 /** How often the sender looks for due deliveries without being told. */
 const POLL_MS = 5_000;
-/** Sends at once per instance (a slow receiver does not hold up the others). */
-const CONCURRENCY = 8;
+/** Sends at once per instance: requests waiting on receivers cost little, so many may. */
+export const CONCURRENCY = 32;
+/** Of those, the most one workspace may hold: the rest stay for the others. */
+export const PER_WORKSPACE = 4;
+/** Destinations read per look (more than the free sends, as some are skipped for their workspace's share). */
+const CANDIDATES = 200;
 
-export type Sender = (url: string, secret: string | null, message: { id: string; at: number; body: string }) => Promise<SendResult>;
+export type Sender = (url: string, secret: string | null, message: { id: string; at: number; body: string }, options: { timeoutMs: number }) => Promise<SendResult>;
 
 export type DelivererOptions = {
   store: () => Promise<Store>;
   now: () => number;
   instance: string;
-  /** POSTs a message (send.ts in the server; the same in tests, to a real receiver). */
+  /** POSTs a message within `timeoutMs` (send.ts in the server; the same in tests, to a real receiver). */
   send: Sender;
   log?: (line: string) => void;
   pollMs?: number;
+  /** A send's timeout (default SEND_TIMEOUT_MS); the lease of each claim is this plus LEASE_MARGIN_MS. */
+  sendTimeoutMs?: number;
+  concurrency?: number;
+  perWorkspace?: number;
 };
 
 export type Deliverer = {
-  /** One pass: sends every delivery due now (claimed by this instance). Resolves with the attempts made. */
+  /** Sends until nothing more can be sent now (by this instance). Resolves with the attempts made. */
   deliverDue(): Promise<number>;
   /** Something was made due: look soon (coalesced). */
   kick(): void;
@@ -63,20 +81,76 @@ export function nextAttemptAt(attempt: number, now: number, retryAfterMs: number
   return now + Math.max(wait, Math.min(retryAfterMs ?? 0, MAX_RETRY_AFTER_MS));
 }
 
+/** `items` one workspace at a time, in the order the workspaces first appear: a, b, c, a, b, a… */
+export function inTurn<T extends { workspaceId: WorkspaceId }>(items: readonly T[]): T[] {
+  const queues = new Map<WorkspaceId, T[]>();
+  for (const item of items) {
+    const queue = queues.get(item.workspaceId);
+    if (queue) queue.push(item);
+    else queues.set(item.workspaceId, [item]);
+  }
+  const out: T[] = [];
+  for (let round = 0; out.length < items.length; round++) {
+    for (const queue of queues.values()) if (round < queue.length) out.push(queue[round]!);
+  }
+  return out;
+}
+
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 export function createDeliverer(options: DelivererOptions): Deliverer {
   const log = options.log ?? ((line: string) => console.warn(line));
+  const timeoutMs = options.sendTimeoutMs ?? SEND_TIMEOUT_MS;
+  const leaseMs = timeoutMs + LEASE_MARGIN_MS;
+  const concurrency = options.concurrency ?? CONCURRENCY;
+  const perWorkspace = options.perWorkspace ?? PER_WORKSPACE;
+  const pollMs = options.pollMs ?? POLL_MS;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let kicked: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
   let pass: Promise<number> | undefined;
-  let again = false;
 
-  async function attemptOne(store: Store, delivery: Delivery): Promise<void> {
-    const attempt = delivery.attempts + 1;
-    const claimed = { ...delivery, attempts: attempt };
+  /** This instance's sends going on: by destination (one each), and how many per workspace. */
+  const sending = new Map<string, WorkspaceId>();
+  const perWorkspaceSending = new Map<WorkspaceId, number>();
+  /** Attempts kept by the current pass. */
+  const attempts = { count: 0 };
+
+  // The pass waits here for a reason to look again: a send ended, a kick, or the poll interval.
+  let woken = false;
+  let wakeWaiter: (() => void) | undefined;
+  function wakeUp(): void {
+    woken = true;
+    wakeWaiter?.();
+  }
+  async function nextWake(): Promise<void> {
+    if (!woken) {
+      let poll: ReturnType<typeof setTimeout> | undefined;
+      await new Promise<void>((resolve) => {
+        wakeWaiter = resolve;
+        poll = setTimeout(resolve, pollMs);
+        poll.unref?.();
+      });
+      clearTimeout(poll);
+      wakeWaiter = undefined;
+    }
+    woken = false;
+  }
+
+  /** One attempt of a delivery this instance claimed until `leaseUntil`: kept, or given back unsent. */
+  async function attemptOne(store: Store, delivery: Delivery, leaseUntil: number): Promise<"kept" | "given back"> {
+    const attempt = delivery.attempts;
     const started = options.now();
-    const finish = (status: "delivered" | "retrying" | "failed", result: Pick<SendResult, "status" | "error">, next: number | null) =>
-      store.alerts.finishAttempt(claimed, options.instance, { at: started, status, responseStatus: result.status, error: result.error, durationMs: options.now() - started, nextAttemptAt: next });
+    const finish = (status: "delivered" | "retrying" | "failed", result: Pick<SendResult, "status" | "error"> & { timedOut?: boolean }, next: number | null) =>
+      store.alerts.finishAttempt(delivery, options.instance, {
+        at: started,
+        status,
+        responseStatus: result.status,
+        error: result.error,
+        durationMs: options.now() - started,
+        nextAttemptAt: next,
+        timedOut: result.timedOut ?? false,
+      });
 
     let destination: OpenDestination | undefined;
     try {
@@ -85,87 +159,126 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       if (!isSealedUnreadable(error)) throw error;
       await finish("retrying", { status: null, error: LACKS_SECRET }, waitForSecretAt(attempt, options.now()));
       log(`[alerts] delivery ${delivery.id}: ${error.message}; it waits`);
-      return;
+      return "kept";
     }
     const event = await store.alerts.event(delivery.eventId);
     if (!destination || !event) {
       await finish("failed", { status: null, error: "the destination or the event was deleted" }, null);
-      return;
+      return "kept";
     }
     if (destination.status === "stopped") {
       await finish("failed", { status: null, error: destination.stoppedReason ?? "the destination is stopped" }, null);
-      return;
+      return "kept";
     }
-    const result = await options.send(destination.url, destination.secret, { id: event.id, at: started, body: bodyFor(destination.kind, event.body as EventBody) });
+    // Sent only if the whole send fits in the lease: past it another instance may claim it again.
+    if (options.now() + timeoutMs > leaseUntil) {
+      await store.alerts.release(delivery, options.instance);
+      log(`[alerts] delivery ${delivery.id}: its claim would run out before the send could end; left for the next look`);
+      return "given back";
+    }
+    const result = await options.send(destination.url, destination.secret, { id: event.id, at: started, body: bodyFor(destination.kind, event.body as EventBody) }, { timeoutMs });
     if (result.ok) {
       await finish("delivered", result, null);
-      return;
+      return "kept";
     }
     if (result.status === 410) {
       await finish("failed", result, null);
       const on = new Date(options.now()).toISOString().slice(0, 16).replace("T", " ");
       await store.alerts.stopDestination(destination.id, `The receiver answered 410 Gone on ${on} UTC: nothing more is sent there. Delete this destination and add its new address.`);
       log(`[alerts] destination ${destination.id} answered 410 Gone: stopped`);
-      return;
+      return "kept";
     }
     const next = nextAttemptAt(attempt, options.now(), result.retryAfterMs);
-    await finish(next === null ? "failed" : "retrying", result, next);
+    const { restingUntil } = await finish(next === null ? "failed" : "retrying", result, next);
+    if (restingUntil !== null) log(`[alerts] destination ${destination.id} timed out again and again: resting until ${new Date(restingUntil).toISOString()}`);
+    return "kept";
+  }
+
+  /**
+   * Claims and starts what this instance may send now; resolves with how many it started. A
+   * destination whose claim was given back unsent (`givenBack`) waits for the next pass: claiming it
+   * again at once would only give it back again.
+   */
+  async function fill(store: Store, started: (attempt: Promise<void>) => void, givenBack: Set<string>): Promise<number> {
+    if (sending.size >= concurrency) return 0;
+    const candidates = inTurn(await store.alerts.dueDestinations(options.now(), CANDIDATES));
+    let launched = 0;
+    for (const { destinationId, workspaceId } of candidates) {
+      if (stopped || sending.size >= concurrency) break;
+      if (sending.has(destinationId) || givenBack.has(destinationId) || (perWorkspaceSending.get(workspaceId) ?? 0) >= perWorkspace) continue;
+      const at = options.now();
+      const delivery = await store.alerts.claimNext(destinationId, options.instance, at, at + leaseMs);
+      if (!delivery) continue;
+      sending.set(destinationId, workspaceId);
+      perWorkspaceSending.set(workspaceId, (perWorkspaceSending.get(workspaceId) ?? 0) + 1);
+      launched++;
+      started(
+        attemptOne(store, delivery, at + leaseMs)
+          .then(
+            (outcome) => {
+              if (outcome === "kept") attempts.count++;
+              else givenBack.add(destinationId);
+            },
+            // The claim's lease runs out and the delivery is tried again (by any instance).
+            (error: unknown) => log(`[alerts] delivery ${delivery.id} failed to run: ${describe(error)}`),
+          )
+          .finally(() => {
+            sending.delete(destinationId);
+            const left = (perWorkspaceSending.get(workspaceId) ?? 1) - 1;
+            if (left > 0) perWorkspaceSending.set(workspaceId, left);
+            else perWorkspaceSending.delete(workspaceId);
+            wakeUp();
+          }),
+      );
+    }
+    return launched;
   }
 
   async function onePass(): Promise<number> {
-    const store = await options.store();
-    let attempts = 0;
-    // Pages of due deliveries until none is left that this instance can claim.
-    for (;;) {
-      const now = options.now();
-      const due = await store.alerts.due(now, 50);
-      if (due.length === 0) break;
-      const mine: Delivery[] = [];
-      for (const delivery of due) if (await store.alerts.claim(delivery, options.instance, now, now + LEASE_MS)) mine.push(delivery);
-      if (mine.length === 0) break;
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: Math.min(CONCURRENCY, mine.length) }, async () => {
-          while (next < mine.length) {
-            const delivery = mine[next++]!;
-            try {
-              await attemptOne(store, delivery);
-              attempts++;
-            } catch (error) {
-              // The claim's lease runs out and the delivery is tried again (by any instance).
-              log(`[alerts] delivery ${delivery.id} failed to run: ${error instanceof Error ? error.message : String(error)}`);
-            }
-          }
-        }),
-      );
-      if (stopped) break;
+    attempts.count = 0;
+    const inFlight = new Set<Promise<void>>();
+    const givenBack = new Set<string>();
+    const track = (p: Promise<void>) => {
+      inFlight.add(p);
+      void p.finally(() => inFlight.delete(p));
+    };
+    try {
+      const store = await options.store();
+      for (;;) {
+        woken = false;
+        const launched = stopped ? 0 : await fill(store, track, givenBack);
+        if (inFlight.size === 0 && launched === 0 && !woken) break;
+        await nextWake();
+      }
+    } finally {
+      await Promise.allSettled([...inFlight]);
     }
-    return attempts;
+    // Said here, in the turn that decided it: a deliverDue() from now on starts a new pass.
+    pass = undefined;
+    return attempts.count;
   }
 
-  /** One pass at a time per instance; a pass asked for while one runs follows it. */
+  /** One pass at a time per instance; asked for while one runs, it looks again before ending. */
   function deliverDue(): Promise<number> {
     if (pass) {
-      again = true;
+      wakeUp();
       return pass;
     }
-    pass = onePass().finally(() => {
-      pass = undefined;
-      if (again && !stopped) {
-        again = false;
-        void deliverDue().catch((error: unknown) => log(`[alerts] sending failed: ${error instanceof Error ? error.message : String(error)}`));
-      }
+    const current = onePass().catch((error: unknown) => {
+      if (pass === current) pass = undefined;
+      throw error;
     });
-    return pass;
+    pass = current;
+    return current;
   }
 
   function loop(): void {
     if (stopped) return;
     void deliverDue()
-      .catch((error: unknown) => log(`[alerts] sending failed: ${error instanceof Error ? error.message : String(error)}`))
+      .catch((error: unknown) => log(`[alerts] sending failed: ${describe(error)}`))
       .finally(() => {
         if (stopped) return;
-        timer = setTimeout(loop, options.pollMs ?? POLL_MS);
+        timer = setTimeout(loop, pollMs);
         timer.unref?.();
       });
   }
@@ -176,7 +289,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       if (stopped || kicked !== undefined) return;
       kicked = setTimeout(() => {
         kicked = undefined;
-        void deliverDue().catch((error: unknown) => log(`[alerts] sending failed: ${error instanceof Error ? error.message : String(error)}`));
+        void deliverDue().catch((error: unknown) => log(`[alerts] sending failed: ${describe(error)}`));
       }, 0);
     },
     start() {
@@ -186,6 +299,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       stopped = true;
       if (timer !== undefined) clearTimeout(timer);
       if (kicked !== undefined) clearTimeout(kicked);
+      wakeUp();
       await pass?.catch(() => undefined);
     },
   };
@@ -193,5 +307,5 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
 
 /** The sender of the running server: send.ts with the deployment's private-address rule. */
 export function httpSender(allowPrivate: boolean, now: () => number): Sender {
-  return (url, secret, message) => send(url, secret, message, { allowPrivate, now });
+  return (url, secret, message, { timeoutMs }) => send(url, secret, message, { allowPrivate, now, timeoutMs });
 }

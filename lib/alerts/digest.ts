@@ -5,9 +5,11 @@
 // visitors they sent, their conversions), the score and rank a week apart from kept history, a few
 // negative mentions, and the week's notes. A part the upstream cannot give now (a 403, a 429) says
 // so in the digest instead of holding the rest back.
-// The job runs hourly (one instance per slot, lib/store/scheduler.ts) and sends a workspace's digest
-// within a day of its Monday 09:00; the event's dedupe key (workspace and week) makes it once, so a
-// later slot, a takeover or another instance finds it made and builds nothing.
+// The job runs hourly, one run per workspace whose digest is due (lib/store/scheduler.ts: each
+// workspace's slot claimed by one instance, a few at once per instance, so one slow workspace's
+// digest holds back no other's), and sends a workspace's digest within a day of its Monday 09:00;
+// the event's dedupe key (workspace and week) makes it once, so a later slot, a takeover or another
+// instance finds it made and builds nothing.
 import "server-only";
 import { TZDate } from "@date-fns/tz";
 import { AI_SOURCES } from "@/lib/data-api/constants";
@@ -147,43 +149,55 @@ export type DigestJobDeps = {
   log?: (line: string) => void;
 };
 
-/** The hourly job that sends each workspace's digest once, within a day of its Monday 09:00. */
+/** Workspaces building their digest at once per instance. */
+export const DIGEST_CONCURRENCY = 4;
+
+const digestKey = (workspace: string, monday: string) => `digest:${workspace}:${monday}`;
+
+/** The hourly job that sends each workspace's digest once, within a day of its Monday 09:00: a run per workspace whose digest is due and not made. */
 export function digestJob(deps: DigestJobDeps): JobDefinition {
   const log = deps.log ?? ((line: string) => console.warn(line));
   return {
     name: DIGEST_JOB,
     slotOf: hourlySlot,
     catchUp: "latest",
-    async run({ now, signal }) {
+    concurrency: DIGEST_CONCURRENCY,
+    // Read in two queries whatever the number of workspaces: only those in their digest's day get a slot.
+    async scopes(now) {
       const store = await deps.store();
-      const ctx = (deps.context ?? serverCollectContext)(store, signal);
-      let made = 0;
-      let skipped = 0;
-      for (const { workspaceId, destinationId } of await store.alerts.digests()) {
-        if (signal.aborted) break;
-        try {
-          const ws = await store.workspaces.workspace(workspaceId);
-          if (!ws) continue;
-          const moment = digestMoment(ws.timeZone, now());
-          if (now() - moment.at > DIGEST_GRACE_MS) continue;
-          const dedupeKey = `digest:${workspaceId}:${moment.monday}`;
-          if (await store.alerts.eventExists(dedupeKey)) continue;
-          const apiKey = await store.workspaces.watchingKey(workspaceId);
-          if (!apiKey) {
-            skipped++;
-            continue;
-          }
-          const publicUrl = deps.publicUrl?.();
-          const body = await buildDigest({ store, ctx, workspace: workspaceId, apiKey, tz: ws.timeZone, monday: moment.monday, now: now(), ...(publicUrl ? { publicUrl } : {}) });
-          const deliveries = await store.alerts.enqueue(workspaceId, { dedupeKey, type: body.type, body }, [destinationId]);
-          if (deliveries) made++;
-        } catch (error) {
-          if (signal.aborted) break;
-          log(`[alerts] workspace ${workspaceId}: the weekly digest failed: ${describeError(error)}`);
-        }
+      const due = (await store.alerts.digests()).flatMap(({ workspaceId, timeZone }) => {
+        const moment = digestMoment(timeZone, now);
+        return now - moment.at > DIGEST_GRACE_MS ? [] : [{ workspaceId, key: digestKey(workspaceId, moment.monday) }];
+      });
+      const made = await store.alerts.eventsMade(due.map((d) => d.key));
+      return due.filter((d) => !made.has(d.key)).map((d) => d.workspaceId);
+    },
+    async run({ scope, now, signal }) {
+      const store = await deps.store();
+      // A scope is only ever what `scopes` listed: a workspace id the store made.
+      const workspaceId = scope as WorkspaceId;
+      const destinationId = await store.alerts.digest(workspaceId);
+      const ws = await store.workspaces.workspace(workspaceId);
+      if (destinationId === null || !ws) return "no digest any more";
+      const timeZone = ws.timeZone;
+      const moment = digestMoment(timeZone, now());
+      if (now() - moment.at > DIGEST_GRACE_MS) return "not due";
+      const dedupeKey = digestKey(workspaceId, moment.monday);
+      if (await store.alerts.eventExists(dedupeKey)) return "made already";
+      const apiKey = await store.workspaces.watchingKey(workspaceId);
+      if (!apiKey) return "skipped (watching is off)";
+      try {
+        const ctx = (deps.context ?? serverCollectContext)(store, signal);
+        const publicUrl = deps.publicUrl?.();
+        const body = await buildDigest({ store, ctx, workspace: workspaceId, apiKey, tz: timeZone, monday: moment.monday, now: now(), ...(publicUrl ? { publicUrl } : {}) });
+        const deliveries = await store.alerts.enqueue(workspaceId, { dedupeKey, type: body.type, body }, [destinationId]);
+        if (!deliveries) return "made already";
+        deps.delivered?.();
+        return `digest of the week before ${moment.monday} made`;
+      } catch (error) {
+        if (!signal.aborted) log(`[alerts] workspace ${workspaceId}: the weekly digest failed: ${describeError(error)}`);
+        throw error;
       }
-      if (made > 0) deps.delivered?.();
-      return `${made} digests made${skipped > 0 ? `, ${skipped} skipped (watching is off)` : ""}`;
     },
   };
 }

@@ -40,7 +40,7 @@ afterEach(async () => {
 type Instance = { scheduler: JobScheduler; deliverer: Deliverer };
 
 function instance(store: Store, name: string, withHistory: boolean): Instance {
-  const deliverer = createDeliverer({ store: async () => store, now: clock, instance: name, send: (u, s, m) => send(u, s, m, { allowPrivate: true, now: clock }), log: () => {} });
+  const deliverer = createDeliverer({ store: async () => store, now: clock, instance: name, send: (u, s, m, o) => send(u, s, m, { allowPrivate: true, now: clock, ...o }), log: () => {} });
   const afterCollect = (st: Store, ws: WorkspaceId) => checkRules({ store: st, now: clock, publicUrl: "https://analytics.example.com" }, ws, () => {});
   const definitions = [
     ...(withHistory ? historyJobs({ store: async () => store, context: serverCollectContext, afterCollect, log: () => {} }) : []),
@@ -125,10 +125,12 @@ describe.each(STORE_KINDS)("alerts from the background jobs (%s)", (kind) => {
     expect(body.data.sections![0]!.lines).toHaveLength(4);
     expect(body.data.sections![2]!.lines).toEqual(["2026-11-18: Webinar with partners"]);
 
-    // The rest of the day's slots found it made; one run per hourly slot across the two instances.
-    const runs = await a.jobs.runs(DIGEST_JOB, { limit: 100 });
-    expect(runs).toHaveLength(8);
-    expect(runs.filter((run) => run.outcome?.startsWith("1 digests made"))).toHaveLength(1);
-    expect(runs.some((run) => /1 skipped \(watching is off\)/.test(run.outcome ?? ""))).toBe(true);
+    // One run for the workspace, at 14:00 UTC: the later slots found its digest made and gave it none.
+    const runs = await a.jobs.runs(DIGEST_JOB, { scope: workspace, limit: 100 });
+    expect(runs).toEqual([expect.objectContaining({ slot: Date.parse("2026-11-23T14:00:00Z"), state: "done", attempts: 1, outcome: "digest of the week before 2026-11-23 made" })]);
+    // The workspace no longer watched: its own run each hour of its digest's day (from 09:00 UTC), each once across the two instances, none sent.
+    const skipped = await a.jobs.runs(DIGEST_JOB, { scope: stopped.workspace, limit: 100 });
+    expect(skipped.map((run) => new Date(run.slot).getUTCHours()).sort((x, y) => x - y)).toEqual([12, 13, 14, 15, 16, 17, 18, 19]);
+    expect(skipped.every((run) => run.outcome === "skipped (watching is off)")).toBe(true);
   });
 });

@@ -1,7 +1,8 @@
 // Alerts' refusals as the production build answers them (`npm start`, testing/system-setup.ts): bad
 // fields of destinations, rules, the digest and the lists a 400 naming the field; unknown ids a 404
 // (a rule or the digest naming an unknown destination names `destination_id`); a delivered test
-// retried a 409; a destination over the workspace's allowance per minute a 429 with Retry-After; the
+// retried a 409; an 11th "Send a test" in a minute a 429 with Retry-After, sending nothing; a
+// destination over the workspace's allowance per minute a 429 with Retry-After; the
 // 51st rule a 422 `limit_reached`. None of them writes anything. The destinations' receiver is a real
 // HTTP server on loopback (the layer's server allows private addresses for it). The bound of 20
 // destinations takes two minutes to reach at that allowance: the store's and the routes' unit tests
@@ -9,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startReceiver, type Receiver } from "@/lib/alerts/test-receiver";
 import { ALERT_WRITE_LIMITS } from "@/lib/alerts/write-limit";
-import { MAX_RULES } from "@/lib/store/alerts";
+import { MANUAL_SENDS_PER_WINDOW, MAX_RULES } from "@/lib/store/alerts";
 import type { ApiClient } from "@/testing/production";
 import { expectRefusal, inParallel, signedIn, WORKSPACE_KEYS, type Refusal } from "@/testing/system";
 
@@ -96,6 +97,26 @@ describe("alerts: refusals from the production server", () => {
     }
     expectRefusal(await api.call("POST", `/api/alerts/deliveries/${sent.body.delivery_id}/retry`), { status: 409, code: "not_retryable" });
     expect(receiver.received).toHaveLength(1);
+  });
+
+  it(`"Send a test" past ${MANUAL_SENDS_PER_WINDOW} in a minute is a 429 with Retry-After, and sends nothing`, async () => {
+    // The test of the case before counts (sent moments ago, unless a slow run let its minute pass).
+    const accepted: number[] = [];
+    let refused: Awaited<ReturnType<ApiClient["call"]>> | undefined;
+    for (let i = 0; i <= MANUAL_SENDS_PER_WINDOW && !refused; i++) {
+      const sent = await api.call("POST", `/api/alerts/destinations/${destination.id}/test`);
+      if (sent.status === 202) accepted.push(i);
+      else refused = sent;
+    }
+    expect(accepted.length).toBeGreaterThanOrEqual(MANUAL_SENDS_PER_WINDOW - 1);
+    expect(accepted.length).toBeLessThanOrEqual(MANUAL_SENDS_PER_WINDOW);
+    expectRefusal(refused!, { status: 429, code: "too_many_requests" });
+    const retryAfter = Number(refused!.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    await receiver.waitFor(1 + accepted.length, 30_000);
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(receiver.received).toHaveLength(1 + accepted.length);
   });
 
   it(`a destination past ${ALERT_WRITE_LIMITS.destination.points} in a minute is a 429 with Retry-After, and is not kept`, async () => {

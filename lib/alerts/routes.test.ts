@@ -2,9 +2,10 @@
 // against the sandbox over real HTTP: a destination's URL checked (private, loopback and link-local
 // addresses refused unless allowed; https required), sealed at rest, answered only as a hint, its
 // signing secret once; a Slack destination only at Slack's incoming webhooks; at most 10 destinations
-// added a minute per workspace (429 with Retry-After); "Send a test" reaching a real receiver with a valid signature and showing as a
-// delivery; rules validated per kind; the preview; a retry only of a failed delivery; the digest's
-// destination; deleting a destination takes its rules and digest along; every id of another
+// added a minute per workspace (429 with Retry-After); "Send a test" reaching a real receiver with a
+// valid signature and showing as a delivery; rules validated per kind; the preview; a retry only of a
+// failed delivery; "Send a test" and "Retry" 10 a minute per workspace (429 with Retry-After); the
+// digest's destination; deleting a destination takes its rules and digest along; every id of another
 // workspace a 404; a write from another site a 403 that changes nothing.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as deliveryRetry from "@/app/api/alerts/deliveries/[id]/retry/route";
@@ -125,7 +126,7 @@ describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
     expect(created.status).toBe(201);
     const secret = created.body.secret!;
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
-    expect(created.body).toMatchObject({ kind: "webhook", name: "Ops receiver", status: "active", stopped_reason: null });
+    expect(created.body).toMatchObject({ kind: "webhook", name: "Ops receiver", status: "active", stopped_reason: null, resting_until: null });
     expect(created.body.url_hint).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/…oken$/);
     expect(created.body.url_hint).not.toContain("s3cr3t");
 
@@ -152,6 +153,42 @@ describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
     expect((await request(deliveryRetry.POST, "POST", `/api/alerts/deliveries/${test.body.delivery_id}/retry`, undefined, { id: test.body.delivery_id })).body.error?.code).toBe("not_retryable");
     expect((await request(deliveryRetry.POST, "POST", "/api/alerts/deliveries/dlv_AAAAAAAAAAAAAAAA/retry", undefined, { id: "dlv_AAAAAAAAAAAAAAAA" })).status).toBe(404);
     expect((await request(deliveries.GET, "GET", "/api/alerts/deliveries?limit=0")).body.error?.param).toBe("limit");
+  });
+
+  it('"Send a test" and "Retry" that would send are 10 a minute per workspace: the 11th is a 429 with Retry-After, in the error shape', async () => {
+    vi.stubEnv("WEBHOOK_ALLOW_PRIVATE", "true");
+    let now = Date.parse(TEST_NOW);
+    const store = await stores.open(kind, { now: () => now });
+    overrideContext({ store: async () => store, now: () => now });
+    const destination = (await addDestination({ kind: "webhook", name: "Receiver", url: receiver.url })).body;
+    const workspace = (await store.workspaces.workspaceForKey(DEMO_KEYS.pro)).id;
+    // Deliveries that failed for good, to retry by hand.
+    const failed: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      await store.alerts.enqueue(workspace, { dedupeKey: `failed:${i}`, type: "test", body: { type: "test", timestamp: TEST_NOW, data: { message: "x" } } }, [destination.id]);
+      const claimed = (await store.alerts.claimNext(destination.id, "test", now, now + 20_000))!;
+      await store.alerts.finishAttempt(claimed, "test", { at: now, status: "failed", responseStatus: 500, error: "the receiver answered 500", durationMs: 1, nextAttemptAt: null });
+      failed.push(claimed.id);
+    }
+    const test = () => request(destinationTest.POST, "POST", `/api/alerts/destinations/${destination.id}/test`, undefined, { id: destination.id });
+    const retry = (id: string) => request(deliveryRetry.POST, "POST", `/api/alerts/deliveries/${id}/retry`, undefined, { id });
+
+    for (let i = 0; i < 6; i++) expect((await test()).status).toBe(202);
+    now += 15_000;
+    for (const id of failed.slice(0, 4)) expect((await retry(id)).status).toBe(202);
+    // A retry that would not send is refused for what it is, and not counted.
+    expect((await retry(failed[0]!)).body.error?.code).toBe("not_retryable");
+
+    const refused = await test();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("45");
+    expect(refused.body).toEqual({ error: { code: "too_many_requests", message: '"Send a test" and "Retry" can be used 10 times a minute in a workspace; try again in 45 s.' } });
+    expect((await retry(failed[4]!)).status).toBe(429);
+    expect((await store.alerts.delivery(failed[4]!))!.status).toBe("failed");
+
+    now += 45_000;
+    expect((await retry(failed[4]!)).status).toBe(202);
+    expect((await test()).status).toBe(202);
   });
 
   it("rules are validated per kind, listed with their state, previewed, and deleted; another workspace sees none of it", async () => {

@@ -5,10 +5,12 @@
 // (syntax, https, a Slack destination's being Slack's incoming webhook, and every address its name
 // resolves to: no private, loopback or link-local ones unless WEBHOOK_ALLOW_PRIVATE=true); it is then
 // sealed and only its hint is ever answered. A signed webhook's secret is answered once, on creation.
-// Adding destinations is limited per workspace (write-limit.ts): each one costs a name lookup. Every
-// change to destinations, rules and the digest is recorded in the workspace's activity list with the
-// key hint that made it (who pointed the digest where); a rule's preview is refused to a key the Data
-// API refuses what that kind replays.
+// Adding destinations is limited per workspace (write-limit.ts): each one costs a name lookup. A
+// "Send a test" or "Retry" that would send counts against the workspace's 10 a minute, counted in the
+// store (which every instance shares, Redis or not, as it does the deliveries they make): past it,
+// 429 with Retry-After in the shared error shape. Every change to destinations, rules and the digest
+// is recorded in the workspace's activity list with the key hint that made it (who pointed the digest
+// where); a rule's preview is refused to a key the Data API refuses what that kind replays.
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
@@ -16,7 +18,7 @@ import { serverContext } from "@/lib/server/context";
 import { getEnv } from "@/lib/server/env";
 import { finalError, invalidParameter, json, withErrors } from "@/lib/server/http";
 import { jsonBodyOf, requireResource, storeScope, type StoreResource } from "@/lib/server/store-scope";
-import type { Attempt, Destination, Rule } from "@/lib/store/alerts";
+import { MANUAL_SENDS_PER_WINDOW, MAX_WAITING_PER_DESTINATION, type Attempt, type Destination, type Rule } from "@/lib/store/alerts";
 import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
 import { previewRule } from "./check";
@@ -30,7 +32,16 @@ import { limitAlertWrite } from "./write-limit";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-const destinationJson = (d: Destination) => ({ id: d.id, kind: d.kind, name: d.name, url_hint: d.urlHint, status: d.status, stopped_reason: d.stoppedReason, created_at: iso(d.createdAt) });
+const destinationJson = (d: Destination) => ({
+  id: d.id,
+  kind: d.kind,
+  name: d.name,
+  url_hint: d.urlHint,
+  status: d.status,
+  stopped_reason: d.stoppedReason,
+  resting_until: iso(d.restingUntil),
+  created_at: iso(d.createdAt),
+});
 
 const ruleJson = (r: Rule) => ({
   id: r.id,
@@ -57,6 +68,19 @@ const attemptJson = (a: Attempt) => ({
   next_attempt_at: iso(a.nextAttemptAt),
   retryable: a.retryable,
 });
+
+/** Counts a "Send a test" or a "Retry" against the workspace's limit a minute, or answers 429 with Retry-After. */
+async function takeManualSend(store: Store, workspace: WorkspaceId, kind: "test" | "retry"): Promise<void> {
+  const taken = await store.alerts.takeManualSend(workspace, kind);
+  if (taken.allowed) return;
+  const seconds = Math.ceil(taken.retryAfterMs / 1000);
+  throw finalError({
+    status: 429,
+    code: "too_many_requests",
+    message: `"Send a test" and "Retry" can be used ${MANUAL_SENDS_PER_WINDOW} times a minute in a workspace; try again in ${seconds} s.`,
+    retryAfter: seconds,
+  });
+}
 
 /** A destination as the activity list names it: its name and where it sends (the URL's hint, never the URL). */
 const destinationSubject = (d: Destination) => (d.urlHint ? `${d.name} (${d.urlHint})` : d.name);
@@ -135,7 +159,7 @@ export const deleteDestination = withErrors("deleting the destination", async (r
   return noContent();
 });
 
-/** POST /api/alerts/destinations/{id}/test: 202, one delivery of type `test`, sent at once. */
+/** POST /api/alerts/destinations/{id}/test: 202, one delivery of type `test`, sent at once; 429 past 10 a minute. */
 export const testDestination = withErrors("sending a test", async (req: Request, ctx: IdContext) => {
   const { store, workspace } = await storeScope(req, { write: true });
   const id = await idOf(ctx, "dst", "destination");
@@ -144,6 +168,7 @@ export const testDestination = withErrors("sending a test", async (req: Request,
   if (destination.status === "stopped") {
     throw finalError({ status: 409, code: "destination_stopped", message: destination.stoppedReason ?? "This destination is stopped: delete it and add it again." });
   }
+  await takeManualSend(store, workspace, "test");
   const now = serverContext().now();
   const publicUrl = getEnv().publicUrl;
   const body: EventBody = {
@@ -251,13 +276,22 @@ export const listDeliveries = withErrors("the deliveries", async (req: Request) 
   return json({ data: (await store.alerts.attempts(workspace, limit)).map(attemptJson) }, { headers: noStore });
 });
 
-/** POST /api/alerts/deliveries/{id}/retry: 202, the failed delivery due again now. */
+/** POST /api/alerts/deliveries/{id}/retry: 202, the failed delivery due again now; 429 past 10 a minute. */
 export const retryDelivery = withErrors("retrying the delivery", async (req: Request, ctx: IdContext) => {
   const { store, workspace } = await storeScope(req, { write: true });
   const id = await idOf(ctx, "dlv", "delivery");
+  const notRetryable = () => finalError({ status: 409, code: "not_retryable", message: "Only a delivery that failed for good, to a destination still active, can be retried (this one is delivered, still retrying, or its destination is stopped)." });
+  // Judged before it is counted: only a retry that would send counts against the limit.
+  const retryable = await store.alerts.retryable(workspace, id);
+  if (retryable === "unknown") throw notFound("delivery");
+  if (retryable === "not_retryable") throw notRetryable();
+  await takeManualSend(store, workspace, "retry");
   const outcome = await store.alerts.retry(workspace, id);
   if (outcome === "unknown") throw notFound("delivery");
-  if (outcome === "not_retryable") throw finalError({ status: 409, code: "not_retryable", message: "Only a delivery that failed for good, to a destination still active, can be retried (this one is delivered, still retrying, or its destination is stopped)." });
+  if (outcome === "queue_full") {
+    throw finalError({ status: 409, code: "queue_full", message: `${MAX_WAITING_PER_DESTINATION} deliveries are already waiting for this destination, the most that may: retry when some have gone out.` });
+  }
+  if (outcome === "not_retryable") throw notRetryable();
   alertsDeliverer().kick();
   return json({ id, status: "retrying" }, { status: 202, headers: noStore });
 });

@@ -18,7 +18,7 @@ export function alertsDeliverer(instance?: string): Deliverer {
     store: () => serverContext().store(),
     now: () => serverContext().now(),
     instance: instance ?? newInstanceId(),
-    send: (url, secret, message) => httpSender(getEnv().webhookAllowPrivate, () => serverContext().now())(url, secret, message),
+    send: (url, secret, message, sendOptions) => httpSender(getEnv().webhookAllowPrivate, () => serverContext().now())(url, secret, message, sendOptions),
   }));
 }
 

@@ -20,6 +20,8 @@ export type SendResult = {
   /** The receiver's Retry-After, in ms from now, when it sent one that can be read. */
   retryAfterMs: number | null;
   error: string | null;
+  /** No answer came within the timeout (what makes a destination rest when it happens again and again). */
+  timedOut: boolean;
 };
 
 export type OutgoingMessage = {
@@ -60,7 +62,7 @@ export async function send(rawUrl: string, secret: string | null, message: Outgo
   try {
     url = parseDestinationUrl(rawUrl, options.allowPrivate);
   } catch (error) {
-    return { status: null, ok: false, retryAfterMs: null, error: error instanceof Error ? error.message : String(error) };
+    return { status: null, ok: false, retryAfterMs: null, error: error instanceof Error ? error.message : String(error), timedOut: false };
   }
   const headers = headersFor(message, secret);
   const timeoutMs = options.timeoutMs ?? SEND_TIMEOUT_MS;
@@ -68,6 +70,7 @@ export async function send(rawUrl: string, secret: string | null, message: Outgo
 
   return new Promise<SendResult>((resolve) => {
     let settled = false;
+    let timedOut = false;
     const done = (result: SendResult) => {
       if (settled) return;
       settled = true;
@@ -81,13 +84,14 @@ export async function send(rawUrl: string, secret: string | null, message: Outgo
       agent: false,
     });
     const timer = setTimeout(() => {
+      timedOut = true;
       request.destroy(new Error(`no answer within ${Math.round(timeoutMs / 1000)} s`));
     }, timeoutMs);
     timer.unref?.();
     request.on("error", (error: Error) => {
       const { message } = error;
       const refused = isDestinationRefused(error) || (error as NodeJS.ErrnoException).code === "EREFUSED";
-      done({ status: null, ok: false, retryAfterMs: null, error: refused ? message : `could not reach the receiver: ${message}` });
+      done({ status: null, ok: false, retryAfterMs: null, error: refused ? message : `could not reach the receiver: ${message}`, timedOut });
     });
     request.on("response", (response) => {
       const status = response.statusCode ?? 0;
@@ -106,7 +110,7 @@ export async function send(rawUrl: string, secret: string | null, message: Outgo
           : status >= 300 && status < 400
             ? `the receiver answered ${status} (a redirect), which is not followed: save the address it points to instead`
             : `the receiver answered ${status}`;
-        done({ status, ok, retryAfterMs: retryAfter, error });
+        done({ status, ok, retryAfterMs: retryAfter, error, timedOut: false });
       };
       response.on("end", finish);
       response.on("close", finish);

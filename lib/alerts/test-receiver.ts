@@ -1,6 +1,6 @@
 // A real HTTP receiver for the alerts' tests, on 127.0.0.1 and a free port: it keeps every request
 // (headers and body as received), answers what the test says (a status, a Retry-After, a redirect, or
-// nothing at all for a while), and checks a signed webhook's headers with the `standardwebhooks`
+// nothing at all for a while), counts the requests it holds at once, and checks a signed webhook's headers with the `standardwebhooks`
 // library, as a receiver in the wild would. Stopped by the test that started it.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -13,6 +13,10 @@ export type Answer = { status: number; headers?: Record<string, string>; delayMs
 export type Receiver = {
   url: string;
   received: Received[];
+  /** How many answers it has written (a request waiting for its delay is not answered yet). */
+  answered(): number;
+  /** The most requests it held at once (from arrival until its answer ended or the sender gave up). */
+  maxInFlight(): number;
   /** What the next requests get, in turn (then 200). */
   answer(...answers: Answer[]): void;
   /** Resolves when `n` requests have arrived (or rejects after `timeoutMs`). */
@@ -24,6 +28,9 @@ export async function startReceiver(): Promise<Receiver> {
   const received: Received[] = [];
   const queue: Answer[] = [];
   const waiters: { n: number; resolve: () => void }[] = [];
+  let answered = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -36,12 +43,16 @@ export async function startReceiver(): Promise<Receiver> {
         json = undefined;
       }
       received.push({ path: req.url ?? "/", headers: req.headers, body, json });
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      res.on("close", () => inFlight--);
       for (const w of waiters.splice(0)) (received.length >= w.n ? w.resolve : () => waiters.push(w))();
       const answer = queue.shift() ?? { status: 200 };
       const reply = () => {
         if (res.destroyed) return;
         res.writeHead(answer.status, answer.headers ?? {});
         res.end("ok");
+        answered++;
       };
       if (answer.delayMs) setTimeout(reply, answer.delayMs).unref();
       else reply();
@@ -52,6 +63,8 @@ export async function startReceiver(): Promise<Receiver> {
   return {
     url: `http://127.0.0.1:${port}/hooks/analytics`,
     received,
+    answered: () => answered,
+    maxInFlight: () => maxInFlight,
     answer: (...answers) => void queue.push(...answers),
     waitFor(n, timeoutMs = 5_000) {
       if (received.length >= n) return Promise.resolve(received);

@@ -1,10 +1,13 @@
 // Several instances sharing one PostgreSQL, for real: two production instances of the built app
 // (bench/cluster.ts) with DATABASE_URL pointing at a PostgreSQL server this test starts on loopback
 // (lib/store/test-postgres.ts), on one sandbox. A workspace watched before they start: the current
-// hour's collection slot runs once across both (one claim, one read of the score and the ranking),
-// and stays run after both have ticked again; both instances answer the same /api/workspace. An alert
-// rule set before they start fires on the first snapshot and reaches a real receiver once; a rule
-// added through one instance fires once when both read the next day's score at the same moment.
+// hour's collection slot of that workspace runs once across both (one claim, one read of the score
+// and the ranking), and stays run after both have ticked again; both instances answer the same
+// /api/workspace. An alert rule set before they start fires on the first snapshot and reaches a real
+// receiver once; a rule added through one instance fires once when both read the next day's score at
+// the same moment. A receiver answering in about 9 s gets each of 8 deliveries (queued in the store,
+// and "Send a test" through both instances) once, one request at a time, every attempt kept (the
+// sender before this put up to 11 requests in flight at such a receiver, and sent some twice).
 // Run after the build (`npm run test:cluster`, part of `npm test`).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
@@ -12,6 +15,7 @@ import { startCluster, type Cluster } from "@/bench/cluster";
 import { BENCH_SESSION_SECRET, signIn } from "@/bench/support";
 import { HOURLY_JOB } from "@/lib/history/jobs";
 import { hourlySlot } from "@/lib/store/scheduler";
+import type { WorkspaceId } from "@/lib/store/schema";
 import { openStore, type Store } from "@/lib/store/store";
 import { startTestPostgres, type TestPostgres } from "@/lib/store/test-postgres";
 import { randomBytes } from "node:crypto";
@@ -25,6 +29,7 @@ let cluster: Cluster;
 let store: Store;
 let receiver: Receiver;
 let secret: string;
+let workspace: WorkspaceId;
 const dataDir = mkdtempSync(path.join(tmpdir(), "wa-cluster-history-"));
 
 beforeAll(async () => {
@@ -33,6 +38,7 @@ beforeAll(async () => {
   // The deployment's store, as the instances will open it (same SESSION_SECRET: the sealed key opens there).
   store = await openStore({ dataDir, databaseUrl }, { secrets: () => ({ current: BENCH_SESSION_SECRET }) });
   const ws = await store.workspaces.workspaceForKey(DEMO_KEYS.pro);
+  workspace = ws.id;
   await store.workspaces.setWatching(ws.id, DEMO_KEYS.pro);
   receiver = await startReceiver();
   secret = `whsec_${randomBytes(24).toString("base64")}`;
@@ -63,17 +69,19 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, ms: n
 describe("two instances sharing one PostgreSQL", () => {
   it("run the watched workspace's hourly collection once per slot across both", async () => {
     const slot = hourlySlot(Date.now());
-    const run = await until("the hourly slot to be run", async () => (await store.jobs.runs(HOURLY_JOB)).find((r) => r.slot >= slot && r.state === "done"), 40_000);
-    expect(run.outcome).toMatch(/^hourly: 1 watched workspaces collected/);
+    // The workspace's own slot (scope: its id).
+    const runsOf = () => store.jobs.runs(HOURLY_JOB, { scope: workspace });
+    const run = await until("the hourly slot to be run", async () => (await runsOf()).find((r) => r.slot >= slot && r.state === "done"), 40_000);
+    expect(run.outcome).toMatch(/^hourly: 2 kept/);
     // Both instances tick every 30 s: after another round of ticks the slot is still run once.
     await new Promise((r) => setTimeout(r, 32_000));
-    const runs = (await store.jobs.runs(HOURLY_JOB)).filter((r) => r.slot === run.slot);
+    const runs = (await runsOf()).filter((r) => r.slot === run.slot);
     expect(runs).toHaveLength(1);
     expect(runs[0]!.attempts).toBe(1);
     const stats = await cluster.sandbox.stats();
     // Each instance's catch-up ran the slot's collection at most once between them (a slot crossing
     // an hour while the test waits would be a second slot, and a second row, not a second read).
-    const slots = (await store.jobs.runs(HOURLY_JOB)).length;
+    const slots = (await runsOf()).length;
     expect(stats.byPath["/intelligence/score"]).toBe(slots);
     expect(stats.byPath["/intelligence/ranking"]).toBe(slots);
     expect(stats.rateLimited).toBe(0);
@@ -116,4 +124,35 @@ describe("two instances sharing one PostgreSQL", () => {
     expect(new Set(receiver.received.map((r) => r.headers["webhook-id"])).size).toBe(2);
     expect(receiver.received.map((r) => (r.json as { type: string }).type)).toEqual(["alert.firing", "alert.firing"]);
   }, 90_000);
+
+  it("send to a receiver answering in about 9 s one request at a time: each delivery once, every attempt kept", async () => {
+    const slow = await startReceiver();
+    try {
+      const count = 8;
+      slow.answer(...Array.from({ length: count }, () => ({ status: 200, delayMs: 9_000 })));
+      const destination = await store.alerts.createDestination(workspace, { kind: "webhook", name: "Slow receiver", url: slow.url, urlHint: "…", secret });
+      // Five queued in the store (both instances' senders find them), three tests through both instances.
+      for (let i = 0; i < count - 3; i++) {
+        await store.alerts.enqueue(workspace, { dedupeKey: `slow:${i}`, type: "alert.firing", body: { type: "alert.firing", timestamp: new Date().toISOString(), data: { message: `slow ${i}` } } }, [destination.id]);
+      }
+      const [a, b] = cluster.instances.map((i) => i.base) as [string, string];
+      const cookie = await signIn(a, { apiKey: DEMO_KEYS.pro });
+      for (const base of [a, b, a]) {
+        const sent = await fetch(`${base}/api/alerts/destinations/${destination.id}/test`, { method: "POST", headers: { cookie, origin: base } });
+        expect(sent.status).toBe(202);
+      }
+      await slow.waitFor(count, 150_000);
+      // The last answer, then two more polls of both senders: nothing is sent again.
+      await new Promise((r) => setTimeout(r, 20_000));
+      expect(slow.received).toHaveLength(count);
+      expect(new Set(slow.received.map((r) => r.headers["webhook-id"])).size).toBe(count);
+      expect(slow.received.every((r) => verifySignature(secret, r))).toBe(true);
+      expect(slow.maxInFlight()).toBe(1);
+      const attempts = (await store.alerts.attempts(workspace, 200)).filter((x) => x.destinationId === destination.id);
+      expect(attempts).toHaveLength(count);
+      expect(attempts.every((x) => x.status === "delivered" && x.attempt === 1 && x.responseStatus === 200)).toBe(true);
+    } finally {
+      await slow.close();
+    }
+  }, 200_000);
 });

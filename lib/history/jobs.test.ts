@@ -4,8 +4,9 @@
 // slots, each once, reading score and ranking once per slot and keeping one snapshot per new
 // `updated_at`; the daily job keeps each period's overview and the closed days' figures once; a key
 // the upstream refuses (401) pauses watching and is not used again; a resource the key may not read
-// (403) is skipped; a workspace not watched (or stopped) is never collected; a kept key this instance
-// cannot open (sealed under a secret it lacks) is skipped without pausing watching.
+// (403) is skipped; a workspace not watched (or stopped) is never collected; each watched workspace
+// is its own run of each slot, so one refused or limited holds back no other; a kept key this
+// instance cannot open (sealed under a secret it lacks) is skipped without pausing watching.
 import { describe, expect, it } from "vitest";
 import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
 import { serverCollectContext } from "@/lib/history/collect";
@@ -67,7 +68,9 @@ describe.each(STORE_KINDS)("history jobs (%s)", (kind) => {
 
     await runUntil(T0 + 48 * HOUR_MS, instances);
 
-    const runs = await a.jobs.runs(HOURLY_JOB, { limit: 1000 });
+    // One run per slot of the watched workspace (its own slot: `scope`), none for the other.
+    expect((await a.jobs.runs(HOURLY_JOB, { allScopes: true, limit: 1000 })).every((r) => r.scope === watched)).toBe(true);
+    const runs = await a.jobs.runs(HOURLY_JOB, { scope: watched, limit: 1000 });
     expect(runs).toHaveLength(48);
     expect(new Set(runs.map((r) => r.slot)).size).toBe(48);
     expect(runs.every((r) => r.state === "done" && r.attempts === 1)).toBe(true);
@@ -86,7 +89,7 @@ describe.each(STORE_KINDS)("history jobs (%s)", (kind) => {
     expect(await a.snapshots.scoreHistory(unwatched, all)).toEqual([]);
 
     // Daily at 01:00 UTC: the slot of the 20th (caught up at start), the 21st and the 22nd.
-    const daily = await a.jobs.runs(DAILY_JOB, { limit: 100 });
+    const daily = await a.jobs.runs(DAILY_JOB, { scope: watched, limit: 100 });
     expect(daily.map((r) => new Date(r.slot).toISOString()).sort()).toEqual(["2026-11-20T01:00:00.000Z", "2026-11-21T01:00:00.000Z", "2026-11-22T01:00:00.000Z"]);
     const overviews = await a.snapshots.dailyFigures(watched, { kind: "overview:30d", tz: "UTC", from: "2026-11-01", to: "2026-11-30" });
     expect(overviews.map((d) => d.date)).toEqual(["2026-11-20", "2026-11-21", "2026-11-22"]);
@@ -101,6 +104,29 @@ describe.each(STORE_KINDS)("history jobs (%s)", (kind) => {
     expect(platforms.map((d) => d.date)).toEqual(["2026-11-17", "2026-11-18", "2026-11-19", "2026-11-20", "2026-11-21"]);
     expect((platforms[0]!.data as { data: Array<{ platform: string; mentions: number }> }).data.map((p) => p.platform)).toEqual(["chatgpt", "claude", "perplexity", "gemini"]);
     expect(await a.snapshots.dailyFigures(unwatched, { kind: "sources", tz: "UTC", from: "2026-11-01", to: "2026-11-30" })).toEqual([]);
+  });
+
+  it("each watched workspace is its own run of each slot, once across two instances: one refused or limited does not hold back another", async () => {
+    const [a, b] = await fresh(kind);
+    const watch = async (key: string) => {
+      const id = (await a.workspaces.workspaceForKey(key)).id;
+      await a.workspaces.setWatching(id, key);
+      return id;
+    };
+    const [pro, limited, revoked] = [await watch(DEMO_KEYS.pro), await watch(DEMO_KEYS.limited), await watch(REVOKED_KEY)];
+    await runUntil(T0 + 2 * HOUR_MS, [instance(a, "one"), instance(b, "two")]);
+
+    const runs = await a.jobs.runs(HOURLY_JOB, { allScopes: true, limit: 100 });
+    const of = (ws: string) => runs.filter((r) => r.scope === ws);
+    expect(runs.every((r) => r.state === "done" && r.attempts === 1)).toBe(true);
+    expect(of(pro).map((r) => r.slot)).toEqual([T0 + HOUR_MS, T0]);
+    expect(of(pro)[1]!.outcome).toBe("hourly: 2 kept, 0 already known, 0 skipped (403), 0 failed");
+    expect(of(limited).map((r) => r.outcome)).toEqual(Array.from({ length: 2 }, () => "hourly: 0 kept, 0 already known, 2 skipped (403), 0 failed"));
+    // Paused at its first run: no slot of it after.
+    expect(of(revoked).map((r) => [r.slot, r.outcome])).toEqual([[T0, "hourly: 0 kept, 0 already known, 0 skipped (403), 0 failed, paused (401)"]]);
+    expect(runs).toHaveLength(5);
+    // Each read once per run: pro's and limited's two slots, revoked's one.
+    expect(sandbox().stats().byPath["/intelligence/score"]).toBe(5);
   });
 
   it("a key the upstream refuses (401) pauses watching, saying why, and is not used again", async () => {
@@ -121,7 +147,8 @@ describe.each(STORE_KINDS)("history jobs (%s)", (kind) => {
     expect(sandbox().stats().byPath["/intelligence/ranking"] ?? 0).toBe(0);
     expect(logs.join("\n")).toMatch(/refused its kept key \(401\); watching paused/);
     expect(logs.join("\n")).not.toContain(REVOKED_KEY);
-    expect((await a.jobs.runs(HOURLY_JOB)).every((r) => r.state === "done")).toBe(true);
+    const runs = await a.jobs.runs(HOURLY_JOB, { scope: ws });
+    expect(runs).toEqual([expect.objectContaining({ slot: T0, state: "done", outcome: expect.stringMatching(/paused \(401\)$/) })]);
   });
 
   it("a resource the key may not read (403) is skipped; the rest is kept", async () => {
@@ -133,7 +160,7 @@ describe.each(STORE_KINDS)("history jobs (%s)", (kind) => {
 
     expect((await a.workspaces.workspace(ws))!.watching).toBe("on");
     expect(await a.snapshots.scoreHistory(ws, { from: 0, to: now })).toEqual([]);
-    const hourly = await a.jobs.runs(HOURLY_JOB);
+    const hourly = await a.jobs.runs(HOURLY_JOB, { scope: ws });
     expect(hourly[0]!.outcome).toMatch(/0 kept.*2 skipped \(403\)/);
     // The overview and the insights figures are open to this key: kept.
     expect(await a.snapshots.dailyFigures(ws, { kind: "overview:7d", tz: "UTC", from: "2026-11-20", to: "2026-11-20" })).toHaveLength(1);
@@ -149,7 +176,7 @@ describe.each(STORE_KINDS)("history jobs (%s)", (kind) => {
     await a.workspaces.stopWatching(ws);
     await runUntil(T0 + 5 * HOUR_MS, [one]);
     expect(sandbox().stats().byPath["/intelligence/score"]).toBe(2);
-    expect((await a.jobs.runs(HOURLY_JOB, { limit: 10 })).length).toBe(5);
+    expect((await a.jobs.runs(HOURLY_JOB, { allScopes: true, limit: 10 })).map((r) => r.slot)).toEqual([T0 + HOUR_MS, T0]);
   });
 
   it("a kept key this instance cannot open (sealed under a secret it lacks) is skipped, saying why, and watching stays on; given the secret, it is collected", async () => {
@@ -169,7 +196,9 @@ describe.each(STORE_KINDS)("history jobs (%s)", (kind) => {
     expect(sandbox().stats().byPath["/intelligence/score"] ?? 0).toBe(0);
     expect(logs.join("\n")).toMatch(/cannot be opened by this instance/);
     expect(logs.join("\n")).not.toContain(DEMO_KEYS.pro);
-    expect((await a.jobs.runs(HOURLY_JOB)).every((r) => r.state === "done")).toBe(true);
+    const skipped = await a.jobs.runs(HOURLY_JOB, { scope: ws });
+    expect(skipped).toHaveLength(2);
+    expect(skipped.every((r) => r.state === "done" && r.outcome === "hourly: skipped (the kept key cannot be opened by this instance)")).toBe(true);
 
     secrets = { current: "history-secret-this-instance-has-0123456789", previous: "history-secret-of-another-rollout-0123456789" };
     await runUntil(T0 + 3 * HOUR_MS, [one]);

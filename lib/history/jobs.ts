@@ -1,14 +1,16 @@
 // The history collector's background jobs, run by the store's job scheduler (lib/store/scheduler.ts)
-// in every instance, each slot claimed in the database so exactly one instance runs it:
-// - `history.hourly`, every hour on the hour (UTC): score and ranking of every watched workspace;
+// in every instance, one run per watched workspace and slot, each claimed in the database so exactly
+// one instance runs it, a few at once per instance (so one slow workspace holds back none of the
+// others, and instances share the workspaces):
+// - `history.hourly`, every hour on the hour (UTC): the workspace's score and ranking;
 // - `history.daily`, at 01:00 UTC: the overview of each period and the closed days' insights figures.
 // After a downtime each runs its latest slot only (a snapshot of now is worth more than one of then;
-// the daily collector itself looks back for closed days not kept). Workspaces are collected one after
-// another, each with its own kept key; a paused or stopped workspace is not collected (its key is no
-// longer handed out), and one workspace's failure does not stop the others.
+// the daily collector itself looks back for closed days not kept). Each workspace is collected with
+// its own kept key; a paused or stopped workspace is not collected (its key is no longer handed out).
 import "server-only";
 import { dailySlotAt, hourlySlot, type JobDefinition } from "@/lib/store/scheduler";
 import type { WorkspaceId } from "@/lib/store/schema";
+import { isSealedUnreadable } from "@/lib/store/sealed";
 import type { Store } from "@/lib/store/store";
 import { collectWorkspace, type CollectContext, type CollectKind, type CollectResult } from "./collect";
 
@@ -23,17 +25,17 @@ export type HistoryJobsDeps = {
   log?: (line: string) => void;
 };
 
+/** Workspaces collected at once per instance: enough that a slow one holds back no other, few enough for the upstream. */
+export const COLLECT_CONCURRENCY = 4;
+
 /** The run's outcome as kept in the jobs table: counts, never a key. */
-function summary(kind: CollectKind, results: CollectResult[], failedWorkspaces: number): string {
-  const count = (pick: (r: CollectResult) => number) => results.reduce((n, r) => n + pick(r), 0);
+function summary(kind: CollectKind, result: CollectResult): string {
   return [
-    `${kind}: ${results.length} watched workspaces collected`,
-    `${count((r) => r.recorded.length)} kept`,
-    `${count((r) => r.known.length)} already known`,
-    `${count((r) => r.skipped.length)} skipped (403)`,
-    `${count((r) => r.failed.length)} failed`,
-    `${results.filter((r) => r.paused).length} paused (401)`,
-    ...(failedWorkspaces > 0 ? [`${failedWorkspaces} workspaces not collected (store error)`] : []),
+    `${kind}: ${result.recorded.length} kept`,
+    `${result.known.length} already known`,
+    `${result.skipped.length} skipped (403)`,
+    `${result.failed.length} failed`,
+    ...(result.paused ? ["paused (401)"] : []),
   ].join(", ");
 }
 
@@ -43,30 +45,30 @@ function collectionJob(name: string, kind: CollectKind, slotOf: (t: number) => n
     name,
     slotOf,
     catchUp: "latest",
-    async run({ signal }) {
+    concurrency: COLLECT_CONCURRENCY,
+    scopes: async () => (await deps.store()).workspaces.watchedWorkspaces(),
+    async run({ scope, signal }) {
       const store = await deps.store();
-      const ctx = deps.context(store, signal);
-      const results: CollectResult[] = [];
-      let failedWorkspaces = 0;
-      for (const id of await store.workspaces.watchedWorkspaces()) {
-        if (signal.aborted) break;
-        try {
-          const key = await store.workspaces.watchingKey(id);
-          if (!key) continue;
-          const result = await collectWorkspace(ctx, id, key, kind);
-          if (result.paused) {
-            log(`[history] workspace ${id}: the Data API refused its kept key (401); watching paused`);
-            await deps.onPaused?.(store, id, result.paused);
-          }
-          results.push(result);
-          if (result.recorded.length > 0) await deps.afterCollect?.(store, id);
-        } catch (error) {
-          if (signal.aborted) break;
-          failedWorkspaces++;
-          log(`[history] workspace ${id}: ${kind} collection failed: ${error instanceof Error ? error.message : String(error)}`);
+      // A scope is only ever what `scopes` listed: a workspace id the store made.
+      const id = scope as WorkspaceId;
+      try {
+        // Undefined when watching stopped or paused since the list was read.
+        const key = await store.workspaces.watchingKey(id);
+        if (!key) return `${kind}: not watched any more`;
+        const result = await collectWorkspace(deps.context(store, signal), id, key, kind);
+        if (result.paused) {
+          log(`[history] workspace ${id}: the Data API refused its kept key (401); watching paused`);
+          await deps.onPaused?.(store, id, result.paused);
         }
+        if (result.recorded.length > 0) await deps.afterCollect?.(store, id);
+        return summary(kind, result);
+      } catch (error) {
+        if (!signal.aborted) log(`[history] workspace ${id}: ${kind} collection failed: ${error instanceof Error ? error.message : String(error)}`);
+        // A kept key sealed under a secret this instance lacks is not this run's failure: another
+        // instance (or this one, given the secret) collects it; watching stays on.
+        if (isSealedUnreadable(error)) return `${kind}: skipped (the kept key cannot be opened by this instance)`;
+        throw error;
       }
-      return summary(kind, results, failedWorkspaces);
     },
   };
 }

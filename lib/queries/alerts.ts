@@ -20,6 +20,8 @@ export type Destination = {
   url_hint: string;
   status: "active" | "stopped";
   stopped_reason: string | null;
+  /** Until when nothing is sent there (it timed out 5 times in a row), or null. */
+  resting_until: string | null;
   created_at: string;
 };
 /** The answer to a create: a webhook's signing secret comes with it, this once only. */

@@ -3,14 +3,21 @@
 // destination with every attempt, and the weekly digest's destination.
 // Exactly once across instances rests on three unique keys: a rule's check per basis (the snapshot or
 // day it looked at: the instance whose insert makes the row acts on it), an event per `dedupe_key`,
-// and a delivery per event and destination. Sending is claimed row by row with a lease
-// (compare-and-set), so one instance sends a delivery at a time; a lease that ran out (its instance
-// died mid-send) lets another instance try again with the same event id, which receivers use to
-// drop a repeat. Times are passed in or read from the injected clock, so all of it runs on fake time.
+// and a delivery per event and destination. Sending is claimed per destination, one attempt at a
+// time (claimNext): the destination's row holds who sends to it and until when (one attempt's
+// lease), so one request at a time is in flight to it across instances, and its next due delivery
+// is taken in the same transaction. A lease that ran out (its instance died mid-send) lets another
+// instance try again with the same event id, which receivers use to drop a repeat. Workspaces are
+// offered in turn (dueDestinations: the one with the fewest sends going on, then the one served
+// longest ago). At most MAX_WAITING_PER_DESTINATION deliveries wait per destination, and one that
+// times out REST_AFTER_TIMEOUTS times in a row rests. Every writer of a
+// destination's deliveries locks the destination's row first (the bound of waiting deliveries is
+// counted under it), and a workspace's bounds are counted under its row's lock (workspace-lock.ts).
+// Times are passed in or read from the injected clock, so all of it runs on fake time.
 // Every function of a workspace's data takes the workspace first and touches no other workspace's rows.
 import "server-only";
 import { randomBytes } from "node:crypto";
-import type { Kysely, Selectable } from "kysely";
+import { sql, type ExpressionBuilder, type Kysely, type Selectable, type Transaction } from "kysely";
 import { StoreLimitError } from "./errors";
 import type {
   AlertDeliveriesTable,
@@ -23,10 +30,19 @@ import type {
   WorkspaceId,
 } from "./schema";
 import { SEALED, type SealedValues } from "./sealed";
+import { lockWorkspace } from "./workspace-lock";
 
 /** Bounds per workspace: enough for a team, small enough that a script cannot fill the screen. */
 export const MAX_DESTINATIONS = 20;
 export const MAX_RULES = 50;
+/** Deliveries that may wait (to be sent, or being sent) per destination: more are failed at once, saying why. */
+export const MAX_WAITING_PER_DESTINATION = 100;
+/** A destination whose attempts time out this many times in a row rests REST_MS: nothing is sent to it meanwhile. */
+export const REST_AFTER_TIMEOUTS = 5;
+export const REST_MS = 10 * 60_000;
+/** "Send a test" and "Retry" by hand: this many per workspace within MANUAL_SEND_WINDOW_MS (a sliding window). */
+export const MANUAL_SENDS_PER_WINDOW = 10;
+export const MANUAL_SEND_WINDOW_MS = 60_000;
 
 export type Destination = {
   id: string;
@@ -35,6 +51,8 @@ export type Destination = {
   urlHint: string;
   status: "active" | "stopped";
   stoppedReason: string | null;
+  /** Until when it rests after timing out REST_AFTER_TIMEOUTS times in a row; null when it does not rest now. */
+  restingUntil: number | null;
   createdAt: number;
 };
 
@@ -90,8 +108,9 @@ export type Alerts = ReturnType<typeof alertsContext>;
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString("base64url")}`;
 
-function toDestination(row: Selectable<AlertDestinationsTable>): Destination {
-  return { id: row.id, kind: row.kind, name: row.name, urlHint: row.url_hint, status: row.status, stoppedReason: row.stopped_reason, createdAt: row.created_at };
+function toDestination(row: Selectable<AlertDestinationsTable>, now: number): Destination {
+  const restingUntil = row.resting_until !== null && row.resting_until > now ? row.resting_until : null;
+  return { id: row.id, kind: row.kind, name: row.name, urlHint: row.url_hint, status: row.status, stoppedReason: row.stopped_reason, restingUntil, createdAt: row.created_at };
 }
 
 function toRule(row: Selectable<AlertRulesTable>): Rule {
@@ -127,18 +146,54 @@ function toDelivery(row: Selectable<AlertDeliveriesTable>): Delivery {
 /** What an attempt's error may say: short, one line. */
 const clip = (text: string, max = 300) => text.replace(/\s+/g, " ").slice(0, max);
 
+/** A delivery that may be sent now: waiting and due, or being sent by an instance whose lease ran out. */
+const dueAt = (now: number) => (eb: ExpressionBuilder<StoreTables, "alert_deliveries">) =>
+  eb.or([
+    eb.and([eb("alert_deliveries.status", "=", "pending"), eb("alert_deliveries.next_attempt_at", "<=", now)]),
+    eb.and([eb("alert_deliveries.status", "=", "sending"), eb("alert_deliveries.lease_until", "<", now)]),
+  ]);
+
+/** Deliveries that count against MAX_WAITING_PER_DESTINATION. */
+const WAITING = ["pending", "sending"] as const;
+
+const utcMinute = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+
+/** Thrown inside claimNext's transaction to roll it back: the destination had nothing due after all. */
+class NothingDue extends Error {}
+
 export function alertsContext(deps: AlertsDeps) {
   const { db } = deps;
 
-  async function countOf(table: "alert_destinations" | "alert_rules", workspace: WorkspaceId): Promise<number> {
-    const { count } = await db.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as("count")).where("workspace_id", "=", workspace).executeTakeFirstOrThrow();
+  /** How many of the workspace's `table` rows there are, counted in `tx` after its lock (no create can race past the bound). */
+  async function countLocked(tx: Transaction<StoreTables>, table: "alert_destinations" | "alert_rules", workspace: WorkspaceId): Promise<number> {
+    await lockWorkspace(tx, workspace);
+    const { count } = await tx.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as("count")).where("workspace_id", "=", workspace).executeTakeFirstOrThrow();
     return Number(count);
+  }
+
+  /**
+   * Locks an active destination's row for the rest of `tx` (the first thing every writer of its
+   * deliveries does, so they take locks in one order), and counts what waits for it: undefined when
+   * it is not active (or not of `workspace`, when given).
+   */
+  async function lockDestination(tx: Transaction<StoreTables>, id: string, workspace?: WorkspaceId): Promise<{ waiting: number } | undefined> {
+    let update = tx.updateTable("alert_destinations").set({ status: sql`status` }).where("id", "=", id).where("status", "=", "active");
+    if (workspace !== undefined) update = update.where("workspace_id", "=", workspace);
+    const locked = await update.returning("id").executeTakeFirst();
+    if (!locked) return undefined;
+    const { count } = await tx
+      .selectFrom("alert_deliveries")
+      .select((eb) => eb.fn.countAll<number | string>().as("count"))
+      .where("destination_id", "=", id)
+      .where("status", "in", WAITING)
+      .executeTakeFirstOrThrow();
+    return { waiting: Number(count) };
   }
 
   async function open(row: Selectable<AlertDestinationsTable>): Promise<OpenDestination> {
     const url = await deps.sealed.open(SEALED.destinationUrl, row.id, row.url_sealed);
     const secret = row.secret_sealed === null ? null : await deps.sealed.open(SEALED.destinationSecret, row.id, row.secret_sealed);
-    return { ...toDestination(row), workspaceId: row.workspace_id, url, secret };
+    return { ...toDestination(row, deps.now()), workspaceId: row.workspace_id, url, secret };
   }
 
   return {
@@ -146,12 +201,13 @@ export function alertsContext(deps: AlertsDeps) {
 
     async destinations(workspace: WorkspaceId): Promise<Destination[]> {
       const rows = await db.selectFrom("alert_destinations").selectAll().where("workspace_id", "=", workspace).orderBy("created_at").orderBy("id").execute();
-      return rows.map(toDestination);
+      const now = deps.now();
+      return rows.map((row) => toDestination(row, now));
     },
 
     async destination(workspace: WorkspaceId, id: string): Promise<Destination | undefined> {
       const row = await db.selectFrom("alert_destinations").selectAll().where("workspace_id", "=", workspace).where("id", "=", id).executeTakeFirst();
-      return row ? toDestination(row) : undefined;
+      return row ? toDestination(row, deps.now()) : undefined;
     },
 
     /**
@@ -165,29 +221,34 @@ export function alertsContext(deps: AlertsDeps) {
       return row ? open(row) : undefined;
     },
 
-    /** Keeps a destination, its URL and secret sealed; 422 at MAX_DESTINATIONS. */
+    /** Keeps a destination, its URL and secret sealed; 422 at MAX_DESTINATIONS (counted under the workspace's lock). */
     async createDestination(workspace: WorkspaceId, input: { kind: DestinationKind; name: string; url: string; urlHint: string; secret: string | null }): Promise<Destination> {
-      if ((await countOf("alert_destinations", workspace)) >= MAX_DESTINATIONS) {
-        throw new StoreLimitError(`This workspace already has ${MAX_DESTINATIONS} alert destinations, the most it may. Delete one to add another.`);
-      }
       const id = newId("dst");
-      const row = await db
-        .insertInto("alert_destinations")
-        .values({
-          id,
-          workspace_id: workspace,
-          kind: input.kind,
-          name: input.name,
-          url_sealed: deps.sealed.seal(SEALED.destinationUrl, id, input.url),
-          url_hint: input.urlHint,
-          secret_sealed: input.secret === null ? null : deps.sealed.seal(SEALED.destinationSecret, id, input.secret),
-          status: "active",
-          stopped_reason: null,
-          created_at: deps.now(),
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return toDestination(row);
+      const values = {
+        id,
+        workspace_id: workspace,
+        kind: input.kind,
+        name: input.name,
+        url_sealed: deps.sealed.seal(SEALED.destinationUrl, id, input.url),
+        url_hint: input.urlHint,
+        secret_sealed: input.secret === null ? null : deps.sealed.seal(SEALED.destinationSecret, id, input.secret),
+        status: "active" as const,
+        stopped_reason: null,
+        created_at: deps.now(),
+        inflight_by: null,
+        inflight_delivery: null,
+        inflight_until: null,
+        last_claimed_at: null,
+        timeouts_in_row: 0,
+        resting_until: null,
+      };
+      const row = await db.transaction().execute(async (tx) => {
+        if ((await countLocked(tx, "alert_destinations", workspace)) >= MAX_DESTINATIONS) {
+          throw new StoreLimitError(`This workspace already has ${MAX_DESTINATIONS} alert destinations, the most it may. Delete one to add another.`);
+        }
+        return tx.insertInto("alert_destinations").values(values).returningAll().executeTakeFirstOrThrow();
+      });
+      return toDestination(row, deps.now());
     },
 
     /** Deletes a destination with its rules, deliveries and the digest going there; false when unknown. */
@@ -214,33 +275,37 @@ export function alertsContext(deps: AlertsDeps) {
       return rows.map(toRule);
     },
 
-    /** Keeps a rule (state `ok`, nothing checked yet); 404 is the caller's for an unknown destination. */
+    /** Keeps a rule (state `ok`, nothing checked yet); 404 is the caller's for an unknown destination; 422 at MAX_RULES (counted under the workspace's lock). */
     async createRule(workspace: WorkspaceId, input: { kind: string; threshold: number | null; destinationId: string; cooldownMs: number }): Promise<Rule | undefined> {
-      const destination = await db.selectFrom("alert_destinations").select("id").where("workspace_id", "=", workspace).where("id", "=", input.destinationId).executeTakeFirst();
-      if (!destination) return undefined;
-      if ((await countOf("alert_rules", workspace)) >= MAX_RULES) {
-        throw new StoreLimitError(`This workspace already has ${MAX_RULES} alert rules, the most it may. Delete one to add another.`);
-      }
-      const row = await db
-        .insertInto("alert_rules")
-        .values({
-          id: newId("rule"),
-          workspace_id: workspace,
-          kind: input.kind,
-          threshold: input.threshold,
-          destination_id: input.destinationId,
-          cooldown_ms: input.cooldownMs,
-          state: "ok",
-          detail: null,
-          last_checked_at: null,
-          last_changed_at: null,
-          notified_state: null,
-          notified_at: null,
-          created_at: deps.now(),
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return toRule(row);
+      const row = await db.transaction().execute(async (tx) => {
+        const count = await countLocked(tx, "alert_rules", workspace);
+        // Read after the lock: a destination deleted meanwhile is not found.
+        const destination = await tx.selectFrom("alert_destinations").select("id").where("workspace_id", "=", workspace).where("id", "=", input.destinationId).executeTakeFirst();
+        if (!destination) return undefined;
+        if (count >= MAX_RULES) {
+          throw new StoreLimitError(`This workspace already has ${MAX_RULES} alert rules, the most it may. Delete one to add another.`);
+        }
+        return tx
+          .insertInto("alert_rules")
+          .values({
+            id: newId("rule"),
+            workspace_id: workspace,
+            kind: input.kind,
+            threshold: input.threshold,
+            destination_id: input.destinationId,
+            cooldown_ms: input.cooldownMs,
+            state: "ok",
+            detail: null,
+            last_checked_at: null,
+            last_changed_at: null,
+            notified_state: null,
+            notified_at: null,
+            created_at: deps.now(),
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+      });
+      return row ? toRule(row) : undefined;
     },
 
     async removeRule(workspace: WorkspaceId, id: string): Promise<boolean> {
@@ -306,8 +371,9 @@ export function alertsContext(deps: AlertsDeps) {
     // ---- events and deliveries ----
 
     /**
-     * Makes the event (once per `dedupeKey`: null when it already exists) and one pending delivery to
-     * each of `destinationIds` that is active, due now. Returns the deliveries made.
+     * Makes the event (once per `dedupeKey`: null when it already exists) and one delivery to each of
+     * `destinationIds` that is active: due now, or failed at once, saying why, when
+     * MAX_WAITING_PER_DESTINATION already wait for that destination. Returns the deliveries made.
      */
     async enqueue(workspace: WorkspaceId, event: { dedupeKey: string; type: string; body: unknown }, destinationIds: string[]): Promise<Delivery[] | null> {
       const now = deps.now();
@@ -321,13 +387,43 @@ export function alertsContext(deps: AlertsDeps) {
           .executeTakeFirst();
         if (!made) return null;
         const deliveries: Delivery[] = [];
-        const active = destinationIds.length === 0 ? [] : await tx.selectFrom("alert_destinations").select("id").where("workspace_id", "=", workspace).where("id", "in", destinationIds).where("status", "=", "active").execute();
-        for (const { id: destinationId } of active) {
+        // In the order of their ids: two enqueues to the same destinations lock them in one order.
+        for (const destinationId of [...new Set(destinationIds)].sort()) {
+          const destination = await lockDestination(tx, destinationId, workspace);
+          if (!destination) continue;
+          const full = destination.waiting >= MAX_WAITING_PER_DESTINATION;
           const row = await tx
             .insertInto("alert_deliveries")
-            .values({ id: newId("dlv"), workspace_id: workspace, event_id: id, destination_id: destinationId, status: "pending", attempts: 0, next_attempt_at: now, claimed_by: null, lease_until: null, created_at: now })
+            .values({
+              id: newId("dlv"),
+              workspace_id: workspace,
+              event_id: id,
+              destination_id: destinationId,
+              status: full ? "failed" : "pending",
+              attempts: full ? 1 : 0,
+              next_attempt_at: full ? null : now,
+              claimed_by: null,
+              lease_until: null,
+              created_at: now,
+            })
             .returningAll()
             .executeTakeFirstOrThrow();
+          if (full) {
+            // Settings lists attempts: the refusal is one, so it is seen with its reason.
+            await tx
+              .insertInto("alert_attempts")
+              .values({
+                delivery_id: row.id,
+                attempt: 1,
+                workspace_id: workspace,
+                at: now,
+                status: "failed",
+                response_status: null,
+                error: `not sent: ${MAX_WAITING_PER_DESTINATION} deliveries were already waiting for this destination (its receiver answers slowly or not at all), the most that may wait`,
+                duration_ms: 0,
+              })
+              .execute();
+          }
           deliveries.push(toDelivery(row));
         }
         return deliveries;
@@ -346,54 +442,158 @@ export function alertsContext(deps: AlertsDeps) {
       return row ? { id: row.id, type: row.type, body: JSON.parse(row.body) as unknown, createdAt: row.created_at } : undefined;
     },
 
-    /** Deliveries due at `now` (pending, or sending with a lease run out), oldest due first. */
-    async due(now: number, limit: number): Promise<Delivery[]> {
+    /**
+     * Destinations that have a delivery to send now and that nobody sends to (active, not held by an
+     * instance, not resting), in the order they should be served: the workspace with the fewest
+     * sends going on (across instances) first, then the one served longest ago (by the last claim of
+     * any of its destinations), and within it the destination served longest ago. So workspaces take
+     * turns, whatever the times their deliveries were made, and a workspace whose receivers hold
+     * requests open goes after one whose receivers do not.
+     */
+    async dueDestinations(now: number, limit: number): Promise<{ destinationId: string; workspaceId: WorkspaceId }[]> {
       const rows = await db
-        .selectFrom("alert_deliveries")
-        .selectAll()
-        .where((eb) => eb.or([eb.and([eb("status", "=", "pending"), eb("next_attempt_at", "<=", now)]), eb.and([eb("status", "=", "sending"), eb("lease_until", "<", now)])]))
-        .orderBy("next_attempt_at")
+        .selectFrom("alert_destinations")
+        .select(["alert_destinations.id", "alert_destinations.workspace_id"])
+        .select((eb) =>
+          eb
+            .selectFrom("alert_destinations as busy")
+            .select((e) => e.fn.countAll<number | string>().as("n"))
+            .whereRef("busy.workspace_id", "=", "alert_destinations.workspace_id")
+            .where("busy.inflight_until", ">=", now)
+            .as("workspace_sending"),
+        )
+        .select((eb) =>
+          eb.fn
+            .coalesce(
+              eb.selectFrom("alert_destinations as turn").select((e) => e.fn.max("turn.last_claimed_at").as("at")).whereRef("turn.workspace_id", "=", "alert_destinations.workspace_id"),
+              sql.lit(0),
+            )
+            .as("workspace_served_at"),
+        )
+        .where("alert_destinations.status", "=", "active")
+        .where((eb) => eb.or([eb("alert_destinations.inflight_until", "is", null), eb("alert_destinations.inflight_until", "<", now)]))
+        .where((eb) => eb.or([eb("alert_destinations.resting_until", "is", null), eb("alert_destinations.resting_until", "<=", now)]))
+        .where((eb) => eb.exists(eb.selectFrom("alert_deliveries").select("alert_deliveries.id").whereRef("alert_deliveries.destination_id", "=", "alert_destinations.id").where(dueAt(now))))
+        .orderBy("workspace_sending")
+        .orderBy("workspace_served_at")
+        .orderBy(sql`coalesce(alert_destinations.last_claimed_at, 0)`)
+        .orderBy("alert_destinations.id")
         .limit(limit)
         .execute();
-      return rows.map(toDelivery);
-    },
-
-    /** The earliest instant a pending delivery is due, or null (when to look again). */
-    async nextDue(): Promise<number | null> {
-      const row = await db.selectFrom("alert_deliveries").select((eb) => eb.fn.min("next_attempt_at").as("at")).where("status", "=", "pending").executeTakeFirst();
-      return row?.at ?? null;
+      return rows.map((r) => ({ destinationId: r.id, workspaceId: r.workspace_id }));
     },
 
     /**
-     * Claims `delivery` for `instance` until `leaseUntil`, if it is still as read (pending and due,
-     * or sending with a lease run out): true for exactly one caller. The attempt number counts up.
+     * Claims the next due delivery of `destinationId` for one attempt by `instance`, until
+     * `leaseUntil`, if nobody sends to that destination now: in one transaction the destination is
+     * held (a compare-and-set on its row, so one request at a time is in flight to it across
+     * instances) and its oldest due delivery moves to `sending` with its attempt number counted up.
+     * Undefined when the destination is held, resting, stopped or has nothing due.
      */
-    async claim(delivery: Delivery, instance: string, now: number, leaseUntil: number): Promise<boolean> {
-      const { numUpdatedRows } = await db
-        .updateTable("alert_deliveries")
-        .set({ status: "sending", claimed_by: instance, lease_until: leaseUntil, attempts: delivery.attempts + 1 })
-        .where("id", "=", delivery.id)
-        .where("attempts", "=", delivery.attempts)
-        .where((eb) => eb.or([eb.and([eb("status", "=", "pending"), eb("next_attempt_at", "<=", now)]), eb.and([eb("status", "=", "sending"), eb("lease_until", "<", now)])]))
-        .executeTakeFirst();
-      return numUpdatedRows > 0n;
+    async claimNext(destinationId: string, instance: string, now: number, leaseUntil: number): Promise<Delivery | undefined> {
+      try {
+        return await db.transaction().execute(async (tx) => {
+          const held = await tx
+            .updateTable("alert_destinations")
+            .set({ inflight_by: instance, inflight_until: leaseUntil, last_claimed_at: now })
+            .where("id", "=", destinationId)
+            .where("status", "=", "active")
+            .where((eb) => eb.or([eb("inflight_until", "is", null), eb("inflight_until", "<", now)]))
+            .where((eb) => eb.or([eb("resting_until", "is", null), eb("resting_until", "<=", now)]))
+            .executeTakeFirst();
+          if (held.numUpdatedRows === 0n) return undefined;
+          const row = await tx
+            .selectFrom("alert_deliveries")
+            .selectAll()
+            .where("destination_id", "=", destinationId)
+            .where(dueAt(now))
+            .orderBy("next_attempt_at")
+            .orderBy("created_at")
+            .orderBy("id")
+            .limit(1)
+            .executeTakeFirst();
+          if (!row) throw new NothingDue();
+          const claimed = await tx
+            .updateTable("alert_deliveries")
+            .set({ status: "sending", claimed_by: instance, lease_until: leaseUntil, attempts: row.attempts + 1 })
+            .where("id", "=", row.id)
+            .where("attempts", "=", row.attempts)
+            .returningAll()
+            .executeTakeFirst();
+          // Every claim of this destination's deliveries holds the destination first: none can have moved.
+          if (!claimed) throw new NothingDue();
+          await tx.updateTable("alert_destinations").set({ inflight_delivery: row.id }).where("id", "=", destinationId).execute();
+          return toDelivery(claimed);
+        });
+      } catch (error) {
+        if (error instanceof NothingDue) return undefined;
+        throw error;
+      }
     },
 
     /**
-     * Keeps how `instance`'s attempt ended and moves the delivery on: delivered, pending again at
-     * `nextAttemptAt` (retrying), or failed. False (nothing written) when the claim was no longer its own.
+     * Gives back a claim that was not sent (the lease would not have covered the attempt): the
+     * delivery is due again as it was, and the destination free. False when it was no longer `instance`'s.
+     */
+    async release(delivery: Delivery, instance: string): Promise<boolean> {
+      return db.transaction().execute(async (tx) => {
+        await tx
+          .updateTable("alert_destinations")
+          .set({ inflight_by: null, inflight_delivery: null, inflight_until: null })
+          .where("id", "=", delivery.destinationId)
+          .where("inflight_by", "=", instance)
+          .where("inflight_delivery", "=", delivery.id)
+          .execute();
+        const { numUpdatedRows } = await tx
+          .updateTable("alert_deliveries")
+          .set({ status: "pending", claimed_by: null, lease_until: null, attempts: delivery.attempts - 1 })
+          .where("id", "=", delivery.id)
+          .where("status", "=", "sending")
+          .where("claimed_by", "=", instance)
+          .where("attempts", "=", delivery.attempts)
+          .executeTakeFirst();
+        return numUpdatedRows > 0n;
+      });
+    },
+
+    /**
+     * Keeps how `instance`'s attempt (`delivery.attempts`, as claimed) ended, and when the claim is
+     * still its own moves the delivery on (delivered, pending again at `nextAttemptAt`, or failed)
+     * and frees the destination. A timeout counts towards the destination's rest (any other outcome
+     * starts the count again): the REST_AFTER_TIMEOUTS-th in a row rests it REST_MS, said in this
+     * attempt's error. The attempt is kept even when the claim was no longer its own (its lease ran
+     * out and another instance claimed the delivery again): every request made is on record.
      */
     async finishAttempt(
-      delivery: Delivery & { attempts: number },
+      delivery: Delivery,
       instance: string,
-      outcome: { at: number; status: AttemptStatus; responseStatus: number | null; error: string | null; durationMs: number; nextAttemptAt: number | null },
-    ): Promise<boolean> {
+      outcome: { at: number; status: AttemptStatus; responseStatus: number | null; error: string | null; durationMs: number; nextAttemptAt: number | null; timedOut?: boolean },
+    ): Promise<{ current: boolean; restingUntil: number | null }> {
+      const now = deps.now();
       return db.transaction().execute(async (tx) => {
+        // The destination first, as every writer of its deliveries does.
+        const freed = await tx
+          .updateTable("alert_destinations")
+          .set((eb) => ({ inflight_by: null, inflight_delivery: null, inflight_until: null, timeouts_in_row: outcome.timedOut ? eb("timeouts_in_row", "+", 1) : 0 }))
+          .where("id", "=", delivery.destinationId)
+          .where("inflight_by", "=", instance)
+          .where("inflight_delivery", "=", delivery.id)
+          .returning("timeouts_in_row")
+          .executeTakeFirst();
+        let restingUntil: number | null = null;
+        let error = outcome.error;
+        let nextAttemptAt = outcome.nextAttemptAt;
+        if (freed && freed.timeouts_in_row >= REST_AFTER_TIMEOUTS) {
+          restingUntil = now + REST_MS;
+          await tx.updateTable("alert_destinations").set({ resting_until: restingUntil, timeouts_in_row: 0 }).where("id", "=", delivery.destinationId).execute();
+          error = `${REST_AFTER_TIMEOUTS} timeouts in a row: nothing is sent to this destination for ${REST_MS / 60_000} minutes, until ${utcMinute(restingUntil)} (${outcome.error ?? "no answer"})`;
+          if (nextAttemptAt !== null) nextAttemptAt = Math.max(nextAttemptAt, restingUntil);
+        }
         const { numUpdatedRows } = await tx
           .updateTable("alert_deliveries")
           .set({
             status: outcome.status === "retrying" ? "pending" : outcome.status,
-            next_attempt_at: outcome.status === "retrying" ? outcome.nextAttemptAt : null,
+            next_attempt_at: outcome.status === "retrying" ? nextAttemptAt : null,
             claimed_by: null,
             lease_until: null,
           })
@@ -402,27 +602,31 @@ export function alertsContext(deps: AlertsDeps) {
           .where("claimed_by", "=", instance)
           .where("attempts", "=", delivery.attempts)
           .executeTakeFirst();
-        if (numUpdatedRows === 0n) return false;
-        await tx
-          .insertInto("alert_attempts")
-          .values({
-            delivery_id: delivery.id,
-            attempt: delivery.attempts,
-            workspace_id: delivery.workspaceId,
-            at: outcome.at,
-            status: outcome.status,
-            response_status: outcome.responseStatus,
-            error: outcome.error === null ? null : clip(outcome.error),
-            duration_ms: Math.max(0, Math.round(outcome.durationMs)),
-          })
-          .onConflict((oc) => oc.columns(["delivery_id", "attempt"]).doNothing())
-          .execute();
-        return true;
+        const current = numUpdatedRows > 0n;
+        // A delivery deleted meanwhile (its destination was) has nothing to keep an attempt under.
+        const exists = current || (await tx.selectFrom("alert_deliveries").select("id").where("id", "=", delivery.id).executeTakeFirst()) !== undefined;
+        if (exists) {
+          await tx
+            .insertInto("alert_attempts")
+            .values({
+              delivery_id: delivery.id,
+              attempt: delivery.attempts,
+              workspace_id: delivery.workspaceId,
+              at: outcome.at,
+              status: outcome.status,
+              response_status: outcome.responseStatus,
+              error: error === null ? null : clip(error),
+              duration_ms: Math.max(0, Math.round(outcome.durationMs)),
+            })
+            .onConflict((oc) => oc.columns(["delivery_id", "attempt"]).doNothing())
+            .execute();
+        }
+        return { current, restingUntil };
       });
     },
 
-    /** Due again now, by hand: only a delivery that failed for good, to a destination still active. */
-    async retry(workspace: WorkspaceId, deliveryId: string): Promise<"retrying" | "not_retryable" | "unknown"> {
+    /** Whether `retry` would send the delivery again (it failed for good, to a destination still active), read without changing it. */
+    async retryable(workspace: WorkspaceId, deliveryId: string): Promise<"retryable" | "not_retryable" | "unknown"> {
       const row = await db
         .selectFrom("alert_deliveries")
         .innerJoin("alert_destinations", "alert_destinations.id", "alert_deliveries.destination_id")
@@ -431,14 +635,47 @@ export function alertsContext(deps: AlertsDeps) {
         .where("alert_deliveries.id", "=", deliveryId)
         .executeTakeFirst();
       if (!row) return "unknown";
-      if (row.status !== "failed" || row.destination_status !== "active") return "not_retryable";
-      const { numUpdatedRows } = await db
-        .updateTable("alert_deliveries")
-        .set({ status: "pending", next_attempt_at: deps.now() })
-        .where("id", "=", deliveryId)
-        .where("status", "=", "failed")
-        .executeTakeFirst();
-      return numUpdatedRows > 0n ? "retrying" : "not_retryable";
+      return row.status === "failed" && row.destination_status === "active" ? "retryable" : "not_retryable";
+    },
+
+    /**
+     * Due again now, by hand: only a delivery that failed for good, to a destination still active,
+     * and while fewer than MAX_WAITING_PER_DESTINATION wait for it (`queue_full` otherwise).
+     */
+    async retry(workspace: WorkspaceId, deliveryId: string): Promise<"retrying" | "not_retryable" | "queue_full" | "unknown"> {
+      const row = await db.selectFrom("alert_deliveries").select(["status", "destination_id"]).where("workspace_id", "=", workspace).where("id", "=", deliveryId).executeTakeFirst();
+      if (!row) return "unknown";
+      if (row.status !== "failed") return "not_retryable";
+      const destinationId = row.destination_id;
+      return db.transaction().execute(async (tx) => {
+        const destination = await lockDestination(tx, destinationId, workspace);
+        if (!destination) return "not_retryable";
+        if (destination.waiting >= MAX_WAITING_PER_DESTINATION) return "queue_full";
+        const { numUpdatedRows } = await tx
+          .updateTable("alert_deliveries")
+          .set({ status: "pending", next_attempt_at: deps.now() })
+          .where("id", "=", deliveryId)
+          .where("status", "=", "failed")
+          .executeTakeFirst();
+        return numUpdatedRows > 0n ? "retrying" : "not_retryable";
+      });
+    },
+
+    /**
+     * Counts a "Send a test" or a "Retry" by hand against the workspace's MANUAL_SENDS_PER_WINDOW in
+     * the last MANUAL_SEND_WINDOW_MS (under the workspace's lock, so instances share the count):
+     * allowed, and counted; or refused with how long until the oldest counted one leaves the window.
+     */
+    async takeManualSend(workspace: WorkspaceId, kind: "test" | "retry"): Promise<{ allowed: true } | { allowed: false; retryAfterMs: number }> {
+      const now = deps.now();
+      return db.transaction().execute(async (tx) => {
+        await lockWorkspace(tx, workspace);
+        await tx.deleteFrom("alert_manual_sends").where("workspace_id", "=", workspace).where("at", "<=", now - MANUAL_SEND_WINDOW_MS).execute();
+        const recent = await tx.selectFrom("alert_manual_sends").select("at").where("workspace_id", "=", workspace).orderBy("at", "desc").limit(MANUAL_SENDS_PER_WINDOW).execute();
+        if (recent.length >= MANUAL_SENDS_PER_WINDOW) return { allowed: false, retryAfterMs: Math.max(1, recent.at(-1)!.at + MANUAL_SEND_WINDOW_MS - now) };
+        await tx.insertInto("alert_manual_sends").values({ id: newId("ms"), workspace_id: workspace, kind, at: now }).execute();
+        return { allowed: true };
+      });
     },
 
     async delivery(id: string): Promise<Delivery | undefined> {
@@ -497,6 +734,8 @@ export function alertsContext(deps: AlertsDeps) {
      */
     async prune(before: number): Promise<{ checks: number; events: number }> {
       const checks = await db.deleteFrom("alert_checks").where("at", "<", before).executeTakeFirst();
+      // Manual sends count for a minute only; a workspace that stopped sending leaves a few rows.
+      await db.deleteFrom("alert_manual_sends").where("at", "<", before).execute();
       const events = await db
         .deleteFrom("alert_events")
         .where("created_at", "<", before)
@@ -528,10 +767,22 @@ export function alertsContext(deps: AlertsDeps) {
       return true;
     },
 
-    /** Workspaces with a digest, and where it goes. */
-    async digests(): Promise<{ workspaceId: WorkspaceId; destinationId: string }[]> {
-      const rows = await db.selectFrom("alert_digests").select(["workspace_id", "destination_id"]).orderBy("workspace_id").execute();
-      return rows.map((r) => ({ workspaceId: r.workspace_id, destinationId: r.destination_id }));
+    /** Workspaces with a digest, where it goes, and the workspace's time zone (when it is due). */
+    async digests(): Promise<{ workspaceId: WorkspaceId; destinationId: string; timeZone: string }[]> {
+      const rows = await db
+        .selectFrom("alert_digests")
+        .innerJoin("workspaces", "workspaces.id", "alert_digests.workspace_id")
+        .select(["alert_digests.workspace_id", "alert_digests.destination_id", "workspaces.time_zone"])
+        .orderBy("alert_digests.workspace_id")
+        .execute();
+      return rows.map((r) => ({ workspaceId: r.workspace_id, destinationId: r.destination_id, timeZone: r.time_zone }));
+    },
+
+    /** Which of `dedupeKeys` have their event made already (digests sent this week). */
+    async eventsMade(dedupeKeys: string[]): Promise<Set<string>> {
+      if (dedupeKeys.length === 0) return new Set();
+      const rows = await db.selectFrom("alert_events").select("dedupe_key").where("dedupe_key", "in", dedupeKeys).execute();
+      return new Set(rows.map((r) => r.dedupe_key));
     },
 
     /** Workspaces with at least one rule (the checks' list). */

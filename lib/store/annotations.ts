@@ -13,6 +13,7 @@ import { ANNOTATION_AUTHOR_MAX, ANNOTATION_TEXT_MAX, ANNOTATIONS_PER_WORKSPACE, 
 import { calendarDayNumber } from "@/lib/data-api/params";
 import { StoreInputError, StoreLimitError, workspaceGone } from "./errors";
 import type { AnnotationsTable, StoreTables, WorkspaceId } from "./schema";
+import { lockWorkspace } from "./workspace-lock";
 
 export type Annotation = {
   id: string;
@@ -116,10 +117,9 @@ export function annotationsContext(deps: AnnotationsDeps) {
       const now = deps.now();
       const row = { id: `ann_${randomBytes(16).toString("base64url")}`, workspace_id: workspace, date: input.date, end_date: endDate, text, author, created_at: now, updated_at: now };
       return db.transaction().execute(async (tx) => {
-        // Locks the workspace's row until the end of the transaction (PostgreSQL; SQLite runs one
-        // writing transaction at a time anyway), so a concurrent create counts after this one's insert.
-        const locked = await tx.updateTable("workspaces").set({ time_zone: sql`time_zone` }).where("id", "=", workspace).executeTakeFirst();
-        if (locked.numUpdatedRows === 0n) throw workspaceGone();
+        // A concurrent create counts after this one's insert; a workspace merged into another or
+        // deleted since the request found it is gone (workspace-data.ts).
+        if (!(await lockWorkspace(tx, workspace))) throw workspaceGone();
         const { n } = await tx.selectFrom("annotations").select((eb) => eb.fn.countAll<number | string>().as("n")).where("workspace_id", "=", workspace).executeTakeFirstOrThrow();
         if (Number(n) >= ANNOTATIONS_PER_WORKSPACE) {
           throw new StoreLimitError(`This workspace keeps at most ${ANNOTATIONS_PER_WORKSPACE} notes; delete one to add another.`);

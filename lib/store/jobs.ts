@@ -1,6 +1,7 @@
 // Background jobs as rows: one row per job, scope and slot (e.g. the hourly job's 14:00 slot). The
 // instance whose INSERT ... ON CONFLICT DO NOTHING makes the row runs the slot; every other instance's
-// insert does nothing, so each slot runs once however many instances try. The claimer holds a lease
+// insert does nothing, so each slot runs once however many instances try. A job run per workspace has
+// a row per workspace (`scope`) and slot, each claimed the same way. The claimer holds a lease
 // it renews while it runs; a run whose lease ran out (its instance died) is taken over by one other
 // instance, with a compare-and-set on the row. Finished rows keep the outcome until housekeeping
 // deletes them. Times are passed in (the scheduler's clock), so all of it runs on fake time in tests.
@@ -144,20 +145,31 @@ export function jobsContext(deps: { db: Kysely<StoreTables> }) {
       return row ? toRun(row) : undefined;
     },
 
+    /** The latest slot of each scope of `name` ever claimed: where each scope's catch-up starts from. */
+    async latestSlots(name: string): Promise<Map<string, number>> {
+      const rows = await db.selectFrom("jobs").select(["scope"]).select((eb) => eb.fn.max("slot").as("slot")).where("name", "=", name).groupBy("scope").execute();
+      return new Map(rows.map((r) => [r.scope, r.slot]));
+    },
+
+    /** The scopes whose `slot` of `name` was claimed already (by any instance). */
+    async claimedScopes(name: string, slot: number): Promise<Set<string>> {
+      const rows = await db.selectFrom("jobs").select("scope").where("name", "=", name).where("slot", "=", slot).execute();
+      return new Set(rows.map((r) => r.scope));
+    },
+
     /** The latest slot of `name` (and scope) ever claimed, or null: where a catch-up starts from. */
     async latestSlot(name: string, scope = ""): Promise<number | null> {
       const row = await db.selectFrom("jobs").select((eb) => eb.fn.max("slot").as("slot")).where("name", "=", name).where("scope", "=", scope).executeTakeFirst();
       return row?.slot ?? null;
     },
 
-    /** The runs of `name`, newest slot first (for a status page and the tests). */
-    async runs(name: string, options: { scope?: string; limit?: number } = {}): Promise<JobRun[]> {
-      const rows = await db
-        .selectFrom("jobs")
-        .selectAll()
-        .where("name", "=", name)
-        .where("scope", "=", options.scope ?? "")
+    /** The runs of `name` (of one scope, '' by default, or of every scope), newest slot first (for a status page and the tests). */
+    async runs(name: string, options: { scope?: string; allScopes?: boolean; limit?: number } = {}): Promise<JobRun[]> {
+      let query = db.selectFrom("jobs").selectAll().where("name", "=", name);
+      if (!options.allScopes) query = query.where("scope", "=", options.scope ?? "");
+      const rows = await query
         .orderBy("slot", "desc")
+        .orderBy("scope")
         .limit(options.limit ?? 100)
         .execute();
       return rows.map(toRun);

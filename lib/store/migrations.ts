@@ -261,6 +261,35 @@ const migrations: Record<string, Migration> = {
       await setSchemaVersion(db, 4);
     },
   },
+  "0005_alert_sending": {
+    async up(db: Kysely<unknown>) {
+      // Sending, one request at a time per destination across instances: a destination is held
+      // (`inflight_*`) by the instance sending one of its deliveries, for that attempt's lease only.
+      // `last_claimed_at` gives workspaces their turn (of those with as few sends going on, the one
+      // served longest ago goes first); a destination that timed out REST_AFTER_TIMEOUTS times in a
+      // row rests until `resting_until`.
+      await db.schema.alterTable("alert_destinations").addColumn("inflight_by", "text").execute();
+      await db.schema.alterTable("alert_destinations").addColumn("inflight_delivery", "text").execute();
+      await db.schema.alterTable("alert_destinations").addColumn("inflight_until", "bigint").execute();
+      await db.schema.alterTable("alert_destinations").addColumn("last_claimed_at", "bigint").execute();
+      await db.schema.alterTable("alert_destinations").addColumn("timeouts_in_row", "integer", (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema.alterTable("alert_destinations").addColumn("resting_until", "bigint").execute();
+      // A destination's next due delivery, and how many wait for it (the bound), without a scan.
+      await db.schema.createIndex("alert_deliveries_by_destination").on("alert_deliveries").columns(["destination_id", "status", "next_attempt_at"]).execute();
+
+      // "Send a test" and "Retry" by hand, for the per-workspace limit a minute (a sliding window).
+      await db.schema
+        .createTable("alert_manual_sends")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("kind", "text", (c) => c.notNull().check(sql`kind in ('test', 'retry')`))
+        .addColumn("at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("alert_manual_sends_by_workspace").on("alert_manual_sends").columns(["workspace_id", "at"]).execute();
+
+      await setSchemaVersion(db, 5);
+    },
+  },
 };
 
 /** The schema version this code migrates to: the number of migrations. */

@@ -2,7 +2,9 @@
 // database: two pools; embedded, two schedulers on the one process's store) run each slot exactly
 // once; a downtime is caught up at start (the latest slot, or each); each tick renews the leases of
 // its runs; a run whose instance died or stalled is taken over after its lease (and stopped where it
-// stalled), and given up after its tries; outcomes are kept.
+// stalled), and given up after its tries; outcomes are kept. A job run per workspace: each
+// workspace's slot once across instances, at most `concurrency` at once per instance, a slow
+// workspace holding back no other, catch-up and takeover per workspace.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { housekeepingJob } from "./background";
 import type { StoreKind } from "./database";
@@ -245,6 +247,130 @@ describe.each(STORE_KINDS)("background jobs (%s)", (kind) => {
     expect(await store.jobs.run({ name: "hang", slot: T0 })).toMatchObject({ state: "running", finishedAt: null });
   });
 
+  it("a job run per workspace: each workspace's slot runs once across two instances, at most `concurrency` at once in each, and a slow one holds back no other", async () => {
+    const [storeA, storeB] = await twoInstances(kind);
+    let t = T0 + MIN;
+    const scopes = ["ws_a", "ws_b", "ws_c", "ws_d", "ws_e", "ws_f"];
+    const ran: { scope: string; slot: number; by: string }[] = [];
+    let release = () => {};
+    const slow = new Promise<void>((resolve) => (release = resolve));
+    const going = new Map<string, number>();
+    const most = new Map<string, number>();
+    // A run (but the slow one) ends once three go on at once: one instance holds at most two, so
+    // the slots are shared, or nothing ends.
+    let opened = () => {};
+    const threeAtOnce = new Promise<void>((resolve) => (opened = resolve));
+    const total = () => [...going.values()].reduce((n, v) => n + v, 0);
+    const job = (by: string): JobDefinition => ({
+      name: "per-workspace",
+      slotOf: hourlySlot,
+      catchUp: "latest",
+      concurrency: 2,
+      scopes: async () => scopes,
+      run: async ({ scope, slot }) => {
+        going.set(by, (going.get(by) ?? 0) + 1);
+        most.set(by, Math.max(most.get(by) ?? 0, going.get(by)!));
+        ran.push({ scope, slot, by });
+        if (total() >= 3) opened();
+        if (scope === "ws_a" && slot === T0) await slow;
+        else if (slot === T0) await threeAtOnce;
+        going.set(by, going.get(by)! - 1);
+        return `collected ${scope}`;
+      },
+    });
+    const a = scheduler(storeA, [job("a")], () => t, "a");
+    const b = scheduler(storeB, [job("b")], () => t, "b");
+    const first = Promise.all([a.tick(), b.tick()]);
+    // The five others are done while the slow one still runs.
+    await vi.waitFor(async () => expect((await storeA.jobs.runs("per-workspace", { allScopes: true })).filter((r) => r.state === "done").map((r) => r.scope).sort()).toEqual(scopes.slice(1)), 10_000);
+    // Ticking again meanwhile (within the slow run's lease) queues nothing twice.
+    t += 2 * MIN;
+    await Promise.all([a.tick(), b.tick()]);
+    expect(ran).toHaveLength(6);
+    release();
+    await first;
+
+    const runs = await storeA.jobs.runs("per-workspace", { allScopes: true });
+    expect(runs.map((r) => r.scope).sort()).toEqual(scopes);
+    for (const run of runs) expect(run).toMatchObject({ slot: T0, state: "done", attempts: 1, outcome: `collected ${run.scope}`, claimedBy: ran.find((r) => r.scope === run.scope)!.by });
+    expect(new Set(ran.map((r) => r.by))).toEqual(new Set(["a", "b"]));
+    expect(Math.max(...most.values())).toBeLessThanOrEqual(2);
+    // The next hour: each workspace once more.
+    t = T0 + HOUR_MS + MIN;
+    await Promise.all([a.tick(), b.tick()]);
+    expect(ran.filter((r) => r.slot === T0 + HOUR_MS).map((r) => r.scope).sort()).toEqual(scopes);
+    expect(await storeB.jobs.runs("per-workspace", { allScopes: true, limit: 100 })).toHaveLength(12);
+    expect(await storeB.jobs.runs("per-workspace", { scope: "ws_c" })).toHaveLength(2);
+  });
+
+  it("a job run per workspace catches up each workspace's missed slots on its own, and a workspace's run whose instance died is taken over", async () => {
+    const store = await stores.open(kind);
+    let t = T0 + MIN;
+    let scopes = ["x"];
+    const ran: string[] = [];
+    const def: JobDefinition = {
+      name: "each-workspace",
+      slotOf: hourlySlot,
+      catchUp: "each",
+      leaseMs: 5 * MIN,
+      scopes: async () => scopes,
+      run: async ({ scope, slot, attempt }) => void ran.push(`${scope} ${(slot - T0) / HOUR_MS} #${attempt}`),
+    };
+    await scheduler(store, [def], () => t, "first").tick();
+    expect(ran).toEqual(["x 0 #1"]);
+    // Down three hours; meanwhile a workspace y came: its first slot is the current one.
+    t = T0 + 3 * HOUR_MS + MIN;
+    scopes = ["x", "y"];
+    await scheduler(store, [def], () => t, "second").tick();
+    expect(ran.slice(1).sort()).toEqual(["x 1 #1", "x 2 #1", "x 3 #1", "y 3 #1"]);
+
+    // An instance claims x's 04:00 and dies.
+    t = T0 + 4 * HOUR_MS + MIN;
+    expect(await store.jobs.claim({ name: "each-workspace", scope: "x", slot: T0 + 4 * HOUR_MS }, "dead", t, t + 5 * MIN)).toBe(true);
+    const third = scheduler(store, [def], () => t, "third");
+    await third.tick();
+    expect(ran.slice(5)).toEqual(["y 4 #1"]);
+    t += 5 * MIN + 1;
+    await third.tick();
+    expect(ran.slice(6)).toEqual(["x 4 #2"]);
+    expect(await store.jobs.run({ name: "each-workspace", scope: "x", slot: T0 + 4 * HOUR_MS })).toMatchObject({ state: "done", attempts: 2, claimedBy: "third" });
+  });
+
+  it("a `latest` job's workspace slot still waiting for a free run when the next hour begins is not run late: the new slot is", async () => {
+    const store = await stores.open(kind);
+    let t = T0 + MIN;
+    const ran: string[] = [];
+    let release = () => {};
+    const slow = new Promise<void>((resolve) => (release = resolve));
+    const def: JobDefinition = {
+      name: "one-at-a-time",
+      slotOf: hourlySlot,
+      catchUp: "latest",
+      concurrency: 1,
+      scopes: async () => ["p", "q"],
+      run: async ({ scope, slot }) => {
+        ran.push(`${scope} ${(slot - T0) / HOUR_MS}`);
+        // The first run lasts past 10:00; the other workspace's 09:00 waits behind it.
+        if (ran.length === 1) await slow;
+      },
+    };
+    const s = scheduler(store, [def], () => t, "one");
+    const first = s.tick();
+    try {
+      await vi.waitFor(() => expect(ran).toHaveLength(1));
+      t = T0 + HOUR_MS + MIN;
+    } finally {
+      release();
+    }
+    await first;
+    expect(ran).toHaveLength(1);
+    const [slowOne] = ran[0]!.split(" ");
+    const waited = slowOne === "p" ? "q" : "p";
+    expect(await store.jobs.run({ name: "one-at-a-time", scope: waited, slot: T0 })).toBeUndefined();
+    await s.tick();
+    expect(ran.slice(1).sort()).toEqual(["p 1", "q 1"]);
+  });
+
   it("housekeeping deletes finished runs, alert checks and sent alert events older than the kept days, and nothing else", async () => {
     const store = await stores.open(kind, { now: () => T0 });
     const day = 86_400_000;
@@ -263,12 +389,13 @@ describe.each(STORE_KINDS)("background jobs (%s)", (kind) => {
     await store.alerts.recordCheck(rule, { basis: "score:1", at: T0, state: "ok", value: 60, message: "old" }, null);
     await store.alerts.recordCheck(rule, { basis: "score:2", at: now - day, state: "ok", value: 60, message: "recent" }, null);
     const [sent] = (await store.alerts.enqueue(ws, { dedupeKey: "sent", type: "test", body: {} }, [destination.id]))!;
-    await store.alerts.claim(sent!, "x", Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
-    await store.alerts.finishAttempt({ ...sent!, attempts: 1 }, "x", { at: T0, status: "delivered", responseStatus: 200, error: null, durationMs: 5, nextAttemptAt: null });
+    const claimed = await store.alerts.claimNext(destination.id, "x", T0, T0 + MIN);
+    expect(claimed).toMatchObject({ id: sent!.id, attempts: 1 });
+    await store.alerts.finishAttempt(claimed!, "x", { at: T0, status: "delivered", responseStatus: 200, error: null, durationMs: 5, nextAttemptAt: null });
     await store.alerts.enqueue(ws, { dedupeKey: "waiting", type: "test", body: {} }, [destination.id]);
     const job = housekeepingJob(async () => store, { keepDays: 30, alertsKeepDays: 30 });
     expect(job.slotOf(now)).toBe(dailySlotAt(3)(now));
-    expect(await job.run({ slot: job.slotOf(now), attempt: 1, now: () => now, signal: new AbortController().signal })).toBe(
+    expect(await job.run({ slot: job.slotOf(now), scope: "", attempt: 1, now: () => now, signal: new AbortController().signal })).toBe(
       "deleted 2 finished job runs older than 30 days, 1 alert checks and 1 sent alert events older than 30 days, 0 activity records older than 90 days",
     );
     expect((await store.alerts.checks(ws, rule.id)).map((c) => c.message)).toEqual(["recent"]);
@@ -291,7 +418,7 @@ describe.each(STORE_KINDS)("housekeeping of the activity (%s)", (kind) => {
     t = T0 + 60 * day;
     await store.activity.record(a, { keyHint: "svc_sk_test_…ng_a", action: "watching.stopped", subject: "" });
     const now = T0 + 100 * day;
-    const summary = await housekeepingJob(async () => store, { keepDays: 30, alertsKeepDays: 90 }).run({ slot: dailySlotAt(3)(now), attempt: 1, now: () => now, signal: new AbortController().signal });
+    const summary = await housekeepingJob(async () => store, { keepDays: 30, alertsKeepDays: 90 }).run({ slot: dailySlotAt(3)(now), scope: "", attempt: 1, now: () => now, signal: new AbortController().signal });
     expect(summary).toMatch(/, 2 activity records older than 90 days$/);
     t = now;
     expect((await store.activity.list(a)).map((r) => r.action)).toEqual(["watching.stopped"]);

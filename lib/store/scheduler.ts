@@ -5,9 +5,11 @@
 // of its instance renews its lease; a run whose lease ran out (its instance died or stalled) is taken
 // over by another instance, up to `maxAttempts` tries in all. After a downtime a job runs only its
 // latest due slot (`catchUp: "latest"`: a snapshot of now is worth more than one of then) or each
-// slot missed since the last one it ran (`"each"`, at most `maxCatchUp`). The clock is injected and
-// everything happens in `tick()`, which tests drive by hand on fake time; the timer loop only calls
-// `tick()` every `tickMs`.
+// slot missed since the last one it ran (`"each"`, at most `maxCatchUp`). A job with `scopes` (one
+// run per workspace) has a slot per scope: each is claimed just before it runs, by whichever instance
+// gets to it first, at most `concurrency` at once per instance, so instances share the workspaces and
+// one slow workspace holds back none of the others. The clock is injected and everything happens in
+// `tick()`, which tests drive by hand on fake time; the timer loop only calls `tick()` every `tickMs`.
 import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Jobs, SlotKey } from "./jobs";
@@ -27,6 +29,8 @@ export const dailySlotAt =
 export type SlotRun = {
   /** The slot's start (epoch ms). */
   slot: number;
+  /** What the run is for: one of the job's `scopes` (a workspace id), or '' for a job of the whole deployment. */
+  scope: string;
   /** 1 for the first try, more when a run whose instance died is taken over. */
   attempt: number;
   now: () => number;
@@ -49,6 +53,13 @@ export type JobDefinition = {
   leaseMs?: number;
   /** Tries of one slot in all, counting takeovers (default 3). */
   maxAttempts?: number;
+  /**
+   * A job run once per scope (e.g. per watched workspace): what to run for at `now`. Each scope's
+   * slot is its own row, claimed just before its run; default: one run for the whole deployment.
+   */
+  scopes?: (now: number) => Promise<string[]>;
+  /** With `scopes`: the most runs of the job at once in this instance (default 4). */
+  concurrency?: number;
   /** The work. What it returns (a short summary) is kept as the run's outcome; a throw fails the run. */
   run: (slot: SlotRun) => Promise<string | void>;
 };
@@ -88,6 +99,7 @@ const DEFAULT_LEASE_MS = 5 * 60_000;
 const DEFAULT_MAX_ATTEMPTS = 3;
 const DEFAULT_MAX_CATCH_UP = 24;
 const DEFAULT_TICK_MS = 30_000;
+const DEFAULT_CONCURRENCY = 4;
 
 export function newInstanceId(): string {
   return `${randomBytes(4).toString("hex")}.${process.pid}`;
@@ -96,6 +108,14 @@ export function newInstanceId(): string {
 function describeError(error: unknown): string {
   return error instanceof Error ? error.message || error.name : String(error);
 }
+
+/** A run as the log names it: the job, its scope when it has one, and the slot. */
+function describeKey(key: SlotKey): string {
+  return `${key.name}${key.scope ? ` ${key.scope}` : ""} ${new Date(key.slot).toISOString()}`;
+}
+
+/** A slot of a job run per scope, waiting in this process for its turn; `takeOverFrom`: the run whose lease ran out. */
+type ScopedItem = { scope: string; slot: number; takeOverFrom?: { claimedBy: string; attempts: number }; done?: () => void };
 
 export function createJobScheduler(options: SchedulerOptions): JobScheduler {
   const now = options.now ?? (() => Date.now());
@@ -112,6 +132,11 @@ export function createJobScheduler(options: SchedulerOptions): JobScheduler {
 
   /** Jobs with runs going in this process, and how to abort them. */
   const busy = new Map<string, AbortController>();
+  /**
+   * Per job run per scope: the scopes' slots waiting in this process for a free run (claimed only
+   * when their turn comes), how many runs go on, and every slot waiting or going on (not queued twice).
+   */
+  const pools = new Map<string, { queue: ScopedItem[]; active: Set<string>; workers: number }>();
   /** The runs going in this process, by job, scope and slot: the leases each tick renews. */
   const running = new Map<string, { key: SlotKey; leaseMs: number; controller: AbortController }>();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -119,15 +144,19 @@ export function createJobScheduler(options: SchedulerOptions): JobScheduler {
   let unavailableSaid = false;
   const inFlight = new Set<Promise<void>>();
 
-  /** The slots of `def` to claim now, oldest first. */
-  async function dueSlots(jobs: Jobs, def: JobDefinition, t: number): Promise<number[]> {
+  /** The slots of `def` to claim now, oldest first, after `last` (the latest ever claimed, or null). */
+  function slotsAfter(def: JobDefinition, t: number, last: number | null): number[] {
     const current = def.slotOf(t);
     if (def.catchUp === "latest") return [current];
-    const last = await jobs.latestSlot(def.name);
     if (last === null || last >= current) return [current];
     const slots: number[] = [];
     for (let s = current; s > last && slots.length < (def.maxCatchUp ?? DEFAULT_MAX_CATCH_UP); s = def.slotOf(s - 1)) slots.unshift(s);
     return slots;
+  }
+
+  /** The slots of `def` to claim now, oldest first. */
+  async function dueSlots(jobs: Jobs, def: JobDefinition, t: number): Promise<number[]> {
+    return slotsAfter(def, t, def.catchUp === "latest" ? null : await jobs.latestSlot(def.name));
   }
 
   async function runSlot(jobs: Jobs, def: JobDefinition, key: SlotKey, attempt: number, controller: AbortController): Promise<void> {
@@ -137,7 +166,7 @@ export function createJobScheduler(options: SchedulerOptions): JobScheduler {
       let state: "done" | "failed" = "done";
       let outcome: string | null = null;
       try {
-        outcome = (await def.run({ slot: key.slot, attempt, now, signal: controller.signal })) ?? null;
+        outcome = (await def.run({ slot: key.slot, scope: key.scope ?? "", attempt, now, signal: controller.signal })) ?? null;
       } catch (error) {
         state = "failed";
         outcome = describeError(error);
@@ -145,7 +174,7 @@ export function createJobScheduler(options: SchedulerOptions): JobScheduler {
       // Stopped or taken over: the row is left for whoever holds it (or takes it over) to finish.
       if (controller.signal.aborted) return;
       await jobs.finish(key, instance, now(), state, outcome);
-      if (state === "failed") log.warn(`[jobs] ${def.name} ${new Date(key.slot).toISOString()} failed: ${outcome}`);
+      if (state === "failed") log.warn(`[jobs] ${describeKey(key)} failed: ${outcome}`);
     } finally {
       running.delete(id);
     }
@@ -161,7 +190,7 @@ export function createJobScheduler(options: SchedulerOptions): JobScheduler {
         try {
           if (await jobs.renew(key, instance, now() + leaseMs)) return;
           if (controller.signal.aborted) return;
-          log.warn(`[jobs] ${key.name} ${new Date(key.slot).toISOString()}: the run was taken over by another instance; stopping it here`);
+          log.warn(`[jobs] ${describeKey(key)}: the run was taken over by another instance; stopping it here`);
           controller.abort(new Error("lease lost: another instance took the run over"));
         } catch (error) {
           log.warn(`[jobs] ${key.name}: could not renew the lease: ${describeError(error)}`);
@@ -170,14 +199,94 @@ export function createJobScheduler(options: SchedulerOptions): JobScheduler {
     );
   }
 
+  /** Closes the runs of `def` that died and will not be tried again, saying why, so they do not read as running. */
+  async function abandonDead(jobs: Jobs, def: JobDefinition, t: number): Promise<void> {
+    const maxAttempts = def.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+    await jobs.abandon(def.name, t, `abandoned: its instance stopped renewing the lease ${maxAttempts} times`, { maxAttempts });
+    if (def.catchUp === "latest") await jobs.abandon(def.name, t, "abandoned: its instance stopped renewing the lease, and a later slot is due", { before: def.slotOf(t) });
+  }
+
+  /**
+   * One scope's slot, when its turn comes in this process: claimed (or taken over) now, then run. A
+   * slot of a `latest` job that a later slot replaced while it waited is dropped (its scope's new
+   * slot is queued by the tick that saw it due).
+   */
+  async function runScoped(jobs: Jobs, def: JobDefinition, item: ScopedItem): Promise<void> {
+    const t = now();
+    if (stopped) return;
+    if (def.catchUp === "latest" && def.slotOf(t) !== item.slot) return;
+    const leaseMs = def.leaseMs ?? DEFAULT_LEASE_MS;
+    const key = { name: def.name, scope: item.scope, slot: item.slot };
+    let attempt = 1;
+    if (item.takeOverFrom) {
+      if (!(await jobs.takeOver(key, instance, t, t + leaseMs, def.maxAttempts ?? DEFAULT_MAX_ATTEMPTS))) return;
+      attempt = item.takeOverFrom.attempts + 1;
+      log.info(`[jobs] ${describeKey(key)}: taking over the run of ${item.takeOverFrom.claimedBy} (attempt ${attempt})`);
+    } else if (!(await jobs.claim(key, instance, t, t + leaseMs))) return;
+    await runSlot(jobs, def, key, attempt, new AbortController());
+  }
+
+  /** Queues `items` of a job run per scope and makes sure its runs go on; resolves when these items are done. */
+  function enqueueScoped(jobs: Jobs, def: JobDefinition, items: ScopedItem[]): Promise<void> {
+    let pool = pools.get(def.name);
+    if (!pool) pools.set(def.name, (pool = { queue: [], active: new Set(), workers: 0 }));
+    const p = pool;
+    const waits: Promise<void>[] = [];
+    for (const item of items) {
+      const id = `${item.scope}|${item.slot}`;
+      if (p.active.has(id)) continue;
+      p.active.add(id);
+      waits.push(new Promise<void>((resolve) => p.queue.push({ ...item, done: () => (p.active.delete(id), resolve()) })));
+    }
+    const worker = async () => {
+      p.workers++;
+      try {
+        for (let item = p.queue.shift(); item; item = p.queue.shift()) {
+          try {
+            await runScoped(jobs, def, item);
+          } catch (error) {
+            log.warn(`[jobs] ${def.name} ${item.scope}: ${describeError(error)}`);
+          } finally {
+            item.done?.();
+          }
+        }
+      } finally {
+        p.workers--;
+      }
+    };
+    // Each new worker takes a queued slot at once; busy ones take the next when their run ends.
+    while (p.workers < (def.concurrency ?? DEFAULT_CONCURRENCY) && p.queue.length > 0) void worker();
+    return Promise.all(waits).then(() => undefined);
+  }
+
+  /** A tick of a job run per scope: every scope's due slots not claimed yet, and runs to take over, queued. */
+  async function tickScopedJob(jobs: Jobs, def: JobDefinition, scopesOf: (now: number) => Promise<string[]>): Promise<void> {
+    const t = now();
+    await abandonDead(jobs, def, t);
+    const scopes = await scopesOf(t);
+    const current = def.slotOf(t);
+    // Claimed rows are skipped here rather than at their claim: one read instead of an insert per scope.
+    const claimed = await jobs.claimedScopes(def.name, current);
+    const latest = def.catchUp === "each" ? await jobs.latestSlots(def.name) : new Map<string, number>();
+    const items: ScopedItem[] = [];
+    for (const scope of scopes) {
+      for (const slot of slotsAfter(def, t, latest.get(scope) ?? null)) if (slot !== current || !claimed.has(scope)) items.push({ scope, slot });
+    }
+    for (const run of await jobs.expired(def.name, t)) items.push({ scope: run.scope, slot: run.slot, takeOverFrom: run });
+    // In an order of its own: instances ticking together then mostly claim different scopes first.
+    for (let i = items.length - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1));
+      [items[i], items[j]] = [items[j]!, items[i]!];
+    }
+    await enqueueScoped(jobs, def, items);
+  }
+
   async function tickJob(jobs: Jobs, def: JobDefinition): Promise<void> {
+    if (def.scopes) return tickScopedJob(jobs, def, def.scopes);
     const t = now();
     const leaseMs = def.leaseMs ?? DEFAULT_LEASE_MS;
     const maxAttempts = def.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-    const current = def.slotOf(t);
-    // Runs that died and will not be tried again are closed, saying why, so they do not read as running.
-    await jobs.abandon(def.name, t, `abandoned: its instance stopped renewing the lease ${maxAttempts} times`, { maxAttempts });
-    if (def.catchUp === "latest") await jobs.abandon(def.name, t, "abandoned: its instance stopped renewing the lease, and a later slot is due", { before: current });
+    await abandonDead(jobs, def, t);
 
     const claimed: { key: SlotKey; attempt: number }[] = [];
     for (const slot of await dueSlots(jobs, def, t)) {
@@ -187,7 +296,7 @@ export function createJobScheduler(options: SchedulerOptions): JobScheduler {
     for (const run of await jobs.expired(def.name, t)) {
       const key = { name: def.name, scope: run.scope, slot: run.slot };
       if (await jobs.takeOver(key, instance, t, t + leaseMs, maxAttempts)) {
-        log.info(`[jobs] ${def.name} ${new Date(run.slot).toISOString()}: taking over the run of ${run.claimedBy} (attempt ${run.attempts + 1})`);
+        log.info(`[jobs] ${describeKey(key)}: taking over the run of ${run.claimedBy} (attempt ${run.attempts + 1})`);
         claimed.push({ key, attempt: run.attempts + 1 });
       }
     }
@@ -218,7 +327,8 @@ export function createJobScheduler(options: SchedulerOptions): JobScheduler {
     await renewLeases(jobs);
     await Promise.all(
       options.definitions
-        .filter((def) => !busy.has(def.name) && !stopped)
+        // A job run per scope is never skipped: its scopes queue, each slot at most once.
+        .filter((def) => (def.scopes !== undefined || !busy.has(def.name)) && !stopped)
         .map((def) =>
           tickJob(jobs, def).catch((error: unknown) => log.warn(`[jobs] ${def.name}: ${describeError(error)}`)),
         ),
@@ -252,6 +362,8 @@ export function createJobScheduler(options: SchedulerOptions): JobScheduler {
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
       for (const controller of busy.values()) controller.abort(new Error("the scheduler stopped"));
+      for (const run of running.values()) run.controller.abort(new Error("the scheduler stopped"));
+      for (const pool of pools.values()) for (const item of pool.queue.splice(0)) item.done?.();
       await Promise.allSettled([...inFlight]);
     },
   };

@@ -132,6 +132,16 @@ export interface AlertDestinationsTable {
   status: "active" | "stopped";
   stopped_reason: string | null;
   created_at: number;
+  /** The instance sending to it now, the delivery it sends, and until when it holds it (one attempt's lease). */
+  inflight_by: string | null;
+  inflight_delivery: string | null;
+  inflight_until: number | null;
+  /** When a delivery to it was last claimed: the workspace's latest is its place in the turn. */
+  last_claimed_at: number | null;
+  /** Attempts that timed out one after another (reset by any other outcome). */
+  timeouts_in_row: number;
+  /** Nothing is sent to it before this instant (it timed out too often in a row), or null. */
+  resting_until: number | null;
 }
 
 export interface AlertRulesTable {
@@ -197,6 +207,12 @@ export interface AlertAttemptsTable {
   duration_ms: number;
 }
 
+export interface AlertManualSendsTable {
+  id: string;
+  workspace_id: WorkspaceId;
+  kind: "test" | "retry";
+  at: number;
+}
 export interface AlertDigestsTable {
   workspace_id: WorkspaceId;
   destination_id: string;
@@ -233,5 +249,6 @@ export interface StoreTables {
   alert_deliveries: AlertDeliveriesTable;
   alert_attempts: AlertAttemptsTable;
   alert_digests: AlertDigestsTable;
+  alert_manual_sends: AlertManualSendsTable;
   activity: ActivityTable;
 }

@@ -6,9 +6,10 @@
 // workspace first, and no query reads or writes a row of another workspace.
 import "server-only";
 import { randomBytes } from "node:crypto";
-import type { Kysely, Selectable, Transaction } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import { StoreConflictError, StoreInputError, StoreLimitError, workspaceGone } from "./errors";
 import type { SavedViewsTable, StoreTables, WorkspaceId } from "./schema";
+import { lockWorkspace } from "./workspace-lock";
 
 /** How many views one workspace may keep: enough for a team's habits, bounded so a script cannot fill the header. */
 export const MAX_SAVED_VIEWS = 200;
@@ -64,20 +65,6 @@ const COLUMNS = ["id", "name", "path", "query", "created_at"] as const;
 export function viewsContext(deps: ViewsDeps) {
   const { db } = deps;
 
-  /**
-   * Takes the workspace's row lock for the rest of the transaction (PostgreSQL; SQLite runs one
-   * write transaction at a time anyway), so two saves at once cannot both count 199 and both insert.
-   */
-  async function lockWorkspace(tx: Transaction<StoreTables>, workspace: WorkspaceId): Promise<void> {
-    const locked = await tx
-      .updateTable("workspaces")
-      .set((eb) => ({ time_zone: eb.ref("time_zone") }))
-      .where("id", "=", workspace)
-      .executeTakeFirst();
-    // Merged into another or deleted since the request found it (workspace-data.ts).
-    if (locked.numUpdatedRows === 0n) throw workspaceGone();
-  }
-
   return {
     /** The workspace's views, by name (without case), then by when they were made. */
     async list(workspace: WorkspaceId): Promise<SavedView[]> {
@@ -91,7 +78,9 @@ export function viewsContext(deps: ViewsDeps) {
       const now = deps.now();
       const id = `view_${randomBytes(16).toString("base64url")}`;
       return db.transaction().execute(async (tx) => {
-        await lockWorkspace(tx, workspace);
+        // Two saves at once cannot both count 199 and both insert; a workspace merged into another or
+        // deleted since the request found it is gone (workspace-data.ts).
+        if (!(await lockWorkspace(tx, workspace))) throw workspaceGone();
         const { count } = await tx.selectFrom("saved_views").select((eb) => eb.fn.countAll<number | string>().as("count")).where("workspace_id", "=", workspace).executeTakeFirstOrThrow();
         if (Number(count) >= MAX_SAVED_VIEWS) throw new StoreLimitError(`This workspace already keeps ${MAX_SAVED_VIEWS} saved views, the most it may. Delete one to save another.`);
         const inserted = await tx

@@ -76,8 +76,10 @@ async function fill(store: Store, workspace: WorkspaceId, tag: string, options: 
   const rule = (await store.alerts.createRule(workspace, { kind: "score_below", threshold: 50, destinationId: destination.id, cooldownMs: HOUR }))!;
   await store.alerts.recordCheck(rule, { basis: `score:${tag}`, at: T0, state: "ok", value: 60, message: "fine" }, null);
   const [delivery] = (await store.alerts.enqueue(workspace, { dedupeKey: `test:${tag}`, type: "test", body: { tag } }, [destination.id]))!;
-  expect(await store.alerts.claim(delivery!, "instance-1", Date.now() + HOUR, Date.now() + 2 * HOUR)).toBe(true);
-  await store.alerts.finishAttempt({ ...delivery!, attempts: delivery!.attempts + 1 }, "instance-1", { at: T0, status: "delivered", responseStatus: 200, error: null, durationMs: 12, nextAttemptAt: null });
+  const claimed = await store.alerts.claimNext(destination.id, "instance-1", Date.now() + HOUR, Date.now() + 2 * HOUR);
+  expect(claimed).toMatchObject({ id: delivery!.id });
+  await store.alerts.finishAttempt(claimed!, "instance-1", { at: T0, status: "delivered", responseStatus: 200, error: null, durationMs: 12, nextAttemptAt: null });
+  expect(await store.alerts.takeManualSend(workspace, "test")).toEqual({ allowed: true });
   await store.alerts.setDigest(workspace, destination.id);
   await store.activity.record(workspace, { keyHint: `svc_sk_live_…${tag}`, action: "destination.added", subject: `hook ${tag}` });
 }

@@ -87,6 +87,7 @@ const mergeDigest: MergeRows = async (tx, from, into) => {
  */
 export const WORKSPACE_TABLES: { readonly [T in WorkspaceTable]: MergeRows } = {
   alert_attempts: moveAll("alert_attempts"),
+  alert_manual_sends: moveAll("alert_manual_sends"),
   alert_deliveries: moveAll("alert_deliveries"),
   alert_events: moveAll("alert_events"),
   alert_digests: mergeDigest,

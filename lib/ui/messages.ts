@@ -211,9 +211,10 @@ export type AlertSubject = "destination" | "rule" | "digest" | "test" | "deliver
 
 /**
  * The alerts' bounds the sentences name: 20 destinations (10 added a minute) and 50 rules per workspace, names of 80
- * characters, a cooldown of at most a week (the store's and the routes' own; a test holds them equal).
+ * characters, a cooldown of at most a week, 100 deliveries waiting per destination, 10 tests and
+ * retries a minute (the store's and the routes' own; a test holds them equal).
  */
-export const ALERT_BOUNDS = { destinations: 20, destinationsPerMinute: 10, rules: 50, nameMax: 80, cooldownMax: 10_080 } as const;
+export const ALERT_BOUNDS = { destinations: 20, destinationsPerMinute: 10, rules: 50, nameMax: 80, cooldownMax: 10_080, waitingPerDestination: 100, manualSendsPerMinute: 10 } as const;
 
 /** What a rule's threshold may be, by its kind (the routes' bounds): the form's hint, and the sentence when the route refuses it. */
 export function thresholdBoundsText(kind: RuleKind): string {
@@ -268,6 +269,11 @@ export function alertErrorText(error: ErrorFacts, subject: AlertSubject, kind?: 
     return `This workspace added ${formatNumber(ALERT_BOUNDS.destinationsPerMinute)} destinations in the last minute, the most it may. Try again ${wait}.`;
   }
   if (code === "not_retryable") return "This delivery cannot be sent again: it was delivered, it is being tried again already, or its destination is stopped.";
+  if (code === "queue_full") return `This destination already has ${formatNumber(ALERT_BOUNDS.waitingPerDestination)} deliveries waiting, the most it may. Retry when some have gone out.`;
+  if ((subject === "test" || subject === "delivery") && (status === 429 || code === "too_many_requests")) {
+    const wait = error.retryAfter ? `in ${formatDuration(error.retryAfter)}` : "in a minute";
+    return `“Send a test” and “Retry” can be used ${formatNumber(ALERT_BOUNDS.manualSendsPerMinute)} times a minute in a workspace. Try again ${wait}.`;
+  }
   if (status === 404) {
     if (param === "destination_id") return "That destination was deleted meanwhile, perhaps by a teammate. Choose another.";
     if (subject === "rule") return "This rule was deleted meanwhile, perhaps by a teammate.";
