@@ -8,7 +8,13 @@ import path from "node:path";
 import { startTestRedis, type TestRedis } from "../lib/server/redis/test-redis";
 import { processSandbox, startProductionServer, type BenchServer, type SandboxProcess } from "./support";
 
-export const CLUSTER_NOW = "2026-11-20T12:00:00Z";
+/**
+ * The sandbox's "now": the real time when this module was loaded, one instant for the cluster's
+ * sandbox and any reference sandbox a test starts beside it (the same data), and the clock the
+ * production instances read too. A pinned date in the past left the instances' "today" outside the
+ * sandbox's rows (and the alert rules' window outside its history) as the calendar moved on.
+ */
+export const CLUSTER_NOW = new Date().toISOString();
 
 export type Cluster = {
   sandbox: SandboxProcess;

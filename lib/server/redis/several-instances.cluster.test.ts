@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import { startCluster, type Cluster } from "@/bench/cluster";
+import { CLUSTER_NOW, startCluster, type Cluster } from "@/bench/cluster";
 import { signIn } from "@/testing/production";
 import { processSandbox, type SandboxProcess } from "@/testing/sandbox-process";
 
@@ -18,7 +18,7 @@ let a: string;
 let b: string;
 
 beforeAll(async () => {
-  [cluster, reference] = await Promise.all([startCluster({ instances: 2 }), processSandbox(20_000, "2026-11-20T12:00:00Z")]);
+  [cluster, reference] = await Promise.all([startCluster({ instances: 2 }), processSandbox(20_000, CLUSTER_NOW)]);
   [a, b] = cluster.instances.map((i) => i.base) as [string, string];
 }, 180_000);
 
