@@ -157,7 +157,7 @@ for (const browser of browsers) {
           await context.clearCookies();
           if (browser.cookies.length) await context.addCookies(browser.cookies.map((c) => ({ ...c, url: BASE_URL })));
           const page = await context.newPage();
-          if (visit.as) await signIn(page, visit.as);
+          if (visit.as) await signIn(page, visit.as, { zone: !browser.firstVisit });
           const url = visit.url.replace(ID, encodeURIComponent(visitorId));
           // The signed-in pages' shell stores the zone (not the sign-in page's, nor the app-wide 404 page).
           const reloads = browser.firstVisit && visit.as !== null && visit.shell !== false;

@@ -78,7 +78,7 @@ test("a relative view opened in a browser that has never been here reads the vie
   // Auckland is 13 hours ahead of UTC: for most of the day its 30 days are not UTC's.
   const context = await browser.newContext({ timezoneId: "Pacific/Auckland" });
   const page = await context.newPage();
-  await signIn(page, "pro");
+  await signIn(page, "pro", { zone: false });
   expect((await context.cookies()).some((c) => c.name === "viewer_tz")).toBe(false);
   await page.goto("/mentions?platform=claude&range=30d");
   const today = new Date().toLocaleDateString("sv-SE", { timeZone: "Pacific/Auckland" });

@@ -41,13 +41,14 @@ const history: ScoreHistory = {
 const score = { score: 53, trend: { direction: "down", change: 5 }, breakdown: { visibility: 48, sentiment: 68, authority: 49, coverage: 47 }, updated_at: "2026-11-29T00:00:00.000Z" };
 
 describe("the score's window", () => {
-  it("is the 30 calendar days ending on the score's day in the viewer's zone", () => {
+  it("is the 30 calendar days ending today in the viewer's zone (the header's last 30 days), whatever day the score names", () => {
     const now = Date.parse("2026-11-29T12:00:00.000Z");
-    expect(scoreWindow(score, "Europe/Berlin", now)).toEqual(window);
-    // Midnight UTC is the evening before in New York: the score is of 28 Nov there.
-    expect(scoreWindow(score, "America/New_York", now)).toEqual({ from: "2026-10-30", to: "2026-11-28", tz: "America/New_York" });
-    // A score that does not say its day is today's.
-    expect(scoreWindow({ updated_at: undefined }, "UTC", now)).toEqual({ from: "2026-10-31", to: "2026-11-29", tz: "UTC" });
+    expect(scoreWindow("Europe/Berlin", now)).toEqual(window);
+    // The score computed at midnight UTC falls on 28 Nov in New York; the window is still today's there,
+    // so the server (before the score is read) and the browser name the same one.
+    expect(scoreWindow("America/New_York", now)).toEqual({ from: "2026-10-31", to: "2026-11-29", tz: "America/New_York" });
+    // Late in the evening in New York it is already the next day in UTC: the window is New York's.
+    expect(scoreWindow("America/New_York", Date.parse("2026-11-30T03:00:00.000Z"))).toEqual({ from: "2026-10-31", to: "2026-11-29", tz: "America/New_York" });
   });
 
   it("is the header's last 30 days when the score is today's, so the history answer is shared", () => {

@@ -23,10 +23,14 @@ export const UPSTREAM_TREND = "Workspace Analytics' own 30-day trend";
 /** The upstream's per-competitor change, named the same way. */
 export const UPSTREAM_RANKING_CHANGE = "Workspace Analytics' own 30-day change";
 
-/** The score's window as calendar days: the 30 days ending on the day it was computed (today when it does not say), in `tz`. */
-export function scoreWindow(score: Pick<Score, "updated_at"> | undefined, tz: string, nowMs: number): DateRange {
-  const at = score?.updated_at ? Date.parse(score.updated_at) : NaN;
-  const to = todayIn(tz, Number.isFinite(at) ? at : nowMs);
+/**
+ * The score's window as calendar days: the 30 days ending today in `tz`, the header's "Last 30 days".
+ * Not the day the score says it was computed: that instant falls on another date west or east of
+ * UTC, and the server (which prefetches the window before the score is read) and the browser must
+ * name one window, or the page is drawn one way and hydrated another.
+ */
+export function scoreWindow(tz: string, nowMs: number): DateRange {
+  const to = todayIn(tz, nowMs);
   return { from: addDays(to, -(SCORE_WINDOW_DAYS - 1)), to, tz };
 }
 

@@ -16,9 +16,9 @@ import { useDateRange } from "@/lib/range/use-date-range";
 import { scoreChangeView, scoreChangeWords, scoreWindow, type ScoreChangeView } from "./score-change-data";
 
 /** The score's window in the header's zone, read at the page's first render (as the range is). */
-export function useScoreWindow(score: Pick<Score, "updated_at"> | undefined): DateRange {
+export function useScoreWindow(): DateRange {
   const { range, nowMs } = useDateRange();
-  return scoreWindow(score, range.tz, nowMs);
+  return scoreWindow(range.tz, nowMs);
 }
 
 /** The kept score history of a window: the history card's own query when the range is that window. */
@@ -37,7 +37,7 @@ export function ScoreChange({ score }: { score: Score }) {
 }
 
 function KeptScoreChange({ score }: { score: Score }) {
-  const window = useScoreWindow(score);
+  const window = useScoreWindow();
   const history = useWidgetQuery(scoreHistoryQuery(window));
   return <ScoreChangeLine view={scoreChangeView(score, window, { answer: history.data, failed: history.isError })} direction={score.trend?.direction} current={score.score} />;
 }

@@ -1,6 +1,6 @@
 "use client";
 // What moved alongside the AI Positioning Score's change, over the score's own window (the 30
-// calendar days ending on the score's day, components/intelligence/score-change-data.ts): the four
+// calendar days ending today, components/intelligence/score-change-data.ts): the four
 // components and the ranking's moves from the history the dashboard kept (value now, change, and the
 // value it came from; rank then and now), worked out as the history legend works out its own, so
 // with the header's last 30 days every figure here is the legend's; and each AI platform's mentions
@@ -89,7 +89,7 @@ function ComponentValues() {
 }
 
 function KeptComponentMoves({ score }: { score: Score }) {
-  const window = useScoreWindow(score);
+  const window = useScoreWindow();
   const history = useWidgetQuery(scoreHistoryQuery(window));
   const answer = answersWindow(history.data, window) ? history.data : undefined;
   if (!answer && !history.isError) {
@@ -149,9 +149,8 @@ function RankingMoves() {
 }
 
 function KeptRankingMoves({ ranking }: { ranking: Ranking }) {
-  // The score's window, read from the score (the ranking is computed with it); today's without one.
-  const score = useWidgetQuery(scoreQuery);
-  const window = useScoreWindow(score.data);
+  // The score's window (the ranking is computed with the score).
+  const window = useScoreWindow();
   const history = useWidgetQuery(rankingHistoryQuery(window));
   const answer = answersWindow(history.data, window) ? history.data : undefined;
   if (!answer && !history.isError) {
@@ -213,8 +212,7 @@ export function RankMoves({ moves, window, firstDay, missing }: { moves: RankMov
 }
 
 function PlatformShifts() {
-  const score = useWidgetQuery(scoreQuery);
-  const window = useScoreWindow(score.data);
+  const window = useScoreWindow();
   const platforms = useWidgetQuery(apiQuery(browserApi, "/insights/platforms", { query: rangeParams(window) }));
   return (
     <QueryView query={platforms} loading={<Counting range={window} what="mentions" lines={4} />}>

@@ -43,7 +43,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
     void qc.prefetchQuery(apiQuery(api, "/intelligence/ranking", {}));
     // The score's change comes from the history of its window; the score is not read yet, so this is
     // the window of a score computed today (the usual case). Any other day's is asked by the browser.
-    void qc.prefetchQuery(apiQuery(api, "/history/score", { query: rangeParams(scoreWindow(undefined, range.tz, nowMs)) }));
+    void qc.prefetchQuery(apiQuery(api, "/history/score", { query: rangeParams(scoreWindow(range.tz, nowMs)) }));
   });
   return (
     <StreamedHydrationBoundary state={state}>

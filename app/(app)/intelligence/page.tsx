@@ -23,7 +23,7 @@ export default async function IntelligencePage({ searchParams }: { searchParams:
   // The score's change and what moved with it read the history of the score's window; before the
   // score is read, that is the window of a score computed today (the usual case). With the header's
   // last 30 days it is the range itself, and the history cards share the answer.
-  const scoreDays = scoreWindow(undefined, range.tz, nowMs);
+  const scoreDays = scoreWindow(range.tz, nowMs);
   const windows = [range, ...(answersWindow(range, scoreDays) ? [] : [scoreDays])];
   const state = await prefetchPage((qc, api) => {
     void qc.prefetchQuery(apiQuery(api, "/intelligence/score", {}));
