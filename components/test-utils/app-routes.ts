@@ -9,7 +9,9 @@ import * as deliveryRetry from "@/app/api/alerts/deliveries/[id]/retry/route";
 import * as destinationById from "@/app/api/alerts/destinations/[id]/route";
 import * as destinationTest from "@/app/api/alerts/destinations/[id]/test/route";
 import * as destinations from "@/app/api/alerts/destinations/route";
+import * as digestPreview from "@/app/api/alerts/digest/preview/route";
 import * as digest from "@/app/api/alerts/digest/route";
+import * as digestSend from "@/app/api/alerts/digest/send/route";
 import * as ruleById from "@/app/api/alerts/rules/[id]/route";
 import * as rulePreview from "@/app/api/alerts/rules/preview/route";
 import * as rules from "@/app/api/alerts/rules/route";
@@ -40,6 +42,8 @@ const FILE_ROUTES: [string, Record<string, unknown>][] = [
   ["alerts/deliveries", deliveries],
   ["alerts/deliveries/:id/retry", deliveryRetry],
   ["alerts/digest", digest],
+  ["alerts/digest/preview", digestPreview],
+  ["alerts/digest/send", digestSend],
   ["workspace", workspace],
   ["workspace/activity", workspaceActivity],
   ["workspace/keys", workspaceKeys],

@@ -48,11 +48,12 @@ const WRITE_ROUTES: Record<string, readonly string[]> = {
   "/api/alerts/destinations/*": ["DELETE"],
   "/api/alerts/destinations/*/test": ["POST"],
   "/api/alerts/rules": ["POST"],
-  "/api/alerts/rules/*": ["DELETE"],
+  "/api/alerts/rules/*": ["PATCH", "DELETE"],
   // A read-only route that `/api/alerts/rules/*` would otherwise match.
   "/api/alerts/rules/preview": [],
   "/api/alerts/deliveries/*/retry": ["POST"],
   "/api/alerts/digest": ["PUT"],
+  "/api/alerts/digest/send": ["POST"],
 };
 const READ_ONLY = "GET, HEAD";
 
