@@ -20,6 +20,7 @@ import * as workspaceActivity from "@/app/api/workspace/activity/route";
 import * as workspace from "@/app/api/workspace/route";
 import * as workspaceKeys from "@/app/api/workspace/keys/route";
 import * as workspaceKeyById from "@/app/api/workspace/keys/[id]/route";
+import * as workspaceWatch from "@/app/api/workspace/watch/route";
 import * as views from "@/app/api/views/route";
 import { ORIGIN } from "@/lib/server/test-support";
 
@@ -48,6 +49,7 @@ const FILE_ROUTES: [string, Record<string, unknown>][] = [
   ["workspace/activity", workspaceActivity],
   ["workspace/keys", workspaceKeys],
   ["workspace/keys/:id", workspaceKeyById],
+  ["workspace/watch", workspaceWatch],
 ];
 
 /** The handler for a method and path, with the params Next would give it (405 when there is none). */

@@ -54,8 +54,8 @@ const pageNow = (() => {
   };
 })();
 
-/** The current time, only known in the browser (null while server rendering and hydrating). */
-function useNow(): Date | null {
+/** The page's clock: the current time, only known in the browser (null while server rendering and hydrating), moving on every TICK_MS. */
+export function usePageNow(): Date | null {
   return useSyncExternalStore(pageNow.subscribe, pageNow.snapshot, () => null);
 }
 
@@ -74,7 +74,7 @@ type Props = { iso: string | null | undefined; mode?: "datetime" | "date" | "rel
 
 export function DateTime({ iso, mode = "datetime", tense = "past" }: Props) {
   const zone = useDisplayTimeZone();
-  const now = useNow();
+  const now = usePageNow();
   const ms = iso ? Date.parse(iso) : Number.NaN;
   const relative = mode === "relative" || mode === "both";
   // Before paint: a clock that stopped, or a time that happened after its last reading (listed since), gets a fresh reading first.

@@ -151,6 +151,7 @@ export function digestHtml(d: DigestFigures, subject: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <meta name="supported-color-schemes" content="light dark">
+<base target="_blank">
 <title>${esc(subject)}</title>
 <style>
 :root { color-scheme: light dark; }
