@@ -3,7 +3,9 @@
 // tables of fixed width with every style inline, since many clients drop <style> and ignore flexbox
 // and grid; light colours are inline, and a dark scheme is declared (color-scheme) with overrides in
 // a `prefers-color-scheme: dark` block for the clients that read it. A client that reads neither
-// keeps the light colours, readable on its own. No script, image, font or stylesheet is fetched.
+// keeps the light colours, readable on its own. It fits a phone's mail client (300 px and up): each
+// change sits under its figure rather than in a column of its own, and narrow screens lose the
+// margins. No script, image, font or stylesheet is fetched.
 // Everything from people and from the Data API (notes, names, mentions, questions) is escaped.
 import { formatDateRange, formatNumber, formatZone } from "@/lib/format/format";
 import type { DigestFigures, Pair } from "./digest";
@@ -22,13 +24,15 @@ function change(pair: Pair): { text: string; tone: "up" | "down" | "flat" } {
   const pct = ((pair.now - pair.before) / pair.before) * 100;
   const rounded = Math.round(Math.abs(pct) * 10) / 10;
   if (rounded === 0) return { text: "0.0%", tone: "flat" };
-  return pct > 0 ? { text: `▲ +${rounded.toFixed(1)}%`, tone: "up" } : { text: `▼ −${rounded.toFixed(1)}%`, tone: "down" };
+  // A no-break space: the arrow never ends a line of its own in a narrow column.
+  return pct > 0 ? { text: `▲\u00a0+${rounded.toFixed(1)}%`, tone: "up" } : { text: `▼\u00a0−${rounded.toFixed(1)}%`, tone: "down" };
 }
 
 const toneStyle = (tone: "up" | "down" | "flat") => (tone === "up" ? `color:${LIGHT.up};` : tone === "down" ? `color:${LIGHT.down};` : `color:${LIGHT.muted};`);
 const toneClass = (tone: "up" | "down" | "flat") => (tone === "flat" ? "wa-muted" : `wa-${tone}`);
 
-const CELL = `padding:8px 10px;border-bottom:1px solid ${LIGHT.rule};font-size:14px;line-height:20px;`;
+// Narrow paddings, and no cell kept from wrapping: the tables fit a phone's mail client (~300 px of text) without scrolling sideways.
+const CELL = `padding:8px 4px;border-bottom:1px solid ${LIGHT.rule};font-size:14px;line-height:20px;`;
 const HEAD = `${CELL}font-weight:600;color:${LIGHT.muted};font-size:12px;text-transform:none;`;
 
 type Column = { label: string; numeric?: boolean };
@@ -44,7 +48,7 @@ function table(caption: string, columns: Column[], rows: string[][]): string {
           .map((cell, i) =>
             i === 0
               ? `<th scope="row" align="left" class="wa-text wa-rule" style="${CELL}text-align:left;font-weight:600;">${cell}</th>`
-              : `<td align="${align(columns[i])}" class="wa-text wa-rule" style="${CELL}text-align:${align(columns[i])};white-space:nowrap;">${cell}</td>`,
+              : `<td align="${align(columns[i])}" class="wa-text wa-rule" style="${CELL}text-align:${align(columns[i])};">${cell}</td>`,
           )
           .join("")}</tr>`,
     )
@@ -54,9 +58,10 @@ function table(caption: string, columns: Column[], rows: string[][]): string {
 <thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
 }
 
-const changed = (pair: Pair) => {
+/** A figure with its change against the pair's `before` on a line under it, smaller. */
+const withChange = (figure: string, pair: Pair) => {
   const c = change(pair);
-  return `<span class="${toneClass(c.tone)}" style="${toneStyle(c.tone)}">${esc(c.text)}</span>`;
+  return `${esc(figure)}<br><span class="${toneClass(c.tone)}" style="${toneStyle(c.tone)}font-size:12px;">${esc(c.text)}</span>`;
 };
 
 /** A section of sentences (negative mentions, notes): a heading and a list. */
@@ -76,14 +81,9 @@ export function digestHtml(d: DigestFigures, subject: string): string {
 
   if (d.totals.ok) {
     const { visitors, aiVisitors, conversions } = d.totals.value;
-    const row = (label: string, pair: Pair) => [esc(label), esc(formatNumber(pair.now)), esc(formatNumber(pair.before)), changed(pair)];
-    parts.push(
-      table(
-        "The week",
-        [{ label: "" }, { label: "This week", numeric: true }, { label: "Week before", numeric: true }, { label: "Change", numeric: true }],
-        [row("Visitors", visitors), row("From AI platforms", aiVisitors), row("Conversions", conversions)],
-      ),
-    );
+    // Each change under this week's figure, beside the one it is compared with (a column of its own would not fit a phone).
+    const row = (label: string, pair: Pair) => [esc(label), withChange(formatNumber(pair.now), pair), esc(formatNumber(pair.before))];
+    parts.push(table("The week", [{ label: "" }, { label: "This week", numeric: true }, { label: "Week before", numeric: true }], [row("Visitors", visitors), row("From AI platforms", aiVisitors), row("Conversions", conversions)]));
   } else parts.push(unavailable("The week's visitors", d.totals.unavailable));
 
   if (d.score || d.rank) {
@@ -97,7 +97,7 @@ export function digestHtml(d: DigestFigures, subject: string): string {
     if (d.rank) {
       const moved = d.rank.was !== null && d.rank.was !== d.rank.now;
       const tone = !moved ? "flat" : d.rank.now < d.rank.was! ? "up" : "down";
-      rows.push([esc("Rank"), esc(`${d.rank.now} of ${d.rank.of}`), `<span class="${toneClass(tone)}" style="${toneStyle(tone)}">${esc(moved ? `was ${d.rank.was}` : d.rank.was === null ? "no ranking a week before" : "unchanged")}</span>`]);
+      rows.push([esc("Rank"), esc(`${d.rank.now}\u00a0of\u00a0${d.rank.of}`), `<span class="${toneClass(tone)}" style="${toneStyle(tone)}">${esc(moved ? `was ${d.rank.was}` : d.rank.was === null ? "no ranking a week before" : "unchanged")}</span>`]);
     }
     parts.push(table("Score and rank", [{ label: "" }, { label: "Now", numeric: true }, { label: "Against a week before", numeric: true }], rows));
   }
@@ -106,8 +106,9 @@ export function digestHtml(d: DigestFigures, subject: string): string {
     parts.push(
       table(
         "From mention to conversion, per platform",
-        [{ label: "Platform" }, { label: "Mentions", numeric: true }, { label: "Change", numeric: true }, { label: "AI visitors", numeric: true }, { label: "Conversions", numeric: true }],
-        d.platforms.value.map((p) => [esc(p.name), esc(formatNumber(p.mentions.now)), changed(p.mentions), esc(formatNumber(p.visitors)), esc(formatNumber(p.conversions))]),
+        // The mentions' change under their count, as in the week's table.
+        [{ label: "Platform" }, { label: "Mentions", numeric: true }, { label: "AI visitors", numeric: true }, { label: "Conversions", numeric: true }],
+        d.platforms.value.map((p) => [esc(p.name), withChange(formatNumber(p.mentions.now), p.mentions), esc(formatNumber(p.visitors)), esc(formatNumber(p.conversions))]),
       ),
     );
   } else parts.push(unavailable("The AI platforms", d.platforms.unavailable));
@@ -132,6 +133,11 @@ export function digestHtml(d: DigestFigures, subject: string): string {
     );
   }
 
+  // Narrow screens (the clients that read media queries): the page's margins give their room to the figures.
+  const narrow = `@media (max-width: 420px) {
+  .wa-outer { padding:8px 0 !important; }
+  .wa-inner { padding:16px 12px !important; }
+}`;
   const dark = `@media (prefers-color-scheme: dark) {
   .wa-page { background:${DARK.page} !important; }
   .wa-card { background:${DARK.card} !important; }
@@ -155,15 +161,16 @@ export function digestHtml(d: DigestFigures, subject: string): string {
 <title>${esc(subject)}</title>
 <style>
 :root { color-scheme: light dark; }
+${narrow}
 ${dark}
 </style>
 </head>
 <body class="wa-page" style="margin:0;padding:0;background:${LIGHT.page};">
 <div style="display:none;max-height:0;overflow:hidden;">${esc(subject)}</div>
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" class="wa-page" style="background:${LIGHT.page};">
-<tr><td align="center" style="padding:24px 12px;">
+<tr><td align="center" class="wa-outer" style="padding:16px 8px;">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" class="wa-card" style="max-width:600px;background:${LIGHT.card};border-radius:8px;">
-<tr><td class="wa-text" style="padding:24px;font-family:${FONT};color:${LIGHT.text};">
+<tr><td class="wa-text wa-inner" style="padding:20px 16px;font-family:${FONT};color:${LIGHT.text};">
 <p class="wa-muted" style="margin:0;font-size:13px;line-height:18px;color:${LIGHT.muted};">Weekly digest · Workspace Analytics</p>
 <h1 class="wa-text" style="margin:4px 0 4px;font-size:22px;line-height:28px;font-weight:700;color:${LIGHT.text};">${esc(week)}</h1>
 <p class="wa-muted" style="margin:0 0 24px;font-size:14px;line-height:20px;color:${LIGHT.muted};">Monday to Sunday in ${esc(formatZone(d.tz))}, against the week before (${esc(before)}).</p>
