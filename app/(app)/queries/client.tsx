@@ -9,6 +9,7 @@
 // URL; the questions' totals close them) are components/queries/questions-table.tsx.
 import { useQuery } from "@tanstack/react-query";
 import { useQueryStates } from "nuqs";
+import { useId } from "react";
 import { SelectField } from "@/components/filters/fields";
 import { Counting, WindowNote } from "@/components/platforms/range-notes";
 import { queriesRouteQuery, queryFiltersOf, type QueryFilters } from "@/components/queries/queries-data";
@@ -65,8 +66,9 @@ function QueryFiltersForm({ filters, range, onChange }: { filters: QueryFilters;
   const answer = useQuery(questionsQuery(range, filters));
   const refused = hydrated ? invalidParamOf(answer.error)?.param : undefined;
   const error = (param: string) => (refused === param ? filterProblemText(param) : undefined);
+  const noteId = useId();
   return (
-    <form className="card filters" onSubmit={(e) => e.preventDefault()} data-testid="query-filters" aria-label="Filters">
+    <form className={`card ${styles.filters}`} onSubmit={(e) => e.preventDefault()} data-testid="query-filters" aria-label="Filters">
       <fieldset className="filters-fields">
         <legend className="visually-hidden">Filters</legend>
         <SelectField
@@ -77,18 +79,21 @@ function QueryFiltersForm({ filters, range, onChange }: { filters: QueryFilters;
           onChange={(v) => onChange({ platform: v === "" ? null : v })}
           options={PLATFORMS.map((p) => ({ value: p, label: LABELS[p] ?? p }))}
         />
-        <div className="field">
+        <div className={`field ${styles.checkField}`}>
           <label className={styles.check}>
             <input
               type="checkbox"
               name="never_first"
               checked={filters.neverFirst}
               onChange={(e) => onChange({ never_first: e.target.checked ? "true" : null })}
+              aria-describedby={noteId}
               data-testid="never-first"
             />
             Never named first
           </label>
-          <span className="muted small">Only the questions where no answer put the brand first.</span>
+          <span id={noteId} className={`muted small ${styles.checkNote}`}>
+            Only the questions where no answer put the brand first.
+          </span>
         </div>
       </fieldset>
     </form>
