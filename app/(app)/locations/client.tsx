@@ -127,7 +127,7 @@ function MapCard({ range, comparison, metric, selected }: { range: DateRange; co
           </div>
           <WorldMap rows={c.data} metric={metric} selected={selected} onSelect={(code) => router.push(withCountry(new URLSearchParams(search.toString()), code), { scroll: false })} />
           <p className="small muted" data-testid="map-note">
-            The map is drawn for the eye; the table of countries below holds every figure, the countries too small to see and the visitors of unknown country.
+            The map is drawn for the eye; the list of countries below holds every figure, the countries too small to see and the visitors of unknown country.
           </p>
         </PendingAnswer>
       )}
