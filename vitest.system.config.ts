@@ -9,7 +9,7 @@ import { defineConfig } from "vitest/config";
 import base from "./vitest.config";
 
 const system = (store: "embedded" | "postgres") => ({
-  extends: true,
+  extends: true as const,
   test: {
     name: `system-${store}`,
     include: ["{lib,app,testing}/**/*.system.test.ts"],

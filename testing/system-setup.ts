@@ -33,7 +33,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const [sandbox, postgres] = await Promise.all([processSandbox(VISITORS, new Date().toISOString()), onPostgres ? startTestPostgres() : Promise.resolve(undefined)]);
   let server: Awaited<ReturnType<typeof startProductionServer>>;
   try {
-    const store = postgres ? { DATABASE_URL: await (postgres as TestPostgres).createDatabase() } : {};
+    const store: Record<string, string> = postgres ? { DATABASE_URL: await (postgres as TestPostgres).createDatabase() } : {};
     server = await startProductionServer({ DATA_API_BASE_URL: sandbox.baseUrl, WEBHOOK_ALLOW_PRIVATE: "true", ...store }, { logFile });
   } catch (error) {
     await Promise.all([sandbox.close(), postgres?.stop()]);
