@@ -1,8 +1,9 @@
 // `/locations` in Chromium against the sandbox: the countries' table (the map's accessible twin)
 // adds up to the sandbox's own count of the range's visitors and conversions, a country opens its
 // top cities (`country=XX`, by a row's link or a click on the map) and back, the map's shading
-// follows `metric` with its legend, the page says why no country links to a visitor list, and the
-// page is axe-clean and fits from 375 to 1440 px in both themes.
+// follows `metric` with its legend, the page says why no country links to a visitor list, on a
+// phone the countries and cities are cards with every figure labelled, and the page is axe-clean and
+// fits from 375 to 1440 px in both themes.
 import { expect, test, type Page } from "@playwright/test";
 import { rangeText, shiftDate, utcDate } from "./helpers/clock";
 import { expectNoHorizontalOverflow, expectNoSeriousViolations } from "./helpers/a11y";
@@ -40,7 +41,7 @@ test("the countries add up to the sandbox's visitors and conversions of the rang
   await expect(page.getByTestId("countries-note")).toContainText("The visitor list cannot be filtered by country");
 
   const first = rows.first();
-  const code = (await first.getAttribute("data-country"))!;
+  const code = (await first.getAttribute("data-key"))!;
   const name = (await first.getByRole("rowheader").textContent())!.trim();
   await first.getByRole("link").click();
   await expect(page).toHaveURL(new RegExp(`country=${code}`));
@@ -69,10 +70,35 @@ test("the map: shaded by visitors or conversion rate (in the URL), with its lege
   await page.getByTestId("metric-conversion_rate").click();
   await expect(page).toHaveURL(/metric=conversion_rate/);
   await expect(page.getByTestId("map-legend")).toContainText("%");
-  const top = (await page.getByTestId("country-row").first().getAttribute("data-country"))!;
+  const top = (await page.getByTestId("country-row").first().getAttribute("data-key"))!;
   await map.locator(`path[data-country="${top}"]`).first().click({ force: true });
   await expect(page).toHaveURL(new RegExp(`country=${top}`));
   await expect(page).toHaveURL(/metric=conversion_rate/);
+});
+
+test("on a phone: a card per country with its four figures labelled, and a card per city of the one opened", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.goto(`/locations?${RANGE}`);
+  await waitForWidgets(page);
+  await expect(page.getByTestId("countries-table")).toBeHidden();
+  const first = page.getByTestId("country-row-card").first();
+  const labels = first.locator("dt");
+  await expect(labels).toHaveText(["Visitors", "AI visitors", "Conversions", "Conversion rate (%)"]);
+  // Every figure within the screen's width: nothing to scroll sideways for.
+  for (const figure of await first.locator("dd").all()) {
+    const box = (await figure.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(375);
+  }
+  await expectNoHorizontalOverflow(page, "/locations 375");
+
+  const name = (await first.getByRole("link").textContent())!.trim();
+  await first.getByRole("link").click();
+  const cities = page.getByTestId("cities-card");
+  await expect(cities.getByRole("heading", { name: `Top cities in ${name}` })).toBeVisible();
+  await waitForWidgets(page);
+  await expect(cities.getByTestId("city-row-card").first().locator("dt")).toHaveText(["Visitors", "Conversions"]);
+  await expect(cities.getByTestId("cities-total-card")).toBeVisible();
+  await expectNoHorizontalOverflow(page, "/locations 375, a country's cities");
 });
 
 for (const scheme of ["light", "dark"] as const) {
@@ -87,6 +113,8 @@ for (const scheme of ["light", "dark"] as const) {
     await expectNoHorizontalOverflow(page, `/locations 1440 ${scheme}`);
     await page.setViewportSize({ width: 375, height: 812 });
     await expectNoHorizontalOverflow(page, `/locations 375 ${scheme}`);
+    // The cards a phone shows instead of the tables, and their "Sort by" menus.
+    await expectNoSeriousViolations(page, `/locations 375 ${scheme}`);
     await context.close();
   });
 }

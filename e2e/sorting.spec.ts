@@ -25,7 +25,7 @@ function byRate(rows: readonly CountryRow[], desc: boolean): string[] {
   return [...sorted.map((x) => x.r.country), ...unknown.map((r) => r.country)];
 }
 
-const shownOrder = (page: Page) => page.getByTestId("country-row").evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.country));
+const shownOrder = (page: Page) => page.getByTestId("country-row").evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.key));
 
 test("/locations: the countries sort by keyboard, the order in the URL and as the answer's rates give it; the totals are the answer's sums", async ({ page }) => {
   test.setTimeout(120_000);
@@ -34,12 +34,12 @@ test("/locations: the countries sort by keyboard, the order in the URL and as th
   const answer = (await (await page.request.get(`/api/insights/countries?${RANGE}`)).json()) as { data: CountryRow[] };
   expect(answer.data.length, "the range has countries to sort").toBeGreaterThan(2);
   const table = page.getByTestId("countries-table");
-  const rate = table.getByRole("columnheader", { name: /^Rate/ });
+  const rate = table.getByRole("columnheader", { name: /^Conversion rate/ });
 
-  // From the Conversions header's button, Tab reaches the Rate header's; Enter sorts by it, highest first.
+  // From the Conversions header's button, Tab reaches the Conversion rate header's; Enter sorts by it, highest first.
   await table.getByRole("button", { name: /^Conversions/ }).focus();
   await page.keyboard.press("Tab");
-  await expect(table.getByRole("button", { name: /^Rate/ })).toBeFocused();
+  await expect(table.getByRole("button", { name: /^Conversion rate/ })).toBeFocused();
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/[?&]sort=-conversion_rate(&|$)/);
   await expect(rate).toHaveAttribute("aria-sort", "descending");

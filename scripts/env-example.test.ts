@@ -1,5 +1,6 @@
 // `.env.example` is generated from the declarations of the environment and must never drift from them.
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { dashboardEnvSchema } from "../lib/config/env-schema";
@@ -25,6 +26,12 @@ describe(".env.example", () => {
     expect(names).toEqual([...Object.keys(dashboardEnvSchema.shape), ...Object.keys(sandboxEnvSchema.shape)]);
     expect(new Set(names).size).toBe(names.length);
     expect(Object.keys(dashboardEnvSchema.shape).some((n) => n.startsWith("SANDBOX_"))).toBe(false);
+  });
+
+  it("is described in docs/operations.md too: its configuration table names every variable", () => {
+    const doc = readFileSync(path.resolve(path.dirname(ENV_EXAMPLE_PATH), "docs/operations.md"), "utf8");
+    const names = [...Object.keys(dashboardEnvSchema.shape), ...Object.keys(sandboxEnvSchema.shape)];
+    expect(names.filter((name) => !doc.includes(`\`${name}\``))).toEqual([]);
   });
 
   it("refuses a declaration without a description, or without a default or what unset means", () => {

@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { closeSync, existsSync, mkdtempSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { Agent } from "undici";
 import { freePort, waitFor } from "./ports";
 
 /** The session secret of every server started here (never a real deployment's). */
@@ -82,12 +83,13 @@ export async function startProductionServer(env: Record<string, string> = {}, op
  * (`name=value`). A demo id works only where the app's own entry started the sandbox; elsewhere
  * sign in with `{ apiKey }`.
  */
-export async function signIn(base: string, body: { demo: string } | { apiKey: string } = { demo: "pro" }): Promise<string> {
+export async function signIn(base: string, body: { demo: string } | { apiKey: string } = { demo: "pro" }, from?: ClientAddress): Promise<string> {
   const res = await fetch(`${base}/api/session`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Origin: base },
     body: JSON.stringify(body),
-  });
+    ...(from ? { dispatcher: from.dispatcher } : {}),
+  } as RequestInit);
   const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0]!;
   if (res.status !== 200 || !cookie) throw new Error(`sign-in failed: HTTP ${res.status}`);
   return cookie;
@@ -113,16 +115,24 @@ export type ApiClient = {
 };
 
 /**
- * Calls /api as the app's own pages do: with the session `cookie` (none: signed out) and this
- * server's Origin. The body is parsed as JSON when there is one (null for a 204).
+ * Another client on loopback (a source address of 127.0.0.0/8 other than 127.0.0.1): what the
+ * server counts per client (sign-in and linking attempts) is then this client's alone.
  */
-export function apiClient(base: string, cookie?: string): ApiClient {
+export type ClientAddress = { address: string; dispatcher: Agent };
+export const fromAddress = (address: string): ClientAddress => ({ address, dispatcher: new Agent({ connect: { localAddress: address } }) });
+
+/**
+ * Calls /api as the app's own pages do: with the session `cookie` (none: signed out) and this
+ * server's Origin, from 127.0.0.1 or the client address given. The body is parsed as JSON when there
+ * is one (null for a 204).
+ */
+export function apiClient(base: string, cookie?: string, from?: ClientAddress): ApiClient {
   return {
     base,
     async call<T>(method: string, path: string, options: CallOptions = {}): Promise<Answer<T>> {
       const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
       const headers: Record<string, string> = { origin: base, ...(cookie ? { cookie } : {}), ...(body === undefined ? {} : { "content-type": "application/json" }), ...options.headers };
-      const res = await fetch(`${base}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
+      const res = await fetch(`${base}${path}`, { method, headers, ...(body === undefined ? {} : { body }), ...(from ? { dispatcher: from.dispatcher } : {}) } as RequestInit);
       const text = await res.text();
       let answer: unknown = null;
       try {

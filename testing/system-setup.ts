@@ -1,13 +1,15 @@
-// The system layer's one server (vitest.system.config.ts `globalSetup`): the built app started once
-// for every *.system.test.ts, as `npm start` runs it in production: a sandbox process of its own as the
-// upstream (its clock the real one, as the server's), an embedded store in a fresh DATA_DIR, alert
-// destinations on loopback allowed (the tests' receivers). The files reach it over HTTP only, through
+// The system layer's server of one project (vitest.system.config.ts `globalSetup`): the built app
+// started once for every *.system.test.ts, as `npm start` runs it in production: a sandbox process of
+// its own as the upstream (its clock the real one, as the server's), the store either embedded in a
+// fresh DATA_DIR or (the `system-postgres` project) a fresh database on a PostgreSQL server started
+// here, alert destinations on loopback allowed (the tests' receivers). The files reach it over HTTP only, through
 // testing/system.ts. When the layer ends, the server's log must hold no "[api] unexpected error": a
 // 500 anywhere in the layer fails the run, also from a request no test asserted on.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { startTestPostgres, type TestPostgres } from "../lib/store/test-postgres";
 import { distDir, hasBuild, startProductionServer } from "./production";
 import { processSandbox } from "./sandbox-process";
 
@@ -27,19 +29,22 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const started = Date.now();
   const logDir = mkdtempSync(path.join(tmpdir(), "wa-system-"));
   const logFile = path.join(logDir, "server.log");
-  const sandbox = await processSandbox(VISITORS, new Date().toISOString());
+  const onPostgres = project.name.endsWith("postgres");
+  const [sandbox, postgres] = await Promise.all([processSandbox(VISITORS, new Date().toISOString()), onPostgres ? startTestPostgres() : Promise.resolve(undefined)]);
   let server: Awaited<ReturnType<typeof startProductionServer>>;
   try {
-    server = await startProductionServer({ DATA_API_BASE_URL: sandbox.baseUrl, WEBHOOK_ALLOW_PRIVATE: "true" }, { logFile });
+    const store: Record<string, string> = postgres ? { DATABASE_URL: await (postgres as TestPostgres).createDatabase() } : {};
+    server = await startProductionServer({ DATA_API_BASE_URL: sandbox.baseUrl, WEBHOOK_ALLOW_PRIVATE: "true", ...store }, { logFile });
   } catch (error) {
-    await sandbox.close();
+    await Promise.all([sandbox.close(), postgres?.stop()]);
     throw error;
   }
-  console.log(`[system] production server at ${server.base} (up in ${Date.now() - started} ms), log ${logFile}`);
+  console.log(`[system] ${project.name}: production server at ${server.base} (up in ${Date.now() - started} ms), log ${logFile}`);
   project.provide("production", { base: server.base, sandboxBase: sandbox.baseUrl.replace(/\/v1$/, "") });
 
   return async () => {
     await Promise.all([server.stop(), sandbox.close()]);
+    await postgres?.stop();
     const unexpected = readFileSync(logFile, "utf8")
       .split("\n")
       .filter((line) => line.includes("[api] unexpected error"));

@@ -1,13 +1,15 @@
 "use client";
-// One table for every tabular list (visitors, the competitor ranking): TanStack Table builds the
-// column and row model from per-resource column definitions (./columns), this renders it twice and
-// CSS shows one by the table's own width: a real <table> (column headers, a row header per row, a
-// caption) where it fits, and from phone widths a list of cards with each value under its label, so
-// nothing scrolls sideways. Columns that do not fit a medium width are hidden from the table only.
+// One table for every tabular list (visitors, the competitor ranking, the questions, countries and
+// cities): TanStack Table builds the column and row model from per-resource column definitions
+// (./columns), this renders it twice and CSS shows one by the table's own width: a real <table>
+// (column headers, a row header per row, a caption) where it fits, and from phone widths a list of
+// cards with each value under its label (or beside it, in a column group's block), so nothing
+// scrolls sideways. Columns that do not fit a medium width are hidden from the table only.
 // The query's loading, empty and error states stay with QueryView around it; a response's
 // unreadable rows are reported above the rows. Given `sort` (a figure table: the answer's rows in
 // full, not a page of a list), its figure and name columns sort it (use-table-sort.ts): the headers
-// in the table, a "Sort by" menu over the cards.
+// in the table, a "Sort by" menu over the cards. Given `totals`, a last row adds the rows up: the
+// table's <tfoot>, and the last card, under the rows whatever their order.
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from "@tanstack/react-table";
 import { useMemo, type ReactNode } from "react";
 import { UnreadableNotice } from "@/components/states/states";
@@ -18,6 +20,7 @@ import type { Unreadable } from "@/lib/data-api/schemas";
 import { formatNumber } from "@/lib/format/format";
 import styles from "./data-table.module.css";
 import { SortHeader, SortMenu } from "./sort-controls";
+import sortStyles from "./sort.module.css";
 import type { TableColumn } from "./table-column";
 import type { Sort, SortColumn } from "./table-sort";
 import { useTableSort, type TableSort } from "./use-table-sort";
@@ -31,7 +34,10 @@ type DataTableProps<Row> = {
   rowKey: (row: Row, index: number) => string;
   /** The row the viewer is on (their own workspace in a ranking): highlighted, `aria-current`. */
   isCurrent?: (row: Row) => boolean;
-  /** The table's test id; rows get `rowTestId`, the card list `${testId}-cards`, cards `${rowTestId}-card`. */
+  /**
+   * The table's test id; rows get `rowTestId`, the card list `${testId}-cards`, cards `${rowTestId}-card`;
+   * a row and its card carry its `rowKey` as `data-key`.
+   */
   testId: string;
   rowTestId: string;
   unreadable?: Unreadable;
@@ -44,6 +50,14 @@ type DataTableProps<Row> = {
    * without one (the answer's, when null). A module constant, like the columns.
    */
   sort?: { param: string; defaultSort: Sort | null };
+  /** Tighter cells, so a table of many figure columns (the questions' thirteen) fits a 1440 px window. */
+  dense?: boolean;
+  /**
+   * The rows added up, after them in either layout: `title` stands where a row shows its name (the
+   * row header, a card's title), every other column shows its value of `row` ("—" where the rows
+   * cannot give one). `testId` is the table row's; its card is `${testId}-card`.
+   */
+  totals?: { title: string; row: Row; testId: string };
 };
 
 export function DataTable<Row>(props: DataTableProps<Row>) {
@@ -80,6 +94,8 @@ function DataTableView<Row>({
   unreadable,
   noun = ["row", "rows"],
   empty,
+  totals,
+  dense = false,
   sorting,
 }: Omit<DataTableProps<Row>, "sort"> & { sorting?: TableSort<Row> }) {
   const data = useMemo(() => [...rows], [rows]);
@@ -90,7 +106,7 @@ function DataTableView<Row>({
         id: c.id,
         accessorFn: c.value,
         header: () => <ColumnLabel column={c} />,
-        cell: ({ row, getValue }) => (c.cell ? c.cell(row.original, { rows: data }) : <DefaultCell kind={c.kind} value={getValue()} />),
+        cell: ({ row }) => <ColumnCell column={c} row={row.original} rows={data} />,
       })),
     [columns, data],
   );
@@ -101,6 +117,7 @@ function DataTableView<Row>({
   const tableRows = table.getRowModel().rows;
   const columnOf = (id: string) => byId.get(id)!;
   const titles = columns.filter((c) => c.cardTitle);
+  const blocks = useMemo(() => cardBlocks(columns.filter((c) => !c.cardTitle)), [columns]);
 
   return (
     <div className={styles.root}>
@@ -110,7 +127,7 @@ function DataTableView<Row>({
       ) : (
         <>
           <div className={styles.wide}>
-            <table className={`table ${styles.table}`} data-testid={testId}>
+            <table className={`table ${styles.table}${dense ? ` ${styles.dense}` : ""}`} data-testid={testId}>
               <caption className="visually-hidden">{caption}</caption>
               <thead>
                 {table.getHeaderGroups().map((group) => (
@@ -135,7 +152,7 @@ function DataTableView<Row>({
                 {tableRows.map((row) => {
                   const current = isCurrent?.(row.original) ?? false;
                   return (
-                    <tr key={row.id} className={current ? "highlight" : undefined} aria-current={current ? "true" : undefined} data-testid={rowTestId}>
+                    <tr key={row.id} className={current ? "highlight" : undefined} aria-current={current ? "true" : undefined} data-testid={rowTestId} data-key={row.id}>
                       {row.getVisibleCells().map((cell) => {
                         const column = columnOf(cell.column.id);
                         const content = (
@@ -157,6 +174,27 @@ function DataTableView<Row>({
                   );
                 })}
               </tbody>
+              {totals && (
+                <tfoot className={sortStyles.totals}>
+                  <tr data-testid={totals.testId}>
+                    {columns.map((c) =>
+                      c.rowHeader ? (
+                        <th key={c.id} scope="row" {...cellAttributes(c)}>
+                          {totals.title}
+                        </th>
+                      ) : (
+                        <td key={c.id} {...cellAttributes(c)}>
+                          {!c.cardTitle && (
+                            <CellContent column={c} row={totals.row}>
+                              <ColumnCell column={c} row={totals.row} rows={data} />
+                            </CellContent>
+                          )}
+                        </td>
+                      ),
+                    )}
+                  </tr>
+                </tfoot>
+              )}
             </table>
           </div>
           {sorting && (
@@ -173,7 +211,13 @@ function DataTableView<Row>({
                 return flexRender(cell.column.columnDef.cell, cell.getContext());
               };
               return (
-                <li key={row.id} className={current ? `${styles.card} ${styles.current}` : styles.card} aria-current={current ? "true" : undefined} data-testid={`${rowTestId}-card`}>
+                <li
+                  key={row.id}
+                  className={current ? `${styles.card} ${styles.current}` : styles.card}
+                  aria-current={current ? "true" : undefined}
+                  data-testid={`${rowTestId}-card`}
+                  data-key={row.id}
+                >
                   {titles.length > 0 && (
                     <p className={styles.cardTitle}>
                       {titles.map((c) => (
@@ -181,25 +225,16 @@ function DataTableView<Row>({
                       ))}
                     </p>
                   )}
-                  <dl className={styles.fields}>
-                    {columns
-                      .filter((c) => !c.cardTitle)
-                      .map((c) => (
-                        <div key={c.id} className={c.fit === "ellipsis" ? styles.wideField : undefined} data-column={c.id}>
-                          <dt>
-                            <ColumnLabel column={c} />
-                          </dt>
-                          <dd>
-                            <CellContent column={c} row={row.original}>
-                              {render(c.id)}
-                            </CellContent>
-                          </dd>
-                        </div>
-                      ))}
-                  </dl>
+                  <CardFields blocks={blocks} row={row.original} render={render} />
                 </li>
               );
             })}
+            {totals && (
+              <li className={`${styles.card} ${styles.totalsCard}`} data-testid={`${totals.testId}-card`}>
+                <p className={styles.cardTitle}>{totals.title}</p>
+                <CardFields blocks={blocks} row={totals.row} render={(id) => <ColumnCell column={columnOf(id)} row={totals.row} rows={data} />} />
+              </li>
+            )}
           </ul>
         </>
       )}
@@ -216,16 +251,17 @@ function cellAttributes<Row>(column: TableColumn<Row>) {
     className: end ? "num" : undefined,
     "data-column": column.id,
     "data-show-from": column.showFrom,
-    style: column.width ? { width: column.width } : undefined,
+    style: column.width || column.minWidth ? { width: column.width, minWidth: column.minWidth } : undefined,
   };
 }
 
 /** A header: the declared label, and for times the zone they are shown in ("First seen (Berlin time)"). */
 function ColumnLabel<Row>({ column }: { column: TableColumn<Row> }) {
-  if (column.kind !== "timestamp") return <>{column.label}</>;
+  const label = column.labelClass ? <span className={column.labelClass}>{column.label}</span> : column.label;
+  if (column.kind !== "timestamp") return <>{label}</>;
   return (
     <>
-      {column.label} (<ZoneName />)
+      {label} (<ZoneName />)
     </>
   );
 }
@@ -239,6 +275,53 @@ function CellContent<Row>({ column, row, children }: { column: TableColumn<Row>;
       {children}
     </span>
   );
+}
+
+/** A card's fields in blocks: a run of columns outside any group, or one group (TableColumn's `cardGroup`). */
+type CardBlock<Row> = { group?: NonNullable<TableColumn<Row>["cardGroup"]>; columns: TableColumn<Row>[] };
+
+function cardBlocks<Row>(columns: readonly TableColumn<Row>[]): CardBlock<Row>[] {
+  const blocks: CardBlock<Row>[] = [];
+  for (const column of columns) {
+    const last = blocks.at(-1);
+    if (last && last.group?.id === column.cardGroup?.id) last.columns.push(column);
+    else blocks.push({ group: column.cardGroup, columns: [column] });
+  }
+  return blocks;
+}
+
+/**
+ * A card's values, each under (or, in a group, beside) its label: one description list per block,
+ * laid out side by side by data-table.module.css (a group keeps to one column of the card, a run of
+ * ungrouped fields and an `across` group take its width).
+ */
+function CardFields<Row>({ blocks, row, render }: { blocks: readonly CardBlock<Row>[]; row: Row; render: (id: string) => ReactNode }) {
+  const blockClass = (group: CardBlock<Row>["group"]) => (group ? (group.across ? styles.across : styles.group) : styles.fields);
+  return (
+    <div className={styles.blocks}>
+      {blocks.map((block) => (
+        <dl key={block.columns[0]!.id} className={blockClass(block.group)} data-group={block.group?.id}>
+          {block.columns.map((c) => (
+            <div key={c.id} className={c.fit === "ellipsis" ? styles.wideField : undefined} data-column={c.id}>
+              <dt>
+                <ColumnLabel column={c} />
+              </dt>
+              <dd>
+                <CellContent column={c} row={row}>
+                  {render(c.id)}
+                </CellContent>
+              </dd>
+            </div>
+          ))}
+        </dl>
+      ))}
+    </div>
+  );
+}
+
+/** A column's value in a row (or in the totals): its own renderer, or shown by its kind. */
+function ColumnCell<Row>({ column, row, rows }: { column: TableColumn<Row>; row: Row; rows: readonly Row[] }) {
+  return column.cell ? <>{column.cell(row, { rows })}</> : <DefaultCell kind={column.kind} value={column.value(row)} />;
 }
 
 /** A value shown by its kind when the column has no renderer of its own; "—" when absent. */

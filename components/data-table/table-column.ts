@@ -34,6 +34,20 @@ export type TableColumn<Row> = {
   align?: "start" | "end";
   /** A CSS width for the column, for a cell that draws (a bar) rather than sizes by its text. */
   width?: string;
+  /**
+   * The least width of the column, for text that would otherwise wrap a word a line in a crowded
+   * table (a question among thirteen columns): a table that cannot give it scrolls within its box.
+   */
+  minWidth?: string;
+  /**
+   * In a card, consecutive columns of one group make a block of lines, each its label with its value
+   * at the line's end, so a figure and its breakdown (mentions, then each platform's) read down like
+   * a small table and side by side with the next block; `across` lays a group's values out on one
+   * line across the card instead (a split: positive, neutral, negative). The table is not affected.
+   */
+  cardGroup?: { id: string; across?: boolean };
+  /** A class for the label wherever it shows (the header, a card's label): a mark drawn beside the word. */
+  labelClass?: string;
 };
 
 type Options<Row> = Omit<Partial<TableColumn<Row>>, "id" | "label" | "kind" | "value">;

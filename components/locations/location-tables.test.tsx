@@ -2,7 +2,9 @@
 // The countries and cities tables as people use them: sorted by a header's button (a click, Enter or
 // Space), the sorted header saying so with aria-sort and the order written to the URL (`sort`,
 // `city_sort`), and read back from a link; the totals row adding the counts and working the rate out
-// again from them; every change showing the figure it is compared with.
+// again from them; every change showing the figure it is compared with. And the cards a phone shows
+// instead (jsdom applies no CSS, so both layouts are in the document): a card per country or city
+// with every figure under its label, the chosen country marked, the totals as the last card.
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import type { UrlUpdateEvent } from "nuqs/adapters/testing";
@@ -37,7 +39,7 @@ function renderCountries(searchParams = "") {
   return { ...view, onUrlUpdate, lastSort: () => onUrlUpdate.mock.lastCall?.[0].searchParams.get("sort") };
 }
 
-const rowOrder = () => screen.getAllByTestId("country-row").map((r) => r.dataset.country);
+const rowOrder = () => screen.getAllByTestId("country-row").map((r) => r.dataset.key);
 const header = (name: string) => screen.getByRole("columnheader", { name: new RegExp(`^${name}`) });
 
 describe("the countries table's order", () => {
@@ -45,7 +47,7 @@ describe("the countries table's order", () => {
     renderCountries();
     expect(rowOrder()).toEqual(["US", "DE", "AT", "unknown"]);
     expect(header("Visitors").getAttribute("aria-sort")).toBe("descending");
-    for (const name of ["Country", "AI visitors", "Conversions", "Rate"]) {
+    for (const name of ["Country", "AI visitors", "Conversions", "Conversion rate"]) {
       expect(header(name).hasAttribute("aria-sort")).toBe(false);
       expect(within(header(name)).getByRole("button").tagName).toBe("BUTTON");
     }
@@ -53,9 +55,9 @@ describe("the countries table's order", () => {
 
   it("a click sorts by that figure, largest first, and writes it to the URL", async () => {
     const { user, lastSort } = renderCountries();
-    await user.click(screen.getByRole("button", { name: /^Rate/ }));
+    await user.click(screen.getByRole("button", { name: /^Conversion rate/ }));
     expect(lastSort()).toBe("-conversion_rate");
-    expect(header("Rate").getAttribute("aria-sort")).toBe("descending");
+    expect(header("Conversion rate").getAttribute("aria-sort")).toBe("descending");
     expect(header("Visitors").hasAttribute("aria-sort")).toBe(false);
     // 8.0%, 5.0%, 2.5%; the unknown country's rate ("—") last.
     expect(rowOrder()).toEqual(["DE", "US", "AT", "unknown"]);
@@ -132,10 +134,10 @@ describe("the countries' totals", () => {
 describe("a row's changes", () => {
   it("show the count compared with, and growth from none as new from 0", () => {
     renderCountries();
-    const austria = screen.getAllByTestId("country-row").find((r) => r.dataset.country === "AT")!;
+    const austria = screen.getAllByTestId("country-row").find((r) => r.dataset.key === "AT")!;
     expect(within(austria).getAllByTestId("change-base")[0]!.textContent).toContain("from 0");
     expect(within(austria).getAllByTestId("change")[0]!.textContent).toContain("up from 0 in");
-    const germany = screen.getAllByTestId("country-row").find((r) => r.dataset.country === "DE")!;
+    const germany = screen.getAllByTestId("country-row").find((r) => r.dataset.key === "DE")!;
     expect(within(germany).getAllByTestId("change-base").map((b) => b.textContent)).toEqual(["from 500", "from 120", "from 30", "from 6.0%"]);
   });
 });
@@ -162,5 +164,43 @@ describe("the cities table", () => {
     const total = screen.getByTestId("cities-total");
     expect(within(total).getByRole("rowheader").textContent).toContain("The 3 cities listed");
     expect(within(total).getAllByRole("cell").map((c) => c.textContent)).toEqual(["62", "6"]);
+  });
+});
+
+describe("the cards (a phone)", () => {
+  const figures = (card: HTMLElement) => [...card.querySelectorAll("dl > div")].map((d) => [d.querySelector("dt")!.textContent, d.querySelector("dd")!.textContent]);
+
+  it("a card per country, titled by its link to its cities, each figure under its label with its change and base; the chosen one marked", () => {
+    renderWithProviders(<CountriesTable answer={ANSWER} selected="DE" countryHref={(code) => `/locations?country=${code}`} />);
+    const cards = screen.getAllByTestId("country-row-card");
+    expect(cards.map((c) => c.dataset.key)).toEqual(["US", "DE", "AT", "unknown"]);
+    const germany = cards[1]!;
+    expect(germany.getAttribute("aria-current")).toBe("true");
+    expect(cards.filter((c) => c.hasAttribute("aria-current"))).toHaveLength(1);
+    expect(within(germany).getByRole("link", { name: "Germany: open its top cities" }).getAttribute("href")).toBe("/locations?country=DE");
+    const shown = figures(germany);
+    expect(shown.map(([label]) => label)).toEqual(["Visitors", "AI visitors", "Conversions", "Conversion rate (%)"]);
+    expect(shown.map(([, value]) => value!.split(" ")[0])).toEqual(["500", "100", "40", "8.0%"]);
+    expect(within(germany).getAllByTestId("change-base").map((b) => b.textContent)).toEqual(["from 500", "from 120", "from 30", "from 6.0%"]);
+  });
+
+  it("the countries' totals are the last card, under the rows whatever their order", async () => {
+    const { user } = renderCountries();
+    await user.selectOptions(screen.getByRole("combobox", { name: "Sort by" }), "Country, A to Z");
+    const list = within(screen.getByTestId("countries-table-cards")).getAllByRole("listitem");
+    expect(list.map((c) => c.dataset.key ?? c.dataset.testid)).toEqual(["AT", "DE", "US", "unknown", "countries-total-card"]);
+    const total = list.at(-1)!;
+    expect(total.querySelector("p")!.textContent).toBe("All countries");
+    expect(figures(total).map(([, value]) => value!.split(" ")[0])).toEqual(["1,540", "410", "91", "5.9%"]);
+  });
+
+  it("a card per city, its two counts labelled, the cities' totals last", () => {
+    renderWithProviders(<CitiesTable cities={[{ city: "Berlin", visitors: 30, conversions: 1 }, { city: "unknown", visitors: 12, conversions: 3 }]} caption="Top cities in Germany" />);
+    const list = within(screen.getByTestId("cities-table-cards")).getAllByRole("listitem");
+    expect(list.map((c) => [c.querySelector("p")!.textContent, ...figures(c).flat()])).toEqual([
+      ["Berlin", "Visitors", "30", "Conversions", "1"],
+      ["City not known", "Visitors", "12", "Conversions", "3"],
+      ["The 2 cities listed", "Visitors", "42", "Conversions", "4"],
+    ]);
   });
 });

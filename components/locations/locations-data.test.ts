@@ -1,10 +1,9 @@
 // The map's shading and the page's URL: five steps of the largest value among the places on the map
 // ("unknown" has none: it neither shades nor stretches the scale), no step for a country without a
 // figure, the legend in the app's formats, a country's link keeping the rest of the URL, and the
-// tables' totals (counts summed, the rate worked out again from the sums) and sorting by name.
+// tables' totals (counts summed, the rate worked out again from the sums) and rows named as read.
 import { describe, expect, it } from "vitest";
-import { sortRows } from "@/components/data-table/table-sort";
-import { cityName, cityTotals, countryName, countryParam, countryTotals, COUNTRY_SORT, mapMetricOf, shading, withCountry, type CountryRow } from "./locations-data";
+import { cityName, cityTotals, countryName, countryParam, countryTotals, mapMetricOf, shading, toCityRows, toCountryRows, withCountry, type CountryRow } from "./locations-data";
 import { countryShapes } from "./world-geography";
 
 const figures = (visitors: number, conversions: number) => ({ visitors, ai_visitors: 0, conversions, conversion_rate: visitors === 0 ? null : Math.round((conversions * 1000) / visitors) / 10 });
@@ -84,10 +83,13 @@ describe("the countries' and cities' totals", () => {
     expect(cityTotals([{ city: "Berlin", visitors: 30, conversions: 2 }, { city: "unknown", visitors: 12, conversions: 1 }])).toEqual({ visitors: 42, conversions: 3 });
   });
 
-  it("countries sort by the name people read, not by their code (the unknown ones as 'Unknown country')", () => {
-    const rows = [row("DE", 1, 0), row("unknown", 1, 0), row("AT", 1, 0), row("CH", 1, 0)];
-    // By code: AT, CH, DE; by name: Austria, Germany, Switzerland, then "Unknown country".
-    expect(sortRows(rows, COUNTRY_SORT, { id: "country", desc: false }).rows.map((r) => r.country)).toEqual(["AT", "DE", "CH", "unknown"]);
+  it("a country's row is named as people read it, which a sort by name uses; its code stays for its link", () => {
+    const rows = toCountryRows([row("AT", 1, 0), row("unknown", 1, 0)], (code) => `/locations?country=${code}`);
+    expect(rows.map((r) => [r.code, r.country, r.href])).toEqual([
+      ["AT", "Austria", "/locations?country=AT"],
+      ["unknown", "Unknown country", "/locations?country=unknown"],
+    ]);
+    expect(toCityRows([{ city: "unknown", visitors: 2, conversions: 0 }])[0]!.city).toBe("City not known");
   });
 });
 

@@ -1,10 +1,10 @@
 // Plain mappings behind /locations: the answer of `/api/insights/countries`
 // (lib/server/insights/countries.ts), the map's shading (visitors or conversion rate, in five steps of the largest value),
-// the tables' rows with their changes, their sorting and their totals, and the page's URL (`metric`,
+// the tables' rows (named as read, with their links) and their totals, and the page's URL (`metric`,
 // `country`, the tables' `sort` and `city_sort` beside the range and comparison). A country the route could not read is "unknown": a row of the table like any other,
 // never left out, and never on the map (it is no place).
 import { rateOf } from "@/components/charts/trend-chart-data";
-import type { Sort, SortColumn } from "@/components/data-table/table-sort";
+import type { CityTableRow, CountryTableRow } from "@/components/data-table/columns/locations";
 import { formatCountry, formatPercent, formatNumber } from "@/lib/format/format";
 import type { CityRow, CountryFigures, CountryRow } from "@/lib/server/insights/countries";
 
@@ -84,26 +84,12 @@ export function withCountry(search: URLSearchParams, country: string | null): st
   return `/locations${qs ? `?${qs}` : ""}`;
 }
 
-/** The countries table's sortable columns (`sort` in the URL): the name as read, then every figure. */
-export const COUNTRY_SORT: readonly SortColumn<CountryRow>[] = [
-  { id: "country", kind: "text", value: (r) => countryName(r.country) },
-  { id: "visitors", kind: "number", value: (r) => r.visitors },
-  { id: "ai_visitors", kind: "number", value: (r) => r.ai_visitors },
-  { id: "conversions", kind: "number", value: (r) => r.conversions },
-  { id: "conversion_rate", kind: "number", value: (r) => r.conversion_rate },
-];
+/** The answer's countries as the table's rows: each named as read (what a sort by name uses), with the link that opens its cities. */
+export const toCountryRows = (rows: readonly CountryRow[], hrefOf: (code: string) => string): CountryTableRow[] =>
+  rows.map((r) => ({ ...r, code: r.country, country: countryName(r.country), href: hrefOf(r.country) }));
 
-/** The countries' own order, as the answer lists them: most visitors first. */
-export const COUNTRY_DEFAULT_SORT: Sort = { id: "visitors", desc: true };
-
-/** The cities table's sortable columns (`city_sort`). */
-export const CITY_SORT: readonly SortColumn<CityRow>[] = [
-  { id: "city", kind: "text", value: (r) => cityName(r.city) },
-  { id: "visitors", kind: "number", value: (r) => r.visitors },
-  { id: "conversions", kind: "number", value: (r) => r.conversions },
-];
-
-export const CITY_DEFAULT_SORT: Sort = { id: "visitors", desc: true };
+/** A country's cities as the table's rows, each named as read. */
+export const toCityRows = (rows: readonly CityRow[]): CityTableRow[] => rows.map((r) => ({ ...r, city: cityName(r.city) }));
 
 const sumFigures = (rows: readonly CountryFigures[]): CountryFigures => {
   const visitors = rows.reduce((n, r) => n + r.visitors, 0);

@@ -3,15 +3,13 @@
 // where a question leads: its mentions over the range (of the platform filtered on), on /mentions
 // filtered by `query`, which the dashboard matches as this page groups questions, so the list's
 // total is the row's figure.
-// Also the table's sortable columns (`sort` in the URL) and its totals.
-import type { Sort, SortColumn } from "@/components/data-table/table-sort";
+// Also the table's rows (flat, with their links) and its totals.
+import type { QuestionTableRow } from "@/components/data-table/columns/questions";
 import { PLATFORMS } from "@/lib/data-api/constants";
 import { rangeParams, type DateRange } from "@/lib/range/date-range";
 import type { Sentiments } from "@/lib/server/insights/mentions";
 import type { Platform } from "@/lib/server/insights/platforms";
-import type { QueryRow } from "@/lib/server/insights/queries";
-
-export type { QueryRow };
+import type { QueriesInsight } from "@/lib/server/insights/queries";
 
 export type QueryFilters = { platform: string | null; neverFirst: boolean };
 
@@ -35,49 +33,46 @@ export function questionMentionsHref(range: DateRange, question: string, platfor
   return `/mentions?${search.toString()}`;
 }
 
-/** The questions table's sortable columns (`sort` in the URL): the question, then every figure. */
-export const QUESTION_SORT: readonly SortColumn<QueryRow>[] = [
-  { id: "query", kind: "text", value: (r) => r.query },
-  { id: "mentions", kind: "number", value: (r) => r.mentions },
-  ...PLATFORMS.map((p): SortColumn<QueryRow> => ({ id: p, kind: "number", value: (r) => r.platforms[p] })),
-  { id: "avg_position", kind: "number", value: (r) => r.avg_position },
-  { id: "best_position", kind: "number", value: (r) => r.best_position },
-  { id: "worst_position", kind: "number", value: (r) => r.worst_position },
-  { id: "first_share", kind: "number", value: (r) => r.first_share },
-  { id: "positive", kind: "number", value: (r) => r.sentiment.positive },
-  { id: "neutral", kind: "number", value: (r) => r.sentiment.neutral },
-  { id: "negative", kind: "number", value: (r) => r.sentiment.negative },
-];
-
-/** The questions' own order, as the answer lists them: most mentions first. */
-export const QUESTION_DEFAULT_SORT: Sort = { id: "mentions", desc: true };
-
-export type QuestionTotals = {
-  mentions: number;
-  platforms: Record<Platform, number>;
-  /** The best place any question got, and the worst: null when no position is known. */
-  best_position: number | null;
-  worst_position: number | null;
-  sentiment: Sentiments;
-};
+/** The answer's questions as the table's rows (flat), each with its link (of the platform filtered on, if any). */
+export const toQuestionRows = (answer: QueriesInsight, platform: string | null): QuestionTableRow[] =>
+  answer.data.map((r) => ({
+    key: r.key,
+    query: r.query,
+    mentions: r.mentions,
+    ...r.platforms,
+    avg_position: r.avg_position,
+    best_position: r.best_position,
+    worst_position: r.worst_position,
+    first_share: r.first_share,
+    ...r.sentiment,
+    href: questionMentionsHref(answer, r.query, platform),
+  }));
 
 const known = (values: ReadonlyArray<number | null>) => values.filter((v): v is number => v !== null);
 
 /**
- * The questions' totals: a mention has one question, so mentions, the platforms' and the sentiment
- * counts add up; the best and worst positions are the best and worst of the questions'. An average
- * position and the share named first cannot be worked out from the rows (how many of a question's
- * mentions had a known position, or were named first, is not in the answer), so there are none.
+ * The questions' totals, as a row of the table named `title` (no question, no link): a mention has
+ * one question, so mentions, the platforms' and the sentiment counts add up; the best and worst
+ * positions are the best and worst of the questions'. An average position and the share named first
+ * cannot be worked out from the rows (how many of a question's mentions had a known position, or
+ * were named first, is not in the answer), so they are not known (null).
  */
-export function questionTotals(rows: readonly QueryRow[]): QuestionTotals {
-  const sum = (value: (r: QueryRow) => number) => rows.reduce((n, r) => n + value(r), 0);
+export function questionTotals(rows: readonly QuestionTableRow[], title: string): QuestionTableRow {
+  const sum = (key: "mentions" | Platform | keyof Sentiments) => rows.reduce((n, r) => n + r[key], 0);
   const best = known(rows.map((r) => r.best_position));
   const worst = known(rows.map((r) => r.worst_position));
   return {
-    mentions: sum((r) => r.mentions),
-    platforms: Object.fromEntries(PLATFORMS.map((p) => [p, sum((r) => r.platforms[p])])) as Record<Platform, number>,
+    key: "totals",
+    query: title,
+    mentions: sum("mentions"),
+    ...(Object.fromEntries(PLATFORMS.map((p) => [p, sum(p)])) as Record<Platform, number>),
+    avg_position: null,
     best_position: best.length ? Math.min(...best) : null,
     worst_position: worst.length ? Math.max(...worst) : null,
-    sentiment: { positive: sum((r) => r.sentiment.positive), neutral: sum((r) => r.sentiment.neutral), negative: sum((r) => r.sentiment.negative) },
+    first_share: null,
+    positive: sum("positive"),
+    neutral: sum("neutral"),
+    negative: sum("negative"),
+    href: "",
   };
 }

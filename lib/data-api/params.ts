@@ -218,7 +218,7 @@ export const mentionExportParams = z.object({ ...mentionListShape, ...mentionOwn
 export type MentionExportParams = z.output<typeof mentionExportParams>;
 
 // ---------------------------------------------------------------------------------------------
-// Insights (README.md "Insights"): a calendar range in a time zone.
+// Insights (docs/product.md "Insights"): a calendar range in a time zone.
 
 const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 

@@ -1,4 +1,4 @@
-// The app's one date range (README.md "One date range for the whole app"): calendar dates `from`..`to`, both inclusive, in
+// The app's one date range (docs/product.md "One date range for the whole app"): calendar dates `from`..`to`, both inclusive, in
 // the time zone `tz`, carried across pages in the URL (`from`, `to`, `tz`). Shared by the server
 // pages, the header's range control, the insights widgets and the drill-down links, so every page
 // reads a range the same way. A URL without a range keeps its old meaning: the lists show all time,

@@ -72,7 +72,7 @@ export function clientKeyOf(address: Address): string {
   return `${parts.join(":")}::/64`;
 }
 
-/** Every request not known to come through the front server shares this key (see README: production entry). */
+/** Every request not known to come through the front server shares this key (docs/architecture.md "The production entry"). */
 export const UNKNOWN_CLIENT = "unknown";
 
 /** The throttling key of the client that sent `req`. */

@@ -5,11 +5,11 @@
 // the map) opens its top cities (`country=XX`). Visitors whose country is missing or odd are the
 // "Unknown country" row, never dropped. The Data API cannot list visitors by country, so a country
 // opens its cities here and the page says so, rather than linking to a list that would ignore it.
-// The tables (sortable, with totals) are components/locations/location-tables.tsx.
+// The tables (sortable, with totals; a card per row on a phone) are components/locations/location-tables.tsx.
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useQueryStates } from "nuqs";
-import { useEffect, useMemo, useRef } from "react";
+import { useCallback, useEffect, useMemo, useRef } from "react";
 import { Counting, WindowNote } from "@/components/platforms/range-notes";
 import { EmptyState, PendingAnswer, QueryView, UnreadableNotice } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
@@ -127,7 +127,7 @@ function MapCard({ range, comparison, metric, selected }: { range: DateRange; co
           </div>
           <WorldMap rows={c.data} metric={metric} selected={selected} onSelect={(code) => router.push(withCountry(new URLSearchParams(search.toString()), code), { scroll: false })} />
           <p className="small muted" data-testid="map-note">
-            The map is drawn for the eye; the table of countries below holds every figure, the countries too small to see and the visitors of unknown country.
+            The map is drawn for the eye; the list of countries below holds every figure, the countries too small to see and the visitors of unknown country.
           </p>
         </PendingAnswer>
       )}
@@ -138,6 +138,7 @@ function MapCard({ range, comparison, metric, selected }: { range: DateRange; co
 function CountriesCard({ range, comparison, selected }: { range: DateRange; comparison: Comparison; selected: string | null }) {
   const query = useWidgetQuery(countriesQuery(range, comparison));
   const search = useSearchParams();
+  const countryHref = useCallback((code: string) => withCountry(new URLSearchParams(search.toString()), code), [search]);
   return (
     <QueryView query={query} isEmpty={noVisitors} empty={<NoVisitors range={range} />}>
       {(c) => {
@@ -146,7 +147,7 @@ function CountriesCard({ range, comparison, selected }: { range: DateRange; comp
           <PendingAnswer pending={query.isPlaceholderData} className="stack">
             <WindowNote answer={c} range={range} pending={query.isPlaceholderData} compared />
             <UnreadableNotice unreadable={c.unreadable} noun={["visitor", "visitors"]} />
-            <CountriesTable answer={c} selected={selected} countryHref={(code) => withCountry(new URLSearchParams(search.toString()), code)} />
+            <CountriesTable answer={c} selected={selected} countryHref={countryHref} />
             <p className="small muted" data-testid="countries-note">
               A country opens its top cities above. The visitor list cannot be filtered by country, so no country links to a list of visitors.
               {unknown

@@ -5,20 +5,21 @@
 // the sentiment split. Filters (a platform, "never first") live in the URL. A question opens its
 // mentions of the range (of the platform filtered on) on /mentions, filtered by `query` the way this
 // page groups questions, so the list's total is the row's figure.
-// The table (each column sorts it, `sort` in the URL; the questions' totals close it) is
-// components/queries/questions-table.tsx; the page says where a question leads.
+// The questions (a table where it fits, a card each on a phone; each figure sorts them, `sort` in the
+// URL; the questions' totals close them) are components/queries/questions-table.tsx.
 import { useQuery } from "@tanstack/react-query";
 import { useQueryStates } from "nuqs";
+import { useId } from "react";
 import { SelectField } from "@/components/filters/fields";
 import { Counting, WindowNote } from "@/components/platforms/range-notes";
-import { questionMentionsHref, queriesRouteQuery, queryFiltersOf, type QueryFilters } from "@/components/queries/queries-data";
+import { queriesRouteQuery, queryFiltersOf, type QueryFilters } from "@/components/queries/queries-data";
 import { QuestionsTable } from "@/components/queries/questions-table";
 import styles from "@/components/queries/queries.module.css";
 import { EmptyState, PendingAnswer, QueryView, UnreadableNotice } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
 import type { CardHead } from "@/components/ui/card";
 import { LABELS, PLATFORMS } from "@/lib/data-api/constants";
-import { formatDateRange, formatNumber, formatZone, MISSING } from "@/lib/format/format";
+import { formatDateRange, formatZone, MISSING } from "@/lib/format/format";
 import { apiQuery, browserApi } from "@/lib/queries/api";
 import { invalidParamOf } from "@/lib/queries/error-status";
 import type { DateRange } from "@/lib/range/date-range";
@@ -65,8 +66,9 @@ function QueryFiltersForm({ filters, range, onChange }: { filters: QueryFilters;
   const answer = useQuery(questionsQuery(range, filters));
   const refused = hydrated ? invalidParamOf(answer.error)?.param : undefined;
   const error = (param: string) => (refused === param ? filterProblemText(param) : undefined);
+  const noteId = useId();
   return (
-    <form className="card filters" onSubmit={(e) => e.preventDefault()} data-testid="query-filters" aria-label="Filters">
+    <form className={`card ${styles.filters}`} onSubmit={(e) => e.preventDefault()} data-testid="query-filters" aria-label="Filters">
       <fieldset className="filters-fields">
         <legend className="visually-hidden">Filters</legend>
         <SelectField
@@ -77,18 +79,21 @@ function QueryFiltersForm({ filters, range, onChange }: { filters: QueryFilters;
           onChange={(v) => onChange({ platform: v === "" ? null : v })}
           options={PLATFORMS.map((p) => ({ value: p, label: LABELS[p] ?? p }))}
         />
-        <div className="field">
+        <div className={`field ${styles.checkField}`}>
           <label className={styles.check}>
             <input
               type="checkbox"
               name="never_first"
               checked={filters.neverFirst}
               onChange={(e) => onChange({ never_first: e.target.checked ? "true" : null })}
+              aria-describedby={noteId}
               data-testid="never-first"
             />
             Never named first
           </label>
-          <span className="muted small">Only the questions where no answer put the brand first.</span>
+          <span id={noteId} className={`muted small ${styles.checkNote}`}>
+            Only the questions where no answer put the brand first.
+          </span>
         </div>
       </fieldset>
     </form>
@@ -112,20 +117,13 @@ function QuestionsCard({ range, filters }: { range: DateRange; filters: QueryFil
         <PendingAnswer pending={query.isPlaceholderData} className="stack">
           <WindowNote answer={q} range={range} pending={query.isPlaceholderData} />
           <UnreadableNotice unreadable={q.unreadable} noun={["mention", "mentions"]} />
+          <QuestionsTable answer={q} filters={filters} />
           <p className="small muted" data-testid="queries-link-note">
             A question opens its {filters.platform ? `${LABELS[filters.platform] ?? filters.platform} ` : ""}mentions of the range, as many as its figure here.
           </p>
-          <QuestionsTable
-            answer={q}
-            filters={filters}
-            questionLink={(r) => ({
-              href: questionMentionsHref(q, r.query, filters.platform),
-              label: `${r.query}: open its ${formatNumber(r.mentions)} ${r.mentions === 1 ? "mention" : "mentions"}`,
-            })}
-          />
           <p className="small muted" data-testid="queries-total-note">
-            The last row adds up the questions&apos; mentions; an average position and the share named first cannot be added up from the questions&apos;
-            own, so they read {MISSING} there.
+            The totals after the questions add up their mentions; an average position and the share named first cannot be added up from the
+            questions&apos; own, so they read {MISSING} there.
           </p>
         </PendingAnswer>
       )}

@@ -1,6 +1,6 @@
 // GET /api/insights/competitors: the competitors named in the range's mentions (share of voice),
 // most mentioned first, each with the share of the range's mentions naming it and the sentiment of
-// those mentions (README.md "Insights").
+// those mentions (docs/product.md "Insights").
 import "server-only";
 import type { InsightsContext } from "./context";
 import { mentionDays, unplacedMentions, type CompetitorTally, type Sentiments } from "./mentions";

@@ -2,9 +2,9 @@
 // list folds its rows into and stores, whichever route asked for it. So the overview's listing of
 // the visitors also summarises them by country, and /insights/countries asked later reads those
 // days from the store without a listing of its own. Adding a dimension is one line here (its
-// summariser, in the file of its route) and one line in routes.ts (lib/data-api/README.md,
-// "Adding an insight"). Also the one way a route reads a list-only dimension's days
-// (`dimensionDays`): stored, joined in flight, or listed now.
+// summariser, in the file of its route) and one line in routes.ts (docs/recipes/new-insight.md).
+// Also the one way a route reads a list-only dimension's days (`dimensionDays`): stored, joined in
+// flight, or listed now.
 import "server-only";
 import { formatCount, formatDateRange, formatNumber } from "@/lib/format/format";
 import { finalError } from "../http";

@@ -52,7 +52,7 @@ beforeAll(async () => {
 // The expected answers, computed here.
 
 const AI = ["chatgpt", "perplexity", "claude", "gemini"];
-// The AI platforms first, in the one order every page lists them (README.md "Words and formats").
+// The AI platforms first, in the one order every page lists them (docs/product.md "Words and formats").
 const SOURCES = ["chatgpt", "claude", "perplexity", "gemini", "organic", "direct", "paid", "social", "referral"];
 const PLATFORMS = ["chatgpt", "claude", "perplexity", "gemini"];
 

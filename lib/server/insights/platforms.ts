@@ -1,6 +1,6 @@
 // GET /api/insights/platforms: per AI platform, the chain from being mentioned to converting: its
 // mentions (sentiment split, average known position), the visitors it sent and how many converted,
-// each against the comparison period (README.md "Insights"). Mentions that could not be placed in a
+// each against the comparison period (docs/product.md "Insights"). Mentions that could not be placed in a
 // period or a platform are reported as `unreadable`, not dropped silently.
 import "server-only";
 import { PLATFORMS } from "@/lib/data-api/constants";

@@ -1,4 +1,4 @@
-// An insights query's window (README.md "Insights"): calendar days `from`..`to` (inclusive) in the
+// An insights query's window (docs/product.md "Insights"): calendar days `from`..`to` (inclusive) in the
 // time zone `tz`, the range [start of `from`, start of the day after `to`), its buckets (days, or
 // ISO weeks from Monday clipped to the range), and the comparison period (`previous`): as many days,
 // either ending the day before `from` (the default), from `from`'s date a year before (29 Feb reads

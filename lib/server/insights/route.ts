@@ -4,7 +4,7 @@
 // `bucket` when days are asked for over too long a range, `compare_to` when a custom comparison is
 // not as long as the range), and identical concurrent requests of a key sharing one computation,
 // which ends when the last of them goes away (its signal reaches every upstream call and every
-// shared run it joins). Also the rounding rules every insight shares (README.md "Insights":
+// shared run it joins). Also the rounding rules every insight shares (docs/product.md "Insights":
 // percentage points and positions to one decimal).
 import "server-only";
 import type { z } from "zod";

@@ -1,5 +1,5 @@
 // GET /api/insights/sources: per source (all nine), visitors first seen in the range, how many
-// converted and the rate, against the comparison period (README.md "Insights").
+// converted and the rate, against the comparison period (docs/product.md "Insights").
 import "server-only";
 import { SOURCES, type Source } from "@/lib/data-api/constants";
 import type { InsightsContext } from "./context";

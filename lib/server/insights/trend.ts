@@ -1,5 +1,5 @@
 // GET /api/insights/trend: visitors, AI visitors and conversions per bucket (days, or ISO weeks
-// clipped to the range), with the comparison period's buckets beside them (README.md "Insights").
+// clipped to the range), with the comparison period's buckets beside them (docs/product.md "Insights").
 import "server-only";
 import { AI_SOURCES, type InsightBucket } from "@/lib/data-api/constants";
 import type { InsightsContext } from "./context";

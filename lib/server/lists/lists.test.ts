@@ -83,7 +83,7 @@ const upstreamQueries = () =>
     .log.filter((l) => (l.path === "/v1/mentions" || l.path === "/v1/visitors") && l.key === `…${KEY.slice(-4)}`)
     .map((l) => new URLSearchParams(l.query));
 
-/** This file's own reading of a question's grouping (README: trimmed and lower-cased). */
+/** This file's own reading of a question's grouping (docs/product.md "Questions": trimmed and lower-cased). */
 const sameQuestion = (m: Mention, question: string) => typeof m.query === "string" && m.query.trim().toLowerCase() === question.trim().toLowerCase();
 
 /** The range's most frequent question and competitor, as the sandbox's rows have them. */
