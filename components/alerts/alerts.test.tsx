@@ -439,6 +439,8 @@ describe("the weekly digest", () => {
     await user.click(within(card).getByRole("button", { name: "Start watching and save" }));
     await waitFor(() => expect(within(card).getByTestId("digest-status").textContent).toBe("Watching is on. The weekly digest goes to Ops."));
     expect(sent.filter((s) => s.method !== "GET").map((s) => `${s.method} ${s.url}`)).toEqual(["PUT /api/workspace/watch", "PUT /api/alerts/digest"]);
+    // The digest goes at Monday 09:00 in the zone of the member who set it up.
+    expect(sent.find((s) => s.method === "PUT" && s.url === "/api/alerts/digest")?.body).toEqual({ destination_id: expect.any(String), time_zone: "UTC" });
     await waitFor(() => expect((within(card).getByRole("button", { name: "Send now" }) as HTMLButtonElement).disabled).toBe(false));
     expect(within(card).queryByTestId("digest-watch-offer")).toBeNull();
   });

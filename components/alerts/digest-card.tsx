@@ -59,7 +59,7 @@ export function DigestCard({ onSent }: { onSent: (deliveryId: string) => void })
       }
     }
     try {
-      const next = await setDigest.mutateAsync(choice === NEVER ? null : choice);
+      const next = await setDigest.mutateAsync({ destinationId: choice === NEVER ? null : choice, timeZone: tz });
       setDraft(null);
       const to = nameOf(next.destination_id);
       setStatus(`${watchToo ? "Watching is on. " : ""}${to ? `The weekly digest goes to ${to}.` : "The weekly digest is off."}`);

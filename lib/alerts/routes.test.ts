@@ -252,6 +252,13 @@ describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
     // Monday 09:00 in the workspace's zone (UTC here): the next one after the test clock's Friday 20 November 2026.
     expect(set.body.next_at).toBe("2026-11-23T09:00:00.000Z");
     expect((await request(digest.PUT, "PUT", "/api/alerts/digest", { destination_id: 42 })).body.error?.param).toBe("destination_id");
+    // Set up from Berlin: Monday 09:00 is Berlin's from now on (08:00 UTC in winter).
+    const berlin = await request<{ next_at: string | null; time_zone: string }>(digest.PUT, "PUT", "/api/alerts/digest", { destination_id: destination.id, time_zone: "Europe/Berlin" });
+    expect(berlin.body).toMatchObject({ time_zone: "Europe/Berlin", next_at: "2026-11-23T08:00:00.000Z" });
+    expect((await request(digest.GET, "GET", "/api/alerts/digest")).body).toMatchObject({ time_zone: "Europe/Berlin" });
+    const badZone = await request(digest.PUT, "PUT", "/api/alerts/digest", { destination_id: destination.id, time_zone: "Mars/Olympus" });
+    expect([badZone.status, badZone.body.error?.param]).toEqual([400, "time_zone"]);
+    expect((await request(digest.GET, "GET", "/api/alerts/digest")).body).toMatchObject({ time_zone: "Europe/Berlin" });
 
     expect((await request(destinationById.DELETE, "DELETE", `/api/alerts/destinations/${destination.id}`, undefined, { id: destination.id })).status).toBe(204);
     expect((await request<{ data: unknown[] }>(rules.GET, "GET", "/api/alerts/rules")).body.data).toEqual([]);

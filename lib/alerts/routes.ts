@@ -17,6 +17,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import { isTimeZoneName } from "@/lib/data-api/params";
 import { getEnv } from "@/lib/server/env";
 import { finalError, invalidParameter, json, withErrors } from "@/lib/server/http";
 import { jsonBodyOf, requireResource, storeScope, type StoreResource, type StoreScope } from "@/lib/server/store-scope";
@@ -457,13 +458,25 @@ async function digestJson(scope: Awaited<ReturnType<typeof storeScope>>) {
 /** GET /api/alerts/digest */
 export const getDigest = withErrors("the weekly digest", async (req: Request) => json(await digestJson(await storeScope(req, { write: false })), { headers: noStore }));
 
-/** PUT /api/alerts/digest {destination_id: string | null}: where the digest goes, or never. */
+/**
+ * PUT /api/alerts/digest {destination_id: string | null, time_zone?}: where the digest goes, or
+ * never; `time_zone` (an IANA name) is the workspace's zone, whose Monday 09:00 it is sent at (Settings
+ * sends the zone of the member who sets it up; left out, the zone stays as it was).
+ */
 export const putDigest = withErrors("setting the weekly digest", async (req: Request) => {
   const scope = await storeScope(req, { write: true });
-  const body = await jsonBodyOf(req, z.object({ destination_id: z.string({ error: "destination_id must be a destination's id, or null for never." }).nullable() }), '{"destination_id": "dst_…"}');
+  const body = await jsonBodyOf(
+    req,
+    z.object({
+      destination_id: z.string({ error: "destination_id must be a destination's id, or null for never." }).nullable(),
+      time_zone: z.string({ error: "time_zone must be an IANA time zone name, e.g. Europe/Berlin." }).refine(isTimeZoneName, { error: "time_zone must be an IANA time zone name, e.g. Europe/Berlin." }).optional(),
+    }),
+    '{"destination_id": "dst_…", "time_zone": "Europe/Berlin"}',
+  );
   if (!(await scope.store.alerts.setDigest(scope.workspace, body.destination_id))) {
     throw finalError({ status: 404, code: "not_found", message: "This workspace has no destination with that id.", param: "destination_id" });
   }
+  if (body.time_zone !== undefined) await scope.store.workspaces.setTimeZone(scope.workspace, body.time_zone);
   const destination = body.destination_id === null ? undefined : await scope.store.alerts.destination(scope.workspace, body.destination_id);
   await (destination ? scope.record("digest.set", destinationSubject(destination)) : scope.record("digest.stopped", ""));
   return json(await digestJson(scope), { headers: noStore });

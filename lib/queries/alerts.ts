@@ -219,7 +219,9 @@ export function useAlertWrites() {
     onSettled: () => refresh(alertsKeys.deliveries(DELIVERIES_SHOWN)),
   });
   const setDigest = useMutation({
-    mutationFn: async (destinationId: string | null) => (await sendJson<Digest>("PUT", `${base}/digest`, { destination_id: destinationId }))!,
+    /** `timeZone`: the zone whose Monday 09:00 the digest goes at (the member's who sets it up). */
+    mutationFn: async ({ destinationId, timeZone }: { destinationId: string | null; timeZone: string }) =>
+      (await sendJson<Digest>("PUT", `${base}/digest`, { destination_id: destinationId, time_zone: timeZone }))!,
     onSuccess: (digest) => queryClient.setQueryData(alertsKeys.digest, digest),
     onSettled: () => refresh(alertsKeys.digest),
   });
