@@ -89,6 +89,11 @@ beforeAll(async () => {
   const test = await api.call<{ delivery_id: string }>("POST", `/api/alerts/destinations/${destination.body.id}/test`);
   expect([rule.status, test.status]).toEqual([201, 202]);
   await receiver.waitFor(1, 15_000);
+  // The attempt is recorded once the receiver's answer is read: wait until the delivery lists it, so
+  // what is kept is settled before the tests compare it (on PostgreSQL it could still be on its way).
+  await expect
+    .poll(async () => ((await api.call<{ data: { id: string }[] }>("GET", "/api/alerts/deliveries")).body.data ?? []).map((d) => d.id), { timeout: 15_000 })
+    .toContain(test.body.delivery_id);
   note = made.body;
   Object.assign(ids, { views: view.body.id, annotations: note.id, destinations: destination.body.id, rules: rule.body.id, deliveries: test.body.delivery_id });
 });
