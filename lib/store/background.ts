@@ -10,6 +10,7 @@ import { alertsDeliverer, alertWatchingPaused, checkAfterSnapshot } from "@/lib/
 import { serverCollectContext } from "@/lib/history/collect";
 import { historyJobs } from "@/lib/history/jobs";
 import { serverContext } from "@/lib/server/context";
+import { getEnv } from "@/lib/server/env";
 import { ACTIVITY_KEEP_DAYS } from "./activity";
 import { createJobScheduler, dailySlotAt, DAY_MS, type JobDefinition, type JobScheduler } from "./scheduler";
 import { isBuildPhase } from "./shared";
@@ -52,6 +53,7 @@ export function startBackgroundJobs(): JobScheduler | undefined {
       jobs: async () => (await serverContext().store()).jobs,
       definitions: backgroundJobs(),
       now: () => serverContext().now(),
+      tickMs: getEnv().jobsTickMs,
     });
     g.__waBackgroundJobs.start();
     alertsDeliverer(g.__waBackgroundJobs.instance).start();
