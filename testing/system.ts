@@ -9,7 +9,8 @@ import { apiClient, signIn, type Answer, type ApiClient, type ErrorBody } from "
  * The key (and so the workspace) of each file: the files share one server and its store, and fill
  * their workspace up to its bounds, so no two of them work in the same one. All but `empty` read the
  * sandbox's demo workspace upstream. `linking` also tries to link `views`' key and `writeRoutes`' key
- * into its own, which is refused and changes neither.
+ * into its own, which is refused and changes neither. The other files take keys derived from a demo
+ * key with a label of their own (`deriveDemoKey`), each a workspace and a budget of its own.
  */
 export const WORKSPACE_KEYS = {
   views: DEMO_KEYS.free,
