@@ -48,6 +48,22 @@ export async function setFaults(faults: Faults): Promise<void> {
 /** Removes the fault rule of these keys only (the sandbox keeps one rule per key scope). */
 export const clearFaults = (keys: string[]) => setFaults({ keys });
 
+async function holdControl(body: Record<string, unknown>): Promise<void> {
+  const res = await fetch(`${SANDBOX_URL}/sandbox/holds`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`sandbox holds: HTTP ${res.status} ${await res.text()}`);
+}
+
+/**
+ * Holds `key`'s requests on `paths` (with `query`'s values, e.g. `{limit: "100"}`: an export's pages,
+ * not a list's) unanswered until released (sandbox/README.md, holds); each goes on by itself after
+ * `maxMs` (default 10 s, under the dashboard's 15 s upstream timeout).
+ */
+export const hold = (key: string, paths: string[], query?: Record<string, string>, maxMs?: number) => holdControl({ key, paths, ...(query ? { query } : {}), ...(maxMs !== undefined ? { maxMs } : {}) });
+/** Lets `count` of `key`'s held requests go (the longest waiting first, then the next to come). */
+export const release = (key: string, count: number) => holdControl({ key, release: count });
+/** Ends `key`'s hold: everything waiting goes on. */
+export const endHold = (key: string) => holdControl({ key, end: true });
+
 export const numberText = (n: number) => new Intl.NumberFormat("en-US").format(n);
 
 /** A rate as the dashboard writes it: percentage points with one decimal, always ("4.0%"). */
