@@ -8,11 +8,11 @@
 # separate `tsc` pass; `npm run typecheck` runs one on its own. The build is made once, here; every
 # later step uses it.
 #
-# Phases that can share the machine's two cores run side by side: lint and the build beside the unit
-# tests, and the system and several-instances tests (mostly waiting on their servers) beside the
-# end-to-end tests. Each phase's output is printed whole when it ends, with its wall time; the run
-# ends with the table of them. A failed phase fails the run once the phases beside it have ended too,
-# and its output is printed with the failure.
+# Phases that can share the machine's two cores run side by side: lint, the build and the system tests
+# beside the unit tests, and the several-instances tests (mostly waiting) beside the end-to-end tests.
+# Each phase's output is printed whole when it ends, with its wall time; the run ends with the table of
+# them. A failed phase fails the run once the phases beside it have ended too, and its output is
+# printed with the failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -87,22 +87,24 @@ run servers "redis-server and PostgreSQL for the tests" bash -c 'bash scripts/en
 finish servers
 check
 
-# The unit tests keep both cores busy but for their gaps (a server starting, the last long files):
-# lint and the build run in them. eslint and knip keep their caches in node_modules/.cache (nothing to
-# reuse on a clean clone; a second run checks only what changed).
+# The unit tests keep both cores busy but for their gaps (servers starting, the last long files): lint,
+# the build and then the system tests (their two production servers do the work) run in them, rather
+# than beside the end-to-end tests, the layer that is most the machine's. eslint and knip keep their
+# caches in node_modules/.cache (nothing to reuse on a clean clone; a second run checks only what
+# changed).
 run unit "unit + integration (vitest)" npx vitest run
 run lint "lint (eslint, knip)" npm run --silent lint
 run build "build (type-checks every file)" npx next build
-finish lint
 finish build
+if [ "${#failed[@]}" -eq 0 ]; then run system "system (the production server of the build, over HTTP)" npm run --silent test:system; fi
+finish lint
+if [ -n "${pids[system]:-}" ]; then finish system; fi
 finish unit
 check
 
-# The end-to-end tests hold fixed ports (E2E_PORT, E2E_SANDBOX_PORT); the system and several-instances
-# tests start their servers on free ones, one layer after the other.
+# The end-to-end tests hold fixed ports (E2E_PORT, E2E_SANDBOX_PORT); the several-instances tests,
+# mostly waiting on their instances' timers and receivers, start theirs on free ones beside them.
 run e2e "end-to-end (Playwright, Chromium)" env SKIP_BUILD=1 bash scripts/e2e.sh
-run system "system (the production server of the build, over HTTP)" npm run --silent test:system
-finish system
 run cluster "several instances (redis-server, PostgreSQL, two production instances of the build)" npm run --silent test:cluster
 finish cluster
 finish e2e
