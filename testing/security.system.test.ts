@@ -13,7 +13,7 @@ import { rawRequest, type RawResponse } from "@/e2e/helpers/raw-http";
 import { OPEN_REDIRECT_TRICKS } from "@/lib/ui/open-redirect-tricks";
 import { safeNextPath } from "@/lib/ui/safe-next";
 import { deriveDemoKey } from "@/sandbox/keys";
-import { signIn } from "./production";
+import { fromAddress, signIn } from "./production";
 import { production } from "./system";
 
 /** This file's keys (derived: a budget and a workspace of their own; the upstream log tells their requests apart). */
@@ -24,11 +24,17 @@ const EMPTY_KEY = deriveDemoKey("empty", "openredirect");
 /** A past week of days, for routes that need a range. */
 const WEEK = { from: utcDate(-28), to: utcDate(-22) };
 
+/**
+ * This file's client: a loopback address of its own, so the sign-ins it has refused (cross-site ones)
+ * count against its own allowance of failed attempts, not against the other files' at 127.0.0.1.
+ */
+const FROM = fromAddress("127.0.4.1");
+
 let base = "";
 let cookie = "";
 beforeAll(async () => {
   base = production().base;
-  cookie = await signIn(base, { apiKey: KEY });
+  cookie = await signIn(base, { apiKey: KEY }, FROM);
 });
 
 type Options = { cookie?: string; headers?: Record<string, string>; method?: string; body?: string };
@@ -36,7 +42,7 @@ type Options = { cookie?: string; headers?: Record<string, string>; method?: str
 /** A request as a browser or a script would send it, redirects not followed. */
 function request(path: string, options: Options = {}): Promise<Response> {
   const headers: Record<string, string> = { ...(options.cookie ? { cookie: options.cookie } : {}), ...options.headers };
-  return fetch(`${base}${path}`, { method: options.method ?? "GET", headers, redirect: "manual", ...(options.body === undefined ? {} : { body: options.body }) });
+  return fetch(`${base}${path}`, { method: options.method ?? "GET", headers, redirect: "manual", dispatcher: FROM.dispatcher, ...(options.body === undefined ? {} : { body: options.body }) } as RequestInit);
 }
 
 function expectSecurityHeaders(res: Response, label = "") {
@@ -154,7 +160,7 @@ describe("cross-site requests to /api", () => {
 });
 
 it("HEAD on an export starts nothing: after three HEADs (curl -I) an export of the key still starts", async () => {
-  const own = await signIn(base, { apiKey: KEY });
+  const own = await signIn(base, { apiKey: KEY }, FROM);
   for (let i = 0; i < 3; i++) {
     const head = await request("/api/export/visitors?format=csv", { cookie: own, method: "HEAD" });
     expect(head.status).toBe(405);
@@ -172,7 +178,7 @@ it("HEAD on an export starts nothing: after three HEADs (curl -I) an export of t
 
 it("the production entry keeps idle connections 65 s, beyond a proxy's 60 s (Keep-Alive: timeout=65)", async () => {
   const keepAlive = await new Promise<string | undefined>((resolve, reject) => {
-    get(`${base}/api/health`, { headers: { Connection: "keep-alive" }, agent: false }, (res) => {
+    get(`${base}/api/health`, { headers: { Connection: "keep-alive" }, agent: false, localAddress: FROM.address }, (res) => {
       res.resume();
       resolve(res.headers["keep-alive"]?.toString());
     }).on("error", reject);
@@ -181,7 +187,7 @@ it("the production entry keeps idle connections 65 s, beyond a proxy's 60 s (Kee
 });
 
 it("path attacks on the visitor id never reach another upstream path", async () => {
-  const attacker = await signIn(base, { apiKey: ATTACK_KEY });
+  const attacker = await signIn(base, { apiKey: ATTACK_KEY }, FROM);
   const attacks = [
     "/api/visitors/..%2F..%2Fintelligence%2Fscore",
     "/api/visitors/%2e%2e%2fmentions",
@@ -214,7 +220,7 @@ it("path attacks on the visitor id never reach another upstream path", async () 
 });
 
 describe("odd paths and methods (raw HTTP against the production entry)", () => {
-  const raw = (head: string) => rawRequest(head, { base });
+  const raw = (head: string) => rawRequest(head, { base, localAddress: FROM.address });
   const jsonError = (res: RawResponse) => {
     expect(res.headers["content-type"], res.body).toMatch(/^application\/json/);
     const body = JSON.parse(res.body) as { error: { code: string; message: string } };
@@ -274,7 +280,7 @@ describe("odd paths and methods (raw HTTP against the production entry)", () => 
 });
 
 it("a session cookie replayed after sign-out gets 401 on /api/* and the sign-in page on pages", async () => {
-  const saved = await signIn(base, { apiKey: KEY });
+  const saved = await signIn(base, { apiKey: KEY }, FROM);
   // Works before sign-out (the unseal cache now holds it, which must not outlive the revocation).
   expect((await request("/api/intelligence/score", { cookie: saved })).status).toBe(200);
   expect((await request("/settings", { cookie: saved })).status).toBe(200);
@@ -302,7 +308,7 @@ describe("open redirect: ?next= never sends a user off this site", () => {
   };
 
   it("the sign-in page's redirect for a signed-in user stays on this site for every trick", async () => {
-    const signedIn = await signIn(base, { apiKey: EMPTY_KEY });
+    const signedIn = await signIn(base, { apiKey: EMPTY_KEY }, FROM);
     for (const trick of OPEN_REDIRECT_TRICKS) {
       const res = await request(`/sign-in?next=${encodeURIComponent(trick)}`, { cookie: signedIn });
       expect(res.status, label(trick)).toBe(307);
@@ -317,7 +323,7 @@ describe("open redirect: ?next= never sends a user off this site", () => {
   it("the proxy's next= for a signed-out page request carries only a safe path", async () => {
     const paths = ["//evil.example/phish", "/.//evil.example/phish", "/%2e//evil.example/phish", "/%2F%2Fevil.example/phish", "/x/..//evil.example/phish", "/\\evil.example/phish", "/%5Cevil.example/phish", "/%09/evil.example/phish"];
     for (const path of paths) {
-      const res = await rawRequest(`GET ${path} HTTP/1.1`, { base });
+      const res = await rawRequest(`GET ${path} HTTP/1.1`, { base, localAddress: FROM.address });
       // A redirect (to sign-in) or a refusal; never a 5xx.
       expect(res.status, path).toBeLessThan(500);
       const location = res.headers["location"];
