@@ -23,7 +23,11 @@ times=()
 failed=()
 declare -A pids=() starts=() titles=()
 
-# Starts phase `name` (titled `title`) in the background: `run name title command...`.
+# Starts phase `name` (titled `title`) in the background: `run name title command...`; `run_beside`
+# starts it at a lower priority (nice 10), to take the time the phases at the normal one leave.
+run_beside() {
+  niceness=10 run "$@"
+}
 run() {
   local name=$1 title=$2
   shift 2
@@ -32,8 +36,20 @@ run() {
   printf '== %s: started\n' "$title"
   # setsid: the phase and everything it starts form one process group, stopped together if need be.
   # The phase notes when it ended, for its time (it may end before the run asks).
-  setsid -w bash -c '"$@"; status=$?; date +%s >"$0"; exit $status' "$logs/$name.end" "$@" >"$logs/$name.log" 2>&1 &
+  nice -n "${niceness:-0}" setsid -w bash -c '"$@"; status=$?; date +%s >"$0"; exit $status' "$logs/$name.end" "$@" >"$logs/$name.log" 2>&1 &
   pids[$name]=$!
+}
+
+# Whether phase `name` has ended (it notes when, as its last act).
+ended() {
+  [ -e "$logs/$1.end" ]
+}
+
+# Gives every phase still running the normal priority again (once the phase it gave way to has ended).
+# Raising a priority needs root (CI's user); without it they go on at their own.
+renice_all() {
+  local name
+  for name in "${!pids[@]}"; do renice -n 0 -g "${pids[$name]}" >/dev/null 2>&1 || true; done
 }
 
 # Waits for phase `name`, then prints its output and time (and records a failure).
@@ -87,19 +103,26 @@ run servers "redis-server and PostgreSQL for the tests" bash -c 'bash scripts/en
 finish servers
 check
 
-# The unit tests keep both cores busy but for their gaps (servers starting, the last long files): lint,
-# the build and then the system tests (their two production servers do the work) run in them, rather
-# than beside the end-to-end tests, the layer that is most the machine's. eslint and knip keep their
-# caches in node_modules/.cache (nothing to reuse on a clean clone; a second run checks only what
-# changed).
+# The unit tests keep both cores busy but for their gaps (servers starting, the last long files): lint
+# and the build run in those gaps, at a lower priority so the unit tests' own time is never theirs (and
+# at the normal one once the unit tests have ended), then the system tests (their two production
+# servers do the work); not beside the end-to-end tests, the layer that is most the machine's. eslint
+# and knip keep their caches in node_modules/.cache (nothing to reuse on a clean clone; a second run
+# checks only what changed).
 run unit "unit + integration (vitest)" npx vitest run
-run lint "lint (eslint, knip)" npm run --silent lint
-run build "build (type-checks every file)" npx next build
+run_beside lint "lint (eslint, knip)" npm run --silent lint
+run_beside build "build (type-checks every file)" npx next build
+until ended build; do
+  if ended unit; then renice_all; fi
+  sleep 1
+done
 finish build
+# The system tests' servers answer within the tests' timeouts: at the normal priority.
 if [ "${#failed[@]}" -eq 0 ]; then run system "system (the production server of the build, over HTTP)" npm run --silent test:system; fi
+finish unit
+renice_all
 finish lint
 if [ -n "${pids[system]:-}" ]; then finish system; fi
-finish unit
 check
 
 # The end-to-end tests hold fixed ports (E2E_PORT, E2E_SANDBOX_PORT); the several-instances tests,
