@@ -13,6 +13,8 @@ import { rangeParams, type DateRange } from "@/lib/range/date-range";
 import type { Sentiments } from "@/lib/server/insights/mentions";
 import type { Platform, PlatformPrevious, PlatformRow } from "@/lib/server/insights/platforms";
 import type { SentimentPoint } from "@/lib/server/insights/sentiment";
+import type { Verdict } from "@/lib/stats/exact-tests";
+import { shareTest } from "@/lib/stats/significance";
 
 export type SentimentKey = (typeof SENTIMENTS)[number];
 export const SENTIMENT_LABELS: Record<SentimentKey, string> = { positive: "Positive", neutral: "Neutral", negative: "Negative" };
@@ -30,6 +32,10 @@ export const positiveShare = (s: Sentiments): number | null => sentimentShares(s
 
 /** The share of negative mentions in percent (one decimal), null without any. */
 export const negativeShare = (s: Sentiments): number | null => sentimentShares(s)[2]!.share;
+
+/** Whether a sentiment's share of the mentions moved beyond chance (Fisher's test on the counts). */
+export const sentimentShareTest = (now: Sentiments, before: Sentiments, which: "positive" | "negative"): Verdict | null =>
+  shareTest(now[which], now.positive + now.neutral + now.negative, before[which], before.positive + before.neutral + before.negative);
 
 const withRange = (path: string, filters: Record<string, string>, range: DateRange) => `${path}?${new URLSearchParams({ ...filters, ...rangeParams(range) }).toString()}`;
 

@@ -29,9 +29,10 @@ import type { Ranking, Score } from "@/lib/data-api/schemas";
 import { formatDateRange, formatNumber, formatZone, MISSING, sortPlatforms } from "@/lib/format/format";
 import { apiQuery, browserApi } from "@/lib/queries/api";
 import { rangeParams, type DateRange } from "@/lib/range/date-range";
-import { positiveShare, previousWindowLabel, rankingMoves } from "./platforms-data";
+import { positiveShare, previousWindowLabel, rankingMoves, sentimentShareTest } from "./platforms-data";
 import styles from "./platforms.module.css";
 import { Counting } from "./range-notes";
+import { judge } from "@/lib/stats/significance";
 
 const MOVERS = 5;
 
@@ -224,11 +225,11 @@ function PlatformShifts() {
                 <span>{LABELS[row.platform] ?? row.platform}</span>
                 <span className="nowrap" style={{ display: "inline-flex", flexWrap: "wrap", gap: 6, alignItems: "center" }}>
                   <span data-testid="platform-move-mentions">{formatNumber(row.mentions)}</span> mentions
-                  <ChangeBadge current={row.mentions} previous={row.previous.mentions} unit="count" window={previousWindowLabel(p)} compact />
+                  <ChangeBadge current={row.mentions} previous={row.previous.mentions} significance={judge(row, "mentions")} unit="count" window={previousWindowLabel(p)} compact />
                 </span>
                 <span className="nowrap small" style={{ display: "inline-flex", gap: 6, alignItems: "center" }}>
                   positive share
-                  <ChangeBadge current={positiveShare(row.sentiment)} previous={positiveShare(row.previous.sentiment)} unit="rate" window={previousWindowLabel(p)} compact />
+                  <ChangeBadge current={positiveShare(row.sentiment)} previous={positiveShare(row.previous.sentiment)} significance={sentimentShareTest(row.sentiment, row.previous.sentiment, "positive")} unit="rate" window={previousWindowLabel(p)} compact />
                 </span>
               </li>
             ))}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { countsTest, ratesTest } from "./exact-tests";
-import { compareFigures, verdictOf, withSignificance } from "./significance";
+import { compareFigures, judge, shareTest, verdictOf, withSignificance } from "./significance";
 
 describe("compareFigures", () => {
   it("tests counts as two Poisson counts and the conversion rate by Fisher's test on its counts", () => {
@@ -72,5 +72,24 @@ describe("verdictOf", () => {
     expect(verdictOf(null, "visitors")).toBeUndefined();
     expect(verdictOf({ significant: { visitors: "yes" } }, "visitors")).toBeNull();
     expect(verdictOf({ significant: { visitors: true }, p_values: { visitors: { p: "0.01" } } }, "visitors")).toBeNull();
+  });
+});
+
+describe("judge", () => {
+  it("takes the answer's verdict when it carries one, even where the figures would say otherwise", () => {
+    const said = { visitors: 10, previous: { visitors: 40 }, significant: { visitors: false }, p_values: { visitors: { p: 0.2, test: "poisson" } } };
+    expect(judge(said, "visitors")).toEqual({ significant: false, p: 0.2, test: "poisson" });
+  });
+
+  it("works it out from the row's own figures when the answer does not say (a total the page sums), nested too", () => {
+    expect(judge({ visitors: 10, previous: { visitors: 40 } }, "visitors")).toEqual(countsTest(10, 40));
+    expect(judge({ sentiment: { negative: 30 }, previous: { sentiment: { negative: 10 } } }, "sentiment", "negative")).toEqual(countsTest(30, 10));
+    expect(judge({ visitors: 10 }, "visitors")).toBeNull();
+    expect(judge({ score: 61, previous: { score: 40 } }, "score")).toBeNull();
+  });
+
+  it("shareTest is Fisher's test of a part of a whole", () => {
+    expect(shareTest(60, 100, 30, 100)).toEqual(ratesTest({ conversions: 60, visitors: 100 }, { conversions: 30, visitors: 100 }));
+    expect(shareTest(1, 0, 1, 10)).toBeNull();
   });
 });

@@ -94,3 +94,26 @@ export function verdictOf(row: unknown, ...path: string[]): Verdict | null | und
   const test = pValue.test === "fisher" || pValue.test === "binomial" ? pValue.test : "poisson";
   return { significant, p: pValue.p, test };
 }
+
+/**
+ * A figure's verdict for a badge: the answer's own when it carries one (`significant`/`p_values`),
+ * else worked out here from the row's figures and its `previous` by the same tests (a total the page
+ * sums itself, an upstream answer without the field). `path` names a nested figure.
+ */
+export function judge(row: unknown, ...path: string[]): Verdict | null {
+  const said = verdictOf(row, ...path);
+  if (said !== undefined) return said;
+  if (!isPlain(row) || !isPlain(row.previous) || path.length === 0) return null;
+  let now: unknown = row;
+  let before: unknown = row.previous;
+  for (const key of path.slice(0, -1)) {
+    now = isPlain(now) ? now[key] : undefined;
+    before = isPlain(before) ? before[key] : undefined;
+  }
+  return isPlain(now) && isPlain(before) ? figureTest(path[path.length - 1]!, now, before) : null;
+}
+
+/** A share of a whole (`part` of `whole` now, against before) by Fisher's test: a sentiment's share of the mentions. */
+export function shareTest(part: number, whole: number, partBefore: number, wholeBefore: number): Verdict | null {
+  return ratesTest({ conversions: part, visitors: whole }, { conversions: partBefore, visitors: wholeBefore });
+}

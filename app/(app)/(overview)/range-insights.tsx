@@ -30,6 +30,7 @@ import { type DateRange } from "@/lib/range/date-range";
 import { insightsQuery, useComparison } from "@/lib/range/use-comparison";
 import { Kpi, KpiSkeleton, PendingNote } from "./kpi";
 import styles from "./overview.module.css";
+import { figureTest } from "@/lib/stats/significance";
 
 /**
  * The labels of a range's answer: its window, the dates it was compared with (`previous`), that
@@ -129,7 +130,7 @@ function RangeKpis({ range, comparison }: { range: DateRange; comparison: Compar
                 testId="range-kpi-visitors"
                 value={now.visitors}
                 href={visitorsHref(shown)}
-                foot={<ChangeBadge current={now.visitors} previous={then.visitors} unit="count" {...compare} />}
+                foot={<ChangeBadge current={now.visitors} previous={then.visitors} significance={figureTest("visitors", now, then)} unit="count" {...compare} />}
               />
               <Kpi
                 label="AI visitors"
@@ -138,7 +139,7 @@ function RangeKpis({ range, comparison }: { range: DateRange; comparison: Compar
                 href={visitorsHref(shown, { source: AI_SOURCE_GROUP })}
                 foot={
                   <>
-                    <ChangeBadge current={now.ai_visitors} previous={then.ai_visitors} unit="count" {...compare} />
+                    <ChangeBadge current={now.ai_visitors} previous={then.ai_visitors} significance={figureTest("ai_visitors", now, then)} unit="count" {...compare} />
                     <span data-testid="range-kpi-ai-share">{formatPercent(now.ai_share)} of visitors</span>
                   </>
                 }
@@ -148,18 +149,21 @@ function RangeKpis({ range, comparison }: { range: DateRange; comparison: Compar
                 testId="range-kpi-conversions"
                 value={now.conversions}
                 href={visitorsHref(shown, { converted: true })}
-                foot={<ChangeBadge current={now.conversions} previous={then.conversions} unit="count" {...compare} />}
+                foot={<ChangeBadge current={now.conversions} previous={then.conversions} significance={figureTest("conversions", now, then)} unit="count" {...compare} />}
               />
               <Kpi
                 label="Conversion rate"
                 testId="range-kpi-rate"
                 display={formatPercent(now.conversion_rate)}
-                foot={<ChangeBadge current={now.conversion_rate} previous={then.conversion_rate} unit="rate" {...compare} />}
+                foot={<ChangeBadge current={now.conversion_rate} previous={then.conversion_rate} significance={figureTest("conversion_rate", now, then)} unit="rate" {...compare} />}
               />
             </PendingAnswer>
             <div className={styles.kpiNote}>
               <p className="small muted" data-testid="range-kpi-note">
-                {labels.window} ({formatZone(shown.tz)}), changes against {labels.compared}; a visitor counts on the day it was first seen. AI visitors came from {formatPlatformList()}.
+                {labels.window} ({formatZone(shown.tz)}), changes against {labels.compared}; a visitor counts on the day it was first seen. AI visitors came from {formatPlatformList()}.{" "}
+                <span data-testid="significance-note">
+                  A grey change marked &ldquo;within normal variation&rdquo; is one that chance alone makes with this many visitors; a coloured one is beyond it (chance would make it less than 1 time in 20). Hover or focus a change for its test.
+                </span>
               </p>
               {!pending && <KpiDownload trend={trend} />}
             </div>

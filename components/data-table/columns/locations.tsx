@@ -11,6 +11,7 @@ import { formatNumber, formatPercent } from "@/lib/format/format";
 import type { CityRow, CountryFigures } from "@/lib/server/insights/countries";
 import { columnsFor, type TableColumn } from "../table-column";
 import styles from "./columns.module.css";
+import { judge } from "@/lib/stats/significance";
 
 /** A country's row: `code` as the route names it, `country` its name as read (what sorts it), its figures now and in the window compared. */
 export type CountryTableRow = CountryFigures & { code: string; country: string; previous: CountryFigures; href: string };
@@ -26,7 +27,7 @@ function figure(key: keyof CountryFigures, unit: ChangeUnit, window: string): Ta
   return countries.column(key, {
     cell: (r) => (
       <>
-        <span className={styles.figure}>{text(r[key])}</span> <ChangeBadge current={r[key]} previous={r.previous[key]} unit={unit} window={window} compact />
+        <span className={styles.figure}>{text(r[key])}</span> <ChangeBadge current={r[key]} previous={r.previous[key]} significance={judge(r, key)} unit={unit} window={window} compact />
       </>
     ),
   });
