@@ -109,8 +109,7 @@ function SentimentChanges({ now, before, window }: { now: Sentiments; before: Se
     <ul className={styles.sentimentChanges} data-testid="sentiment-changes">
       {lines.map((line) => (
         <li key={line.label} className={styles.foot}>
-          <span className="visually-hidden">{line.label[0]!.toUpperCase() + line.label.slice(1)} </span>
-          {line.badge} <span aria-hidden="true">{line.label}</span>
+          <span>{line.label[0]!.toUpperCase() + line.label.slice(1)}:</span> {line.badge}
         </li>
       ))}
     </ul>
