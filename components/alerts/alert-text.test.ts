@@ -16,6 +16,15 @@ describe("the preview's sentence", () => {
     expect(previewSentence({ ...base, fired: 1, checks: 1 }, "UTC")).toBe("Would have fired once in the last 30 days (1 check of the kept history).");
     expect(previewSentence({ ...base, fired: 0, checks: 12 }, "UTC")).toBe("Would not have fired in the last 30 days (12 checks of the kept history).");
   });
+  it("counts the drops the test of chance held back, once there are any", () => {
+    expect(previewSentence({ ...base, fired: 1, checks: 30, held_back: 3 }, "UTC")).toBe(
+      "Would have fired once in the last 30 days (30 checks of the kept history). 3 more days fell past the threshold within normal variation, and were held back.",
+    );
+    expect(previewSentence({ ...base, fired: 0, checks: 30, held_back: 1 }, "UTC")).toBe(
+      "Would not have fired in the last 30 days (30 checks of the kept history). One more day fell past the threshold within normal variation, and was held back.",
+    );
+    expect(previewSentence({ ...base, fired: 0, checks: 30, held_back: 0 }, "UTC")).toBe("Would not have fired in the last 30 days (30 checks of the kept history).");
+  });
   it("says the history is too short when nothing could be checked, with its first day in the zone", () => {
     expect(previewSentence({ ...base, history_since: "2026-11-19T23:30:00Z", fired: 0, checks: 0 }, "Europe/Berlin")).toBe(
       "History begins on 20 Nov 2026, too short to say how often it would have fired.",
@@ -73,7 +82,7 @@ describe("the digest's time", () => {
 describe("a rule in words", () => {
   it("fills the threshold as typed, and leaves it out where the kind ignores it", () => {
     expect(ruleSentence({ kind: "score_drop", threshold: 5 })).toBe("The score falls by 5 points or more since the previous snapshot");
-    expect(ruleSentence({ kind: "ai_visitors_drop", threshold: 12.5 })).toBe("AI visitors of a day fall 12.5% or more below the previous 7 days' average");
+    expect(ruleSentence({ kind: "ai_visitors_drop", threshold: 12.5 })).toBe("AI visitors of a day fall 12.5% or more below the previous 7 days' average, beyond normal variation");
     expect(ruleSentence({ kind: "rank_passed", threshold: null })).toBe("A competitor passes us in the ranking");
   });
   it("a cooldown in the largest whole unit", () => {

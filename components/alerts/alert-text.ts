@@ -156,8 +156,11 @@ export function previewSentence(preview: RulePreview, timeZone: string): string 
   }
   const window = `in the last ${preview.days} days`;
   const checked = `(${formatCount(preview.checks, "check")} of the kept history)`;
-  if (preview.fired === 0) return `Would not have fired ${window} ${checked}.`;
-  return `Would have fired ${preview.fired === 1 ? "once" : `${formatNumber(preview.fired)} times`} ${window} ${checked}.`;
+  const held = typeof preview.held_back === "number" && preview.held_back > 0 ? preview.held_back : 0;
+  // A drop rule's quiet days: past the threshold, but a drop chance alone makes with so few visitors.
+  const heldText = held ? ` ${held === 1 ? "One more day" : `${formatNumber(held)} more days`} fell past the threshold within normal variation, and ${held === 1 ? "was" : "were"} held back.` : "";
+  if (preview.fired === 0) return `Would not have fired ${window} ${checked}.${heldText}`;
+  return `Would have fired ${preview.fired === 1 ? "once" : `${formatNumber(preview.fired)} times`} ${window} ${checked}.${heldText}`;
 }
 
 export const DELIVERY_TYPES: Record<Delivery["type"], string> = {

@@ -13,6 +13,7 @@
 // beyond it keeps its colour; the test and its p-value show on hover and focus and are spoken.
 import { useId } from "react";
 import type { Verdict } from "@/lib/stats/exact-tests";
+import { formatP, TEST_NAMES as TESTS } from "@/lib/stats/significance";
 import { ARROWS, formatChange, formatNumber, formatPercent, MISSING, type ChangeDirection } from "@/lib/format/format";
 import styles from "./change-badge.module.css";
 
@@ -119,19 +120,6 @@ export function describeChange(props: ChangeBadgeProps): DescribedChange {
     return { direction, text: `${current > previous ? "+" : "\u2212"}<0.1%`, base, label: statement(`${direction} less than 0.1%`, base, window) };
   }
   return { direction: f.direction, text: f.text, base, label: statement(f.label, base, window) };
-}
-
-const TESTS: Record<Verdict["test"], string> = {
-  poisson: "exact test of two Poisson counts",
-  fisher: "Fisher's exact test",
-  binomial: "one-sided binomial test",
-};
-
-/** "p = 0.41", "p = 0.003", "p < 0.001": two significant digits, never a false zero. */
-export function formatP(p: number): string {
-  if (p < 0.001) return "p < 0.001";
-  if (p >= 0.995) return "p = 1";
-  return `p = ${Number(p.toPrecision(2))}`;
 }
 
 /** What a verdict means, in words: the badge's hover text and what it adds to the spoken statement. */

@@ -160,7 +160,15 @@ async function checkEach(deps: CheckDeps, workspace: WorkspaceId, rules: Rule[],
   return { checked, sent };
 }
 
-export type Preview = { days: number; fired: number; checks: number; history_since: string | null; firings: { at: string; message: string }[] };
+export type Preview = {
+  days: number;
+  fired: number;
+  checks: number;
+  /** Drops past the threshold that the test of chance held back (drop rules; 0 for the others). */
+  held_back: number;
+  history_since: string | null;
+  firings: { at: string; message: string }[];
+};
 
 /** How often a rule of `kind` and `threshold` would have been sent as firing over the last 30 days. */
 export async function previewRule(store: Store, workspace: WorkspaceId, rule: { kind: RuleKind; threshold: number | null; cooldownMs: number }, now: number): Promise<Preview> {
@@ -170,11 +178,12 @@ export async function previewRule(store: Store, workspace: WorkspaceId, rule: { 
   const windowStart = now - PREVIEW_DAYS * DAY;
   const firstDay = todayIn(tz, windowStart);
   const judgements = replay(rule, history, tz, (d) => Date.parse(`${d.date}T12:00:00Z`)).filter((j) => (j.basis.startsWith("day:") ? j.basis.slice(4) >= firstDay : j.at >= windowStart));
-  const { fired, checks } = previewFirings(rule, judgements);
+  const { fired, checks, heldBack } = previewFirings(rule, judgements);
   return {
     days: PREVIEW_DAYS,
     fired: fired.length,
     checks,
+    held_back: heldBack,
     history_since: ws?.historySince ? new Date(ws.historySince).toISOString() : null,
     firings: fired.slice(-10).map((f) => ({ at: new Date(f.at).toISOString(), message: f.message })),
   };

@@ -223,7 +223,7 @@ describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
 
     const preview = await request(rulePreview.GET, "GET", "/api/alerts/rules/preview?kind=score_below&threshold=50");
     expect(preview.status).toBe(200);
-    expect(preview.body).toEqual({ days: 30, fired: expect.any(Number), checks: expect.any(Number), history_since: null, firings: expect.any(Array) });
+    expect(preview.body).toEqual({ days: 30, fired: expect.any(Number), checks: expect.any(Number), held_back: 0, history_since: null, firings: expect.any(Array) });
     expect((await request(rulePreview.GET, "GET", "/api/alerts/rules/preview?kind=score_below&threshold=abc")).body.error?.param).toBe("threshold");
     expect((await request(rulePreview.GET, "GET", "/api/alerts/rules/preview?kind=nope")).body.error?.param).toBe("kind");
 

@@ -67,7 +67,15 @@ describe("alert rules", () => {
     expect(drop).toMatchObject({ state: "firing", value: 60, previous: 100 });
     expect(drop.message).toMatch(/^AI visitors on 2026-11-19: 60, 40\.0% below the average of the 7 days before \(100\.0\)/);
     expect(judgeDay({ kind: "ai_visitors_drop", threshold: 41 }, days, days.length - 1, "UTC", T)!.state).toBe("ok");
-    expect(judgeDay({ kind: "conversions_drop", threshold: 10 }, days, days.length - 1, "UTC", T)).toMatchObject({ state: "firing", value: 9, link: { path: "/visitors", query: { converted: "true" } } });
+    expect(drop.message).toMatch(/beyond normal variation \(one-sided binomial test, p < 0\.001\)\.$/);
+    // 9 conversions against 10 a day is past a 10% threshold, but chance alone does that (p = 0.46): held back.
+    const quiet = judgeDay({ kind: "conversions_drop", threshold: 10 }, days, days.length - 1, "UTC", T)!;
+    expect(quiet).toMatchObject({ state: "ok", value: 9, heldBack: true, link: { path: "/visitors", query: { converted: "true" } } });
+    expect(quiet.message).toMatch(/past the 10% you set, but within normal variation \(one-sided binomial test, p = 0\.4\d\), so it is held back\.$/);
+    // 2 against 10 a day is beyond it: it fires.
+    const fell = [...days.slice(0, -1), day("2026-11-19", { aiVisitors: 60, conversions: 2 })];
+    expect(judgeDay({ kind: "conversions_drop", threshold: 10 }, fell, fell.length - 1, "UTC", T)).toMatchObject({ state: "firing", value: 2 });
+    expect(judgeDay({ kind: "conversions_drop", threshold: 10 }, fell, fell.length - 1, "UTC", T)).not.toHaveProperty("heldBack");
     // Two days before with figures are too few to say what is normal.
     const sparse = [day("2026-11-17", { aiVisitors: 100 }), day("2026-11-18", { aiVisitors: 100 }), day("2026-11-19", { aiVisitors: 1 })];
     expect(judgeDay({ kind: "ai_visitors_drop", threshold: 10 }, sparse, 2, "UTC", T)).toBeUndefined();

@@ -46,7 +46,8 @@ export type Rule = {
 export type RuleChanges = { threshold?: number | null; destination_id?: string; cooldown_minutes?: number };
 export type NewRule = { kind: RuleKind; threshold: number | null; destination_id: string; cooldown_minutes?: number };
 
-export type RulePreview = { days: number; fired: number; checks: number; history_since: string | null; firings: Array<{ at: string; message: string }> };
+/** `held_back`: drops past the threshold within normal variation (drop rules); absent from an older server. */
+export type RulePreview = { days: number; fired: number; checks: number; held_back?: number; history_since: string | null; firings: Array<{ at: string; message: string }> };
 
 export type DeliveryType = "alert.firing" | "alert.resolved" | "digest.weekly" | "test";
 export type Delivery = {

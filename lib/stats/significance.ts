@@ -117,3 +117,17 @@ export function judge(row: unknown, ...path: string[]): Verdict | null {
 export function shareTest(part: number, whole: number, partBefore: number, wholeBefore: number): Verdict | null {
   return ratesTest({ conversions: part, visitors: whole }, { conversions: partBefore, visitors: wholeBefore });
 }
+
+/** Each test by name, as the badge's hover text and the alerts' messages say it. */
+export const TEST_NAMES: Record<Verdict["test"], string> = {
+  poisson: "exact test of two Poisson counts",
+  fisher: "Fisher's exact test",
+  binomial: "one-sided binomial test",
+};
+
+/** "p = 0.41", "p = 0.003", "p < 0.001": two significant digits, never a false zero. */
+export function formatP(p: number): string {
+  if (p < 0.001) return "p < 0.001";
+  if (p >= 0.995) return "p = 1";
+  return `p = ${Number(p.toPrecision(2))}`;
+}
