@@ -3,7 +3,7 @@
 // number it is compared with, the dark scheme declared with the light colours inline, everything from
 // people and the Data API escaped, and a part the upstream could not give said as such.
 import { describe, expect, it } from "vitest";
-import type { DigestFigures } from "./digest";
+import { digestEvent, digestSubject, type DigestFigures } from "./digest";
 import { digestHtml } from "./digest-html";
 
 const figures: DigestFigures = {
@@ -51,6 +51,19 @@ describe("the digest's HTML", () => {
     expect(html).toContain(">was 3</span>");
     expect(html).toContain('<th scope="row"');
     expect(html).toContain('<th scope="col"');
+  });
+
+  it("mutes a change chance alone makes and says so, in the HTML and the text alike", () => {
+    const quiet: DigestFigures = { ...figures, totals: { ok: true, value: { visitors: { now: 93, before: 89 }, aiVisitors: { now: 200, before: 250 }, conversions: { now: 2, before: 5 } } } };
+    const page = digestHtml(quiet, "Weekly digest");
+    expect(page).toContain('>93<br><span class="wa-muted" style="color:#52606d;font-size:12px;">▲\u00a0+4.5%, within normal variation</span>');
+    // 200 against 250 is beyond chance (p = 0.02): it keeps its colour.
+    expect(page).toContain('class="wa-down" style="color:#b42318;font-size:12px;">▼\u00a0−20.0%</span>');
+    expect(page).toContain("A grey change is within normal variation");
+    const text = digestEvent(quiet, Date.parse("2026-11-23T09:00:00Z")).data.message;
+    expect(text).toContain("93 visitors (+4.5%, within normal variation), 200 from AI platforms (−20.0%), 2 conversions (−60.0%, within normal variation)");
+    // The subject stays short: its figure's change, unmarked.
+    expect(digestSubject(quiet)).toBe("Weekly digest, 16 Nov – 22 Nov 2026: 93 visitors (+4.5%)");
   });
 
   it("escapes what people and the Data API wrote, and links into the dashboard", () => {

@@ -9,6 +9,7 @@
 // Everything from people and from the Data API (notes, names, mentions, questions) is escaped.
 import { formatDateRange, formatNumber, formatZone } from "@/lib/format/format";
 import type { DigestFigures, Pair } from "./digest";
+import { countsTest } from "@/lib/stats/exact-tests";
 
 const esc = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 
@@ -18,14 +19,19 @@ const DARK = { page: "#0e1217", card: "#171d24", text: "#e7ebef", muted: "#a3afb
 
 const FONT = "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
 
-/** The change of a pair, in words and sign, with its class for the dark block: "+4.0%", "new", "no change". */
+/**
+ * The change of a pair, in words and sign, with its class for the dark block: "+4.0%", "new", "no
+ * change"; a change chance alone makes with counts this small is muted and says so.
+ */
 function change(pair: Pair): { text: string; tone: "up" | "down" | "flat" } {
   if (pair.before === 0) return pair.now === 0 ? { text: "no change", tone: "flat" } : { text: "new", tone: "up" };
   const pct = ((pair.now - pair.before) / pair.before) * 100;
   const rounded = Math.round(Math.abs(pct) * 10) / 10;
   if (rounded === 0) return { text: "0.0%", tone: "flat" };
   // A no-break space: the arrow never ends a line of its own in a narrow column.
-  return pct > 0 ? { text: `▲\u00a0+${rounded.toFixed(1)}%`, tone: "up" } : { text: `▼\u00a0−${rounded.toFixed(1)}%`, tone: "down" };
+  const text = pct > 0 ? `▲\u00a0+${rounded.toFixed(1)}%` : `▼\u00a0−${rounded.toFixed(1)}%`;
+  if (countsTest(pair.now, pair.before)?.significant === false) return { text: `${text}, within normal variation`, tone: "flat" };
+  return { text, tone: pct > 0 ? "up" : "down" };
 }
 
 const toneStyle = (tone: "up" | "down" | "flat") => (tone === "up" ? `color:${LIGHT.up};` : tone === "down" ? `color:${LIGHT.down};` : `color:${LIGHT.muted};`);
@@ -173,7 +179,7 @@ ${dark}
 <tr><td class="wa-text wa-inner" style="padding:20px 16px;font-family:${FONT};color:${LIGHT.text};">
 <p class="wa-muted" style="margin:0;font-size:13px;line-height:18px;color:${LIGHT.muted};">Weekly digest · Workspace Analytics</p>
 <h1 class="wa-text" style="margin:4px 0 4px;font-size:22px;line-height:28px;font-weight:700;color:${LIGHT.text};">${esc(week)}</h1>
-<p class="wa-muted" style="margin:0 0 24px;font-size:14px;line-height:20px;color:${LIGHT.muted};">Monday to Sunday in ${esc(formatZone(d.tz))}, against the week before (${esc(before)}).</p>
+<p class="wa-muted" style="margin:0 0 24px;font-size:14px;line-height:20px;color:${LIGHT.muted};">Monday to Sunday in ${esc(formatZone(d.tz))}, against the week before (${esc(before)}). A grey change is within normal variation: chance alone makes it with counts this small.</p>
 ${parts.join("\n")}
 </td></tr>
 </table>

@@ -30,6 +30,7 @@ import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
 import { alertsDeliverer } from "./runtime";
 import { dashboardLink, type EventBody } from "./messages";
+import { countsTest } from "@/lib/stats/exact-tests";
 
 const DAY = 86_400_000;
 /** How long after its Monday 09:00 a digest may still go out (after a downtime); later, that week is skipped. */
@@ -56,10 +57,12 @@ export function nextDigestAt(tz: string, now: number): number {
   return nineOn(addDays(digestMoment(tz, now).monday, 7), tz);
 }
 
-const pct = (now: number, before: number): string => {
+/** A count's change against the week before, and whether chance alone makes it ("+3.0%, within normal variation"). */
+const pct = (now: number, before: number, judged = true): string => {
   if (before === 0) return now === 0 ? "no change" : "new";
   const change = ((now - before) / before) * 100;
-  return `${change >= 0 ? "+" : "−"}${Math.abs(change).toFixed(1)}%`;
+  const noise = judged && now !== before && countsTest(now, before)?.significant === false ? ", within normal variation" : "";
+  return `${change >= 0 ? "+" : "−"}${Math.abs(change).toFixed(1)}%${noise}`;
 };
 const count = (n: number) => n.toLocaleString("en-US");
 const describeError = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -216,7 +219,7 @@ export function digestSubject(d: DigestFigures): string {
   const week = formatDateRange(d.week);
   if (!d.totals.ok) return `Weekly digest, ${week}`;
   const { visitors } = d.totals.value;
-  return `Weekly digest, ${week}: ${count(visitors.now)} visitors (${pct(visitors.now, visitors.before)})`;
+  return `Weekly digest, ${week}: ${count(visitors.now)} visitors (${pct(visitors.now, visitors.before, false)})`;
 }
 
 /** The digest of the week before `monday`, as an event body. */

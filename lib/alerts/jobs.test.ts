@@ -119,7 +119,7 @@ describe.each(STORE_KINDS)("alerts from the background jobs (%s)", (kind) => {
     expect(Number(r!.headers["webhook-timestamp"]) * 1000).toBe(Date.parse("2026-11-23T14:00:00Z"));
     const body = r!.json as EventBody;
     expect(body.type).toBe("digest.weekly");
-    expect(body.data.message).toMatch(/^The week of 2026-11-16 to 2026-11-22 against the week before: [\d,]+ visitors \([+−]\d+\.\d%\), [\d,]+ from AI platforms \([+−]\d+\.\d%\), [\d,]+ conversions \([+−]\d+\.\d%\); AI Positioning Score 66\.5, −3\.5 points on the week/);
+    expect(body.data.message).toMatch(/^The week of 2026-11-16 to 2026-11-22 against the week before: [\d,]+ visitors \([+−]\d+\.\d%(, within normal variation)?\), [\d,]+ from AI platforms \([+−]\d+\.\d%(, within normal variation)?\), [\d,]+ conversions \([+−]\d+\.\d%(, within normal variation)?\); AI Positioning Score 66\.5, −3\.5 points on the week/);
     expect(body.data.url).toBe("https://analytics.example.com/?from=2026-11-16&to=2026-11-22&tz=America%2FNew_York");
     expect(body.data.sections!.map((s) => s.title)).toEqual(["From mention to conversion, per platform", "Negative mentions", "Notes of the week"]);
     expect(body.data.sections![0]!.lines).toHaveLength(4);
