@@ -6,7 +6,9 @@
 // changes inside the range; day and week buckets; comparisons with the previous period, the same
 // days a year before and custom windows (apart from the range, or overlapping it); and both
 // planner strategies (counting, listing), which must give identical answers. The empty workspace
-// gives zeros and nulls.
+// gives zeros and nulls. Every change's `significant` and `p_values` against a reference written the
+// plain way here: every outcome's probability summed (log-factorials added up one by one), never
+// with the app's statistics.
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { serverContext, type InsightsPolicy } from "../context";
@@ -79,6 +81,67 @@ function firstInstant(date: string, tz: string): string {
 /** Rounded half up to one decimal with integers only; null for a zero base. */
 const pct = (part: number, whole: number) => (whole === 0 ? null : Math.floor((2000 * part + whole) / (2 * whole)) / 10);
 const avg = (sum: number, n: number) => (n === 0 ? null : Math.floor((20 * sum + n) / (2 * n)) / 10);
+
+// ---------------------------------------------------------------------------------------------
+// The reference significance, the plain way: every outcome's probability summed.
+
+const LOG_FACTORIAL = [0];
+const logFactorial = (n: number) => {
+  while (LOG_FACTORIAL.length <= n) LOG_FACTORIAL.push(LOG_FACTORIAL[LOG_FACTORIAL.length - 1]! + Math.log(LOG_FACTORIAL.length));
+  return LOG_FACTORIAL[n]!;
+};
+/** Two-sided: the sum of the probabilities of every outcome no likelier than the one seen (R's tolerance). */
+const twoSided = (pmf: (x: number) => number, lo: number, hi: number, seen: number) => {
+  const limit = pmf(seen) * (1 + 1e-7);
+  let p = 0;
+  for (let x = lo; x <= hi; x++) if (pmf(x) <= limit) p += pmf(x);
+  return Math.min(1, p);
+};
+/** Counts a and b of equal windows: a ~ Binomial(a + b, 1/2). */
+const refPoisson = (a: number, b: number) => {
+  const n = a + b;
+  return n === 0 ? null : twoSided((k) => Math.exp(logFactorial(n) - logFactorial(k) - logFactorial(n - k) - n * Math.LN2), 0, n, a);
+};
+/** Fisher's exact test on [[c1, v1 - c1], [c2, v2 - c2]]. */
+const refFisher = (c1: number, v1: number, c2: number, v2: number) => {
+  if (v1 === 0 || v2 === 0) return null;
+  const [k, n] = [c1 + c2, v1 + v2];
+  const lc = (m: number, r: number) => logFactorial(m) - logFactorial(r) - logFactorial(m - r);
+  return twoSided((x) => Math.exp(lc(v1, x) + lc(v2, k - x) - lc(n, k)), Math.max(0, k - v2), Math.min(k, v1), c1);
+};
+const COUNTED = new Set(["visitors", "ai_visitors", "conversions", "mentions", "positive", "neutral", "negative"]);
+
+/** The contract: beside every `previous` of figures, `significant` and `p_values` with its keys. */
+function judged(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(judged);
+  if (typeof value !== "object" || value === null) return value;
+  const o = value as Record<string, unknown>;
+  const out: Record<string, unknown> = Object.fromEntries(Object.entries(o).map(([k, v]) => [k, k === "previous" ? v : judged(v)]));
+  const before = o.previous;
+  if (typeof before !== "object" || before === null || Array.isArray(before) || !Object.values(before).some((v) => typeof v === "number")) return out;
+  const compare = (now: Record<string, unknown>, then: Record<string, unknown>) => {
+    const significant: Record<string, unknown> = {};
+    const pValues: Record<string, unknown> = {};
+    for (const [k, b] of Object.entries(then)) {
+      const a = now[k];
+      if (typeof b === "object" && b !== null && typeof a === "object" && a !== null) {
+        [significant[k], pValues[k]] = compare(a as Record<string, unknown>, b as Record<string, unknown>);
+        continue;
+      }
+      const [p, test] =
+        COUNTED.has(k) && typeof a === "number" && typeof b === "number"
+          ? [refPoisson(a, b), "poisson"]
+          : k === "conversion_rate"
+            ? [refFisher(now.conversions as number, now.visitors as number, then.conversions as number, then.visitors as number), "fisher"]
+            : [null, null];
+      significant[k] = p === null ? null : p < 0.05;
+      pValues[k] = p === null ? null : { p: expect.closeTo(p, 9), test };
+    }
+    return [significant, pValues];
+  };
+  const [significant, pValues] = compare(o, before as Record<string, unknown>);
+  return { ...out, significant, p_values: pValues };
+}
 
 type Comparison = { compare: "year" } | { compare: "custom"; compare_from: string; compare_to: string };
 type Case = { name: string; from: string; to: string; tz: string; bucket?: "day" | "week"; comparison?: Comparison };
@@ -315,10 +378,12 @@ describe("every insights number against the sandbox's rows, bucketed independent
   it("the oracle has data in every case (so an all-zero answer could not pass)", () => {
     expect(visitors.length).toBe(2000);
     expect(mentions.length).toBeGreaterThan(3000);
+    const verdicts: string[] = [];
     for (const c of CASES) {
       const e = expected(c);
       expect(e.trend.previous.reduce((n, p) => n + p.conversions, 0)).toBeGreaterThan(0);
       expect(e.countries.data.filter((r) => r.previous.visitors > 0).length).toBeGreaterThan(3);
+      verdicts.push(JSON.stringify(judged({ sources: e.sources, platforms: e.platforms, countries: e.countries })));
       if (c.from > "2027") continue;
       expect(e.trend.data.reduce((n, p) => n + p.visitors, 0)).toBeGreaterThan(100);
       expect(e.competitors.mentions).toBeGreaterThan(100);
@@ -329,6 +394,9 @@ describe("every insights number against the sandbox's rows, bucketed independent
       expect(e.queries.data.filter((q) => Object.values(q.platforms).filter((n) => n > 0).length > 1).length).toBeGreaterThan(5);
       expect(e.queries.data.filter((q) => q.first_share === 0 && q.mentions > 3).length).toBeGreaterThan(0);
     }
+    // Changes both beyond and within chance, so a constant verdict could not pass.
+    expect(verdicts.join("")).toMatch(/"significant":\{[^}]*:true/);
+    expect(verdicts.join("")).toMatch(/"significant":\{[^}]*:false/);
   });
 
   describe.each(CASES)("$name", (c) => {
@@ -337,7 +405,7 @@ describe("every insights number against the sandbox's rows, bucketed independent
       const got = await askAll(c, DEMO_KEYS.pro);
       const e = expected(c);
       const { queriesOf: _, ...answers } = e;
-      expect(got).toEqual(answers);
+      expect(got).toEqual(judged(answers));
 
       // The strategy really took its path: counting asks one figure per call (limit=1), each distinct
       // figure once (and the countries, which only a listing gives, list the window once);
@@ -379,7 +447,9 @@ describe("every insights number against the sandbox's rows, bucketed independent
     expect(got.trend.data).toHaveLength(30);
     expect([...got.trend.data, ...got.trend.previous].every((p) => p.visitors === 0 && p.ai_visitors === 0 && p.conversions === 0)).toBe(true);
     const none = { visitors: 0, conversions: 0, conversion_rate: null };
-    expect(got.sources.data).toEqual(SOURCES.map((source) => ({ source, ...none, previous: none })));
+    // Nothing to judge: every change's significance is null.
+    const nulls = { visitors: null, conversions: null, conversion_rate: null };
+    expect(got.sources.data).toEqual(SOURCES.map((source) => ({ source, ...none, previous: none, significant: nulls, p_values: nulls })));
     expect(got.platforms.data).toEqual(
       PLATFORMS.map((platform) => ({
         platform,
@@ -388,6 +458,8 @@ describe("every insights number against the sandbox's rows, bucketed independent
         avg_position: null,
         ...none,
         previous: { mentions: 0, sentiment: { positive: 0, neutral: 0, negative: 0 }, avg_position: null, ...none },
+        significant: { mentions: null, sentiment: { positive: null, neutral: null, negative: null }, avg_position: null, ...nulls },
+        p_values: { mentions: null, sentiment: { positive: null, neutral: null, negative: null }, avg_position: null, ...nulls },
       })),
     );
     expect(got.competitors).toEqual({ from: "2026-10-22", to: "2026-11-20", tz: "UTC", mentions: 0, data: [] });

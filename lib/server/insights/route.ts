@@ -4,11 +4,12 @@
 // `bucket` when days are asked for over too long a range, `compare_to` when a custom comparison is
 // not as long as the range), and identical concurrent requests of a key sharing one computation,
 // which ends when the last of them goes away (its signal reaches every upstream call and every
-// shared run it joins). Also the rounding rules every insight shares (docs/product.md "Insights":
+// shared run it joins); every change of the answer judged for chance. Also the rounding rules every insight shares (docs/product.md "Insights":
 // percentage points and positions to one decimal).
 import "server-only";
 import type { z } from "zod";
 import { insightsParams, type InsightsParams } from "@/lib/data-api/params";
+import { withSignificance } from "@/lib/stats/significance";
 import type { BffRouteDef, RouteContext } from "../routes";
 import { insightsContext, type InsightsContext } from "./context";
 import { resolveRange, type InsightRange } from "./range";
@@ -36,7 +37,8 @@ export function insightRoute<T, Q extends z.ZodObject = typeof insightsParams>(
       const id = `answer:${subject}:${JSON.stringify({ ...params, from: range.from, to: range.to, tz: range.tz, bucket: range.bucket, compare: range.compare })}`;
       // The flight's signal aborts when the last request for this answer leaves, and once it settles
       // (so calls a failure elsewhere in it left running stop too).
-      return ictx.state.flights.run(id, (signal) => answer({ ...ictx, signal }, range, params), ctx.signal);
+      // Every `previous: {…}` of the answer gets its `significant` and `p_values` (lib/stats/significance.ts).
+      return ictx.state.flights.run(id, async (signal) => withSignificance(await answer({ ...ictx, signal }, range, params)), ctx.signal);
     },
   } satisfies BffRouteDef;
 }
