@@ -69,6 +69,8 @@ test("one window: no figure shows twice with two values, and the range's figures
   await waitForWidgets(page);
   const range = { from: utcDate(-29), to: utcDate(), tz: "UTC" };
   await expect(page.getByTestId("range-label")).toHaveText("Last 30 days");
+  // What the words of chance on the badges mean, said once under the cards.
+  await expect(page.getByTestId("significance-note")).toContainText("“within normal variation” is one that chance alone makes");
   const q = new URLSearchParams(range).toString();
   const [trend, sources, overview, funnel] = await Promise.all([
     page.request.get(`/api/insights/trend?${q}`).then((r) => r.json() as Promise<TrendAnswer>),

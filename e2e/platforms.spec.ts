@@ -84,6 +84,29 @@ test("all four platforms, each figure equal to the sandbox's own count for the t
   expect(geminiPerDay.reduce((a, b) => a + b, 0)).toBe(geminiNegative);
 });
 
+test("each change says whether it is beyond chance as the answer judged it; a muted one says why on focus", async ({ page }) => {
+  await openPlatforms(page);
+  type Row = { platform: string; conversions: number; previous: { conversions: number }; significant: { conversions: boolean | null } };
+  const answer = (await (await page.request.get(`/api/insights/platforms?${RANGE_QUERY}`)).json()) as { data: Row[] };
+  for (const row of answer.data) {
+    const badge = page.locator(`[data-testid="platform-row"][data-platform="${row.platform}"]`).getByTestId("chain-conversions").getByTestId("change");
+    if (row.conversions === row.previous.conversions) continue; // no change, nothing to judge
+    const verdict = row.significant.conversions;
+    await expect(badge, row.platform).toHaveAttribute("data-significance", verdict === null ? "unknown" : verdict ? "beyond" : "within");
+  }
+  // A week of a platform's few dozen visitors: some change is within normal variation. It says so in
+  // words, and focused by keyboard it says what that means, with its test and p-value.
+  const muted = page.locator('[data-testid="change"][data-significance="within"]').first();
+  await expect(muted.getByTestId("change-noise")).toHaveText(/normal variation$/);
+  await expect(muted.locator(".change")).toHaveClass(/change-muted/);
+  const tip = muted.getByRole("tooltip");
+  await expect(tip).toBeHidden();
+  await muted.focus();
+  await expect(tip).toBeVisible();
+  await expect(tip).toHaveText(/^Within normal variation: a change this large can come by chance alone \((exact test of two Poisson counts|Fisher's exact test), p = (0\.\d+|1)\)\.$/);
+  await expect(muted).toHaveAttribute("aria-describedby", (await tip.getAttribute("id"))!);
+});
+
 test("a platform's mentions, visitors and conversions link to exactly those rows", async ({ page }) => {
   // A count of 0 is shown without a link (there are no rows to open): take a platform that converted.
   const conversions = await Promise.all(PLATFORMS.map((p) => total(`/visitors?source=${p}&converted=true&${upstreamRange}`)));
