@@ -295,6 +295,11 @@ test.describe("alerts shown to work, on a workspace of its own", () => {
       await expect(digest.getByTestId("digest-status")).toHaveText(`The weekly digest goes to ${name}.`);
       await expect(digest.getByTestId("digest-next")).toHaveText(/^Next digest: Monday \d{1,2} [A-Z][a-z]{2} \d{4} at 09:00 \(Berlin time\)\.$/);
 
+      // Watching's first collection keeps the ranking a moment after watching starts: wait until the
+      // digest has it, so the preview and the send below read the same kept history.
+      const previewText = async () => ((await (await page.request.get("/api/alerts/digest/preview")).json()) as { text: string }).text;
+      await expect.poll(previewText, { timeout: 30_000 }).toMatch(/; rank \d+ of \d+/);
+
       // Preview: the route's text, and the e-mail in its sandboxed frame with its figures as tables.
       await digest.getByRole("button", { name: "Preview" }).click();
       const previewed = (await (await page.request.get("/api/alerts/digest/preview")).json()) as { subject: string; text: string };
