@@ -1,6 +1,6 @@
 // The store's tests run every contract against both databases: `describe.each(STORE_KINDS)`, with a
 // fresh store per test from `storesForFile()`: the embedded one in a new temporary DATA_DIR, or a new
-// database on the file's own PostgreSQL server (test-postgres.ts, started on the first PostgreSQL
+// database on the file's own PostgreSQL server (testing/postgres.ts, started on the first PostgreSQL
 // test and stopped after the file). Everything opened is closed, and every directory removed, after
 // each test.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -10,7 +10,7 @@ import { afterAll, afterEach } from "vitest";
 import type { StoreConfig, StoreKind } from "./database";
 import type { SealingSecrets } from "./secrets";
 import { openStore, type Store, type StoreOptions } from "./store";
-import { startTestPostgres, type TestPostgres } from "./test-postgres";
+import { startTestPostgres, type TestPostgres } from "@/testing/postgres";
 
 export const STORE_KINDS: StoreKind[] = ["embedded", "postgres"];
 

@@ -13,7 +13,7 @@ import { DEMO_KEYS } from "@/sandbox/keys";
 import { startSandbox, type Sandbox } from "@/sandbox/server";
 import { createSharedBudget } from "./budget";
 import { startInstanceHeartbeat } from "./instances";
-import { startTestRedis, type TestRedis } from "./test-redis";
+import { startTestRedis, type TestRedis } from "@/testing/redis";
 
 let server: TestRedis;
 let sandbox: Sandbox;

@@ -1,4 +1,4 @@
-// The shared rate budget against a real redis-server (test-redis.ts): two "instances" are two budgets
+// The shared rate budget against a real redis-server (testing/redis.ts): two "instances" are two budgets
 // with two ioredis clients on one key id. Time is the argument each call takes, so minutes pass in
 // milliseconds; only the outage tests wait (for the clients to notice Redis going and coming back).
 import { once } from "node:events";
@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { RateBudget, type Admission, type KeyBudget } from "@/lib/data-api/rate-budget";
 import { createSharedBudget, localShare, type SharedBudgetOptions } from "./budget";
 import { startInstanceHeartbeat } from "./instances";
-import { startTestRedis, type TestRedis } from "./test-redis";
+import { startTestRedis, type TestRedis } from "@/testing/redis";
 
 const T0 = Date.UTC(2026, 10, 20, 12, 0, 0) + 300;
 

@@ -1,5 +1,5 @@
 // Several instances behind a load balancer, for real: a redis-server and two production instances of
-// the built app (bench/cluster.ts) on one sandbox, over HTTP. What must hold with REDIS_URL: one
+// the built app (testing/cluster.ts) on one sandbox, over HTTP. What must hold with REDIS_URL: one
 // key's rate budget shared (together the instances stay under the key's limit: no upstream 429),
 // identical requests made once across instances, a sign-out seen by every instance, an export's
 // progress and cancel reachable from any instance, and Redis going away and coming back without a
@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import { CLUSTER_NOW, startCluster, type Cluster } from "@/bench/cluster";
+import { CLUSTER_NOW, startCluster, type Cluster } from "@/testing/cluster";
 import { signIn } from "@/testing/production";
 import { processSandbox, type SandboxProcess } from "@/testing/sandbox-process";
 

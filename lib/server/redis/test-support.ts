@@ -1,9 +1,9 @@
-// Test support for the Redis-backed stores: a real redis-server for the file (test-redis.ts) and
+// Test support for the Redis-backed stores: a real redis-server for the file (testing/redis.ts) and
 // links to it, each one an "instance" (its own ioredis client) that reconnects within ~50 ms, with its
 // log lines kept for the test to read. Everything made here is closed after the file.
 import { afterAll, beforeAll } from "vitest";
 import { connectRedis, type RedisLink } from "./connection";
-import { startTestRedis, type TestRedis } from "./test-redis";
+import { startTestRedis, type TestRedis } from "@/testing/redis";
 
 export const TEST_PREFIX = "wa-test:";
 

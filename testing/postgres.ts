@@ -11,12 +11,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { freePort } from "../../testing/ports";
+import { freePort } from "./ports";
 
 let binDir: string | undefined;
 
 function postgresBinDir(): string {
-  binDir ??= execFileSync("bash", [fileURLToPath(new URL("../../scripts/ensure-postgres.sh", import.meta.url))], {
+  binDir ??= execFileSync("bash", [fileURLToPath(new URL("../scripts/ensure-postgres.sh", import.meta.url))], {
     encoding: "utf8",
     stdio: ["ignore", "pipe", "inherit"],
   }).trim();

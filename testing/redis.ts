@@ -6,12 +6,12 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { createConnection } from "node:net";
 import { fileURLToPath } from "node:url";
-import { freePort } from "../../../testing/ports";
+import { freePort } from "./ports";
 
 let binary: string | undefined;
 
 function redisServerPath(): string {
-  binary ??= execFileSync("bash", [fileURLToPath(new URL("../../../scripts/ensure-redis.sh", import.meta.url))], {
+  binary ??= execFileSync("bash", [fileURLToPath(new URL("../scripts/ensure-redis.sh", import.meta.url))], {
     encoding: "utf8",
     stdio: ["ignore", "pipe", "inherit"],
   }).trim();

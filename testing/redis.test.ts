@@ -1,7 +1,7 @@
 // The test Redis really starts, answers, stops and comes back on its port (the outage tests rely on it).
 import { Redis } from "ioredis";
 import { afterAll, expect, test } from "vitest";
-import { startTestRedis, type TestRedis } from "./test-redis";
+import { startTestRedis, type TestRedis } from "./redis";
 
 let redis: TestRedis | undefined;
 afterAll(async () => {

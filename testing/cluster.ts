@@ -1,12 +1,12 @@
 // Several dashboard instances on one Data API, as a load balancer would see them: the sandbox in its
-// own process, a real redis-server on loopback (lib/server/redis/test-redis.ts), and N production
+// own process, a real redis-server on loopback (testing/redis.ts), and N production
 // entries (`npm start`, the build in BENCH_DIST_DIR) on free loopback ports, all with one session
 // secret (a cookie sealed by one instance opens on the others) and REDIS_URL. Used by the
 // several-instances integration test and by the `instances` bench; everything it starts it stops.
-import { existsSync } from "node:fs";
 import path from "node:path";
-import { startTestRedis, type TestRedis } from "../lib/server/redis/test-redis";
-import { processSandbox, startProductionServer, type BenchServer, type SandboxProcess } from "./support";
+import { distDir, hasBuild, startProductionServer, type ProductionServer } from "./production";
+import { startTestRedis, type TestRedis } from "./redis";
+import { processSandbox, type SandboxProcess } from "./sandbox-process";
 
 /**
  * The sandbox's "now": the real time when this module was loaded, one instant for the cluster's
@@ -20,16 +20,15 @@ export type Cluster = {
   sandbox: SandboxProcess;
   /** Absent when started with `redis: false` (each instance on its own, the default without REDIS_URL). */
   redis?: TestRedis;
-  instances: BenchServer[];
+  instances: ProductionServer[];
   stop(): Promise<void>;
 };
 
 export async function startCluster(options: { instances: number; redis?: boolean; visitors?: number; env?: Record<string, string> }): Promise<Cluster> {
-  const distDir = process.env.BENCH_DIST_DIR ?? ".next";
-  if (!existsSync(path.join(distDir, "BUILD_ID"))) throw new Error(`No build in ${distDir}: run \`npx next build\` first (or set BENCH_DIST_DIR).`);
+  if (!hasBuild()) throw new Error(`No build in ${distDir()}: run \`npx next build\` first (or set BENCH_DIST_DIR).`);
   const sandbox = await processSandbox(options.visitors ?? 20_000, CLUSTER_NOW);
   let redis: TestRedis | undefined;
-  const instances: BenchServer[] = [];
+  const instances: ProductionServer[] = [];
   const stop = async () => {
     for (const instance of instances) instance.stop();
     await redis?.stop();
