@@ -193,7 +193,7 @@ export async function run(): Promise<void> {
     try {
       const first = await entryStart({ DATA_DIR: dir });
       const again = await entryStart({ DATA_DIR: dir });
-      const { startStoreHolder } = await import("../lib/store/test-holder");
+      const { startStoreHolder } = await import("../testing/store-holder");
       const holder = await startStoreHolder(dir);
       let without: Awaited<ReturnType<typeof entryStart>>;
       try {

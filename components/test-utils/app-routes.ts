@@ -1,7 +1,7 @@
 // The browser's fetch answered by the app's own /api route handlers, in-process, as Next would call
 // them: the session's cookie and this origin on every request, the route chosen as Next's file routes
 // choose it. Component tests of a UI that writes through the store use it with a real store (opened
-// by lib/store/test-stores.ts), so what the UI sends is validated and kept exactly as over HTTP. The
+// by testing/stores.ts), so what the UI sends is validated and kept exactly as over HTTP. The
 // routes' own behaviour is tested over HTTP in their own files.
 import { DELETE, GET, PATCH, POST } from "@/app/api/[[...path]]/route";
 import * as deliveries from "@/app/api/alerts/deliveries/route";
@@ -19,7 +19,7 @@ import * as workspace from "@/app/api/workspace/route";
 import * as workspaceKeys from "@/app/api/workspace/keys/route";
 import * as workspaceKeyById from "@/app/api/workspace/keys/[id]/route";
 import * as views from "@/app/api/views/route";
-import { ORIGIN } from "@/lib/server/test-support";
+import { ORIGIN } from "@/testing/in-process";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 type Handler = (req: Request, ctx: { params: Promise<Record<string, unknown>> }) => Promise<Response>;

@@ -12,11 +12,11 @@ import * as ruleById from "@/app/api/alerts/rules/[id]/route";
 import * as rules from "@/app/api/alerts/rules/route";
 import * as keys from "@/app/api/workspace/keys/route";
 import * as watch from "@/app/api/workspace/watch/route";
-import { call, ORIGIN, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "@/lib/server/test-support";
+import { call, ORIGIN, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
 import { ACTIVITY_MAX } from "@/lib/store/activity";
 import type { StoreKind } from "@/lib/store/database";
 import type { Store } from "@/lib/store/store";
-import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import type { ActivityJson } from "./actions";
 

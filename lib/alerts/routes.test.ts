@@ -17,14 +17,14 @@ import * as digest from "@/app/api/alerts/digest/route";
 import * as ruleById from "@/app/api/alerts/rules/[id]/route";
 import * as rulePreview from "@/app/api/alerts/rules/preview/route";
 import * as rules from "@/app/api/alerts/rules/route";
-import { call, ORIGIN, serverContextPerTest, sessionCookie, TEST_NOW, upstreamForFile, type ErrorJson } from "@/lib/server/test-support";
+import { call, ORIGIN, serverContextPerTest, sessionCookie, TEST_NOW, upstreamForFile, type ErrorJson } from "@/testing/in-process";
 import type { StoreKind } from "@/lib/store/database";
 import type { Store } from "@/lib/store/store";
-import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { createNameResolver, setDestinationResolver } from "./resolve-name";
-import { startDnsServer } from "./test-dns";
-import { startReceiver, verifySignature, type Receiver } from "./test-receiver";
+import { startDnsServer } from "@/testing/name-server";
+import { startReceiver, verifySignature, type Receiver } from "@/testing/webhook-receiver";
 
 upstreamForFile();
 const stores = storesForFile();

@@ -6,10 +6,10 @@
 import { describe, expect, it } from "vitest";
 import { DELETE, GET, PATCH, POST, PUT } from "@/app/api/[[...path]]/route";
 import { ANNOTATIONS_PER_WORKSPACE, type AnnotationJson } from "@/lib/annotations/limits";
-import { call, ORIGIN, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "@/lib/server/test-support";
+import { call, ORIGIN, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
 import type { StoreKind } from "@/lib/store/database";
 import type { Store } from "@/lib/store/store";
-import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 import { DEMO_KEYS } from "@/sandbox/keys";
 
 upstreamForFile();

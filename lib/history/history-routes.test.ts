@@ -6,8 +6,8 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { setRuntimeFlags } from "@/lib/server/runtime-flags";
-import { callApi, onServerFakeTime, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "@/lib/server/test-support";
-import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
+import { callApi, onServerFakeTime, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 import type { Store } from "@/lib/store/store";
 import { forgetRecorded, recordingsSettled } from "./on-read";
 

@@ -20,7 +20,7 @@ import { openStore, type Store } from "@/lib/store/store";
 import { startTestPostgres, type TestPostgres } from "@/testing/postgres";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { startReceiver, verifySignature, type Receiver } from "@/lib/alerts/test-receiver";
+import { startReceiver, verifySignature, type Receiver } from "@/testing/webhook-receiver";
 import { tmpdir } from "node:os";
 import path from "node:path";
 

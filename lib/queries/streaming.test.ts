@@ -11,7 +11,7 @@ import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
 import { setServerContext } from "@/lib/server/context";
 import { prefetchApi } from "@/lib/server/routes";
 import type { PageSession } from "@/lib/server/session";
-import { callApi, sessionCookie, upstreamForFile, type ErrorJson } from "@/lib/server/test-support";
+import { callApi, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
 import { apiQuery } from "./api";
 import { getQueryClient } from "./get-query-client";
 import { failedStatus, withFailuresRejected } from "./streamed-failure";

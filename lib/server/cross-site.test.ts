@@ -10,7 +10,7 @@ import { apiRouteFiles, HTTP_METHODS, type HttpMethod } from "@/testing/api-rout
 import { serverContext } from "./context";
 import { keyId } from "./key-id";
 import { apiRoutes, apiWriteRoutes } from "./routes";
-import { sessionCookie, upstreamForFile, ORIGIN, type ErrorJson } from "./test-support";
+import { sessionCookie, upstreamForFile, ORIGIN, type ErrorJson } from "@/testing/in-process";
 
 const sandbox = upstreamForFile();
 let cookie: string;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { secretPart } from "@/lib/data-api/redact";
 import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
 import * as session from "./session-routes";
-import { apiRoute, call, onServerFakeTime, sessionCookie, upstreamForFile } from "./test-support";
+import { apiRoute, call, onServerFakeTime, sessionCookie, upstreamForFile } from "@/testing/in-process";
 
 const sandbox = upstreamForFile();
 const seen: string[] = [];

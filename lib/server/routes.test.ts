@@ -8,7 +8,7 @@ import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
 import { endpoints } from "@/lib/data-api/endpoints";
 import { handleApiOther, matchRoute } from "./routes";
 import { UNCOMPRESSED_MAX_BYTES } from "./http";
-import { apiRoute, callApi, call, onServerFakeTime, sessionCookie, upstreamForFile, type ErrorJson } from "./test-support";
+import { apiRoute, callApi, call, onServerFakeTime, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
 
 const sandbox = upstreamForFile();
 let pro: string;

@@ -12,7 +12,7 @@ import { PEER_ADDRESS_HEADER } from "./client-address";
 import { runtimeFlags, setRuntimeFlags } from "./runtime-flags";
 import { SESSION_COOKIE, unsealSession } from "./session";
 import * as session from "./session-routes";
-import { apiRoute, call, onServerFakeTime, sessionCookie, startUpstream, TEST_SECRET, type ErrorJson } from "./test-support";
+import { apiRoute, call, onServerFakeTime, sessionCookie, startUpstream, TEST_SECRET, type ErrorJson } from "@/testing/in-process";
 
 let sandbox: Sandbox;
 let ipCounter = 0;

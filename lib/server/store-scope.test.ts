@@ -15,13 +15,13 @@ import * as rulePreview from "@/app/api/alerts/rules/preview/route";
 import * as alertRules from "@/app/api/alerts/rules/route";
 import * as workspaceRoute from "@/app/api/workspace/route";
 import type { Store } from "@/lib/store/store";
-import { storesForFile } from "@/lib/store/test-stores";
+import { storesForFile } from "@/testing/stores";
 import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
 import { serverContext } from "./context";
 import { KEY_RECHECK_MS } from "./key-standing";
 import { apiRoutes, apiWriteRoutes, handleApiOther } from "./routes";
 import { createMemoryKeyVerdictStore } from "./stores/key-verdicts";
-import { call, callApi, ORIGIN, onServerFakeTime, serverContextPerTest, sessionCookie, upstreamForFile, type Called, type ErrorJson } from "./test-support";
+import { call, callApi, ORIGIN, onServerFakeTime, serverContextPerTest, sessionCookie, upstreamForFile, type Called, type ErrorJson } from "@/testing/in-process";
 
 const sandbox = upstreamForFile({ visitors: 300 });
 const stores = storesForFile();

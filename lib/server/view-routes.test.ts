@@ -9,9 +9,9 @@ import { GET as viewsGet, POST as viewsPost } from "@/app/api/views/route";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import type { StoreKind } from "@/lib/store/database";
 import type { Store } from "@/lib/store/store";
-import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 import { MAX_SAVED_VIEWS } from "@/lib/store/views";
-import { call, ORIGIN, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "./test-support";
+import { call, ORIGIN, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
 import type { SavedViewBody } from "./view-routes";
 
 upstreamForFile();

@@ -20,11 +20,11 @@ import { DELETE as watchDelete, PUT as watchPut } from "@/app/api/workspace/watc
 import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
 import type { StoreConfig, StoreKind } from "@/lib/store/database";
 import type { Store } from "@/lib/store/store";
-import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 import { serverContext } from "./context";
 import { createSignInThrottle } from "./sign-in-throttle";
 import { createMemoryRevocationStore } from "./stores/revocations";
-import { call, callApi, ORIGIN, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "./test-support";
+import { call, callApi, ORIGIN, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
 import type { LinkBody, WorkspaceBody } from "./workspace-routes";
 
 upstreamForFile();

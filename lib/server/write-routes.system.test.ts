@@ -7,7 +7,7 @@
 // be accepted: a refusal is the only thing standing between it and a change.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AnnotationJson } from "@/lib/annotations/limits";
-import { startReceiver, type Receiver } from "@/lib/alerts/test-receiver";
+import { startReceiver, type Receiver } from "@/testing/webhook-receiver";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { apiRouteFiles } from "@/testing/api-routes";
 import type { ApiClient, ErrorBody } from "@/testing/production";

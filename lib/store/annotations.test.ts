@@ -7,7 +7,7 @@ import { ANNOTATIONS_PER_WORKSPACE } from "@/lib/annotations/limits";
 import { StoreInputError, StoreLimitError } from "./errors";
 import type { WorkspaceId } from "./schema";
 import type { Store } from "./store";
-import { STORE_KINDS, storesForFile } from "./test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 
 const stores = storesForFile();
 

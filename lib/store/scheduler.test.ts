@@ -10,7 +10,7 @@ import { housekeepingJob } from "./background";
 import type { StoreKind } from "./database";
 import { createJobScheduler, dailySlotAt, HOUR_MS, hourlySlot, type JobDefinition, type JobScheduler, type SlotRun } from "./scheduler";
 import type { Store } from "./store";
-import { STORE_KINDS, storesForFile } from "./test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 
 const stores = storesForFile();
 const T0 = Date.UTC(2026, 10, 20, 9, 0, 0);

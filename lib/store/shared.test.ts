@@ -15,8 +15,8 @@ import { startBackgroundJobs } from "./background";
 import { StoreUnavailableError } from "./errors";
 import { closeSharedStore, sharedStore } from "./shared";
 import { openStore } from "./store";
-import { startStoreHolder, type StoreHolder } from "./test-holder";
-import { storesForFile } from "./test-stores";
+import { startStoreHolder, type StoreHolder } from "@/testing/store-holder";
+import { storesForFile } from "@/testing/stores";
 
 const stores = storesForFile();
 const SECRET = "shared-store-test-session-secret-0123456789";

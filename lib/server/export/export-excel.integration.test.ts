@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { intentLabelOf } from "@/lib/columns/labels";
 import type { Sandbox } from "@/sandbox/server";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import { ORIGIN, withProUpstream, type ErrorJson } from "../test-support";
+import { ORIGIN, withProUpstream, type ErrorJson } from "@/testing/in-process";
 import { exportMentions, exportVisitors } from "./handlers";
 
 type Row = Record<string, unknown>;

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ListEnvelope } from "@/lib/data-api/schemas";
 import type { Sandbox } from "@/sandbox/server";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import { call, callApi, withProUpstream, ORIGIN, type ErrorJson } from "../test-support";
+import { call, callApi, withProUpstream, ORIGIN, type ErrorJson } from "@/testing/in-process";
 import { EXPORT_COLUMNS, type ExportResource } from "./columns";
 import { exportMentions, exportStatus, exportVisitors } from "./handlers";
 

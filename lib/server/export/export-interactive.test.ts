@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Sandbox } from "@/sandbox/server";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import { onServerFakeTime, sessionCookie, startUpstream, ORIGIN } from "../test-support";
+import { onServerFakeTime, sessionCookie, startUpstream, ORIGIN } from "@/testing/in-process";
 import { dataApiForKey } from "../upstream";
 import { exportVisitors } from "./handlers";
 

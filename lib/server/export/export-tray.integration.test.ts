@@ -14,7 +14,7 @@ import * as visitorsRoute from "@/app/api/export/visitors/route";
 import type { Sandbox } from "@/sandbox/server";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { serverContext } from "../context";
-import { call, onServerFakeTime, sessionCookie, withProUpstream, ORIGIN, type ErrorJson } from "../test-support";
+import { call, onServerFakeTime, sessionCookie, withProUpstream, ORIGIN, type ErrorJson } from "@/testing/in-process";
 import { cancelExport, exportMentions, exportStatus, exportVisitors } from "./handlers";
 import { MAX_RUNNING_EXPORTS, newExportId, type ExportStatus } from "./registry";
 import { EXPORT_IDLE_MS } from "./stream";

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { Sandbox } from "@/sandbox/server";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { serverContext, setServerContext } from "../context";
-import { call, onServerFakeTime, sessionCookie, withProUpstream, ORIGIN, type ErrorJson } from "../test-support";
+import { call, onServerFakeTime, sessionCookie, withProUpstream, ORIGIN, type ErrorJson } from "@/testing/in-process";
 import { EXPORT_COLUMNS, type ExportResource } from "./columns";
 import { exportMentions, exportStatus, exportVisitors } from "./handlers";
 

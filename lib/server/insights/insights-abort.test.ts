@@ -9,7 +9,7 @@ import { DEMO_KEYS } from "@/sandbox/keys";
 import { onFakeTime } from "@/lib/fake-time";
 import { serverContext, type InsightsPolicy } from "../context";
 import { createMemoryInsightsStore } from "../stores/insights";
-import { callApi, serverContextPerTest, sessionCookie, TEST_NOW, upstreamForFile, type Called, type ErrorJson } from "../test-support";
+import { callApi, serverContextPerTest, sessionCookie, TEST_NOW, upstreamForFile, type Called, type ErrorJson } from "@/testing/in-process";
 import { discardKey, rateBudgetForKey } from "../upstream";
 import { insightsContext } from "./context";
 import { UPSTREAM_CONCURRENCY } from "./listing";

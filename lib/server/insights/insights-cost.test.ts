@@ -15,7 +15,7 @@ import { serverContext, type InsightsPolicy } from "../context";
 import { createMemoryInsightsStore } from "../stores/insights";
 import { onFakeTime } from "@/lib/fake-time";
 import * as session from "../session-routes";
-import { call, callApi, ORIGIN, serverContextPerTest, sessionCookie, TEST_NOW, upstreamForFile } from "../test-support";
+import { call, callApi, ORIGIN, serverContextPerTest, sessionCookie, TEST_NOW, upstreamForFile } from "@/testing/in-process";
 import { discardKey, rateBudgetForKey } from "../upstream";
 import type { CompetitorsInsight } from "./competitors";
 import type { CountriesInsight } from "./countries";

@@ -5,7 +5,7 @@
 // parameters mean (the last 30 days ending today in tz, buckets by the range's length).
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import { callApi, comparedInsightRoutes, insightRoutes, sessionCookie, upstreamForFile, type ErrorJson } from "../test-support";
+import { callApi, comparedInsightRoutes, insightRoutes, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
 import type { CountriesInsight } from "./countries";
 import type { SourcesInsight } from "./sources";
 import type { TrendInsight } from "./trend";

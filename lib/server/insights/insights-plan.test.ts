@@ -14,7 +14,7 @@ import { onFakeTime } from "@/lib/fake-time";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { serverContext, upstreamFor, type ServerContext } from "../context";
 import { createMemoryInsightsStore } from "../stores/insights";
-import { callApi, insightRoutes, serverContextPerTest, sessionCookie, TEST_NOW, upstreamForFile } from "../test-support";
+import { callApi, insightRoutes, serverContextPerTest, sessionCookie, TEST_NOW, upstreamForFile } from "@/testing/in-process";
 import { discardKey, rateBudgetForKey } from "../upstream";
 import type { PlatformsInsight } from "./platforms";
 import type { QueriesInsight } from "./queries";

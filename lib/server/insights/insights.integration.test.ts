@@ -12,7 +12,7 @@ import { DEMO_KEYS } from "@/sandbox/keys";
 import { serverContext, type InsightsPolicy } from "../context";
 import { createMemoryInsightsStore } from "../stores/insights";
 import { onFakeTime } from "@/lib/fake-time";
-import { callApi, comparedInsightRoutes, insightRoutes, serverContextPerTest, sessionCookie, upstreamForFile } from "../test-support";
+import { callApi, comparedInsightRoutes, insightRoutes, serverContextPerTest, sessionCookie, upstreamForFile } from "@/testing/in-process";
 import { discardKey, rateBudgetForKey } from "../upstream";
 import type { CompetitorsInsight } from "./competitors";
 import type { CountriesInsight } from "./countries";

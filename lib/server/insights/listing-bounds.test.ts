@@ -9,7 +9,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { serverContext, type InsightsPolicy } from "../context";
 import { createMemoryInsightsStore } from "../stores/insights";
-import { callApi, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "../test-support";
+import { callApi, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
 import { discardKey } from "../upstream";
 
 const sandbox = upstreamForFile({ visitors: 20_000 });

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { serverContext } from "../context";
 import { createMemoryInsightsStore } from "../stores/insights";
-import { callApi, insightRoutes, serverContextPerTest, sessionCookie, upstreamForFile } from "../test-support";
+import { callApi, insightRoutes, serverContextPerTest, sessionCookie, upstreamForFile } from "@/testing/in-process";
 import { discardKey } from "../upstream";
 import type { SentimentInsight } from "./sentiment";
 import type { TrendInsight } from "./trend";

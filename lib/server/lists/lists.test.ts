@@ -13,7 +13,7 @@ import { resolveListRange } from "@/lib/range/list-range";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { serverContext } from "../context";
 import { createMemoryInsightsStore } from "../stores/insights";
-import { callApi, serverContextPerTest, sessionCookie, TEST_NOW, upstreamForFile, type ErrorJson } from "../test-support";
+import { callApi, serverContextPerTest, sessionCookie, TEST_NOW, upstreamForFile, type ErrorJson } from "@/testing/in-process";
 import { discardKey } from "../upstream";
 import { mentionMatcher } from "./mentions";
 

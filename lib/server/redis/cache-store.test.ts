@@ -15,7 +15,7 @@ import { createSharedRequestCache, RedisCacheStore, RedisSharedFlight, Resilient
 import { createResilientInsightsStore } from "./insights";
 import type { RedisLink } from "./connection";
 import { sealerFor } from "./sealed";
-import { redisForFile, until } from "./test-support";
+import { redisForFile, until } from "@/testing/redis-links";
 
 const redis = redisForFile();
 const SECRET = "test-only-session-secret-0123456789abcdef";

@@ -9,7 +9,7 @@ import { closeSharedRedis, redactRedisUrl, sharedRedis, viaRedis, type RedisLink
 import { freePort } from "@/testing/ports";
 import { createSharedBudget } from "./budget";
 import { startInstanceHeartbeat } from "./instances";
-import { redisForFile, TEST_PREFIX, until } from "./test-support";
+import { redisForFile, TEST_PREFIX, until } from "@/testing/redis-links";
 
 const health = () => GET(new Request("http://localhost:3000/api/health"), undefined);
 

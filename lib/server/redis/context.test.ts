@@ -9,10 +9,10 @@ import * as viewsRoute from "@/app/api/views/route";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { resetServerContext, serverContext, setServerContext } from "../context";
 import * as session from "../session-routes";
-import { call, callApi, ORIGIN, sessionCookie, TEST_SECRET, upstreamForFile } from "../test-support";
+import { call, callApi, ORIGIN, sessionCookie, TEST_SECRET, upstreamForFile } from "@/testing/in-process";
 import { closeSharedRedis } from "./connection";
 import { createResilientInsightsStore } from "./insights";
-import { redisForFile, until } from "./test-support";
+import { redisForFile, until } from "@/testing/redis-links";
 
 const sandbox = upstreamForFile({ cacheTtlMs: 60_000 });
 const redis = redisForFile();

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { exportStatusContract, iso, record } from "../export/registry.contract";
 import { MAX_EXPORTS_PER_OWNER, STALE_MS } from "../export/registry";
 import { RedisExportStatusStore, ResilientExportStatusStore } from "./export-status";
-import { redisForFile, until } from "./test-support";
+import { redisForFile, until } from "@/testing/redis-links";
 
 const redis = redisForFile();
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { keyVerdictContract } from "../stores/key-verdicts.contract";
 import { createRedisKeyVerdictStore, createResilientKeyVerdictStore } from "./key-verdicts";
-import { redisForFile, until } from "./test-support";
+import { redisForFile, until } from "@/testing/redis-links";
 
 const redis = redisForFile();
 

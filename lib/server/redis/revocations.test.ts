@@ -8,7 +8,7 @@ import { revocationContract } from "../stores/revocations.contract";
 import { RedisCacheStore } from "./cache-store";
 import { createRedisRevocationStore, createResilientRevocationStore } from "./revocations";
 import { sealerFor } from "./sealed";
-import { redisForFile, until } from "./test-support";
+import { redisForFile, until } from "@/testing/redis-links";
 
 const redis = redisForFile();
 

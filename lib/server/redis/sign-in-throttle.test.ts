@@ -4,7 +4,7 @@
 // instead of failing the sign-in.
 import { describe, expect, it } from "vitest";
 import { createSignInThrottle } from "../sign-in-throttle";
-import { redisForFile, until } from "./test-support";
+import { redisForFile, until } from "@/testing/redis-links";
 
 const redis = redisForFile();
 

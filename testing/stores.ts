@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach } from "vitest";
-import type { StoreConfig, StoreKind } from "./database";
-import type { SealingSecrets } from "./secrets";
-import { openStore, type Store, type StoreOptions } from "./store";
-import { startTestPostgres, type TestPostgres } from "@/testing/postgres";
+import type { StoreConfig, StoreKind } from "@/lib/store/database";
+import type { SealingSecrets } from "@/lib/store/secrets";
+import { openStore, type Store, type StoreOptions } from "@/lib/store/store";
+import { startTestPostgres, type TestPostgres } from "./postgres";
 
 export const STORE_KINDS: StoreKind[] = ["embedded", "postgres"];
 

@@ -2,8 +2,8 @@
 // links to it, each one an "instance" (its own ioredis client) that reconnects within ~50 ms, with its
 // log lines kept for the test to read. Everything made here is closed after the file.
 import { afterAll, beforeAll } from "vitest";
-import { connectRedis, type RedisLink } from "./connection";
-import { startTestRedis, type TestRedis } from "@/testing/redis";
+import { connectRedis, type RedisLink } from "@/lib/server/redis/connection";
+import { startTestRedis, type TestRedis } from "./redis";
 
 export const TEST_PREFIX = "wa-test:";
 

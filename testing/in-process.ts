@@ -1,13 +1,14 @@
-// Test support for the route handler tests: a sandbox on a free port as the upstream (real HTTP),
-// the environment pointing at it, and small helpers to call a handler like Next would.
+// The app's route handlers called in-process, as Next would call them, for the tests that do: a sandbox
+// on a free port as the upstream (real HTTP), the environment pointing at it, a session cookie, and
+// server work on fake time with every upstream request counted.
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { countedTransport, onFakeTime } from "@/lib/fake-time";
-import { serverContext, setServerContext } from "./context";
-import { apiRoutes, handleApiGet } from "./routes";
+import { serverContext, setServerContext } from "@/lib/server/context";
+import { apiRoutes, handleApiGet } from "@/lib/server/routes";
 import { startSandbox, type Sandbox } from "@/sandbox/server";
-import { setRuntimeFlags } from "./runtime-flags";
-import { SESSION_COOKIE, sealSession } from "./session";
+import { setRuntimeFlags } from "@/lib/server/runtime-flags";
+import { SESSION_COOKIE, sealSession } from "@/lib/server/session";
 
 export const TEST_NOW = "2026-11-20T12:00:00Z";
 

@@ -1,4 +1,4 @@
-// Another process holding the embedded store of a directory (test-fixtures/hold-store.ts): the "other
+// Another process holding the embedded store of a directory (fixtures/hold-store.ts): the "other
 // instance" of the store's lock tests and of the store bench's start without the store. No vitest
 // here, so the bench can use it too.
 import { spawn } from "node:child_process";
@@ -12,9 +12,9 @@ export type StoreHolder = {
   kill(signal?: NodeJS.Signals): Promise<void>;
 };
 
-/** Another process opening the embedded store in `dataDir` (test-fixtures/hold-store.ts). */
+/** Another process opening the embedded store in `dataDir` (fixtures/hold-store.ts). */
 export async function startStoreHolder(dataDir: string): Promise<StoreHolder> {
-  const file = fileURLToPath(new URL("./test-fixtures/hold-store.ts", import.meta.url));
+  const file = fileURLToPath(new URL("./fixtures/hold-store.ts", import.meta.url));
   const child = spawn(process.execPath, ["--import", "tsx", file, dataDir], { stdio: ["ignore", "pipe", "inherit"] });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const line = await new Promise<string>((resolve, reject) => {
