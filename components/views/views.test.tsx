@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 // The "Save view" dialog and the header's "Views" over a URL (nuqs' testing adapter) and the app's
 // own /api/views handlers over a real embedded store (components/test-utils/app-routes.ts; the routes
-// themselves are tested over HTTP on both databases in lib/server/view-routes.test.ts, and end to end
+// themselves are tested over HTTP on both databases in lib/views/routes.test.ts, and end to end
 // in e2e/saved-views.spec.ts): what is saved from the URL (the page's own parameters, no paging, a
 // preset range relative or fixed as chosen), errors in plain words on their field, the list as links,
 // rename and delete in place, and the keyboard and accessible names of both.

@@ -42,8 +42,10 @@ async function targets(): Promise<Target[]> {
       const marker = raw.indexOf("__catch_all__");
       const urlSegments = marker < 0 ? raw : [...raw.slice(0, marker), ...raw.slice(marker + 1)];
       const params = marker < 0 ? [] : raw.slice(marker + 1);
-      for (const method of exported) {
-        out.push({ label: `${method} /api/${urlSegments.join("/")}`, url: `${ORIGIN}/api/${urlSegments.join("/")}?format=csv`, params, method, handler: mod[method]! });
+      // Next answers HEAD with GET's handler where a file has none of its own.
+      const methods = exported.includes("GET") && !exported.includes("HEAD") ? [...exported, "HEAD" as const] : exported;
+      for (const method of methods) {
+        out.push({ label: `${method} /api/${urlSegments.join("/")}`, url: `${ORIGIN}/api/${urlSegments.join("/")}?format=csv`, params, method, handler: (mod[method] ?? mod.GET)! });
       }
     }
   }

@@ -29,6 +29,13 @@ export function json(data: unknown, init: { status?: number; headers?: HeadersIn
   return new Response(body, { status: init.status ?? 200, headers });
 }
 
+/** A success without a body (204), never cached. */
+export function noContent(headers: HeadersInit = {}): Response {
+  const h = new Headers(headers);
+  h.set("Cache-Control", "no-store");
+  return new Response(null, { status: 204, headers: h });
+}
+
 /**
  * Retry-After as sent to the browser: whole seconds, 1 to MAX_RETRY_AFTER_SECONDS, whatever the
  * source said (an upstream's header is capped when parsed; this also bounds this app's own values).

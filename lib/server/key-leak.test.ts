@@ -5,8 +5,13 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { secretPart } from "@/lib/data-api/redact";
 import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
-import * as session from "./session-routes";
+import * as demoKeysRoute from "@/app/api/session/demo-keys/route";
+import * as sessionRoute from "@/app/api/session/route";
 import { apiRoute, call, onServerFakeTime, sessionCookie, upstreamForFile } from "@/testing/in-process";
+
+/** The session's routes as Next calls them. */
+const session = { signIn: sessionRoute.POST, readSession: sessionRoute.GET, signOut: sessionRoute.DELETE, listDemoKeys: demoKeysRoute.GET };
+
 
 const sandbox = upstreamForFile();
 const seen: string[] = [];

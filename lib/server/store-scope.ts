@@ -7,33 +7,19 @@
 // app/api call `storeScope`, the store's reads in the BFF's table are declared with `storeRead`, and a
 // route that learns what it derives from only from its input (a rule's preview) calls `requireResource`.
 import "server-only";
-import type { z } from "zod";
 import type { ActivityAction } from "@/lib/activity/actions";
 import { DataApiError } from "@/lib/data-api/errors";
 import { endpoints } from "@/lib/data-api/endpoints";
-import type { WorkspaceId } from "@/lib/store/schema";
-import type { Store } from "@/lib/store/store";
 import { serverContext } from "./context";
 import { isSameOrigin, sameOriginRejected } from "./csrf";
-import { finalError, invalidParameter, mapUpstreamError, unauthorized } from "./http";
+import { finalError, mapUpstreamError, unauthorized } from "./http";
 import { keyStanding, type StoreResource } from "./key-standing";
-import { readJsonObject } from "./request-body";
+import { jsonBodyOf } from "./request-body";
+import type { StoreScope } from "./route-types";
 import { getRequestSession, revokeSession, type PageSession, type Session } from "./session";
 
 export type { StoreResource } from "./key-standing";
-
-/** The store, the session's workspace, and who is asking: the key, and its hint for the activity list. */
-export type StoreScope = {
-  store: Store;
-  workspace: WorkspaceId;
-  apiKey: string;
-  keyHint: string;
-  /**
-   * Records a change the route just made in the workspace's activity list, with the session's key
-   * hint: one line per change (`await record("rule.added", sentence)`), whatever the domain.
-   */
-  record(action: ActivityAction, subject: string): Promise<void>;
-};
+export type { StoreScope } from "./route-types";
 
 export type StoreScopeOptions = {
   /** A write (POST, PUT, PATCH, DELETE): the same-origin check comes first. */
@@ -101,11 +87,4 @@ export function storeRead<C extends { session: PageSession }, I, R>(derivesFrom:
   return async (ctx, input) => resolve(await sessionStoreScope(ctx.session, derivesFrom ?? undefined), input, ctx);
 }
 
-/** The request's JSON object read with `schema`, or a 400 naming the first bad field (`body` when it is not a JSON object). */
-export async function jsonBodyOf<S extends z.ZodType>(req: Request, schema: S, example: string): Promise<z.output<S>> {
-  const raw = await readJsonObject(req, example);
-  const parsed = schema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  throw invalidParameter(String(issue.path[0] ?? "body"), issue.message);
-}
+export { jsonBodyOf };

@@ -13,7 +13,7 @@ import { apiRouteFiles } from "@/testing/api-routes";
 import type { ApiClient, ErrorBody } from "@/testing/production";
 import { expectRefusal, OTHER_SITE, signedIn, signedOut, WORKSPACE_KEYS } from "@/testing/system";
 import { apiWriteRoutes } from "./routes";
-import type { SavedViewBody } from "./view-routes";
+import type { SavedViewBody } from "@/lib/views/routes";
 
 const WRITE_METHODS = ["POST", "PUT", "PATCH", "DELETE"] as const;
 type WriteRoute = { method: (typeof WRITE_METHODS)[number]; template: string };

@@ -1,6 +1,6 @@
 // The one declaration of each page's own URL parameters: the pages that take a query (their
 // search-params.ts build their parsers from it, the overview reads its URL through it) and the saved
-// views route (lib/server/view-routes.ts), which stores a query only when it holds the page's own
+// views' schema (lib/views/schema.ts), which stores a query only when it holds the page's own
 // parameters. A parameter added to a page here is known to both at once; a test fails if a page's
 // parsers and this list part ways.
 import { RANGE_PRESETS, type RangePresetId } from "@/lib/range/date-range";

@@ -10,7 +10,8 @@ import { intentLabelOf } from "@/lib/columns/labels";
 import type { Sandbox } from "@/sandbox/server";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { ORIGIN, withProUpstream, type ErrorJson } from "@/testing/in-process";
-import { exportMentions, exportVisitors } from "./handlers";
+import { GET as exportMentions } from "@/app/api/export/mentions/route";
+import { GET as exportVisitors } from "@/app/api/export/visitors/route";
 
 type Row = Record<string, unknown>;
 

@@ -8,7 +8,7 @@ import type { Sandbox } from "@/sandbox/server";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { onServerFakeTime, sessionCookie, startUpstream, ORIGIN } from "@/testing/in-process";
 import { dataApiForKey } from "../upstream";
-import { exportVisitors } from "./handlers";
+import { GET as exportVisitors } from "@/app/api/export/visitors/route";
 
 let sandbox: Sandbox;
 

@@ -9,7 +9,9 @@ import { DEMO_KEYS } from "@/sandbox/keys";
 import { serverContext, setServerContext } from "../context";
 import { call, onServerFakeTime, sessionCookie, withProUpstream, ORIGIN, type ErrorJson } from "@/testing/in-process";
 import { EXPORT_COLUMNS, type ExportResource } from "./columns";
-import { exportMentions, exportStatus, exportVisitors } from "./handlers";
+import { GET as exportMentions } from "@/app/api/export/mentions/route";
+import { GET as exportStatus } from "@/app/api/export/status/route";
+import { GET as exportVisitors } from "@/app/api/export/visitors/route";
 
 type Row = Record<string, unknown>;
 

@@ -1,5 +1,4 @@
-// The export routes as plain `(req) => Promise<Response>` functions (mounted by thin files under
-// app/api/export):
+// The export routes' handlers (mounted by app/api/export/**/route.ts, which declare their access):
 // - GET /api/export/visitors|mentions?…filters&format&id: the download itself, meant for the browser's
 //   own download (a link with `download`; cross-site requests are refused where the route is mounted,
 //   lib/server/csrf.ts): the session (401), the export id (the browser makes it, so the tray knows it
@@ -9,23 +8,23 @@
 //   recorded under it too, so the tray says why a download failed (a browser shows no error body).
 //   A download nobody reads (paused, stalled, never read) ends after EXPORT_IDLE_MS as failed
 //   (`download_idle`), and stops heartbeating once nothing has read it for that long.
-// - HEAD on a download: 405 (exportHead). Next would answer it by running GET without reading the
-//   body: an export started, held running by its heartbeat, taking one of the key's places.
+// - HEAD on a download: 405 (EXPORT_HEAD_REFUSED, the route's `headRefused`). Next would answer it by
+//   running GET without reading the body: an export started, held running by its heartbeat, taking one
+//   of the key's places.
 // - GET /api/export/status?id=exp_…: one export of the session's key; without an id, the session's
 //   recent exports (the tray's list, which so survives a reload).
-// - POST /api/export/cancel?id=exp_…: stops a running export (CSRF-checked like sign-in and out).
+// - POST /api/export/cancel?id=exp_…: stops a running export (a write: from this app's pages only).
 // While it streams, an export writes its record (progress, rate-limit wait, estimate) every
 // TICK_MS when something changed and every HEARTBEAT_MS regardless, and looks for a cancel request.
 import "server-only";
 import { isDataApiError } from "@/lib/data-api/errors";
 import { mentionExportParams, visitorExportParams } from "@/lib/data-api/params";
-import { queryOf } from "../routes";
 import { getEnv } from "../env";
-import { errorForBrowser, errorResponse, finalError, invalidParameter, json, unauthorized, withErrors } from "../http";
+import { errorForBrowser, finalError, invalidParameter, json } from "../http";
 import { keyId } from "../key-id";
 import { serverContext } from "../context";
-import { isSameOrigin } from "../csrf";
-import { getRequestSession, type Session } from "../session";
+import { queryOf } from "../route";
+import type { Session } from "../session";
 import { maskKey, rateBudgetForKey } from "../upstream";
 import type { ExportResource } from "./columns";
 import { EXPORT_PAGE_SIZE, exportFilenameFor, exportResponse, type ExportRequest } from "./export-response";
@@ -61,7 +60,7 @@ function describeError(error: unknown): string {
   return "non-error thrown";
 }
 
-const SUBJECT: Record<ExportResource, string> = { visitors: "the visitor export", mentions: "the mention export" };
+export const EXPORT_SUBJECT: Record<ExportResource, string> = { visitors: "the visitor export", mentions: "the mention export" };
 
 /** What the browser is told about a failure (the error shape's fields): as the route would answer it. */
 function statusError(error: unknown, resource: ExportResource): NonNullable<ExportRecord["error"]> {
@@ -69,7 +68,7 @@ function statusError(error: unknown, resource: ExportResource): NonNullable<Expo
   if (isExportIntegrityError(error)) return { code: "unexpected_response", message: error.message };
   if (isExportIdleError(error)) return { code: "download_idle", message: error.message };
   if (isDataApiError(error)) {
-    const mapped = errorForBrowser(error, SUBJECT[resource]).error;
+    const mapped = errorForBrowser(error, EXPORT_SUBJECT[resource]).error;
     return { code: mapped.code, message: mapped.message, ...(mapped.requestId ? { request_id: mapped.requestId } : {}) };
   }
   return { code: "export_failed", message: "The export failed on the server." };
@@ -83,12 +82,6 @@ function exportIdParam(url: URL, required: boolean): string | null {
     throw invalidParameter("id", "id must be one export id: exp_ followed by 22 letters, digits, _ or -");
   }
   return ids[0]!;
-}
-
-async function signedIn(req: Request): Promise<Session> {
-  const session = await getRequestSession(req);
-  if (!session) throw unauthorized();
-  return session;
 }
 
 /** The tag that lists an export under the session that started it (a keyed hash of its id). */
@@ -123,8 +116,8 @@ function secondsLeft(apiKey: string, progress: ExportProgress, waitUntil: number
   return Math.max(byPlan, byPace);
 }
 
-async function handleExport(req: Request, resource: ExportResource): Promise<Response> {
-  const session = await signedIn(req);
+/** GET /api/export/visitors|mentions: the download of `resource` for the session's key. */
+export async function handleExport(session: Session, req: Request, resource: ExportResource): Promise<Response> {
   const url = new URL(req.url);
   const id = exportIdParam(url, false) ?? newExportId();
   const ctx = serverContext();
@@ -302,25 +295,17 @@ async function handleExport(req: Request, resource: ExportResource): Promise<Res
   }
 }
 
-export const exportVisitors = withErrors(SUBJECT.visitors, (req: Request) => handleExport(req, "visitors"));
-export const exportMentions = withErrors(SUBJECT.mentions, (req: Request) => handleExport(req, "mentions"));
-
 /**
- * HEAD /api/export/visitors|mentions: 405, nothing started. A download's headers (its total, its id)
+ * HEAD /api/export/visitors|mentions is refused with this: a download's headers (its total, its id)
  * exist only once an export has fetched its first page, and a HEAD never reads the body.
  */
-export async function exportHead(): Promise<Response> {
-  return errorResponse(finalError({ status: 405, code: "method_not_allowed", message: "HEAD would start an export nobody reads; GET the export to download it." }), {
-    Allow: "GET",
-  });
-}
+export const EXPORT_HEAD_REFUSED = "HEAD would start an export nobody reads; GET the export to download it.";
 
 /**
  * GET /api/export/status?id=exp_…: an export of this session's key, as ExportStatus.
  * GET /api/export/status: `{data: ExportStatus[]}`, the session's most recent exports, newest first.
  */
-export const exportStatus = withErrors("the export status", async (req: Request) => {
-  const session = await signedIn(req);
+export async function exportStatus({ session }: { session: Session }, req: Request): Promise<Response> {
   const owner = keyId(session.apiKey);
   const store = serverContext().stores.exportStatus;
   const now = serverContext().now();
@@ -333,16 +318,14 @@ export const exportStatus = withErrors("the export status", async (req: Request)
   const record = await store.get(owner, id);
   if (!record) throw finalError({ status: 404, code: "not_found", message: "No export with this id for this API key (finished exports are kept for an hour)." });
   return json(statusOf(record, now));
-});
+}
 
 /**
  * POST /api/export/cancel?id=exp_…: stops a running export of this key. 202 with its status when a
  * cancel was asked for (the export ends within a page, its download fails and nothing is saved);
  * 200 with its status when it had already ended.
  */
-export const cancelExport = withErrors("the export", async (req: Request) => {
-  if (!isSameOrigin(req)) throw finalError({ status: 403, code: "csrf_rejected", message: "This request did not come from this app's own pages." });
-  const session = await signedIn(req);
+export async function cancelExport({ session }: { session: Session }, req: Request): Promise<Response> {
   const id = exportIdParam(new URL(req.url), true)!;
   const ctx = serverContext();
   const owner = keyId(session.apiKey);
@@ -353,4 +336,4 @@ export const cancelExport = withErrors("the export", async (req: Request) => {
   await ctx.stores.exportStatus.requestCancel(owner, id, EXPORT_TTL_MS);
   ctx.runningExports.get(liveKey(owner, id))?.();
   return json(status, { status: 202 });
-});
+}

@@ -14,7 +14,7 @@ import { DEMO_KEYS } from "@/sandbox/keys";
 import { serverContext, type InsightsPolicy } from "../context";
 import { createMemoryInsightsStore } from "../stores/insights";
 import { onFakeTime } from "@/lib/fake-time";
-import * as session from "../session-routes";
+import { DELETE as signOut } from "@/app/api/session/route";
 import { call, callApi, ORIGIN, serverContextPerTest, sessionCookie, TEST_NOW, upstreamForFile } from "@/testing/in-process";
 import { discardKey, rateBudgetForKey } from "../upstream";
 import type { CompetitorsInsight } from "./competitors";
@@ -118,7 +118,7 @@ describe("insights cost on a Free key (100/min, 10/s)", () => {
     const cookie = await sessionCookie(DEMO_KEYS.free);
     const [first] = await onFake(DEMO_KEYS.free, () => load(DEMO_KEYS.free, ["sources"], RANGE, cookie));
     sandbox().reset();
-    const out = await call(session.signOut, "/api/session", { cookie, init: { method: "DELETE", headers: { origin: ORIGIN } } });
+    const out = await call(signOut, "/api/session", { cookie, init: { method: "DELETE", headers: { origin: ORIGIN } } });
     expect(out.status).toBe(200);
     expect((await callApi(`/api/insights/sources?${RANGE}`, { cookie })).status).toBe(401);
     expect(await onFake(DEMO_KEYS.free, () => load(DEMO_KEYS.free, ["sources"]))).toEqual([first]);

@@ -8,11 +8,16 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as viewsRoute from "@/app/api/views/route";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { resetServerContext, serverContext, setServerContext } from "../context";
-import * as session from "../session-routes";
+import * as demoKeysRoute from "@/app/api/session/demo-keys/route";
+import * as sessionRoute from "@/app/api/session/route";
 import { call, callApi, ORIGIN, sessionCookie, TEST_SECRET, upstreamForFile } from "@/testing/in-process";
 import { closeSharedRedis } from "./connection";
 import { createResilientInsightsStore } from "./insights";
 import { redisForFile, until } from "@/testing/redis-links";
+
+/** The session's routes as Next calls them. */
+const session = { signIn: sessionRoute.POST, readSession: sessionRoute.GET, signOut: sessionRoute.DELETE, listDemoKeys: demoKeysRoute.GET };
+
 
 const sandbox = upstreamForFile({ cacheTtlMs: 60_000 });
 const redis = redisForFile();

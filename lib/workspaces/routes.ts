@@ -3,28 +3,25 @@
 // workspace of its own brings it along: the two become one), unlinking one (its sessions end),
 // watching on and off, and deleting everything kept (the session ends). Every answer is about the
 // session's own workspace (the one its key opens); keys appear only as masked hints and their links'
-// ids. Writes pass the same-origin check of sign-in (a foreign or `null` Origin, or a cross-site
-// fetch, is a 403 and changes nothing).
+// ids. Mounted by app/api/workspace/**/route.ts, which declare each route's access: every one in the
+// store's scope (the key rechecked upstream), writes from this app's own pages only (a foreign or
+// `null` Origin, or a cross-site fetch, is a 403 and changes nothing), linking an attempt at a key.
 // "Same workspace" when linking: the Data API names no workspace, so two keys are taken to open the
 // same one when they answer the same score and ranking (value, components, `updated_at`, and every
 // ranking entry), read fresh with both keys; when a key may not read those (403), the same overview
 // of the last 30 days. Reads a moment apart can straddle an upstream update, so a mismatch is read
 // once more before the link is refused.
 import "server-only";
+import type { z } from "zod";
 import type { DataApi } from "@/lib/data-api/api";
 import { isDataApiError } from "@/lib/data-api/errors";
 import type { Overview, Ranking, Score } from "@/lib/data-api/schemas";
+import { finalError, json, noContent } from "@/lib/server/http";
+import type { StoreScope } from "@/lib/server/route-types";
+import { endSessionsOfKey, revokeSession, sessionClearCookie, type Session } from "@/lib/server/session";
+import { dataApiForKey, discardKey } from "@/lib/server/upstream";
 import type { KeptSummary, LinkedKey, Workspace } from "@/lib/store/workspaces";
-import { serverContext } from "./context";
-import { isSameOrigin, sameOriginRejected } from "./csrf";
-import { finalError, invalidParameter, json, unauthorized, withErrors } from "./http";
-import { beginKeyAttempt } from "./key-attempts";
-import { readJsonObject } from "./request-body";
-import { API_KEY_PATTERN, endSessionsOfKey, getRequestSession, revokeSession, sessionClearCookie } from "./session";
-import { storeScope, type StoreScope } from "./store-scope";
-import { dataApiForKey, discardKey } from "./upstream";
-
-const KEY_FORM_MESSAGE = "apiKey must be a workspace API key: svc_sk_live_ or svc_sk_test_ followed by letters, digits, _ or -.";
+import type { linkedKeyBody } from "./schema";
 
 /** A key linked to the workspace; `current` marks the one the session signed in with (it cannot be unlinked here). */
 export type LinkedKeyBody = { id: string; key_hint: string; linked_at: string; current: boolean };
@@ -56,18 +53,17 @@ const keptBody = (k: KeptSummary): KeptBody => ({
   activity: k.activity,
 });
 
-/** The store's one scope (store-scope.ts: the session, its key rechecked upstream; writes check the same origin first, below) and the workspace as it is. */
-async function sessionWorkspace(req: Request): Promise<Omit<StoreScope, "workspace"> & { workspace: Workspace }> {
-  const scope = await storeScope(req, { write: false });
-  const workspace = await scope.store.workspaces.workspace(scope.workspace);
-  if (!workspace) throw new Error("the session's workspace could not be read back");
-  return { ...scope, workspace };
+/** The workspace as it is. */
+async function workspaceOf({ store, workspace }: StoreScope): Promise<Workspace> {
+  const found = await store.workspaces.workspace(workspace);
+  if (!found) throw new Error("the session's workspace could not be read back");
+  return found;
 }
 
 /** GET /api/workspace */
-export const readWorkspace = withErrors("the workspace", async (req: Request) => {
-  const { apiKey, workspace } = await sessionWorkspace(req);
-  const store = await serverContext().store();
+export async function readWorkspace({ scope }: { scope: StoreScope }): Promise<WorkspaceBody> {
+  const { store, apiKey } = scope;
+  const workspace = await workspaceOf(scope);
   const ownId = store.workspaces.linkIdOf(apiKey);
   const [keys, kept] = await Promise.all([store.workspaces.linkedKeys(workspace.id), store.workspaces.keptSummary(workspace.id)]);
   const body: WorkspaceBody = {
@@ -78,34 +74,21 @@ export const readWorkspace = withErrors("the workspace", async (req: Request) =>
     time_zone: workspace.timeZone,
     kept: keptBody(kept),
   };
-  return json(body);
-});
+  return body;
+}
 
 /** PUT /api/workspace/watch: the session's key is kept sealed so the background jobs can collect. */
-export const startWatching = withErrors("watching", async (req: Request) => {
-  if (!isSameOrigin(req)) throw sameOriginRejected();
-  const { apiKey, workspace, record } = await sessionWorkspace(req);
-  const updated = await (await serverContext().store()).workspaces.setWatching(workspace.id, apiKey);
-  await record("watching.started", "");
-  return json({ watching: updated.watching });
-});
+export async function startWatching({ scope }: { scope: StoreScope }) {
+  const updated = await scope.store.workspaces.setWatching(scope.workspace, scope.apiKey);
+  await scope.record("watching.started", "");
+  return { watching: updated.watching };
+}
 
 /** DELETE /api/workspace/watch: watching off, the sealed key deleted in the same statement. */
-export const stopWatching = withErrors("watching", async (req: Request) => {
-  if (!isSameOrigin(req)) throw sameOriginRejected();
-  const { workspace, record } = await sessionWorkspace(req);
-  const updated = await (await serverContext().store()).workspaces.stopWatching(workspace.id);
-  await record("watching.stopped", "");
-  return json({ watching: updated.watching });
-});
-
-async function linkRequest(req: Request): Promise<string> {
-  const body = await readJsonObject(req, '{"apiKey": "svc_sk_..."}');
-  const { apiKey } = body as { apiKey?: unknown };
-  if (typeof apiKey !== "string") throw invalidParameter("apiKey", "apiKey must be a string: the other API key of this workspace.");
-  const trimmed = apiKey.trim();
-  if (!API_KEY_PATTERN.test(trimmed)) throw invalidParameter("apiKey", KEY_FORM_MESSAGE);
-  return trimmed;
+export async function stopWatching({ scope }: { scope: StoreScope }) {
+  const updated = await scope.store.workspaces.stopWatching(scope.workspace);
+  await scope.record("watching.stopped", "");
+  return { watching: updated.watching };
 }
 
 type Reading = { kind: "intelligence"; value: string } | { kind: "overview"; value: string } | { kind: "none" };
@@ -165,48 +148,35 @@ async function sameWorkspace(sessionKey: string, otherKey: string, signal: Abort
  * POST /api/workspace/keys {apiKey}: links another key of this workspace (it must work upstream and
  * answer the same workspace). A key that had opened a workspace of its own here brings it along
  * (`merged: true`): its history, notes, views and alerts are this workspace's now, and its sessions
- * go on, opening this one.
+ * go on, opening this one. A guessed key is refused here as at sign-in: the route counts each attempt
+ * until one links.
  */
-export const linkKey = withErrors("linking a key", async (req: Request) => {
-  if (!isSameOrigin(req)) throw sameOriginRejected();
-  const { apiKey, workspace, record } = await sessionWorkspace(req);
-  // A guessed key is refused here as at sign-in: each attempt counts until one links.
-  const attempt = await beginKeyAttempt(req, "linking");
-  const otherKey = await linkRequest(req);
-  const store = await serverContext().store();
+export async function linkKey({ scope, body, signal }: { scope: StoreScope; body: z.output<typeof linkedKeyBody>; signal?: AbortSignal }): Promise<Response> {
+  const { store, apiKey, workspace, record } = scope;
+  const otherKey = body.apiKey;
   if (otherKey !== apiKey) {
-    if (!(await sameWorkspace(apiKey, otherKey, req.signal))) {
+    if (!(await sameWorkspace(apiKey, otherKey, signal ?? new AbortController().signal))) {
       throw finalError({ status: 409, code: "conflict", message: "That key opens another workspace: its score, ranking or overview differ from this workspace's.", param: "apiKey" });
     }
   }
-  const before = (await store.workspaces.linkedKeys(workspace.id)).length;
-  const linked = await store.workspaces.linkKey(workspace.id, otherKey);
+  const before = (await store.workspaces.linkedKeys(workspace)).length;
+  const linked = await store.workspaces.linkKey(workspace, otherKey);
   // A key linked before answers its existing link: nothing changed, nothing recorded.
   if (linked.merged) await record("key.linked", `${linked.keyHint} (what it had kept came along)`);
-  else if ((await store.workspaces.linkedKeys(workspace.id)).length > before) await record("key.linked", linked.keyHint);
-  await attempt.succeeded();
-  const body: LinkBody = { id: linked.id, key_hint: linked.keyHint, linked_at: new Date(linked.linkedAt).toISOString(), merged: linked.merged };
-  return json(body, { status: 201 });
-});
+  else if ((await store.workspaces.linkedKeys(workspace)).length > before) await record("key.linked", linked.keyHint);
+  const answer: LinkBody = { id: linked.id, key_hint: linked.keyHint, linked_at: new Date(linked.linkedAt).toISOString(), merged: linked.merged };
+  return json(answer, { status: 201 });
+}
 
 const noSuchKey = () => finalError({ status: 404, code: "not_found", message: "This workspace has no linked key with that id (it may have been unlinked already)." });
-
-/** The session itself, for ending it (storeScope has already judged it). */
-async function currentSession(req: Request) {
-  const session = await getRequestSession(req);
-  if (!session) throw unauthorized();
-  return session;
-}
 
 /**
  * DELETE /api/workspace/keys/{id}: unlinks a key other than the session's own (409 for that one):
  * every session of it ends, and it opens a workspace of its own again, made on its next sign-in.
  */
-export const unlinkKey = withErrors("unlinking a key", async (req: Request, ctx: { params: Promise<{ id?: string }> }) => {
-  const { store, workspace, apiKey, record } = await storeScope(req, { write: true });
-  const { id } = await ctx.params;
-  // Anything that is not a link id of ours is simply not found.
-  if (typeof id !== "string" || !/^lk_[A-Za-z0-9_-]{22}$/.test(id)) throw noSuchKey();
+export async function unlinkKey({ scope, params }: { scope: StoreScope; params: { id: string } }): Promise<Response> {
+  const { store, workspace, apiKey, record } = scope;
+  const { id } = params;
   // Refused here, before the store does: the route's own answer is the same in every build, whatever
   // becomes of a store error on its way out.
   if (id === store.workspaces.linkIdOf(apiKey)) {
@@ -216,23 +186,20 @@ export const unlinkKey = withErrors("unlinking a key", async (req: Request, ctx:
   if (!unlinked) throw noSuchKey();
   await endSessionsOfKey(unlinked.id);
   await record("key.unlinked", unlinked.keyHint);
-  return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
-});
+  return noContent();
+}
 
 /**
  * DELETE /api/workspace {confirm: "delete"}: deletes everything the dashboard keeps for the
  * workspace (every per-workspace table, the kept key, the keys' links) and ends the session. The
  * sessions of the workspace's other keys end too: their workspace is gone, and they would otherwise
- * go on into a new, empty one unawares. Anything but `confirm: "delete"` is a 400 naming `confirm`.
+ * go on into a new, empty one unawares. Anything but `confirm: "delete"` is a 400 naming `confirm`
+ * (the route's body).
  */
-export const deleteWorkspace = withErrors("deleting what is kept", async (req: Request) => {
-  const { store, workspace } = await storeScope(req, { write: true });
-  const session = await currentSession(req);
-  const body = await readJsonObject(req, '{"confirm": "delete"}');
-  if (body.confirm !== "delete") throw invalidParameter("confirm", 'confirm must be "delete": everything kept for this workspace is deleted, which cannot be undone.');
+export async function deleteWorkspace({ scope: { store, workspace }, session }: { scope: StoreScope; session: Session }, req: Request): Promise<Response> {
   const keys = (await store.workspaces.deleteWorkspace(workspace)) ?? [];
   for (const key of keys) await endSessionsOfKey(key.id);
   // By its id too: refused even where the key's revocation cannot be read (no store).
   await revokeSession(session);
-  return new Response(null, { status: 204, headers: { "Cache-Control": "no-store", "Set-Cookie": sessionClearCookie(req) } });
-});
+  return noContent({ "Set-Cookie": sessionClearCookie(req) });
+}

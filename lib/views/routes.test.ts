@@ -12,7 +12,7 @@ import type { Store } from "@/lib/store/store";
 import { STORE_KINDS, storesForFile } from "@/testing/stores";
 import { MAX_SAVED_VIEWS } from "@/lib/store/views";
 import { call, ORIGIN, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
-import type { SavedViewBody } from "./view-routes";
+import type { SavedViewBody } from "./routes";
 
 upstreamForFile();
 const stores = storesForFile();

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { MAX_SAVED_VIEWS } from "@/lib/store/views";
 import type { ApiClient } from "@/testing/production";
 import { expectRefusal, inParallel, signedIn, WORKSPACE_KEYS, type Refusal } from "@/testing/system";
-import type { SavedViewBody } from "./view-routes";
+import type { SavedViewBody } from "./routes";
 
 let api: ApiClient;
 let taken: SavedViewBody;

@@ -21,11 +21,11 @@ import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
 import type { StoreConfig, StoreKind } from "@/lib/store/database";
 import type { Store } from "@/lib/store/store";
 import { STORE_KINDS, storesForFile } from "@/testing/stores";
-import { serverContext } from "./context";
-import { createSignInThrottle } from "./sign-in-throttle";
-import { createMemoryRevocationStore } from "./stores/revocations";
+import { serverContext } from "@/lib/server/context";
+import { createSignInThrottle } from "@/lib/server/sign-in-throttle";
+import { createMemoryRevocationStore } from "@/lib/server/stores/revocations";
 import { call, callApi, ORIGIN, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
-import type { LinkBody, WorkspaceBody } from "./workspace-routes";
+import type { LinkBody, WorkspaceBody } from "./routes";
 
 upstreamForFile();
 const stores = storesForFile();

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS, deriveDemoKey, REVOKED_KEY } from "@/sandbox/keys";
 import type { ApiClient } from "@/testing/production";
 import { expectRefusal, signedIn, WORKSPACE_KEYS, type Refusal } from "@/testing/system";
-import type { LinkBody, WorkspaceBody } from "./workspace-routes";
+import type { LinkBody, WorkspaceBody } from "./routes";
 
 let api: ApiClient;
 /** A session of a key of another upstream workspace, which has opened a workspace of its own. */
