@@ -1,4 +1,39 @@
 // The /api routes as the source declares them (lib/server/route-files.ts: every route file under
-// app/api and the methods it exports), for tests that hold every route to a rule: a route added later
-// is walked without touching a test.
-export { apiRouteFiles, HTTP_METHODS, type HttpMethod } from "@/lib/server/route-files";
+// app/api and the methods it exports), for tests that hold every route to a rule, and the handler Next
+// would call for a request, imported from its route file: a route added later is walked, and
+// answered in-process, without touching a test.
+import { checkRequest } from "@/lib/server/front-server";
+import { apiRouteFiles, matchRouteFile, type HttpMethod, type RouteFile } from "@/lib/server/route-files";
+
+export { apiRouteFiles, HTTP_METHODS, isCatchAll, isDynamic, WRITE_METHODS, type HttpMethod, type RouteFile } from "@/lib/server/route-files";
+
+type NextHandler = (req: Request, ctx: { params: Promise<Record<string, string | string[] | undefined>> }) => Promise<Response>;
+
+/** A route file's module: its exported methods. */
+export async function routeModule(route: RouteFile): Promise<Partial<Record<HttpMethod, NextHandler>>> {
+  return (await import(route.file)) as Partial<Record<HttpMethod, NextHandler>>;
+}
+
+let files: RouteFile[] | undefined;
+
+/**
+ * Answers `req` as Next's router would: the route file its path names (`segments`, when given, are the
+ * path after /api as the router hands it over, for paths a URL cannot carry), its method's handler
+ * (HEAD by GET's where the file has none); a method the file has no handler for is refused as the
+ * production entry refuses it before Next (front-server.ts: a JSON 405 whose Allow lists the path's methods).
+ */
+export async function answerAsNext(req: Request, segments?: string[]): Promise<Response> {
+  files ??= apiRouteFiles();
+  const match = matchRouteFile(files, segments ?? new URL(req.url).pathname);
+  if (!match) return new Response(null, { status: 404 });
+  const mod = await routeModule(match.route);
+  const handler = mod[req.method as HttpMethod] ?? (req.method === "HEAD" ? mod.GET : undefined);
+  if (!handler) return methodRefused(req);
+  return handler(req, { params: Promise.resolve(match.params) });
+}
+
+function methodRefused(req: Request): Response {
+  const refusal = checkRequest(req.method, new URL(req.url).pathname);
+  if (!refusal) return new Response(null, { status: 405 });
+  return Response.json({ error: { code: refusal.code, message: refusal.message } }, { status: refusal.status, headers: refusal.allow ? { Allow: refusal.allow } : {} });
+}

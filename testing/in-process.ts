@@ -4,22 +4,23 @@
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { countedTransport, onFakeTime } from "@/lib/fake-time";
+import { answerAsNext, apiRouteFiles } from "./api-routes";
 import { serverContext, setServerContext } from "@/lib/server/context";
-import { apiRoutes, handleApiGet } from "@/lib/server/routes";
+import { insightRoutes as insightsTable } from "@/lib/server/insights/routes";
 import { startSandbox, type Sandbox } from "@/sandbox/server";
 import { setRuntimeFlags } from "@/lib/server/runtime-flags";
 import { SESSION_COOKIE, sealSession } from "@/lib/server/session";
 
 export const TEST_NOW = "2026-11-20T12:00:00Z";
 
-/** The insights routes of the route table, by name (`trend` for /api/insights/trend): tests read them here, never from a list of their own. */
-export const insightRoutes = (): string[] => Object.keys(apiRoutes).flatMap((p) => (p.startsWith("/insights/") ? [p.slice("/insights/".length)] : []));
+/** The insights routes, by name (`trend` for /api/insights/trend), from their route files under app/api/insights: tests read them here, never from a list of their own. */
+export const insightRoutes = (): string[] => apiRouteFiles().flatMap(({ segments }) => (segments.length === 2 && segments[0] === "insights" ? [segments[1]!] : []));
 
-/** Of those, the ones with a `previous` (their query takes `compare`). */
+/** Of those, the ones with a `previous` (their query takes `compare`), as their definitions declare. */
 export const comparedInsightRoutes = (): string[] =>
   insightRoutes().filter((name) => {
-    const def = apiRoutes[`/insights/${name}` as keyof typeof apiRoutes];
-    return "query" in def && "compare" in def.query.shape;
+    const def = (insightsTable as Record<string, { query: { shape: object } } | undefined>)[`/insights/${name}`];
+    return def !== undefined && "compare" in def.query.shape;
   });
 export const TEST_SECRET = "test-only-session-secret-0123456789abcdef";
 export const ORIGIN = "http://localhost:3000";
@@ -122,28 +123,22 @@ export async function call<T = Record<string, unknown>>(
   return { status: res.status, headers: res.headers, text, body: body as T };
 }
 
-/** The segments Next gives the catch-all for a URL: the path after /api, split and decoded. */
-function apiSegments(url: string): string[] {
-  return new URL(url).pathname.replace(/^\/api\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
-}
-
 /**
- * The BFF's one GET handler (app/api/[[...path]]) as a plain handler for `call`: segments from the
- * request URL, unless the call gives `params: { path: [...] }` (what the router passes for odd paths).
+ * Any /api route as a plain handler for `call`: the route file Next would choose for the request's
+ * path, its method's handler (testing/api-routes.ts). `params: { path: [...] }` gives the segments after
+ * /api as the router would hand them over, for paths a URL cannot carry.
  */
-export const apiRoute = (req: Request, ctx: { params: Promise<{ path?: string[] }> }) =>
-  ctx.params.then((p) => handleApiGet(req, { params: Promise.resolve({ path: p.path ?? apiSegments(req.url) }) }));
+export const apiRoute = async (req: Request, ctx: { params: Promise<{ path?: string[] }> }): Promise<Response> => answerAsNext(req, (await ctx.params).path);
 
 /**
- * GET /api/... through the BFF's one handler (app/api/[[...path]]), as Next calls it: the path's
- * segments after /api, decoded (pass `segments` to give them as the router would for odd paths).
+ * A request to /api/... (GET unless `init` says otherwise) answered by its route file, as Next calls
+ * it; `segments` gives the path after /api as the router would hand it over, for odd paths.
  */
 export async function callApi<T = Record<string, unknown>>(
   path: string,
   options: { cookie?: string; init?: RequestInit; segments?: string[] } = {},
 ): Promise<Called<T>> {
-  const segments = options.segments ?? apiSegments(`${ORIGIN}${path}`);
-  return call<T>(handleApiGet, path, { ...options, params: { path: segments } });
+  return call<T>(apiRoute, path, { ...options, ...(options.segments ? { params: { path: options.segments } } : {}) });
 }
 
 export type ErrorJson = { error: { code: string; message: string; param?: string; request_id?: string } };

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 // Settings' alerts against the app's own /api/alerts handlers over a real embedded store
-// (components/test-utils/app-routes.ts) and a real HTTP receiver on 127.0.0.1
+// (testing/app-fetch.ts) and a real HTTP receiver on 127.0.0.1
 // (testing/webhook-receiver.ts): a webhook added by keyboard, a refused URL said on its field in the
 // dashboard's words, the secret shown once and the one the receiver's library verifies a test with,
 // the test's delivery listed once the table polls (on fake time); the rule preview asked only once
@@ -10,7 +10,7 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { startReceiver, verifySignature, type Receiver } from "@/testing/webhook-receiver";
-import { appRoutesAsFetch, type SentRequest } from "@/components/test-utils/app-routes";
+import { appRoutesAsFetch, type SentRequest } from "@/testing/app-fetch";
 import { renderWithProviders } from "@/components/test-utils/render";
 import { DELIVERY_POLL_MS } from "@/lib/queries/alerts";
 import { ViewerTimeZoneProvider } from "@/lib/range/use-date-range";

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 // A chart's notes as people use them, against the app's own routes: the browser's fetch is handed to
-// the /api route handlers in-process (components/test-utils/app-routes.ts), over a real embedded store,
+// the /api route handlers in-process (testing/app-fetch.ts), over a real embedded store,
 // so what the UI sends is validated and kept exactly as over HTTP (the routes' own behaviour is
 // tested in lib/annotations/routes.test.ts). Markers and bands are drawn for the notes of the range
 // (in a recharts chart and in the CSS columns of sentiment over time), flags named by the notes and
@@ -10,7 +10,7 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { Line, LineChart, XAxis } from "recharts";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { appRoutesAsFetch } from "@/components/test-utils/app-routes";
+import { appRoutesAsFetch } from "@/testing/app-fetch";
 import { renderWithProviders } from "@/components/test-utils/render";
 import type { AnnotationJson } from "@/lib/annotations/limits";
 import { StoreUnavailableError } from "@/lib/store/errors";

@@ -13,7 +13,7 @@ import { Pagination } from "@/components/ui/pagination";
 import type { ResultOf } from "@/lib/data-api/endpoints";
 import type { Unreadable } from "@/lib/data-api/schemas";
 import { invalidParamOf } from "@/lib/queries/error-status";
-import type { ApiRoutes } from "@/lib/server/routes";
+import type { ApiRoutes } from "@/lib/queries/server-api";
 import { useHydrated } from "@/lib/ui/use-hydrated";
 import { withoutPaging } from "@/lib/ui/view-filters";
 

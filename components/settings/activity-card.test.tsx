@@ -1,12 +1,12 @@
 // @vitest-environment jsdom
 // Settings' activity list against the app's own GET /api/workspace/activity over a real embedded store
-// (components/test-utils/app-routes.ts): loading, then the empty state in words; the records newest
+// (testing/app-fetch.ts): loading, then the empty state in words; the records newest
 // first in a table named by its caption, each with when, the key hint (the session's own marked "this
 // key") and what was done to what, in the product's words; the latest 20 at first and more on
 // request; a failure said in words, in an alert.
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { appRoutesAsFetch } from "@/components/test-utils/app-routes";
+import { appRoutesAsFetch } from "@/testing/app-fetch";
 import { renderWithProviders } from "@/components/test-utils/render";
 import { ViewerTimeZoneProvider } from "@/lib/range/use-date-range";
 import type { WorkspaceId } from "@/lib/store/schema";

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 // The "Save view" dialog and the header's "Views" over a URL (nuqs' testing adapter) and the app's
-// own /api/views handlers over a real embedded store (components/test-utils/app-routes.ts; the routes
+// own /api/views handlers over a real embedded store (testing/app-fetch.ts; the routes
 // themselves are tested over HTTP on both databases in lib/views/routes.test.ts, and end to end
 // in e2e/saved-views.spec.ts): what is saved from the URL (the page's own parameters, no paging, a
 // preset range relative or fixed as chosen), errors in plain words on their field, the list as links,
@@ -8,7 +8,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { appRoutesAsFetch, type SentRequest } from "@/components/test-utils/app-routes";
+import { appRoutesAsFetch, type SentRequest } from "@/testing/app-fetch";
 import { renderWithProviders } from "@/components/test-utils/render";
 import { presetRange } from "@/lib/range/date-range";
 import { ViewerTimeZoneProvider } from "@/lib/range/use-date-range";

@@ -203,9 +203,6 @@ export const periodParams = z.object({
   period: enumParam("period", PERIODS).default(DEFAULT_PERIOD),
 });
 
-/** Score and ranking take no parameters; unknown ones are dropped. */
-export const noParams = z.object({});
-
 /**
  * Exports take a list page's filters (the dashboard's own included) plus `format`, `tz` and
  * `locale`; limit/offset are ignored (every matching row).

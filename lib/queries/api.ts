@@ -1,4 +1,4 @@
-// The route table (lib/server/routes.ts) seen from the browser: `browserApi.get(path, input)` calls
+// The reads (lib/queries/server-api.ts) seen from the browser: `browserApi.get(path, input)` calls
 // this app's /api routes (never the upstream; the key stays on the server) and turns their error
 // bodies into DataApiError with the request id for the UI; `apiQuery(api, path, input)` is the React
 // Query options of any route, for the browser and for server prefetch (`serverApi`) alike. Typed from
@@ -9,7 +9,7 @@ import type { InputOf, ResultOf } from "@/lib/data-api/endpoints";
 import { DataApiError } from "@/lib/data-api/errors";
 import { fillPath, routeKey, withQuery } from "@/lib/data-api/route-path";
 import type { ErrorBody } from "@/lib/data-api/schemas";
-import type { ApiPath, ApiRoutes, ApiTransport } from "@/lib/server/routes";
+import type { ApiPath, ApiRoutes, ApiTransport } from "./server-api";
 
 export type { ApiPath, ApiTransport };
 

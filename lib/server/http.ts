@@ -144,7 +144,7 @@ const isAbort = (e: unknown) => e instanceof Error && (e.name === "AbortError" |
 /**
  * What the browser is told about anything thrown while answering for `subject`, and whether the
  * session ends with it: the one mapping of the BFF's error responses, also used by server pages for
- * the prefetches they stream (lib/server/routes.ts `prefetchApi`), so a widget shows the same error
+ * the prefetches they stream (lib/queries/server-api.ts `prefetchApi`), so a widget shows the same error
  * whether its data came from the page or from /api.
  */
 export function errorForBrowser(thrown: unknown, subject: Subject = "this data", aborted = false): { error: DataApiError; endSession: boolean } {

@@ -1,7 +1,8 @@
 // What a route declares and what its handler is given: the types shared by the route wrapper
 // (route.ts), the domains that define handlers (lib/<domain>/routes.ts), and the reads server
-// components run in-process (lib/queries/server-api.ts). A leaf: it imports types only, so a domain
-// can name them without importing the wrapper's machinery (nor anything that imports the domain back).
+// components run in-process (lib/queries/server-api.ts). A leaf: it imports types only (and holds one
+// identity function that types a definition), so a domain can declare its routes without importing
+// the wrapper's machinery, nor anything that imports the domain back.
 import type { z } from "zod";
 import type { ActivityAction } from "@/lib/activity/actions";
 import type { DataApi } from "@/lib/data-api/api";
@@ -91,8 +92,26 @@ export type RouteHandler<D> = (ctx: RouteContext<D>, req: Request) => Promise<un
 /** A route as declared: what `route()` mounts, and what an in-process read runs. */
 export type RouteDefinition<D extends RouteDeclaration = RouteDeclaration, H = RouteHandler<D>> = D & { handler: H };
 
+/**
+ * A route declared where its domain lives, to be mounted by its route file (`route(definition)`) and
+ * run in-process by server components (lib/queries/server-api.ts): the declaration and its handler,
+ * the handler typed by the declaration.
+ */
+export function defineRoute<const D extends RouteDeclaration, H extends RouteHandler<D>>(declaration: D, handler: H): RouteDefinition<D, H> {
+  return { ...declaration, handler };
+}
+
+/** A read that runs without a request too (a page's prefetch): its handler takes its context alone. */
+export type ReadDefinition = RouteDeclaration & { access: "session"; handler: (ctx: never) => Promise<unknown> };
+
+/** The context an in-process read's handler is given. */
+export type ReadContext = { params: Record<string, string>; query: Record<string, unknown>; body: undefined; signal?: AbortSignal } & SessionPart & { scope?: StoreScope };
+
+/** Why a read refuses HEAD: Next would answer it by running GET, spending the key's upstream calls on headers. */
+export const HEAD_COSTS_UPSTREAM = "HEAD is not answered here: its headers would cost the same upstream calls as GET. Use GET.";
+
 /** What Next calls: the request and the route's segments (`[id]` as `{ id }`). */
 export type NextRouteHandler = (req: Request, ctx?: { params: Promise<Record<string, string | string[] | undefined>> }) => Promise<Response>;
 
 /** A mounted route: Next's handler, carrying its definition (for in-process reads and the tests that hold every route to the wrapper). */
-export type MountedRoute<Def extends RouteDefinition = RouteDefinition> = NextRouteHandler & { readonly definition: Def };
+export type MountedRoute<Def extends RouteDeclaration = RouteDefinition> = NextRouteHandler & { readonly definition: Def };

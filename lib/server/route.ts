@@ -16,17 +16,24 @@
 // route) reads the route files (route-files.ts); a test fails for a route file that does not use this.
 import "server-only";
 import type { z } from "zod";
+import type { CallOptions } from "@/lib/data-api/api";
+import { validatedParams, validatedQuery } from "@/lib/data-api/client";
 import { parseQuery } from "@/lib/data-api/params";
 import { isCrossSiteFetch, isSameOrigin, sameOriginRejected } from "./csrf";
-import { errorResponse, finalError, invalidParameter, json, responseForError, unauthorized } from "./http";
+import { apiNotFound, errorResponse, finalError, invalidParameter, json, responseForError, unauthorized } from "./http";
 import { beginKeyAttempt } from "./key-attempts";
 import { jsonBodyOf } from "./request-body";
-import type { MountedRoute, RouteContext, RouteDeclaration, RouteDefinition, RouteHandler } from "./route-types";
+import type { MountedRoute, ReadContext, ReadDefinition, RouteDeclaration, RouteDefinition, RouteHandler } from "./route-types";
 import { getRequestSession, type Session } from "./session";
 import { sessionStoreScope } from "./store-scope";
 import { dataApiForKey } from "./upstream";
 
 const mountedBrand = Symbol.for("workspace-analytics.mounted-route");
+
+/** Whether `value` was made by `route()` (tests hold every route file's methods to it). */
+export function isMountedRoute(value: unknown): value is MountedRoute {
+  return typeof value === "function" && (value as unknown as Record<symbol, unknown>)[mountedBrand] === true;
+}
 
 const crossSiteRejected = () =>
   finalError({ status: 403, code: "cross_site_rejected", message: "This API answers this app's own pages only, not requests started by other sites." });
@@ -79,9 +86,13 @@ async function sessionParts(declaration: RouteDeclaration, session: Session) {
 
 /**
  * Mounts a route: `declaration` says who may call it and what it takes (route-types.ts), `handler`
- * answers. The result is what a route file exports for a method, and carries its definition.
+ * answers; or a definition its domain declared (`defineRoute`), mounted as it is. The result is what a
+ * route file exports for a method, and carries its definition.
  */
-export function route<const D extends RouteDeclaration, H extends RouteHandler<D>>(declaration: D, handler: H): MountedRoute<RouteDefinition<D, H>> {
+export function route<const D extends RouteDeclaration, H extends RouteHandler<D>>(declaration: D, handler: H): MountedRoute<RouteDefinition<D, H>>;
+export function route<Def extends RouteDefinition<RouteDeclaration, (ctx: never, req: Request) => Promise<unknown>>>(definition: Def): MountedRoute<Def>;
+export function route(declaration: RouteDeclaration & { handler?: unknown }, given?: unknown): MountedRoute {
+  const handler = (given ?? declaration.handler) as (ctx: unknown, req: Request) => Promise<unknown>;
   if (declaration.store && declaration.access !== "session") throw new Error(`${declaration.subject}: the store's scope needs a session`);
   const definition = { ...declaration, handler };
   const mounted = async (req: Request, next?: { params: Promise<Record<string, string | string[] | undefined>> }): Promise<Response> => {
@@ -97,8 +108,7 @@ export function route<const D extends RouteDeclaration, H extends RouteHandler<D
       const params = declaration.pathParams ? pathParamsOf(declaration, (await next?.params) ?? {}) : {};
       const body = declaration.body ? await jsonBodyOf(req, declaration.body, declaration.bodyExample ?? "{}") : undefined;
       const query = declaration.query ? queryOf(req, declaration.query) : {};
-      const ctx = { ...parts, params, query, body, signal: req.signal } as RouteContext<D>;
-      const answer = await handler(ctx, req);
+      const answer = await handler({ ...parts, params, query, body, signal: req.signal }, req);
       await attempt?.succeeded();
       return answer instanceof Response ? answer : json(answer);
     } catch (thrown) {
@@ -107,5 +117,24 @@ export function route<const D extends RouteDeclaration, H extends RouteHandler<D
   };
   Object.defineProperty(mounted, mountedBrand, { value: true });
   Object.defineProperty(mounted, "definition", { value: definition });
-  return mounted as MountedRoute<RouteDefinition<D, H>>;
+  return mounted as MountedRoute;
 }
+
+/**
+ * The catch-all's answer for every method: no route here, the JSON 404 in the shared error shape
+ * (never Next's HTML page). Cross-site requests are refused first, as on every route.
+ */
+export const noSuchRoute: MountedRoute = route({ access: "public", subject: "this path" }, async () => apiNotFound());
+
+/**
+ * Runs a read in-process for a session (a page's prefetch), its input validated exactly as over HTTP:
+ * the same handler, without a request. A read that needs the store's scope gets it, its key rechecked.
+ */
+export async function runRead(definition: ReadDefinition, session: Session, input: { params?: Readonly<Record<string, unknown>>; query?: object }, options: CallOptions = {}): Promise<unknown> {
+  const parts = await sessionParts(definition, session);
+  const params = validatedParams(definition, input.params);
+  const query = definition.query ? validatedQuery(definition.query, (input.query ?? {}) as Record<string, string | number | boolean | undefined>) : {};
+  const ctx: ReadContext = { ...parts, params, query, body: undefined, ...(options.signal ? { signal: options.signal } : {}) };
+  return definition.handler(ctx as never);
+}
+

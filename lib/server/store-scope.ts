@@ -79,12 +79,4 @@ export async function requireResource(apiKey: string, resource: StoreResource): 
   if (standing.resource === "refused") throw resourceRefused(resource);
 }
 
-/**
- * A read of the BFF's table (lib/server/routes.ts) served from the store, declared with the upstream
- * resource it derives from (null: the team's own writing, such as notes): its resolver gets the scope.
- */
-export function storeRead<C extends { session: PageSession }, I, R>(derivesFrom: StoreResource | null, resolve: (scope: StoreScope, input: I, ctx: C) => Promise<R>): (ctx: C, input: I) => Promise<R> {
-  return async (ctx, input) => resolve(await sessionStoreScope(ctx.session, derivesFrom ?? undefined), input, ctx);
-}
-
 export { jsonBodyOf };

@@ -9,27 +9,26 @@
 import "server-only";
 import type { z } from "zod";
 import { insightsParams, type InsightsParams } from "@/lib/data-api/params";
-import type { BffRouteDef, RouteContext } from "../routes";
+import { defineRoute, HEAD_COSTS_UPSTREAM, type SessionPart } from "../route-types";
 import { insightsContext, type InsightsContext } from "./context";
 import { resolveRange, type InsightRange } from "./range";
 
 /**
- * The route declaration of an insight: `answer` computes it for a key, a resolved range and the
- * validated query (`query`, by default the shared range's schema; an insight with a `previous`
- * takes `insightsCompareParams`, whose `compare` the range resolves).
+ * The route of an insight: `answer` computes it for a key, a resolved range and the validated query
+ * (`query`, by default the shared range's schema; an insight with a `previous` takes
+ * `insightsCompareParams`, whose `compare` the range resolves). Mounted by its route file
+ * (app/api/insights/<name>/route.ts) from the table of routes.ts.
  */
 export function insightRoute<T, Q extends z.ZodObject = typeof insightsParams>(
   subject: string,
   answer: (ictx: InsightsContext, range: InsightRange, query: z.output<Q>) => Promise<T>,
   query?: Q,
 ) {
-  return {
-    query: query ?? insightsParams,
-    subject,
-    resolve: (ctx: RouteContext, input: { query: Record<string, unknown> }): Promise<T> => {
+  return defineRoute(
+    { access: "session", query: (query ?? insightsParams) as Q, subject, headRefused: HEAD_COSTS_UPSTREAM },
+    (ctx: SessionPart & { query: z.output<Q>; signal?: AbortSignal }): Promise<T> => {
       const ictx = insightsContext(ctx.session.apiKey);
-      // routes.ts validated the query with this route's schema: this is its output.
-      const params = input.query as z.output<Q>;
+      const params = ctx.query;
       // Every insights schema holds the range's fields (params.ts builds them from one shape).
       const range = resolveRange(params as InsightsParams, ictx.now());
       // Every parameter the answer depends on, in one order (the range's resolved defaults included).
@@ -38,7 +37,7 @@ export function insightRoute<T, Q extends z.ZodObject = typeof insightsParams>(
       // (so calls a failure elsewhere in it left running stop too).
       return ictx.state.flights.run(id, (signal) => answer({ ...ictx, signal }, range, params), ctx.signal);
     },
-  } satisfies BffRouteDef;
+  );
 }
 
 /** `part` of `whole` in percentage points to one decimal (12.5 means 12.5%); null when `whole` is 0. */

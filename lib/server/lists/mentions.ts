@@ -11,7 +11,7 @@ import { PAGE_SIZE_MAX } from "@/lib/data-api/constants";
 import { mentionPageParams, type MentionPageParams } from "@/lib/data-api/params";
 import type { CallOptions } from "@/lib/data-api/api";
 import type { Mention } from "@/lib/data-api/schemas";
-import type { BffRouteDef } from "../routes";
+import { defineRoute, HEAD_COSTS_UPSTREAM } from "../route-types";
 import { insightsContext, type InsightsContext } from "../insights/context";
 import { competitorsNamed } from "../insights/mentions";
 import { questionKey } from "../insights/queries";
@@ -62,15 +62,12 @@ function sharedMatchingMentions(apiKey: string, q: MentionFilters, signal: Abort
 }
 
 /** GET /api/mentions: the Data API's mention list, filtered here by `query` and `competitor` when asked. */
-export const mentionsRoute = {
-  query: mentionPageParams,
-  subject: "the mentions",
-  resolve: async (ctx, input): Promise<MentionList> => {
-    // routes.ts validated the query with this route's schema: this is its output.
-    const q = input.query as MentionPageParams;
+export const mentionsRoute = defineRoute(
+  { access: "session", query: mentionPageParams, subject: "the mentions", headRefused: HEAD_COSTS_UPSTREAM },
+  async ({ api, session, query: q, signal }): Promise<MentionList> => {
     if (!filtersMentions(q)) {
-      return ctx.api.get("/mentions", { query: { ...upstreamMentionFilters(q), limit: q.limit, offset: q.offset } }, ctx.signal ? { signal: ctx.signal } : {});
+      return api.get("/mentions", { query: { ...upstreamMentionFilters(q), limit: q.limit, offset: q.offset } }, signal ? { signal } : {});
     }
-    return pageOf(await sharedMatchingMentions(ctx.session.apiKey, q, ctx.signal), q.limit, q.offset);
+    return pageOf(await sharedMatchingMentions(session.apiKey, q, signal), q.limit, q.offset);
   },
-} satisfies BffRouteDef;
+);

@@ -11,7 +11,7 @@ import { withScope } from "@/lib/data-api/cache";
 import { AI_SOURCE_GROUP, AI_SOURCES, PAGE_SIZE_MAX } from "@/lib/data-api/constants";
 import { visitorPageParams, type VisitorPageParams } from "@/lib/data-api/params";
 import type { Visitor } from "@/lib/data-api/schemas";
-import type { BffRouteDef } from "../routes";
+import { defineRoute, HEAD_COSTS_UPSTREAM } from "../route-types";
 import { insightsContext, type InsightsContext } from "../insights/context";
 import { UPSTREAM_CONCURRENCY } from "../insights/listing";
 import { callOptions, pageOf, readMatching, tooLarge, type FilteredPage, type ListSource, type Matching } from "./filtered";
@@ -73,17 +73,14 @@ function sharedAiVisitors(apiKey: string, q: UpstreamVisitorFilters, signal: Abo
 }
 
 /** GET /api/visitors: the Data API's visitor list, or the four AI platforms' visitors together with `source=ai`. */
-export const visitorsRoute = {
-  query: visitorPageParams,
-  subject: "the visitor list",
-  resolve: async (ctx, input): Promise<VisitorList> => {
-    // routes.ts validated the query with this route's schema: this is its output.
-    const q = input.query as VisitorPageParams;
+export const visitorsRoute = defineRoute(
+  { access: "session", query: visitorPageParams, subject: "the visitor list", headRefused: HEAD_COSTS_UPSTREAM },
+  async ({ api, session, query: q, signal }): Promise<VisitorList> => {
     if (!filtersVisitors(q)) {
       const source = q.source as Exclude<VisitorPageParams["source"], typeof AI_SOURCE_GROUP>;
       const query = { ...upstreamVisitorFilters(q), ...(source ? { source } : {}), limit: q.limit, offset: q.offset };
-      return ctx.api.get("/visitors", { query }, ctx.signal ? { signal: ctx.signal } : {});
+      return api.get("/visitors", { query }, signal ? { signal } : {});
     }
-    return pageOf(await sharedAiVisitors(ctx.session.apiKey, q, ctx.signal), q.limit, q.offset);
+    return pageOf(await sharedAiVisitors(session.apiKey, q, signal), q.limit, q.offset);
   },
-} satisfies BffRouteDef;
+);
