@@ -1,10 +1,11 @@
 // What the alerts' cards say, from the data alone: the preview's sentence in each case the route can
-// answer, a rule in words, a cooldown, a delivery's answer, what deleting a destination takes with
-// it, when the deliveries are polled, and which form field a refusal is about.
+// answer, a rule in words, its state (never "OK" before a check) and when one not checked yet will
+// be, the digest's time in its zone and the reader's, a cooldown, a delivery's answer, what deleting
+// a destination takes with it, when the deliveries are polled, and which form field a refusal is about.
 import { describe, expect, it } from "vitest";
 import { DataApiError } from "@/lib/data-api/errors";
 import { deliveriesNeedPolling, previewUrl, type Delivery } from "@/lib/queries/alerts";
-import { cooldownText, fieldOf, previewSentence, problemText, responseText, ruleSentence } from "./alert-text";
+import { cooldownText, digestTimeText, fieldOf, previewSentence, problemText, responseText, RULE_STATES, ruleSentence, ruleState, uncheckedText } from "./alert-text";
 import { deletionConsequences } from "./destinations-card";
 import { parseThreshold } from "./rules-card";
 
@@ -20,6 +21,52 @@ describe("the preview's sentence", () => {
       "History begins on 20 Nov 2026, too short to say how often it would have fired.",
     );
     expect(previewSentence({ ...base, history_since: null, fired: 0, checks: 0 }, "UTC")).toBe("No history is kept yet, too short to say how often it would have fired.");
+  });
+});
+
+describe("a rule's state in words", () => {
+  const at = "2026-11-20T12:00:00.000Z";
+  it("a rule never checked is not checked yet, never OK, whatever its stored state; after a check it is OK, firing or resolved", () => {
+    const said = (rule: { state: "ok" | "firing"; last_checked_at: string | null; last_changed_at: string | null }) => RULE_STATES[ruleState(rule)].text;
+    expect(said({ state: "ok", last_checked_at: null, last_changed_at: null })).toBe("Not checked yet");
+    // Its threshold changed since it fired: not checked under the new one yet.
+    expect(said({ state: "firing", last_checked_at: null, last_changed_at: at })).toBe("Not checked yet");
+    expect(said({ state: "ok", last_checked_at: at, last_changed_at: null })).toBe("OK");
+    expect(said({ state: "firing", last_checked_at: at, last_changed_at: at })).toBe("Firing");
+    expect(said({ state: "ok", last_checked_at: at, last_changed_at: at })).toBe("Resolved");
+  });
+
+  it("one not checked yet says what it is checked against and when that is next read, in the reader's zone", () => {
+    const now = new Date("2026-11-20T12:10:00Z");
+    expect(uncheckedText({ kind: "score_below", next_check_at: "2026-11-20T13:00:00.000Z" }, "Europe/Berlin", now)).toBe(
+      "It is checked against each new score the dashboard keeps. It reads the score next at 14:00 today (Berlin time).",
+    );
+    expect(uncheckedText({ kind: "score_drop", next_check_at: "2026-11-20T13:00:00.000Z" }, "UTC", now)).toBe(
+      "It is checked against each new score the dashboard keeps (a fall needs two). It reads the score next at 13:00 today (UTC).",
+    );
+    expect(uncheckedText({ kind: "conversions_drop", next_check_at: "2026-11-21T01:00:00.000Z" }, "Europe/Berlin", now)).toBe(
+      "It is checked against each closed day's figures the dashboard keeps (a fall needs 3 of the 7 days before). It keeps the day's figures next at 21 Nov 2026, 02:00 (Berlin time).",
+    );
+    // Not watched: nothing is read on a schedule.
+    expect(uncheckedText({ kind: "rank_passed", next_check_at: null }, "UTC", now)).toBe(
+      "It is checked against each new ranking the dashboard keeps (a pass needs two). Until it watches this workspace, it reads the ranking only when someone opens a page that shows it.",
+    );
+    expect(uncheckedText({ kind: "negative_mentions", next_check_at: null }, "UTC", now)).toBe(
+      "It is checked against each closed day's figures the dashboard keeps. Until it watches this workspace, it keeps and checks a day's figures only when someone opens the dashboard.",
+    );
+  });
+});
+
+describe("the digest's time", () => {
+  it("in the digest's zone, and in the reader's when another (with the reader's day when that differs)", () => {
+    const next = "2026-11-30T09:00:00.000Z";
+    expect(digestTimeText(next, "UTC", "UTC")).toBe("Monday 30 Nov 2026 at 09:00 (UTC)");
+    expect(digestTimeText(next, "UTC", "Europe/Berlin")).toBe("Monday 30 Nov 2026 at 09:00 UTC, 10:00 your time (Berlin time)");
+    // 09:00 in Berlin is 03:00 in Chicago, and Sunday evening in Honolulu.
+    expect(digestTimeText("2026-11-30T08:00:00.000Z", "Europe/Berlin", "America/Chicago")).toBe("Monday 30 Nov 2026 at 09:00 Berlin time, 02:00 your time (Chicago time)");
+    expect(digestTimeText("2026-11-30T08:00:00.000Z", "Europe/Berlin", "Pacific/Honolulu")).toBe("Monday 30 Nov 2026 at 09:00 Berlin time, Sunday 29 Nov 2026, 22:00 your time (Honolulu time)");
+    // Another name for the same clock then is said once.
+    expect(digestTimeText("2026-11-30T08:00:00.000Z", "Europe/Berlin", "Europe/Paris")).toBe("Monday 30 Nov 2026 at 09:00 (Berlin time)");
   });
 });
 

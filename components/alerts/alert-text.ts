@@ -1,11 +1,12 @@
 // What the alerts' cards say, as plain functions of the data (unit-tested beside): each rule kind's
-// name, threshold field and sentence, the preview's sentence, a delivery's type and status in words,
-// and which form field a failed write is about.
+// name, threshold field and sentence, a rule's state in words (never "OK" before its first check) and
+// when one not checked yet will be, the preview's sentence, the digest's time in its zone and the
+// reader's, a delivery's type and status in words, and which form field a failed write is about.
 import { RULE_SENTENCES } from "@/lib/alerts/rule-sentence";
-import { RULE_KINDS as RULE_KIND_LIST, THRESHOLDS } from "@/lib/alerts/rules";
+import { JUDGED_ON, RULE_KINDS as RULE_KIND_LIST, THRESHOLDS } from "@/lib/alerts/rules";
 import { isDataApiError } from "@/lib/data-api/errors";
-import { formatCount, formatDate, formatNumber } from "@/lib/format/format";
-import type { Delivery, Destination, RuleKind, RulePreview } from "@/lib/queries/alerts";
+import { fieldsIn, formatCount, formatDate, formatDateTime, formatNumber, formatZone } from "@/lib/format/format";
+import type { Delivery, Destination, Rule, RuleKind, RulePreview } from "@/lib/queries/alerts";
 import { alertErrorText, thresholdBoundsText, type AlertSubject } from "@/lib/ui/messages";
 
 type ThresholdField = {
@@ -70,6 +71,80 @@ export function cooldownText(minutes: number): string {
   if (minutes % 1440 === 0) return formatCount(minutes / 1440, "day");
   if (minutes % 60 === 0) return formatCount(minutes / 60, "hour");
   return formatCount(minutes, "minute");
+}
+
+/** A rule's state as Settings says it: not checked yet, OK (checked, never fired), firing, or resolved (it fired, and no more). */
+export type RuleStateKey = "unchecked" | "ok" | "firing" | "resolved";
+
+export const RULE_STATES: Record<RuleStateKey, { text: string; badge: string }> = {
+  unchecked: { text: "Not checked yet", badge: "badge-neutral" },
+  ok: { text: "OK", badge: "badge-success" },
+  firing: { text: "Firing", badge: "badge-danger" },
+  resolved: { text: "Resolved", badge: "badge-success" },
+};
+
+/** Which state a rule is in: a rule never checked is not OK, whatever its stored state. */
+export function ruleState(rule: Pick<Rule, "state" | "last_checked_at" | "last_changed_at">): RuleStateKey {
+  if (!rule.last_checked_at) return "unchecked";
+  if (rule.state === "firing") return "firing";
+  return rule.last_changed_at ? "resolved" : "ok";
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+
+/** An instant's time in `timeZone`, "15:00", with its day ("21 Nov 2026, 02:00") unless it is `now`'s day there. */
+function timeOrDateTime(iso: string, timeZone: string, now: Date): string {
+  const at = fieldsIn(Date.parse(iso), timeZone);
+  const today = fieldsIn(now.getTime(), timeZone);
+  if (!at || !today) return formatDateTime(iso, timeZone);
+  const sameDay = at.year === today.year && at.month === today.month && at.day === today.day;
+  return sameDay ? `${pad(at.hour)}:${pad(at.minute)} today` : formatDateTime(iso, timeZone);
+}
+
+/**
+ * When a rule not checked yet will be: what it is judged on (and what a judgement needs), and when
+ * the dashboard next reads that on its own, in `timeZone`; without watching, only a page that shows
+ * the score or ranking makes something new to check it against.
+ */
+export function uncheckedText(rule: Pick<Rule, "kind" | "next_check_at">, timeZone: string, now: Date): string {
+  const on = JUDGED_ON[rule.kind];
+  const needs: Record<RuleKind, string> = {
+    score_drop: "each new score the dashboard keeps (a fall needs two)",
+    score_below: "each new score the dashboard keeps",
+    rank_passed: "each new ranking the dashboard keeps (a pass needs two)",
+    negative_mentions: "each closed day's figures the dashboard keeps",
+    ai_visitors_drop: "each closed day's figures the dashboard keeps (a fall needs 3 of the 7 days before)",
+    conversions_drop: "each closed day's figures the dashboard keeps (a fall needs 3 of the 7 days before)",
+  };
+  const next = rule.next_check_at
+    ? on === "day"
+      ? `It keeps the day's figures next at ${timeOrDateTime(rule.next_check_at, timeZone, now)} (${formatZone(timeZone)}).`
+      : `It reads the ${on} next at ${timeOrDateTime(rule.next_check_at, timeZone, now)} (${formatZone(timeZone)}).`
+    : on === "day"
+      ? "Until it watches this workspace, it keeps and checks a day's figures only when someone opens the dashboard."
+      : `Until it watches this workspace, it reads the ${on} only when someone opens a page that shows it.`;
+  return `It is checked against ${needs[rule.kind]}. ${next}`;
+}
+
+/**
+ * When the next digest goes: in the digest's own zone (the workspace's), and also in the reader's
+ * when that differs ("Monday 30 Nov 2026 at 09:00 UTC, 10:00 your time (Berlin time)"), with the
+ * reader's day when it is another.
+ */
+export function digestTimeText(nextAt: string, digestZone: string, readerZone: string): string {
+  const ms = Date.parse(nextAt);
+  const there = fieldsIn(ms, digestZone);
+  if (!there) return formatDateTime(nextAt, digestZone);
+  const weekday = (f: { year: number; month: number; day: number }) => WEEKDAYS[new Date(Date.UTC(f.year, f.month - 1, f.day)).getUTCDay()]!;
+  const clock = (f: { hour: number; minute: number }) => `${pad(f.hour)}:${pad(f.minute)}`;
+  const when = `${weekday(there)} ${formatDate(nextAt, digestZone)} at ${clock(there)}`;
+  const here = fieldsIn(ms, readerZone);
+  const sameDay = here !== null && here.year === there.year && here.month === there.month && here.day === there.day;
+  // The same clock in the reader's zone (the same zone, or one with the same offset then): said once.
+  if (!here || (sameDay && here.hour === there.hour && here.minute === there.minute)) return `${when} (${formatZone(digestZone)})`;
+  const yours = sameDay ? clock(here) : `${weekday(here)} ${formatDate(nextAt, readerZone)}, ${clock(here)}`;
+  return `${when} ${formatZone(digestZone)}, ${yours} your time (${formatZone(readerZone)})`;
 }
 
 /** How often the rule would have fired, or why that cannot be said yet. */

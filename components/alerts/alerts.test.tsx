@@ -6,7 +6,11 @@
 // the test's delivery listed once the table polls (on fake time); the rule preview asked only once
 // typing has paused (fake time), its sentence the route's count, a refused threshold on its field;
 // a rule added and removed at once on delete; a destination's delete saying what goes with it; the
-// watching notice; every result announced in a live region.
+// watching notice; every result announced in a live region. A rule's state in words for each state
+// (never "OK" before its first check, and when that check will be); watching started from the rule's
+// form, the rule then checked at once; a rule edited in place by keyboard (a refusal on its field,
+// Escape and Cancel putting it back); the digest's time in its zone and the reader's, its preview (the
+// route's text, its HTML in a sandboxed frame) and "Send now" delivered to the receiver and listed.
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { startReceiver, verifySignature, type Receiver } from "@/testing/webhook-receiver";
@@ -149,7 +153,7 @@ describe("destinations", () => {
     expect(said).toContain(`${String(until.getUTCHours()).padStart(2, "0")}:${String(until.getUTCMinutes()).padStart(2, "0")}`);
 
     await user.click(within(item).getByRole("button", { name: "Send a test to Slow" }));
-    await waitFor(() => expect(item.textContent).toMatch(/“Send a test” and “Retry” can be used 10 times a minute in a workspace\. Try again in (\d+ s|\d+ seconds|1 min)/));
+    await waitFor(() => expect(item.textContent).toMatch(/“Send a test”, “Retry” and the digest’s “Send now” can be used 10 times a minute in a workspace, together\. Try again in (\d+ s|\d+ seconds|1 min)/));
   });
 
   it("a delete is asked first, saying which rules and the digest go with it, then announced", async () => {
@@ -216,13 +220,20 @@ describe("rules", () => {
     const cooldown = within(card).getByRole("spinbutton", { name: "Cooldown (minutes)" });
     await user.clear(cooldown);
     await user.type(cooldown, "90");
-    await user.click(within(card).getByRole("button", { name: "Add rule" }));
-    await waitFor(() => expect(within(card).getByTestId("rules-status").textContent).toBe("Rule added: The score falls by 7.5 points or more since the previous snapshot, sent to Ops."));
-    expect(sent.find((s) => s.method === "POST")).toEqual({ method: "POST", url: "/api/alerts/rules", body: { kind: "score_drop", threshold: 7.5, destination_id: ops.id, cooldown_minutes: 90 } });
+    // Not watched: the form offers watching first; this rule is added without it.
+    await user.click(within(card).getByRole("button", { name: "Add the rule only" }));
+    await waitFor(() =>
+      expect(within(card).getByTestId("rules-status").textContent).toBe(
+        "Rule added: The score falls by 7.5 points or more since the previous snapshot, sent to Ops. Not checked yet: nothing is kept yet to judge it on.",
+      ),
+    );
+    expect(sent.filter((s) => s.method !== "GET")).toEqual([{ method: "POST", url: "/api/alerts/rules", body: { kind: "score_drop", threshold: 7.5, destination_id: ops.id, cooldown_minutes: 90 } }]);
     const item = await within(card).findByTestId("rule-item");
-    expect(within(item).getByTestId("rule-state").textContent).toBe("OK");
+    expect(within(item).getByTestId("rule-state").textContent).toBe("Not checked yet");
     expect(item.textContent).toContain("To Ops · cooldown 90 minutes");
-    expect(within(item).getByTestId("rule-checked").textContent).toBe("Not checked yet: it is checked after the next snapshot.");
+    expect(within(item).getByTestId("rule-checked").textContent).toBe(
+      "It is checked against each new score the dashboard keeps (a fall needs two). Until it watches this workspace, it reads the score only when someone opens a page that shows it.",
+    );
 
     await user.click(within(item).getByRole("button", { name: 'Delete the rule "The score falls by 7.5 points or more since the previous snapshot"' }));
     await user.click(within(item).getByRole("button", { name: "Yes, delete" }));
@@ -236,7 +247,201 @@ describe("watching", () => {
   it("off: the section says no rule is checked and links to the watching card", async () => {
     renderSection();
     const notice = await screen.findByTestId("alerts-watching");
-    expect(notice.textContent).toContain("Watching is off, so no rule is checked and no digest is sent.");
+    expect(notice.textContent).toContain("Watching is off, so rules are checked only when someone opens the dashboard, and no digest is sent.");
     expect(within(notice).getByRole("link", { name: "History and watching" }).getAttribute("href")).toBe("#watching");
+  });
+});
+
+/** The workspace's score as kept `hoursAgo` (the rules are judged on the latest; the store's clock is the real one). */
+async function keptScores(...scores: [hoursAgo: number, score: number][]) {
+  const breakdown = { visibility: null, sentiment: null, authority: null, coverage: null };
+  for (const [hoursAgo, score] of scores) await store.snapshots.recordScore(ws, { at: Date.now() - hoursAgo * 3_600_000, score, direction: null, change: null, breakdown });
+}
+
+describe("a rule's state", () => {
+  it("each state in its own words: never checked is not OK; OK, firing since and resolved after a check", async () => {
+    const ops = await keptDestination("Ops");
+    const rule = (kind: string, threshold: number | null) => store.alerts.createRule(ws, { kind, threshold, destinationId: ops.id, cooldownMs: 0 });
+    await rule("score_below", 10);
+    const ok = (await rule("score_below", 20))!;
+    const firing = (await rule("score_below", 90))!;
+    const resolved = (await rule("score_below", 60))!;
+    const check = (basis: string, state: "ok" | "firing") => ({ basis, at: Date.now(), state, value: 53, message: "x" });
+    await store.alerts.recordCheck(ok, check("score:1", "ok"), null);
+    await store.alerts.recordCheck(firing, check("score:1", "firing"), null);
+    await store.alerts.recordCheck(resolved, check("score:1", "firing"), null);
+    await store.alerts.recordCheck(resolved, check("score:2", "ok"), null);
+    renderSection();
+    const card = await screen.findByTestId("rules-card");
+    await waitFor(() => expect(within(card).getAllByTestId("rule-item")).toHaveLength(4));
+    // Rules made in one millisecond are listed in any order: each is found by its threshold.
+    const said = [10, 20, 90, 60].map((threshold) => {
+      const item = within(card).getAllByTestId("rule-item").find((i) => i.textContent!.includes(`The score is below ${threshold}`))!;
+      return [within(item).getByTestId("rule-state").textContent, within(item).getByTestId("rule-checked").textContent];
+    });
+    expect(said[0]).toEqual(["Not checked yet", expect.stringMatching(/^It is checked against each new score the dashboard keeps\. Until it watches/)]);
+    expect(said[1]).toEqual(["OK", expect.stringMatching(/^Last checked (now|\d+ seconds? ago)$/)]);
+    expect(said[2]).toEqual(["Firing", expect.stringMatching(/^Firing since \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d · Last checked (now|\d+ seconds? ago)$/)]);
+    expect(said[3]).toEqual(["Resolved", expect.stringMatching(/^Resolved \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d · Last checked (now|\d+ seconds? ago)$/)]);
+    expect(card.textContent).not.toMatch(/in \d+ seconds?/);
+  });
+
+  it("added with watching started from its form: watching first, then the rule, judged at once on the kept score; one with nothing to judge says when that is next read", async () => {
+    await keptDestination("Ops");
+    await keptScores([30, 70], [6, 53]);
+    const { user } = renderSection();
+    const card = await screen.findByTestId("rules-card");
+    await within(card).findByRole("option", { name: "Ops (webhook)" });
+    const offer = await within(card).findByTestId("rule-watch-offer");
+    expect(offer.textContent).toContain("The dashboard does not watch this workspace, so this rule would be checked only when someone opens the dashboard, not every hour.");
+    expect(offer.textContent).toContain("which deletes the kept key");
+    const start = within(card).getByRole("button", { name: "Start watching and add the rule" });
+    expect(start.getAttribute("aria-describedby")).toBe(offer.id);
+
+    // By keyboard: Enter in the threshold sends the first choice, to watch and add.
+    fireEvent.change(within(card).getByRole("combobox", { name: "Notify when" }), { target: { value: "score_below" } });
+    const threshold = within(card).getByRole("spinbutton", { name: "Score below" });
+    await user.clear(threshold);
+    await user.type(threshold, "60{Enter}");
+    await waitFor(() => expect(within(card).getByTestId("rules-status").textContent).toBe("Watching is on. Rule added: The score is below 60, sent to Ops. Checked against what is kept: firing."));
+    expect(sent.filter((s) => s.method !== "GET").map((s) => `${s.method} ${s.url}`)).toEqual(["PUT /api/workspace/watch", "POST /api/alerts/rules"]);
+    expect((await store.workspaces.workspace(ws))!.watching).toBe("on");
+    const item = await within(card).findByTestId("rule-item");
+    expect(within(item).getByTestId("rule-state").textContent).toBe("Firing");
+    // Watching now: the offer is gone. A rule with nothing kept to judge it on says when that is next read.
+    await waitFor(() => expect(within(card).queryByTestId("rule-watch-offer")).toBeNull());
+    fireEvent.change(within(card).getByRole("combobox", { name: "Notify when" }), { target: { value: "rank_passed" } });
+    await user.click(within(card).getByRole("button", { name: "Add rule" }));
+    await waitFor(() => expect(within(card).getAllByTestId("rule-item")).toHaveLength(2));
+    const passed = within(card).getAllByTestId("rule-item").find((i) => i.textContent!.includes("A competitor passes us"))!;
+    expect(within(passed).getByTestId("rule-state").textContent).toBe("Not checked yet");
+    const nextHour = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 + 3_600_000).toISOString().slice(11, 16);
+    expect(within(passed).getByTestId("rule-checked").textContent).toMatch(new RegExp(`^It is checked against each new ranking the dashboard keeps \\(a pass needs two\\)\\. It reads the ranking next at (${nextHour} today|.+, ${nextHour}) \\(UTC\\)\\.$`));
+  });
+});
+
+describe("a rule edited in place", () => {
+  it("by keyboard: the fields filled, a refusal on its field, Escape and Cancel put it back, Save changes it and announces it", async () => {
+    const ops = await keptDestination("Ops");
+    const team = await keptDestination("Team");
+    await keptScores([6, 53]);
+    const rule = (await store.alerts.createRule(ws, { kind: "score_below", threshold: 60, destinationId: ops.id, cooldownMs: 3_600_000 }))!;
+    const { user } = renderSection();
+    const card = await screen.findByTestId("rules-card");
+    const item = await within(card).findByTestId("rule-item");
+    const edit = within(item).getByRole("button", { name: 'Edit the rule "The score is below 60"' });
+
+    // Escape leaves it as it was, focus back on Edit.
+    await user.click(edit);
+    const form = within(item).getByRole("form", { name: 'Edit the rule "The score is below 60"' });
+    const threshold = within(form).getByRole("spinbutton", { name: "Score below" }) as HTMLInputElement;
+    await waitFor(() => expect(document.activeElement).toBe(threshold));
+    expect(threshold.value).toBe("60");
+    expect((within(form).getByRole("combobox", { name: "Send to" }) as HTMLSelectElement).value).toBe(ops.id);
+    expect((within(form).getByRole("spinbutton", { name: "Cooldown (minutes)" }) as HTMLInputElement).value).toBe("60");
+    await user.clear(threshold);
+    await user.type(threshold, "45");
+    await user.keyboard("{Escape}");
+    expect(within(item).queryByRole("form")).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(within(item).getByRole("button", { name: 'Edit the rule "The score is below 60"' })));
+
+    // Opened again: what the rule has, not what was typed. Out of bounds: refused on the field.
+    await user.keyboard("{Enter}");
+    const again = within(item).getByRole("spinbutton", { name: "Score below" }) as HTMLInputElement;
+    expect(again.value).toBe("60");
+    await user.clear(again);
+    await user.type(again, "101{Enter}");
+    await waitFor(() => expect(again.getAttribute("aria-invalid")).toBe("true"));
+    expect(document.getElementById(`${again.id}-error`)!.textContent).toBe("A score from 0 to 100.");
+    expect(again.getAttribute("aria-describedby")).toContain(`${again.id}-error`);
+    await user.click(within(item).getByRole("button", { name: "Cancel" }));
+    expect(within(item).queryByRole("form")).toBeNull();
+    expect((await store.alerts.rule(ws, rule.id))!.threshold).toBe(60);
+
+    // Saved: threshold, destination and cooldown; judged again at once; announced; focus back on Edit.
+    await user.click(within(item).getByRole("button", { name: 'Edit the rule "The score is below 60"' }));
+    const t = within(item).getByRole("spinbutton", { name: "Score below" });
+    await user.clear(t);
+    await user.type(t, "40");
+    await user.selectOptions(within(item).getByRole("combobox", { name: "Send to" }), team.id);
+    const cooldown = within(item).getByRole("spinbutton", { name: "Cooldown (minutes)" });
+    await user.clear(cooldown);
+    await user.type(cooldown, "90");
+    await user.click(within(item).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(within(card).getByTestId("rules-status").textContent).toBe("Rule changed: The score is below 40, sent to Team, cooldown 90 minutes. Checked against what is kept: not firing."));
+    const patch = sent.filter((s) => s.method === "PATCH");
+    expect(patch.at(-1)).toEqual({ method: "PATCH", url: `/api/alerts/rules/${rule.id}`, body: { threshold: 40, destination_id: team.id, cooldown_minutes: 90 } });
+    expect(item.textContent).toContain("The score is below 40");
+    expect(item.textContent).toContain("To Team · cooldown 90 minutes");
+    expect(within(item).getByTestId("rule-state").textContent).toBe("OK");
+    await waitFor(() => expect(document.activeElement).toBe(within(item).getByRole("button", { name: 'Edit the rule "The score is below 40"' })));
+    expect(await store.alerts.rule(ws, rule.id)).toMatchObject({ threshold: 40, destinationId: team.id, cooldownMs: 90 * 60_000 });
+  });
+});
+
+describe("the weekly digest", () => {
+  const renderIn = (tz: string) =>
+    renderWithProviders(
+      <ViewerTimeZoneProvider tz={tz}>
+        <AlertsSection />
+      </ViewerTimeZoneProvider>,
+    );
+
+  it("its time in the workspace's zone and the reader's; the preview is the route's text and its HTML in a sandboxed frame; Send now is delivered and listed", async () => {
+    const ops = await keptDestination("Ops");
+    await store.alerts.setDigest(ws, ops.id);
+    const { user } = renderIn("Europe/Berlin");
+    const card = await screen.findByTestId("digest-card");
+    // The workspace's zone is UTC; the reader is in Berlin.
+    await waitFor(() => expect(within(card).getByTestId("digest-next").textContent).toMatch(/^Next digest: Monday \d{1,2} [A-Z][a-z]{2} \d{4} at 09:00 UTC, 10:00 your time \(Berlin time\)\.$/));
+
+    const toggle = within(card).getByRole("button", { name: "Preview" });
+    expect(toggle.getAttribute("aria-expanded")).toBe("false");
+    await user.click(toggle);
+    expect(toggle.getAttribute("aria-expanded")).toBe("true");
+    const preview = within(card).getByTestId("digest-preview");
+    expect(toggle.getAttribute("aria-controls")).toBe(preview.id);
+    const route = (await (await appRoutesAsFetch(cookie)("/api/alerts/digest/preview")).json()) as { subject: string; text: string; html: string };
+    await waitFor(() => expect(within(preview).getByTestId("digest-preview-text").textContent).toBe(route.text));
+    expect(within(preview).getByRole("heading", { name: route.subject })).toBeTruthy();
+    const frame = within(preview).getByTitle(`The weekly digest as an e-mail: ${route.subject}`) as HTMLIFrameElement;
+    expect(frame.getAttribute("srcdoc")).toBe(route.html);
+    // Sandboxed: no script, no access to this page (no allow-scripts, no allow-same-origin).
+    expect(frame.getAttribute("sandbox")).toBe("allow-popups allow-popups-to-escape-sandbox");
+
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    fireEvent.click(within(card).getByRole("button", { name: "Send now" }));
+    await waitFor(() => expect(within(card).getByTestId("digest-status").textContent).toMatch(/^The weekly digest of \d{1,2} [A-Z][a-z]{2} – \d{1,2} [A-Z][a-z]{2} \d{4} was sent to Ops: its delivery shows under Deliveries\.$/));
+    expect(sent.filter((s) => s.method === "POST").map((s) => s.url)).toEqual(["/api/alerts/digest/send"]);
+    const [request] = await receiver.waitFor(1);
+    expect(verifySignature("whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0", request!)).toBe(true);
+    expect(request!.json).toMatchObject({ type: "digest.weekly" });
+    const deliveries = screen.getByTestId("deliveries-card");
+    await waitFor(async () => {
+      await act(() => vi.advanceTimersByTimeAsync(DELIVERY_POLL_MS));
+      expect(within(deliveries).getAllByTestId("delivery-response")[0]!.textContent).toBe("HTTP 200");
+    });
+    const row = within(deliveries).getAllByTestId("delivery-row")[0]!;
+    expect(row.textContent).toContain("Weekly digest");
+    expect(within(row).getByTestId("delivery-status").textContent).toBe("Delivered");
+  });
+
+  it("off: Send now waits for a destination; choosing one offers to start watching, which is done with it", async () => {
+    await keptDestination("Ops");
+    const { user } = renderIn("UTC");
+    const card = await screen.findByTestId("digest-card");
+    await waitFor(() => expect(within(card).getByTestId("digest-next").textContent).toBe("No digest is sent."));
+    const send = within(card).getByRole("button", { name: "Send now" });
+    expect((send as HTMLButtonElement).disabled).toBe(true);
+    expect(document.getElementById(send.getAttribute("aria-describedby")!)!.textContent).toBe("Choose where the digest goes and save, then send one now.");
+    await user.selectOptions(within(card).getByRole("combobox", { name: "Send it to" }), "Ops");
+    expect(within(card).getByTestId("digest-watch-offer").textContent).toContain("so the digest would not be sent");
+    await user.click(within(card).getByRole("button", { name: "Start watching and save" }));
+    await waitFor(() => expect(within(card).getByTestId("digest-status").textContent).toBe("Watching is on. The weekly digest goes to Ops."));
+    expect(sent.filter((s) => s.method !== "GET").map((s) => `${s.method} ${s.url}`)).toEqual(["PUT /api/workspace/watch", "PUT /api/alerts/digest"]);
+    // The digest goes at Monday 09:00 in the zone of the member who set it up.
+    expect(sent.find((s) => s.method === "PUT" && s.url === "/api/alerts/digest")?.body).toEqual({ destination_id: expect.any(String), time_zone: "UTC" });
+    await waitFor(() => expect((within(card).getByRole("button", { name: "Send now" }) as HTMLButtonElement).disabled).toBe(false));
+    expect(within(card).queryByTestId("digest-watch-offer")).toBeNull();
   });
 });

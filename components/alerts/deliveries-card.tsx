@@ -34,9 +34,10 @@ function Status({ delivery, onRetry, retrying }: { delivery: Delivery; onRetry: 
       <span className={`badge ${status.badge}`} data-testid="delivery-status">
         {status.text}
       </span>
+      {/* Only a delivery still waiting has a next try (the route answers none for an attempt that was followed). */}
       {delivery.status === "retrying" && delivery.next_attempt_at && (
-        <span className="small muted">
-          next <DateTime iso={delivery.next_attempt_at} mode="relative" />
+        <span className="small muted" data-testid="delivery-next">
+          next try <DateTime iso={delivery.next_attempt_at} mode="relative" tense="future" />
         </span>
       )}
       {delivery.status === "failed" && delivery.retryable && (

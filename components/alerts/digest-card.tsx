@@ -1,44 +1,88 @@
 "use client";
 // Settings' weekly digest: where it goes (one of the destinations, or never), when the next one is
-// sent (Monday 09:00 in the workspace's time zone, said in that zone), and what it holds. Saving is
-// announced in the card's live region.
-import { useId, useState, type FormEvent } from "react";
+// sent (Monday 09:00 in the workspace's time zone, said in that zone and, when the reader's differs,
+// in the reader's too), "Preview" (the latest full week as its receivers read it, and as an e-mail in
+// a sandboxed frame) and "Send now" (one delivery of it, then listed under Deliveries), so nobody
+// waits a week to see one. While the workspace is not watched (the digest is read with its kept key)
+// the form offers to start watching with the choice (watch-offer.tsx). Results are announced in the
+// card's live region.
+import { useId, useRef, useState, type FormEvent } from "react";
+import { useDisplayTimeZone } from "@/components/range/display-time-zone";
 import { Card } from "@/components/ui/card";
-import { formatDateTime, formatZone } from "@/lib/format/format";
-import { useAlertWrites, useDestinations, useDigest } from "@/lib/queries/alerts";
-import { problemText } from "./alert-text";
+import { formatDateRange } from "@/lib/format/format";
+import { useAlertWrites, useDestinations, useDigest, useDigestPreview } from "@/lib/queries/alerts";
+import { digestTimeText, problemText } from "./alert-text";
 import styles from "./alerts.module.css";
+import { useWatchOffer, WatchOffer } from "./watch-offer";
 
 const NEVER = "";
 
-export function DigestCard() {
+export function DigestCard({ onSent }: { onSent: (deliveryId: string) => void }) {
   const id = useId();
+  const tz = useDisplayTimeZone();
   const digest = useDigest();
   const destinations = useDestinations();
-  const { setDigest } = useAlertWrites();
+  const { setDigest, sendDigest } = useAlertWrites();
+  const watch = useWatchOffer();
   // The choice being edited; null while it is the saved one.
   const [draft, setDraft] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [sendError, setSendError] = useState<string | null>(null);
   const [status, setStatus] = useState("");
+  const [previewing, setPreviewing] = useState(false);
+  const preview = useDigestPreview(previewing);
+  // Which of the form's buttons sent it: the first unless "Save only" was clicked (Enter is the first's).
+  const withWatching = useRef(true);
   const saved = digest.data?.destination_id ?? NEVER;
   const choice = draft ?? saved;
+  const dirty = choice !== saved;
   const list = destinations.data ?? [];
+  const offer = watch.offered && choice !== NEVER;
+  const nameOf = (destinationId: string | null) => list.find((d) => d.id === destinationId)?.name;
 
   async function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setError(null);
     setStatus("");
+    const watchToo = offer && withWatching.current;
+    withWatching.current = true;
+    if (watchToo) {
+      try {
+        await watch.start();
+      } catch (e) {
+        setError(`Watching could not be turned on${dirty ? ", so the digest was not changed" : ""}. ${e instanceof Error ? e.message : ""}`.trim());
+        return;
+      }
+      if (!dirty) {
+        setStatus(`Watching is on: the weekly digest goes to ${nameOf(saved) ?? "its destination"}.`);
+        return;
+      }
+    }
     try {
-      const next = await setDigest.mutateAsync(choice === NEVER ? null : choice);
+      const next = await setDigest.mutateAsync({ destinationId: choice === NEVER ? null : choice, timeZone: tz });
       setDraft(null);
-      const to = list.find((d) => d.id === next.destination_id)?.name;
-      setStatus(to ? `The weekly digest goes to ${to}.` : "The weekly digest is off.");
+      const to = nameOf(next.destination_id);
+      setStatus(`${watchToo ? "Watching is on. " : ""}${to ? `The weekly digest goes to ${to}.` : "The weekly digest is off."}`);
     } catch (e) {
+      if (watchToo) setStatus("Watching is on.");
       setError(problemText(e, "digest"));
     }
   }
 
+  async function sendNow() {
+    setSendError(null);
+    setStatus("");
+    try {
+      const sent = await sendDigest.mutateAsync();
+      if (sent.delivery_id) onSent(sent.delivery_id);
+      setStatus(`The weekly digest of ${formatDateRange(sent.week)} was sent to ${nameOf(saved) ?? "its destination"}: its delivery shows under Deliveries.`);
+    } catch (e) {
+      setSendError(problemText(e, "digest"));
+    }
+  }
+
   const data = digest.data;
+  const busy = setDigest.isPending || watch.starting;
   return (
     <Card
       title="Weekly digest"
@@ -53,44 +97,132 @@ export function DigestCard() {
       ) : !data ? (
         <p className="small muted">Loading…</p>
       ) : (
-        <form className={styles.form} onSubmit={(e) => void save(e)} noValidate data-testid="digest-form">
-          <div className={styles.inline}>
-            <div className="field">
-              <label htmlFor={`${id}-to`}>Send it to</label>
-              <select
-                id={`${id}-to`}
-                className="select"
-                value={choice}
-                onChange={(e) => setDraft(e.target.value)}
-                aria-invalid={error ? true : undefined}
-                aria-describedby={error ? `${id}-error` : undefined}
-                data-testid="digest-destination"
-              >
-                <option value={NEVER}>Never (off)</option>
-                {list.map((d) => (
-                  <option key={d.id} value={d.id}>
-                    {d.name}
-                  </option>
-                ))}
-              </select>
+        <div className="stack" style={{ gap: 16 }}>
+          <form className={styles.form} onSubmit={(e) => void save(e)} noValidate data-testid="digest-form">
+            <div className={styles.inline}>
+              <div className="field">
+                <label htmlFor={`${id}-to`}>Send it to</label>
+                <select
+                  id={`${id}-to`}
+                  className="select"
+                  value={choice}
+                  onChange={(e) => setDraft(e.target.value)}
+                  aria-invalid={error ? true : undefined}
+                  aria-describedby={error ? `${id}-error` : undefined}
+                  data-testid="digest-destination"
+                >
+                  <option value={NEVER}>Never (off)</option>
+                  {list.map((d) => (
+                    <option key={d.id} value={d.id}>
+                      {d.name}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              {!offer && (
+                <button type="submit" className="button button-secondary" disabled={busy || !dirty} data-testid="digest-save">
+                  {setDigest.isPending ? "Saving…" : "Save"}
+                </button>
+              )}
             </div>
-            <button type="submit" className="button button-secondary" disabled={setDigest.isPending || choice === saved} data-testid="digest-save">
-              {setDigest.isPending ? "Saving…" : "Save"}
+            {offer && (
+              <>
+                <WatchOffer id={`${id}-watch`} what="digest" paused={watch.paused} />
+                <div className="card-actions" style={{ flexWrap: "wrap" }}>
+                  <button type="submit" className="button" disabled={busy} aria-describedby={`${id}-watch`} data-testid="digest-save">
+                    {watch.starting ? "Starting to watch…" : setDigest.isPending ? "Saving…" : `${watch.paused ? "Watch again" : "Start watching"}${dirty ? " and save" : ""}`}
+                  </button>
+                  {dirty && (
+                    <button type="submit" className="button button-secondary" disabled={busy} onClick={() => (withWatching.current = false)} data-testid="digest-save-only">
+                      Save only
+                    </button>
+                  )}
+                </div>
+              </>
+            )}
+            {error && (
+              <p id={`${id}-error`} className="field-error" role="alert">
+                {error}
+              </p>
+            )}
+            <p className="small muted" data-testid="digest-next">
+              {data.destination_id && data.next_at
+                ? `Next digest: ${digestTimeText(data.next_at, data.time_zone, tz)}.`
+                : data.destination_id
+                  ? "The next digest is sent on Monday at 09:00."
+                  : "No digest is sent."}
+            </p>
+          </form>
+
+          <div className={styles.actions}>
+            <button
+              type="button"
+              className="button button-small button-secondary"
+              aria-expanded={previewing}
+              aria-controls={`${id}-preview`}
+              onClick={() => setPreviewing((open) => !open)}
+              data-testid="digest-preview-toggle"
+            >
+              {previewing ? "Hide the preview" : "Preview"}
             </button>
+            <button
+              type="button"
+              className="button button-small"
+              disabled={saved === NEVER || sendDigest.isPending}
+              aria-describedby={saved === NEVER ? `${id}-send-help` : undefined}
+              onClick={() => void sendNow()}
+              data-testid="digest-send"
+            >
+              {sendDigest.isPending ? "Sending…" : "Send now"}
+            </button>
+            <p id={`${id}-send-help`} className="small muted">
+              {saved === NEVER ? "Choose where the digest goes and save, then send one now." : `Sends the latest full week to ${nameOf(saved) ?? "its destination"} now; the Monday digest still goes.`}
+            </p>
           </div>
-          {error && (
-            <p id={`${id}-error`} className="field-error" role="alert">
-              {error}
+          {sendError && (
+            <p className="field-error" role="alert" data-testid="digest-send-error">
+              {sendError}
             </p>
           )}
-          <p className="small muted" data-testid="digest-next">
-            {data.destination_id && data.next_at
-              ? `Next digest: ${formatDateTime(data.next_at, data.time_zone)} (${formatZone(data.time_zone)}).`
-              : data.destination_id
-                ? "The next digest is sent on Monday at 09:00."
-                : "No digest is sent."}
-          </p>
-        </form>
+          {previewing && (
+            <section id={`${id}-preview`} className={styles.digestPreview} aria-labelledby={`${id}-preview-title`} data-testid="digest-preview">
+              {preview.error ? (
+                <p className="field-error" role="alert">
+                  {problemText(preview.error, "digest")}
+                </p>
+              ) : !preview.data ? (
+                <p className="small muted" role="status">
+                  Reading the week…
+                </p>
+              ) : (
+                <>
+                  <h4 id={`${id}-preview-title`} data-testid="digest-preview-subject">
+                    {preview.data.subject}
+                  </h4>
+                  <p className="small muted">
+                    The week of {formatDateRange(preview.data.week)} against the week before, as “Send now” sends it.
+                    {preview.data.sends_at ? ` The one on ${digestTimeText(preview.data.sends_at, preview.data.time_zone, tz)} holds the week before that day.` : ""}
+                  </p>
+                  <h5 className="field-label" id={`${id}-text-title`}>
+                    As Slack and webhooks receive it
+                  </h5>
+                  <pre className={styles.digestText} tabIndex={0} aria-labelledby={`${id}-text-title`} data-testid="digest-preview-text">
+                    {preview.data.text}
+                  </pre>
+                  <h5 className="field-label">As an e-mail</h5>
+                  {/* Its own document, sandboxed: no script runs in it, and it reaches nothing of this page. */}
+                  <iframe
+                    className={styles.digestFrame}
+                    title={`The weekly digest as an e-mail: ${preview.data.subject}`}
+                    sandbox="allow-popups allow-popups-to-escape-sandbox"
+                    srcDoc={preview.data.html}
+                    data-testid="digest-preview-html"
+                  />
+                </>
+              )}
+            </section>
+          )}
+        </div>
       )}
       <p className={`small ${styles.statusLine}`} role="status" aria-live="polite" data-testid="digest-status">
         {status}

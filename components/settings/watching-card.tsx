@@ -11,7 +11,8 @@ import { useId, useState, type FormEvent } from "react";
 import { useDisplayTimeZone } from "@/components/range/display-time-zone";
 import { Card } from "@/components/ui/card";
 import { formatDate } from "@/lib/format/format";
-import { OFFLINE, problemOf, useWorkspaceInfo, WORKSPACE_KEY, type Watching } from "@/lib/queries/workspace";
+import { ALERTS_KEY } from "@/lib/queries/alerts";
+import { OFFLINE, problemOf, startWatching, stopWatching, useWorkspaceInfo, WORKSPACE_KEY, type Watching } from "@/lib/queries/workspace";
 import { LinkedKeys } from "./linked-keys";
 
 export { useWorkspaceInfo };
@@ -58,9 +59,9 @@ export function WatchingCard() {
     setToggleError(null);
     setStatus("");
     try {
-      const res = await fetch("/api/workspace/watch", { method: on ? "PUT" : "DELETE" });
-      if (!res.ok) throw new Error(await problemOf(res, on ? "Watching could not be turned on. Try again." : "Watching could not be turned off. Try again."));
-      await load();
+      await (on ? startWatching() : stopWatching());
+      // The alert rules say when they are next checked, which watching decides.
+      await Promise.all([load(), queryClient.invalidateQueries({ queryKey: ALERTS_KEY })]);
       setStatus(on ? "Watching is on: your key is kept sealed on this server." : "Watching is off: the kept key was deleted.");
     } catch (error) {
       setToggleError(error instanceof TypeError ? OFFLINE : error instanceof Error ? error.message : OFFLINE);

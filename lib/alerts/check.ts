@@ -5,12 +5,13 @@
 // the one last sent and the rule's cooldown has passed, an event is made (once per transition, by
 // its dedupe key) with a delivery to the rule's destination. The same loading feeds the preview.
 import "server-only";
+import { nextCollectionAt } from "@/lib/history/jobs";
 import { addDays, todayIn } from "@/lib/range/calendar";
 import type { WorkspaceId } from "@/lib/store/schema";
 import type { Rule } from "@/lib/store/alerts";
 import type { Store } from "@/lib/store/store";
 import { dashboardLink, notesSentence, type EventBody } from "./messages";
-import { isRuleKind, judgeDay, judgeRanking, judgeScore, previewFirings, replay, shouldNotify, type DayFigures, type History, type Judgement, type RuleKind } from "./rules";
+import { isRuleKind, JUDGED_ON, judgeDay, judgeRanking, judgeScore, previewFirings, replay, shouldNotify, type DayFigures, type History, type Judgement, type RuleKind } from "./rules";
 
 const DAY = 86_400_000;
 /** How far back a live daily check looks for the latest closed day (older days are history, not news). */
@@ -73,6 +74,17 @@ function latest(rule: Rule & { kind: RuleKind }, history: History, tz: string, n
   return judgeDay(rule, history.days, i, tz, now);
 }
 
+/**
+ * When the dashboard next reads, on its own, what a rule of `kind` is judged on: a watched
+ * workspace's score and ranking every hour, its closed days' figures once a day (the collector's
+ * slots). A rule is checked then if that reading is new. Null when the workspace is not watched:
+ * then only someone opening a page that reads the score or ranking makes a snapshot to check.
+ */
+export function nextCheckAt(kind: RuleKind, watched: boolean, now: number): number | null {
+  if (!watched) return null;
+  return nextCollectionAt(JUDGED_ON[kind] === "day" ? "daily" : "hourly", now);
+}
+
 export type CheckDeps = {
   store: Store;
   now: () => number;
@@ -103,8 +115,22 @@ async function eventFor(deps: CheckDeps, workspace: WorkspaceId, rule: Rule, j: 
 
 /** Checks every rule of `workspace` against what is kept now. Never throws for one rule's failure. */
 export async function checkRules(deps: CheckDeps, workspace: WorkspaceId, log: (line: string) => void = (l) => console.warn(l)): Promise<CheckOutcome> {
+  return checkEach(deps, workspace, await deps.store.alerts.rules(workspace), log);
+}
+
+/**
+ * Checks one rule of `workspace` now, against the latest snapshot or day kept: a rule just added or
+ * given a new threshold is judged at once when there is something to judge it on, rather than at
+ * the next snapshot (which may be a day away). As after a snapshot: kept once per basis, notified
+ * on a change of state.
+ */
+export async function checkRule(deps: CheckDeps, workspace: WorkspaceId, ruleId: string, log: (line: string) => void = (l) => console.warn(l)): Promise<CheckOutcome> {
+  const rule = await deps.store.alerts.rule(workspace, ruleId);
+  return checkEach(deps, workspace, rule ? [rule] : [], log);
+}
+
+async function checkEach(deps: CheckDeps, workspace: WorkspaceId, rules: Rule[], log: (line: string) => void): Promise<CheckOutcome> {
   const { store } = deps;
-  const rules = await store.alerts.rules(workspace);
   if (rules.length === 0) return { checked: 0, sent: 0 };
   const ws = await store.workspaces.workspace(workspace);
   if (!ws) return { checked: 0, sent: 0 };

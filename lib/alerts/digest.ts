@@ -1,6 +1,8 @@
 // The weekly digest: every Monday at 09:00 in the workspace's time zone, the week just ended
-// (Monday to Sunday) against the one before, to the destination the workspace chose. It is read
-// with the workspace's kept key (so only a watched workspace gets one), at background priority:
+// (Monday to Sunday) against the one before, to the destination the workspace chose. Its figures are
+// read once (readDigest) and said from them as the event (the webhook's JSON, Slack's message) and,
+// beside this file, as HTML (digest-html.ts). It is read with the workspace's kept key (so only a
+// watched workspace gets one on its own), at background priority:
 // visitors, AI visitors and conversions with their change, the platforms' chain (mentions, the AI
 // visitors they sent, their conversions), the score and rank a week apart from kept history, a few
 // negative mentions, and the week's notes. A part the upstream cannot give now (a 403, a 429) says
@@ -9,12 +11,15 @@
 // workspace's slot claimed by one instance, a few at once per instance, so one slow workspace's
 // digest holds back no other's), and sends a workspace's digest within a day of its Monday 09:00;
 // the event's dedupe key (workspace and week) makes it once, so a later slot, a takeover or another
-// instance finds it made and builds nothing.
+// instance finds it made and builds nothing. Settings' "Preview" and "Send now" (routes.ts) read the
+// latest full week with the signed-in key: a "Send now" is an event of its own, and the scheduled
+// digest still goes.
 import "server-only";
 import { TZDate } from "@date-fns/tz";
-import { AI_SOURCES } from "@/lib/data-api/constants";
 import type { Mention } from "@/lib/data-api/schemas";
-import { backgroundApi, serverCollectContext, type CollectContext } from "@/lib/history/collect";
+import { serverCollectContext, type CollectContext } from "@/lib/history/collect";
+import { AI_SOURCES, sourceLabelOf } from "@/lib/data-api/constants";
+import { formatDateRange } from "@/lib/format/format";
 import { addDays, todayIn } from "@/lib/range/calendar";
 import { getEnv } from "@/lib/server/env";
 import { platformsInsight } from "@/lib/server/insights/platforms";
@@ -58,86 +63,172 @@ const pct = (now: number, before: number): string => {
 };
 const count = (n: number) => n.toLocaleString("en-US");
 const describeError = (error: unknown) => (error instanceof Error ? error.message : String(error));
+const platformName = (platform: string) => sourceLabelOf(platform) ?? platform;
 
-export type DigestInput = { store: Store; ctx: CollectContext; workspace: WorkspaceId; apiKey: string; tz: string; monday: string; now: number; publicUrl?: string };
+/** A figure of the week and of the week before. */
+export type Pair = { now: number; before: number };
+/** A part of the digest, or why the upstream could not give it this time (a 403, a 429). */
+export type Part<T> = { ok: true; value: T } | { ok: false; unavailable: string };
 
-/** The digest of the week before `monday`, as an event body. */
-export async function buildDigest(input: DigestInput): Promise<EventBody> {
+/**
+ * What a digest says, as figures (the text, the webhook's and Slack's bodies, and the e-mail's HTML
+ * are each made from this): the week (Monday to Sunday in `tz`) against the one before.
+ */
+export type DigestFigures = {
+  week: { from: string; to: string };
+  previous: { from: string; to: string };
+  tz: string;
+  totals: Part<{ visitors: Pair; aiVisitors: Pair; conversions: Pair }>;
+  platforms: Part<{ platform: string; name: string; mentions: Pair; visitors: number; conversions: number }[]>;
+  /** From kept history: the latest score and its change over the week, null when none is kept (or the key may not read it). */
+  score: { now: number; change: number | null } | null;
+  rank: { now: number; of: number; was: number | null } | null;
+  negativeMentions: Part<{ platform: string; query: string; snippet: string }[]>;
+  notes: { date: string; endDate: string | null; text: string }[];
+  url?: string;
+};
+
+export type DigestInput = {
+  store: Store;
+  ctx: CollectContext;
+  workspace: WorkspaceId;
+  apiKey: string;
+  tz: string;
+  /** The Monday after the week the digest is about. */
+  monday: string;
+  now: number;
+  publicUrl?: string;
+  /** What the key may read of kept history (a key refused the score upstream is refused its history too); both by default. */
+  kept?: { score: boolean; ranking: boolean };
+};
+
+async function part<T>(read: () => Promise<T>): Promise<Part<T>> {
+  try {
+    return { ok: true, value: await read() };
+  } catch (error) {
+    return { ok: false, unavailable: describeError(error) };
+  }
+}
+
+/** The figures of the week before `monday`. */
+export async function readDigest(input: DigestInput): Promise<DigestFigures> {
   const { store, ctx, workspace, apiKey, tz, monday, now } = input;
   const from = addDays(monday, -7);
   const to = addDays(monday, -1);
   const range = resolveRange({ from, to, tz, bucket: "day" }, now);
   const ictx = ctx.insights(apiKey);
-  const sections: { title: string; lines: string[] }[] = [];
-  const headline: string[] = [];
 
-  try {
+  const totals = await part(async () => {
     const sources = await sourcesInsight(ictx, range);
     const total = (rows: typeof sources.data, pick: (r: (typeof sources.data)[number]) => number) => rows.reduce((n, r) => n + pick(r), 0);
     const ai = sources.data.filter((r) => (AI_SOURCES as readonly string[]).includes(r.source));
-    const visitors = [total(sources.data, (r) => r.visitors), total(sources.data, (r) => r.previous.visitors)] as const;
-    const aiVisitors = [total(ai, (r) => r.visitors), total(ai, (r) => r.previous.visitors)] as const;
-    const conversions = [total(sources.data, (r) => r.conversions), total(sources.data, (r) => r.previous.conversions)] as const;
-    headline.push(
-      `${count(visitors[0])} visitors (${pct(...visitors)}), ${count(aiVisitors[0])} from AI platforms (${pct(...aiVisitors)}), ${count(conversions[0])} conversions (${pct(...conversions)})`,
-    );
-  } catch (error) {
-    headline.push(`visitors could not be read this time (${describeError(error)})`);
-  }
+    const pair = (rows: typeof sources.data, pick: (r: (typeof sources.data)[number]) => number, before: (r: (typeof sources.data)[number]) => number): Pair => ({ now: total(rows, pick), before: total(rows, before) });
+    return {
+      visitors: pair(sources.data, (r) => r.visitors, (r) => r.previous.visitors),
+      aiVisitors: pair(ai, (r) => r.visitors, (r) => r.previous.visitors),
+      conversions: pair(sources.data, (r) => r.conversions, (r) => r.previous.conversions),
+    };
+  });
 
-  try {
-    const platforms = await platformsInsight(ictx, range);
-    sections.push({
-      title: "From mention to conversion, per platform",
-      lines: platforms.data.map((p) => `${p.platform}: ${count(p.mentions)} mentions (${pct(p.mentions, p.previous.mentions)}) → ${count(p.visitors)} visitors → ${count(p.conversions)} conversions`),
-    });
-  } catch (error) {
-    sections.push({ title: "From mention to conversion, per platform", lines: [`Not available this time (${describeError(error)}).`] });
-  }
+  const platforms = await part(async () =>
+    (await platformsInsight(ictx, range)).data.map((p) => ({ platform: p.platform, name: platformName(p.platform), mentions: { now: p.mentions, before: p.previous.mentions }, visitors: p.visitors, conversions: p.conversions })),
+  );
 
   // Score and rank a week apart, from kept history (the upstream only knows now).
+  const kept = input.kept ?? { score: true, ranking: true };
   const end = Date.parse(`${monday}T00:00:00Z`) + DAY;
-  const scores = await store.snapshots.scoreHistory(workspace, { from: Math.max(0, end - 15 * DAY), to: now });
-  const latestScore = [...scores].reverse().find((s) => s.score !== null);
-  const weekBefore = [...scores].reverse().find((s) => s.score !== null && latestScore !== undefined && s.at <= latestScore.at - 6 * DAY);
-  if (latestScore?.score != null) {
-    const change = weekBefore?.score != null ? `, ${latestScore.score - weekBefore.score >= 0 ? "+" : "−"}${Math.abs(latestScore.score - weekBefore.score).toFixed(1)} points on the week` : "";
-    headline.push(`AI Positioning Score ${latestScore.score.toFixed(1)}${change}`);
+  let score: DigestFigures["score"] = null;
+  if (kept.score) {
+    const scores = await store.snapshots.scoreHistory(workspace, { from: Math.max(0, end - 15 * DAY), to: now });
+    const latestScore = [...scores].reverse().find((s) => s.score !== null);
+    const weekBefore = [...scores].reverse().find((s) => s.score !== null && latestScore !== undefined && s.at <= latestScore.at - 6 * DAY);
+    if (latestScore?.score != null) score = { now: latestScore.score, change: weekBefore?.score != null ? latestScore.score - weekBefore.score : null };
   }
-  const rankings = await store.snapshots.rankingHistory(workspace, { from: Math.max(0, end - 15 * DAY), to: now });
-  const rankIn = (entries: { is_workspace: boolean | null; rank: number | null }[]) => {
-    const i = entries.findIndex((e) => e.is_workspace === true);
-    return i < 0 ? undefined : (entries[i]!.rank ?? i + 1);
-  };
-  const latestRanking = rankings.at(-1);
-  const rankBefore = latestRanking ? [...rankings].reverse().find((r) => r.at <= latestRanking.at - 6 * DAY) : undefined;
-  const rank = latestRanking ? rankIn(latestRanking.entries) : undefined;
-  if (rank !== undefined) {
-    const was = rankBefore ? rankIn(rankBefore.entries) : undefined;
-    headline.push(`rank ${rank} of ${latestRanking!.entries.length}${was !== undefined && was !== rank ? ` (was ${was})` : ""}`);
-  }
-
-  try {
-    const api = backgroundApi(ctx.api(apiKey));
-    const page = await api.get("/mentions", { query: { sentiment: "negative", from, to, limit: 3 } }, ctx.signal ? { signal: ctx.signal } : {});
-    const mentions = (page as { data?: Mention[] }).data ?? [];
-    sections.push({
-      title: "Negative mentions",
-      lines: mentions.length === 0 ? ["None this week."] : mentions.map((m) => `${m.platform ?? "an AI platform"}, asked “${(m.query ?? "").slice(0, 120)}”: “${(m.response_snippet ?? "").slice(0, 200)}”`),
-    });
-  } catch (error) {
-    sections.push({ title: "Negative mentions", lines: [`Not available this time (${describeError(error)}).`] });
+  let rank: DigestFigures["rank"] = null;
+  if (kept.ranking) {
+    const rankings = await store.snapshots.rankingHistory(workspace, { from: Math.max(0, end - 15 * DAY), to: now });
+    const rankIn = (entries: { is_workspace: boolean | null; rank: number | null }[]) => {
+      const i = entries.findIndex((e) => e.is_workspace === true);
+      return i < 0 ? undefined : (entries[i]!.rank ?? i + 1);
+    };
+    const latestRanking = rankings.at(-1);
+    const rankBefore = latestRanking ? [...rankings].reverse().find((r) => r.at <= latestRanking.at - 6 * DAY) : undefined;
+    const at = latestRanking ? rankIn(latestRanking.entries) : undefined;
+    if (latestRanking && at !== undefined) rank = { now: at, of: latestRanking.entries.length, was: (rankBefore ? rankIn(rankBefore.entries) : undefined) ?? null };
   }
 
-  const notes = await store.annotations.list(workspace, { from, to });
-  if (notes.length > 0) sections.push({ title: "Notes of the week", lines: notes.map((n) => `${n.endDate && n.endDate !== n.date ? `${n.date} to ${n.endDate}` : n.date}: ${n.text}`) });
+  const negativeMentions = await part(async () => {
+    // At the context's priority: the background's for the job, the reader's for a preview.
+    const page = await ctx.api(apiKey).get("/mentions", { query: { sentiment: "negative", from, to, limit: 3 } }, ctx.signal ? { signal: ctx.signal } : {});
+    return ((page as { data?: Mention[] }).data ?? []).map((m) => ({ platform: m.platform ? platformName(m.platform) : "An AI platform", query: (m.query ?? "").slice(0, 120), snippet: (m.response_snippet ?? "").slice(0, 200) }));
+  });
 
+  const notes = (await store.annotations.list(workspace, { from, to })).map((n) => ({ date: n.date, endDate: n.endDate, text: n.text }));
   const url = dashboardLink(input.publicUrl, "/", { from, to, tz });
+  return { week: { from, to }, previous: { from: addDays(from, -7), to: addDays(from, -1) }, tz, totals, platforms, score, rank, negativeMentions, notes, ...(url ? { url } : {}) };
+}
+
+const signedPoints = (n: number) => `${n >= 0 ? "+" : "−"}${Math.abs(n).toFixed(1)}`;
+
+/** The digest's headline: the week's figures with their change, the score and the rank. */
+function headline(d: DigestFigures): string[] {
+  const lines: string[] = [];
+  if (d.totals.ok) {
+    const { visitors, aiVisitors, conversions } = d.totals.value;
+    lines.push(
+      `${count(visitors.now)} visitors (${pct(visitors.now, visitors.before)}), ${count(aiVisitors.now)} from AI platforms (${pct(aiVisitors.now, aiVisitors.before)}), ${count(conversions.now)} conversions (${pct(conversions.now, conversions.before)})`,
+    );
+  } else lines.push(`visitors could not be read this time (${d.totals.unavailable})`);
+  if (d.score) lines.push(`AI Positioning Score ${d.score.now.toFixed(1)}${d.score.change !== null ? `, ${signedPoints(d.score.change)} points on the week` : ""}`);
+  if (d.rank) lines.push(`rank ${d.rank.now} of ${d.rank.of}${d.rank.was !== null && d.rank.was !== d.rank.now ? ` (was ${d.rank.was})` : ""}`);
+  return lines;
+}
+
+const DIGEST_SECTIONS = { platforms: "From mention to conversion, per platform", negative: "Negative mentions", notes: "Notes of the week" } as const;
+
+/** The digest as the event a webhook receives (and Slack's message is made from), made at `now`. */
+export function digestEvent(d: DigestFigures, now: number): EventBody {
+  const sections: { title: string; lines: string[] }[] = [];
+  sections.push({
+    title: DIGEST_SECTIONS.platforms,
+    lines: d.platforms.ok
+      ? d.platforms.value.map((p) => `${p.name}: ${count(p.mentions.now)} mentions (${pct(p.mentions.now, p.mentions.before)}) → ${count(p.visitors)} visitors → ${count(p.conversions)} conversions`)
+      : [`Not available this time (${d.platforms.unavailable}).`],
+  });
+  sections.push({
+    title: DIGEST_SECTIONS.negative,
+    lines: !d.negativeMentions.ok
+      ? [`Not available this time (${d.negativeMentions.unavailable}).`]
+      : d.negativeMentions.value.length === 0
+        ? ["None this week."]
+        : d.negativeMentions.value.map((m) => `${m.platform}, asked “${m.query}”: “${m.snippet}”`),
+  });
+  if (d.notes.length > 0) sections.push({ title: DIGEST_SECTIONS.notes, lines: d.notes.map((n) => `${n.endDate && n.endDate !== n.date ? `${n.date} to ${n.endDate}` : n.date}: ${n.text}`) });
   return {
     type: "digest.weekly",
     timestamp: new Date(now).toISOString(),
-    data: { message: `The week of ${from} to ${to} against the week before: ${headline.join("; ")}.`, sections, ...(url ? { url } : {}) },
+    data: { message: `The week of ${d.week.from} to ${d.week.to} against the week before: ${headline(d).join("; ")}.`, sections, ...(d.url ? { url: d.url } : {}) },
   };
+}
+
+/** The digest's subject line (an e-mail's, a preview's title): the week, and its visitors when known. */
+export function digestSubject(d: DigestFigures): string {
+  const week = formatDateRange(d.week);
+  if (!d.totals.ok) return `Weekly digest, ${week}`;
+  const { visitors } = d.totals.value;
+  return `Weekly digest, ${week}: ${count(visitors.now)} visitors (${pct(visitors.now, visitors.before)})`;
+}
+
+/** The digest of the week before `monday`, as an event body. */
+export async function buildDigest(input: DigestInput): Promise<EventBody> {
+  return digestEvent(await readDigest(input), input.now);
+}
+
+/** The Monday after the latest full week (Monday to Sunday) in `tz` at `now`: the week "Send now" sends. */
+export function lastFullWeek(tz: string, now: number): string {
+  const today = todayIn(tz, now);
+  const weekday = new Date(`${today}T00:00:00Z`).getUTCDay(); // 0 Sunday .. 6 Saturday
+  return addDays(today, -((weekday + 6) % 7));
 }
 
 export type DigestJobDeps = {

@@ -112,6 +112,19 @@ export function slackBody(event: EventBody): { text: string; blocks: unknown[] }
   return { text: `${heading}: ${clip(message, TEXT_MAX - heading.length - 2 - link.length)}${link}`, blocks: blocks.slice(0, BLOCKS_MAX) };
 }
 
+/**
+ * An event as plain text, what its receivers read in it: the heading, the message, each section's
+ * lines, and the link into the dashboard. Settings' preview of the digest shows it as such.
+ */
+export function eventText(event: EventBody): string {
+  const parts = [`${HEADINGS[event.type] ?? "Workspace Analytics"} · Workspace Analytics`, event.data.message];
+  for (const section of event.data.sections ?? []) {
+    if (section.lines.length > 0) parts.push([section.title, ...section.lines.map((line) => `• ${oneLine(line)}`)].join("\n"));
+  }
+  if (event.data.url) parts.push(`Open in the dashboard: ${event.data.url}`);
+  return parts.join("\n\n");
+}
+
 /** The bytes a destination receives for `event`. */
 export function bodyFor(kind: "slack" | "webhook", event: EventBody): string {
   return JSON.stringify(kind === "slack" ? slackBody(event) : event);

@@ -1,7 +1,9 @@
 // Alerts' refusals as the production build answers them (`npm start`, testing/system-setup.ts): bad
-// fields of destinations, rules, the digest and the lists a 400 naming the field; unknown ids a 404
-// (a rule or the digest naming an unknown destination names `destination_id`); a delivered test
-// retried a 409; an 11th "Send a test" in a minute a 429 with Retry-After, sending nothing; a
+// fields of destinations, rules (added or changed), the digest and the lists a 400 naming the field,
+// a rule's kind changed too; unknown ids a 404 (a rule or the digest naming an unknown destination
+// names `destination_id`); the digest sent now while it goes nowhere a 409; a delivered test
+// retried a 409; an 11th "Send a test" in a minute a 429 with Retry-After, sending nothing, and the
+// digest's "Send now" in that minute too; a
 // destination over the workspace's allowance per minute a 429 with Retry-After; the
 // 51st rule a 422 `limit_reached`. None of them writes anything. The destinations' receiver is a real
 // HTTP server on loopback (the layer's server allows private addresses for it). The bound of 20
@@ -70,6 +72,15 @@ describe("alerts: refusals from the production server", () => {
     ["deleting with an id that is no destination's", () => ["DELETE", `/api/alerts/destinations/${rule.id}`, {}], { status: 404, code: "not_found" }],
     ["a test to an unknown destination", () => ["POST", `/api/alerts/destinations/${UNKNOWN.destination}/test`, {}], { status: 404, code: "not_found" }],
     ["deleting an unknown rule", () => ["DELETE", `/api/alerts/rules/${UNKNOWN.rule}`, {}], { status: 404, code: "not_found" }],
+    ["changing an unknown rule", () => ["PATCH", `/api/alerts/rules/${UNKNOWN.rule}`, { body: { threshold: 30 } }], { status: 404, code: "not_found" }],
+    ["a rule's threshold changed to text", () => ["PATCH", `/api/alerts/rules/${rule.id}`, { body: { threshold: "30" } }], { status: 400, code: "invalid_parameter", param: "threshold" }],
+    ["a rule's threshold changed out of bounds", () => ["PATCH", `/api/alerts/rules/${rule.id}`, { body: { threshold: -1 } }], { status: 400, code: "invalid_parameter", param: "threshold" }],
+    ["a rule's cooldown changed to over a week", () => ["PATCH", `/api/alerts/rules/${rule.id}`, { body: { cooldown_minutes: 7 * 24 * 60 + 1 } }], { status: 400, code: "invalid_parameter", param: "cooldown_minutes" }],
+    ["a rule's kind changed", () => ["PATCH", `/api/alerts/rules/${rule.id}`, { body: { kind: "score_drop" } }], { status: 400, code: "invalid_parameter", param: "kind" }],
+    ["a rule sent to a destination that is not an id", () => ["PATCH", `/api/alerts/rules/${rule.id}`, { body: { destination_id: 7 } }], { status: 400, code: "invalid_parameter", param: "destination_id" }],
+    ["a rule sent to an unknown destination", () => ["PATCH", `/api/alerts/rules/${rule.id}`, { body: { destination_id: UNKNOWN.destination } }], { status: 404, code: "not_found", param: "destination_id" }],
+    ["a rule changed with a body that is not JSON", () => ["PATCH", `/api/alerts/rules/${rule.id}`, { rawBody: "threshold=30" }], { status: 400, code: "invalid_parameter", param: "body" }],
+    ["the digest sent now while it goes nowhere", () => ["POST", "/api/alerts/digest/send", {}], { status: 409, code: "digest_off" }],
     ["retrying an unknown delivery", () => ["POST", `/api/alerts/deliveries/${UNKNOWN.delivery}/retry`, {}], { status: 404, code: "not_found" }],
     ["deliveries, none per page", () => ["GET", "/api/alerts/deliveries?limit=0", {}], { status: 400, code: "invalid_parameter", param: "limit" }],
     ["deliveries, 500 per page", () => ["GET", "/api/alerts/deliveries?limit=500", {}], { status: 400, code: "invalid_parameter", param: "limit" }],
@@ -82,7 +93,7 @@ describe("alerts: refusals from the production server", () => {
 
   it("wrote nothing while refusing", async () => {
     expect((await destinations()).map((d) => d.id)).toEqual([destination.id]);
-    expect((await rules()).map((r) => [r.id, r.threshold])).toEqual([[rule.id, 40]]);
+    expect((await rules()).map((r) => [r.id, r.threshold, r.destination_id])).toEqual([[rule.id, 40, destination.id]]);
     expect((await api.call<{ destination_id: string | null }>("GET", "/api/alerts/digest")).body.destination_id).toBeNull();
   });
 
@@ -114,9 +125,15 @@ describe("alerts: refusals from the production server", () => {
     const retryAfter = Number(refused!.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
+    // The digest's "Send now" counts in the same allowance: refused too, in the same minute.
+    expect((await api.call("PUT", "/api/alerts/digest", { body: { destination_id: destination.id } })).status).toBe(200);
+    const digestRefused = await api.call("POST", "/api/alerts/digest/send");
+    expectRefusal(digestRefused, { status: 429, code: "too_many_requests" });
+    expect(Number(digestRefused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     await receiver.waitFor(1 + accepted.length, 30_000);
     await new Promise((r) => setTimeout(r, 1_000));
     expect(receiver.received).toHaveLength(1 + accepted.length);
+    expect(receiver.received.every((r) => (r.json as { type?: string }).type === "test")).toBe(true);
   });
 
   it(`a destination past ${ALERT_WRITE_LIMITS.destination.points} in a minute is a 429 with Retry-After, and is not kept`, async () => {

@@ -6,14 +6,21 @@
 // valid signature and showing as a delivery; rules validated per kind; the preview; a retry only of a
 // failed delivery; "Send a test" and "Retry" 10 a minute per workspace (429 with Retry-After); the
 // digest's destination; deleting a destination takes its rules and digest along; every id of another
-// workspace a 404; a write from another site a 403 that changes nothing.
+// workspace a 404; a write from another site a 403 that changes nothing. A rule is checked at once
+// when added (and when its threshold changes) against the latest kept snapshot, and says when it is
+// next read otherwise; rules are changed in place (each field checked, the kind kept, the change in
+// the activity list); the digest's preview is the text its receivers read and a self-contained HTML,
+// and "Send now" delivers exactly that text once, signed, within the manual sends' allowance.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as deliveryRetry from "@/app/api/alerts/deliveries/[id]/retry/route";
 import * as deliveries from "@/app/api/alerts/deliveries/route";
 import * as destinationById from "@/app/api/alerts/destinations/[id]/route";
 import * as destinationTest from "@/app/api/alerts/destinations/[id]/test/route";
 import * as destinations from "@/app/api/alerts/destinations/route";
+import * as digestPreview from "@/app/api/alerts/digest/preview/route";
 import * as digest from "@/app/api/alerts/digest/route";
+import * as digestSend from "@/app/api/alerts/digest/send/route";
+import * as activity from "@/app/api/workspace/activity/route";
 import * as ruleById from "@/app/api/alerts/rules/[id]/route";
 import * as rulePreview from "@/app/api/alerts/rules/preview/route";
 import * as rules from "@/app/api/alerts/rules/route";
@@ -24,6 +31,7 @@ import { STORE_KINDS, storesForFile } from "@/testing/stores";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { createNameResolver, setDestinationResolver } from "./resolve-name";
 import { startDnsServer } from "@/testing/name-server";
+import { eventText, type EventBody } from "./messages";
 import { startReceiver, verifySignature, type Receiver } from "@/testing/webhook-receiver";
 
 upstreamForFile();
@@ -49,7 +57,8 @@ async function storeFor(kind: StoreKind): Promise<Store> {
 
 type Handler = (req: Request, ctx: never) => Promise<Response>;
 type DestinationJson = { id: string; kind: string; name: string; url_hint: string; status: string; stopped_reason: string | null; created_at: string; secret?: string };
-type RuleJson = { id: string; kind: string; threshold: number | null; destination_id: string; cooldown_minutes: number; state: string };
+type RuleJson = { id: string; kind: string; threshold: number | null; destination_id: string; cooldown_minutes: number; state: string; last_checked_at: string | null; last_changed_at: string | null; next_check_at: string | null };
+type PreviewJson = { subject: string; text: string; html: string; week: { from: string; to: string }; time_zone: string; sends_at: string | null };
 type AttemptJson = { id: string; destination_id: string; type: string; attempt: number; status: string; response_status: number | null; retryable: boolean };
 
 async function request<T = Record<string, unknown>>(handler: Handler, method: string, path: string, body?: unknown, options: { key?: string; id?: string; headers?: Record<string, string> } = {}) {
@@ -182,7 +191,7 @@ describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
     const refused = await test();
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).toBe("45");
-    expect(refused.body).toEqual({ error: { code: "too_many_requests", message: '"Send a test" and "Retry" can be used 10 times a minute in a workspace; try again in 45 s.' } });
+    expect(refused.body).toEqual({ error: { code: "too_many_requests", message: '"Send a test", "Retry" and the digest\'s "Send now" can be used 10 times a minute in a workspace together; try again in 45 s.' } });
     expect((await retry(failed[4]!)).status).toBe(429);
     expect((await store.alerts.delivery(failed[4]!))!.status).toBe("failed");
 
@@ -243,6 +252,13 @@ describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
     // Monday 09:00 in the workspace's zone (UTC here): the next one after the test clock's Friday 20 November 2026.
     expect(set.body.next_at).toBe("2026-11-23T09:00:00.000Z");
     expect((await request(digest.PUT, "PUT", "/api/alerts/digest", { destination_id: 42 })).body.error?.param).toBe("destination_id");
+    // Set up from Berlin: Monday 09:00 is Berlin's from now on (08:00 UTC in winter).
+    const berlin = await request<{ next_at: string | null; time_zone: string }>(digest.PUT, "PUT", "/api/alerts/digest", { destination_id: destination.id, time_zone: "Europe/Berlin" });
+    expect(berlin.body).toMatchObject({ time_zone: "Europe/Berlin", next_at: "2026-11-23T08:00:00.000Z" });
+    expect((await request(digest.GET, "GET", "/api/alerts/digest")).body).toMatchObject({ time_zone: "Europe/Berlin" });
+    const badZone = await request(digest.PUT, "PUT", "/api/alerts/digest", { destination_id: destination.id, time_zone: "Mars/Olympus" });
+    expect([badZone.status, badZone.body.error?.param]).toEqual([400, "time_zone"]);
+    expect((await request(digest.GET, "GET", "/api/alerts/digest")).body).toMatchObject({ time_zone: "Europe/Berlin" });
 
     expect((await request(destinationById.DELETE, "DELETE", `/api/alerts/destinations/${destination.id}`, undefined, { id: destination.id })).status).toBe(204);
     expect((await request<{ data: unknown[] }>(rules.GET, "GET", "/api/alerts/rules")).body.data).toEqual([]);
@@ -255,5 +271,177 @@ describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
     const refused = await request(destinations.POST, "POST", "/api/alerts/destinations", { kind: "webhook", name: "X", url: receiver.url }, { headers: { origin: "https://evil.example" } });
     expect(refused.status).toBe(403);
     expect((await request<{ data: unknown[] }>(destinations.GET, "GET", "/api/alerts/destinations")).body.data).toEqual([]);
+  });
+
+  it("a rule is checked at once against the latest kept score, and says when the score is next read otherwise", async () => {
+    vi.stubEnv("WEBHOOK_ALLOW_PRIVATE", "true");
+    const store = await storeFor(kind);
+    const destination = (await addDestination({ kind: "webhook", name: "Team", url: receiver.url })).body;
+    const workspace = (await store.workspaces.workspaceForKey(DEMO_KEYS.pro)).id;
+    const add = (body: Record<string, unknown>) => request<RuleJson>(rules.POST, "POST", "/api/alerts/rules", { destination_id: destination.id, cooldown_minutes: 0, ...body });
+
+    // Nothing kept yet, not watched: not checked, and nothing reads the score on its own.
+    const early = await add({ kind: "score_below", threshold: 60 });
+    expect(early.body).toMatchObject({ state: "ok", last_checked_at: null, next_check_at: null });
+    await store.workspaces.setWatching(workspace, DEMO_KEYS.pro);
+    const listed = (await request<{ data: RuleJson[] }>(rules.GET, "GET", "/api/alerts/rules")).body.data;
+    // Watched: the score at the next hourly collection (the test clock is 12:00 UTC), the days' figures at 01:00 UTC.
+    expect(listed[0]!.next_check_at).toBe("2026-11-20T13:00:00.000Z");
+    expect((await add({ kind: "negative_mentions", threshold: 5 })).body).toMatchObject({ last_checked_at: null, next_check_at: "2026-11-21T01:00:00.000Z" });
+
+    // Two scores kept: a rule added now is judged on the latest at once, and its firing is sent.
+    const at = (iso: string) => Date.parse(iso);
+    const breakdown = { visibility: null, sentiment: null, authority: null, coverage: null };
+    await store.snapshots.recordScore(workspace, { at: at("2026-11-19T00:00:00Z"), score: 70, direction: null, change: null, breakdown });
+    await store.snapshots.recordScore(workspace, { at: at("2026-11-20T00:00:00Z"), score: 53, direction: null, change: null, breakdown });
+    const firing = await add({ kind: "score_below", threshold: 60 });
+    expect(firing.status).toBe(201);
+    expect(firing.body).toMatchObject({ state: "firing", last_checked_at: TEST_NOW.replace("Z", ".000Z"), last_changed_at: TEST_NOW.replace("Z", ".000Z") });
+    const [sent] = await receiver.waitFor(1);
+    expect(sent!.json).toMatchObject({ type: "alert.firing", data: { rule: { id: firing.body.id }, value: 53 } });
+    const fall = await add({ kind: "score_drop", threshold: 5 });
+    expect(fall.body).toMatchObject({ state: "firing", last_checked_at: expect.any(String) });
+    // The rule added before the scores were kept is checked with the next snapshot, as ever: the store holds its check once.
+    expect(await store.alerts.checks(workspace, firing.body.id)).toEqual([expect.objectContaining({ basis: `score:${at("2026-11-20T00:00:00Z")}`, state: "firing", value: 53 })]);
+  });
+
+  it("a rule is changed in place: each field checked, the kind kept, a new threshold judged at once, the change in the activity list", async () => {
+    vi.stubEnv("WEBHOOK_ALLOW_PRIVATE", "true");
+    const store = await storeFor(kind);
+    const team = (await addDestination({ kind: "webhook", name: "Team", url: receiver.url })).body;
+    const ops = (await addDestination({ kind: "webhook", name: "Ops", url: receiver.url })).body;
+    const workspace = (await store.workspaces.workspaceForKey(DEMO_KEYS.pro)).id;
+    await store.snapshots.recordScore(workspace, { at: Date.parse("2026-11-20T00:00:00Z"), score: 53, direction: null, change: null, breakdown: { visibility: null, sentiment: null, authority: null, coverage: null } });
+    const rule = (await request<RuleJson>(rules.POST, "POST", "/api/alerts/rules", { kind: "score_below", threshold: 60, destination_id: team.id, cooldown_minutes: 0 })).body;
+    expect(rule.state).toBe("firing");
+    await receiver.waitFor(1);
+    const patch = (body: unknown, options: { key?: string; id?: string; headers?: Record<string, string> } = {}) => request<RuleJson>(ruleById.PATCH, "PATCH", `/api/alerts/rules/${options.id ?? rule.id}`, body, { id: rule.id, ...options });
+
+    // Refused, each naming its field, and nothing changed.
+    for (const [body, param] of [
+      [{ threshold: "40" }, "threshold"],
+      [{ threshold: 101 }, "threshold"],
+      [{ cooldown_minutes: -1 }, "cooldown_minutes"],
+      [{ cooldown_minutes: 1.5 }, "cooldown_minutes"],
+      [{ destination_id: 5 }, "destination_id"],
+      [{ kind: "score_drop" }, "kind"],
+    ] as const) {
+      const refused = await patch(body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(refused.body.error).toMatchObject({ code: "invalid_parameter", param });
+    }
+    const unknownDestination = await patch({ destination_id: "dst_AAAAAAAAAAAAAAAA" });
+    expect(unknownDestination.status).toBe(404);
+    expect(unknownDestination.body.error?.param).toBe("destination_id");
+    expect((await patch({ threshold: 40 }, { id: "rule_AAAAAAAAAAAAAAAA" })).status).toBe(404);
+    expect((await patch({ threshold: 40 }, { key: DEMO_KEYS.free })).status).toBe(404);
+    expect((await patch({ threshold: 40 }, { headers: { origin: "https://evil.example" } })).status).toBe(403);
+    expect(await store.alerts.rule(workspace, rule.id)).toMatchObject({ threshold: 60, destinationId: team.id, cooldownMs: 0, state: "firing", revision: 0 });
+
+    // The same values again: nothing to change, nothing recorded.
+    const activityOf = async () => (await request<{ data: { action: string; subject: string }[] }>(activity.GET, "GET", "/api/workspace/activity")).body.data;
+    const lines = (await activityOf()).length;
+    expect((await patch({ kind: "score_below", threshold: 60 })).body).toMatchObject({ threshold: 60, state: "firing" });
+    expect(await activityOf()).toHaveLength(lines);
+
+    // A new threshold: judged at once on the same kept score, resolved and said so (the cooldown is 0).
+    const lowered = await patch({ threshold: 40 });
+    expect(lowered.status).toBe(200);
+    expect(lowered.body).toMatchObject({ id: rule.id, kind: "score_below", threshold: 40, state: "ok", last_checked_at: expect.any(String) });
+    const [, resolved] = await receiver.waitFor(2);
+    expect(resolved!.json).toMatchObject({ type: "alert.resolved", data: { rule: { id: rule.id, threshold: 40 }, value: 53 } });
+    expect((await activityOf())[0]).toMatchObject({ action: "rule.changed", subject: "The score is below 40 → Team (threshold 60 → 40)" });
+
+    // Where it goes and its cooldown: no new judgement (the threshold stays), the change listed and recorded.
+    const moved = await patch({ cooldown_minutes: 90, destination_id: ops.id });
+    expect(moved.body).toEqual({ ...lowered.body, cooldown_minutes: 90, destination_id: ops.id });
+    expect((await request<{ data: RuleJson[] }>(rules.GET, "GET", "/api/alerts/rules")).body.data).toEqual([moved.body]);
+    expect((await activityOf())[0]).toMatchObject({ action: "rule.changed", subject: "The score is below 40 → Ops (cooldown 0 min → 90 min; sent to Team → Ops)" });
+    expect(await store.alerts.checks(workspace, rule.id)).toHaveLength(2);
+
+    // A rule without a threshold keeps none.
+    const passed = (await request<RuleJson>(rules.POST, "POST", "/api/alerts/rules", { kind: "rank_passed", threshold: null, destination_id: team.id })).body;
+    expect((await patch({ threshold: 5, cooldown_minutes: 30 }, { id: passed.id })).body).toMatchObject({ threshold: null, cooldown_minutes: 30 });
+  });
+
+  it("the digest's preview is its text and a self-contained HTML of the latest full week; Send now delivers that text once, signed", async () => {
+    vi.stubEnv("WEBHOOK_ALLOW_PRIVATE", "true");
+    vi.stubEnv("PUBLIC_URL", "https://analytics.example.com");
+    const store = await storeFor(kind);
+    const workspace = (await store.workspaces.workspaceForKey(DEMO_KEYS.pro)).id;
+    await store.annotations.create(workspace, { date: "2026-11-12", text: "<script>alert(1)</script> & launch" });
+
+    // Off: the preview still shows what it would say; Send now has nowhere to go.
+    const off = await request<PreviewJson>(digestPreview.GET, "GET", "/api/alerts/digest/preview");
+    expect(off.status).toBe(200);
+    // The test clock's Friday 20 November: the latest full week is Monday 9 to Sunday 15 November.
+    expect(off.body).toMatchObject({ week: { from: "2026-11-09", to: "2026-11-15" }, time_zone: "UTC", sends_at: null, subject: expect.stringMatching(/^Weekly digest, 9 Nov – 15 Nov 2026: [\d,]+ visitors \([+−]\d+\.\d%\)$/) });
+    const refusedOff = await request(digestSend.POST, "POST", "/api/alerts/digest/send");
+    expect(refusedOff.status).toBe(409);
+    expect(refusedOff.body.error?.code).toBe("digest_off");
+
+    const created = (await addDestination({ kind: "webhook", name: "Digest", url: receiver.url })).body;
+    await request(digest.PUT, "PUT", "/api/alerts/digest", { destination_id: created.id });
+    const preview = await request<PreviewJson>(digestPreview.GET, "GET", "/api/alerts/digest/preview");
+    expect(preview.body.sends_at).toBe("2026-11-23T09:00:00.000Z");
+    const { text, html } = preview.body;
+    expect(text).toMatch(/^Weekly digest · Workspace Analytics\n\nThe week of 2026-11-09 to 2026-11-15 against the week before: [\d,]+ visitors/);
+    expect(text).toContain("\n\nFrom mention to conversion, per platform\n• ChatGPT: ");
+    expect(text).toContain("\n\nNotes of the week\n• 2026-11-12: <script>alert(1)</script> & launch");
+    expect(text).toMatch(/\n\nOpen in the dashboard: https:\/\/analytics\.example\.com\/\?from=2026-11-09&to=2026-11-15&tz=UTC$/);
+    // The HTML: a whole document, figures as data tables, people's text escaped, nothing fetched.
+    expect(html).toMatch(/^<!doctype html>\n<html lang="en">/);
+    expect(html).toContain('<meta name="color-scheme" content="light dark">');
+    expect(html).toContain("@media (prefers-color-scheme: dark)");
+    expect(html).toContain("<h1");
+    expect(html).toContain("9 Nov – 15 Nov 2026");
+    expect(html.match(/<caption/g)).toHaveLength(2);
+    expect(html).toContain('<th scope="col"');
+    expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt; &amp; launch");
+    expect(html).not.toMatch(/<script|<img|<link|src=|url\(/i);
+    expect(html).toContain('href="https://analytics.example.com/?from=2026-11-09&amp;to=2026-11-15&amp;tz=UTC"');
+
+    const sent = await request<{ delivery_id: string; week: { from: string; to: string } }>(digestSend.POST, "POST", "/api/alerts/digest/send");
+    expect(sent.status).toBe(202);
+    expect(sent.body.week).toEqual({ from: "2026-11-09", to: "2026-11-15" });
+    const [received] = await receiver.waitFor(1);
+    expect(verifySignature(created.secret!, received!)).toBe(true);
+    const body = received!.json as EventBody;
+    expect(body.type).toBe("digest.weekly");
+    // What the receiver reads is what the preview showed.
+    expect(eventText(body)).toBe(text);
+    await vi.waitFor(async () => {
+      const list = await request<{ data: AttemptJson[] }>(deliveries.GET, "GET", "/api/alerts/deliveries");
+      expect(list.body.data).toEqual([expect.objectContaining({ id: sent.body.delivery_id, destination_id: created.id, type: "digest.weekly", attempt: 1, status: "delivered", response_status: 200 })]);
+    });
+    // One delivery, and the scheduled digest is still to come.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(receiver.received).toHaveLength(1);
+    expect((await request(digest.GET, "GET", "/api/alerts/digest")).body).toMatchObject({ destination_id: created.id, next_at: "2026-11-23T09:00:00.000Z" });
+  });
+
+  it("Send now counts against the 10 sends by hand a minute, is refused from another site and to a stopped destination, and sends nothing then", async () => {
+    vi.stubEnv("WEBHOOK_ALLOW_PRIVATE", "true");
+    const store = await storeFor(kind);
+    const workspace = (await store.workspaces.workspaceForKey(DEMO_KEYS.pro)).id;
+    const created = (await addDestination({ kind: "webhook", name: "Digest", url: receiver.url })).body;
+    await request(digest.PUT, "PUT", "/api/alerts/digest", { destination_id: created.id });
+    const send = (headers?: Record<string, string>) => request(digestSend.POST, "POST", "/api/alerts/digest/send", undefined, headers ? { headers } : {});
+
+    expect((await send({ origin: "https://evil.example" })).status).toBe(403);
+    for (let i = 0; i < 9; i++) expect((await store.alerts.takeManualSend(workspace, "test")).allowed).toBe(true);
+    expect((await send()).status).toBe(202);
+    const refused = await send();
+    expect(refused.status).toBe(429);
+    expect(refused.body.error?.code).toBe("too_many_requests");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    await receiver.waitFor(1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(receiver.received).toHaveLength(1);
+
+    await store.alerts.stopDestination(created.id, "The receiver answered 410 Gone.");
+    const stopped = await send();
+    expect(stopped.status).toBe(409);
+    expect(stopped.body.error?.code).toBe("destination_stopped");
   });
 });

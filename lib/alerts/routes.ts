@@ -1,33 +1,41 @@
 // Alerts over HTTP, for the session's workspace only (app/api/alerts/*): destinations, rules with a
-// preview from kept history, deliveries (every attempt) with a retry of a failed one, and the weekly
-// digest's destination. Writes pass the same-origin check; a bad field is a 400 naming it; an id of
-// another workspace is a 404 like an unknown one. A destination's URL is checked before it is kept
-// (syntax, https, a Slack destination's being Slack's incoming webhook, and every address its name
-// resolves to: no private, loopback or link-local ones unless WEBHOOK_ALLOW_PRIVATE=true); it is then
-// sealed and only its hint is ever answered. A signed webhook's secret is answered once, on creation.
+// preview from kept history (each rule checked at once when added or given a new threshold, and
+// changed in place), deliveries (every attempt) with a retry of a failed one, and the weekly digest:
+// its destination, its preview and "Send now". Writes pass the same-origin check; a bad field is a
+// 400 naming it; an id of another workspace is a 404 like an unknown one. A destination's URL is
+// checked before it is kept (syntax, https, a Slack destination's being Slack's incoming webhook, and
+// every address its name resolves to: no private, loopback or link-local ones unless
+// WEBHOOK_ALLOW_PRIVATE=true); it is then sealed and only its hint is ever answered. A signed
+// webhook's secret is answered once, on creation.
 // Adding destinations is limited per workspace (write-limit.ts): each one costs a name lookup. A
-// "Send a test" or "Retry" that would send counts against the workspace's 10 a minute, counted in the
-// store (which every instance shares, Redis or not, as it does the deliveries they make): past it,
-// 429 with Retry-After in the shared error shape. Every change to destinations, rules and the digest
-// is recorded in the workspace's activity list with the key hint that made it (who pointed the digest
-// where); a rule's preview is refused to a key the Data API refuses what that kind replays.
+// "Send a test", a "Retry" that would send and the digest's "Send now" count against the workspace's
+// 10 a minute, counted in the store (which every instance shares, Redis or not, as it does the
+// deliveries they make): past it, 429 with Retry-After in the shared error shape. Every change to
+// destinations, rules and the digest is recorded in the workspace's activity list with the key hint
+// that made it (who pointed the digest where); a rule's preview is refused to a key the Data API
+// refuses what that kind replays, and the digest's preview leaves out the kept score and rank for one.
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { serverContext } from "@/lib/server/context";
+import { isTimeZoneName } from "@/lib/data-api/params";
 import { getEnv } from "@/lib/server/env";
 import { finalError, invalidParameter, json, withErrors } from "@/lib/server/http";
-import { jsonBodyOf, requireResource, storeScope, type StoreResource } from "@/lib/server/store-scope";
-import { MANUAL_SENDS_PER_WINDOW, MAX_WAITING_PER_DESTINATION, type Attempt, type Destination, type Rule } from "@/lib/store/alerts";
-import type { WorkspaceId } from "@/lib/store/schema";
+import { jsonBodyOf, requireResource, storeScope, type StoreResource, type StoreScope } from "@/lib/server/store-scope";
+import { isDataApiError } from "@/lib/data-api/errors";
+import type { CollectContext } from "@/lib/history/collect";
+import { insightsContext } from "@/lib/server/insights/context";
+import { serverContext, upstreamFor } from "@/lib/server/context";
+import { MANUAL_SENDS_PER_WINDOW, MAX_WAITING_PER_DESTINATION, type Attempt, type Destination, type Rule, type RuleChanges } from "@/lib/store/alerts";
+import type { ManualSendKind, WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
-import { previewRule } from "./check";
-import { nextDigestAt } from "./digest";
+import { nextCheckAt, previewRule } from "./check";
+import { digestEvent, digestSubject, lastFullWeek, nextDigestAt, readDigest, type DigestFigures } from "./digest";
+import { digestHtml } from "./digest-html";
 import { checkResolved, checkSlackWebhookUrl, isDestinationRefused, parseDestinationUrl, urlHint } from "./destination-url";
-import type { EventBody } from "./messages";
-import { alertsDeliverer } from "./runtime";
+import { eventText, type EventBody } from "./messages";
+import { alertsDeliverer, checkRuleNow } from "./runtime";
 import { ruleSentence } from "./rule-sentence";
-import { checkThreshold, isRuleKind, RULE_KINDS, type RuleKind } from "./rules";
+import { checkThreshold, isRuleKind, RULE_KINDS, THRESHOLDS, type RuleKind } from "./rules";
 import { limitAlertWrite } from "./write-limit";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -43,7 +51,8 @@ const destinationJson = (d: Destination) => ({
   created_at: iso(d.createdAt),
 });
 
-const ruleJson = (r: Rule) => ({
+/** A rule as the routes answer it; `next_check_at` is when the dashboard next reads, on its own, what it is judged on (nextCheckAt). */
+const ruleJson = (r: Rule, watched: boolean, now: number) => ({
   id: r.id,
   kind: r.kind,
   threshold: r.threshold,
@@ -52,8 +61,14 @@ const ruleJson = (r: Rule) => ({
   state: r.state,
   last_checked_at: iso(r.lastCheckedAt),
   last_changed_at: iso(r.lastChangedAt),
+  next_check_at: isRuleKind(r.kind) ? iso(nextCheckAt(r.kind, watched, now)) : null,
   created_at: iso(r.createdAt),
 });
+
+/** Whether the workspace is watched now (its rules are then checked on the collector's schedule too). */
+async function isWatched(store: Store, workspace: WorkspaceId): Promise<boolean> {
+  return (await store.workspaces.workspace(workspace))?.watching === "on";
+}
 
 const attemptJson = (a: Attempt) => ({
   id: a.deliveryId,
@@ -69,15 +84,15 @@ const attemptJson = (a: Attempt) => ({
   retryable: a.retryable,
 });
 
-/** Counts a "Send a test" or a "Retry" against the workspace's limit a minute, or answers 429 with Retry-After. */
-async function takeManualSend(store: Store, workspace: WorkspaceId, kind: "test" | "retry"): Promise<void> {
+/** Counts a "Send a test", a "Retry" or the digest's "Send now" against the workspace's limit a minute, or answers 429 with Retry-After. */
+async function takeManualSend(store: Store, workspace: WorkspaceId, kind: ManualSendKind): Promise<void> {
   const taken = await store.alerts.takeManualSend(workspace, kind);
   if (taken.allowed) return;
   const seconds = Math.ceil(taken.retryAfterMs / 1000);
   throw finalError({
     status: 429,
     code: "too_many_requests",
-    message: `"Send a test" and "Retry" can be used ${MANUAL_SENDS_PER_WINDOW} times a minute in a workspace; try again in ${seconds} s.`,
+    message: `"Send a test", "Retry" and the digest's "Send now" can be used ${MANUAL_SENDS_PER_WINDOW} times a minute in a workspace together; try again in ${seconds} s.`,
     retryAfter: seconds,
   });
 }
@@ -205,10 +220,26 @@ function threshold(kind: RuleKind, value: unknown): number | null {
 /** GET /api/alerts/rules */
 export const listRules = withErrors("the alert rules", async (req: Request) => {
   const { store, workspace } = await storeScope(req, { write: false });
-  return json({ data: (await store.alerts.rules(workspace)).map(ruleJson) }, { headers: noStore });
+  const [rules, watched] = await Promise.all([store.alerts.rules(workspace), isWatched(store, workspace)]);
+  const now = serverContext().now();
+  return json({ data: rules.map((r) => ruleJson(r, watched, now)) }, { headers: noStore });
 });
 
-/** POST /api/alerts/rules {kind, threshold, destination_id, cooldown_minutes?}: 201 the rule. */
+/**
+ * Checks a rule just added, or given a new threshold, against the latest snapshot or day kept (so it
+ * does not wait for the next one, which may be a day away), and answers it as it then is. A failed
+ * check leaves it not checked yet (said, and logged): the write itself was made.
+ */
+async function checkedAtOnce(store: Store, workspace: WorkspaceId, rule: Rule): Promise<Rule> {
+  try {
+    await checkRuleNow(store, workspace, rule.id);
+  } catch (error) {
+    console.warn(`[alerts] workspace ${workspace}: rule ${rule.id} could not be checked at once: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return (await store.alerts.rule(workspace, rule.id)) ?? rule;
+}
+
+/** POST /api/alerts/rules {kind, threshold, destination_id, cooldown_minutes?}: 201 the rule, checked at once against what is kept. */
 export const createRule = withErrors("adding the rule", async (req: Request) => {
   const { store, workspace, record } = await storeScope(req, { write: true });
   const body = await jsonBodyOf(req, ruleBody, '{"kind": "score_drop", "threshold": 5, "destination_id": "dst_…"}');
@@ -221,7 +252,59 @@ export const createRule = withErrors("adding the rule", async (req: Request) => 
   });
   if (!rule) throw finalError({ status: 404, code: "not_found", message: "This workspace has no destination with that id: add one first.", param: "destination_id" });
   await record("rule.added", await ruleSubject(store, workspace, rule));
-  return json(ruleJson(rule), { status: 201, headers: noStore });
+  const checked = await checkedAtOnce(store, workspace, rule);
+  return json(ruleJson(checked, await isWatched(store, workspace), serverContext().now()), { status: 201, headers: noStore });
+});
+
+const ruleChangesBody = z.object({
+  kind: z.string({ error: "kind must be the rule's own kind: a rule's kind cannot be changed (add a rule of the other kind, and delete this one)." }).optional(),
+  threshold: z.unknown().optional(),
+  destination_id: z.string({ error: "destination_id must be the id of one of this workspace's destinations." }).optional(),
+  cooldown_minutes: ruleBody.shape.cooldown_minutes,
+});
+
+/** What changed, in the activity list's words: "threshold 60 → 40; cooldown 1 hour → 90 minutes; sent to Ops → Team". */
+function changesSubject(before: Rule, after: Rule, destinationName: (id: string) => string): string {
+  const minutes = (ms: number) => `${Math.round(ms / 60_000)} min`;
+  const changes: string[] = [];
+  if (before.threshold !== after.threshold) changes.push(`threshold ${before.threshold ?? "none"} → ${after.threshold ?? "none"}`);
+  if (before.cooldownMs !== after.cooldownMs) changes.push(`cooldown ${minutes(before.cooldownMs)} → ${minutes(after.cooldownMs)}`);
+  if (before.destinationId !== after.destinationId) changes.push(`sent to ${destinationName(before.destinationId)} → ${destinationName(after.destinationId)}`);
+  return changes.join("; ");
+}
+
+/**
+ * PATCH /api/alerts/rules/{id} {threshold?, destination_id?, cooldown_minutes?}: 200 the rule. What is
+ * not given stays; a bad field is a 400 naming it (a threshold by the rule's own kind; the kind itself
+ * cannot change); an unknown rule or destination a 404. A new threshold is judged at once against the
+ * latest kept snapshot or day, as a new rule is. Recorded in the activity list, with what changed.
+ */
+export const updateRule = withErrors("changing the rule", async (req: Request, ctx: IdContext) => {
+  const { store, workspace, record } = await storeScope(req, { write: true });
+  const id = await idOf(ctx, "rule", "rule");
+  const body = await jsonBodyOf(req, ruleChangesBody, '{"threshold": 40, "destination_id": "dst_…", "cooldown_minutes": 90}');
+  const current = await store.alerts.rule(workspace, id);
+  if (!current || !isRuleKind(current.kind)) throw notFound("rule");
+  const kind = current.kind;
+  if (body.kind !== undefined && body.kind !== kind) throw invalidParameter("kind", `kind cannot be changed: this rule is a ${kind} rule (add a rule of the other kind, and delete this one).`);
+  const changes: RuleChanges = {};
+  // A kind without a threshold keeps none, whatever is sent (as when it is added).
+  if (body.threshold !== undefined && THRESHOLDS[kind] !== null) changes.threshold = threshold(kind, body.threshold);
+  if (body.destination_id !== undefined) changes.destinationId = body.destination_id;
+  if (body.cooldown_minutes !== undefined) changes.cooldownMs = body.cooldown_minutes * 60_000;
+  const updated = await store.alerts.updateRule(workspace, id, changes);
+  if (updated === undefined) throw notFound("rule");
+  if (updated === "destination") throw finalError({ status: 404, code: "not_found", message: "This workspace has no destination with that id.", param: "destination_id" });
+  const { before, after } = updated;
+  const names = new Map((await store.alerts.destinations(workspace)).map((d) => [d.id, d.name]));
+  const what = changesSubject(before, after, (destinationId) => names.get(destinationId) ?? "a deleted destination");
+  let rule = after;
+  // Nothing changed (the same values sent again): nothing to record or check.
+  if (what !== "") {
+    await record("rule.changed", `${await ruleSubject(store, workspace, after)} (${what})`);
+    if (after.revision !== before.revision) rule = await checkedAtOnce(store, workspace, after);
+  }
+  return json(ruleJson(rule, await isWatched(store, workspace), serverContext().now()), { headers: noStore });
 });
 
 /** DELETE /api/alerts/rules/{id}: 204. */
@@ -296,6 +379,75 @@ export const retryDelivery = withErrors("retrying the delivery", async (req: Req
   return json({ id, status: "retrying" }, { status: 202, headers: noStore });
 });
 
+/** The digest's reading for a signed-in reader: the session's key at the reader's priority (not the background's), ended with the request. */
+function readerContext(store: Store, signal: AbortSignal): CollectContext {
+  return { store, now: () => serverContext().now(), api: (apiKey) => upstreamFor(apiKey).api, insights: (apiKey) => ({ ...insightsContext(apiKey), signal }), signal };
+}
+
+/** Whether the key may read what the store keeps of `resource` (a key refused it upstream may not). */
+async function mayRead(apiKey: string, resource: StoreResource): Promise<boolean> {
+  try {
+    await requireResource(apiKey, resource);
+    return true;
+  } catch (error) {
+    if (isDataApiError(error) && error.status === 403) return false;
+    throw error;
+  }
+}
+
+/** The figures of the latest full week in the workspace's zone, read with the session's key: what "Preview" shows and "Send now" sends. */
+async function latestDigest(scope: StoreScope, signal: AbortSignal): Promise<{ figures: DigestFigures; tz: string; now: number }> {
+  const { store, workspace, apiKey } = scope;
+  const tz = (await store.workspaces.workspace(workspace))?.timeZone ?? "UTC";
+  const now = serverContext().now();
+  // The score and rank come from kept history: shown only to a key the Data API lets read them.
+  const [score, ranking] = await Promise.all([mayRead(apiKey, "/intelligence/score"), mayRead(apiKey, "/intelligence/ranking")]);
+  const publicUrl = getEnv().publicUrl;
+  const figures = await readDigest({ store, ctx: readerContext(store, signal), workspace, apiKey, tz, monday: lastFullWeek(tz, now), now, kept: { score, ranking }, ...(publicUrl ? { publicUrl } : {}) });
+  return { figures, tz, now };
+}
+
+/**
+ * GET /api/alerts/digest/preview: the digest as it is sent now ("Send now"): the latest full week
+ * against the one before, `{subject, text, html, week: {from, to}, time_zone, sends_at}`; `text` is
+ * what its receivers read (Slack's message, the webhook's `message` and `sections`), `html` the same
+ * as a self-contained e-mail; `sends_at` when the scheduled one goes next (null while it is off).
+ */
+export const previewDigest = withErrors("the digest's preview", async (req: Request) => {
+  const scope = await storeScope(req, { write: false });
+  const { figures, tz, now } = await latestDigest(scope, req.signal);
+  const destination = await scope.store.alerts.digest(scope.workspace);
+  const subject = digestSubject(figures);
+  return json(
+    { subject, text: eventText(digestEvent(figures, now)), html: digestHtml(figures, subject), week: figures.week, time_zone: tz, sends_at: destination === null ? null : iso(nextDigestAt(tz, now)) },
+    { headers: noStore },
+  );
+});
+
+/**
+ * POST /api/alerts/digest/send: 202 `{delivery_id, week}`, one delivery of type `digest.weekly` (the
+ * preview's week) to the digest's destination, sent at once; the scheduled digest still goes. 409
+ * `digest_off` when it goes nowhere, `destination_stopped`; 429 past the workspace's 10 sends by hand
+ * a minute (with "Send a test" and "Retry").
+ */
+export const sendDigest = withErrors("sending the digest", async (req: Request) => {
+  const scope = await storeScope(req, { write: true });
+  const { store, workspace } = scope;
+  const destinationId = await store.alerts.digest(workspace);
+  const destination = destinationId === null ? undefined : await store.alerts.destination(workspace, destinationId);
+  if (!destination) throw finalError({ status: 409, code: "digest_off", message: "The weekly digest goes nowhere: choose where it goes first (PUT /api/alerts/digest)." });
+  if (destination.status === "stopped") {
+    throw finalError({ status: 409, code: "destination_stopped", message: destination.stoppedReason ?? "The digest's destination is stopped: delete it and add it again." });
+  }
+  // Counted before the week is read: reading it costs upstream calls.
+  await takeManualSend(store, workspace, "digest");
+  const { figures, now } = await latestDigest(scope, req.signal);
+  const body = digestEvent(figures, now);
+  const made = await store.alerts.enqueue(workspace, { dedupeKey: `digest-now:${workspace}:${randomBytes(8).toString("hex")}`, type: body.type, body }, [destination.id]);
+  alertsDeliverer().kick();
+  return json({ delivery_id: made?.[0]?.id ?? null, week: figures.week }, { status: 202, headers: noStore });
+});
+
 async function digestJson(scope: Awaited<ReturnType<typeof storeScope>>) {
   const destination = await scope.store.alerts.digest(scope.workspace);
   const ws = await scope.store.workspaces.workspace(scope.workspace);
@@ -306,13 +458,25 @@ async function digestJson(scope: Awaited<ReturnType<typeof storeScope>>) {
 /** GET /api/alerts/digest */
 export const getDigest = withErrors("the weekly digest", async (req: Request) => json(await digestJson(await storeScope(req, { write: false })), { headers: noStore }));
 
-/** PUT /api/alerts/digest {destination_id: string | null}: where the digest goes, or never. */
+/**
+ * PUT /api/alerts/digest {destination_id: string | null, time_zone?}: where the digest goes, or
+ * never; `time_zone` (an IANA name) is the workspace's zone, whose Monday 09:00 it is sent at (Settings
+ * sends the zone of the member who sets it up; left out, the zone stays as it was).
+ */
 export const putDigest = withErrors("setting the weekly digest", async (req: Request) => {
   const scope = await storeScope(req, { write: true });
-  const body = await jsonBodyOf(req, z.object({ destination_id: z.string({ error: "destination_id must be a destination's id, or null for never." }).nullable() }), '{"destination_id": "dst_…"}');
+  const body = await jsonBodyOf(
+    req,
+    z.object({
+      destination_id: z.string({ error: "destination_id must be a destination's id, or null for never." }).nullable(),
+      time_zone: z.string({ error: "time_zone must be an IANA time zone name, e.g. Europe/Berlin." }).refine(isTimeZoneName, { error: "time_zone must be an IANA time zone name, e.g. Europe/Berlin." }).optional(),
+    }),
+    '{"destination_id": "dst_…", "time_zone": "Europe/Berlin"}',
+  );
   if (!(await scope.store.alerts.setDigest(scope.workspace, body.destination_id))) {
     throw finalError({ status: 404, code: "not_found", message: "This workspace has no destination with that id.", param: "destination_id" });
   }
+  if (body.time_zone !== undefined) await scope.store.workspaces.setTimeZone(scope.workspace, body.time_zone);
   const destination = body.destination_id === null ? undefined : await scope.store.alerts.destination(scope.workspace, body.destination_id);
   await (destination ? scope.record("digest.set", destinationSubject(destination)) : scope.record("digest.stopped", ""));
   return json(await digestJson(scope), { headers: noStore });

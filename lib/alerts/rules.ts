@@ -13,6 +13,16 @@ export const RULE_KINDS = ["score_drop", "score_below", "rank_passed", "negative
 export type RuleKind = (typeof RULE_KINDS)[number];
 export const isRuleKind = (value: unknown): value is RuleKind => typeof value === "string" && (RULE_KINDS as readonly string[]).includes(value);
 
+/** What each kind is judged on: the score's snapshots, the ranking's, or closed days' figures (and so when it can be checked). */
+export const JUDGED_ON: Record<RuleKind, "score" | "ranking" | "day"> = {
+  score_drop: "score",
+  score_below: "score",
+  rank_passed: "ranking",
+  negative_mentions: "day",
+  ai_visitors_drop: "day",
+  conversions_drop: "day",
+};
+
 /** What a kind's threshold means and the values it may take (the 400's message says the same). */
 export const THRESHOLDS: Record<RuleKind, { min: number; max: number; integer: boolean; meaning: string } | null> = {
   score_drop: { min: 0.1, max: 100, integer: false, meaning: "the fall in points between two readings of the score" },

@@ -1,5 +1,6 @@
 // Alerts in the running server: the process's one sender (deliver.ts; its polling loop is started
-// with the background jobs) and the check run after a snapshot or a day's figures were kept. Both
+// with the background jobs) and the check run after a snapshot or a day's figures were kept, or of
+// one rule just added or changed. Both
 // reach the store and the clock through the server context, so a test's context reaches them too.
 import "server-only";
 import { serverContext } from "@/lib/server/context";
@@ -7,7 +8,7 @@ import { getEnv } from "@/lib/server/env";
 import { newInstanceId } from "@/lib/store/scheduler";
 import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
-import { checkRules, notifyPaused, type CheckOutcome } from "./check";
+import { checkRule, checkRules, notifyPaused, type CheckOutcome } from "./check";
 import { createDeliverer, httpSender, type Deliverer } from "./deliver";
 
 const g = globalThis as typeof globalThis & { __waAlertsDeliverer?: Deliverer };
@@ -30,6 +31,11 @@ function checkDeps(store: Store) {
 /** Checks `workspace`'s rules now (after a snapshot or a day's figures), and sends what they made at once. */
 export function checkAfterSnapshot(store: Store, workspace: WorkspaceId): Promise<CheckOutcome> {
   return checkRules(checkDeps(store), workspace);
+}
+
+/** Checks one rule of `workspace` now (just added, or given a new threshold), and sends what it made at once. */
+export function checkRuleNow(store: Store, workspace: WorkspaceId, ruleId: string): Promise<CheckOutcome> {
+  return checkRule(checkDeps(store), workspace, ruleId);
 }
 
 /** Tells the workspace's destinations, once, that its watching paused. */

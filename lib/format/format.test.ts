@@ -122,6 +122,16 @@ describe("dates and times", () => {
     expect(formatRelative("2026-11-18T15:03:07Z", now)).toBe("2 days ago");
     expect(formatRelative(iso, new Date(iso))).toBe("now");
   });
+  it("says what happened as past and what is to come as to come, even against a clock that is off", () => {
+    const now = new Date("2026-11-20T12:03:04Z");
+    // A delivery stamped by a server 3 s ahead of the reader's clock.
+    expect(formatRelative(iso, now)).toBe("in 3 seconds");
+    expect(formatRelative(iso, now, "past")).toBe("now");
+    expect(formatRelative("2026-11-20T12:02:07Z", now, "past")).toBe("57 seconds ago");
+    // A next try whose time has come while the list was not read again.
+    expect(formatRelative("2026-11-20T12:03:00Z", now, "future")).toBe("now");
+    expect(formatRelative("2026-11-20T12:13:04Z", now, "future")).toBe("in 10 minutes");
+  });
 });
 
 describe("calendar days and ranges", () => {

@@ -304,11 +304,17 @@ const RELATIVE_STEPS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
 
 const relativeFormat = new Intl.RelativeTimeFormat("en-US", { numeric: "auto" });
 
-/** "3 hours ago" / "in 2 days" relative to `now` (browser only: the server does not know the reader's now). */
-export function formatRelative(iso: string | null | undefined, now: Date): string {
+/**
+ * "3 hours ago" / "in 2 days" relative to `now` (browser only: the server does not know the reader's
+ * now). `tense` says what the instant is: one that happened (a delivery, a check) is never said as
+ * to come, and one still to come (a delivery's next try) never as gone, whatever the reader's clock
+ * says (it may run behind the server's that stamped the instant): they read "now" instead.
+ */
+export function formatRelative(iso: string | null | undefined, now: Date, tense?: "past" | "future"): string {
   const ms = parseInstant(iso);
   if (ms === null) return MISSING;
   let value = (ms - now.getTime()) / 1000;
+  if ((tense === "past" && value > 0) || (tense === "future" && value < 0)) value = 0;
   for (const [unit, size] of RELATIVE_STEPS) {
     if (Math.abs(value) < size) return relativeFormat.format(Math.round(value), unit);
     value /= size;

@@ -8,7 +8,7 @@
 // the daily collector itself looks back for closed days not kept). Each workspace is collected with
 // its own kept key; a paused or stopped workspace is not collected (its key is no longer handed out).
 import "server-only";
-import { dailySlotAt, hourlySlot, type JobDefinition } from "@/lib/store/scheduler";
+import { DAY_MS, dailySlotAt, HOUR_MS, hourlySlot, type JobDefinition } from "@/lib/store/scheduler";
 import type { WorkspaceId } from "@/lib/store/schema";
 import { isSealedUnreadable } from "@/lib/store/sealed";
 import type { Store } from "@/lib/store/store";
@@ -76,7 +76,16 @@ function collectionJob(name: string, kind: CollectKind, slotOf: (t: number) => n
 export const HOURLY_JOB = "history.hourly";
 export const DAILY_JOB = "history.daily";
 
+/** Each collection's slots: the latest at or before an instant, and how far apart they are. */
+const COLLECTION_SLOTS: Record<CollectKind, { slotOf: (t: number) => number; every: number }> = {
+  hourly: { slotOf: hourlySlot, every: HOUR_MS },
+  daily: { slotOf: dailySlotAt(1), every: DAY_MS },
+};
+
+/** When a watched workspace's `kind` collection next runs after `now` (the start of its next slot). */
+export const nextCollectionAt = (kind: CollectKind, now: number): number => COLLECTION_SLOTS[kind].slotOf(now) + COLLECTION_SLOTS[kind].every;
+
 /** The collector's jobs. */
 export function historyJobs(deps: HistoryJobsDeps): JobDefinition[] {
-  return [collectionJob(HOURLY_JOB, "hourly", hourlySlot, deps), collectionJob(DAILY_JOB, "daily", dailySlotAt(1), deps)];
+  return [collectionJob(HOURLY_JOB, "hourly", COLLECTION_SLOTS.hourly.slotOf, deps), collectionJob(DAILY_JOB, "daily", COLLECTION_SLOTS.daily.slotOf, deps)];
 }

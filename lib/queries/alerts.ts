@@ -1,7 +1,8 @@
 "use client";
 // The workspace's alerts in the browser: the destinations, rules, deliveries and weekly digest read
 // from /api/alerts/* through React Query (one key family, ["alerts", ...], so a write refreshes
-// whatever it may have changed), the live preview of a rule being written, and the writes. Every
+// whatever it may have changed), the live preview of a rule being written, the digest's preview, and
+// the writes (a rule changed in place, the digest sent now among them). Every
 // failure is a DataApiError (lib/queries/api.ts) carrying the route's `param`, so a form shows it on
 // that field. The deliveries are read again every few seconds while one of them is being retried or a
 // test just sent has not shown yet; nothing else polls.
@@ -37,8 +38,12 @@ export type Rule = {
   state: "ok" | "firing";
   last_checked_at: string | null;
   last_changed_at: string | null;
+  /** When the dashboard next reads, on its own, what the rule is judged on (null while the workspace is not watched). */
+  next_check_at: string | null;
   created_at: string;
 };
+/** What an edit may change; what is not sent stays. */
+export type RuleChanges = { threshold?: number | null; destination_id?: string; cooldown_minutes?: number };
 export type NewRule = { kind: RuleKind; threshold: number | null; destination_id: string; cooldown_minutes?: number };
 
 export type RulePreview = { days: number; fired: number; checks: number; history_since: string | null; firings: Array<{ at: string; message: string }> };
@@ -59,6 +64,8 @@ export type Delivery = {
 };
 
 export type Digest = { destination_id: string | null; next_at: string | null; time_zone: string };
+/** The digest as "Send now" sends it: the latest full week, as its receivers read it and as an e-mail. */
+export type DigestPreview = { subject: string; text: string; html: string; week: { from: string; to: string }; time_zone: string; sends_at: string | null };
 
 export const ALERTS_KEY = ["alerts"] as const;
 export const alertsKeys = {
@@ -66,6 +73,7 @@ export const alertsKeys = {
   rules: [...ALERTS_KEY, "rules"] as const,
   deliveries: (limit: number) => [...ALERTS_KEY, "deliveries", { limit }] as const,
   digest: [...ALERTS_KEY, "digest"] as const,
+  digestPreview: [...ALERTS_KEY, "digest", "preview"] as const,
   preview: (ask: PreviewAsk) => [...ALERTS_KEY, "preview", ask] as const,
 };
 
@@ -81,6 +89,10 @@ const dataOf = async <T>(url: string, signal: AbortSignal) => (await getJson<{ d
 export const useDestinations = () => useQuery({ queryKey: alertsKeys.destinations, queryFn: ({ signal }) => dataOf<Destination>(`${base}/destinations`, signal) });
 export const useRules = () => useQuery({ queryKey: alertsKeys.rules, queryFn: ({ signal }) => dataOf<Rule>(`${base}/rules`, signal) });
 export const useDigest = () => useQuery({ queryKey: alertsKeys.digest, queryFn: ({ signal }) => getJson<Digest>(`${base}/digest`, { signal }) });
+
+/** The digest's preview, read only once asked for (it reads a week of figures); kept a minute. */
+export const useDigestPreview = (enabled: boolean) =>
+  useQuery({ queryKey: alertsKeys.digestPreview, queryFn: ({ signal }) => getJson<DigestPreview>(`${base}/digest/preview`, { signal }), enabled, staleTime: 60_000, retry: false });
 
 /** What the preview is asked about: the rule as the form has it (a cooldown changes how often it notifies). */
 export type PreviewAsk = { kind: RuleKind; threshold: number | null; cooldown_minutes: number | null };
@@ -177,9 +189,15 @@ export function useAlertWrites() {
     mutationFn: async (id: string) => (await sendJson<{ delivery_id: string | null }>("POST", `${idPath("destinations", id)}/test`))!,
     onSettled: () => refresh(alertsKeys.deliveries(DELIVERIES_SHOWN)),
   });
+  // A rule is checked at once when added or given a new threshold, and may have notified: the deliveries too.
   const createRule = useMutation({
     mutationFn: async (input: NewRule) => (await sendJson<Rule>("POST", `${base}/rules`, input))!,
-    onSettled: () => refresh(alertsKeys.rules),
+    onSettled: () => refresh(alertsKeys.rules, alertsKeys.deliveries(DELIVERIES_SHOWN)),
+  });
+  const updateRule = useMutation({
+    mutationFn: async ({ id, changes }: { id: string; changes: RuleChanges }) => (await sendJson<Rule>("PATCH", idPath("rules", id), changes))!,
+    onSuccess: (rule) => queryClient.setQueryData<Rule[]>(alertsKeys.rules, (rules) => rules?.map((r) => (r.id === rule.id ? rule : r))),
+    onSettled: () => refresh(alertsKeys.rules, alertsKeys.deliveries(DELIVERIES_SHOWN)),
   });
   // Removing a rule from the list before the answer is safe: nothing else depends on it, and a
   // failure puts the list back as it was.
@@ -201,9 +219,15 @@ export function useAlertWrites() {
     onSettled: () => refresh(alertsKeys.deliveries(DELIVERIES_SHOWN)),
   });
   const setDigest = useMutation({
-    mutationFn: async (destinationId: string | null) => (await sendJson<Digest>("PUT", `${base}/digest`, { destination_id: destinationId }))!,
+    /** `timeZone`: the zone whose Monday 09:00 the digest goes at (the member's who sets it up). */
+    mutationFn: async ({ destinationId, timeZone }: { destinationId: string | null; timeZone: string }) =>
+      (await sendJson<Digest>("PUT", `${base}/digest`, { destination_id: destinationId, time_zone: timeZone }))!,
     onSuccess: (digest) => queryClient.setQueryData(alertsKeys.digest, digest),
     onSettled: () => refresh(alertsKeys.digest),
   });
-  return { createDestination, deleteDestination, testDestination, createRule, deleteRule, retryDelivery, setDigest };
+  const sendDigest = useMutation({
+    mutationFn: async () => (await sendJson<{ delivery_id: string | null; week: { from: string; to: string } }>("POST", `${base}/digest/send`))!,
+    onSettled: () => refresh(alertsKeys.deliveries(DELIVERIES_SHOWN)),
+  });
+  return { createDestination, deleteDestination, testDestination, createRule, updateRule, deleteRule, retryDelivery, setDigest, sendDigest };
 }

@@ -4,7 +4,8 @@
 // that reads them, and the writes that change them from there (unlink a key, delete everything kept).
 // A failure is said in the route's own words (written for people), or plainly when there are none.
 
-import { useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ALERTS_KEY } from "./alerts";
 
 export type Watching = "off" | "on" | "paused";
 /** A key linked to the workspace; `current` is the one this session signed in with. */
@@ -52,6 +53,25 @@ async function write(url: string, init: RequestInit, fallback: string): Promise<
   }
   if (res.status === 401) throw new Error("Your session has ended. Sign in again to change this workspace's settings.");
   if (!res.ok) throw new Error(await problemOf(res, fallback));
+}
+
+/** PUT /api/workspace/watch: the session's key is kept, sealed, so the dashboard collects (and checks alerts) while nobody is signed in. */
+export const startWatching = () => write("/api/workspace/watch", { method: "PUT" }, "Watching could not be turned on. Try again.");
+
+/** DELETE /api/workspace/watch: watching off, the kept key deleted at once. */
+export const stopWatching = () => write("/api/workspace/watch", { method: "DELETE" }, "Watching could not be turned off. Try again.");
+
+/**
+ * Watching turned on from wherever it is offered (its card, an alert form that needs it): every
+ * answer that depends on it is read again (the workspace, the activity list, the rules' next check).
+ */
+export function useStartWatching() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: startWatching,
+    // The workspace's key holds its activity list's too (["workspace", "activity"]).
+    onSettled: () => Promise.all([WORKSPACE_KEY, ALERTS_KEY].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
+  });
 }
 
 /** DELETE /api/workspace/keys/{id}: the key's link goes, and everyone signed in with it is signed out. */

@@ -101,7 +101,7 @@ describe("front server", () => {
   });
 
   it("lets ordinary requests through unchanged", async () => {
-    for (const line of ["GET /visitors?source=chatgpt", "HEAD /", "POST /api/session", "DELETE /api/session", "POST /api/export/cancel?id=exp_x", "POST /api/workspace/keys", "PUT /api/workspace/watch", "DELETE /api/workspace/watch", "POST /api/views", "PATCH /api/views/view_x", "DELETE /api/views/view_x", "POST /api/annotations", "PATCH /api/annotations/ann_x", "DELETE /api/annotations/ann_x", "POST /api/alerts/destinations", "DELETE /api/alerts/destinations/dst_x", "POST /api/alerts/destinations/dst_x/test", "POST /api/alerts/rules", "DELETE /api/alerts/rules/rule_x", "POST /api/alerts/deliveries/dlv_x/retry", "PUT /api/alerts/digest", "GET /api/visitors/vis_a%2Fb", "GET /_next/static/chunks/a.js"]) {
+    for (const line of ["GET /visitors?source=chatgpt", "HEAD /", "POST /api/session", "DELETE /api/session", "POST /api/export/cancel?id=exp_x", "POST /api/workspace/keys", "PUT /api/workspace/watch", "DELETE /api/workspace/watch", "POST /api/views", "PATCH /api/views/view_x", "DELETE /api/views/view_x", "POST /api/annotations", "PATCH /api/annotations/ann_x", "DELETE /api/annotations/ann_x", "POST /api/alerts/destinations", "DELETE /api/alerts/destinations/dst_x", "POST /api/alerts/destinations/dst_x/test", "POST /api/alerts/rules", "PATCH /api/alerts/rules/rule_x", "DELETE /api/alerts/rules/rule_x", "POST /api/alerts/deliveries/dlv_x/retry", "PUT /api/alerts/digest", "POST /api/alerts/digest/send", "GET /api/visitors/vis_a%2Fb", "GET /_next/static/chunks/a.js"]) {
       const res = await send(`${line} HTTP/1.1\r\nContent-Length: 0`);
       expect(res.status, line).toBe(200);
     }

@@ -84,6 +84,15 @@ beforeAll(async () => {
   const test = await api.call<{ delivery_id: string }>("POST", `/api/alerts/destinations/${destination.body.id}/test`);
   expect([rule.status, test.status]).toEqual([201, 202]);
   await receiver.waitFor(1, 15_000);
+  // The attempt is recorded once the receiver's answer is read: wait until the delivery lists it, so
+  // what is kept is settled before the tests compare it (on PostgreSQL it could still be on its way).
+  // (expect.poll belongs inside a test, so beforeAll polls by hand.)
+  const listed = async () => ((await api.call<{ data: { id: string }[] }>("GET", "/api/alerts/deliveries")).body.data ?? []).map((d) => d.id);
+  const until = Date.now() + 15_000;
+  while (!(await listed()).includes(test.body.delivery_id)) {
+    if (Date.now() > until) throw new Error(`delivery ${test.body.delivery_id} was never listed`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
   note = made.body;
   Object.assign(ids, { views: view.body.id, annotations: note.id, destinations: destination.body.id, rules: rule.body.id, deliveries: test.body.delivery_id });
 });

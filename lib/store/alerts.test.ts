@@ -4,7 +4,9 @@
 // ends or its lease runs out; an attempt that ends after it lost its claim is still kept and changes
 // nothing); workspaces are offered in turn; at most 100 deliveries wait per destination, also when
 // enqueues race, the rest failed at once saying why; five timeouts in a row rest a destination; and
-// "Send a test" and "Retry" count 10 a minute per workspace across instances.
+// "Send a test", "Retry" and the digest's "Send now" count 10 a minute per workspace across
+// instances. A rule's threshold changed is judged again on the same basis, and a check judged under
+// the old threshold (by an instance that read the rule before the change) is not kept.
 import { describe, expect, it } from "vitest";
 import { MANUAL_SEND_WINDOW_MS, MANUAL_SENDS_PER_WINDOW, MAX_DESTINATIONS, MAX_RULES, MAX_WAITING_PER_DESTINATION, REST_MS, type Delivery } from "./alerts";
 import type { StoreKind } from "./database";
@@ -208,5 +210,43 @@ describe.each(STORE_KINDS)("alerts store (%s)", (kind) => {
     now += 1;
     expect(await a.alerts.takeManualSend(workspace, "retry")).toEqual({ allowed: true });
     expect(await a.alerts.takeManualSend(workspace, "retry")).toMatchObject({ allowed: false });
+  });
+
+  it("a rule's threshold changed is checked again on the same snapshot; a check of the old threshold, made meanwhile, keeps nothing", async () => {
+    const [a, b] = await twoInstances(kind);
+    const workspace = (await a.workspaces.workspaceForKey("svc_sk_test_alert_edit_0001")).id;
+    const destination = await a.alerts.createDestination(workspace, destinationInput(1));
+    const other = await a.alerts.createDestination(workspace, destinationInput(2));
+    const rule = (await a.alerts.createRule(workspace, { kind: "score_below", threshold: 60, destinationId: destination.id, cooldownMs: 0 }))!;
+    const check = (state: "ok" | "firing") => ({ basis: "score:1", at: T0, state, value: 53, message: "x" });
+    expect(await a.alerts.recordCheck(rule, check("firing"), null)).toBe(true);
+    expect(await b.alerts.recordCheck(rule, check("firing"), null)).toBe(false);
+
+    // Read by instance b before the change; changed on a: its judgement of threshold 60 is not kept.
+    const stale = (await b.alerts.rule(workspace, rule.id))!;
+    const changed = await a.alerts.updateRule(workspace, rule.id, { threshold: 40, cooldownMs: 60_000 });
+    expect(changed).toMatchObject({ before: { threshold: 60, revision: 0 }, after: { threshold: 40, cooldownMs: 60_000, revision: 1, state: "firing", lastCheckedAt: null } });
+    expect(await b.alerts.recordCheck(stale, { ...check("firing"), basis: "score:2" }, null)).toBe(false);
+    expect(await a.alerts.checks(workspace, rule.id)).toHaveLength(1);
+
+    // The new threshold is judged on the snapshot already judged under the old one, once.
+    const edited = (await a.alerts.rule(workspace, rule.id))!;
+    expect(await a.alerts.recordCheck(edited, check("ok"), null)).toBe(true);
+    expect(await b.alerts.recordCheck(edited, check("ok"), null)).toBe(false);
+    expect(await a.alerts.rule(workspace, rule.id)).toMatchObject({ state: "ok", lastCheckedAt: T0, lastChangedAt: T0, revision: 1 });
+    expect((await a.alerts.checks(workspace, rule.id)).map((c) => c.basis).sort()).toEqual(["score:1", "score:1#1"]);
+
+    // Only what changes is written: the same threshold again is no new revision; another destination is checked to be this workspace's.
+    expect(await a.alerts.updateRule(workspace, rule.id, { threshold: 40, destinationId: other.id })).toMatchObject({ after: { revision: 1, destinationId: other.id } });
+    const foreign = await a.alerts.createDestination((await a.workspaces.workspaceForKey("svc_sk_test_alert_edit_0002")).id, destinationInput(3));
+    expect(await a.alerts.updateRule(workspace, rule.id, { destinationId: foreign.id })).toBe("destination");
+    expect(await a.alerts.updateRule(workspace, "rule_AAAAAAAAAAAAAAAA", { threshold: 1 })).toBeUndefined();
+  });
+
+  it("the digest's Send now counts with tests and retries", async () => {
+    const [a, b] = await twoInstances(kind);
+    const workspace = (await a.workspaces.workspaceForKey("svc_sk_test_alert_sends_0001")).id;
+    for (let i = 0; i < MANUAL_SENDS_PER_WINDOW; i++) expect((await (i % 2 ? a : b).alerts.takeManualSend(workspace, i % 3 === 0 ? "digest" : "test")).allowed).toBe(true);
+    expect(await a.alerts.takeManualSend(workspace, "digest")).toEqual({ allowed: false, retryAfterMs: MANUAL_SEND_WINDOW_MS });
   });
 });

@@ -25,6 +25,7 @@ import type {
   AlertRulesTable,
   AttemptStatus,
   DestinationKind,
+  ManualSendKind,
   RuleState,
   StoreTables,
   WorkspaceId,
@@ -40,7 +41,7 @@ export const MAX_WAITING_PER_DESTINATION = 100;
 /** A destination whose attempts time out this many times in a row rests REST_MS: nothing is sent to it meanwhile. */
 export const REST_AFTER_TIMEOUTS = 5;
 export const REST_MS = 10 * 60_000;
-/** "Send a test" and "Retry" by hand: this many per workspace within MANUAL_SEND_WINDOW_MS (a sliding window). */
+/** "Send a test", "Retry" and the digest's "Send now", by hand: this many per workspace within MANUAL_SEND_WINDOW_MS (a sliding window). */
 export const MANUAL_SENDS_PER_WINDOW = 10;
 export const MANUAL_SEND_WINDOW_MS = 60_000;
 
@@ -72,7 +73,12 @@ export type Rule = {
   notifiedState: RuleState | null;
   notifiedAt: number | null;
   createdAt: number;
+  /** How many times its threshold was changed (its checks are kept per revision). */
+  revision: number;
 };
+
+/** What an edit of a rule may change (each optional: what is not given stays). */
+export type RuleChanges = { threshold?: number | null; destinationId?: string; cooldownMs?: number };
 
 export type Check = { ruleId: string; basis: string; at: number; state: RuleState; value: number | null; message: string };
 
@@ -127,6 +133,7 @@ function toRule(row: Selectable<AlertRulesTable>): Rule {
     notifiedState: row.notified_state,
     notifiedAt: row.notified_at,
     createdAt: row.created_at,
+    revision: row.revision,
   };
 }
 
@@ -160,6 +167,12 @@ const utcMinute = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).rep
 
 /** Thrown inside claimNext's transaction to roll it back: the destination had nothing due after all. */
 class NothingDue extends Error {}
+
+/** Thrown inside recordCheck's transaction to roll it back: the rule was changed (or deleted) since it was judged. */
+class RuleChanged extends Error {}
+
+/** The basis a check is kept under: what it looked at, and the rule's revision once its threshold was changed. */
+const checkBasis = (basis: string, revision: number) => (revision === 0 ? basis : `${basis}#${revision}`);
 
 export function alertsContext(deps: AlertsDeps) {
   const { db } = deps;
@@ -301,11 +314,40 @@ export function alertsContext(deps: AlertsDeps) {
             notified_state: null,
             notified_at: null,
             created_at: deps.now(),
+            revision: 0,
           })
           .returningAll()
           .executeTakeFirstOrThrow();
       });
       return row ? toRule(row) : undefined;
+    },
+
+    /**
+     * Changes a rule's threshold, destination or cooldown (what `changes` gives). A new threshold
+     * counts up its revision and leaves it not checked under it yet (its state stays the one last
+     * judged, and sent, until the next check says otherwise). Undefined for an unknown rule;
+     * "destination" for a destination not of this workspace. Answers the rule before and after.
+     */
+    async updateRule(workspace: WorkspaceId, id: string, changes: RuleChanges): Promise<{ before: Rule; after: Rule } | "destination" | undefined> {
+      return db.transaction().execute(async (tx) => {
+        // Locked, so two edits at once are applied one after the other, each against what the other left.
+        const row = await tx.updateTable("alert_rules").set({ id: sql`id` }).where("workspace_id", "=", workspace).where("id", "=", id).returningAll().executeTakeFirst();
+        if (!row) return undefined;
+        const before = toRule(row);
+        if (changes.destinationId !== undefined && changes.destinationId !== before.destinationId) {
+          const destination = await tx.selectFrom("alert_destinations").select("id").where("workspace_id", "=", workspace).where("id", "=", changes.destinationId).executeTakeFirst();
+          if (!destination) return "destination";
+        }
+        const rethreshold = changes.threshold !== undefined && changes.threshold !== before.threshold;
+        const set = {
+          ...(changes.destinationId !== undefined && changes.destinationId !== before.destinationId ? { destination_id: changes.destinationId } : {}),
+          ...(changes.cooldownMs !== undefined && changes.cooldownMs !== before.cooldownMs ? { cooldown_ms: changes.cooldownMs } : {}),
+          ...(rethreshold ? { threshold: changes.threshold ?? null, revision: before.revision + 1, last_checked_at: null } : {}),
+        };
+        if (Object.keys(set).length === 0) return { before, after: before };
+        const after = await tx.updateTable("alert_rules").set(set).where("id", "=", id).returningAll().executeTakeFirstOrThrow();
+        return { before, after: toRule(after) };
+      });
     },
 
     async removeRule(workspace: WorkspaceId, id: string): Promise<boolean> {
@@ -314,34 +356,43 @@ export function alertsContext(deps: AlertsDeps) {
     },
 
     /**
-     * Keeps a check of `rule` against what it looked at (`check.basis`), once: false when that basis
-     * was already checked (by this instance or another), and then the caller does nothing more. When
-     * kept, the rule's state, detail and last check are updated in the same transaction.
+     * Keeps a check of `rule` against what it looked at (`check.basis`), once per revision of the
+     * rule: false when that basis was already checked (by this instance or another), and then the
+     * caller does nothing more; false too when the rule was changed since it was read (the judgement
+     * was of its old threshold: nothing is kept). When kept, the rule's state, detail and last check
+     * are updated in the same transaction.
      */
     async recordCheck(rule: Rule, check: Omit<Check, "ruleId">, detail: unknown): Promise<boolean> {
-      return db.transaction().execute(async (tx) => {
-        const inserted = await tx
-          .insertInto("alert_checks")
-          .values({ rule_id: rule.id, basis: check.basis, at: check.at, state: check.state, value: check.value, message: clip(check.message, 2000) })
-          .onConflict((oc) => oc.columns(["rule_id", "basis"]).doNothing())
-          .returning("basis")
-          .executeTakeFirst();
-        if (!inserted) return false;
-        const current = await tx.selectFrom("alert_rules").select(["state"]).where("id", "=", rule.id).executeTakeFirst();
-        if (!current) return false;
-        await tx
-          .updateTable("alert_rules")
-          .set({
-            state: check.state,
-            detail: detail === null || detail === undefined ? null : JSON.stringify(detail),
-            // When it was checked (and changed), not the instant of what it looked at.
-            last_checked_at: deps.now(),
-            ...(current.state !== check.state ? { last_changed_at: deps.now() } : {}),
-          })
-          .where("id", "=", rule.id)
-          .execute();
-        return true;
-      });
+      try {
+        return await db.transaction().execute(async (tx) => {
+          const inserted = await tx
+            .insertInto("alert_checks")
+            .values({ rule_id: rule.id, basis: checkBasis(check.basis, rule.revision), at: check.at, state: check.state, value: check.value, message: clip(check.message, 2000) })
+            .onConflict((oc) => oc.columns(["rule_id", "basis"]).doNothing())
+            .returning("basis")
+            .executeTakeFirst();
+          if (!inserted) return false;
+          const current = await tx.selectFrom("alert_rules").select(["state"]).where("id", "=", rule.id).where("revision", "=", rule.revision).executeTakeFirst();
+          if (!current) throw new RuleChanged();
+          const updated = await tx
+            .updateTable("alert_rules")
+            .set({
+              state: check.state,
+              detail: detail === null || detail === undefined ? null : JSON.stringify(detail),
+              // When it was checked (and changed), not the instant of what it looked at.
+              last_checked_at: deps.now(),
+              ...(current.state !== check.state ? { last_changed_at: deps.now() } : {}),
+            })
+            .where("id", "=", rule.id)
+            .where("revision", "=", rule.revision)
+            .executeTakeFirst();
+          if (updated.numUpdatedRows === 0n) throw new RuleChanged();
+          return true;
+        });
+      } catch (error) {
+        if (error instanceof RuleChanged) return false;
+        throw error;
+      }
     },
 
     /** Marks that `state` was sent for `rule` at `at` (the cooldown counts from here). */
@@ -666,7 +717,7 @@ export function alertsContext(deps: AlertsDeps) {
      * the last MANUAL_SEND_WINDOW_MS (under the workspace's lock, so instances share the count):
      * allowed, and counted; or refused with how long until the oldest counted one leaves the window.
      */
-    async takeManualSend(workspace: WorkspaceId, kind: "test" | "retry"): Promise<{ allowed: true } | { allowed: false; retryAfterMs: number }> {
+    async takeManualSend(workspace: WorkspaceId, kind: ManualSendKind): Promise<{ allowed: true } | { allowed: false; retryAfterMs: number }> {
       const now = deps.now();
       return db.transaction().execute(async (tx) => {
         await lockWorkspace(tx, workspace);

@@ -135,7 +135,7 @@ describe.each(STORE_KINDS)("migrations (%s)", (kind) => {
     expect(again.schema).toBe(SCHEMA_VERSION);
     expect(await secret(again)).toBe(before);
     const ran = await sql<{ name: string }>`select name from store_migrations order by name`.execute(again.db);
-    expect(ran.rows.map((r) => r.name)).toEqual(["0001_workspaces_jobs_snapshots", "0002_annotations_saved_views", "0003_alerts", "0004_activity", "0005_alert_sending"]);
+    expect(ran.rows.map((r) => r.name)).toEqual(["0001_workspaces_jobs_snapshots", "0002_annotations_saved_views", "0003_alerts", "0004_activity", "0005_alert_sending", "0006_alert_rule_edits_digest_sends"]);
   });
 
   it("a database migrated by a newer version of the dashboard is refused, saying so", async () => {

@@ -290,6 +290,29 @@ const migrations: Record<string, Migration> = {
       await setSchemaVersion(db, 5);
     },
   },
+  "0006_alert_rule_edits_digest_sends": {
+    async up(db: Kysely<unknown>) {
+      // A rule's threshold can be changed: each change counts up `revision`, and a check is kept per
+      // basis and revision, so the rule is judged again, under its new threshold, against the
+      // snapshot or day it was last judged on (a check under the old one cannot overwrite the state).
+      await db.schema.alterTable("alert_rules").addColumn("revision", "integer", (c) => c.notNull().defaultTo(0)).execute();
+
+      // The digest's "Send now" counts against the same 10 a minute as a test and a retry. The rows
+      // count for a minute only, so the table is made again with the kind admitted rather than
+      // altered (SQLite cannot change a check constraint).
+      await db.schema.dropTable("alert_manual_sends").execute();
+      await db.schema
+        .createTable("alert_manual_sends")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("kind", "text", (c) => c.notNull().check(sql`kind in ('test', 'retry', 'digest')`))
+        .addColumn("at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("alert_manual_sends_by_workspace").on("alert_manual_sends").columns(["workspace_id", "at"]).execute();
+
+      await setSchemaVersion(db, 6);
+    },
+  },
 };
 
 /** The schema version this code migrates to: the number of migrations. */

@@ -160,6 +160,8 @@ export interface AlertRulesTable {
   notified_state: RuleState | null;
   notified_at: number | null;
   created_at: number;
+  /** Counts the threshold's changes: checks are kept per basis and revision (a changed rule is judged again). */
+  revision: number;
 }
 
 export interface AlertChecksTable {
@@ -207,10 +209,12 @@ export interface AlertAttemptsTable {
   duration_ms: number;
 }
 
+/** What was sent by hand: a test, a retry, or the weekly digest now. */
+export type ManualSendKind = "test" | "retry" | "digest";
 export interface AlertManualSendsTable {
   id: string;
   workspace_id: WorkspaceId;
-  kind: "test" | "retry";
+  kind: ManualSendKind;
   at: number;
 }
 export interface AlertDigestsTable {

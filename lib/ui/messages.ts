@@ -260,6 +260,7 @@ export function alertErrorText(error: ErrorFacts, subject: AlertSubject, kind?: 
     }
   }
   if (code === "destination_stopped") return "This destination is stopped, so nothing is sent there. Delete it and add it again to send there.";
+  if (code === "digest_off") return "The digest goes nowhere yet: choose where it goes and save, then send it.";
   if (code === "limit_reached" || code === "too_many" || status === 422) {
     if (subject === "destination") return `This workspace already has ${formatNumber(ALERT_BOUNDS.destinations)} destinations, the most it may. Delete one to add another.`;
     if (subject === "rule") return `This workspace already has ${formatNumber(ALERT_BOUNDS.rules)} rules, the most it may. Delete one to add another.`;
@@ -270,9 +271,9 @@ export function alertErrorText(error: ErrorFacts, subject: AlertSubject, kind?: 
   }
   if (code === "not_retryable") return "This delivery cannot be sent again: it was delivered, it is being tried again already, or its destination is stopped.";
   if (code === "queue_full") return `This destination already has ${formatNumber(ALERT_BOUNDS.waitingPerDestination)} deliveries waiting, the most it may. Retry when some have gone out.`;
-  if ((subject === "test" || subject === "delivery") && (status === 429 || code === "too_many_requests")) {
+  if ((subject === "test" || subject === "delivery" || subject === "digest") && (status === 429 || code === "too_many_requests")) {
     const wait = error.retryAfter ? `in ${formatDuration(error.retryAfter)}` : "in a minute";
-    return `“Send a test” and “Retry” can be used ${formatNumber(ALERT_BOUNDS.manualSendsPerMinute)} times a minute in a workspace. Try again ${wait}.`;
+    return `“Send a test”, “Retry” and the digest’s “Send now” can be used ${formatNumber(ALERT_BOUNDS.manualSendsPerMinute)} times a minute in a workspace, together. Try again ${wait}.`;
   }
   if (status === 404) {
     if (param === "destination_id") return "That destination was deleted meanwhile, perhaps by a teammate. Choose another.";
