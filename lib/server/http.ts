@@ -1,7 +1,8 @@
 // Response helpers and error mapping for the route handlers (the BFF). Every answer is JSON, not
 // cached by the browser, and every error uses the shared shape {error:{code,message,param?,request_id?}}.
-// `withErrors` wraps a handler so that whatever it throws becomes a deliberate status, never a 500
-// (only a real bug still reaches 500, logged by error name and message, never with request data).
+// `responseForError` turns whatever a route throws into a deliberate status, never a 500 (only a real
+// bug still reaches 500, logged by error name and message, never with request data); the route
+// wrapper (route.ts) answers every error through it.
 import "server-only";
 import { DataApiError, isDataApiError } from "@/lib/data-api/errors";
 import { MAX_RETRY_AFTER_SECONDS } from "@/lib/data-api/rate-limit";
@@ -180,16 +181,3 @@ export function responseForError(req: Request, thrown: unknown, subject: Subject
   return errorResponse(error, endSession ? { "Set-Cookie": sessionClearCookie(req) } : {});
 }
 
-/** Wraps a handler so nothing it throws escapes as an unmapped error. */
-export function withErrors<C = unknown>(
-  subject: Subject,
-  handler: (req: Request, ctx: C) => Promise<Response>,
-): (req: Request, ctx: C) => Promise<Response> {
-  return async (req, ctx) => {
-    try {
-      return await handler(req, ctx);
-    } catch (thrown) {
-      return responseForError(req, thrown, subject);
-    }
-  };
-}

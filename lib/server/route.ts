@@ -19,7 +19,7 @@ import type { z } from "zod";
 import type { CallOptions } from "@/lib/data-api/api";
 import { validatedParams, validatedQuery } from "@/lib/data-api/client";
 import { parseQuery } from "@/lib/data-api/params";
-import { isCrossSiteFetch, isSameOrigin, sameOriginRejected } from "./csrf";
+import { crossSiteRejected, isCrossSiteFetch, isSameOrigin, sameOriginRejected } from "./csrf";
 import { apiNotFound, errorResponse, finalError, invalidParameter, json, responseForError, unauthorized } from "./http";
 import { beginKeyAttempt } from "./key-attempts";
 import { jsonBodyOf } from "./request-body";
@@ -34,9 +34,6 @@ const mountedBrand = Symbol.for("workspace-analytics.mounted-route");
 export function isMountedRoute(value: unknown): value is MountedRoute {
   return typeof value === "function" && (value as unknown as Record<symbol, unknown>)[mountedBrand] === true;
 }
-
-const crossSiteRejected = () =>
-  finalError({ status: 403, code: "cross_site_rejected", message: "This API answers this app's own pages only, not requests started by other sites." });
 
 /** The request's query parsed with `schema`, or a 400 naming the first bad parameter. */
 export function queryOf<S extends z.ZodObject>(req: Request, schema: S): z.output<S> {

@@ -1,45 +1,27 @@
-// What every route of the store starts with: the same-origin check for a write, the session, the
-// session's key still standing upstream (key-standing.ts: rechecked at most every 5 minutes; a key the
-// Data API refuses ends the session, a key refused the resource a route derives from is refused what
-// the store kept of it), then the store and the session's workspace; and a JSON body read with a zod
-// schema, a bad field being a 400 that names it. One place, so the notes, views, alerts, the workspace,
-// the history and whatever the store serves next judge a request the same way: the route files under
-// app/api call `storeScope`, the store's reads in the BFF's table are declared with `storeRead`, and a
-// route that learns what it derives from only from its input (a rule's preview) calls `requireResource`.
+// The store's one scope for a signed-in session, asked by the route wrapper (route.ts) for a route
+// declared with `store`: the session's key still standing upstream (key-standing.ts: rechecked at most
+// every 5 minutes; a key the Data API refuses ends the session, a key refused the resource a route
+// derives from is refused what the store kept of it), then the store and the session's workspace. One
+// place, so the notes, views, alerts, the workspace, the history and whatever the store serves next
+// judge a request the same way; a route that learns what it derives from only from its input (a
+// rule's preview) calls `requireResource`.
 import "server-only";
 import type { ActivityAction } from "@/lib/activity/actions";
 import { DataApiError } from "@/lib/data-api/errors";
 import { endpoints } from "@/lib/data-api/endpoints";
 import { serverContext } from "./context";
-import { isSameOrigin, sameOriginRejected } from "./csrf";
-import { finalError, mapUpstreamError, unauthorized } from "./http";
+import { finalError, mapUpstreamError } from "./http";
 import { keyStanding, type StoreResource } from "./key-standing";
-import { jsonBodyOf } from "./request-body";
 import type { StoreScope } from "./route-types";
-import { getRequestSession, revokeSession, type PageSession, type Session } from "./session";
+import { revokeSession, type PageSession, type Session } from "./session";
 
 export type { StoreResource } from "./key-standing";
 export type { StoreScope } from "./route-types";
 
-export type StoreScopeOptions = {
-  /** A write (POST, PUT, PATCH, DELETE): the same-origin check comes first. */
-  write: boolean;
-  /** The upstream resource what the route answers was kept from: a key refused it is refused here (403). */
-  derivesFrom?: StoreResource;
-};
-
-/** The store and the session's workspace for `req`, once the session and its key pass (see the module's first lines). */
-export async function storeScope(req: Request, options: StoreScopeOptions): Promise<StoreScope> {
-  if (options.write && !isSameOrigin(req)) throw sameOriginRejected();
-  const session = await getRequestSession(req);
-  if (!session) throw unauthorized();
-  return sessionStoreScope(session, options.derivesFrom);
-}
-
 const hasId = (session: PageSession | Session): session is Session => "sessionId" in session;
 
 /**
- * `storeScope` for a session already read (a route of the BFF's table, or a page's prefetch of it).
+ * The scope of `session` (a request's, or a page's prefetch's), the resource the route derives from rechecked.
  * A key the Data API refuses ends the session here (revoked on every instance, so the page's own
  * prefetches stop too) and throws the upstream's 401, which the error mapping answers as every
  * upstream 401 (`session_expired`, the cookie cleared).
@@ -70,7 +52,7 @@ function resourceRefused(resource: StoreResource): DataApiError {
 
 /**
  * For a route that knows what it derives from only once its input is read (a rule's preview, by its
- * kind): after `storeScope`, a 403 unless the key may read `resource` (asked as `derivesFrom` is).
+ * kind): after the scope, a 403 unless the key may read `resource` (asked as `derivesFrom` is).
  */
 export async function requireResource(apiKey: string, resource: StoreResource): Promise<void> {
   const standing = await keyStanding(apiKey, resource);
@@ -78,5 +60,3 @@ export async function requireResource(apiKey: string, resource: StoreResource): 
   if (standing.key === "refused") throw keyRefused();
   if (standing.resource === "refused") throw resourceRefused(resource);
 }
-
-export { jsonBodyOf };
