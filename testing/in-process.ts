@@ -6,7 +6,7 @@ import { DEMO_KEYS } from "@/sandbox/keys";
 import { countedTransport, onFakeTime } from "@/lib/fake-time";
 import { answerAsNext, apiRouteFiles } from "./api-routes";
 import { serverContext, setServerContext } from "@/lib/server/context";
-import { insightRoutes as insightsTable } from "@/lib/server/insights/routes";
+import { insightRoutes as insightsTable } from "@/lib/insights/routes";
 import { startSandbox, type Sandbox } from "@/sandbox/server";
 import { setRuntimeFlags } from "@/lib/server/runtime-flags";
 import { SESSION_COOKIE, sealSession } from "@/lib/server/session";

@@ -18,7 +18,7 @@ import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
 import { storesForFile } from "@/testing/stores";
 import { serverContextPerTest, sessionCookie, upstreamForFile } from "@/testing/in-process";
-import type { SentimentInsight } from "@/lib/server/insights/sentiment";
+import type { SentimentInsight } from "@/lib/insights/sentiment";
 import { SentimentOverTime } from "@/components/platforms/sentiment-over-time";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { bucketsOf, noteMarks } from "./annotation-data";

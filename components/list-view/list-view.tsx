@@ -19,7 +19,7 @@ import { withoutPaging } from "@/lib/ui/view-filters";
 
 /**
  * What the frame reads of a page of a list; the view's own rows stay typed for its `children`.
- * `unchecked`: rows a list filtered by the dashboard could not check (lib/server/lists).
+ * `unchecked`: rows a list filtered by the dashboard could not check (lib/lists).
  */
 type ListPage = { data: readonly unknown[]; meta: { offset?: number; total?: number }; unreadable?: Unreadable; unchecked?: Unreadable };
 

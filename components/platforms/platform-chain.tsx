@@ -9,8 +9,8 @@ import { ChangeBadge, ChangeBase } from "@/components/ui/change-badge";
 import { LABELS } from "@/lib/data-api/constants";
 import { ARROWS, formatDecimal, formatNumber, formatPercent, MISSING, type ChangeDirection } from "@/lib/format/format";
 import type { DateRange } from "@/lib/range/date-range";
-import type { PlatformPrevious, PlatformRow } from "@/lib/server/insights/platforms";
-import type { Sentiments } from "@/lib/server/insights/mentions";
+import type { PlatformPrevious, PlatformRow } from "@/lib/insights/platforms";
+import type { Sentiments } from "@/lib/insights/mentions";
 import { mentionsHref, negativeShare, positiveShare, SENTIMENT_LABELS, sentimentShares, visitorsHref } from "./platforms-data";
 import styles from "./platforms.module.css";
 

@@ -23,7 +23,7 @@ import type { StoreResource, StoreScope } from "@/lib/server/route-types";
 import { requireResource } from "@/lib/server/store-scope";
 import { isDataApiError } from "@/lib/data-api/errors";
 import type { CollectContext } from "@/lib/history/collect";
-import { insightsContext } from "@/lib/server/insights/context";
+import { insightsContext } from "@/lib/insights/context";
 import { serverContext, upstreamFor } from "@/lib/server/context";
 import { MANUAL_SENDS_PER_WINDOW, MAX_WAITING_PER_DESTINATION, type Attempt, type Destination, type Rule, type RuleChanges } from "@/lib/store/alerts";
 import type { ManualSendKind, WorkspaceId } from "@/lib/store/schema";

@@ -6,7 +6,7 @@
 // (`current`), so the page can show a teammate's newer text.
 import "server-only";
 import type { z } from "zod";
-import { historyParams, type HistoryParams } from "@/lib/data-api/params";
+import { historyParams, type HistoryParams } from "@/lib/history/schema";
 import { resolveHistoryRange } from "@/lib/history/routes";
 import { serverContext } from "@/lib/server/context";
 import { finalError, json, noContent } from "@/lib/server/http";

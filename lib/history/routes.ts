@@ -10,7 +10,9 @@
 // ranking are here too: the Data API's answers as they are, each read kept as history (on-read.ts).
 import "server-only";
 import { PERIODS } from "@/lib/data-api/constants";
-import { calendarDayNumber, historyParams, insightsRangeProblem, type HistoryParams } from "@/lib/data-api/params";
+import { calendarDayNumber } from "@/lib/data-api/params";
+import { historyParams, type HistoryParams } from "@/lib/history/schema";
+import { insightsRangeProblem } from "@/lib/insights/schema";
 import { dateOf, dayStart, todayIn } from "@/lib/range/calendar";
 import { serverContext } from "@/lib/server/context";
 import { invalidParameter } from "@/lib/server/http";

@@ -38,7 +38,7 @@ import type { Store } from "@/lib/store/store";
 export type RetryPolicy = Pick<SchedulerOptions, "retries" | "minBackoffMs" | "maxBackoffMs" | "maxRetryTimeMs">;
 
 /**
- * How the insights planner (lib/server/insights) gets visitor figures: `auto` chooses, per query,
+ * How the insights planner (lib/insights) gets visitor figures: `auto` chooses, per query,
  * counting or listing by the upstream calls each needs; `count` and `list` force one (tests, or an
  * upstream where one of them is known to be cheaper).
  */

@@ -16,7 +16,7 @@ export const PAGE_PARAMS = {
   // `sort`: conversion by source.
   "/": [...RANGE, ...COMPARE, "period", "sort"],
   "/visitors": ["source", "intent", "converted", ...RANGE, "limit", "offset"],
-  // `query` (a question) and `competitor` are filters the dashboard applies itself (lib/server/lists).
+  // `query` (a question) and `competitor` are filters the dashboard applies itself (lib/lists).
   "/mentions": ["platform", "sentiment", "query", "competitor", ...RANGE, "limit", "offset"],
   // `platform`: the one AI platform sentiment over time shows (all without); `sort`: the platforms'
   // chain; `competitor_sort`: the competitors named with us.

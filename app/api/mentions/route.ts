@@ -1,5 +1,5 @@
-// GET /api/mentions?platform&sentiment&from&to&query&competitor&limit&offset - the mention feed, filtered here by `query` and `competitor` when asked (lib/server/lists/mentions.ts).
-import { listRoutes } from "@/lib/server/lists/routes";
+// GET /api/mentions?platform&sentiment&from&to&query&competitor&limit&offset - the mention feed, filtered here by `query` and `competitor` when asked (lib/lists/mentions.ts).
+import { listRoutes } from "@/lib/lists/routes";
 import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";

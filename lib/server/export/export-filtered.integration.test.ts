@@ -1,4 +1,4 @@
-// Exports of the lists the dashboard filters itself (lib/server/lists: mentions by `query` and
+// Exports of the lists the dashboard filters itself (lib/lists: mentions by `query` and
 // `competitor`, visitors with `source=ai`), through the export handlers against a sandbox over real
 // HTTP: the file holds exactly the rows the list route pages for the same filters, in its order, in
 // CSV and JSON; its total and record say as many; its name says the filters; none of them reaches the

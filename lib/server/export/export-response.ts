@@ -1,7 +1,7 @@
 // Builds the HTTP response of an export from parsed filters and the session's key: the first page is
 // fetched first (its error is answered as a real status by the caller), then the body streams every
 // matching row with download headers. A list the dashboard filters itself (mentions by `query` or
-// `competitor`, visitors with `source=ai`: lib/server/lists) is read as its route reads it, so the
+// `competitor`, visitors with `source=ai`: lib/lists) is read as its route reads it, so the
 // file holds exactly the rows the page lists: its matching rows are listed before the first page
 // (bounded by the listing cap, at bulk priority), then streamed from them in pages. Kept apart from
 // the route handler so the integration tests and the benchmark drive exactly this code against the
@@ -10,10 +10,10 @@ import "server-only";
 import type { DataApi } from "@/lib/data-api/api";
 import type { MentionExportParams, VisitorExportParams } from "@/lib/data-api/params";
 import { exportFilename } from "@/lib/export-filename";
-import { insightsContext } from "../insights/context";
-import type { Matching } from "../lists/filtered";
-import { filtersMentions, matchingMentions } from "../lists/mentions";
-import { filtersVisitors, matchingAiVisitors } from "../lists/visitors";
+import { insightsContext } from "../../insights/context";
+import type { Matching } from "../../lists/filtered";
+import { filtersMentions, matchingMentions } from "../../lists/mentions";
+import { filtersVisitors, matchingAiVisitors } from "../../lists/visitors";
 import { dataApiForKey } from "../upstream";
 import { EXPORT_COLUMNS, type ExportResource } from "./columns";
 import { encoderFor } from "./encoders";
@@ -69,7 +69,7 @@ function pageFetcher(api: DataApi, request: ExportRequest): FetchPage<Row> {
 
 /**
  * The rows of a list the dashboard filters itself, or null for a Data API list as it is: the
- * listing of its route (lib/server/lists), started on the first page's call with the export's signal.
+ * listing of its route (lib/lists), started on the first page's call with the export's signal.
  */
 function filteredRows(apiKey: string, request: ExportRequest): ((signal: AbortSignal) => Promise<Matching<Row>>) | null {
   // Narrowed here, not inside the closures (which would see the union again).

@@ -1,4 +1,4 @@
-// The insights' long-lived figures (lib/server/insights): per-day summaries of listed rows and the
+// The insights' long-lived figures (lib/insights): per-day summaries of listed rows and the
 // counts of visitor queries, kept per API key for hours when their days are closed (they never
 // change) and for seconds when they include today. Each key has its own namespace, named by a keyed
 // hash (never the key), bounded in entries: an empty workspace's listing writes a figure for every day

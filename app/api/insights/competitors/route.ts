@@ -1,5 +1,5 @@
-// GET /api/insights/competitors?from&to&tz - the competitors named in the range's mentions, most mentioned first (lib/server/insights/competitors.ts).
-import { insightRoutes } from "@/lib/server/insights/routes";
+// GET /api/insights/competitors?from&to&tz - the competitors named in the range's mentions, most mentioned first (lib/insights/competitors.ts).
+import { insightRoutes } from "@/lib/insights/routes";
 import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
-// GET /api/insights/platforms?from&to&tz&compare… - per AI platform: mentions, sentiment, position, visitors, conversions, with the previous period (lib/server/insights/platforms.ts).
-import { insightRoutes } from "@/lib/server/insights/routes";
+// GET /api/insights/platforms?from&to&tz&compare… - per AI platform: mentions, sentiment, position, visitors, conversions, with the previous period (lib/insights/platforms.ts).
+import { insightRoutes } from "@/lib/insights/routes";
 import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
-// GET /api/insights/sources?from&to&tz&compare… - visitors, conversions and rate per source, with the previous period (lib/server/insights/sources.ts).
-import { insightRoutes } from "@/lib/server/insights/routes";
+// GET /api/insights/sources?from&to&tz&compare… - visitors, conversions and rate per source, with the previous period (lib/insights/sources.ts).
+import { insightRoutes } from "@/lib/insights/routes";
 import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";

@@ -21,8 +21,6 @@ import { SharedRun } from "@/lib/data-api/cache";
 import { PAGE_SIZE_MAX, SOURCES, type Source } from "@/lib/data-api/constants";
 import { DataApiError } from "@/lib/data-api/errors";
 import type { ListEnvelope, Visitor } from "@/lib/data-api/schemas";
-import type { InsightsContext } from "./context";
-import { visitorDimensions } from "./dimensions";
 import {
   coveringSpan,
   dayKey,
@@ -36,11 +34,10 @@ import {
   startListing,
   VISITORS,
   type CompleteListing,
-  type DayEntry,
-  type Dimension,
-  type ListingOutcome,
 } from "./listing";
 import { spanOf, type Day, type DaySpan } from "./range";
+import { registerDimension, dimensionsOf } from "./registry";
+import type { DayEntry, InsightsContext, ListingOutcome, PendingPlan } from "./types";
 
 /** One figure: visitors first seen in `span`, optionally only of one source and/or only converted. */
 export type VisitorCell = { span: DaySpan; source?: Source; converted?: true };
@@ -50,7 +47,6 @@ export type VisitorDay = { visitors: number; conversions: number; bySource: numb
 
 /** A plan's outcome: the listing it ran, or null to count. */
 type Planned = ListingOutcome | null;
-export type PendingPlan = { cells: Set<string>; mustList: boolean; run: SharedRun<Planned> };
 
 const cellKey = (c: VisitorCell) => `vc:${dayKey(c.span)}:${c.source ?? "*"}:${c.converted ? "converted" : "*"}`;
 const unlistableKey = (span: DaySpan) => `vx:${dayKey(span)}`;
@@ -62,7 +58,7 @@ const emptyDay = (): VisitorDay => ({ visitors: 0, conversions: 0, bySource: SOU
  * figures are sums of. Strict: a visitor without a readable first_seen, source or converted cannot
  * be put in an exact figure, and counting (exact by construction) answers instead.
  */
-export const VISITOR_DAYS: Dimension<Visitor, VisitorDay, VisitorDay> = {
+export const VISITOR_DAYS = registerDimension<Visitor, VisitorDay, VisitorDay>({
   key: "vd2:",
   resource: VISITORS,
   strict: true,
@@ -78,7 +74,7 @@ export const VISITOR_DAYS: Dimension<Visitor, VisitorDay, VisitorDay> = {
     return true;
   },
   finish: (day) => day,
-};
+});
 
 /** The figure from day summaries, when every day of its span has one. */
 function fromDays(cell: VisitorCell, days: Map<string, DayEntry<VisitorDay>>): number | undefined {
@@ -211,7 +207,7 @@ async function plan(ictx: InsightsContext, span: DaySpan, cells: VisitorCell[], 
     if (total === undefined && !entry.mustList) return null;
     const pagesLeft = Math.ceil((total ?? 0) / PAGE_SIZE_MAX) - 1;
     if (!entry.mustList && strategy === "auto" && pagesLeft > entry.cells.size) return null;
-    const outcome = await startListing(own, VISITORS, visitorDimensions(), span, { first, complete: completeMovedListing }).join(signal);
+    const outcome = await startListing(own, VISITORS, dimensionsOf(VISITORS), span, { first, complete: completeMovedListing }).join(signal);
     if (outcome.kind === "listed" && !outcome.byDimension.has(VISITOR_DAYS.key)) {
       // Counting answers this span from now on: seconds if the list kept moving (it may settle), as
       // long as its days last if a row cannot be read (it stays so).

@@ -2,9 +2,9 @@
 // clipped to the range), with the comparison period's buckets beside them (docs/product.md "Insights").
 import "server-only";
 import { AI_SOURCES, type InsightBucket } from "@/lib/data-api/constants";
-import type { InsightsContext } from "./context";
+import type { InsightsContext } from "./types";
 import type { DaySpan, InsightRange } from "./range";
-import { isoStart, windowOf } from "./route";
+import { isoStart, windowOf } from "./figures";
 import { visitorCounts, type VisitorCell } from "./visitors";
 
 export type TrendPoint = { start: string; visitors: number; ai_visitors: number; conversions: number };

@@ -11,9 +11,11 @@
 import "server-only";
 import { PLATFORMS, SENTIMENTS } from "@/lib/data-api/constants";
 import type { Mention } from "@/lib/data-api/schemas";
-import type { InsightsContext } from "./context";
+import type { InsightsContext } from "./types";
 import { dimensionDays, unplacedRows } from "./dimensions";
-import { MENTIONS, type DayEntry, type Dimension } from "./listing";
+import { MENTIONS } from "./listing";
+import { registerDimension } from "./registry";
+import type { DayEntry } from "./types";
 import type { Day } from "./range";
 
 export type Sentiments = { positive: number; neutral: number; negative: number };
@@ -60,7 +62,7 @@ const emptyTally = (): MentionTally => ({
  * named, the count and sentiment split; the day's total. Lenient: a mention without a readable
  * created_at is counted as unplaced and reported, never dropped silently.
  */
-export const MENTION_DAYS: Dimension<Mention, MentionTally, MentionDay> = {
+export const MENTION_DAYS = registerDimension<Mention, MentionTally, MentionDay>({
   key: "md2:",
   resource: MENTIONS,
   strict: false,
@@ -88,7 +90,7 @@ export const MENTION_DAYS: Dimension<Mention, MentionTally, MentionDay> = {
     return true;
   },
   finish: ({ named, ...day }) => ({ ...day, competitors: [...named.values()] }),
-};
+});
 
 /** The mention summaries of `days` (any order; answered in that order), with the rows their listings could not place. */
 export async function mentionDays(ictx: InsightsContext, days: readonly Day[]): Promise<Array<DayEntry<MentionDay>>> {

@@ -4,11 +4,11 @@
 // period or a platform are reported as `unreadable`, not dropped silently.
 import "server-only";
 import { PLATFORMS } from "@/lib/data-api/constants";
-import type { InsightsContext } from "./context";
-import type { DayEntry } from "./listing";
+import type { InsightsContext } from "./types";
+import type { DayEntry } from "./types";
 import { mentionDays, unplacedMentions, type MentionDay, type Sentiments } from "./mentions";
 import type { InsightRange } from "./range";
-import { mean, windowOf } from "./route";
+import { mean, windowOf } from "./figures";
 import { sourceFigures, type SourceFigures } from "./sources";
 
 export type Platform = (typeof PLATFORMS)[number];

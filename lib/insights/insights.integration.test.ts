@@ -9,11 +9,11 @@
 // gives zeros and nulls.
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import { serverContext, type InsightsPolicy } from "../context";
-import { createMemoryInsightsStore } from "../stores/insights";
+import { serverContext, type InsightsPolicy } from "@/lib/server/context";
+import { createMemoryInsightsStore } from "@/lib/server/stores/insights";
 import { onFakeTime } from "@/lib/fake-time";
 import { callApi, comparedInsightRoutes, insightRoutes, serverContextPerTest, sessionCookie, upstreamForFile } from "@/testing/in-process";
-import { discardKey, rateBudgetForKey } from "../upstream";
+import { discardKey, rateBudgetForKey } from "@/lib/server/upstream";
 import type { CompetitorsInsight } from "./competitors";
 import type { CountriesInsight } from "./countries";
 import type { QueriesInsight } from "./queries";

@@ -11,10 +11,10 @@ import { PAGE_SIZE_MAX } from "@/lib/data-api/constants";
 import { mentionPageParams, type MentionPageParams } from "@/lib/data-api/params";
 import type { CallOptions } from "@/lib/data-api/api";
 import type { Mention } from "@/lib/data-api/schemas";
-import { defineRoute, HEAD_COSTS_UPSTREAM } from "../route-types";
-import { insightsContext, type InsightsContext } from "../insights/context";
-import { competitorsNamed } from "../insights/mentions";
-import { questionKey } from "../insights/queries";
+import { defineRoute, HEAD_COSTS_UPSTREAM } from "@/lib/server/route-types";
+import { insightsContext, type InsightsContext } from "@/lib/insights/context";
+import { competitorsNamed } from "@/lib/insights/mentions";
+import { questionKey } from "@/lib/insights/queries";
 import { callOptions, pageOf, readMatching, type FilteredPage, type ListSource, type Matching } from "./filtered";
 
 export type MentionList = FilteredPage<Mention>;

@@ -1,7 +1,7 @@
 // Lists the dashboard filters itself, where the Data API has no such filter: /mentions by question
 // (`query`) or competitor, /visitors by the four AI platforms together (`source=ai`). Each reads
 // every row of the Data API list for the filters it does have (the range, a platform, a sentiment…)
-// through the insights' listing pipeline (lib/server/insights/listing.ts: the key's scheduler and
+// through the insights' listing pipeline (lib/insights/listing.ts: the key's scheduler and
 // response cache, pages of 100 from a bounded pool, rows deduplicated by id and checked against the
 // list's total, the cap INSIGHTS_MAX_LISTED_ROWS), keeps the rows that match in the list's own order,
 // and cuts the page asked for from them, so `meta.total` is the exact count of matching rows.
@@ -15,9 +15,9 @@ import type { CallOptions } from "@/lib/data-api/api";
 import type { DataApiError } from "@/lib/data-api/errors";
 import type { ListEnvelope, Unreadable } from "@/lib/data-api/schemas";
 import { formatCount, formatNumber } from "@/lib/format/format";
-import { finalError } from "../http";
-import type { InsightsContext } from "../insights/context";
-import { readListing, UPSTREAM_CONCURRENCY, type PageAt } from "../insights/listing";
+import { finalError } from "@/lib/server/http";
+import type { InsightsContext } from "@/lib/insights/context";
+import { readListing, UPSTREAM_CONCURRENCY, type PageAt } from "@/lib/insights/listing";
 
 /** One page of a list the dashboard filtered: the Data API's envelope, and what could not be checked. */
 export type FilteredPage<Row> = ListEnvelope<Row> & {

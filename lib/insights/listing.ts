@@ -14,7 +14,7 @@
 // - cancellable: every call carries the computation's signal; an abort or the first failure stops
 //   the pool at once (nothing more is pulled, the calls in flight are aborted).
 // Its core, `readListing` (every page of one list, each row handed on once with its place in the
-// list), also reads the lists the dashboard filters itself (lib/server/lists), under the same cap.
+// list), also reads the lists the dashboard filters itself (lib/lists), under the same cap.
 // Also the bits the listings share: day lookup, the stored day summaries (a `DayEntry` per day and
 // dimension), and listings in flight that later requests for any of their days join (a shared run,
 // ended when its last waiter leaves).
@@ -23,7 +23,7 @@ import type { CallOptions, DataApi } from "@/lib/data-api/api";
 import { SharedRun, withScope } from "@/lib/data-api/cache";
 import { PAGE_SIZE_MAX } from "@/lib/data-api/constants";
 import type { ListEnvelope, Mention, Visitor } from "@/lib/data-api/schemas";
-import type { InsightsContext } from "./context";
+import type { DayEntry, InsightsContext, ListingOutcome } from "./types";
 import type { Day, DaySpan } from "./range";
 
 export const dayKey = (d: { startMs: number; endMs: number }) => `${d.startMs}-${d.endMs}`;
@@ -329,17 +329,6 @@ export async function readListing<Row extends { id: string }>(
 
 // ---------------------------------------------------------------------------------------------
 // Listings of a resource for all its dimensions, stored and shared.
-
-/**
- * A day's kept summary of one dimension, and the rows of the listing it came from that fit no day
- * or no summary (`span` names that listing, so days of one listing report them once).
- */
-export type DayEntry<S> = { summary: S; unplaced?: { span: string; count: number } };
-
-/** What a listing of a resource gave: per dimension key, its days' entries (absent: that dimension could not be summed). */
-export type ListingOutcome =
-  | { kind: "listed"; exact: boolean; total: number | undefined; byDimension: Map<string, Map<string, DayEntry<unknown>>> }
-  | { kind: "too_large"; total: number; max: number };
 
 /**
  * Fixes up a listing that moved while it was read (visitors.ts: counts find the days short of rows,

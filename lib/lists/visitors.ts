@@ -11,9 +11,9 @@ import { withScope } from "@/lib/data-api/cache";
 import { AI_SOURCE_GROUP, AI_SOURCES, PAGE_SIZE_MAX } from "@/lib/data-api/constants";
 import { visitorPageParams, type VisitorPageParams } from "@/lib/data-api/params";
 import type { Visitor } from "@/lib/data-api/schemas";
-import { defineRoute, HEAD_COSTS_UPSTREAM } from "../route-types";
-import { insightsContext, type InsightsContext } from "../insights/context";
-import { UPSTREAM_CONCURRENCY } from "../insights/listing";
+import { defineRoute, HEAD_COSTS_UPSTREAM } from "@/lib/server/route-types";
+import { insightsContext, type InsightsContext } from "@/lib/insights/context";
+import { UPSTREAM_CONCURRENCY } from "@/lib/insights/listing";
 import { callOptions, pageOf, readMatching, tooLarge, type FilteredPage, type ListSource, type Matching } from "./filtered";
 
 export type VisitorList = FilteredPage<Visitor>;

@@ -9,15 +9,17 @@
 import "server-only";
 import type { z } from "zod";
 import { PLATFORMS } from "@/lib/data-api/constants";
-import type { insightsQueriesParams } from "@/lib/data-api/params";
+import type { insightsQueriesParams } from "@/lib/insights/schema";
 import type { Mention } from "@/lib/data-api/schemas";
-import type { InsightsContext } from "./context";
+import type { InsightsContext } from "./types";
 import { dimensionDays, unplacedRows } from "./dimensions";
-import { MENTIONS, type DayEntry, type Dimension } from "./listing";
+import { MENTIONS } from "./listing";
+import { registerDimension } from "./registry";
+import type { DayEntry } from "./types";
 import { countSentiment, knownPosition, type Sentiments } from "./mentions";
 import type { Platform } from "./platforms";
 import type { InsightRange } from "./range";
-import { mean, percent, windowOf } from "./route";
+import { mean, percent, windowOf } from "./figures";
 
 export type QueryRow = {
   key: string;
@@ -50,7 +52,7 @@ export function questionKey(query: string | undefined): string | null {
 }
 
 /** Mentions per day by query and platform. Lenient: a mention without a query is counted as unreadable. */
-export const QUERY_DAYS: Dimension<Mention, Map<string, QueryPlatformDay & { written: Map<string, number> }>, QueryDay> = {
+export const QUERY_DAYS = registerDimension<Mention, Map<string, QueryPlatformDay & { written: Map<string, number> }>, QueryDay>({
   key: "qd1:",
   resource: MENTIONS,
   strict: false,
@@ -78,7 +80,7 @@ export const QUERY_DAYS: Dimension<Mention, Map<string, QueryPlatformDay & { wri
     return true;
   },
   finish: (day) => [...day.values()].map(({ written, ...t }) => ({ ...t, forms: [...written] })),
-};
+});
 
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 

@@ -1,15 +1,9 @@
-// The dimensions of each Data API list the insights read: the day summaries every listing of that
-// list folds its rows into and stores, whichever route asked for it. So the overview's listing of
-// the visitors also summarises them by country, and /insights/countries asked later reads those
-// days from the store without a listing of its own. Adding a dimension is one line here (its
-// summariser, in the file of its route) and one line in routes.ts (docs/recipes/new-insight.md).
-// Also the one way a route reads a list-only dimension's days (`dimensionDays`): stored, joined in
-// flight, or listed now.
+// The one way a route reads a list-only dimension's days (`dimensionDays`): stored, joined in
+// flight, or listed now, each listing folding every dimension registered for its list (registry.ts).
 import "server-only";
 import { formatCount, formatDateRange, formatNumber } from "@/lib/format/format";
-import { finalError } from "../http";
-import type { InsightsContext } from "./context";
-import { COUNTRY_DAYS } from "./countries";
+import { finalError } from "@/lib/server/http";
+import type { DayEntry, InsightsContext, ListingOutcome } from "./types";
 import {
   coveringSpan,
   dayKey,
@@ -23,21 +17,11 @@ import {
   startListing,
   VISITORS,
   type CompleteListing,
-  type DayEntry,
   type Dimension,
-  type ListingOutcome,
 } from "./listing";
-import { MENTION_DAYS } from "./mentions";
-import { QUERY_DAYS } from "./queries";
 import { runsOf, spanOf, type Day, type DaySpan } from "./range";
-import { planVisitorListing, VISITOR_DAYS } from "./visitors";
-import type { Mention, Visitor } from "@/lib/data-api/schemas";
-
-// Built on first use: the summarisers live in the modules of their routes, which import this one.
-/** Every dimension of the visitor list, folded by every visitor listing. */
-export const visitorDimensions = (): ReadonlyArray<Dimension<Visitor>> => [VISITOR_DAYS, COUNTRY_DAYS];
-/** Every dimension of the mention list, folded by every mention listing. */
-export const mentionDimensions = (): ReadonlyArray<Dimension<Mention>> => [MENTION_DAYS, QUERY_DAYS];
+import { dimensionsOf } from "./registry";
+import { planVisitorListing } from "./visitors";
 
 /**
  * A mention listing that moved while it was read is read once more, asking the Data API itself: the
@@ -51,7 +35,7 @@ const readAgainFresh: CompleteListing = async (ictx, span, dimensions) => {
 /** How a listing of a resource's days is started: the visitors through their planner (a plan gathering those days is joined). */
 function startFor(ictx: InsightsContext, resource: { noun: string }, span: DaySpan): Promise<ListingOutcome> {
   if (resource.noun === VISITORS.noun) return planVisitorListing(ictx, span);
-  return startListing(ictx, MENTIONS, mentionDimensions(), span, { complete: readAgainFresh }).join(ictx.signal);
+  return startListing(ictx, MENTIONS, dimensionsOf(MENTIONS), span, { complete: readAgainFresh }).join(ictx.signal);
 }
 
 /**

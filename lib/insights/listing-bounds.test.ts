@@ -7,10 +7,10 @@
 // from the Data API itself, not from the short response cache, which this file leaves on.
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import { serverContext, type InsightsPolicy } from "../context";
-import { createMemoryInsightsStore } from "../stores/insights";
+import { serverContext, type InsightsPolicy } from "@/lib/server/context";
+import { createMemoryInsightsStore } from "@/lib/server/stores/insights";
 import { callApi, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
-import { discardKey } from "../upstream";
+import { discardKey } from "@/lib/server/upstream";
 
 const sandbox = upstreamForFile({ visitors: 20_000 });
 const overrideContext = serverContextPerTest();

@@ -2,9 +2,9 @@
 // converted and the rate, against the comparison period (docs/product.md "Insights").
 import "server-only";
 import { SOURCES, type Source } from "@/lib/data-api/constants";
-import type { InsightsContext } from "./context";
+import type { InsightsContext } from "./types";
 import type { DaySpan, InsightRange } from "./range";
-import { percent, windowOf } from "./route";
+import { percent, windowOf } from "./figures";
 import { visitorCounts } from "./visitors";
 
 export type SourceFigures = { visitors: number; conversions: number; conversion_rate: number | null };

@@ -1,15 +1,15 @@
 // GET /api/insights/sentiment: how AI platforms talked about the brand over the range, bucket by
 // bucket (days, or ISO weeks clipped to the range, as the trend): the positive, neutral and negative
 // mentions of all four platforms together and of each. Read from the same per-day mention summaries
-// as /insights/platforms and /insights/competitors (lib/server/insights/mentions.ts), so a page
+// as /insights/platforms and /insights/competitors (lib/insights/mentions.ts), so a page
 // asking all three lists each day's mentions once, and the counts on one screen agree.
 import "server-only";
 import { PLATFORMS, type InsightBucket } from "@/lib/data-api/constants";
-import type { InsightsContext } from "./context";
+import type { InsightsContext } from "./types";
 import { mentionDays, unplacedMentions, type MentionDay, type Sentiments } from "./mentions";
 import type { Platform } from "./platforms";
 import type { InsightRange } from "./range";
-import { isoStart, windowOf } from "./route";
+import { isoStart, windowOf } from "./figures";
 
 export type SentimentPoint = Sentiments & { start: string; platforms: Record<Platform, Sentiments> };
 export type SentimentInsight = { from: string; to: string; tz: string; bucket: InsightBucket; data: SentimentPoint[]; unreadable?: { count: number } };

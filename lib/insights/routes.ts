@@ -4,7 +4,7 @@
 // components (lib/queries/server-api.ts). Validation, the 400s, the session, single-flight per key and
 // the abort signal come from `insightRoute` (route.ts).
 import "server-only";
-import { insightsCompareParams, insightsCountriesParams, insightsQueriesParams } from "@/lib/data-api/params";
+import { insightsCompareParams, insightsCountriesParams, insightsQueriesParams } from "@/lib/insights/schema";
 import { competitorsInsight } from "./competitors";
 import { countriesInsight } from "./countries";
 import { platformsInsight } from "./platforms";

@@ -12,10 +12,10 @@ import { describe, expect, it } from "vitest";
 import type { DataApi } from "@/lib/data-api/api";
 import { onFakeTime } from "@/lib/fake-time";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import { serverContext, upstreamFor, type ServerContext } from "../context";
-import { createMemoryInsightsStore } from "../stores/insights";
+import { serverContext, upstreamFor, type ServerContext } from "@/lib/server/context";
+import { createMemoryInsightsStore } from "@/lib/server/stores/insights";
 import { callApi, insightRoutes, serverContextPerTest, sessionCookie, TEST_NOW, upstreamForFile } from "@/testing/in-process";
-import { discardKey, rateBudgetForKey } from "../upstream";
+import { discardKey, rateBudgetForKey } from "@/lib/server/upstream";
 import type { PlatformsInsight } from "./platforms";
 import type { QueriesInsight } from "./queries";
 

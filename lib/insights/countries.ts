@@ -7,13 +7,15 @@
 import "server-only";
 import { AI_SOURCES, type Source } from "@/lib/data-api/constants";
 import type { Visitor } from "@/lib/data-api/schemas";
-import type { insightsCountriesParams } from "@/lib/data-api/params";
+import type { insightsCountriesParams } from "@/lib/insights/schema";
 import type { z } from "zod";
-import type { InsightsContext } from "./context";
+import type { InsightsContext } from "./types";
 import { dimensionDays, unplacedRows } from "./dimensions";
-import { VISITORS, type DayEntry, type Dimension } from "./listing";
+import { VISITORS } from "./listing";
+import { registerDimension } from "./registry";
+import type { DayEntry } from "./types";
 import type { InsightRange } from "./range";
-import { percent, windowOf } from "./route";
+import { percent, windowOf } from "./figures";
 
 export type CountryFigures = { visitors: number; ai_visitors: number; conversions: number; conversion_rate: number | null };
 export type CountryRow = CountryFigures & { country: string; previous: CountryFigures };
@@ -64,7 +66,7 @@ const AI = new Set<string>(AI_SOURCES);
  * it out (AI visitors without a source; conversions and the rate's base without `converted`), and it
  * is reported as unreadable (`add` answers false) so the answer says how many such rows there were.
  */
-export const COUNTRY_DAYS: Dimension<Visitor, CountryTally, CountryDay> = {
+export const COUNTRY_DAYS = registerDimension<Visitor, CountryTally, CountryDay>({
   // cd2: the tally carries `rated`; days kept under cd1 (without it) are read again, not misread.
   key: "cd2:",
   resource: VISITORS,
@@ -86,7 +88,7 @@ export const COUNTRY_DAYS: Dimension<Visitor, CountryTally, CountryDay> = {
   },
   finish: (day) =>
     [...day].map(([country, t]) => ({ country, visitors: t.visitors, ai: t.ai, conversions: t.conversions, rated: t.rated, cities: [...t.cities].map(([name, [v, c]]) => [name, v, c]) })),
-};
+});
 
 /** Each country's figures over `days`. */
 function byCountry(days: ReadonlyArray<DayEntry<CountryDay>>): Map<string, Tally> {

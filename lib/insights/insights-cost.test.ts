@@ -11,12 +11,12 @@
 import { request } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import { serverContext, type InsightsPolicy } from "../context";
-import { createMemoryInsightsStore } from "../stores/insights";
+import { serverContext, type InsightsPolicy } from "@/lib/server/context";
+import { createMemoryInsightsStore } from "@/lib/server/stores/insights";
 import { onFakeTime } from "@/lib/fake-time";
 import { DELETE as signOut } from "@/app/api/session/route";
 import { call, callApi, ORIGIN, serverContextPerTest, sessionCookie, TEST_NOW, upstreamForFile } from "@/testing/in-process";
-import { discardKey, rateBudgetForKey } from "../upstream";
+import { discardKey, rateBudgetForKey } from "@/lib/server/upstream";
 import type { CompetitorsInsight } from "./competitors";
 import type { CountriesInsight } from "./countries";
 import type { QueriesInsight } from "./queries";

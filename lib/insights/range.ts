@@ -10,9 +10,10 @@
 // @date-fns/tz, which knows the zone's offsets and its clock changes (a 23- or 25-hour day, a
 // midnight that does not exist).
 import { INSIGHTS_DAY_BUCKETS_MAX_DAYS, INSIGHTS_DEFAULT_DAYS, type InsightBucket } from "@/lib/data-api/constants";
-import { calendarDayNumber, comparisonProblem, insightsBucketProblem, insightsRangeProblem, type InsightsParams } from "@/lib/data-api/params";
+import { calendarDayNumber } from "@/lib/data-api/params";
+import { comparisonProblem, insightsBucketProblem, insightsRangeProblem, type InsightsParams } from "@/lib/insights/schema";
 import { DAY_MS, dateOf, dayStart, todayIn } from "@/lib/range/calendar";
-import { invalidParameter } from "../http";
+import { invalidParameter } from "@/lib/server/http";
 
 /** One calendar day in the query's zone: its date and its instants [startMs, endMs). */
 export type Day = { date: string; startMs: number; endMs: number };

@@ -2,10 +2,10 @@
 // most mentioned first, each with the share of the range's mentions naming it and the sentiment of
 // those mentions (docs/product.md "Insights").
 import "server-only";
-import type { InsightsContext } from "./context";
+import type { InsightsContext } from "./types";
 import { mentionDays, unplacedMentions, type CompetitorTally, type Sentiments } from "./mentions";
 import type { InsightRange } from "./range";
-import { percent, windowOf } from "./route";
+import { percent, windowOf } from "./figures";
 
 export type CompetitorRow = { name: string; mentions: number; share: number | null; sentiment: Sentiments };
 export type CompetitorsInsight = { from: string; to: string; tz: string; mentions: number; data: CompetitorRow[]; unreadable?: { count: number } };

@@ -1,4 +1,4 @@
-// The lists the dashboard filters itself (lib/server/lists), through GET /api/mentions and
+// The lists the dashboard filters itself (lib/lists), through GET /api/mentions and
 // GET /api/visitors over real HTTP to the sandbox: the rows are the sandbox's own rows of the range,
 // filtered here by this file's own reading of the rule (a question trimmed and lower-cased, a
 // competitor's name as sent, the four AI sources), in the Data API's order, paged with an exact
@@ -11,10 +11,10 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ListEnvelope, Mention, Visitor } from "@/lib/data-api/schemas";
 import { resolveListRange } from "@/lib/range/list-range";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import { serverContext } from "../context";
-import { createMemoryInsightsStore } from "../stores/insights";
+import { serverContext } from "@/lib/server/context";
+import { createMemoryInsightsStore } from "@/lib/server/stores/insights";
 import { callApi, serverContextPerTest, sessionCookie, TEST_NOW, upstreamForFile, type ErrorJson } from "@/testing/in-process";
-import { discardKey } from "../upstream";
+import { discardKey } from "@/lib/server/upstream";
 import { mentionMatcher } from "./mentions";
 
 const sandbox = upstreamForFile({ visitors: 2000 });

@@ -8,8 +8,8 @@
 // percentage points and positions to one decimal).
 import "server-only";
 import type { z } from "zod";
-import { insightsParams, type InsightsParams } from "@/lib/data-api/params";
-import { defineRoute, HEAD_COSTS_UPSTREAM, type SessionPart } from "../route-types";
+import { insightsParams, type InsightsParams } from "@/lib/insights/schema";
+import { defineRoute, HEAD_COSTS_UPSTREAM, type SessionPart } from "@/lib/server/route-types";
 import { insightsContext, type InsightsContext } from "./context";
 import { resolveRange, type InsightRange } from "./range";
 
@@ -39,15 +39,3 @@ export function insightRoute<T, Q extends z.ZodObject = typeof insightsParams>(
     },
   );
 }
-
-/** `part` of `whole` in percentage points to one decimal (12.5 means 12.5%); null when `whole` is 0. */
-export const percent = (part: number, whole: number): number | null => (whole === 0 ? null : Math.round((part * 1000) / whole) / 10);
-
-/** A mean to one decimal; null when there is nothing to average. */
-export const mean = (sum: number, count: number): number | null => (count === 0 ? null : Math.round((sum * 10) / count) / 10);
-
-/** A bucket's or period's first instant as ISO UTC. */
-export const isoStart = (span: { startMs: number }) => new Date(span.startMs).toISOString();
-
-/** The window an answer covers, as it was asked (dates in `tz`). */
-export const windowOf = (range: InsightRange) => ({ from: range.from, to: range.to, tz: range.tz });

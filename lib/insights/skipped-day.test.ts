@@ -6,10 +6,10 @@
 // instants of 29 and 31 December), by listing and by counting.
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import { serverContext } from "../context";
-import { createMemoryInsightsStore } from "../stores/insights";
+import { serverContext } from "@/lib/server/context";
+import { createMemoryInsightsStore } from "@/lib/server/stores/insights";
 import { callApi, insightRoutes, serverContextPerTest, sessionCookie, upstreamForFile } from "@/testing/in-process";
-import { discardKey } from "../upstream";
+import { discardKey } from "@/lib/server/upstream";
 import type { SentimentInsight } from "./sentiment";
 import type { TrendInsight } from "./trend";
 
