@@ -1,5 +1,5 @@
 // The latency the shared rate budget adds to each upstream request: one admission is one round trip
-// to Redis (EVALSHA of the admission script, lib/server/redis/budget-lua.ts), against the in-process
+// to Redis (EVALSHA of the admission script, lib/shared-state/redis/budget-lua.ts), against the in-process
 // RateBudget's admission. Starts its own redis-server on loopback (testing/redis.ts).
 // 5,000 admissions each, one at a time, on a Pro plan with one request every 61 ms of simulated time:
 // none waits, and the minute window holds ~990 answered requests, as on a key used at its full rate.
@@ -7,8 +7,8 @@
 // goal: < 1 ms p50 on loopback.
 import { Redis } from "ioredis";
 import { RateBudget, type KeyBudget } from "../lib/data-api/rate-budget";
-import { createSharedBudget } from "../lib/server/redis/budget";
-import { startInstanceHeartbeat } from "../lib/server/redis/instances";
+import { createSharedBudget } from "../lib/shared-state/redis/budget";
+import { startInstanceHeartbeat } from "../lib/shared-state/redis/instances";
 import { startTestRedis } from "../testing/redis";
 
 export const name = "shared rate budget: latency of one admission through Redis (loopback) vs in-process, 5,000 admissions";

@@ -2,7 +2,7 @@
 // links to it, each one an "instance" (its own ioredis client) that reconnects within ~50 ms, with its
 // log lines kept for the test to read. Everything made here is closed after the file.
 import { afterAll, beforeAll } from "vitest";
-import { connectRedis, type RedisLink } from "@/lib/server/redis/connection";
+import { connectRedis, type RedisLink } from "@/lib/shared-state/redis/connection";
 import { startTestRedis, type TestRedis } from "./redis";
 
 export const TEST_PREFIX = "wa-test:";

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { onFakeTime } from "@/lib/fake-time";
 import { serverContext, type InsightsPolicy } from "@/lib/server/context";
-import { createMemoryInsightsStore } from "@/lib/server/stores/insights";
+import { createMemoryInsightsStore } from "@/lib/shared-state/insights";
 import { callApi, serverContextPerTest, sessionCookie, TEST_NOW, upstreamForFile, type Called, type ErrorJson } from "@/testing/in-process";
 import { discardKey, rateBudgetForKey } from "@/lib/server/upstream";
 import { insightsContext } from "./context";

@@ -12,7 +12,7 @@ import { request } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { serverContext, type InsightsPolicy } from "@/lib/server/context";
-import { createMemoryInsightsStore } from "@/lib/server/stores/insights";
+import { createMemoryInsightsStore } from "@/lib/shared-state/insights";
 import { onFakeTime } from "@/lib/fake-time";
 import { DELETE as signOut } from "@/app/api/session/route";
 import { call, callApi, ORIGIN, serverContextPerTest, sessionCookie, TEST_NOW, upstreamForFile } from "@/testing/in-process";

@@ -13,7 +13,7 @@ import type { DataApi } from "@/lib/data-api/api";
 import { onFakeTime } from "@/lib/fake-time";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { serverContext, upstreamFor, type ServerContext } from "@/lib/server/context";
-import { createMemoryInsightsStore } from "@/lib/server/stores/insights";
+import { createMemoryInsightsStore } from "@/lib/shared-state/insights";
 import { callApi, insightRoutes, serverContextPerTest, sessionCookie, TEST_NOW, upstreamForFile } from "@/testing/in-process";
 import { discardKey, rateBudgetForKey } from "@/lib/server/upstream";
 import type { PlatformsInsight } from "./platforms";

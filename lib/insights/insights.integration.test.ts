@@ -10,7 +10,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { serverContext, type InsightsPolicy } from "@/lib/server/context";
-import { createMemoryInsightsStore } from "@/lib/server/stores/insights";
+import { createMemoryInsightsStore } from "@/lib/shared-state/insights";
 import { onFakeTime } from "@/lib/fake-time";
 import { callApi, comparedInsightRoutes, insightRoutes, serverContextPerTest, sessionCookie, upstreamForFile } from "@/testing/in-process";
 import { discardKey, rateBudgetForKey } from "@/lib/server/upstream";

@@ -8,7 +8,7 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { serverContext, type InsightsPolicy } from "@/lib/server/context";
-import { createMemoryInsightsStore } from "@/lib/server/stores/insights";
+import { createMemoryInsightsStore } from "@/lib/shared-state/insights";
 import { callApi, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
 import { discardKey } from "@/lib/server/upstream";
 

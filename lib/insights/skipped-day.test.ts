@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { serverContext } from "@/lib/server/context";
-import { createMemoryInsightsStore } from "@/lib/server/stores/insights";
+import { createMemoryInsightsStore } from "@/lib/shared-state/insights";
 import { callApi, insightRoutes, serverContextPerTest, sessionCookie, upstreamForFile } from "@/testing/in-process";
 import { discardKey } from "@/lib/server/upstream";
 import type { SentimentInsight } from "./sentiment";

@@ -12,7 +12,7 @@ import type { ListEnvelope, Mention, Visitor } from "@/lib/data-api/schemas";
 import { resolveListRange } from "@/lib/range/list-range";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { serverContext } from "@/lib/server/context";
-import { createMemoryInsightsStore } from "@/lib/server/stores/insights";
+import { createMemoryInsightsStore } from "@/lib/shared-state/insights";
 import { callApi, serverContextPerTest, sessionCookie, TEST_NOW, upstreamForFile, type ErrorJson } from "@/testing/in-process";
 import { discardKey } from "@/lib/server/upstream";
 import { mentionMatcher } from "./mentions";

@@ -2,7 +2,7 @@
 // state, so the list survives leaving the page and a reload), polled every second while one runs,
 // and the cancel request. Types come from the server's registry through `import type` only.
 import { queryOptions } from "@tanstack/react-query";
-import type { ExportStatus } from "@/lib/server/export/registry";
+import type { ExportStatus } from "@/lib/shared-state/export-status";
 import { getJson } from "./api";
 
 export type { ExportStatus };

@@ -19,7 +19,7 @@ import { storesForFile } from "@/testing/stores";
 import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
 import { serverContext } from "./context";
 import { KEY_RECHECK_MS } from "./key-standing";
-import { createMemoryKeyVerdictStore } from "./stores/key-verdicts";
+import { createMemoryKeyVerdictStore } from "@/lib/shared-state/key-verdicts";
 import { call, callApi, ORIGIN, onServerFakeTime, serverContextPerTest, sessionCookie, upstreamForFile, type Called, type ErrorJson } from "@/testing/in-process";
 
 const sandbox = upstreamForFile({ visitors: 300 });

@@ -23,7 +23,7 @@ import type { Store } from "@/lib/store/store";
 import { STORE_KINDS, storesForFile } from "@/testing/stores";
 import { serverContext } from "@/lib/server/context";
 import { createSignInThrottle } from "@/lib/server/sign-in-throttle";
-import { createMemoryRevocationStore } from "@/lib/server/stores/revocations";
+import { createMemoryRevocationStore } from "@/lib/shared-state/revocations";
 import { call, callApi, ORIGIN, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
 import type { LinkBody, WorkspaceBody } from "./routes";
 

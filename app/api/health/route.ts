@@ -9,7 +9,7 @@
 // neither, so this stays a 200.
 import { randomBytes } from "node:crypto";
 import { serverContext } from "@/lib/server/context";
-import { redisState } from "@/lib/server/redis/connection";
+import { redisState } from "@/lib/shared-state/redis/connection";
 import { route } from "@/lib/server/route";
 import { storeHealth } from "@/lib/store/shared";
 

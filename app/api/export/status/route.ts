@@ -1,5 +1,5 @@
-// GET /api/export/status?id=exp_… - progress and outcome of an export of this session's key (rows written, total, bytes, state, rate-limit wait, estimate, rows that could not be read, error); without id, the session's recent exports (the exports tray; lib/server/export/handlers.ts).
-import { exportStatus } from "@/lib/server/export/handlers";
+// GET /api/export/status?id=exp_… - progress and outcome of an export of this session's key (rows written, total, bytes, state, rate-limit wait, estimate, rows that could not be read, error); without id, the session's recent exports (the exports tray; lib/exports/handlers.ts).
+import { exportStatus } from "@/lib/exports/handlers";
 import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";

@@ -1,8 +1,8 @@
 // The insights' figures of each key in Redis (the layout, the bound and the sealing of
-// lib/server/redis/cache-store.ts, kind "ins"), so a day summary listed by one instance is not listed
+// lib/shared-state/redis/cache-store.ts, kind "ins"), so a day summary listed by one instance is not listed
 // again by another. While Redis is away each namespace serves from this process' own bounded store.
 import "server-only";
-import { createMemoryInsightsStore, MAX_INSIGHTS_FIGURES_PER_KEY, type InsightsStore } from "../stores/insights";
+import { createMemoryInsightsStore, MAX_INSIGHTS_FIGURES_PER_KEY, type InsightsStore } from "../insights";
 import { ResilientCacheStore, RedisCacheStore } from "./cache-store";
 import type { RedisLink } from "./connection";
 import { sealerFor } from "./sealed";

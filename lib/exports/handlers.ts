@@ -19,13 +19,13 @@
 import "server-only";
 import { isDataApiError } from "@/lib/data-api/errors";
 import { mentionExportParams, visitorExportParams } from "@/lib/data-api/params";
-import { getEnv } from "../env";
-import { errorForBrowser, finalError, invalidParameter, json } from "../http";
-import { keyId } from "../key-id";
-import { serverContext } from "../context";
-import { queryOf } from "../route";
-import type { Session } from "../session";
-import { maskKey, rateBudgetForKey } from "../upstream";
+import { getEnv } from "@/lib/server/env";
+import { errorForBrowser, finalError, invalidParameter, json } from "@/lib/server/http";
+import { keyId } from "@/lib/server/key-id";
+import { serverContext } from "@/lib/server/context";
+import { queryOf } from "@/lib/server/route";
+import type { Session } from "@/lib/server/session";
+import { maskKey, rateBudgetForKey } from "@/lib/server/upstream";
 import type { ExportResource } from "./columns";
 import { EXPORT_PAGE_SIZE, exportFilenameFor, exportResponse, type ExportRequest } from "./export-response";
 import { minSecondsForRequests, pagesFor } from "./rate-bound";
@@ -40,7 +40,7 @@ import {
   statusOf,
   type ExportRecord,
   type ExportState,
-} from "./registry";
+} from "@/lib/shared-state/export-status";
 import { EXPORT_IDLE_MS, isExportIdleError, isExportIntegrityError, isExportTooLargeError, type ExportProgress } from "./stream";
 
 /** How often a running export writes its progress (when it changed) and looks for a cancel request. */

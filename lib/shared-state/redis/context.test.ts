@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as viewsRoute from "@/app/api/views/route";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import { resetServerContext, serverContext, setServerContext } from "../context";
+import { resetServerContext, serverContext, setServerContext } from "@/lib/server/context";
 import * as demoKeysRoute from "@/app/api/session/demo-keys/route";
 import * as sessionRoute from "@/app/api/session/route";
 import { call, callApi, ORIGIN, sessionCookie, TEST_SECRET, upstreamForFile } from "@/testing/in-process";

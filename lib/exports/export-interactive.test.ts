@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Sandbox } from "@/sandbox/server";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { onServerFakeTime, sessionCookie, startUpstream, ORIGIN } from "@/testing/in-process";
-import { dataApiForKey } from "../upstream";
+import { dataApiForKey } from "@/lib/server/upstream";
 import { GET as exportVisitors } from "@/app/api/export/visitors/route";
 
 let sandbox: Sandbox;

@@ -6,7 +6,7 @@
 // it without end. The figures are shared by everyone using the key and are never dropped on anyone's
 // behalf (sign-out included); they expire. The namespaces are plain `CacheStore`s (get / set with TTL /
 // delete) holding JSON values, so a shared store can back them when several instances run
-// (lib/server/redis/insights.ts, with the same bound).
+// (lib/shared-state/redis/insights.ts, with the same bound).
 import "server-only";
 import { MemoryCacheStore, type CacheStore } from "@/lib/data-api/cache";
 

@@ -2,8 +2,8 @@
 // registry.contract.ts), and statusOf, which turns a record into what the browser reads (lost exports
 // as failed, waits as seconds from now).
 import { describe, expect, it } from "vitest";
-import { exportStatusContract, iso, record, T0 } from "./registry.contract";
-import { MemoryExportStatusStore, STALE_MS, statusOf } from "./registry";
+import { exportStatusContract, iso, record, T0 } from "./export-status.contract";
+import { MemoryExportStatusStore, STALE_MS, statusOf } from "./export-status";
 
 exportStatusContract("MemoryExportStatusStore", (now) => new MemoryExportStatusStore(100, now));
 

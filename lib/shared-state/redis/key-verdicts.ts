@@ -1,11 +1,11 @@
-// The keys' verdicts (lib/server/stores/key-verdicts.ts) in Redis, so a key checked upstream by one
+// The keys' verdicts (lib/shared-state/key-verdicts.ts) in Redis, so a key checked upstream by one
 // instance is not checked again by every other within the same few minutes. Key: P kv:NAME, NAME the
 // keyed hash of the key (and a resource), never the key; the value is `verdict:until` (epoch ms on the
 // server clock, compared at read like the revocations' expiries), with a Redis TTL a little past
 // `until` only to clean up. While Redis is away each instance keeps and reads its own verdicts; what it
 // wrote meanwhile stays in this process (a verdict lapses within minutes, nothing to write back).
 import "server-only";
-import { createMemoryKeyVerdictStore, type KeyVerdict, type KeyVerdictStore } from "../stores/key-verdicts";
+import { createMemoryKeyVerdictStore, type KeyVerdict, type KeyVerdictStore } from "../key-verdicts";
 import { viaRedis, type RedisLink } from "./connection";
 
 const VERDICTS: readonly KeyVerdict[] = ["ok", "refused", "unknown"];

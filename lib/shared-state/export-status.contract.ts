@@ -1,9 +1,9 @@
 // What every ExportStatusStore must do, on an injected clock: the in-process store (registry.test.ts)
-// and the Redis one (lib/server/redis/export-status.test.ts) run the same checks. The running-export
+// and the Redis one (lib/shared-state/redis/export-status.test.ts) run the same checks. The running-export
 // bound counts only exports still writing, ids are never taken twice, records expire, the per-key
 // bound gives up finished records first, and a cancel request outlives progress writes.
 import { describe, expect, it } from "vitest";
-import { MAX_EXPORTS_PER_OWNER, STALE_MS, type ExportRecord, type ExportStatusStore } from "./registry";
+import { MAX_EXPORTS_PER_OWNER, STALE_MS, type ExportRecord, type ExportStatusStore } from "./export-status";
 
 export const T0 = Date.parse("2026-11-20T12:00:00Z");
 export const iso = (ms: number) => new Date(ms).toISOString();

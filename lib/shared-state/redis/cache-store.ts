@@ -1,5 +1,5 @@
 // The per-key caches in Redis, shared by every instance: the response cache of a key's upstream
-// (lib/data-api/cache.ts) and the key's insights figures (lib/server/stores/insights.ts) are both
+// (lib/data-api/cache.ts) and the key's insights figures (lib/shared-state/insights.ts) are both
 // `CacheStore`s, one namespace per key, named by a keyed hash of the key (never the key).
 //
 // Keys (P = REDIS_KEY_PREFIX, kind = res | ins, ns = keyed hash of the upstream and the API key):

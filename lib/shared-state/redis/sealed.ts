@@ -6,7 +6,7 @@
 // workspace's key opens nothing (a failed open is a cache miss, never an error).
 import "server-only";
 import { createHmac, hkdfSync } from "node:crypto";
-import { openBytes, sealBytes } from "../aes-gcm";
+import { openBytes, sealBytes } from "@/lib/server/aes-gcm";
 
 export type Sealer = {
   /** The name an entry goes by in Redis: a keyed hash of `key`. */

@@ -1,6 +1,6 @@
 // What the Data API last said about a key, for a few minutes: whether the key still works, and whether
 // it may read a resource (lib/server/key-standing.ts asks, the store's routes act on it). Kept under a
-// keyed hash of the key (never the key), so a shared store (Redis, lib/server/redis/key-verdicts.ts)
+// keyed hash of the key (never the key), so a shared store (Redis, lib/shared-state/redis/key-verdicts.ts)
 // lets every instance reuse one instance's check instead of asking upstream again. The in-process
 // store below is the default.
 import "server-only";

@@ -4,7 +4,7 @@
 // instance revoked (written to Redis again when it is back, even after a restart emptied it).
 import { describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import { revocationContract } from "../stores/revocations.contract";
+import { revocationContract } from "../revocations.contract";
 import { RedisCacheStore } from "./cache-store";
 import { createRedisRevocationStore, createResilientRevocationStore } from "./revocations";
 import { sealerFor } from "./sealed";

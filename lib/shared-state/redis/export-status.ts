@@ -1,6 +1,6 @@
 // Export progress in Redis, so the instance serving the tray's next request sees an export that
 // another instance streams, and a cancel sent to any instance reaches it. Same semantics as
-// MemoryExportStatusStore (lib/server/export/registry.ts), which is also what serves while Redis is away.
+// MemoryExportStatusStore (lib/shared-state/export-status.ts), which is also what serves while Redis is away.
 //
 // Keys (P = REDIS_KEY_PREFIX, OWNER = keyed hash of the API key):
 //   P exp:OWNER            hash: export id -> {w: write order, e: expiry, a: 1 if running or waiting,
@@ -12,7 +12,7 @@
 // (MAX_EXPORTS_PER_OWNER: expired first, then finished ones oldest-written first, then the oldest)
 // holds whoever writes.
 import "server-only";
-import { MAX_EXPORTS_PER_OWNER, MemoryExportStatusStore, isActive, type BeginResult, type ExportRecord, type ExportStatusStore } from "../export/registry";
+import { MAX_EXPORTS_PER_OWNER, MemoryExportStatusStore, isActive, type BeginResult, type ExportRecord, type ExportStatusStore } from "../export-status";
 import { viaRedis, type RedisLink } from "./connection";
 import { defineScript } from "./scripts";
 

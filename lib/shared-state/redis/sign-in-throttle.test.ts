@@ -3,7 +3,7 @@
 // record leaves Redis with its window, and while Redis is away each instance throttles on its own
 // instead of failing the sign-in.
 import { describe, expect, it } from "vitest";
-import { createSignInThrottle } from "../sign-in-throttle";
+import { createSignInThrottle } from "@/lib/server/sign-in-throttle";
 import { redisForFile, until } from "@/testing/redis-links";
 
 const redis = redisForFile();

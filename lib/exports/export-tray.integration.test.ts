@@ -13,13 +13,13 @@ import { describe, expect, it } from "vitest";
 import * as visitorsRoute from "@/app/api/export/visitors/route";
 import type { Sandbox } from "@/sandbox/server";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import { serverContext } from "../context";
+import { serverContext } from "@/lib/server/context";
 import { call, onServerFakeTime, sessionCookie, withProUpstream, ORIGIN, type ErrorJson } from "@/testing/in-process";
 import { POST as cancelExport } from "@/app/api/export/cancel/route";
 import { GET as exportMentions } from "@/app/api/export/mentions/route";
 import { GET as exportStatus } from "@/app/api/export/status/route";
 import { GET as exportVisitors } from "@/app/api/export/visitors/route";
-import { MAX_RUNNING_EXPORTS, newExportId, type ExportStatus } from "./registry";
+import { MAX_RUNNING_EXPORTS, newExportId, type ExportStatus } from "@/lib/shared-state/export-status";
 import { EXPORT_IDLE_MS } from "./stream";
 
 let sandbox: Sandbox;
@@ -167,7 +167,7 @@ describe("cancel", () => {
     const reader = (await startDownload(`format=json&id=${id}`)).body!.getReader();
     await reader.read();
     // As another instance would: only the store hears of it, not this process's live handle.
-    const { keyId } = await import("../key-id");
+    const { keyId } = await import("@/lib/server/key-id");
     await serverContext().stores.exportStatus.requestCancel(keyId(DEMO_KEYS.pro), id, 60_000);
     await expect(
       (async () => {

@@ -1,5 +1,5 @@
 // What every RevocationStore must do, on an injected clock: the in-process store (revocations.test.ts)
-// and the Redis one (lib/server/redis/revocations.test.ts) run the same checks.
+// and the Redis one (lib/shared-state/redis/revocations.test.ts) run the same checks.
 import { describe, expect, it } from "vitest";
 import type { RevocationStore } from "./revocations";
 

@@ -6,7 +6,7 @@ import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 import type { Sandbox } from "@/sandbox/server";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import { serverContext, setServerContext } from "../context";
+import { serverContext, setServerContext } from "@/lib/server/context";
 import { call, onServerFakeTime, sessionCookie, withProUpstream, ORIGIN, type ErrorJson } from "@/testing/in-process";
 import { EXPORT_COLUMNS, type ExportResource } from "./columns";
 import { GET as exportMentions } from "@/app/api/export/mentions/route";

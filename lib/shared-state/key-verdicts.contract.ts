@@ -1,5 +1,5 @@
 // What every KeyVerdictStore must do, on an injected clock: the in-process store (key-verdicts.test.ts)
-// and the Redis ones (lib/server/redis/key-verdicts.test.ts) run the same checks.
+// and the Redis ones (lib/shared-state/redis/key-verdicts.test.ts) run the same checks.
 import { describe, expect, it } from "vitest";
 import type { KeyVerdictStore } from "./key-verdicts";
 

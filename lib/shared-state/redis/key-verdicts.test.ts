@@ -2,7 +2,7 @@
 // one instance read by another (so the key is not checked upstream again), nothing but the keyed hash
 // in Redis' keys, and an outage that fails nothing: each instance then reads its own verdicts.
 import { describe, expect, it } from "vitest";
-import { keyVerdictContract } from "../stores/key-verdicts.contract";
+import { keyVerdictContract } from "../key-verdicts.contract";
 import { createRedisKeyVerdictStore, createResilientKeyVerdictStore } from "./key-verdicts";
 import { redisForFile, until } from "@/testing/redis-links";
 

@@ -22,7 +22,7 @@
 // here until Redis is back; and revocations beyond REPLAYED_REVOCATIONS per instance made before a
 // Redis restart without persistence (run Redis with persistence where that matters).
 import "server-only";
-import { createMemoryRevocationStore, keyEntry, type RevocationStore } from "../stores/revocations";
+import { createMemoryRevocationStore, keyEntry, type RevocationStore } from "../revocations";
 import { viaRedis, type RedisLink } from "./connection";
 import { defineScript } from "./scripts";
 

@@ -2,8 +2,8 @@
 // store alone and behind its fallback), two instances seeing each other's progress and cancels,
 // `begin` atomic across instances, and an outage that fails nothing.
 import { describe, expect, it } from "vitest";
-import { exportStatusContract, iso, record } from "../export/registry.contract";
-import { MAX_EXPORTS_PER_OWNER, STALE_MS } from "../export/registry";
+import { exportStatusContract, iso, record } from "../export-status.contract";
+import { MAX_EXPORTS_PER_OWNER, STALE_MS } from "../export-status";
 import { RedisExportStatusStore, ResilientExportStatusStore } from "./export-status";
 import { redisForFile, until } from "@/testing/redis-links";
 

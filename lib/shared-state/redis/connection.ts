@@ -9,7 +9,7 @@
 // a signed-out cookie would then work again (see revocations.ts).
 import "server-only";
 import { Redis } from "ioredis";
-import { getEnv } from "../env";
+import { getEnv } from "@/lib/server/env";
 import { withDeadline } from "./deadline";
 
 export type RedisState = "off" | "connected" | "unavailable";
