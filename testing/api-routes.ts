@@ -17,6 +17,15 @@ export async function routeModule(route: RouteFile): Promise<Partial<Record<Http
 let files: RouteFile[] | undefined;
 
 /**
+ * Imports the route files of `paths` ahead of a test, as a server has its routes compiled before the
+ * first request: a component test's first read then waits for its answer, not for a module graph.
+ */
+export async function preloadRoutes(paths: readonly string[]): Promise<void> {
+  files ??= apiRouteFiles();
+  await Promise.all(paths.map((path) => matchRouteFile(files!, path)).flatMap((match) => (match ? [routeModule(match.route)] : [])));
+}
+
+/**
  * Answers `req` as Next's router would: the route file its path names (`segments`, when given, are the
  * path after /api as the router hands it over, for paths a URL cannot carry), its method's handler
  * (HEAD by GET's where the file has none); a method the file has no handler for is refused as the

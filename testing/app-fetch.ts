@@ -5,6 +5,8 @@
 // is validated and kept exactly as over HTTP. The routes' own behaviour is tested over HTTP in their
 // own files.
 import { answerAsNext } from "./api-routes";
+
+export { preloadRoutes } from "./api-routes";
 import { ORIGIN } from "./in-process";
 
 /** What the UI sent: the method, the path and query as requested, and the JSON body if any. */

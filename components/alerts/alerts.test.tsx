@@ -14,7 +14,7 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { startReceiver, verifySignature, type Receiver } from "@/testing/webhook-receiver";
-import { appRoutesAsFetch, type SentRequest } from "@/testing/app-fetch";
+import { appRoutesAsFetch, preloadRoutes, type SentRequest } from "@/testing/app-fetch";
 import { renderWithProviders } from "@/components/test-utils/render";
 import { DELIVERY_POLL_MS } from "@/lib/queries/alerts";
 import { ViewerTimeZoneProvider } from "@/lib/range/use-date-range";
@@ -38,9 +38,10 @@ let sent: SentRequest[];
 let receiver: Receiver;
 const allowPrivate = process.env.WEBHOOK_ALLOW_PRIVATE;
 
-beforeAll(() => {
+beforeAll(async () => {
   // The receiver is on loopback, which the routes refuse unless allowed.
   process.env.WEBHOOK_ALLOW_PRIVATE = "true";
+  await preloadRoutes(["/api/alerts/destinations", "/api/alerts/destinations/dst_x/test", "/api/alerts/deliveries", "/api/alerts/rules", "/api/alerts/digest", "/api/workspace"]);
 });
 afterAll(() => {
   if (allowPrivate === undefined) delete process.env.WEBHOOK_ALLOW_PRIVATE;

@@ -9,8 +9,8 @@
 // a note shown as text.
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { Line, LineChart, XAxis } from "recharts";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { appRoutesAsFetch } from "@/testing/app-fetch";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { appRoutesAsFetch, preloadRoutes } from "@/testing/app-fetch";
 import { renderWithProviders } from "@/components/test-utils/render";
 import type { AnnotationJson } from "@/lib/annotations/limits";
 import { StoreUnavailableError } from "@/lib/store/errors";
@@ -32,6 +32,8 @@ const overrideContext = serverContextPerTest();
 
 let store: Store;
 let ws: WorkspaceId;
+
+beforeAll(() => preloadRoutes(["/api/annotations", "/api/annotations/ann_x"]));
 
 beforeEach(async () => {
   store = await stores.open("embedded");
