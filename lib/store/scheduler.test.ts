@@ -6,7 +6,7 @@
 // workspace's slot once across instances, at most `concurrency` at once per instance, a slow
 // workspace holding back no other, catch-up and takeover per workspace.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { housekeepingJob } from "./background";
+import { housekeepingJob } from "./housekeeping";
 import type { StoreKind } from "./database";
 import { createJobScheduler, dailySlotAt, HOUR_MS, hourlySlot, type JobDefinition, type JobScheduler, type SlotRun } from "./scheduler";
 import type { Store } from "./store";

@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SCHEMA_VERSION } from "@/lib/store/migrations";
 import { GET as health } from "@/app/api/health/route";
 import { setServerContext } from "@/lib/server/context";
-import { startBackgroundJobs } from "./background";
+import { startBackgroundJobs } from "@/lib/server/background";
 import { StoreUnavailableError } from "./errors";
 import { closeSharedStore, sharedStore } from "./shared";
 import { openStore } from "./store";
