@@ -16,6 +16,21 @@ export async function routeModule(route: RouteFile): Promise<Partial<Record<Http
 
 let files: RouteFile[] | undefined;
 
+/** A route file's handlers, as a test calls them: Next's handler for each method it exports. */
+export type RouteHandlers = Record<HttpMethod, (req: Request, ctx?: { params: Promise<Record<string, string | string[] | undefined>> }) => Promise<Response>>;
+
+/**
+ * The route file of the folder under app/api named by `folder` ("views/[id]"), imported: what a test of
+ * that route calls, found among the route files rather than imported by path, so nothing under lib
+ * imports app/.
+ */
+export async function routeFileAt(folder: string): Promise<RouteHandlers> {
+  files ??= apiRouteFiles();
+  const route = files.find((f) => f.segments.join("/") === folder);
+  if (!route) throw new Error(`no route file under app/api/${folder}`);
+  return (await routeModule(route)) as RouteHandlers;
+}
+
 /**
  * Imports the route files of `paths` ahead of a test, as a server has its routes compiled before the
  * first request: a component test's first read then waits for its answer, not for a module graph.

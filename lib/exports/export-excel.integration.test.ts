@@ -10,8 +10,10 @@ import { intentLabelOf } from "@/lib/columns/labels";
 import type { Sandbox } from "@/sandbox/server";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { ORIGIN, withProUpstream, type ErrorJson } from "@/testing/in-process";
-import { GET as exportMentions } from "@/app/api/export/mentions/route";
-import { GET as exportVisitors } from "@/app/api/export/visitors/route";
+import { routeFileAt } from "@/testing/api-routes";
+
+const { GET: exportMentions } = await routeFileAt("export/mentions");
+const { GET: exportVisitors } = await routeFileAt("export/visitors");
 
 type Row = Record<string, unknown>;
 

@@ -8,7 +8,9 @@ import type { Sandbox } from "@/sandbox/server";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { onServerFakeTime, sessionCookie, startUpstream, ORIGIN } from "@/testing/in-process";
 import { dataApiForKey } from "@/lib/server/upstream";
-import { GET as exportVisitors } from "@/app/api/export/visitors/route";
+import { routeFileAt } from "@/testing/api-routes";
+
+const { GET: exportVisitors } = await routeFileAt("export/visitors");
 
 let sandbox: Sandbox;
 

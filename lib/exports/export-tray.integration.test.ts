@@ -10,17 +10,19 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
-import * as visitorsRoute from "@/app/api/export/visitors/route";
 import type { Sandbox } from "@/sandbox/server";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { serverContext } from "@/lib/server/context";
 import { call, onServerFakeTime, sessionCookie, withProUpstream, ORIGIN, type ErrorJson } from "@/testing/in-process";
-import { POST as cancelExport } from "@/app/api/export/cancel/route";
-import { GET as exportMentions } from "@/app/api/export/mentions/route";
-import { GET as exportStatus } from "@/app/api/export/status/route";
-import { GET as exportVisitors } from "@/app/api/export/visitors/route";
 import { MAX_RUNNING_EXPORTS, newExportId, type ExportStatus } from "@/lib/shared-state/export-status";
 import { EXPORT_IDLE_MS } from "./stream";
+import { routeFileAt } from "@/testing/api-routes";
+
+const visitorsRoute = await routeFileAt("export/visitors");
+const { POST: cancelExport } = await routeFileAt("export/cancel");
+const { GET: exportMentions } = await routeFileAt("export/mentions");
+const { GET: exportStatus } = await routeFileAt("export/status");
+const { GET: exportVisitors } = await routeFileAt("export/visitors");
 
 let sandbox: Sandbox;
 let cookie: string;

@@ -9,9 +9,11 @@ import { DEMO_KEYS } from "@/sandbox/keys";
 import { serverContext, setServerContext } from "@/lib/server/context";
 import { call, onServerFakeTime, sessionCookie, withProUpstream, ORIGIN, type ErrorJson } from "@/testing/in-process";
 import { EXPORT_COLUMNS, type ExportResource } from "./columns";
-import { GET as exportMentions } from "@/app/api/export/mentions/route";
-import { GET as exportStatus } from "@/app/api/export/status/route";
-import { GET as exportVisitors } from "@/app/api/export/visitors/route";
+import { routeFileAt } from "@/testing/api-routes";
+
+const { GET: exportMentions } = await routeFileAt("export/mentions");
+const { GET: exportStatus } = await routeFileAt("export/status");
+const { GET: exportVisitors } = await routeFileAt("export/visitors");
 
 type Row = Record<string, unknown>;
 

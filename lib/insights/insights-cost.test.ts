@@ -14,13 +14,15 @@ import { DEMO_KEYS } from "@/sandbox/keys";
 import { serverContext, type InsightsPolicy } from "@/lib/server/context";
 import { createMemoryInsightsStore } from "@/lib/shared-state/insights";
 import { onFakeTime } from "@/lib/fake-time";
-import { DELETE as signOut } from "@/app/api/session/route";
 import { call, callApi, ORIGIN, serverContextPerTest, sessionCookie, TEST_NOW, upstreamForFile } from "@/testing/in-process";
 import { discardKey, rateBudgetForKey } from "@/lib/server/upstream";
 import type { CompetitorsInsight } from "./competitors";
 import type { CountriesInsight } from "./countries";
 import type { QueriesInsight } from "./queries";
 import type { PlatformsInsight } from "./platforms";
+import { routeFileAt } from "@/testing/api-routes";
+
+const { DELETE: signOut } = await routeFileAt("session");
 
 // The sandbox's data ends at TEST_NOW; the server and the sandbox's rate limiter both read this clock.
 const SHIFT = Date.now() - Date.parse(TEST_NOW);

@@ -11,9 +11,11 @@ import { startSandbox, type Sandbox } from "@/sandbox/server";
 import { PEER_ADDRESS_HEADER } from "./client-address";
 import { runtimeFlags, setRuntimeFlags } from "./runtime-flags";
 import { SESSION_COOKIE, unsealSession } from "./session";
-import * as demoKeysRoute from "@/app/api/session/demo-keys/route";
-import * as sessionRoute from "@/app/api/session/route";
 import { apiRoute, call, onServerFakeTime, sessionCookie, startUpstream, TEST_SECRET, type ErrorJson } from "@/testing/in-process";
+import { routeFileAt } from "@/testing/api-routes";
+
+const demoKeysRoute = await routeFileAt("session/demo-keys");
+const sessionRoute = await routeFileAt("session");
 
 /** The session's routes as Next calls them. */
 const session = { signIn: sessionRoute.POST, readSession: sessionRoute.GET, signOut: sessionRoute.DELETE, listDemoKeys: demoKeysRoute.GET };

@@ -5,15 +5,8 @@
 // however many requests, routes and sessions use it; a check that cannot be made lets the request
 // through and is not repeated before it lapses; a key refused the score (403) is refused the score's and
 // the ranking's history in the live widgets' words, and reads the rest; and every route of the store
-// (each route file under app/api but those that read the Data API only, the session's, the exports'
-// and health) goes through the scope.
-import { readdirSync } from "node:fs";
-import path from "node:path";
+// (each route file under app/api with a method whose definition declares `store`) goes through the scope.
 import { beforeEach, describe, expect, it } from "vitest";
-import * as views from "@/app/api/views/route";
-import * as rulePreview from "@/app/api/alerts/rules/preview/route";
-import * as alertRules from "@/app/api/alerts/rules/route";
-import * as workspaceRoute from "@/app/api/workspace/route";
 import type { Store } from "@/lib/store/store";
 import { storesForFile } from "@/testing/stores";
 import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
@@ -21,6 +14,13 @@ import { serverContext } from "./context";
 import { KEY_RECHECK_MS } from "./key-standing";
 import { createMemoryKeyVerdictStore } from "@/lib/shared-state/key-verdicts";
 import { call, callApi, ORIGIN, onServerFakeTime, serverContextPerTest, sessionCookie, upstreamForFile, type Called, type ErrorJson } from "@/testing/in-process";
+import { apiRouteFiles, routeFileAt } from "@/testing/api-routes";
+import { isMountedRoute } from "./route";
+
+const views = await routeFileAt("views");
+const rulePreview = await routeFileAt("alerts/rules/preview");
+const alertRules = await routeFileAt("alerts/rules");
+const workspaceRoute = await routeFileAt("workspace");
 
 const sandbox = upstreamForFile({ visitors: 300 });
 const stores = storesForFile();
@@ -211,15 +211,14 @@ describe("a key refused a resource upstream (403)", () => {
   });
 });
 
-/** Route files under app/api that are not the store's: the Data API's reads, the lists and the insights, the session, the exports, health, and the catch-all. */
-const NOT_THE_STORE = new Set(["visitors", "mentions", "analytics", "intelligence", "insights", "session", "export", "health", "[[...path]]"]);
-
-function storeRouteFiles(dir = path.join(process.cwd(), "app/api"), rel = ""): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    if (!entry.isDirectory()) return entry.name === "route.ts" && rel !== "" ? [rel] : [];
-    if (rel === "" && NOT_THE_STORE.has(entry.name)) return [];
-    return storeRouteFiles(path.join(dir, entry.name), rel ? `${rel}/${entry.name}` : entry.name);
-  });
+/** The route files under app/api with a method declared in the store's scope (`store` in its definition), as "views/[id]". */
+async function storeRouteFiles(): Promise<string[]> {
+  const found: string[] = [];
+  for (const route of apiRouteFiles()) {
+    const handlers = Object.values(await routeFileAt(route.segments.join("/")));
+    if (handlers.some((h) => isMountedRoute(h) && h.definition.store)) found.push(route.segments.join("/"));
+  }
+  return found;
 }
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
@@ -239,15 +238,15 @@ const idFor = (route: string) =>
             : "view_AAAAAAAAAAAAAAAAAAAAAA";
 
 describe("every route of the store goes through the one scope", () => {
-  it("finds the store's route files (the test covers what app/api holds)", () => {
-    const files = storeRouteFiles();
+  it("finds the store's route files (the test covers what app/api holds)", async () => {
+    const files = await storeRouteFiles();
     expect(files).toEqual(expect.arrayContaining(["alerts/destinations", "alerts/rules/preview", "views/[id]", "workspace", "workspace/keys", "workspace/watch", "workspace/activity", "history/score", "history/ranking", "history/overview", "annotations", "annotations/[id]"]));
   });
 
   it("a session of a key the Data API refuses is a 401 session_expired, its cookie cleared, on each of them", async () => {
     const refusedOn: string[] = [];
-    for (const route of storeRouteFiles()) {
-      const handlers = (await import(`@/app/api/${route}/route`)) as Partial<Record<(typeof METHODS)[number], Handler>>;
+    for (const route of await storeRouteFiles()) {
+      const handlers = (await routeFileAt(route)) as Partial<Record<(typeof METHODS)[number], Handler>>;
       for (const method of METHODS) {
         const handler = handlers[method];
         if (!handler) continue;

@@ -4,8 +4,6 @@
 // refused with 403, changing nothing; another workspace's view a 404 and never listed; the bound of
 // 200 views per workspace, held by concurrent saves too.
 import { describe, expect, it } from "vitest";
-import { DELETE as viewDelete, PATCH as viewPatch } from "@/app/api/views/[id]/route";
-import { GET as viewsGet, POST as viewsPost } from "@/app/api/views/route";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import type { StoreKind } from "@/lib/store/database";
 import type { Store } from "@/lib/store/store";
@@ -13,6 +11,10 @@ import { STORE_KINDS, storesForFile } from "@/testing/stores";
 import { MAX_SAVED_VIEWS } from "@/lib/store/views";
 import { call, ORIGIN, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
 import type { SavedViewBody } from "./routes";
+import { routeFileAt } from "@/testing/api-routes";
+
+const { DELETE: viewDelete, PATCH: viewPatch } = await routeFileAt("views/[id]");
+const { GET: viewsGet, POST: viewsPost } = await routeFileAt("views");
 
 upstreamForFile();
 const stores = storesForFile();

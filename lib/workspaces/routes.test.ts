@@ -11,12 +11,6 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { DELETE as workspaceDelete, GET as workspaceGet } from "@/app/api/workspace/route";
-import { POST as keysPost } from "@/app/api/workspace/keys/route";
-import { DELETE as keyDelete } from "@/app/api/workspace/keys/[id]/route";
-import { GET as viewsGet } from "@/app/api/views/route";
-import { GET as sessionGet } from "@/app/api/session/route";
-import { DELETE as watchDelete, PUT as watchPut } from "@/app/api/workspace/watch/route";
 import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
 import type { StoreConfig, StoreKind } from "@/lib/store/database";
 import type { Store } from "@/lib/store/store";
@@ -26,6 +20,14 @@ import { createSignInThrottle } from "@/lib/server/sign-in-throttle";
 import { createMemoryRevocationStore } from "@/lib/shared-state/revocations";
 import { call, callApi, ORIGIN, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
 import type { LinkBody, WorkspaceBody } from "./routes";
+import { routeFileAt } from "@/testing/api-routes";
+
+const { DELETE: workspaceDelete, GET: workspaceGet } = await routeFileAt("workspace");
+const { POST: keysPost } = await routeFileAt("workspace/keys");
+const { DELETE: keyDelete } = await routeFileAt("workspace/keys/[id]");
+const { GET: viewsGet } = await routeFileAt("views");
+const { GET: sessionGet } = await routeFileAt("session");
+const { DELETE: watchDelete, PUT: watchPut } = await routeFileAt("workspace/watch");
 
 upstreamForFile();
 const stores = storesForFile();

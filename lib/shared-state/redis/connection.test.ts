@@ -4,12 +4,14 @@
 // could evict revoked sessions, and /api/health reports it. Without REDIS_URL no client is made at all.
 import { afterEach, describe, expect, it } from "vitest";
 import { SCHEMA_VERSION } from "@/lib/store/migrations";
-import { GET } from "@/app/api/health/route";
 import { closeSharedRedis, redactRedisUrl, sharedRedis, viaRedis, type RedisLink } from "./connection";
 import { freePort } from "@/testing/ports";
 import { createSharedBudget } from "./budget";
 import { startInstanceHeartbeat } from "./instances";
 import { redisForFile, TEST_PREFIX, until } from "@/testing/redis-links";
+import { routeFileAt } from "@/testing/api-routes";
+
+const { GET } = await routeFileAt("health");
 
 const health = () => GET(new Request("http://localhost:3000/api/health"), undefined);
 

@@ -5,15 +5,17 @@
 // insights stay within the key's bound in Redis, and Redis going away fails no request and loses no
 // sign-out.
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import * as viewsRoute from "@/app/api/views/route";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { resetServerContext, serverContext, setServerContext } from "@/lib/server/context";
-import * as demoKeysRoute from "@/app/api/session/demo-keys/route";
-import * as sessionRoute from "@/app/api/session/route";
 import { call, callApi, ORIGIN, sessionCookie, TEST_SECRET, upstreamForFile } from "@/testing/in-process";
 import { closeSharedRedis } from "./connection";
 import { createResilientInsightsStore } from "./insights";
 import { redisForFile, until } from "@/testing/redis-links";
+import { routeFileAt } from "@/testing/api-routes";
+
+const viewsRoute = await routeFileAt("views");
+const demoKeysRoute = await routeFileAt("session/demo-keys");
+const sessionRoute = await routeFileAt("session");
 
 /** The session's routes as Next calls them. */
 const session = { signIn: sessionRoute.POST, readSession: sessionRoute.GET, signOut: sessionRoute.DELETE, listDemoKeys: demoKeysRoute.GET };
