@@ -26,7 +26,7 @@ const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, 
 
 async function snapshotToWebhook(): Promise<void> {
   if (!benchBuild("snapshot to webhook skipped")) return;
-  const { startReceiver, verifySignature } = await import("../lib/alerts/test-receiver");
+  const { startReceiver, verifySignature } = await import("../testing/webhook-receiver");
   const receiver = await startReceiver();
   // The response cache off: each round's read reaches the sandbox (with it, a new `updated_at` is
   // seen at most one DATA_API_CACHE_TTL_MS later; what is timed here is what follows the snapshot).
@@ -65,7 +65,7 @@ async function snapshotToWebhook(): Promise<void> {
 async function deliveriesPerSecond(): Promise<{ lines: string[] }> {
   const lines: string[] = [];
   process.env.WEBHOOK_ALLOW_PRIVATE = "true";
-  const { startReceiver } = await import("../lib/alerts/test-receiver");
+  const { startReceiver } = await import("../testing/webhook-receiver");
   const { openStore } = await import("../lib/store/store");
   const { createDeliverer } = await import("../lib/alerts/deliver");
   const { send } = await import("../lib/alerts/send");

@@ -77,7 +77,7 @@ async function inProcessChild(): Promise<void> {
   process.env.DATA_API_BASE_URL = sandbox.baseUrl;
   process.env.SESSION_SECRET = BENCH_SESSION_SECRET;
   process.env.DATA_API_RATE_BUDGET = "100000/s,10000000/min";
-  const { handleApiGet } = await import("../lib/server/routes");
+  const { answerAsNext } = await import("../testing/api-routes");
   const { sealSession } = await import("../lib/server/session");
   const { upstreamFetch } = await import("../lib/server/upstream-transport");
   const cookie = `wa_session=${await sealSession(DEMO_KEYS.pro)}`;
@@ -95,7 +95,7 @@ async function inProcessChild(): Promise<void> {
     if (i >= 60) transport.push(performance.now() - started);
     started = performance.now();
     const req = new Request(`http://127.0.0.1/api/visitors?limit=20&offset=${i}`, { headers: { cookie } });
-    const res = await handleApiGet(req, { params: Promise.resolve({ path: ["visitors"] }) });
+    const res = await answerAsNext(req);
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`handler: HTTP ${res.status}`);
     if (i >= 60) handler.push(performance.now() - started);

@@ -38,7 +38,7 @@ async function sampleLocalhost(seconds: number): Promise<number[]> {
 type Figures = { quiet: number[]; hanging: number[]; ended: number[]; refusals: string[] };
 
 async function measure(): Promise<Figures> {
-  const { startDnsServer } = await import("../lib/alerts/test-dns");
+  const { startDnsServer } = await import("../testing/name-server");
   const { createNameResolver } = await import("../lib/alerts/resolve-name");
   const { checkResolved } = await import("../lib/alerts/destination-url");
   const silent = await startDnsServer("silent");

@@ -71,7 +71,7 @@ function steppedMinSeconds(requests: number, plan: { perSecond: number; perMinut
 }
 
 export async function run(): Promise<void> {
-  const { minSecondsForRequests } = await import("../lib/server/export/rate-bound");
+  const { minSecondsForRequests } = await import("../lib/exports/rate-bound");
   for (const pages of [1e6, 1e7]) {
     let started = performance.now();
     steppedMinSeconds(pages, PRO);

@@ -4,7 +4,7 @@
 // For each run it measures:
 // - time from the click to the last byte, as rows per minute against the plan's bound (Pro 1,000
 //   requests of 100 rows a minute = 100,000 rows/min; Free 10,000 rows/min), and against the least
-//   time the plan allows in bursts (lib/server/export/rate-bound.ts), for reference;
+//   time the plan allows in bursts (lib/exports/rate-bound.ts), for reference;
 // - every row in the file (compared with the sandbox's meta.total) and no 429 reaching the user;
 // - server memory: RSS growth of the production entry's process (Next runs in it) during the export,
 //   after a one-page export has loaded the export routes' code and a full GC; its V8 heap (heapUsed,
@@ -15,7 +15,7 @@
 // Needs a build (`npx next build`, or BENCH_DIST_DIR).
 import { readFile } from "node:fs/promises";
 import { DEMO_KEYS } from "../sandbox/keys";
-import { minSecondsForRequests, pagesFor } from "../lib/server/export/rate-bound";
+import { minSecondsForRequests, pagesFor } from "../lib/exports/rate-bound";
 import { benchBuild, browserCookie, launchChromium, signIn, startProductionServer, type BenchServer } from "./support";
 
 export const name = "exports in Chromium: 100,000 visitors on Pro and 20,000 on Free against the plan's bound; server and browser memory";

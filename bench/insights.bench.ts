@@ -76,7 +76,7 @@ async function runScenario(scenario: Scenario): Promise<Result> {
   const sandbox = await processSandbox(scenario.visitors, new Date().toISOString());
   process.env.DATA_API_BASE_URL = sandbox.baseUrl;
   process.env.SESSION_SECRET = BENCH_SESSION_SECRET;
-  const { handleApiGet } = await import("../lib/server/routes");
+  const { answerAsNext } = await import("../testing/api-routes");
   const { SESSION_COOKIE, sealSession } = await import("../lib/server/session");
   const key = scenario.plan === "Pro" ? DEMO_KEYS.pro : DEMO_KEYS.free;
   const cookie = `${SESSION_COOKIE}=${await sealSession(key)}`;
@@ -88,7 +88,7 @@ async function runScenario(scenario: Scenario): Promise<Result> {
     const results = await Promise.all(
       ROUTES.map(async (route) => {
         const req = new Request(`http://localhost/api/insights/${route}`, { headers: { cookie } });
-        const res = await handleApiGet(req, { params: Promise.resolve({ path: ["insights", route] }) });
+        const res = await answerAsNext(req);
         if (res.status !== 200) throw new Error(`${route} answered ${res.status}: ${await res.text()}`);
         return [route, await res.json()] as const;
       }),
@@ -152,7 +152,7 @@ const dateMinus = (days: number) => new Date(Date.now() - days * 86_400_000).toI
 
 /** Countries (with the US's cities) and questions over the `days` ending today (UTC), asked at once; 200 and 422 answers are recorded, any other fails. */
 async function loadDimensions(sandbox: SandboxProcess, cookie: string, days: number, log: { seen: number }): Promise<{ load: DimensionLoad; answers: DimensionAnswers }> {
-  const { handleApiGet } = await import("../lib/server/routes");
+  const { answerAsNext } = await import("../testing/api-routes");
   const query = `from=${dateMinus(days - 1)}&to=${dateMinus(0)}`;
   const started = performance.now();
   const statuses: Record<string, number> = {};
@@ -160,7 +160,7 @@ async function loadDimensions(sandbox: SandboxProcess, cookie: string, days: num
   await Promise.all(
     (["countries", "queries"] as const).map(async (route) => {
       const req = new Request(`http://localhost/api/insights/${route}?${query}${route === "countries" ? "&country=US" : ""}`, { headers: { cookie } });
-      const res = await handleApiGet(req, { params: Promise.resolve({ path: ["insights", route] }) });
+      const res = await answerAsNext(req);
       statuses[route] = res.status;
       if (res.status === 200) answers[route] = await res.json();
       else if (res.status !== 422) throw new Error(`${route} answered ${res.status}: ${await res.text()}`);

@@ -186,8 +186,8 @@ type HeapResult = { rows: number; pages: number; foldPeakMb: number; foldRetaine
 
 async function pipelineHeap(): Promise<HeapResult> {
   const gc = (globalThis as { gc?: () => void }).gc!;
-  const { listDays } = await import("../lib/server/insights/listing");
-  const { MENTION_DAYS } = await import("../lib/server/insights/mentions");
+  const { listDays } = await import("../lib/insights/listing");
+  const { MENTION_DAYS } = await import("../lib/insights/mentions");
   const { MemoryCacheStore, SingleFlight } = await import("../lib/data-api/cache");
   type Mention = import("../lib/data-api/schemas").Mention;
   type ListEnvelope<T> = import("../lib/data-api/schemas").ListEnvelope<T>;

@@ -3,7 +3,7 @@
 // process), what it adds to `npm start` (the production entry started with a new DATA_DIR, again on
 // the same one, and with the store held by another process so it is not opened: time until
 // /api/health answers, and the entry's RSS), and the latency of a snapshot write and of a 365-day
-// history read on SQLite and on PostgreSQL (a throwaway server on loopback, lib/store/test-postgres.ts).
+// history read on SQLite and on PostgreSQL (a throwaway server on loopback, testing/postgres.ts).
 // Goals: < 150 MB and < 2 s warm start for the embedded store; p50 < 20 ms for writes and reads.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -50,7 +50,7 @@ async function openInFreshProcess(): Promise<OpenResult> {
 
 async function latency(kind: "embedded" | "postgres"): Promise<LatencyResult> {
   const { openStore } = await import("../lib/store/store");
-  const { startTestPostgres } = await import("../lib/store/test-postgres");
+  const { startTestPostgres } = await import("../testing/postgres");
   const dir = mkdtempSync(path.join(tmpdir(), "wa-bench-store-"));
   const server = kind === "postgres" ? await startTestPostgres() : undefined;
   try {
@@ -193,7 +193,7 @@ export async function run(): Promise<void> {
     try {
       const first = await entryStart({ DATA_DIR: dir });
       const again = await entryStart({ DATA_DIR: dir });
-      const { startStoreHolder } = await import("../lib/store/test-holder");
+      const { startStoreHolder } = await import("../testing/store-holder");
       const holder = await startStoreHolder(dir);
       let without: Awaited<ReturnType<typeof entryStart>>;
       try {

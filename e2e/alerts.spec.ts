@@ -1,6 +1,6 @@
 // Alerts in Settings, in Chromium against the running app: a webhook destination added by keyboard
 // alone, its signing secret shown once (copied, then gone for good), "Send a test" delivered to a
-// real HTTP receiver this spec starts on 127.0.0.1 (lib/alerts/test-receiver.ts; the request verified
+// real HTTP receiver this spec starts on 127.0.0.1 (testing/webhook-receiver.ts; the request verified
 // with that secret by the Standard Webhooks library) and listed as delivered with its 2xx; a refused URL said on its field; a rule
 // with the live preview (the sentence matches the preview route's count), added and deleted; a
 // destination deleted with its rule and the digest it received, the confirmation saying so; axe in
@@ -14,7 +14,7 @@
 // and every destination made here is deleted.
 import { expect, test, type Page } from "@playwright/test";
 import { eventText, type EventBody } from "../lib/alerts/messages";
-import { startReceiver, verifySignature, type Receiver } from "../lib/alerts/test-receiver";
+import { startReceiver, verifySignature, type Receiver } from "../testing/webhook-receiver";
 import { deriveDemoKey } from "../sandbox/keys";
 import { expectNoHorizontalOverflow, expectNoSeriousViolations } from "./helpers/a11y";
 import { BASE_URL, signIn, signInWithKey } from "./helpers/session";

@@ -1,7 +1,7 @@
 // The insights routes through the production entry and `next start` (the built bundle, not the
 // route table in-process): each answers for a signed-in demo key with its documented shape, and a
 // bad parameter is the 400 naming it. (Their numbers and upstream calls are checked in
-// lib/server/insights, where no other test shares the sandbox.)
+// lib/insights, where no other test shares the sandbox.)
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { shiftDate, utcDate, yearBefore, zoneMidnight } from "./helpers/clock";
 

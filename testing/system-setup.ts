@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { startTestPostgres, type TestPostgres } from "../lib/store/test-postgres";
+import { startTestPostgres, type TestPostgres } from "./postgres";
 import { distDir, hasBuild, startProductionServer } from "./production";
 import { processSandbox } from "./sandbox-process";
 

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 // Settings' alerts against the app's own /api/alerts handlers over a real embedded store
-// (components/test-utils/app-routes.ts) and a real HTTP receiver on 127.0.0.1
-// (lib/alerts/test-receiver.ts): a webhook added by keyboard, a refused URL said on its field in the
+// (testing/app-fetch.ts) and a real HTTP receiver on 127.0.0.1
+// (testing/webhook-receiver.ts): a webhook added by keyboard, a refused URL said on its field in the
 // dashboard's words, the secret shown once and the one the receiver's library verifies a test with,
 // the test's delivery listed once the table polls (on fake time); the rule preview asked only once
 // typing has paused (fake time), its sentence the route's count, a refused threshold on its field;
@@ -13,15 +13,15 @@
 // route's text, its HTML in a sandboxed frame) and "Send now" delivered to the receiver and listed.
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { startReceiver, verifySignature, type Receiver } from "@/lib/alerts/test-receiver";
-import { appRoutesAsFetch, type SentRequest } from "@/components/test-utils/app-routes";
+import { startReceiver, verifySignature, type Receiver } from "@/testing/webhook-receiver";
+import { appRoutesAsFetch, preloadRoutes, type SentRequest } from "@/testing/app-fetch";
 import { renderWithProviders } from "@/components/test-utils/render";
 import { DELIVERY_POLL_MS } from "@/lib/queries/alerts";
 import { ViewerTimeZoneProvider } from "@/lib/range/use-date-range";
 import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
-import { storesForFile } from "@/lib/store/test-stores";
-import { serverContextPerTest, sessionCookie, upstreamForFile } from "@/lib/server/test-support";
+import { storesForFile } from "@/testing/stores";
+import { serverContextPerTest, sessionCookie, upstreamForFile } from "@/testing/in-process";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { previewSentence } from "./alert-text";
 import { AlertsSection } from "./alerts-section";
@@ -38,9 +38,10 @@ let sent: SentRequest[];
 let receiver: Receiver;
 const allowPrivate = process.env.WEBHOOK_ALLOW_PRIVATE;
 
-beforeAll(() => {
+beforeAll(async () => {
   // The receiver is on loopback, which the routes refuse unless allowed.
   process.env.WEBHOOK_ALLOW_PRIVATE = "true";
+  await preloadRoutes(["/api/alerts/destinations", "/api/alerts/destinations/dst_x/test", "/api/alerts/deliveries", "/api/alerts/rules", "/api/alerts/digest", "/api/workspace"]);
 });
 afterAll(() => {
   if (allowPrivate === undefined) delete process.env.WEBHOOK_ALLOW_PRIVATE;

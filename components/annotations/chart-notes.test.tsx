@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 // A chart's notes as people use them, against the app's own routes: the browser's fetch is handed to
-// the /api route handlers in-process (components/test-utils/app-routes.ts), over a real embedded store,
+// the /api route handlers in-process (testing/app-fetch.ts), over a real embedded store,
 // so what the UI sends is validated and kept exactly as over HTTP (the routes' own behaviour is
 // tested in lib/annotations/routes.test.ts). Markers and bands are drawn for the notes of the range
 // (in a recharts chart and in the CSS columns of sentiment over time), flags named by the notes and
@@ -9,16 +9,16 @@
 // a note shown as text.
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { Line, LineChart, XAxis } from "recharts";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { appRoutesAsFetch } from "@/components/test-utils/app-routes";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { appRoutesAsFetch, preloadRoutes } from "@/testing/app-fetch";
 import { renderWithProviders } from "@/components/test-utils/render";
 import type { AnnotationJson } from "@/lib/annotations/limits";
 import { StoreUnavailableError } from "@/lib/store/errors";
 import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
-import { storesForFile } from "@/lib/store/test-stores";
-import { serverContextPerTest, sessionCookie, upstreamForFile } from "@/lib/server/test-support";
-import type { SentimentInsight } from "@/lib/server/insights/sentiment";
+import { storesForFile } from "@/testing/stores";
+import { serverContextPerTest, sessionCookie, upstreamForFile } from "@/testing/in-process";
+import type { SentimentInsight } from "@/lib/insights/sentiment";
 import { SentimentOverTime } from "@/components/platforms/sentiment-over-time";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { bucketsOf, noteMarks } from "./annotation-data";
@@ -32,6 +32,8 @@ const overrideContext = serverContextPerTest();
 
 let store: Store;
 let ws: WorkspaceId;
+
+beforeAll(() => preloadRoutes(["/api/annotations", "/api/annotations/ann_x"]));
 
 beforeEach(async () => {
   store = await stores.open("embedded");

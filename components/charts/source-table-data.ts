@@ -10,7 +10,7 @@ import type { SortColumn } from "@/components/data-table/table-sort";
 import { SOURCE_GROUP_LABELS } from "@/lib/columns/labels";
 import { isAiSource, sourceLabelOf } from "@/lib/data-api/constants";
 import { sortPlatforms } from "@/lib/format/format";
-import type { SourceFigures, SourceRow } from "@/lib/server/insights/sources";
+import type { SourceFigures, SourceRow } from "@/lib/insights/sources";
 import { rateOf } from "./trend-chart-data";
 
 export type SourceGroupId = "ai" | "other";

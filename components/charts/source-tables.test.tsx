@@ -6,7 +6,7 @@ import { screen, within } from "@testing-library/react";
 import type { UrlUpdateEvent } from "nuqs/adapters/testing";
 import { describe, expect, it, vi } from "vitest";
 import { renderWithProviders } from "@/components/test-utils/render";
-import type { SourceFigures, SourceRow } from "@/lib/server/insights/sources";
+import type { SourceFigures, SourceRow } from "@/lib/insights/sources";
 import type { Source } from "@/lib/data-api/constants";
 import { ConversionBySourceTable } from "./source-tables";
 

@@ -10,7 +10,7 @@ import sortStyles from "@/components/data-table/sort.module.css";
 import { useTableSort } from "@/components/data-table/use-table-sort";
 import { ChangeBadge } from "@/components/ui/change-badge";
 import { AI_SOURCE_GROUP } from "@/lib/data-api/constants";
-import type { SourceFigures, SourceRow } from "@/lib/server/insights/sources";
+import type { SourceFigures, SourceRow } from "@/lib/insights/sources";
 import { formatNumber, formatPercent } from "@/lib/format/format";
 import { BarCell, BarGroupHeader, BarTable } from "./bar-table";
 import styles from "./charts.module.css";

@@ -8,7 +8,7 @@
 import type { InsightBucket } from "@/lib/data-api/constants";
 import { formatBucket } from "@/lib/format/format";
 import { todayIn } from "@/lib/range/calendar";
-import type { TrendInsight, TrendPoint } from "@/lib/server/insights/trend";
+import type { TrendInsight, TrendPoint } from "@/lib/insights/trend";
 
 export type TrendMetric = "visitors" | "ai_visitors" | "conversions";
 

@@ -9,7 +9,7 @@ import { screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import type { UrlUpdateEvent } from "nuqs/adapters/testing";
 import { renderWithProviders } from "@/components/test-utils/render";
-import type { CountriesInsight, CountryFigures } from "@/lib/server/insights/countries";
+import type { CountriesInsight, CountryFigures } from "@/lib/insights/countries";
 import { CitiesTable, CountriesTable } from "./location-tables";
 
 const figures = (visitors: number, ai_visitors: number, conversions: number): CountryFigures => ({

@@ -10,7 +10,7 @@ import { CITY_TABLE_COLUMNS, CITY_TABLE_SORT, cityRowKey, COUNTRY_TABLE_SORT, co
 import { DataTable } from "@/components/data-table/data-table";
 import { formatDateRange, formatNumber } from "@/lib/format/format";
 import { comparisonLabel } from "@/lib/range/comparison";
-import type { CountriesInsight } from "@/lib/server/insights/countries";
+import type { CountriesInsight } from "@/lib/insights/countries";
 import { cityTotals, countryTotals, toCityRows, toCountryRows, type CityRow } from "./locations-data";
 
 const COUNTRIES_TOTAL = "All countries";

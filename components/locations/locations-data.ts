@@ -1,12 +1,12 @@
 // Plain mappings behind /locations: the answer of `/api/insights/countries`
-// (lib/server/insights/countries.ts), the map's shading (visitors or conversion rate, in five steps of the largest value),
+// (lib/insights/countries.ts), the map's shading (visitors or conversion rate, in five steps of the largest value),
 // the tables' rows (named as read, with their links) and their totals, and the page's URL (`metric`,
 // `country`, the tables' `sort` and `city_sort` beside the range and comparison). A country the route could not read is "unknown": a row of the table like any other,
 // never left out, and never on the map (it is no place).
 import { rateOf } from "@/components/charts/trend-chart-data";
 import type { CityTableRow, CountryTableRow } from "@/components/data-table/columns/locations";
 import { formatCountry, formatPercent, formatNumber } from "@/lib/format/format";
-import type { CityRow, CountryFigures, CountryRow } from "@/lib/server/insights/countries";
+import type { CityRow, CountryFigures, CountryRow } from "@/lib/insights/countries";
 
 export type { CityRow, CountryRow };
 

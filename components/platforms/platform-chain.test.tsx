@@ -5,7 +5,7 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { renderWithProviders } from "@/components/test-utils/render";
-import type { PlatformRow } from "@/lib/server/insights/platforms";
+import type { PlatformRow } from "@/lib/insights/platforms";
 import { PlatformChain } from "./platform-chain";
 
 const figures = { mentions: 0, avg_position: 2.1, visitors: 100, conversions: 5, conversion_rate: 5 };

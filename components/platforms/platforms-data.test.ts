@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sortRows } from "@/components/data-table/table-sort";
-import type { PlatformPrevious, PlatformRow } from "@/lib/server/insights/platforms";
+import type { PlatformPrevious, PlatformRow } from "@/lib/insights/platforms";
 import { countAxis, mentionsHref, PLATFORM_SORT, platformTotals, positiveShare, previousWindowLabel, rankingMoves, sentimentColumns, sentimentShares, visitorsHref } from "./platforms-data";
 
 const range = { from: "2026-11-01", to: "2026-11-30", tz: "America/New_York" };

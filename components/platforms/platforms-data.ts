@@ -10,9 +10,9 @@ import type { RankingRow } from "@/lib/data-api/schemas";
 import { formatBucket } from "@/lib/format/format";
 import { comparisonLabel, type ComparedAnswer } from "@/lib/range/comparison";
 import { rangeParams, type DateRange } from "@/lib/range/date-range";
-import type { Sentiments } from "@/lib/server/insights/mentions";
-import type { Platform, PlatformPrevious, PlatformRow } from "@/lib/server/insights/platforms";
-import type { SentimentPoint } from "@/lib/server/insights/sentiment";
+import type { Sentiments } from "@/lib/insights/mentions";
+import type { Platform, PlatformPrevious, PlatformRow } from "@/lib/insights/platforms";
+import type { SentimentPoint } from "@/lib/insights/sentiment";
 import type { Verdict } from "@/lib/stats/exact-tests";
 import { shareTest } from "@/lib/stats/significance";
 

@@ -15,8 +15,8 @@ import notesStyles from "@/components/annotations/annotations.module.css";
 import { LABELS, PLATFORMS } from "@/lib/data-api/constants";
 import { FiguresTable } from "@/components/ui/figures-table";
 import { formatNumber } from "@/lib/format/format";
-import type { Platform } from "@/lib/server/insights/platforms";
-import type { SentimentInsight } from "@/lib/server/insights/sentiment";
+import type { Platform } from "@/lib/insights/platforms";
+import type { SentimentInsight } from "@/lib/insights/sentiment";
 import { countAxis, SENTIMENT_LABELS, sentimentColumns } from "./platforms-data";
 import styles from "./platforms.module.css";
 

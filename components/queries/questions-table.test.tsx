@@ -10,7 +10,7 @@ import { screen, within } from "@testing-library/react";
 import type { UrlUpdateEvent } from "nuqs/adapters/testing";
 import { describe, expect, it, vi } from "vitest";
 import { renderWithProviders } from "@/components/test-utils/render";
-import type { QueriesInsight, QueryRow } from "@/lib/server/insights/queries";
+import type { QueriesInsight, QueryRow } from "@/lib/insights/queries";
 import type { QueryFilters } from "./queries-data";
 import { QuestionsTable } from "./questions-table";
 

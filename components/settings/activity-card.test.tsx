@@ -1,18 +1,18 @@
 // @vitest-environment jsdom
 // Settings' activity list against the app's own GET /api/workspace/activity over a real embedded store
-// (components/test-utils/app-routes.ts): loading, then the empty state in words; the records newest
+// (testing/app-fetch.ts): loading, then the empty state in words; the records newest
 // first in a table named by its caption, each with when, the key hint (the session's own marked "this
 // key") and what was done to what, in the product's words; the latest 20 at first and more on
 // request; a failure said in words, in an alert.
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { appRoutesAsFetch } from "@/components/test-utils/app-routes";
+import { appRoutesAsFetch } from "@/testing/app-fetch";
 import { renderWithProviders } from "@/components/test-utils/render";
 import { ViewerTimeZoneProvider } from "@/lib/range/use-date-range";
 import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
-import { storesForFile } from "@/lib/store/test-stores";
-import { serverContextPerTest, sessionCookie, upstreamForFile } from "@/lib/server/test-support";
+import { storesForFile } from "@/testing/stores";
+import { serverContextPerTest, sessionCookie, upstreamForFile } from "@/testing/in-process";
 import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
 import { ACTIVITY_PAGE, ActivityCard } from "./activity-card";
 

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 // Settings' linked keys and "Delete everything kept" against the app's own /api/workspace handlers
-// over a real embedded store (components/test-utils/app-routes.ts): the confirmation names what goes,
+// over a real embedded store (testing/app-fetch.ts): the confirmation names what goes,
 // counted from what the workspace keeps, closes on Escape with focus back where it was, deletes only
 // once "delete" is typed (then the browser goes to the sign-in page saying why); the current key has
 // no Unlink, another's asks first (saying its sessions end), and once unlinked it leaves the list,
@@ -8,13 +8,13 @@
 // that what was kept for it joined this workspace.
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { appRoutesAsFetch, type SentRequest } from "@/components/test-utils/app-routes";
+import { appRoutesAsFetch, type SentRequest } from "@/testing/app-fetch";
 import { renderWithProviders } from "@/components/test-utils/render";
 import { ViewerTimeZoneProvider } from "@/lib/range/use-date-range";
 import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
-import { storesForFile } from "@/lib/store/test-stores";
-import { serverContextPerTest, sessionCookie, upstreamForFile } from "@/lib/server/test-support";
+import { storesForFile } from "@/testing/stores";
+import { serverContextPerTest, sessionCookie, upstreamForFile } from "@/testing/in-process";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { DeleteKeptCard } from "./delete-kept-card";
 import { unlinkConsequences } from "./linked-keys";

@@ -12,7 +12,7 @@ import { useDisplayTimeZone } from "@/components/range/display-time-zone";
 import { Card } from "@/components/ui/card";
 import { formatDate } from "@/lib/format/format";
 import { ALERTS_KEY } from "@/lib/queries/alerts";
-import { OFFLINE, problemOf, startWatching, stopWatching, useWorkspaceInfo, WORKSPACE_KEY, type Watching } from "@/lib/queries/workspace";
+import { linkKey as linkWorkspaceKey, OFFLINE, startWatching, stopWatching, useWorkspaceInfo, WORKSPACE_KEY, type Watching } from "@/lib/queries/workspace";
 import { LinkedKeys } from "./linked-keys";
 
 export { useWorkspaceInfo };
@@ -80,9 +80,7 @@ export function WatchingCard() {
     }
     setLinking(true);
     try {
-      const res = await fetch("/api/workspace/keys", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ apiKey: key }) });
-      if (!res.ok) throw new Error(await problemOf(res, "The key could not be linked. Try again."));
-      const linked = (await res.json()) as { key_hint: string; merged: boolean };
+      const linked = await linkWorkspaceKey(key);
       setKey("");
       if (linked.merged) {
         // Its history, notes, views and alerts are this workspace's now: every answer on the page may have changed.

@@ -139,7 +139,7 @@ export function UnreadableNotice({ unreadable, noun }: { unreadable: Unreadable 
 
 /**
  * Rows of a list the dashboard filters itself that could not be read, so could not be checked
- * against the filter (lib/server/lists): in no page, and said on every page, never guessed.
+ * against the filter (lib/lists): in no page, and said on every page, never guessed.
  */
 export function UncheckedNotice({ unchecked, noun }: { unchecked: Unreadable | undefined; noun: readonly [singular: string, plural: string] }) {
   if (!unchecked || !(unchecked.count > 0)) return null;

@@ -1,21 +1,21 @@
 // @vitest-environment jsdom
 // The "Save view" dialog and the header's "Views" over a URL (nuqs' testing adapter) and the app's
-// own /api/views handlers over a real embedded store (components/test-utils/app-routes.ts; the routes
-// themselves are tested over HTTP on both databases in lib/server/view-routes.test.ts, and end to end
+// own /api/views handlers over a real embedded store (testing/app-fetch.ts; the routes
+// themselves are tested over HTTP on both databases in lib/views/routes.test.ts, and end to end
 // in e2e/saved-views.spec.ts): what is saved from the URL (the page's own parameters, no paging, a
 // preset range relative or fixed as chosen), errors in plain words on their field, the list as links,
 // rename and delete in place, and the keyboard and accessible names of both.
 import { screen, waitFor, within } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { appRoutesAsFetch, type SentRequest } from "@/components/test-utils/app-routes";
+import { appRoutesAsFetch, type SentRequest } from "@/testing/app-fetch";
 import { renderWithProviders } from "@/components/test-utils/render";
 import { presetRange } from "@/lib/range/date-range";
 import { ViewerTimeZoneProvider } from "@/lib/range/use-date-range";
 import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
-import { storesForFile } from "@/lib/store/test-stores";
-import { serverContextPerTest, sessionCookie, upstreamForFile } from "@/lib/server/test-support";
+import { storesForFile } from "@/testing/stores";
+import { serverContextPerTest, sessionCookie, upstreamForFile } from "@/testing/in-process";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { SaveView, viewQuery } from "./save-view";
 import { ViewsMenu } from "./views-menu";

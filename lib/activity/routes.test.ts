@@ -4,21 +4,23 @@
 // the hint of the key whose session made it, newest first; a refused write, a read and a key linked
 // again record nothing; another workspace sees none of it; the answer holds no key; at most 1,000.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import * as activity from "@/app/api/workspace/activity/route";
-import * as destinationById from "@/app/api/alerts/destinations/[id]/route";
-import * as destinations from "@/app/api/alerts/destinations/route";
-import * as digest from "@/app/api/alerts/digest/route";
-import * as ruleById from "@/app/api/alerts/rules/[id]/route";
-import * as rules from "@/app/api/alerts/rules/route";
-import * as keys from "@/app/api/workspace/keys/route";
-import * as watch from "@/app/api/workspace/watch/route";
-import { call, ORIGIN, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "@/lib/server/test-support";
+import { call, ORIGIN, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
 import { ACTIVITY_MAX } from "@/lib/store/activity";
 import type { StoreKind } from "@/lib/store/database";
 import type { Store } from "@/lib/store/store";
-import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import type { ActivityJson } from "./actions";
+import { routeFileAt } from "@/testing/api-routes";
+
+const activity = await routeFileAt("workspace/activity");
+const destinationById = await routeFileAt("alerts/destinations/[id]");
+const destinations = await routeFileAt("alerts/destinations");
+const digest = await routeFileAt("alerts/digest");
+const ruleById = await routeFileAt("alerts/rules/[id]");
+const rules = await routeFileAt("alerts/rules");
+const keys = await routeFileAt("workspace/keys");
+const watch = await routeFileAt("workspace/watch");
 
 upstreamForFile({ visitors: 300 });
 const stores = storesForFile();

@@ -8,15 +8,15 @@
 // lease is not started.
 import { randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { TEST_NOW } from "@/lib/server/test-support";
+import { TEST_NOW } from "@/testing/in-process";
 import type { StoreKind } from "@/lib/store/database";
 import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
-import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 import { BACKOFF_MS, createDeliverer, inTurn, LEASE_MARGIN_MS, type Deliverer } from "./deliver";
 import type { EventBody } from "./messages";
 import { send } from "./send";
-import { startReceiver, verifySignature, type Receiver } from "./test-receiver";
+import { startReceiver, verifySignature, type Receiver } from "@/testing/webhook-receiver";
 
 const T0 = Date.parse(TEST_NOW);
 let now = T0;

@@ -6,20 +6,21 @@
 import { randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { serverCollectContext } from "@/lib/history/collect";
+import { onHistory } from "@/lib/history/events";
 import { historyJobs } from "@/lib/history/jobs";
-import { serverContextPerTest, TEST_NOW, upstreamForFile } from "@/lib/server/test-support";
+import { serverContextPerTest, TEST_NOW, upstreamForFile } from "@/testing/in-process";
 import type { StoreKind } from "@/lib/store/database";
 import { createJobScheduler, HOUR_MS, type JobScheduler } from "@/lib/store/scheduler";
 import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
-import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { checkRules } from "./check";
 import { createDeliverer, type Deliverer } from "./deliver";
 import { DIGEST_JOB, digestJob } from "./digest";
 import type { EventBody } from "./messages";
 import { send } from "./send";
-import { startReceiver, verifySignature, type Receiver } from "./test-receiver";
+import { startReceiver, verifySignature, type Receiver } from "@/testing/webhook-receiver";
 
 const T0 = Date.parse(TEST_NOW);
 let now = T0;
@@ -30,10 +31,15 @@ const overrideContext = serverContextPerTest();
 const quiet = { info: () => {}, warn: () => {} };
 let receiver: Receiver;
 
+let unsubscribe: () => void;
+
 beforeEach(async () => {
   receiver = await startReceiver();
+  // As the server wires it: the rules are checked after what history keeps (on the test's clock).
+  unsubscribe = onHistory("snapshotKept", "alerts", (st: Store, ws: WorkspaceId) => checkRules({ store: st, now: clock, publicUrl: "https://analytics.example.com" }, ws, () => {}));
 });
 afterEach(async () => {
+  unsubscribe();
   await receiver.close();
 });
 
@@ -41,9 +47,8 @@ type Instance = { scheduler: JobScheduler; deliverer: Deliverer };
 
 function instance(store: Store, name: string, withHistory: boolean): Instance {
   const deliverer = createDeliverer({ store: async () => store, now: clock, instance: name, send: (u, s, m, o) => send(u, s, m, { allowPrivate: true, now: clock, ...o }), log: () => {} });
-  const afterCollect = (st: Store, ws: WorkspaceId) => checkRules({ store: st, now: clock, publicUrl: "https://analytics.example.com" }, ws, () => {});
   const definitions = [
-    ...(withHistory ? historyJobs({ store: async () => store, context: serverCollectContext, afterCollect, log: () => {} }) : []),
+    ...(withHistory ? historyJobs({ store: async () => store, context: serverCollectContext, log: () => {} }) : []),
     digestJob({ store: async () => store, publicUrl: () => "https://analytics.example.com", log: () => {} }),
   ];
   return { scheduler: createJobScheduler({ jobs: async () => store.jobs, definitions, now: clock, instance: name, log: quiet }), deliverer };

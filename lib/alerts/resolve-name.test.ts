@@ -1,4 +1,4 @@
-// Resolving destination names off the thread pool, against name servers on loopback (test-dns.ts):
+// Resolving destination names off the thread pool, against name servers on loopback (testing/name-server.ts):
 // one that never answers (the deadline holds, the process's own dns.lookup stays fast while 50 such
 // lookups hang, a lookup that cannot start in time fails as a timeout, one beyond the queue at once)
 // and one that answers (A and AAAA together, an unknown name). localhost and the hosts file answer
@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createNameResolver, isNameNotResolved, parseHostsFile, type NotResolvedReason } from "./resolve-name";
-import { startDnsServer, type DnsServer } from "./test-dns";
+import { startDnsServer, type DnsServer } from "@/testing/name-server";
 
 const servers: DnsServer[] = [];
 afterEach(async () => {

@@ -6,12 +6,12 @@
 // delivery arrives once the instance has the secret.
 import { randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { TEST_NOW } from "@/lib/server/test-support";
+import { TEST_NOW } from "@/testing/in-process";
 import type { SealingSecrets } from "@/lib/store/secrets";
-import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 import { BACKOFF_MS, createDeliverer, LACKS_SECRET } from "./deliver";
 import { send } from "./send";
-import { startReceiver, verifySignature, type Receiver } from "./test-receiver";
+import { startReceiver, verifySignature, type Receiver } from "@/testing/webhook-receiver";
 
 const T0 = Date.parse(TEST_NOW);
 let now = T0;

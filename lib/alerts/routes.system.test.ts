@@ -10,7 +10,7 @@
 // destinations takes two minutes to reach at that allowance: the store's and the routes' unit tests
 // hold it, and its 422 is the same mapping as the rules'.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startReceiver, type Receiver } from "@/lib/alerts/test-receiver";
+import { startReceiver, type Receiver } from "@/testing/webhook-receiver";
 import { ALERT_WRITE_LIMITS } from "@/lib/alerts/write-limit";
 import { MANUAL_SENDS_PER_WINDOW, MAX_RULES } from "@/lib/store/alerts";
 import type { ApiClient } from "@/testing/production";

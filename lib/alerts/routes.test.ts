@@ -12,27 +12,29 @@
 // the activity list); the digest's preview is the text its receivers read and a self-contained HTML,
 // and "Send now" delivers exactly that text once, signed, within the manual sends' allowance.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import * as deliveryRetry from "@/app/api/alerts/deliveries/[id]/retry/route";
-import * as deliveries from "@/app/api/alerts/deliveries/route";
-import * as destinationById from "@/app/api/alerts/destinations/[id]/route";
-import * as destinationTest from "@/app/api/alerts/destinations/[id]/test/route";
-import * as destinations from "@/app/api/alerts/destinations/route";
-import * as digestPreview from "@/app/api/alerts/digest/preview/route";
-import * as digest from "@/app/api/alerts/digest/route";
-import * as digestSend from "@/app/api/alerts/digest/send/route";
-import * as activity from "@/app/api/workspace/activity/route";
-import * as ruleById from "@/app/api/alerts/rules/[id]/route";
-import * as rulePreview from "@/app/api/alerts/rules/preview/route";
-import * as rules from "@/app/api/alerts/rules/route";
-import { call, ORIGIN, serverContextPerTest, sessionCookie, TEST_NOW, upstreamForFile, type ErrorJson } from "@/lib/server/test-support";
+import { call, ORIGIN, serverContextPerTest, sessionCookie, TEST_NOW, upstreamForFile, type ErrorJson } from "@/testing/in-process";
 import type { StoreKind } from "@/lib/store/database";
 import type { Store } from "@/lib/store/store";
-import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { createNameResolver, setDestinationResolver } from "./resolve-name";
-import { startDnsServer } from "./test-dns";
+import { startDnsServer } from "@/testing/name-server";
 import { eventText, type EventBody } from "./messages";
-import { startReceiver, verifySignature, type Receiver } from "./test-receiver";
+import { startReceiver, verifySignature, type Receiver } from "@/testing/webhook-receiver";
+import { routeFileAt } from "@/testing/api-routes";
+
+const deliveryRetry = await routeFileAt("alerts/deliveries/[id]/retry");
+const deliveries = await routeFileAt("alerts/deliveries");
+const destinationById = await routeFileAt("alerts/destinations/[id]");
+const destinationTest = await routeFileAt("alerts/destinations/[id]/test");
+const destinations = await routeFileAt("alerts/destinations");
+const digestPreview = await routeFileAt("alerts/digest/preview");
+const digest = await routeFileAt("alerts/digest");
+const digestSend = await routeFileAt("alerts/digest/send");
+const activity = await routeFileAt("workspace/activity");
+const ruleById = await routeFileAt("alerts/rules/[id]");
+const rulePreview = await routeFileAt("alerts/rules/preview");
+const rules = await routeFileAt("alerts/rules");
 
 upstreamForFile();
 const stores = storesForFile();

@@ -16,11 +16,11 @@ import { REST_MS } from "@/lib/store/alerts";
 import type { StoreKind } from "@/lib/store/database";
 import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
-import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 import { createDeliverer, type Deliverer, type DelivererOptions } from "./deliver";
 import type { EventBody } from "./messages";
 import { send, SEND_TIMEOUT_MS } from "./send";
-import { startReceiver, type Receiver } from "./test-receiver";
+import { startReceiver, type Receiver } from "@/testing/webhook-receiver";
 
 const stores = storesForFile();
 const receivers: Receiver[] = [];

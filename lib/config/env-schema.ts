@@ -9,7 +9,7 @@ import { DEFAULT_CACHE_TTL_MS } from "../data-api/cache";
 import { DEFAULT_TIMEOUT_MS } from "../data-api/client";
 import { DEFAULT_INSIGHTS_MAX_LISTED_ROWS, OFFSET_MAX } from "../data-api/constants";
 import { parseTrustedProxies } from "../server/client-address";
-import { DEFAULT_MAX_EXPORT_ROWS } from "../server/export/stream";
+import { DEFAULT_MAX_EXPORT_ROWS } from "../exports/stream";
 
 export const BASE_URL_HINT = "an http(s) URL ending in /v1, e.g. https://api.example.com/v1";
 

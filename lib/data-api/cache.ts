@@ -188,7 +188,7 @@ export async function withScope<T>(parent: AbortSignal | undefined, work: (signa
 }
 
 /**
- * Single-flight across instances (a shared store's lock, see lib/server/redis/cache-store.ts): `work`
+ * Single-flight across instances (a shared store's lock, see lib/shared-state/redis/cache-store.ts): `work`
  * fetches and writes the cache entry; an instance that finds another one fetching waits for its entry
  * instead. Only for requests that are cached, as the entry is what the others wait for.
  */

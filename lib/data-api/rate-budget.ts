@@ -102,7 +102,7 @@ export type Admission<Token> = { admitted: true; token: Token } | { admitted: fa
 
 /**
  * A key's request budget as the scheduler uses it. RateBudget below is the in-process one; the shared
- * one (lib/server/redis/budget.ts) keeps one budget for every instance of the app on a key, so its
+ * one (lib/shared-state/redis/budget.ts) keeps one budget for every instance of the app on a key, so its
  * admission is a round trip (async). `token` names an admitted request in its answer. The recording
  * methods may return a promise, which never rejects: the scheduler does not wait for them (a store
  * that is away is the budget's own business, see the shared one's fallback).

@@ -29,7 +29,7 @@ export type SchedulerOptions = RateBudgetOptions & {
   maxQueueWaitMs?: number;
   now?: () => number;
   /**
-   * The key's budget when it is kept elsewhere (several instances: lib/server/redis/budget.ts). By
+   * The key's budget when it is kept elsewhere (several instances: lib/shared-state/redis/budget.ts). By
    * default an in-process RateBudget made from the options above (`budget`, `fixed`, the margins).
    */
   keyBudget?: KeyBudget;

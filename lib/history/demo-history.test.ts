@@ -5,8 +5,8 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { setRuntimeFlags } from "@/lib/server/runtime-flags";
-import { callApi, serverContextPerTest, sessionCookie, upstreamForFile } from "@/lib/server/test-support";
-import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
+import { callApi, serverContextPerTest, sessionCookie, upstreamForFile } from "@/testing/in-process";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 import { DEMO_DAYS } from "./demo-history";
 import { forgetRecorded, recordingsSettled } from "./on-read";
 

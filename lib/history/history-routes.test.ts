@@ -6,9 +6,10 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { setRuntimeFlags } from "@/lib/server/runtime-flags";
-import { callApi, onServerFakeTime, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "@/lib/server/test-support";
-import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
+import { callApi, onServerFakeTime, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 import type { Store } from "@/lib/store/store";
+import { onHistory } from "./events";
 import { forgetRecorded, recordingsSettled } from "./on-read";
 
 const DAY = 86_400_000;
@@ -82,6 +83,21 @@ describe.each(STORE_KINDS)("history (%s)", (kind) => {
     history = await callApi<ScoreHistory>("/api/history/score?from=2026-11-01&to=2026-11-30", { cookie: pro });
     expect(history.body.data.map((s) => s.at)).toEqual([first.updated_at, next.updated_at]);
     expect(history.body.since).toBe(first.updated_at);
+  });
+
+  it("tells history's listeners of each snapshot a read kept, once, and of none a repeated read kept", async () => {
+    const { store } = await useStore(kind);
+    const told: string[] = [];
+    const unsubscribe = onHistory("snapshotKept", "test", async (_store, workspace) => void told.push(workspace));
+    try {
+      await view(pro, "/api/intelligence/score");
+      await view(pro, "/api/intelligence/score");
+      await view(pro, "/api/intelligence/ranking");
+    } finally {
+      unsubscribe();
+    }
+    const workspace = (await store.workspaces.workspaceForKey(DEMO_KEYS.pro)).id;
+    expect(told).toEqual([workspace, workspace]);
   });
 
   it("records nothing while the app is being built, and logs a failed write without the key", async () => {

@@ -11,11 +11,11 @@ import { describe, expect, it } from "vitest";
 import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
 import { serverCollectContext } from "@/lib/history/collect";
 import { DAILY_JOB, HOURLY_JOB, historyJobs } from "@/lib/history/jobs";
-import { serverContextPerTest, TEST_NOW, upstreamForFile } from "@/lib/server/test-support";
+import { serverContextPerTest, TEST_NOW, upstreamForFile } from "@/testing/in-process";
 import type { StoreKind } from "@/lib/store/database";
 import { createJobScheduler, HOUR_MS, type JobScheduler } from "@/lib/store/scheduler";
 import type { Store } from "@/lib/store/store";
-import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 
 const T0 = Date.parse(TEST_NOW);
 let now = T0;

@@ -8,8 +8,8 @@ import type { Ranking, Score } from "@/lib/data-api/schemas";
 import { keyId } from "@/lib/server/key-id";
 import { serverContext } from "@/lib/server/context";
 import { isBuildPhase } from "@/lib/store/shared";
-import { checkAfterSnapshot } from "@/lib/alerts/runtime";
 import { ensureDemoHistory } from "./demo-history";
+import { snapshotKept } from "./events";
 import { recordScoreAndRanking } from "./record";
 
 const RECORDED_PATHS = ["/intelligence/score", "/intelligence/ranking"] as const;
@@ -30,8 +30,8 @@ async function record(apiKey: string, path: RecordedPath, result: Score | Rankin
   // A demo workspace's past goes in first, so the day read now is not taken for the start of its history.
   await ensureDemoHistory(store, workspace.id, apiKey);
   const kept = path === "/intelligence/score" ? await recordScoreAndRanking(store, workspace.id, result as Score, null) : await recordScoreAndRanking(store, workspace.id, null, result as Ranking);
-  // A new snapshot is what alert rules are checked after.
-  if (kept.score || kept.ranking) await checkAfterSnapshot(store, workspace.id);
+  // A new snapshot is told to history's listeners (alert rules are checked after it).
+  if (kept.score || kept.ranking) await snapshotKept(store, workspace.id);
 }
 
 /** Records `result`, just read from `path` with `apiKey`, in the background (see the top of this file). */

@@ -3,7 +3,7 @@
 // readable `updated_at` records nothing.
 import { describe, expect, it } from "vitest";
 import type { Ranking, Score } from "@/lib/data-api/schemas";
-import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 import { recordScoreAndRanking } from "./record";
 
 const stores = storesForFile();

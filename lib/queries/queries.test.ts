@@ -132,6 +132,12 @@ describe("writes (sendJson)", () => {
     });
     await expect(sendJson("PUT", "/api/alerts/digest", { destination_id: null })).rejects.toMatchObject({ status: 0, code: "network_error" });
   });
+
+  it("what a refusal carries besides its error comes with it (a 409's note as it is now)", async () => {
+    const current = { id: "ann_1", text: "Theirs" };
+    vi.stubGlobal("fetch", async () => Response.json({ error: { code: "conflict", message: "Changed meanwhile.", param: "updated_at" }, current }, { status: 409 }));
+    await expect(sendJson("PATCH", "/api/annotations/ann_1", { text: "Mine" })).rejects.toMatchObject({ status: 409, code: "conflict", extra: { current } });
+  });
 });
 
 describe("retry policy", () => {

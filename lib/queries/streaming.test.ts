@@ -9,9 +9,9 @@ import type { DataApiError } from "@/lib/data-api/errors";
 import { maskKey, secretPart } from "@/lib/data-api/redact";
 import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
 import { setServerContext } from "@/lib/server/context";
-import { prefetchApi } from "@/lib/server/routes";
-import type { PageSession } from "@/lib/server/session";
-import { callApi, sessionCookie, upstreamForFile, type ErrorJson } from "@/lib/server/test-support";
+import { prefetchApi } from "./server-api";
+import type { Session } from "@/lib/server/session";
+import { callApi, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
 import { apiQuery } from "./api";
 import { getQueryClient } from "./get-query-client";
 import { failedStatus, withFailuresRejected } from "./streamed-failure";
@@ -29,7 +29,7 @@ beforeEach(() => {
   sandbox().setFaults({});
 });
 
-const sessionOf = (apiKey: string): PageSession => ({ apiKey, environment: "test", keyHint: maskKey(apiKey) });
+const sessionOf = (apiKey: string): Session => ({ apiKey, environment: "test", keyHint: maskKey(apiKey), sessionId: "s_test", expiresAt: Date.now() + 3_600_000 });
 
 /** A browser's QueryClient, recording what reaches its cache's error handler. */
 function browserClient() {

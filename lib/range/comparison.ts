@@ -5,7 +5,8 @@
 // counted against is read from the answer (`compare: {from, to}`), so a label never names a window
 // the figures were not counted against; an answer without it was counted against the previous period.
 import { parseAsString } from "nuqs/server";
-import { calendarDayNumber, comparisonProblem } from "@/lib/data-api/params";
+import { calendarDayNumber } from "@/lib/data-api/params";
+import { comparisonProblem } from "@/lib/insights/schema";
 import { formatDateRange } from "@/lib/format/format";
 import { addDays, daysBetween } from "./calendar";
 import { previousRange, type DateRange } from "./date-range";

@@ -4,7 +4,7 @@
 // likewise end in a 400 before any upstream call.
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import { apiRoute, callApi, call, sessionCookie, upstreamForFile, type ErrorJson } from "./test-support";
+import { apiRoute, callApi, call, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
 
 const sandbox = upstreamForFile();
 let cookie: string;

@@ -1,7 +1,8 @@
 // Response helpers and error mapping for the route handlers (the BFF). Every answer is JSON, not
 // cached by the browser, and every error uses the shared shape {error:{code,message,param?,request_id?}}.
-// `withErrors` wraps a handler so that whatever it throws becomes a deliberate status, never a 500
-// (only a real bug still reaches 500, logged by error name and message, never with request data).
+// `responseForError` turns whatever a route throws into a deliberate status, never a 500 (only a real
+// bug still reaches 500, logged by error name and message, never with request data); the route
+// wrapper (route.ts) answers every error through it.
 import "server-only";
 import { DataApiError, isDataApiError } from "@/lib/data-api/errors";
 import { MAX_RETRY_AFTER_SECONDS } from "@/lib/data-api/rate-limit";
@@ -27,6 +28,13 @@ export function json(data: unknown, init: { status?: number; headers?: HeadersIn
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("Content-Type", "application/json");
   return new Response(body, { status: init.status ?? 200, headers });
+}
+
+/** A success without a body (204), never cached. */
+export function noContent(headers: HeadersInit = {}): Response {
+  const h = new Headers(headers);
+  h.set("Cache-Control", "no-store");
+  return new Response(null, { status: 204, headers: h });
 }
 
 /**
@@ -137,7 +145,7 @@ const isAbort = (e: unknown) => e instanceof Error && (e.name === "AbortError" |
 /**
  * What the browser is told about anything thrown while answering for `subject`, and whether the
  * session ends with it: the one mapping of the BFF's error responses, also used by server pages for
- * the prefetches they stream (lib/server/routes.ts `prefetchApi`), so a widget shows the same error
+ * the prefetches they stream (lib/queries/server-api.ts `prefetchApi`), so a widget shows the same error
  * whether its data came from the page or from /api.
  */
 export function errorForBrowser(thrown: unknown, subject: Subject = "this data", aborted = false): { error: DataApiError; endSession: boolean } {
@@ -173,16 +181,3 @@ export function responseForError(req: Request, thrown: unknown, subject: Subject
   return errorResponse(error, endSession ? { "Set-Cookie": sessionClearCookie(req) } : {});
 }
 
-/** Wraps a handler so nothing it throws escapes as an unmapped error. */
-export function withErrors<C = unknown>(
-  subject: Subject,
-  handler: (req: Request, ctx: C) => Promise<Response>,
-): (req: Request, ctx: C) => Promise<Response> {
-  return async (req, ctx) => {
-    try {
-      return await handler(req, ctx);
-    } catch (thrown) {
-      return responseForError(req, thrown, subject);
-    }
-  };
-}

@@ -5,15 +5,17 @@
 // client's count, the refusal is sign-in's (429 too_many_attempts, Retry-After) and costs no upstream
 // call, and a successful link gives its point back.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { POST as keysPost } from "@/app/api/workspace/keys/route";
-import { POST as sessionPost } from "@/app/api/session/route";
-import { storesForFile } from "@/lib/store/test-stores";
+import { storesForFile } from "@/testing/stores";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { PEER_ADDRESS_HEADER } from "./client-address";
 import { serverContext } from "./context";
 import { setRuntimeFlags } from "./runtime-flags";
 import { FAILURES_PER_CLIENT, createSignInThrottle } from "./sign-in-throttle";
-import { call, ORIGIN, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "./test-support";
+import { call, ORIGIN, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
+import { routeFileAt } from "@/testing/api-routes";
+
+const { POST: keysPost } = await routeFileAt("workspace/keys");
+const { POST: sessionPost } = await routeFileAt("session");
 
 const sandbox = upstreamForFile({ visitors: 200 });
 const stores = storesForFile();

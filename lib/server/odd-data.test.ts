@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Unreadable } from "@/lib/data-api/schemas";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import { apiRoute, call, sessionCookie, upstreamForFile } from "./test-support";
+import { apiRoute, call, sessionCookie, upstreamForFile } from "@/testing/in-process";
 
 type Item = Record<string, unknown>;
 type Body = { data: Item[]; meta?: Record<string, unknown>; unreadable?: Unreadable };

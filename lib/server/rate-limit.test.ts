@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { DEMO_KEYS } from "@/sandbox/keys";
 import type { Sandbox } from "@/sandbox/server";
 import { SESSION_COOKIE, unsealSession } from "./session";
-import { apiRoute, call, onServerFakeTime, sessionCookie, startUpstream, type ErrorJson } from "./test-support";
+import { apiRoute, call, onServerFakeTime, sessionCookie, startUpstream, type ErrorJson } from "@/testing/in-process";
 
 let sandbox: Sandbox;
 /** Called at every read of the sandbox's clock, i.e. when a request arrives (tests block the loop here). */

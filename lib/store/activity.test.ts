@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { ACTIVITY_KEEP_DAYS, ACTIVITY_MAX } from "./activity";
 import type { WorkspaceId } from "./schema";
 import type { Store } from "./store";
-import { STORE_KINDS, storesForFile } from "./test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 
 const stores = storesForFile();
 const DAY = 86_400_000;

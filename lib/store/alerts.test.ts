@@ -12,7 +12,7 @@ import { MANUAL_SEND_WINDOW_MS, MANUAL_SENDS_PER_WINDOW, MAX_DESTINATIONS, MAX_R
 import type { StoreKind } from "./database";
 import { StoreLimitError } from "./errors";
 import type { Store } from "./store";
-import { STORE_KINDS, storesForFile } from "./test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 
 const stores = storesForFile();
 const T0 = Date.UTC(2026, 10, 20, 12, 0, 0);

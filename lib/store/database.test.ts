@@ -11,8 +11,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { LOCK_FILE, StoreLockedError } from "./data-dir-lock";
 import { EMBEDDED_FILE, openStoreDatabase, redactDatabaseUrl, type StoreDatabase } from "./database";
 import { SCHEMA_VERSION } from "./migrations";
-import { startStoreHolder, type StoreHolder } from "./test-holder";
-import { STORE_KINDS, storesForFile } from "./test-stores";
+import { startStoreHolder, type StoreHolder } from "@/testing/store-holder";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 
 const stores = storesForFile();
 const opened: StoreDatabase[] = [];

@@ -6,11 +6,11 @@
 // workspace's slot once across instances, at most `concurrency` at once per instance, a slow
 // workspace holding back no other, catch-up and takeover per workspace.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { housekeepingJob } from "./background";
+import { housekeepingJob } from "./housekeeping";
 import type { StoreKind } from "./database";
 import { createJobScheduler, dailySlotAt, HOUR_MS, hourlySlot, type JobDefinition, type JobScheduler, type SlotRun } from "./scheduler";
 import type { Store } from "./store";
-import { STORE_KINDS, storesForFile } from "./test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 
 const stores = storesForFile();
 const T0 = Date.UTC(2026, 10, 20, 9, 0, 0);

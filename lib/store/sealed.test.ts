@@ -13,7 +13,7 @@ import type { WorkspaceId } from "./schema";
 import { SEALED } from "./sealed";
 import { sealSecret, type SealingSecrets } from "./secrets";
 import type { Store } from "./store";
-import { STORE_KINDS, storesForFile } from "./test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 
 const stores = storesForFile();
 

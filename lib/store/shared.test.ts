@@ -9,14 +9,16 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SCHEMA_VERSION } from "@/lib/store/migrations";
-import { GET as health } from "@/app/api/health/route";
 import { setServerContext } from "@/lib/server/context";
-import { startBackgroundJobs } from "./background";
+import { startBackgroundJobs } from "@/lib/server/background";
 import { StoreUnavailableError } from "./errors";
 import { closeSharedStore, sharedStore } from "./shared";
 import { openStore } from "./store";
-import { startStoreHolder, type StoreHolder } from "./test-holder";
-import { storesForFile } from "./test-stores";
+import { startStoreHolder, type StoreHolder } from "@/testing/store-holder";
+import { storesForFile } from "@/testing/stores";
+import { routeFileAt } from "@/testing/api-routes";
+
+const { GET: health } = await routeFileAt("health");
 
 const stores = storesForFile();
 const SECRET = "shared-store-test-session-secret-0123456789";

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { ScoreSnapshot } from "./snapshots";
 import type { Store } from "./store";
-import { STORE_KINDS, storesForFile } from "./test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 
 const stores = storesForFile();
 const DAY = 86_400_000;

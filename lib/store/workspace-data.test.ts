@@ -11,7 +11,7 @@ import { openStoreDatabase, type StoreKind } from "./database";
 import { StoreConflictError } from "./errors";
 import type { StoreTables, WorkspaceId } from "./schema";
 import { createStore, type Store } from "./store";
-import { STORE_KINDS, storesForFile, TEST_SECRETS } from "./test-stores";
+import { STORE_KINDS, storesForFile, TEST_SECRETS } from "@/testing/stores";
 import { DEPLOYMENT_TABLES, KEPT_THROUGH, workspaceTables } from "./workspace-data";
 
 const stores = storesForFile();

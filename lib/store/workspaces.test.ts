@@ -9,7 +9,7 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { StoreConflictError } from "./errors";
 import type { WorkspaceId } from "./schema";
-import { STORE_KINDS, storesForFile, TEST_SECRETS } from "./test-stores";
+import { STORE_KINDS, storesForFile, TEST_SECRETS } from "@/testing/stores";
 
 const stores = storesForFile();
 

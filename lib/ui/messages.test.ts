@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { insightsParams, mentionPageParams, parseQuery, visitorListParams, visitorPageParams } from "@/lib/data-api/params";
+import { mentionPageParams, parseQuery, visitorListParams, visitorPageParams } from "@/lib/data-api/params";
+import { insightsParams } from "@/lib/insights/schema";
 import { ALERT_WRITE_LIMITS } from "@/lib/alerts/write-limit";
 import { MAX_DESTINATIONS, MAX_RULES } from "@/lib/store/alerts";
 import { ALERT_BOUNDS, alertErrorText, exportErrorText, filterProblemText, loadErrorText, noteErrorText, rangeProblemText, signInErrorText, thresholdBoundsText, type RangeField, type RangeProblem } from "./messages";

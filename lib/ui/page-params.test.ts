@@ -9,7 +9,7 @@ import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { proxy } from "@/proxy";
 import { relativeRangeSearch } from "@/lib/range/api-period";
-import { sessionCookie } from "@/lib/server/test-support";
+import { sessionCookie } from "@/testing/in-process";
 import { isQueryPage, legacyHighlightSearch, PAGE_PARAMS } from "./page-params";
 
 const APP_DIR = path.resolve(__dirname, "../../app/(app)");

@@ -29,7 +29,7 @@ import {
 import styles from "@/components/locations/locations.module.css";
 import { formatDateRange, formatNumber, formatZone } from "@/lib/format/format";
 import { apiQuery, browserApi } from "@/lib/queries/api";
-import type { CountriesInsight } from "@/lib/server/insights/countries";
+import type { CountriesInsight } from "@/lib/insights/countries";
 import type { Comparison } from "@/lib/range/comparison";
 import type { DateRange } from "@/lib/range/date-range";
 import { insightsQuery, useComparison } from "@/lib/range/use-comparison";

@@ -24,8 +24,8 @@ import { apiQuery, browserApi } from "@/lib/queries/api";
 import { rangeParams, type DateRange } from "@/lib/range/date-range";
 import type { Comparison } from "@/lib/range/comparison";
 import { insightsQuery, useComparison } from "@/lib/range/use-comparison";
-import type { CompetitorsInsight } from "@/lib/server/insights/competitors";
-import type { PlatformsInsight } from "@/lib/server/insights/platforms";
+import type { CompetitorsInsight } from "@/lib/insights/competitors";
+import type { PlatformsInsight } from "@/lib/insights/platforms";
 
 /** The page's cards, whatever the state of their answers. */
 const CARDS = {
@@ -117,7 +117,7 @@ function SentimentCard({ range }: { range: DateRange }) {
 const competitorsFrame = cardFrame(CARDS.competitors);
 
 function toCompetitorRows(c: CompetitorsInsight): CompetitorTableRow[] {
-  // Each name opens the range's mentions naming it: the dashboard filters them itself (lib/server/lists).
+  // Each name opens the range's mentions naming it: the dashboard filters them itself (lib/lists).
   return c.data.map((r) => ({ name: r.name, mentions: r.mentions, share: r.share, ...r.sentiment, href: mentionsHref(c, { competitor: r.name }) }));
 }
 

@@ -8,7 +8,7 @@ import type { Sort } from "@/components/data-table/table-sort";
 import { ChangeBadge, type ChangeUnit } from "@/components/ui/change-badge";
 import { CITY_COLUMNS, COUNTRY_COLUMNS } from "@/lib/columns/locations";
 import { formatNumber, formatPercent } from "@/lib/format/format";
-import type { CityRow, CountryFigures } from "@/lib/server/insights/countries";
+import type { CityRow, CountryFigures } from "@/lib/insights/countries";
 import { columnsFor, type TableColumn } from "../table-column";
 import styles from "./columns.module.css";
 import { judge } from "@/lib/stats/significance";
