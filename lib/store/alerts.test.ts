@@ -212,6 +212,16 @@ describe.each(STORE_KINDS)("alerts store (%s)", (kind) => {
     expect(await a.alerts.takeManualSend(workspace, "retry")).toMatchObject({ allowed: false });
   });
 
+  it("a check of a rule deleted since it was read keeps nothing and fails nothing (the collection that judged it goes on)", async () => {
+    const [a, b] = await twoInstances(kind);
+    const workspace = (await a.workspaces.workspaceForKey("svc_sk_test_alert_gone_0001")).id;
+    const destination = await a.alerts.createDestination(workspace, destinationInput(1));
+    const rule = (await a.alerts.createRule(workspace, { kind: "score_below", threshold: 60, destinationId: destination.id, cooldownMs: 0 }))!;
+    const read = (await b.alerts.rule(workspace, rule.id))!;
+    expect(await a.alerts.removeRule(workspace, rule.id)).toBe(true);
+    await expect(b.alerts.recordCheck(read, { basis: "day:2026-11-28", at: T0, state: "firing", value: 1, message: "x" }, null)).resolves.toBe(false);
+  });
+
   it("a rule's threshold changed is checked again on the same snapshot; a check of the old threshold, made meanwhile, keeps nothing", async () => {
     const [a, b] = await twoInstances(kind);
     const workspace = (await a.workspaces.workspaceForKey("svc_sk_test_alert_edit_0001")).id;

@@ -104,6 +104,10 @@ export function ruleQueries(deps: AlertsDeps) {
     async recordCheck(rule: Rule, check: Omit<Check, "ruleId">, detail: unknown): Promise<boolean> {
       try {
         return await db.transaction().execute(async (tx) => {
+          // A rule deleted (or changed) since it was read has nothing to keep: said before the insert,
+          // whose foreign key would otherwise fail the whole collection that judged it.
+          const exists = await tx.selectFrom("alert_rules").select(["id"]).where("id", "=", rule.id).where("revision", "=", rule.revision).executeTakeFirst();
+          if (!exists) throw new RuleChanged();
           const inserted = await tx
             .insertInto("alert_checks")
             .values({ rule_id: rule.id, basis: checkBasis(check.basis, rule.revision), at: check.at, state: check.state, value: check.value, message: clip(check.message, 2000) })
@@ -129,7 +133,8 @@ export function ruleQueries(deps: AlertsDeps) {
           return true;
         });
       } catch (error) {
-        if (error instanceof RuleChanged) return false;
+        // Deleted between that read and the insert, by another instance's transaction.
+        if (error instanceof RuleChanged || isForeignKeyViolation(error)) return false;
         throw error;
       }
     },
@@ -159,4 +164,10 @@ export function ruleQueries(deps: AlertsDeps) {
       return row !== undefined;
     },
   };
+}
+
+/** A foreign key refused: SQLite's SQLITE_CONSTRAINT_FOREIGNKEY, PostgreSQL's 23503. */
+function isForeignKeyViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "SQLITE_CONSTRAINT_FOREIGNKEY" || code === "23503";
 }
