@@ -10,6 +10,9 @@ import { insightRoutes as insightsTable } from "@/lib/insights/routes";
 import { startSandbox, type Sandbox } from "@/sandbox/server";
 import { setRuntimeFlags } from "@/lib/server/runtime-flags";
 import { SESSION_COOKIE, sealSession } from "@/lib/server/session";
+import type { StoreKind } from "@/lib/store/database";
+import type { Store } from "@/lib/store/store";
+import { storesForFile } from "./stores";
 
 export const TEST_NOW = "2026-11-20T12:00:00Z";
 
@@ -90,6 +93,20 @@ export function serverContextPerTest(): (overrides: Parameters<typeof setServerC
     const undo = setServerContext(overrides);
     undos.push(undo);
     return undo;
+  };
+}
+
+/**
+ * A fresh store of `kind` per test, made the server's (the context's store replaced for that test):
+ * what the routes' tests over both databases start from.
+ */
+export function serverStoresForFile(): (kind: StoreKind) => Promise<Store> {
+  const stores = storesForFile();
+  const overrideContext = serverContextPerTest();
+  return async (kind) => {
+    const store = await stores.open(kind);
+    overrideContext({ store: async () => store });
+    return store;
   };
 }
 

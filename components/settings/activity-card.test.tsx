@@ -5,8 +5,8 @@
 // key") and what was done to what, in the product's words; the latest 20 at first and more on
 // request; a failure said in words, in an alert.
 import { screen, waitFor, within } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { appRoutesAsFetch } from "@/testing/app-fetch";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { appRoutesAsFetch, preloadRoutes } from "@/testing/app-fetch";
 import { renderWithProviders } from "@/components/test-utils/render";
 import { ViewerTimeZoneProvider } from "@/lib/range/use-date-range";
 import type { WorkspaceId } from "@/lib/store/schema";
@@ -26,6 +26,9 @@ const TEAMMATE = "svc_sk_test_…5b2d";
 let store: Store;
 let ws: WorkspaceId;
 let now = Date.UTC(2026, 10, 20, 12);
+
+// The route files the UI calls, loaded before the first test (not raced against its first read).
+beforeAll(() => preloadRoutes(["/api/workspace/activity"]));
 
 beforeEach(async () => {
   now = Date.UTC(2026, 10, 20, 12);

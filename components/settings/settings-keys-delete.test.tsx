@@ -7,8 +7,8 @@
 // the result announced and focus on the list's heading; a key used on its own before, linked, says
 // that what was kept for it joined this workspace.
 import { screen, waitFor, within } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { appRoutesAsFetch, type SentRequest } from "@/testing/app-fetch";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { appRoutesAsFetch, preloadRoutes, type SentRequest } from "@/testing/app-fetch";
 import { renderWithProviders } from "@/components/test-utils/render";
 import { ViewerTimeZoneProvider } from "@/lib/range/use-date-range";
 import type { WorkspaceId } from "@/lib/store/schema";
@@ -28,6 +28,9 @@ let store: Store;
 let ws: WorkspaceId;
 let sent: SentRequest[];
 let assign: ReturnType<typeof vi.fn>;
+
+// The route files the UI calls, loaded before the first test (not raced against its first read).
+beforeAll(() => preloadRoutes(["/api/workspace", "/api/workspace/keys", "/api/workspace/keys/lk_x"]));
 
 beforeEach(async () => {
   store = await stores.open("embedded");

@@ -7,8 +7,8 @@
 // rename and delete in place, and the keyboard and accessible names of both.
 import { screen, waitFor, within } from "@testing-library/react";
 import type { ReactNode } from "react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { appRoutesAsFetch, type SentRequest } from "@/testing/app-fetch";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { appRoutesAsFetch, preloadRoutes, type SentRequest } from "@/testing/app-fetch";
 import { renderWithProviders } from "@/components/test-utils/render";
 import { presetRange } from "@/lib/range/date-range";
 import { ViewerTimeZoneProvider } from "@/lib/range/use-date-range";
@@ -43,6 +43,9 @@ async function withViews(initial: Saved[] = []) {
   vi.stubGlobal("fetch", appRoutesAsFetch(cookie, sent));
   return made;
 }
+
+// The route files the UI calls, loaded before the first test (not raced against its first read).
+beforeAll(() => preloadRoutes(["/api/views", "/api/views/view_x"]));
 
 beforeEach(async () => {
   store = await stores.open("embedded");

@@ -4,11 +4,9 @@
 // the hint of the key whose session made it, newest first; a refused write, a read and a key linked
 // again record nothing; another workspace sees none of it; the answer holds no key; at most 1,000.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { call, ORIGIN, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
+import { call, ORIGIN, serverStoresForFile, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
 import { ACTIVITY_MAX } from "@/lib/store/activity";
-import type { StoreKind } from "@/lib/store/database";
-import type { Store } from "@/lib/store/store";
-import { STORE_KINDS, storesForFile } from "@/testing/stores";
+import { STORE_KINDS } from "@/testing/stores";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import type { ActivityJson } from "./actions";
 import { routeFileAt } from "@/testing/api-routes";
@@ -23,18 +21,12 @@ const keys = await routeFileAt("workspace/keys");
 const watch = await routeFileAt("workspace/watch");
 
 upstreamForFile({ visitors: 300 });
-const stores = storesForFile();
-const overrideContext = serverContextPerTest();
+const storeFor = serverStoresForFile();
 
 afterEach(() => {
   vi.unstubAllEnvs();
 });
 
-async function storeFor(kind: StoreKind): Promise<Store> {
-  const store = await stores.open(kind);
-  overrideContext({ store: async () => store });
-  return store;
-}
 
 type Handler = (req: Request, ctx: never) => Promise<Response>;
 

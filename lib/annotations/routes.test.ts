@@ -5,21 +5,13 @@
 // note as it is now; the 1,000 bound; markup kept as text.
 import { describe, expect, it } from "vitest";
 import { ANNOTATIONS_PER_WORKSPACE, type AnnotationJson } from "@/lib/annotations/limits";
-import { apiRoute, call, ORIGIN, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
-import type { StoreKind } from "@/lib/store/database";
-import type { Store } from "@/lib/store/store";
-import { STORE_KINDS, storesForFile } from "@/testing/stores";
+import { apiRoute, call, ORIGIN, serverStoresForFile, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
+import { STORE_KINDS } from "@/testing/stores";
 import { DEMO_KEYS } from "@/sandbox/keys";
 
 upstreamForFile();
-const stores = storesForFile();
-const overrideContext = serverContextPerTest();
+const storeFor = serverStoresForFile();
 
-async function storeFor(kind: StoreKind): Promise<Store> {
-  const store = await stores.open(kind);
-  overrideContext({ store: async () => store });
-  return store;
-}
 
 type Conflict = ErrorJson & { current: AnnotationJson };
 

@@ -5,11 +5,9 @@
 // 200 views per workspace, held by concurrent saves too.
 import { describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import type { StoreKind } from "@/lib/store/database";
-import type { Store } from "@/lib/store/store";
-import { STORE_KINDS, storesForFile } from "@/testing/stores";
+import { STORE_KINDS } from "@/testing/stores";
 import { MAX_SAVED_VIEWS } from "@/lib/store/views";
-import { call, ORIGIN, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
+import { call, ORIGIN, serverStoresForFile, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
 import type { SavedViewBody } from "./routes";
 import { routeFileAt } from "@/testing/api-routes";
 
@@ -17,14 +15,8 @@ const { DELETE: viewDelete, PATCH: viewPatch } = await routeFileAt("views/[id]")
 const { GET: viewsGet, POST: viewsPost } = await routeFileAt("views");
 
 upstreamForFile();
-const stores = storesForFile();
-const overrideContext = serverContextPerTest();
+const storeFor = serverStoresForFile();
 
-async function storeFor(kind: StoreKind): Promise<Store> {
-  const store = await stores.open(kind);
-  overrideContext({ store: async () => store });
-  return store;
-}
 
 type Answer = SavedViewBody & Partial<ErrorJson>;
 
