@@ -89,7 +89,11 @@ async function runScenario(scenario: Scenario): Promise<Result> {
     await page.goto(`${server.base}/visitors`);
     const button = page.getByTestId("export-visitors").getByRole("button", { name: /^Export [\d,]+ rows$/ });
     await button.waitFor({ timeout: 60_000 });
-    await page.getByTestId("loading").first().waitFor({ state: "detached", timeout: 60_000 }).catch(() => undefined);
+    await page
+      .getByTestId("loading")
+      .first()
+      .waitFor({ state: "detached", timeout: 60_000 })
+      .catch(() => undefined);
 
     // Warm-up: a one-page export and a status read load the export routes' code into the server
     // (and compile it), a one-time cost that is not the export's memory.
@@ -182,5 +186,9 @@ export async function run(): Promise<void> {
     );
     if (!complete || !scenario.meets(r)) missed.push(`${scenario.id} (${scenario.target})`);
   }
-  console.log(missed.length === 0 ? "targets met: every row downloaded; " + SCENARIOS.map((s) => `${s.id} ${s.target}`).join("; ") : `TARGETS MISSED: ${missed.join(", ")}`);
+  console.log(
+    missed.length === 0
+      ? "targets met: every row downloaded; " + SCENARIOS.map((s) => `${s.id} ${s.target}`).join("; ")
+      : `TARGETS MISSED: ${missed.join(", ")}`,
+  );
 }

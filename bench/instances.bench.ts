@@ -68,7 +68,11 @@ async function loadRun(instances: number): Promise<void> {
     const seconds = (performance.now() - started) / 1000;
     const log = (await cluster.sandbox.stats()).log.slice(before);
     const upstream = log.filter((e) => e.path === "/v1/visitors");
-    const share = busiestSpan(upstream.map((e) => e.t).sort((x, y) => x - y), 60_000) / PRO_PER_MINUTE;
+    const share =
+      busiestSpan(
+        upstream.map((e) => e.t).sort((x, y) => x - y),
+        60_000,
+      ) / PRO_PER_MINUTE;
     latencies.sort((x, y) => x - y);
     const ok = statuses.get(200) ?? 0;
     console.log(

@@ -12,7 +12,18 @@ test.beforeAll(async () => {
 
 // Lists at a short page size: axe's cost grows with the rows (15 s for 20 mentions on 2 cores), and
 // every row is the same component; the full-size tables are checked in data-table.spec.ts.
-const pages = () => ["/", "/visitors?limit=5", `/visitors/${visitorId}`, "/mentions?limit=5", "/locations", "/intelligence", "/queries", "/settings", "/visitors/vis_unknown", "/no-such-page"];
+const pages = () => [
+  "/",
+  "/visitors?limit=5",
+  `/visitors/${visitorId}`,
+  "/mentions?limit=5",
+  "/locations",
+  "/intelligence",
+  "/queries",
+  "/settings",
+  "/visitors/vis_unknown",
+  "/no-such-page",
+];
 
 // A tour per theme and half of the pages: one browser context walks several pages (its cache keeps
 // the app's scripts, which a new context per page would load and compile again: measured 327 s for

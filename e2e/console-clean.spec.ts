@@ -51,7 +51,13 @@ const range = `from=${utcDate(-28)}&to=${utcDate(-14)}&tz=Europe/Berlin`;
  * The browsers, each in a zone other than the server's (which draws in UTC, or in the viewer's zone
  * from its cookie), and what each visits: every page, and the states worth seeing once.
  */
-const browsers: Array<{ title: string; use: { timezoneId: string; colorScheme: "light" | "dark" }; cookies: Array<{ name: string; value: string }>; firstVisit: boolean; visits: Visit[] }> = [
+const browsers: Array<{
+  title: string;
+  use: { timezoneId: string; colorScheme: "light" | "dark" };
+  cookies: Array<{ name: string; value: string }>;
+  firstVisit: boolean;
+  visits: Visit[];
+}> = [
   {
     // A first visit: no zone cookie yet (the server draws in UTC, the browser stores its zone and redraws).
     title: "New York browser, light, first visit",
@@ -103,7 +109,8 @@ async function problemsOf(page: Page, url: string, status: number, reloads: bool
   const documentUrl = new URL(url, BASE_URL).href;
   page.on("console", (m) => {
     if (m.type() !== "error" && m.type() !== "warning") return;
-    const ownStatus = status !== 200 && m.location().url === documentUrl && m.text() === `Failed to load resource: the server responded with a status of ${status} (Not Found)`;
+    const ownStatus =
+      status !== 200 && m.location().url === documentUrl && m.text() === `Failed to load resource: the server responded with a status of ${status} (Not Found)`;
     if (!ownStatus) problems.push(`console.${m.type()}: ${m.text()} (${m.location().url})`);
   });
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
@@ -131,7 +138,9 @@ async function problemsOf(page: Page, url: string, status: number, reloads: bool
     for (const quoted of body.querySelectorAll("[data-content], script, style, template")) quoted.remove();
     return body.textContent ?? "";
   });
-  for (const word of DEVELOPER_WORDS) if (text.includes(word)) problems.push(`the page says "${word}": ${text.slice(Math.max(0, text.indexOf(word) - 60), text.indexOf(word) + 60).replace(/\s+/g, " ")}`);
+  for (const word of DEVELOPER_WORDS)
+    if (text.includes(word))
+      problems.push(`the page says "${word}": ${text.slice(Math.max(0, text.indexOf(word) - 60), text.indexOf(word) + 60).replace(/\s+/g, " ")}`);
   return problems;
 }
 

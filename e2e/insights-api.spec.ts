@@ -32,7 +32,17 @@ test("GET /api/insights/trend|sources|platforms|competitors answer for the range
   expect(trend.data[0].start).toBe(zoneMidnight(RANGE.from, "Europe/Berlin"));
   expect(["T22:00:00.000Z", "T23:00:00.000Z"]).toContain(trend.data[0].start.slice(10));
   // The AI platforms first, in the order every page lists them (and the platforms route answers in).
-  expect(sources.data.map((r: { source: string }) => r.source)).toEqual(["chatgpt", "claude", "perplexity", "gemini", "organic", "direct", "paid", "social", "referral"]);
+  expect(sources.data.map((r: { source: string }) => r.source)).toEqual([
+    "chatgpt",
+    "claude",
+    "perplexity",
+    "gemini",
+    "organic",
+    "direct",
+    "paid",
+    "social",
+    "referral",
+  ]);
   expect(platforms.data.map((r: { platform: string }) => r.platform)).toEqual(["chatgpt", "claude", "perplexity", "gemini"]);
   expect(platforms.data.every((r: { mentions: number; visitors: number }) => r.mentions > 0 && r.visitors > 0)).toBe(true);
   expect(competitors.mentions).toBeGreaterThan(0);
@@ -56,7 +66,12 @@ test("GET /api/insights/countries|queries answer for the range; compare=year and
   await signedIn(request, baseURL!);
   const range = `from=${RANGE.from}&to=${RANGE.to}&tz=Europe/Berlin`;
   const [countries, queries, year, custom] = await Promise.all(
-    [`countries?${range}&country=de`, `queries?${range}&platform=claude`, `sources?${range}&compare=year`, `trend?${range}&compare=custom&compare_from=${CUSTOM.from}&compare_to=${CUSTOM.to}`].map(async (path) => {
+    [
+      `countries?${range}&country=de`,
+      `queries?${range}&platform=claude`,
+      `sources?${range}&compare=year`,
+      `trend?${range}&compare=custom&compare_from=${CUSTOM.from}&compare_to=${CUSTOM.to}`,
+    ].map(async (path) => {
       const res = await request.get(`/api/insights/${path}`);
       expect(res.status(), path).toBe(200);
       return res.json();

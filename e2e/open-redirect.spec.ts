@@ -36,7 +36,16 @@ test("open redirect: the sign-in page's redirect for a signed-in user stays on t
 });
 
 test("open redirect: the proxy's next= for a signed-out page request carries only a safe path", async () => {
-  const paths = ["//evil.example/phish", "/.//evil.example/phish", "/%2e//evil.example/phish", "/%2F%2Fevil.example/phish", "/x/..//evil.example/phish", "/\\evil.example/phish", "/%5Cevil.example/phish", "/%09/evil.example/phish"];
+  const paths = [
+    "//evil.example/phish",
+    "/.//evil.example/phish",
+    "/%2e//evil.example/phish",
+    "/%2F%2Fevil.example/phish",
+    "/x/..//evil.example/phish",
+    "/\\evil.example/phish",
+    "/%5Cevil.example/phish",
+    "/%09/evil.example/phish",
+  ];
   for (const path of paths) {
     const res = await rawRequest(`GET ${path} HTTP/1.1`);
     // A redirect (to sign-in) or a refusal; never a 5xx.
@@ -64,7 +73,8 @@ test("open redirect: after signing in, the browser stays on this site for every 
         return route.abort();
       }
       // Where the browser lands is all this test needs: the landing page itself is not rendered.
-      if (request.isNavigationRequest() && !url.pathname.startsWith("/sign-in")) return route.fulfill({ contentType: "text/html", body: "<title>landed</title>" });
+      if (request.isNavigationRequest() && !url.pathname.startsWith("/sign-in"))
+        return route.fulfill({ contentType: "text/html", body: "<title>landed</title>" });
       return route.continue();
     });
     const page = await context.newPage();

@@ -44,7 +44,9 @@ test.beforeEach(async ({ page }) => {
 
 test("all four platforms, each figure equal to the sandbox's own count for the typed range", async ({ page }) => {
   await openPlatforms(page);
-  await expect(page.getByTestId("platforms-card").getByTestId("window")).toContainText(`${rangeText(RANGE.from, RANGE.to)}, days counted in UTC; changes against the previous 7 days (${PREVIOUS})`);
+  await expect(page.getByTestId("platforms-card").getByTestId("window")).toContainText(
+    `${rangeText(RANGE.from, RANGE.to)}, days counted in UTC; changes against the previous 7 days (${PREVIOUS})`,
+  );
   const rows = page.getByTestId("platform-row");
   await expect(rows).toHaveCount(4);
   for (const platform of PLATFORMS) {
@@ -103,7 +105,9 @@ test("each change says whether it is beyond chance as the answer judged it; a mu
   await expect(tip).toBeHidden();
   await muted.focus();
   await expect(tip).toBeVisible();
-  await expect(tip).toHaveText(/^Within normal variation: a change this large can come by chance alone \((exact test of two Poisson counts|Fisher's exact test), p = (0\.\d+|1)\)\.$/);
+  await expect(tip).toHaveText(
+    /^Within normal variation: a change this large can come by chance alone \((exact test of two Poisson counts|Fisher's exact test), p = (0\.\d+|1)\)\.$/,
+  );
   await expect(muted).toHaveAttribute("aria-describedby", (await tip.getAttribute("id"))!);
 });
 
@@ -173,7 +177,8 @@ test("/intelligence: what moved alongside the score, over the score's window, la
   await expect(card).toContainText("shown beside it, not as its cause");
   const components = card.getByTestId("movement-components").getByRole("listitem");
   await expect(components).toHaveCount(4);
-  for (const [i, key] of ["visibility", "sentiment", "authority", "coverage"].entries()) await expect(components.nth(i)).toContainText(`${score.breakdown[key]} / 100`);
+  for (const [i, key] of ["visibility", "sentiment", "authority", "coverage"].entries())
+    await expect(components.nth(i)).toContainText(`${score.breakdown[key]} / 100`);
   const own = ranking.data.find((r) => r.is_workspace)!;
   await expect(card.getByTestId("ranking-move").filter({ hasText: own.name })).toContainText("You");
 
@@ -185,7 +190,9 @@ test("/intelligence: what moved alongside the score, over the score's window, la
   await expect(moves).toHaveCount(4);
   for (const platform of PLATFORMS) {
     const count = await total(`/mentions?platform=${platform}&from=${from}&to=${to}`);
-    await expect(card.locator(`[data-testid="platform-move"][data-platform="${platform}"]`).getByTestId("platform-move-mentions")).toHaveText(numberText(count));
+    await expect(card.locator(`[data-testid="platform-move"][data-platform="${platform}"]`).getByTestId("platform-move-mentions")).toHaveText(
+      numberText(count),
+    );
   }
 });
 

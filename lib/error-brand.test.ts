@@ -53,7 +53,14 @@ describe("errorBrand", () => {
   ] as const)("%s made by a second copy of its module is recognised by this copy's guard", async (_name, make, guard) => {
     const error = make(await secondCopies());
     // The premise: this copy's class does not recognise it.
-    const classes = [destinationUrl.DestinationRefused, resolveName.NameNotResolved, exportStream.ExportTooLargeError, exportStream.ExportIntegrityError, exportStream.ExportIdleError, sealed.SealedUnreadableError];
+    const classes = [
+      destinationUrl.DestinationRefused,
+      resolveName.NameNotResolved,
+      exportStream.ExportTooLargeError,
+      exportStream.ExportIntegrityError,
+      exportStream.ExportIdleError,
+      sealed.SealedUnreadableError,
+    ];
     expect(classes.some((c) => error instanceof c)).toBe(false);
     expect(guard(error)).toBe(true);
   });

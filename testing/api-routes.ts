@@ -59,5 +59,8 @@ export async function answerAsNext(req: Request, segments?: string[]): Promise<R
 function methodRefused(req: Request): Response {
   const refusal = checkRequest(req.method, new URL(req.url).pathname);
   if (!refusal) return new Response(null, { status: 405 });
-  return Response.json({ error: { code: refusal.code, message: refusal.message } }, { status: refusal.status, headers: refusal.allow ? { Allow: refusal.allow } : {} });
+  return Response.json(
+    { error: { code: refusal.code, message: refusal.message } },
+    { status: refusal.status, headers: refusal.allow ? { Allow: refusal.allow } : {} },
+  );
 }

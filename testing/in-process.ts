@@ -17,7 +17,8 @@ import { storesForFile } from "./stores";
 export const TEST_NOW = "2026-11-20T12:00:00Z";
 
 /** The insights routes, by name (`trend` for /api/insights/trend), from their route files under app/api/insights: tests read them here, never from a list of their own. */
-export const insightRoutes = (): string[] => apiRouteFiles().flatMap(({ segments }) => (segments.length === 2 && segments[0] === "insights" ? [segments[1]!] : []));
+export const insightRoutes = (): string[] =>
+  apiRouteFiles().flatMap(({ segments }) => (segments.length === 2 && segments[0] === "insights" ? [segments[1]!] : []));
 
 /** Of those, the ones with a `previous` (their query takes `compare`), as their definitions declare. */
 export const comparedInsightRoutes = (): string[] =>
@@ -28,7 +29,12 @@ export const comparedInsightRoutes = (): string[] =>
 export const TEST_SECRET = "test-only-session-secret-0123456789abcdef";
 export const ORIGIN = "http://localhost:3000";
 
-type UpstreamOptions = { visitors?: number; cacheTtlMs?: number; clock?: () => number; /** The sandbox's "now" (default TEST_NOW): its data ends there. */ now?: string };
+type UpstreamOptions = {
+  visitors?: number;
+  cacheTtlMs?: number;
+  clock?: () => number;
+  /** The sandbox's "now" (default TEST_NOW): its data ends there. */ now?: string;
+};
 
 /**
  * A sandbox on a free port as the upstream of the route handlers. Its rate-limit clock reads `Date`

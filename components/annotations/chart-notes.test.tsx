@@ -53,7 +53,8 @@ const BUCKETS = bucketsOf(
   RANGE.to,
 );
 
-const note = (date: string, text: string, extra: { endDate?: string; author?: string } = {}) => store.annotations.create(ws, { date, text, endDate: extra.endDate ?? null, author: extra.author ?? null });
+const note = (date: string, text: string, extra: { endDate?: string; author?: string } = {}) =>
+  store.annotations.create(ws, { date, text, endDate: extra.endDate ?? null, author: extra.author ?? null });
 
 /** The shared notes frame around a stand-in chart that shows how many marks it was given. */
 function renderNotes() {
@@ -117,7 +118,11 @@ describe("notes of a chart's range", () => {
     renderNotes();
     const list = await screen.findByRole("list", { name: "Notes on the trend" });
     const items = within(list).getAllByTestId("note-item");
-    expect(items.map((i) => within(i).getByTestId("note-text").textContent)).toEqual(["Span into the range", `<img src=x onerror="alert(1)"><b>bold</b>`, "Second"]);
+    expect(items.map((i) => within(i).getByTestId("note-text").textContent)).toEqual([
+      "Span into the range",
+      `<img src=x onerror="alert(1)"><b>bold</b>`,
+      "Second",
+    ]);
     expect(items[2]!.textContent).toContain("— Ben");
     expect(items[0]!.textContent).toContain("28 Oct – 1 Nov 2026");
     expect(list.querySelector("img, b")).toBeNull();
@@ -243,7 +248,13 @@ describe("sentiment over time with notes", () => {
   const answer: SentimentInsight = {
     ...RANGE,
     bucket: "day",
-    data: DAYS.map((d, i) => ({ start: `${d}T00:00:00.000Z`, positive: i + 1, neutral: 1, negative: 1, platforms: { chatgpt: { positive: i + 1, neutral: 1, negative: 1 }, claude: none, perplexity: none, gemini: none } })),
+    data: DAYS.map((d, i) => ({
+      start: `${d}T00:00:00.000Z`,
+      positive: i + 1,
+      neutral: 1,
+      negative: 1,
+      platforms: { chatgpt: { positive: i + 1, neutral: 1, negative: 1 }, claude: none, perplexity: none, gemini: none },
+    })),
   };
 
   it("draws a line through a day's column and a band over a span's columns, with named flags outside the hidden drawing", async () => {

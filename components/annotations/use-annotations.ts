@@ -50,7 +50,8 @@ export function useNoteWrites() {
   const onSettled = () => queryClient.invalidateQueries({ queryKey: NOTES_KEY });
   const create = useMutation({ mutationFn: (fields: NoteFields) => writeNote("POST", "/api/annotations", fields), onSettled });
   const update = useMutation({
-    mutationFn: ({ id, updatedAt, fields }: { id: string; updatedAt: string; fields: NoteFields }) => writeNote("PATCH", noteUrl(id), { updated_at: updatedAt, ...fields }),
+    mutationFn: ({ id, updatedAt, fields }: { id: string; updatedAt: string; fields: NoteFields }) =>
+      writeNote("PATCH", noteUrl(id), { updated_at: updatedAt, ...fields }),
     onSettled,
   });
   const remove = useMutation({ mutationFn: (id: string) => writeNote("DELETE", noteUrl(id)), onSettled });

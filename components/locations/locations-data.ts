@@ -37,7 +37,8 @@ export const cityName = (city: string): string => (city === "unknown" ? "City no
 export const SHADE_STEPS = 5;
 
 /** The value a country is shaded by (null: nothing to shade: no visitors, or a rate without a base). */
-export const shadeValue = (row: CountryFigures, metric: MapMetric): number | null => (metric === "visitors" ? (row.visitors > 0 ? row.visitors : null) : row.conversion_rate);
+export const shadeValue = (row: CountryFigures, metric: MapMetric): number | null =>
+  metric === "visitors" ? (row.visitors > 0 ? row.visitors : null) : row.conversion_rate;
 
 export type Shading = {
   /** Each known country's step (0 lightest … SHADE_STEPS-1 darkest), by its upper-case code. */

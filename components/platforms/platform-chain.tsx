@@ -31,11 +31,31 @@ export function PlatformChain({ row, range, window }: { row: PlatformRow; range:
         <Step label="Visitors" testId="visitors" value={row.visitors} href={visitorsHref(range, row.platform)} linkLabel={`Visitors from ${name}`}>
           <ChangeBadge current={row.visitors} previous={row.previous.visitors} significance={judge(row, "visitors")} unit="count" window={window} compact />
         </Step>
-        <Step label="Conversions" testId="conversions" value={row.conversions} href={visitorsHref(range, row.platform, true)} linkLabel={`Converted visitors from ${name}`}>
-          <ChangeBadge current={row.conversions} previous={row.previous.conversions} significance={judge(row, "conversions")} unit="count" window={window} compact />
+        <Step
+          label="Conversions"
+          testId="conversions"
+          value={row.conversions}
+          href={visitorsHref(range, row.platform, true)}
+          linkLabel={`Converted visitors from ${name}`}
+        >
+          <ChangeBadge
+            current={row.conversions}
+            previous={row.previous.conversions}
+            significance={judge(row, "conversions")}
+            unit="count"
+            window={window}
+            compact
+          />
         </Step>
         <Step label="Conversion rate" testId="rate" text={formatPercent(row.conversion_rate)}>
-          <ChangeBadge current={row.conversion_rate} previous={row.previous.conversion_rate} significance={judge(row, "conversion_rate")} unit="rate" window={window} compact />
+          <ChangeBadge
+            current={row.conversion_rate}
+            previous={row.previous.conversion_rate}
+            significance={judge(row, "conversion_rate")}
+            unit="rate"
+            window={window}
+            compact
+          />
         </Step>
       </ol>
       <div className={styles.sentiment}>
@@ -70,16 +90,44 @@ export function PlatformsTotal({ total, window }: { total: PlatformPrevious & { 
       </h3>
       <ol className={styles.chain} aria-label={`${name}: from mentions to conversions`}>
         <Step label="Mentions" testId="mentions" value={total.mentions}>
-          <ChangeBadge current={total.mentions} previous={total.previous.mentions} significance={judge(total, "mentions")} unit="count" window={window} compact />
+          <ChangeBadge
+            current={total.mentions}
+            previous={total.previous.mentions}
+            significance={judge(total, "mentions")}
+            unit="count"
+            window={window}
+            compact
+          />
         </Step>
         <Step label="Visitors" testId="visitors" value={total.visitors}>
-          <ChangeBadge current={total.visitors} previous={total.previous.visitors} significance={judge(total, "visitors")} unit="count" window={window} compact />
+          <ChangeBadge
+            current={total.visitors}
+            previous={total.previous.visitors}
+            significance={judge(total, "visitors")}
+            unit="count"
+            window={window}
+            compact
+          />
         </Step>
         <Step label="Conversions" testId="conversions" value={total.conversions}>
-          <ChangeBadge current={total.conversions} previous={total.previous.conversions} significance={judge(total, "conversions")} unit="count" window={window} compact />
+          <ChangeBadge
+            current={total.conversions}
+            previous={total.previous.conversions}
+            significance={judge(total, "conversions")}
+            unit="count"
+            window={window}
+            compact
+          />
         </Step>
         <Step label="Conversion rate" testId="rate" text={formatPercent(total.conversion_rate)}>
-          <ChangeBadge current={total.conversion_rate} previous={total.previous.conversion_rate} significance={judge(total, "conversion_rate")} unit="rate" window={window} compact />
+          <ChangeBadge
+            current={total.conversion_rate}
+            previous={total.previous.conversion_rate}
+            significance={judge(total, "conversion_rate")}
+            unit="rate"
+            window={window}
+            compact
+          />
         </Step>
       </ol>
       <div className={styles.sentiment}>
@@ -101,9 +149,45 @@ export function PlatformsTotal({ total, window }: { total: PlatformPrevious & { 
 /** How the split moved: the positive and the negative share, and the negative mentions themselves (a share can hold while the count doubles). */
 function SentimentChanges({ now, before, window }: { now: Sentiments; before: Sentiments; window: string }) {
   const lines = [
-    { label: "positive share", badge: <ChangeBadge current={positiveShare(now)} previous={positiveShare(before)} significance={sentimentShareTest(now, before, "positive")} unit="rate" window={window} compact /> },
-    { label: "negative share", badge: <ChangeBadge current={negativeShare(now)} previous={negativeShare(before)} significance={sentimentShareTest(now, before, "negative")} unit="rate" window={window} compact /> },
-    { label: "negative mentions", badge: <ChangeBadge current={now.negative} previous={before.negative} significance={countsTest(now.negative, before.negative)} unit="count" window={window} compact /> },
+    {
+      label: "positive share",
+      badge: (
+        <ChangeBadge
+          current={positiveShare(now)}
+          previous={positiveShare(before)}
+          significance={sentimentShareTest(now, before, "positive")}
+          unit="rate"
+          window={window}
+          compact
+        />
+      ),
+    },
+    {
+      label: "negative share",
+      badge: (
+        <ChangeBadge
+          current={negativeShare(now)}
+          previous={negativeShare(before)}
+          significance={sentimentShareTest(now, before, "negative")}
+          unit="rate"
+          window={window}
+          compact
+        />
+      ),
+    },
+    {
+      label: "negative mentions",
+      badge: (
+        <ChangeBadge
+          current={now.negative}
+          previous={before.negative}
+          significance={countsTest(now.negative, before.negative)}
+          unit="count"
+          window={window}
+          compact
+        />
+      ),
+    },
   ];
   return (
     <ul className={styles.sentimentChanges} data-testid="sentiment-changes">
@@ -116,7 +200,23 @@ function SentimentChanges({ now, before, window }: { now: Sentiments; before: Se
   );
 }
 
-function Step({ label, value, text, href, linkLabel, testId, children }: { label: string; value?: number; text?: string; href?: string; linkLabel?: string; testId: string; children: React.ReactNode }) {
+function Step({
+  label,
+  value,
+  text,
+  href,
+  linkLabel,
+  testId,
+  children,
+}: {
+  label: string;
+  value?: number;
+  text?: string;
+  href?: string;
+  linkLabel?: string;
+  testId: string;
+  children: React.ReactNode;
+}) {
   const shown = text ?? formatNumber(value);
   return (
     <li className={styles.step} data-testid={`chain-${testId}`}>
@@ -149,7 +249,12 @@ export function SentimentSplit({ sentiment, range, platform, name }: { sentiment
             <span className={`${styles.dot} ${styles[`bar-${s.key}`]}`} aria-hidden="true" />
             {SENTIMENT_LABELS[s.key]}{" "}
             {s.count > 0 && range ? (
-              <Link href={mentionsHref(range, { platform, sentiment: s.key })} prefetch={false} aria-label={`${name}: ${s.count} ${s.key} mentions`} data-testid="sentiment-count">
+              <Link
+                href={mentionsHref(range, { platform, sentiment: s.key })}
+                prefetch={false}
+                aria-label={`${name}: ${s.count} ${s.key} mentions`}
+                data-testid="sentiment-count"
+              >
                 {formatNumber(s.count)}
               </Link>
             ) : (

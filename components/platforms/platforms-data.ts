@@ -37,14 +37,16 @@ export const negativeShare = (s: Sentiments): number | null => sentimentShares(s
 export const sentimentShareTest = (now: Sentiments, before: Sentiments, which: "positive" | "negative"): Verdict | null =>
   shareTest(now[which], now.positive + now.neutral + now.negative, before[which], before.positive + before.neutral + before.negative);
 
-const withRange = (path: string, filters: Record<string, string>, range: DateRange) => `${path}?${new URLSearchParams({ ...filters, ...rangeParams(range) }).toString()}`;
+const withRange = (path: string, filters: Record<string, string>, range: DateRange) =>
+  `${path}?${new URLSearchParams({ ...filters, ...rangeParams(range) }).toString()}`;
 
 /** The range's mentions of a platform (and a sentiment), or naming a competitor, on /mentions. */
 export const mentionsHref = (range: DateRange, filters: { platform?: string; sentiment?: string; competitor?: string } = {}) =>
   withRange("/mentions", Object.fromEntries(Object.entries(filters).filter((e): e is [string, string] => e[1] !== undefined)), range);
 
 /** The range's visitors from a source (every AI platform is also a source), optionally only those who converted. */
-export const visitorsHref = (range: DateRange, source: string, converted = false) => withRange("/visitors", converted ? { source, converted: "true" } : { source }, range);
+export const visitorsHref = (range: DateRange, source: string, converted = false) =>
+  withRange("/visitors", converted ? { source, converted: "true" } : { source }, range);
 
 /**
  * "the previous 30 days (2 Oct – 31 Oct 2026)", "the same days a year before (…)": what the changes
@@ -75,7 +77,14 @@ export function countAxis(max: number): { top: number; ticks: number[] } {
   return { top, ticks: Array.from({ length: top / step + 1 }, (_, i) => i * step) };
 }
 
-export type RankingMove = { name: string; is_workspace: boolean; rank: number | undefined; previousRank: number | null; score: number | undefined; change: number | undefined };
+export type RankingMove = {
+  name: string;
+  is_workspace: boolean;
+  rank: number | undefined;
+  previousRank: number | null;
+  score: number | undefined;
+  change: number | undefined;
+};
 
 /**
  * Each ranked row with the rank it held by last period's scores (its score minus its change), so a
@@ -85,7 +94,11 @@ export type RankingMove = { name: string; is_workspace: boolean; rank: number | 
 export function rankingMoves(rows: readonly RankingRow[]): RankingMove[] {
   // By index, not name: upstream names are data, and two rows may share one.
   const before = rows
-    .flatMap((r, i) => (typeof r.score === "number" && typeof r.change === "number" ? [{ i, name: r.name, is_workspace: r.is_workspace === true, score: r.score - r.change }] : []))
+    .flatMap((r, i) =>
+      typeof r.score === "number" && typeof r.change === "number"
+        ? [{ i, name: r.name, is_workspace: r.is_workspace === true, score: r.score - r.change }]
+        : [],
+    )
     .sort((a, b) => b.score - a.score || (a.is_workspace ? -1 : b.is_workspace ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const previousRank = new Map(before.map((r, rank) => [r.i, rank + 1]));
   return rows.map((r, i) => ({

@@ -68,9 +68,17 @@ describe("the activity card", () => {
 
     renderCard();
     const table = await screen.findByRole("table", { name: "Changes to this workspace's settings, newest first" });
-    expect(within(table).getAllByRole("columnheader").map((h) => h.textContent)).toEqual(["When", "Key", "What"]);
+    expect(
+      within(table)
+        .getAllByRole("columnheader")
+        .map((h) => h.textContent),
+    ).toEqual(["When", "Key", "What"]);
     const rows = within(table).getAllByTestId("activity-row");
-    const cells = rows.map((r) => within(r).getAllByRole("cell").map((c) => c.textContent));
+    const cells = rows.map((r) =>
+      within(r)
+        .getAllByRole("cell")
+        .map((c) => c.textContent),
+    );
     expect(cells.map((c) => [c[1], c[2]])).toEqual([
       [`${MINE}this key`, `Linked a key: ${TEAMMATE}`],
       [TEAMMATE, "Set where the weekly digest goes: Ops (https://hooks.example.com/…1234)"],
@@ -79,7 +87,11 @@ describe("the activity card", () => {
     ]);
     // When: the exact time in the viewer's zone under the relative one, the instant in <time>.
     expect(cells[3]![0]).toContain("20 Nov 2026, 12:00");
-    expect(within(rows[0]!).getByText((_, el) => el?.tagName === "TIME").getAttribute("datetime")).toBe("2026-11-20T12:03:00.000Z");
+    expect(
+      within(rows[0]!)
+        .getByText((_, el) => el?.tagName === "TIME")
+        .getAttribute("datetime"),
+    ).toBe("2026-11-20T12:03:00.000Z");
     expect(screen.queryByTestId("activity-more")).toBeNull();
   });
 

@@ -51,12 +51,24 @@ const inUtc = (ui: React.ReactElement) => renderWithProviders(<ViewerTimeZonePro
 /** A workspace keeping a little of everything: 3 snapshots from 1 Nov, 2 notes, 1 view, an alert, the kept key, a second key, 2 changes in its activity list. */
 async function keepSome(): Promise<void> {
   for (const day of [1, 2, 3]) {
-    await store.snapshots.recordScore(ws, { at: Date.UTC(2026, 10, day, 9), score: 60, direction: "up", change: 1, breakdown: { visibility: 1, sentiment: 2, authority: 3, coverage: 4 } });
+    await store.snapshots.recordScore(ws, {
+      at: Date.UTC(2026, 10, day, 9),
+      score: 60,
+      direction: "up",
+      change: 1,
+      breakdown: { visibility: 1, sentiment: 2, authority: 3, coverage: 4 },
+    });
   }
   await store.annotations.create(ws, { date: "2026-11-02", text: "Campaign started" });
   await store.annotations.create(ws, { date: "2026-11-03", text: "Pricing page changed" });
   await store.views.create(ws, { name: "AI visitors", path: "/visitors", query: { source: "chatgpt" } });
-  const destination = await store.alerts.createDestination(ws, { kind: "webhook", name: "Team hook", url: "https://hooks.example/x", urlHint: "https://hooks.example/…x", secret: "whsec_c2VjcmV0" });
+  const destination = await store.alerts.createDestination(ws, {
+    kind: "webhook",
+    name: "Team hook",
+    url: "https://hooks.example/x",
+    urlHint: "https://hooks.example/…x",
+    secret: "whsec_c2VjcmV0",
+  });
   await store.alerts.createRule(ws, { kind: "score_below", threshold: 50, destinationId: destination.id, cooldownMs: 3_600_000 });
   await store.workspaces.setWatching(ws, DEMO_KEYS.pro);
   await store.workspaces.linkKey(ws, DEMO_KEYS.free);
@@ -75,7 +87,11 @@ describe("Delete everything kept", () => {
 
     const form = within(card).getByRole("form", { name: "Delete everything kept for this workspace?" });
     await waitFor(() => expect(document.activeElement).toBe(within(form).getByRole("heading", { name: "Delete everything kept for this workspace?" })));
-    expect(within(form).getAllByRole("listitem").map((li) => li.textContent)).toEqual([
+    expect(
+      within(form)
+        .getAllByRole("listitem")
+        .map((li) => li.textContent),
+    ).toEqual([
       "The history since 1 Nov 2026: 3 snapshots of the score and ranking, and the daily figures kept",
       "2 notes",
       "1 saved view",
@@ -147,7 +163,9 @@ describe("linked keys", () => {
     await user.click(within(other!).getByRole("button", { name: "Unlink key svc_sk_test_…5b2d" }));
     await user.click(within(other!).getByRole("button", { name: "Yes, unlink it" }));
     await waitFor(() => expect(within(list).getAllByRole("listitem")).toHaveLength(1));
-    expect(sent.filter((r) => r.method === "DELETE")).toEqual([{ method: "DELETE", url: `/api/workspace/keys/${store.workspaces.linkIdOf(DEMO_KEYS.free)}`, body: undefined }]);
+    expect(sent.filter((r) => r.method === "DELETE")).toEqual([
+      { method: "DELETE", url: `/api/workspace/keys/${store.workspaces.linkIdOf(DEMO_KEYS.free)}`, body: undefined },
+    ]);
     expect(screen.getByTestId("watching-status").textContent).toContain("Key svc_sk_test_…5b2d unlinked: everyone signed in with it was signed out.");
     expect(document.activeElement).toBe(screen.getByRole("heading", { name: "Keys of this workspace" }));
   });
@@ -159,7 +177,11 @@ describe("linked keys", () => {
     const input = await screen.findByLabelText("Link another key of this workspace");
     await user.type(input, DEMO_KEYS.free);
     await user.click(screen.getByRole("button", { name: "Link key" }));
-    await waitFor(() => expect(screen.getByTestId("watching-status").textContent).toContain("It had been used on its own: the history, notes, saved views and alerts kept for it are now this workspace's."));
+    await waitFor(() =>
+      expect(screen.getByTestId("watching-status").textContent).toContain(
+        "It had been used on its own: the history, notes, saved views and alerts kept for it are now this workspace's.",
+      ),
+    );
     expect((await store.views.list(ws)).map((v) => v.name)).toEqual(["Theirs"]);
   });
 });

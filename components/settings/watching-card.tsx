@@ -85,7 +85,9 @@ export function WatchingCard() {
       if (linked.merged) {
         // Its history, notes, views and alerts are this workspace's now: every answer on the page may have changed.
         await queryClient.invalidateQueries();
-        setStatus(`Key ${linked.key_hint} linked. It had been used on its own: the history, notes, saved views and alerts kept for it are now this workspace's.`);
+        setStatus(
+          `Key ${linked.key_hint} linked. It had been used on its own: the history, notes, saved views and alerts kept for it are now this workspace's.`,
+        );
       } else {
         await load();
         setStatus(`Key ${linked.key_hint} linked: signing in with it opens this workspace.`);
@@ -128,17 +130,31 @@ export function WatchingCard() {
             </p>
           </div>
           <p className="small muted" id={`${id}-means`}>
-            Turning watching on keeps this key on the dashboard&apos;s server, encrypted, so history is collected every hour while nobody is signed in. Turning it off
-            deletes the kept key at once; the history already kept stays.
+            Turning watching on keeps this key on the dashboard&apos;s server, encrypted, so history is collected every hour while nobody is signed in. Turning
+            it off deletes the kept key at once; the history already kept stays.
           </p>
           <div className="card-actions" style={{ flexWrap: "wrap" }}>
             {info.watching !== "on" && (
-              <button type="button" className="button" onClick={() => void setWatching(true)} disabled={busy} aria-describedby={`${id}-means`} data-testid="watch-on">
+              <button
+                type="button"
+                className="button"
+                onClick={() => void setWatching(true)}
+                disabled={busy}
+                aria-describedby={`${id}-means`}
+                data-testid="watch-on"
+              >
                 {busy ? "Saving…" : info.watching === "paused" ? "Watch again with this key" : "Start watching"}
               </button>
             )}
             {info.watching !== "off" && (
-              <button type="button" className="button button-secondary" onClick={() => void setWatching(false)} disabled={busy} aria-describedby={`${id}-means`} data-testid="watch-off">
+              <button
+                type="button"
+                className="button button-secondary"
+                onClick={() => void setWatching(false)}
+                disabled={busy}
+                aria-describedby={`${id}-means`}
+                data-testid="watch-off"
+              >
                 {busy ? "Saving…" : "Stop watching"}
               </button>
             )}

@@ -129,7 +129,11 @@ export function UnreadableNotice({ unreadable, noun }: { unreadable: Unreadable 
       {requestId && (
         <>
           {" "}
-          (request <span className="mono" data-testid="unreadable-request-id">{requestId}</span>)
+          (request{" "}
+          <span className="mono" data-testid="unreadable-request-id">
+            {requestId}
+          </span>
+          )
         </>
       )}{" "}
       and {count === 1 ? "is" : "are"} not shown.
@@ -146,8 +150,8 @@ export function UncheckedNotice({ unchecked, noun }: { unchecked: Unreadable | u
   const { count } = unchecked;
   return (
     <p className="notice notice-warning small unreadable-notice" data-testid="unchecked-notice">
-      {formatNumber(count)} {count === 1 ? noun[0] : noun[1]} of the range could not be read, so whether {count === 1 ? "it belongs" : "they belong"} in this list is not
-      known; {count === 1 ? "it is" : "they are"} not shown.
+      {formatNumber(count)} {count === 1 ? noun[0] : noun[1]} of the range could not be read, so whether {count === 1 ? "it belongs" : "they belong"} in this
+      list is not known; {count === 1 ? "it is" : "they are"} not shown.
     </p>
   );
 }

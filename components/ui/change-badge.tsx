@@ -125,9 +125,7 @@ export function describeChange(props: ChangeBadgeProps): DescribedChange {
 /** What a verdict means, in words: the badge's hover text and what it adds to the spoken statement. */
 export function significanceText(verdict: Verdict): { words: string; detail: string } {
   const words = verdict.significant ? "beyond normal variation" : "within normal variation";
-  const chance = verdict.significant
-    ? "a change this large would come by chance less than 1 time in 20"
-    : "a change this large can come by chance alone";
+  const chance = verdict.significant ? "a change this large would come by chance less than 1 time in 20" : "a change this large can come by chance alone";
   return { words, detail: `${words[0]!.toUpperCase()}${words.slice(1)}: ${chance} (${TESTS[verdict.test]}, ${formatP(verdict.p)}).` };
 }
 

@@ -85,8 +85,12 @@ describe("Save view", () => {
     expect(within(dialog).getByRole("radio", { name: /^Keep the dates fixed \(.+\)$/ })).toHaveProperty("checked", false);
     await user.keyboard("ChatGPT this week{Enter}");
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
-    expect(writes()).toEqual([{ method: "POST", url: "/api/views", body: { name: "ChatGPT this week", path: "/visitors", query: { source: "chatgpt", range: "7d" } } }]);
-    expect((await store.views.list(ws)).map((v) => [v.name, v.path, v.query])).toEqual([["ChatGPT this week", "/visitors", { source: "chatgpt", range: "7d" }]]);
+    expect(writes()).toEqual([
+      { method: "POST", url: "/api/views", body: { name: "ChatGPT this week", path: "/visitors", query: { source: "chatgpt", range: "7d" } } },
+    ]);
+    expect((await store.views.list(ws)).map((v) => [v.name, v.path, v.query])).toEqual([
+      ["ChatGPT this week", "/visitors", { source: "chatgpt", range: "7d" }],
+    ]);
     expect(document.activeElement).toBe(button);
     expect(screen.getByRole("status").textContent).toContain("Saved “ChatGPT this week”");
   });
@@ -119,7 +123,9 @@ describe("Save view", () => {
     expect(screen.getByTestId("save-view-name-error").textContent).toMatch(/^Give the view a name/);
     await user.type(name, "  WEEKLY ");
     await user.keyboard("{Enter}");
-    await waitFor(() => expect(screen.getByTestId("save-view-name-error").textContent).toBe("A view with this name already exists in this workspace. Choose another name."));
+    await waitFor(() =>
+      expect(screen.getByTestId("save-view-name-error").textContent).toBe("A view with this name already exists in this workspace. Choose another name."),
+    );
     expect(name.getAttribute("aria-describedby")).toBe(screen.getByTestId("save-view-name-error").id);
     expect(screen.getByRole("dialog")).toBeTruthy();
 
@@ -128,7 +134,9 @@ describe("Save view", () => {
     await user.clear(name);
     await user.type(name, "One too many");
     await user.keyboard("{Enter}");
-    await waitFor(() => expect(screen.getByRole("alert").textContent).toBe("This workspace already keeps 200 saved views, the most it may. Delete one to save another."));
+    await waitFor(() =>
+      expect(screen.getByRole("alert").textContent).toBe("This workspace already keeps 200 saved views, the most it may. Delete one to save another."),
+    );
     // The network itself failing (no answer at all), as fetch reports it.
     vi.stubGlobal("fetch", async () => {
       throw new TypeError("Failed to fetch");
@@ -145,7 +153,12 @@ describe("Save view", () => {
     const values = { source: "chatgpt", from: "2026-11-12", to: "2026-11-18", limit: "50", offset: null };
     expect(viewQuery({ ...values, tz: "Europe/Berlin" }, "7d", "Europe/Berlin")).toEqual({ source: "chatgpt", range: "7d" });
     expect(viewQuery({ ...values, tz: "Asia/Tokyo" }, "7d", "Europe/Berlin")).toEqual({ source: "chatgpt", tz: "Asia/Tokyo", range: "7d" });
-    expect(viewQuery({ ...values, tz: "Europe/Berlin" }, null, "Europe/Berlin")).toEqual({ source: "chatgpt", from: "2026-11-12", to: "2026-11-18", tz: "Europe/Berlin" });
+    expect(viewQuery({ ...values, tz: "Europe/Berlin" }, null, "Europe/Berlin")).toEqual({
+      source: "chatgpt",
+      from: "2026-11-12",
+      to: "2026-11-18",
+      tz: "Europe/Berlin",
+    });
   });
 
   it("is not offered where a page takes no query (Settings, a visitor's page)", async () => {
@@ -213,7 +226,11 @@ describe("Views in the header", () => {
     const confirm = screen.getByRole("group", { name: "Delete “<b>Negative</b> mentions”?" });
     await user.click(within(confirm).getByRole("button", { name: "Delete" }));
     await waitFor(() => expect(screen.queryByRole("button", { name: /Negative/ })).toBeNull());
-    expect(writes().map((w) => `${w.method} ${w.url}`)).toEqual([`PATCH /api/views/${chatgpt!.id}`, `PATCH /api/views/${chatgpt!.id}`, `DELETE /api/views/${negative!.id}`]);
+    expect(writes().map((w) => `${w.method} ${w.url}`)).toEqual([
+      `PATCH /api/views/${chatgpt!.id}`,
+      `PATCH /api/views/${chatgpt!.id}`,
+      `DELETE /api/views/${negative!.id}`,
+    ]);
     expect((await store.views.list(ws)).map((v) => v.name)).toEqual(["ChatGPT, last 7 days"]);
     expect(screen.getByRole("status").textContent).toBe("Deleted “<b>Negative</b> mentions”.");
   });

@@ -27,7 +27,6 @@ afterEach(() => {
   vi.unstubAllEnvs();
 });
 
-
 type Handler = (req: Request, ctx: never) => Promise<Response>;
 
 async function as<T = Record<string, unknown>>(key: string, handler: Handler, method: string, path: string, body?: unknown, id?: string) {
@@ -55,21 +54,37 @@ describe.each(STORE_KINDS)("activity routes (%s)", (kind) => {
     expect((await as(DEMO_KEYS.pro, keys.POST as Handler, "POST", "/api/workspace/keys", { apiKey: DEMO_KEYS.free })).status).toBe(201);
 
     // The free key, linked, now opens the same workspace: its changes are its own.
-    const destination = await as<{ id: string; url_hint: string }>(DEMO_KEYS.free, destinations.POST as Handler, "POST", "/api/alerts/destinations", { kind: "webhook", name: "Ops", url: "http://127.0.0.1:9/hooks/ops-1234" });
+    const destination = await as<{ id: string; url_hint: string }>(DEMO_KEYS.free, destinations.POST as Handler, "POST", "/api/alerts/destinations", {
+      kind: "webhook",
+      name: "Ops",
+      url: "http://127.0.0.1:9/hooks/ops-1234",
+    });
     expect(destination.status).toBe(201);
-    const rule = await as<{ id: string }>(DEMO_KEYS.free, rules.POST as Handler, "POST", "/api/alerts/rules", { kind: "score_below", threshold: 40, destination_id: destination.body.id });
+    const rule = await as<{ id: string }>(DEMO_KEYS.free, rules.POST as Handler, "POST", "/api/alerts/rules", {
+      kind: "score_below",
+      threshold: 40,
+      destination_id: destination.body.id,
+    });
     expect(rule.status).toBe(201);
     expect((await as(DEMO_KEYS.free, digest.PUT as Handler, "PUT", "/api/alerts/digest", { destination_id: destination.body.id })).status).toBe(200);
 
     // Refused, and reads: nothing recorded.
-    expect((await as(DEMO_KEYS.free, rules.POST as Handler, "POST", "/api/alerts/rules", { kind: "score_fell", threshold: 5, destination_id: destination.body.id })).status).toBe(400);
-    expect((await as(DEMO_KEYS.free, ruleById.DELETE as Handler, "DELETE", "/api/alerts/rules/rule_AAAAAAAAAAAAAAAA", undefined, "rule_AAAAAAAAAAAAAAAA")).status).toBe(404);
+    expect(
+      (await as(DEMO_KEYS.free, rules.POST as Handler, "POST", "/api/alerts/rules", { kind: "score_fell", threshold: 5, destination_id: destination.body.id }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await as(DEMO_KEYS.free, ruleById.DELETE as Handler, "DELETE", "/api/alerts/rules/rule_AAAAAAAAAAAAAAAA", undefined, "rule_AAAAAAAAAAAAAAAA")).status,
+    ).toBe(404);
     expect((await as(DEMO_KEYS.free, digest.PUT as Handler, "PUT", "/api/alerts/digest", { destination_id: "dst_AAAAAAAAAAAAAAAA" })).status).toBe(404);
     expect((await as(DEMO_KEYS.free, destinations.GET as Handler, "GET", "/api/alerts/destinations")).status).toBe(200);
 
     expect((await as(DEMO_KEYS.pro, digest.PUT as Handler, "PUT", "/api/alerts/digest", { destination_id: null })).status).toBe(200);
     expect((await as(DEMO_KEYS.pro, ruleById.DELETE as Handler, "DELETE", `/api/alerts/rules/${rule.body.id}`, undefined, rule.body.id)).status).toBe(204);
-    expect((await as(DEMO_KEYS.pro, destinationById.DELETE as Handler, "DELETE", `/api/alerts/destinations/${destination.body.id}`, undefined, destination.body.id)).status).toBe(204);
+    expect(
+      (await as(DEMO_KEYS.pro, destinationById.DELETE as Handler, "DELETE", `/api/alerts/destinations/${destination.body.id}`, undefined, destination.body.id))
+        .status,
+    ).toBe(204);
     expect((await as(DEMO_KEYS.pro, watch.DELETE as Handler, "DELETE", "/api/workspace/watch")).status).toBe(200);
 
     const ops = `Ops (${destination.body.url_hint})`;

@@ -7,6 +7,11 @@ import type { ActivityJson } from "./actions";
 
 /** GET /api/workspace/activity */
 export async function listActivity({ scope: { store, workspace } }: { scope: StoreScope }): Promise<{ data: ActivityJson[] }> {
-  const data: ActivityJson[] = (await store.activity.list(workspace)).map((r) => ({ at: new Date(r.at).toISOString(), key_hint: r.keyHint, action: r.action, subject: r.subject }));
+  const data: ActivityJson[] = (await store.activity.list(workspace)).map((r) => ({
+    at: new Date(r.at).toISOString(),
+    key_hint: r.keyHint,
+    action: r.action,
+    subject: r.subject,
+  }));
   return { data };
 }

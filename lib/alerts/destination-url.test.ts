@@ -118,7 +118,11 @@ describe("which addresses alerts may be sent to", () => {
     const port = new URL(receiver.url).port;
     const post = (allowPrivate: boolean) =>
       new Promise<{ status: number } | { error: NodeJS.ErrnoException }>((resolve) => {
-        const request = http.request(`http://loopback.example.com:${port}/hooks`, { method: "POST", agent: false, lookup: checkedLookup(allowPrivate, resolver) as unknown as typeof import("node:dns").lookup });
+        const request = http.request(`http://loopback.example.com:${port}/hooks`, {
+          method: "POST",
+          agent: false,
+          lookup: checkedLookup(allowPrivate, resolver) as unknown as typeof import("node:dns").lookup,
+        });
         request.on("response", (response) => {
           response.resume();
           resolve({ status: response.statusCode ?? 0 });
@@ -154,7 +158,9 @@ describe("Slack destinations", () => {
       "https://hooks.slack.com/services/",
       "https://hooks.slack.com/services/T0001/../../other",
     ]) {
-      expect(() => checkSlackWebhookUrl(new URL(url)), url).toThrow(/^url must be the Slack incoming webhook's address, https:\/\/hooks\.slack\.com\/services\/…/);
+      expect(() => checkSlackWebhookUrl(new URL(url)), url).toThrow(
+        /^url must be the Slack incoming webhook's address, https:\/\/hooks\.slack\.com\/services\/…/,
+      );
     }
   });
 });

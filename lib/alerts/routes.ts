@@ -155,7 +155,11 @@ export async function testDestination({ scope: { store, workspace }, params: { i
   const destination = await store.alerts.destination(workspace, id);
   if (!destination) throw notFound("destination");
   if (destination.status === "stopped") {
-    throw finalError({ status: 409, code: "destination_stopped", message: destination.stoppedReason ?? "This destination is stopped: delete it and add it again." });
+    throw finalError({
+      status: 409,
+      code: "destination_stopped",
+      message: destination.stoppedReason ?? "This destination is stopped: delete it and add it again.",
+    });
   }
   await takeManualSend(store, workspace, "test");
   const now = serverContext().now();
@@ -163,7 +167,10 @@ export async function testDestination({ scope: { store, workspace }, params: { i
   const body: EventBody = {
     type: "test",
     timestamp: new Date(now).toISOString(),
-    data: { message: `A test from Workspace Analytics to “${destination.name}”: alerts and digests sent here will look like this.`, ...(publicUrl ? { url: `${publicUrl}/settings` } : {}) },
+    data: {
+      message: `A test from Workspace Analytics to “${destination.name}”: alerts and digests sent here will look like this.`,
+      ...(publicUrl ? { url: `${publicUrl}/settings` } : {}),
+    },
   };
   const made = await store.alerts.enqueue(workspace, { dedupeKey: `test:${id}:${randomBytes(8).toString("hex")}`, type: "test", body }, [id]);
   alertsDeliverer().kick();
@@ -207,7 +214,8 @@ export async function createRule({ scope: { store, workspace, record }, body }: 
     destinationId: body.destination_id,
     cooldownMs: (body.cooldown_minutes ?? 60) * 60_000,
   });
-  if (!rule) throw finalError({ status: 404, code: "not_found", message: "This workspace has no destination with that id: add one first.", param: "destination_id" });
+  if (!rule)
+    throw finalError({ status: 404, code: "not_found", message: "This workspace has no destination with that id: add one first.", param: "destination_id" });
   await record("rule.added", await ruleSubject(store, workspace, rule));
   const checked = await checkedAtOnce(store, workspace, rule);
   return json(ruleJson(checked, await isWatched(store, workspace), serverContext().now()), { status: 201 });
@@ -233,7 +241,8 @@ export async function updateRule({ scope: { store, workspace, record }, params: 
   const current = await store.alerts.rule(workspace, id);
   if (!current || !isRuleKind(current.kind)) throw notFound("rule");
   const kind = current.kind;
-  if (body.kind !== undefined && body.kind !== kind) throw invalidParameter("kind", `kind cannot be changed: this rule is a ${kind} rule (add a rule of the other kind, and delete this one).`);
+  if (body.kind !== undefined && body.kind !== kind)
+    throw invalidParameter("kind", `kind cannot be changed: this rule is a ${kind} rule (add a rule of the other kind, and delete this one).`);
   const changes: RuleChanges = {};
   // A kind without a threshold keeps none, whatever is sent (as when it is added).
   if (body.threshold !== undefined && THRESHOLDS[kind] !== null) changes.threshold = threshold(kind, body.threshold);
@@ -241,7 +250,8 @@ export async function updateRule({ scope: { store, workspace, record }, params: 
   if (body.cooldown_minutes !== undefined) changes.cooldownMs = body.cooldown_minutes * 60_000;
   const updated = await store.alerts.updateRule(workspace, id, changes);
   if (updated === undefined) throw notFound("rule");
-  if (updated === "destination") throw finalError({ status: 404, code: "not_found", message: "This workspace has no destination with that id.", param: "destination_id" });
+  if (updated === "destination")
+    throw finalError({ status: 404, code: "not_found", message: "This workspace has no destination with that id.", param: "destination_id" });
   const { before, after } = updated;
   const names = new Map((await store.alerts.destinations(workspace)).map((d) => [d.id, d.name]));
   const what = changesSubject(before, after, (destinationId) => names.get(destinationId) ?? "a deleted destination");
@@ -293,7 +303,13 @@ export async function listDeliveries({ scope: { store, workspace }, query }: Sco
 
 /** POST /api/alerts/deliveries/{id}/retry: 202, the failed delivery due again now; 429 past 10 a minute. */
 export async function retryDelivery({ scope: { store, workspace }, params: { id } }: Scoped<WithId>): Promise<Response> {
-  const notRetryable = () => finalError({ status: 409, code: "not_retryable", message: "Only a delivery that failed for good, to a destination still active, can be retried (this one is delivered, still retrying, or its destination is stopped)." });
+  const notRetryable = () =>
+    finalError({
+      status: 409,
+      code: "not_retryable",
+      message:
+        "Only a delivery that failed for good, to a destination still active, can be retried (this one is delivered, still retrying, or its destination is stopped).",
+    });
   // Judged before it is counted: only a retry that would send counts against the limit.
   const retryable = await store.alerts.retryable(workspace, id);
   if (retryable === "unknown") throw notFound("delivery");
@@ -302,7 +318,11 @@ export async function retryDelivery({ scope: { store, workspace }, params: { id 
   const outcome = await store.alerts.retry(workspace, id);
   if (outcome === "unknown") throw notFound("delivery");
   if (outcome === "queue_full") {
-    throw finalError({ status: 409, code: "queue_full", message: `${MAX_WAITING_PER_DESTINATION} deliveries are already waiting for this destination, the most that may: retry when some have gone out.` });
+    throw finalError({
+      status: 409,
+      code: "queue_full",
+      message: `${MAX_WAITING_PER_DESTINATION} deliveries are already waiting for this destination, the most that may: retry when some have gone out.`,
+    });
   }
   if (outcome === "not_retryable") throw notRetryable();
   alertsDeliverer().kick();
@@ -312,7 +332,13 @@ export async function retryDelivery({ scope: { store, workspace }, params: { id 
 /** The digest's reading for a signed-in reader: the session's key at the reader's priority (not the background's), ended with the request. */
 function readerContext(store: Store, signal: AbortSignal | undefined): CollectContext {
   const signalPart = signal ? { signal } : {};
-  return { store, now: () => serverContext().now(), api: (apiKey) => upstreamFor(apiKey).api, insights: (apiKey) => ({ ...insightsContext(apiKey), ...signalPart }), ...signalPart };
+  return {
+    store,
+    now: () => serverContext().now(),
+    api: (apiKey) => upstreamFor(apiKey).api,
+    insights: (apiKey) => ({ ...insightsContext(apiKey), ...signalPart }),
+    ...signalPart,
+  };
 }
 
 /** Whether the key may read what the store keeps of `resource` (a key refused it upstream may not). */
@@ -334,7 +360,17 @@ async function latestDigest(scope: StoreScope, signal: AbortSignal | undefined):
   // The score and rank come from kept history: shown only to a key the Data API lets read them.
   const [score, ranking] = await Promise.all([mayRead(apiKey, "/intelligence/score"), mayRead(apiKey, "/intelligence/ranking")]);
   const publicUrl = getEnv().publicUrl;
-  const figures = await readDigest({ store, ctx: readerContext(store, signal), workspace, apiKey, tz, monday: lastFullWeek(tz, now), now, kept: { score, ranking }, ...(publicUrl ? { publicUrl } : {}) });
+  const figures = await readDigest({
+    store,
+    ctx: readerContext(store, signal),
+    workspace,
+    apiKey,
+    tz,
+    monday: lastFullWeek(tz, now),
+    now,
+    kept: { score, ranking },
+    ...(publicUrl ? { publicUrl } : {}),
+  });
   return { figures, tz, now };
 }
 
@@ -348,7 +384,14 @@ export async function previewDigest({ scope, signal }: Scoped) {
   const { figures, tz, now } = await latestDigest(scope, signal);
   const destination = await scope.store.alerts.digest(scope.workspace);
   const subject = digestSubject(figures);
-  return { subject, text: eventText(digestEvent(figures, now)), html: digestHtml(figures, subject), week: figures.week, time_zone: tz, sends_at: destination === null ? null : iso(nextDigestAt(tz, now)) };
+  return {
+    subject,
+    text: eventText(digestEvent(figures, now)),
+    html: digestHtml(figures, subject),
+    week: figures.week,
+    time_zone: tz,
+    sends_at: destination === null ? null : iso(nextDigestAt(tz, now)),
+  };
 }
 
 /**
@@ -361,15 +404,22 @@ export async function sendDigest({ scope, signal }: Scoped): Promise<Response> {
   const { store, workspace } = scope;
   const destinationId = await store.alerts.digest(workspace);
   const destination = destinationId === null ? undefined : await store.alerts.destination(workspace, destinationId);
-  if (!destination) throw finalError({ status: 409, code: "digest_off", message: "The weekly digest goes nowhere: choose where it goes first (PUT /api/alerts/digest)." });
+  if (!destination)
+    throw finalError({ status: 409, code: "digest_off", message: "The weekly digest goes nowhere: choose where it goes first (PUT /api/alerts/digest)." });
   if (destination.status === "stopped") {
-    throw finalError({ status: 409, code: "destination_stopped", message: destination.stoppedReason ?? "The digest's destination is stopped: delete it and add it again." });
+    throw finalError({
+      status: 409,
+      code: "destination_stopped",
+      message: destination.stoppedReason ?? "The digest's destination is stopped: delete it and add it again.",
+    });
   }
   // Counted before the week is read: reading it costs upstream calls.
   await takeManualSend(store, workspace, "digest");
   const { figures, now } = await latestDigest(scope, signal);
   const body = digestEvent(figures, now);
-  const made = await store.alerts.enqueue(workspace, { dedupeKey: `digest-now:${workspace}:${randomBytes(8).toString("hex")}`, type: body.type, body }, [destination.id]);
+  const made = await store.alerts.enqueue(workspace, { dedupeKey: `digest-now:${workspace}:${randomBytes(8).toString("hex")}`, type: body.type, body }, [
+    destination.id,
+  ]);
   alertsDeliverer().kick();
   return json({ delivery_id: made?.[0]?.id ?? null, week: figures.week }, { status: 202 });
 }

@@ -92,7 +92,13 @@ export function judgeScore(rule: RuleSubject, scores: ScoreSnapshot[], i: number
   const current = scores[i];
   if (!current || current.score === null) return undefined;
   const day = dateIn(tz, current.at);
-  const base = { basis: `score:${current.at}`, at: current.at, detail: null, days: { from: shiftDate(day, -6), to: day }, link: { path: "/intelligence", query: { from: shiftDate(day, -6), to: day, tz } } };
+  const base = {
+    basis: `score:${current.at}`,
+    at: current.at,
+    detail: null,
+    days: { from: shiftDate(day, -6), to: day },
+    link: { path: "/intelligence", query: { from: shiftDate(day, -6), to: day, tz } },
+  };
   const threshold = rule.threshold ?? 0;
   if (rule.kind === "score_below") {
     const firing = current.score < threshold;
@@ -154,7 +160,9 @@ export function judgeRanking(rankings: RankingSnapshot[], i: number, tz: string,
       return was !== undefined && now !== undefined && was > usBefore.rank && now < us.rank;
     })
     .map((e) => e.name);
-  const earlier = Array.isArray((previousDetail as { passers?: unknown } | null)?.passers) ? ((previousDetail as { passers: unknown[] }).passers.filter((n) => typeof n === "string") as string[]) : [];
+  const earlier = Array.isArray((previousDetail as { passers?: unknown } | null)?.passers)
+    ? ((previousDetail as { passers: unknown[] }).passers.filter((n) => typeof n === "string") as string[])
+    : [];
   const stillAhead = earlier.filter((name) => {
     const r = rankOf(current.entries, name);
     return r !== undefined && r < us.rank;
@@ -166,11 +174,12 @@ export function judgeRanking(rankings: RankingSnapshot[], i: number, tz: string,
     const entry = current.entries.find((e) => e.name === name);
     return `${name} (${ordinal(rankOf(current.entries, name) ?? 0)}${typeof entry?.score === "number" ? `, score ${one(entry.score)}` : ""})`;
   };
-  const message = newPassers.length > 0
-    ? `${newPassers.map(describe).join(", ")} passed us in the AI ranking: we are ${ordinal(us.rank)} now, ${ordinal(usBefore.rank)} at the reading of ${dateIn(tz, before.at)}.`
-    : firing
-      ? `Still behind ${passers.map(describe).join(", ")} in the AI ranking: we are ${ordinal(us.rank)}.`
-      : `No competitor is ahead of us that passed us: we are ${ordinal(us.rank)} in the AI ranking${earlier.length > 0 ? `, ahead of ${earlier.join(", ")} again` : ""}.`;
+  const message =
+    newPassers.length > 0
+      ? `${newPassers.map(describe).join(", ")} passed us in the AI ranking: we are ${ordinal(us.rank)} now, ${ordinal(usBefore.rank)} at the reading of ${dateIn(tz, before.at)}.`
+      : firing
+        ? `Still behind ${passers.map(describe).join(", ")} in the AI ranking: we are ${ordinal(us.rank)}.`
+        : `No competitor is ahead of us that passed us: we are ${ordinal(us.rank)} in the AI ranking${earlier.length > 0 ? `, ahead of ${earlier.join(", ")} again` : ""}.`;
   return {
     basis: `ranking:${current.at}`,
     at: current.at,
@@ -215,7 +224,10 @@ export function judgeDay(rule: RuleSubject, days: DayFigures[], i: number, tz: s
   }
   // A drop: against the average of the seven days before that have figures (at least three of them).
   const weekBefore = shiftDate(day.date, -7);
-  const previous = days.filter((d) => d.date >= weekBefore && d.date < day.date).map((d) => dayValue(rule.kind, d)).filter((v): v is number => v !== null);
+  const previous = days
+    .filter((d) => d.date >= weekBefore && d.date < day.date)
+    .map((d) => dayValue(rule.kind, d))
+    .filter((v): v is number => v !== null);
   if (previous.length < 3) return undefined;
   const average = previous.reduce((a, b) => a + b, 0) / previous.length;
   if (average <= 0) return undefined;
@@ -223,7 +235,13 @@ export function judgeDay(rule: RuleSubject, days: DayFigures[], i: number, tz: s
   const past = -change >= threshold;
   // Past the threshold is not enough: the drop must be beyond chance too (the day against the days
   // before, one-sided binomial), or a quiet day of a few dozen visitors would set it off.
-  const test = past ? dropTest(value, previous.reduce((a, b) => a + b, 0), previous.length) : null;
+  const test = past
+    ? dropTest(
+        value,
+        previous.reduce((a, b) => a + b, 0),
+        previous.length,
+      )
+    : null;
   const firing = past && test?.significant === true;
   const heldBack = past && !firing;
   const what = rule.kind === "ai_visitors_drop" ? "AI visitors" : "Conversions";
@@ -286,7 +304,10 @@ export function shouldNotify(state: RuleState, notified: { state: RuleState | nu
 }
 
 /** The preview: how many times `rule` would have been sent as firing over `history`, with the cooldown. */
-export function previewFirings(rule: RuleSubject & { cooldownMs: number }, judgements: Judgement[]): { fired: { at: number; message: string }[]; checks: number; heldBack: number } {
+export function previewFirings(
+  rule: RuleSubject & { cooldownMs: number },
+  judgements: Judgement[],
+): { fired: { at: number; message: string }[]; checks: number; heldBack: number } {
   let notified: { state: RuleState | null; at: number | null } = { state: null, at: null };
   const fired: { at: number; message: string }[] = [];
   for (const j of judgements) {

@@ -10,7 +10,11 @@ import { isRuleKind, RULE_KINDS, type RuleKind } from "./rules";
 
 /** An id of ours: `prefix`, `_` and 16 base64url characters. */
 const idOf = (prefix: string, what: string) =>
-  ({ pattern: new RegExp(`^${prefix}_[A-Za-z0-9_-]{16}$`), message: `This workspace has no ${what} with that id (deleted meanwhile?).`, refusal: "not_found" }) as const;
+  ({
+    pattern: new RegExp(`^${prefix}_[A-Za-z0-9_-]{16}$`),
+    message: `This workspace has no ${what} with that id (deleted meanwhile?).`,
+    refusal: "not_found",
+  }) as const;
 
 export const DESTINATION_ID = idOf("dst", "destination");
 export const RULE_ID = idOf("rule", "rule");
@@ -34,7 +38,10 @@ export const NEW_DESTINATION_EXAMPLE = '{"kind": "webhook", "name": "Ops", "url"
 export const COOLDOWN_MAX_MINUTES = 7 * 24 * 60;
 
 const KINDS_MESSAGE = `kind must be one of ${RULE_KINDS.join(", ")}.`;
-const ruleKind = z.string({ error: KINDS_MESSAGE }).refine(isRuleKind, { error: KINDS_MESSAGE }).transform((v) => v as RuleKind);
+const ruleKind = z
+  .string({ error: KINDS_MESSAGE })
+  .refine(isRuleKind, { error: KINDS_MESSAGE })
+  .transform((v) => v as RuleKind);
 
 const cooldownMinutes = z
   .number({ error: "cooldown_minutes must be a number of minutes." })
@@ -51,7 +58,9 @@ export const NEW_RULE_EXAMPLE = '{"kind": "score_drop", "threshold": 5, "destina
 
 /** PATCH /api/alerts/rules/{id}: what is not given stays; the kind, if given, must be the rule's own. */
 export const ruleChanges = z.object({
-  kind: z.string({ error: "kind must be the rule's own kind: a rule's kind cannot be changed (add a rule of the other kind, and delete this one)." }).optional(),
+  kind: z
+    .string({ error: "kind must be the rule's own kind: a rule's kind cannot be changed (add a rule of the other kind, and delete this one)." })
+    .optional(),
   threshold: z.unknown().optional(),
   destination_id: destinationRef.optional(),
   cooldown_minutes: cooldownMinutes,

@@ -12,10 +12,13 @@ import { DEMO_KEYS } from "@/sandbox/keys";
 upstreamForFile();
 const storeFor = serverStoresForFile();
 
-
 type Conflict = ErrorJson & { current: AnnotationJson };
 
-const segments = (path: string) => path.replace(/^\/api\//, "").split("?")[0]!.split("/");
+const segments = (path: string) =>
+  path
+    .replace(/^\/api\//, "")
+    .split("?")[0]!
+    .split("/");
 
 async function send<T>(method: "POST" | "PATCH" | "DELETE", path: string, body: unknown, options: { key?: string; headers?: Record<string, string> } = {}) {
   const init: RequestInit = {
@@ -36,9 +39,22 @@ const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 describe.each(STORE_KINDS)("annotation routes (%s)", (kind) => {
   it("creates, lists, updates and deletes a note; the answers' shape", async () => {
     await storeFor(kind);
-    const created = await send<AnnotationJson>("POST", "/api/annotations", { date: "2026-11-03", text: "  Campaign paused  ", author: "Ana", unknown_field: 1 });
+    const created = await send<AnnotationJson>("POST", "/api/annotations", {
+      date: "2026-11-03",
+      text: "  Campaign paused  ",
+      author: "Ana",
+      unknown_field: 1,
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: expect.stringMatching(/^ann_/), date: "2026-11-03", end_date: null, text: "Campaign paused", author: "Ana", created_at: expect.stringMatching(ISO), updated_at: created.body.created_at });
+    expect(created.body).toEqual({
+      id: expect.stringMatching(/^ann_/),
+      date: "2026-11-03",
+      end_date: null,
+      text: "Campaign paused",
+      author: "Ana",
+      created_at: expect.stringMatching(ISO),
+      updated_at: created.body.created_at,
+    });
     const span = await send<AnnotationJson>("POST", "/api/annotations", { date: "2026-10-30", end_date: "2026-11-02", text: "Launch week" });
     expect(span.body).toMatchObject({ end_date: "2026-11-02", author: null });
 
@@ -47,7 +63,11 @@ describe.each(STORE_KINDS)("annotation routes (%s)", (kind) => {
     expect(listed.body).toEqual({ data: [span.body, created.body] });
     expect((await list("from=2026-11-04&to=2026-11-30")).body.data).toEqual([]);
 
-    const patched = await send<AnnotationJson>("PATCH", `/api/annotations/${created.body.id}`, { updated_at: created.body.updated_at, text: "Campaign paused (all markets)", author: null });
+    const patched = await send<AnnotationJson>("PATCH", `/api/annotations/${created.body.id}`, {
+      updated_at: created.body.updated_at,
+      text: "Campaign paused (all markets)",
+      author: null,
+    });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ id: created.body.id, text: "Campaign paused (all markets)", author: null, created_at: created.body.created_at });
     expect(Date.parse(patched.body.updated_at)).toBeGreaterThan(Date.parse(created.body.updated_at));
@@ -63,9 +83,18 @@ describe.each(STORE_KINDS)("annotation routes (%s)", (kind) => {
     await storeFor(kind);
     const anonymous = [
       await call<ErrorJson>(apiRoute, "/api/annotations", { params: { path: ["annotations"] } }),
-      await call<ErrorJson>(apiRoute, "/api/annotations", { init: { method: "POST", headers: { origin: ORIGIN }, body: '{"date":"2026-11-03","text":"x"}' }, params: { path: ["annotations"] } }),
-      await call<ErrorJson>(apiRoute, "/api/annotations/ann_x", { init: { method: "PATCH", headers: { origin: ORIGIN }, body: "{}" }, params: { path: ["annotations", "ann_x"] } }),
-      await call<ErrorJson>(apiRoute, "/api/annotations/ann_x", { init: { method: "DELETE", headers: { origin: ORIGIN } }, params: { path: ["annotations", "ann_x"] } }),
+      await call<ErrorJson>(apiRoute, "/api/annotations", {
+        init: { method: "POST", headers: { origin: ORIGIN }, body: '{"date":"2026-11-03","text":"x"}' },
+        params: { path: ["annotations"] },
+      }),
+      await call<ErrorJson>(apiRoute, "/api/annotations/ann_x", {
+        init: { method: "PATCH", headers: { origin: ORIGIN }, body: "{}" },
+        params: { path: ["annotations", "ann_x"] },
+      }),
+      await call<ErrorJson>(apiRoute, "/api/annotations/ann_x", {
+        init: { method: "DELETE", headers: { origin: ORIGIN } },
+        params: { path: ["annotations", "ann_x"] },
+      }),
     ];
     for (const res of anonymous) expect(res.body.error.code).toBe("unauthorized");
   });
@@ -171,7 +200,11 @@ describe.each(STORE_KINDS)("annotation routes (%s)", (kind) => {
     const store = await storeFor(kind);
     const ws = (await store.workspaces.workspaceForKey(DEMO_KEYS.pro)).id;
     for (let i = 0; i < ANNOTATIONS_PER_WORKSPACE - 1; i += 37) {
-      await Promise.all(Array.from({ length: Math.min(37, ANNOTATIONS_PER_WORKSPACE - 1 - i) }, (_, j) => store.annotations.create(ws, { date: "2026-10-01", text: `n${i + j}` })));
+      await Promise.all(
+        Array.from({ length: Math.min(37, ANNOTATIONS_PER_WORKSPACE - 1 - i) }, (_, j) =>
+          store.annotations.create(ws, { date: "2026-10-01", text: `n${i + j}` }),
+        ),
+      );
     }
     expect((await send("POST", "/api/annotations", { date: "2026-11-03", text: "the last one" })).status).toBe(201);
     const over = await send<ErrorJson>("POST", "/api/annotations", { date: "2026-11-03", text: "one too many" });
@@ -192,7 +225,10 @@ describe.each(STORE_KINDS)("annotation routes (%s)", (kind) => {
 
   it("other methods are a 405 saying which the path takes (its route file's methods)", async () => {
     await storeFor(kind);
-    const put = await call<ErrorJson>(apiRoute, "/api/annotations", { cookie: await sessionCookie(DEMO_KEYS.pro), init: { method: "PUT", headers: { origin: ORIGIN }, body: "{}" } });
+    const put = await call<ErrorJson>(apiRoute, "/api/annotations", {
+      cookie: await sessionCookie(DEMO_KEYS.pro),
+      init: { method: "PUT", headers: { origin: ORIGIN }, body: "{}" },
+    });
     expect([put.status, put.headers.get("allow"), put.body.error.code]).toEqual([405, "GET, HEAD, POST", "method_not_allowed"]);
     const post = await send<ErrorJson>("POST", "/api/annotations/ann_x", { date: "2026-11-03", text: "x" });
     expect([post.status, post.headers.get("allow")]).toEqual([405, "GET, HEAD, PATCH, DELETE"]);

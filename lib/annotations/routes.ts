@@ -20,7 +20,15 @@ export const NOTES_SUBJECT = "the notes";
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export function annotationJson(note: Annotation): AnnotationJson {
-  return { id: note.id, date: note.date, end_date: note.endDate, text: note.text, author: note.author, created_at: iso(note.createdAt), updated_at: iso(note.updatedAt) };
+  return {
+    id: note.id,
+    date: note.date,
+    end_date: note.endDate,
+    text: note.text,
+    author: note.author,
+    created_at: iso(note.createdAt),
+    updated_at: iso(note.updatedAt),
+  };
 }
 
 const notFound = () => finalError({ status: 404, code: "not_found", message: "There is no such note in this workspace (deleted meanwhile?)." });
@@ -44,7 +52,15 @@ export async function createNote({ scope: { store, workspace }, body }: { scope:
 }
 
 /** PATCH /api/annotations/{id} {updated_at, text?, date?, end_date?, author?}: 200 the note; 409 with `current` when it changed meanwhile. */
-export async function updateNote({ scope: { store, workspace }, params, body }: { scope: StoreScope; params: { id: string }; body: z.output<typeof noteChanges> }) {
+export async function updateNote({
+  scope: { store, workspace },
+  params,
+  body,
+}: {
+  scope: StoreScope;
+  params: { id: string };
+  body: z.output<typeof noteChanges>;
+}) {
   const result = await store.annotations.update(workspace, params.id, body.updated_at, {
     ...(body.date !== undefined ? { date: body.date } : {}),
     ...(body.end_date !== undefined ? { endDate: body.end_date } : {}),

@@ -35,12 +35,20 @@ export const newNote = z
 /** An instant as the routes answer it (ISO), read back to the millisecond. */
 const versionField = z
   .string({ error: "updated_at must be the note's updated_at as last read (an ISO instant)" })
-  .refine((v) => /^\d{4}-\d\d-\d\dT/.test(v) && Number.isFinite(Date.parse(v)), { error: "updated_at must be the note's updated_at as last read (an ISO instant)" })
+  .refine((v) => /^\d{4}-\d\d-\d\dT/.test(v) && Number.isFinite(Date.parse(v)), {
+    error: "updated_at must be the note's updated_at as last read (an ISO instant)",
+  })
   .transform((v) => Date.parse(v));
 
 /** PATCH /api/annotations/{id} {updated_at, text?, date?, end_date?, author?} */
 export const noteChanges = z
-  .object({ updated_at: versionField, date: dayField("date").optional(), end_date: dayField("end_date").nullable().optional(), text: textField.optional(), author: authorField.optional() })
+  .object({
+    updated_at: versionField,
+    date: dayField("date").optional(),
+    end_date: dayField("end_date").nullable().optional(),
+    text: textField.optional(),
+    author: authorField.optional(),
+  })
   .superRefine((v, ctx) => {
     if (v.date && v.end_date && v.end_date < v.date) ctx.addIssue({ code: "custom", path: ["end_date"], message: "end_date must not be before date" });
     if (v.date === undefined && v.end_date === undefined && v.text === undefined && v.author === undefined) {
@@ -51,4 +59,8 @@ export const noteChanges = z
 export const NOTE_EXAMPLE = '{"date": "2026-11-03", "text": "Campaign paused"}';
 
 /** Ids are `ann_` and base64url; anything else cannot be a note, is not sent to the database, and is simply not found. */
-export const NOTE_ID = { pattern: /^ann_[A-Za-z0-9_-]{1,64}$/, message: "There is no such note in this workspace (deleted meanwhile?).", refusal: "not_found" } as const;
+export const NOTE_ID = {
+  pattern: /^ann_[A-Za-z0-9_-]{1,64}$/,
+  message: "There is no such note in this workspace (deleted meanwhile?).",
+  refusal: "not_found",
+} as const;

@@ -92,7 +92,10 @@ export class SharedRun<T> {
   private readonly promise: Promise<T>;
 
   /** `onEnd` runs once, when the work settles or is abandoned (a registry drops the run there). */
-  constructor(work: (signal: AbortSignal) => Promise<T>, private readonly onEnd?: () => void) {
+  constructor(
+    work: (signal: AbortSignal) => Promise<T>,
+    private readonly onEnd?: () => void,
+  ) {
     this.promise = work(this.controller.signal);
     // The shared promise may reject after every waiter left; keep that from being "unhandled".
     this.promise.then(

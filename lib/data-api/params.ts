@@ -25,13 +25,18 @@ const intParam = (name: string, min: number, max: number) =>
     .string()
     .regex(/^\d{1,9}$/, { error: `${name} must be a whole number from ${min} to ${max}` })
     .transform(Number)
-    .pipe(z.number().int().min(min, { error: `${name} must be at least ${min}` }).max(max, { error: `${name} must be at most ${max}` }));
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(min, { error: `${name} must be at least ${min}` })
+        .max(max, { error: `${name} must be at most ${max}` }),
+    );
 
 export const enumParam = <T extends readonly [string, ...string[]]>(name: string, values: T) =>
   z.enum(values, { error: `${name} must be one of: ${listOf(values)}` });
 
-const ISO_DATE_OR_DATETIME =
-  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2})))?$/;
+const ISO_DATE_OR_DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2})))?$/;
 
 const daysInMonth = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
 
@@ -155,7 +160,9 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 const formatShape = { format: enumParam("format", EXPORT_FORMATS).default("csv") };
 
-export const timeZoneParam = z.string().refine((v) => isTimeZoneName(v), { error: "tz must be an IANA time zone name, e.g. UTC, Europe/Berlin or America/New_York" });
+export const timeZoneParam = z
+  .string()
+  .refine((v) => isTimeZoneName(v), { error: "tz must be an IANA time zone name, e.g. UTC, Europe/Berlin or America/New_York" });
 
 /**
  * Who an export is for, besides its rows: `tz`, the zone "CSV for Excel" writes date-times in and
@@ -239,9 +246,7 @@ export function isTimeZoneName(value: string): boolean {
 
 export type QueryInput = URLSearchParams | Record<string, string | string[] | undefined>;
 
-export type ParseResult<T> =
-  | { success: true; data: T }
-  | { success: false; param: string; message: string };
+export type ParseResult<T> = { success: true; data: T } | { success: false; param: string; message: string };
 
 function entries(input: QueryInput): Map<string, string[]> {
   const out = new Map<string, string[]>();

@@ -139,8 +139,7 @@ export function budgetWindows(options: RateBudgetOptions): { secondWindow: numbe
 
 /** Until when a 429 answered at `now` pauses the key: its Retry-After, else its reset, else a second (capped). */
 export function pauseAfter429(now: number, info: RateLimitInfo): number {
-  const waitMs =
-    info.retryAfter !== undefined ? info.retryAfter * 1000 : info.resetAt !== undefined && info.resetAt > now ? info.resetAt - now : 1000;
+  const waitMs = info.retryAfter !== undefined ? info.retryAfter * 1000 : info.resetAt !== undefined && info.resetAt > now ? info.resetAt - now : 1000;
   return now + Math.min(Math.max(waitMs, 250), MAX_PAUSE_MS);
 }
 

@@ -70,9 +70,7 @@ const budgetPriority = (priority: Priority): BudgetPriority => (priority === "in
 const FINAL_CODES = new Set(["rate_limited", "unexpected_response", "upstream_timeout", "redirect_rejected"]);
 
 export const isRetryable = (e: unknown): boolean =>
-  isDataApiError(e) &&
-  !FINAL_CODES.has(e.code) &&
-  (e.status === 429 || e.code === "network_error" || (e.status >= 500 && e.status !== 501));
+  isDataApiError(e) && !FINAL_CODES.has(e.code) && (e.status === 429 || e.code === "network_error" || (e.status >= 500 && e.status !== 501));
 
 function abortError(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new DOMException("The operation was aborted.", "AbortError");

@@ -87,7 +87,10 @@ describe("CSV for Excel over HTTP", () => {
     const parsed = parse(text, ",");
     expect(new Set(parsed.data.map((r) => r.Source))).toEqual(new Set(["Perplexity"]));
     expect(parsed.data.map((r) => r.Intent)).toEqual(expected.map((r) => (typeof r.intent === "string" ? (intentLabelOf(r.intent) ?? r.intent) : "")));
-    expect(parsed.data.some((r) => r.Intent === "Problem research"), "some visitor is researching a problem").toBe(true);
+    expect(
+      parsed.data.some((r) => r.Intent === "Problem research"),
+      "some visitor is researching a problem",
+    ).toBe(true);
     expect(text).not.toContain('"problem_research"');
     expect(text).not.toContain('"perplexity"');
   });
@@ -102,7 +105,18 @@ describe("CSV for Excel over HTTP", () => {
     const { res, text } = await exportFile("mentions", { platform: "claude", format: "csv-excel", tz: "Europe/Paris", locale });
     expect(res.status).toBe(200);
     const header = text.split("\r\n")[0]!;
-    expect(header).toBe(["\uFEFF\"Mention ID\"", '"Mentioned at (Europe/Paris)"', '"AI platform"', '"Sentiment"', '"Position in answer"', '"Query"', '"Answer excerpt"', '"Competitors mentioned"'].join(separator));
+    expect(header).toBe(
+      [
+        '\uFEFF"Mention ID"',
+        '"Mentioned at (Europe/Paris)"',
+        '"AI platform"',
+        '"Sentiment"',
+        '"Position in answer"',
+        '"Query"',
+        '"Answer excerpt"',
+        '"Competitors mentioned"',
+      ].join(separator),
+    );
     const parsed = parse(text, separator);
     expect(parsed.data.length).toBeGreaterThan(0);
     for (const row of parsed.data) expect(Object.keys(row).length).toBe(8);
@@ -123,7 +137,9 @@ describe("CSV for Excel over HTTP", () => {
     }
     // Without a zone the instants are named as sent (the UTC day of the export last).
     const { res } = await exportFile("visitors", { source: "perplexity", ...BERLIN_RANGE, format: "csv-excel" });
-    expect(filenameOf(res)).toBe(`visitors_source-perplexity_2026-10-27T23-00-00.000Z_to_2026-11-19T22-59-59.999Z_${new Date().toISOString().slice(0, 10)}_excel.csv`);
+    expect(filenameOf(res)).toBe(
+      `visitors_source-perplexity_2026-10-27T23-00-00.000Z_to_2026-11-19T22-59-59.999Z_${new Date().toISOString().slice(0, 10)}_excel.csv`,
+    );
   });
 
   it("leaves plain CSV the machine format: UTC instants, codes, commas, whatever tz and locale say", async () => {

@@ -46,10 +46,16 @@ async function routeRows(resource: ExportResource, filters: Record<string, strin
 
 /** The range's most named competitor and most asked question (lower-cased), read from the sandbox's own rows. */
 async function frequent(): Promise<{ question: string; competitor: string; platform: string }> {
-  const res = await fetch(`${sandbox.baseUrl}/mentions?${new URLSearchParams({ ...RANGE, limit: "100" })}`, { headers: { Authorization: `Bearer ${DEMO_KEYS.limited}` } });
+  const res = await fetch(`${sandbox.baseUrl}/mentions?${new URLSearchParams({ ...RANGE, limit: "100" })}`, {
+    headers: { Authorization: `Bearer ${DEMO_KEYS.limited}` },
+  });
   const rows = ((await res.json()) as { data: Array<{ query: string; platform: string; competitors_mentioned: string[] }> }).data;
   const top = (keys: string[]) => [...keys.reduce((m, k) => m.set(k, (m.get(k) ?? 0) + 1), new Map<string, number>())].sort((a, b) => b[1] - a[1])[0]![0];
-  return { question: top(rows.map((m) => m.query.trim().toLowerCase())), competitor: top(rows.flatMap((m) => m.competitors_mentioned)), platform: rows[0]!.platform };
+  return {
+    question: top(rows.map((m) => m.query.trim().toLowerCase())),
+    competitor: top(rows.flatMap((m) => m.competitors_mentioned)),
+    platform: rows[0]!.platform,
+  };
 }
 
 /** What the Data API was asked with the export's key (the sandbox's request log). */
@@ -76,8 +82,18 @@ describe("an export of a list filtered here holds exactly the rows its page list
       },
       named: /^mentions_platform-\w+_competitor-[A-Za-z0-9_.-]+_2026-10-22_to_2026-11-20_/,
     },
-    { name: "the AI platforms' converted visitors", resource: "visitors", filters: async () => ({ source: "ai", converted: "true" }), named: /^visitors_source-ai_converted-true_\d{4}-/ },
-    { name: "the AI platforms' visitors of the range", resource: "visitors", filters: async () => ({ ...RANGE, source: "ai" }), named: /^visitors_source-ai_2026-10-22_to_2026-11-20_/ },
+    {
+      name: "the AI platforms' converted visitors",
+      resource: "visitors",
+      filters: async () => ({ source: "ai", converted: "true" }),
+      named: /^visitors_source-ai_converted-true_\d{4}-/,
+    },
+    {
+      name: "the AI platforms' visitors of the range",
+      resource: "visitors",
+      filters: async () => ({ ...RANGE, source: "ai" }),
+      named: /^visitors_source-ai_2026-10-22_to_2026-11-20_/,
+    },
   ];
 
   it.each(cases)("$name, in CSV and JSON", async ({ resource, filters, named }) => {
@@ -95,7 +111,9 @@ describe("an export of a list filtered here holds exactly the rows its page list
     expect(parsed.errors).toEqual([]);
     // Every matching row, not the page that limit and offset name.
     expect(parsed.data.map((r) => r.id)).toEqual(expected.map((r) => r.id));
-    const status = await call<{ state: string; rows_written: number; total: number }>(exportStatus, `/api/export/status?id=${csv.headers.get("x-export-id")}`, { cookie });
+    const status = await call<{ state: string; rows_written: number; total: number }>(exportStatus, `/api/export/status?id=${csv.headers.get("x-export-id")}`, {
+      cookie,
+    });
     expect(status.body).toMatchObject({ state: "complete", rows_written: expected.length, total: expected.length });
 
     const json = await exportRequest(resource, { ...query, format: "json" });
@@ -119,7 +137,10 @@ describe("an export of a list filtered here holds exactly the rows its page list
     const body = (await res.json()) as ErrorJson;
     expect(body.error.code).toBe("listing_too_large");
     const status = await call<{ state: string; error: { code: string } }>(exportStatus, "/api/export/status", { cookie });
-    expect((status.body as unknown as { data: Array<{ state: string; error?: { code: string } }> }).data[0]).toMatchObject({ state: "failed", error: { code: "listing_too_large" } });
+    expect((status.body as unknown as { data: Array<{ state: string; error?: { code: string } }> }).data[0]).toMatchObject({
+      state: "failed",
+      error: { code: "listing_too_large" },
+    });
   });
 
   it("bad values are a 400 naming them, before any upstream call", async () => {

@@ -21,9 +21,7 @@ import { startExport, type ExportOutcome, type ExportProgress, type FetchPage } 
 
 export const EXPORT_PAGE_SIZE = 100;
 
-export type ExportRequest =
-  | { resource: "visitors"; params: VisitorExportParams }
-  | { resource: "mentions"; params: MentionExportParams };
+export type ExportRequest = { resource: "visitors"; params: VisitorExportParams } | { resource: "mentions"; params: MentionExportParams };
 
 export type ExportResponseOptions = {
   /** Aborted when the client goes away. */
@@ -103,7 +101,14 @@ function contentDisposition(filename: string): string {
 /** The download's file name: what it holds (resource, filters, the range's days in `tz`), the day, and "excel" for CSV for Excel. */
 export function exportFilenameFor(request: ExportRequest, now: Date): string {
   const { extension } = encoderFor(request.params.format, EXPORT_COLUMNS[request.resource]);
-  return exportFilename(request.resource, exportFilters(request), extension, now, request.params.tz, request.params.format === "csv-excel" ? "excel" : undefined);
+  return exportFilename(
+    request.resource,
+    exportFilters(request),
+    extension,
+    now,
+    request.params.tz,
+    request.params.format === "csv-excel" ? "excel" : undefined,
+  );
 }
 
 /**

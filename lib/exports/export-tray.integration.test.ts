@@ -29,7 +29,10 @@ let cookie: string;
 withProUpstream((s, c) => ([sandbox, cookie] = [s, c]), { visitors: 2000 });
 
 function startDownload(query: string, init: { cookie?: string; signal?: AbortSignal; resource?: "visitors" | "mentions" } = {}): Promise<Response> {
-  const req = new Request(`${ORIGIN}/api/export/${init.resource ?? "visitors"}?${query}`, { headers: { cookie: init.cookie ?? cookie, "sec-fetch-site": "same-origin" }, signal: init.signal });
+  const req = new Request(`${ORIGIN}/api/export/${init.resource ?? "visitors"}?${query}`, {
+    headers: { cookie: init.cookie ?? cookie, "sec-fetch-site": "same-origin" },
+    signal: init.signal,
+  });
   return (init.resource === "mentions" ? exportMentions : exportVisitors)(req, undefined);
 }
 
@@ -267,8 +270,7 @@ describe("waiting for the rate limit", () => {
 
 describe("downloads nobody reads", () => {
   /** As Next answers HEAD: with the GET handler, the request's method HEAD. */
-  const head = (query: string) =>
-    visitorsRoute.GET(new Request(`${ORIGIN}/api/export/visitors?${query}`, { method: "HEAD", headers: { cookie } }), undefined);
+  const head = (query: string) => visitorsRoute.GET(new Request(`${ORIGIN}/api/export/visitors?${query}`, { method: "HEAD", headers: { cookie } }), undefined);
   /** As Next calls the route for a GET (curl, a script: no Sec-Fetch headers). */
   const get = (query: string) => visitorsRoute.GET(new Request(`${ORIGIN}/api/export/visitors?${query}`, { headers: { cookie } }), undefined);
 

@@ -23,11 +23,7 @@ withProUpstream((s, c) => ([sandbox, cookie] = [s, c]), { visitors: 2000 });
 
 const handlerFor = (resource: ExportResource) => (resource === "visitors" ? exportVisitors : exportMentions);
 
-function exportRequest(
-  resource: ExportResource,
-  query: string,
-  init: { signal?: AbortSignal; withCookie?: boolean } = {},
-): Promise<Response> {
+function exportRequest(resource: ExportResource, query: string, init: { signal?: AbortSignal; withCookie?: boolean } = {}): Promise<Response> {
   const headers = new Headers();
   if (init.withCookie !== false) headers.set("cookie", cookie);
   const req = new Request(`${ORIGIN}/api/export/${resource}?${query}`, { headers, signal: init.signal });
@@ -221,9 +217,21 @@ describe("export requests", () => {
     const id = res.headers.get("x-export-id")!;
     expect(id).toMatch(/^exp_[A-Za-z0-9_-]{22}$/);
     const rows = (await res.text()).split("\r\n").filter(Boolean).length - 1;
-    const status = await call<{ state: string; rows_written: number; total: number; unreadable: { count: number } }>(exportStatus, `/api/export/status?id=${id}`, { cookie });
+    const status = await call<{ state: string; rows_written: number; total: number; unreadable: { count: number } }>(
+      exportStatus,
+      `/api/export/status?id=${id}`,
+      { cookie },
+    );
     expect(status.status).toBe(200);
-    expect(status.body).toMatchObject({ id, resource: "visitors", format: "csv", state: "complete", rows_written: rows, total: rows, unreadable: { count: 0, request_ids: [] } });
+    expect(status.body).toMatchObject({
+      id,
+      resource: "visitors",
+      format: "csv",
+      state: "complete",
+      rows_written: rows,
+      total: rows,
+      unreadable: { count: 0, request_ids: [] },
+    });
     // Another workspace's key cannot see it; a malformed id is a 400 naming `id`.
     const other = await call<ErrorJson>(exportStatus, `/api/export/status?id=${id}`, { cookie: await sessionCookie(DEMO_KEYS.free) });
     expect(other.status).toBe(404);
@@ -269,7 +277,7 @@ describe("export requests", () => {
     // Response.text() would drop the BOM (UTF-8 decoding strips it), so look at the bytes.
     expect([...excelBytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const excel = new TextDecoder("utf-8", { ignoreBOM: true }).decode(excelBytes);
-    expect(excel.startsWith("\uFEFF\"Mention ID\",\"Mentioned at (UTC)\",\"AI platform\"")).toBe(true);
+    expect(excel.startsWith('\uFEFF"Mention ID","Mentioned at (UTC)","AI platform"')).toBe(true);
     const rows = (text: string) => Papa.parse<string[]>(text.replace(/^\uFEFF/, ""), { newline: "\r\n", skipEmptyLines: true }).data;
     const [plainHead, ...plainRows] = rows(plain);
     const [, ...excelRows] = rows(excel);

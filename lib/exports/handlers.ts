@@ -141,9 +141,7 @@ export async function handleExport(session: Session, req: Request, resource: Exp
   };
   const write = (next: ExportRecord) => {
     record = next;
-    return store
-      .put(owner, next, EXPORT_TTL_MS)
-      .catch((err: unknown) => console.error(`[export] could not record the status of ${id}: ${describeError(err)}`));
+    return store.put(owner, next, EXPORT_TTL_MS).catch((err: unknown) => console.error(`[export] could not record the status of ${id}: ${describeError(err)}`));
   };
   /** Records a refusal under the id (the tray shows it), then refuses. */
   const refuse = async (error: unknown): Promise<never> => {
@@ -157,10 +155,7 @@ export async function handleExport(session: Session, req: Request, resource: Exp
   }
   let request: ExportRequest;
   try {
-    request =
-      resource === "visitors"
-        ? { resource, params: queryOf(req, visitorExportParams) }
-        : { resource, params: queryOf(req, mentionExportParams) };
+    request = resource === "visitors" ? { resource, params: queryOf(req, visitorExportParams) } : { resource, params: queryOf(req, mentionExportParams) };
   } catch (error) {
     return refuse(error);
   }
@@ -271,7 +266,14 @@ export async function handleExport(session: Session, req: Request, resource: Exp
       onEnd: (outcome) => {
         progress = outcome;
         if (outcome.status === "cancelled" && !cancelledByUser) {
-          end("cancelled", finalError({ status: 499, code: "download_stopped", message: "The browser stopped the download (cancelled in its downloads, or the connection closed)." }));
+          end(
+            "cancelled",
+            finalError({
+              status: 499,
+              code: "download_stopped",
+              message: "The browser stopped the download (cancelled in its downloads, or the connection closed).",
+            }),
+          );
         } else end(outcome.status, outcome.error);
       },
       onError: (error, info) => {
@@ -283,12 +285,11 @@ export async function handleExport(session: Session, req: Request, resource: Exp
     });
   } catch (error) {
     // Before the first byte: the first page failed, the export is too large, or it was cancelled.
-    const mapped =
-      isExportTooLargeError(error)
-        ? finalError({ status: 422, code: "export_too_large", message: error.message })
-        : isExportIntegrityError(error)
-          ? finalError({ status: 502, code: "unexpected_response", message: error.message })
-          : error;
+    const mapped = isExportTooLargeError(error)
+      ? finalError({ status: 422, code: "export_too_large", message: error.message })
+      : isExportIntegrityError(error)
+        ? finalError({ status: 502, code: "unexpected_response", message: error.message })
+        : error;
     if (live.signal.aborted) end("cancelled");
     else end("failed", mapped);
     throw mapped;
@@ -316,7 +317,8 @@ export async function exportStatus({ session }: { session: Session }, req: Reque
     return json({ data: records.map((r) => statusOf(r, now)) });
   }
   const record = await store.get(owner, id);
-  if (!record) throw finalError({ status: 404, code: "not_found", message: "No export with this id for this API key (finished exports are kept for an hour)." });
+  if (!record)
+    throw finalError({ status: 404, code: "not_found", message: "No export with this id for this API key (finished exports are kept for an hour)." });
   return json(statusOf(record, now));
 }
 

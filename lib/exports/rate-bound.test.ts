@@ -77,7 +77,17 @@ function simulatedBurst(n: number, plan: { perSecond: number; perMinute: number 
 }
 
 describe("closed forms agree with the step-by-step definitions", () => {
-  const plans = [FREE, PRO, { perSecond: 3, perMinute: 10 }, { perSecond: 7, perMinute: 100 }, { perSecond: 1, perMinute: 1 }, { perSecond: 2, perMinute: 500 }, { perSecond: 50, perMinute: 3000 }, { perSecond: 50, perMinute: 3001 }, { perSecond: 4, perMinute: 241 }];
+  const plans = [
+    FREE,
+    PRO,
+    { perSecond: 3, perMinute: 10 },
+    { perSecond: 7, perMinute: 100 },
+    { perSecond: 1, perMinute: 1 },
+    { perSecond: 2, perMinute: 500 },
+    { perSecond: 50, perMinute: 3000 },
+    { perSecond: 50, perMinute: 3001 },
+    { perSecond: 4, perMinute: 241 },
+  ];
   const counts = [0, 1, 2, 9, 10, 11, 99, 100, 101, 199, 200, 201, 999, 1000, 1001, 2500, 7777];
   it.each(plans)("plan %o", (plan) => {
     for (const n of counts) {

@@ -163,20 +163,28 @@ describe("startExport", () => {
     };
     const ends: ExportOutcome[] = [];
     const progress: number[] = [];
-    const started = await startExport({ fetchPage, encoder: jsonEncoder(columns), onEnd: (o) => ends.push(o), onProgress: (p) => progress.push(p.rowsWritten + p.unreadable) });
+    const started = await startExport({
+      fetchPage,
+      encoder: jsonEncoder(columns),
+      onEnd: (o) => ends.push(o),
+      onProgress: (p) => progress.push(p.rowsWritten + p.unreadable),
+    });
     const items = JSON.parse(await readAll(started.stream)) as { id: string }[];
     const expected = rows.filter((r) => !unreadableAt(Number(r.id.slice(4))));
     expect(items.map((r) => r.id)).toEqual(expected.map((r) => r.id));
     expect(ends).toHaveLength(1);
-    expect(ends[0]).toMatchObject({ status: "complete", rowsWritten: expected.length, unreadable: 250 - expected.length, unreadableRequestIds: ["req_0", "req_100", "req_200"] });
+    expect(ends[0]).toMatchObject({
+      status: "complete",
+      rowsWritten: expected.length,
+      unreadable: 250 - expected.length,
+      unreadableRequestIds: ["req_0", "req_100", "req_200"],
+    });
     expect(progress).toEqual([100, 200, 250]);
   });
 
   it("keeps the JSON array valid when the first page's items were all unreadable", async () => {
     const fetchPage: FetchPage<Row> = async (offset) =>
-      offset === 0
-        ? { data: [], meta: { total: 3, limit: 2 }, unreadable: { count: 2 } }
-        : { data: [{ id: "vis_2" }], meta: { total: 3, limit: 2 } };
+      offset === 0 ? { data: [], meta: { total: 3, limit: 2 }, unreadable: { count: 2 } } : { data: [{ id: "vis_2" }], meta: { total: 3, limit: 2 } };
     const started = await startExport({ fetchPage, encoder: jsonEncoder(columns) });
     expect(JSON.parse(await readAll(started.stream))).toEqual([{ id: "vis_2" }]);
   });

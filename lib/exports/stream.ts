@@ -120,7 +120,9 @@ export class ExportTooLargeError extends Error {
     readonly total: number,
     readonly maxRows: number,
   ) {
-    super(`This view has ${total.toLocaleString("en-US")} rows; an export holds at most ${maxRows.toLocaleString("en-US")}. Narrow the filters (a date range, a source) and export the parts.`);
+    super(
+      `This view has ${total.toLocaleString("en-US")} rows; an export holds at most ${maxRows.toLocaleString("en-US")}. Narrow the filters (a date range, a source) and export the parts.`,
+    );
     this.name = "ExportTooLargeError";
     tooLargeBrand.mark(this);
   }

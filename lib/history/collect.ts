@@ -118,7 +118,10 @@ async function hourly(ctx: CollectContext, workspaceId: WorkspaceId, apiKey: str
   const score = await attempt("score", () => api.get("/intelligence/score", {}, options));
   const ranking = await attempt("ranking", () => api.get("/intelligence/ranking", {}, options));
   const kept = await recordScoreAndRanking(ctx.store, workspaceId, score, ranking);
-  for (const [name, read, wasKept] of [["score", score, kept.score], ["ranking", ranking, kept.ranking]] as const) {
+  for (const [name, read, wasKept] of [
+    ["score", score, kept.score],
+    ["ranking", ranking, kept.ranking],
+  ] as const) {
     if (read === undefined) continue;
     (wasKept ? result.recorded : result.known).push(name);
   }
@@ -162,7 +165,10 @@ async function daily(ctx: CollectContext, workspaceId: WorkspaceId, apiKey: stri
     if (!(await keptOn("platforms", date))) {
       const platforms = await attempt(`platforms:${date}`, () => platformsInsight(ictx, range));
       if (platforms) {
-        const data = { data: platforms.data.map(({ previous: _previous, ...today }) => today), ...(platforms.unreadable ? { unreadable: platforms.unreadable } : {}) };
+        const data = {
+          data: platforms.data.map(({ previous: _previous, ...today }) => today),
+          ...(platforms.unreadable ? { unreadable: platforms.unreadable } : {}),
+        };
         await ctx.store.snapshots.putDailyFigures(workspaceId, { kind: "platforms", date, tz, data });
         result.recorded.push(`platforms:${date}`);
       }

@@ -26,7 +26,10 @@ beforeEach(() => {
   (globalThis as { __waDemoHistory?: Map<unknown, unknown> }).__waDemoHistory?.clear();
 });
 
-const historyPaths = () => sandbox().stats().log.filter((e) => e.path === "/sandbox/history").length;
+const historyPaths = () =>
+  sandbox()
+    .stats()
+    .log.filter((e) => e.path === "/sandbox/history").length;
 
 describe.each(STORE_KINDS)("demo history (%s)", (kind) => {
   it("starts a demo workspace with the sandbox's last 90 days, once, labelled as demo days", async () => {

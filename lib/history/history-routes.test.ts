@@ -17,8 +17,17 @@ const sandbox = upstreamForFile({ visitors: 300 });
 const stores = storesForFile();
 const overrideContext = serverContextPerTest();
 
-type ScoreHistory = { from: string; to: string; tz: string; since: string | null; data: Array<{ at: string; score: number | null; breakdown: Record<string, number | null> }> };
-type RankingHistory = { since: string | null; data: Array<{ at: string; entries: Array<{ rank: number | null; name: string; score: number | null; is_workspace: boolean | null }> }> };
+type ScoreHistory = {
+  from: string;
+  to: string;
+  tz: string;
+  since: string | null;
+  data: Array<{ at: string; score: number | null; breakdown: Record<string, number | null> }>;
+};
+type RankingHistory = {
+  since: string | null;
+  data: Array<{ at: string; entries: Array<{ rank: number | null; name: string; score: number | null; is_workspace: boolean | null }> }>;
+};
 
 let pro: string;
 let free: string;
@@ -147,7 +156,13 @@ describe.each(STORE_KINDS)("history (%s)", (kind) => {
     const { store } = await useStore(kind);
     const ws = (await store.workspaces.workspaceForKey(DEMO_KEYS.pro)).id;
     const snap = (iso: string, score: number) =>
-      store.snapshots.recordScore(ws, { at: Date.parse(iso), score, direction: null, change: null, breakdown: { visibility: 1, sentiment: 2, authority: 3, coverage: 4 } });
+      store.snapshots.recordScore(ws, {
+        at: Date.parse(iso),
+        score,
+        direction: null,
+        change: null,
+        breakdown: { visibility: 1, sentiment: 2, authority: 3, coverage: 4 },
+      });
     await snap("2026-11-03T00:00:00Z", 50);
     await snap("2026-11-01T00:00:00Z", 48);
     await snap("2026-11-06T00:00:00Z", 55);
@@ -196,7 +211,9 @@ describe.each(STORE_KINDS)("history (%s)", (kind) => {
     await store.snapshots.putDailyFigures(ws, { kind: "overview:30d", date: "2026-11-02", tz: "UTC", data: { total_visitors: 30 } });
     await store.snapshots.putDailyFigures(ws, { kind: "overview:30d", date: "2026-11-04", tz: "UTC", data: { total_visitors: 31 } });
     await store.snapshots.putDailyFigures(ws, { kind: "overview:30d", date: "2026-11-04", tz: "Europe/Berlin", data: { total_visitors: 99 } });
-    const res = await callApi<{ data: Array<{ date: string; periods: Record<string, unknown> }> }>("/api/history/overview?from=2026-11-01&to=2026-11-05", { cookie: pro });
+    const res = await callApi<{ data: Array<{ date: string; periods: Record<string, unknown> }> }>("/api/history/overview?from=2026-11-01&to=2026-11-05", {
+      cookie: pro,
+    });
     expect(res.body.data.map((d) => [d.date, d.periods])).toEqual([
       ["2026-11-02", { "7d": { total_visitors: 7 }, "30d": { total_visitors: 30 } }],
       ["2026-11-04", { "30d": { total_visitors: 31 } }],

@@ -112,7 +112,11 @@ describe("two instances sharing one PostgreSQL", () => {
       body: JSON.stringify({ kind: "score_below", threshold: 100, destination_id: destinations.data[0]!.id, cooldown_minutes: 0 }),
     });
     expect(added.status).toBe(201);
-    const moved = await fetch(`${cluster.sandbox.baseUrl.replace(/\/v1$/, "")}/sandbox/clock`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ advance_ms: 86_400_000 }) });
+    const moved = await fetch(`${cluster.sandbox.baseUrl.replace(/\/v1$/, "")}/sandbox/clock`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ advance_ms: 86_400_000 }),
+    });
     expect(moved.status).toBe(200);
     const reads = await Promise.all([a, b].map((base) => fetch(`${base}/api/intelligence/score`, { headers: { cookie } })));
     expect(reads.map((r) => r.status)).toEqual([200, 200]);
@@ -133,7 +137,11 @@ describe("two instances sharing one PostgreSQL", () => {
       const destination = await store.alerts.createDestination(workspace, { kind: "webhook", name: "Slow receiver", url: slow.url, urlHint: "…", secret });
       // Five queued in the store (both instances' senders find them), three tests through both instances.
       for (let i = 0; i < count - 3; i++) {
-        await store.alerts.enqueue(workspace, { dedupeKey: `slow:${i}`, type: "alert.firing", body: { type: "alert.firing", timestamp: new Date().toISOString(), data: { message: `slow ${i}` } } }, [destination.id]);
+        await store.alerts.enqueue(
+          workspace,
+          { dedupeKey: `slow:${i}`, type: "alert.firing", body: { type: "alert.firing", timestamp: new Date().toISOString(), data: { message: `slow ${i}` } } },
+          [destination.id],
+        );
       }
       const [a, b] = cluster.instances.map((i) => i.base) as [string, string];
       const cookie = await signIn(a, { apiKey: DEMO_KEYS.pro });

@@ -91,7 +91,10 @@ const rankingHistoryRoute = defineRoute(
       ...windowOf(range),
       since,
       demo,
-      data: rows.map((r) => ({ at: iso(r.at)!, entries: r.entries.map((e) => ({ rank: e.rank, name: e.name, score: e.score, is_workspace: e.is_workspace })) })),
+      data: rows.map((r) => ({
+        at: iso(r.at)!,
+        entries: r.entries.map((e) => ({ rank: e.rank, name: e.name, score: e.score, is_workspace: e.is_workspace })),
+      })),
     };
   },
 );

@@ -17,12 +17,23 @@ export async function competitorsInsight(ictx: InsightsContext, range: InsightRa
   for (const day of days) {
     for (const c of day.summary.competitors) {
       const t = byName.get(c.name) ?? { name: c.name, mentions: 0, positive: 0, neutral: 0, negative: 0 };
-      byName.set(c.name, { name: c.name, mentions: t.mentions + c.mentions, positive: t.positive + c.positive, neutral: t.neutral + c.neutral, negative: t.negative + c.negative });
+      byName.set(c.name, {
+        name: c.name,
+        mentions: t.mentions + c.mentions,
+        positive: t.positive + c.positive,
+        neutral: t.neutral + c.neutral,
+        negative: t.negative + c.negative,
+      });
     }
   }
   const data = [...byName.values()]
     .sort((a, b) => b.mentions - a.mentions || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    .map((t) => ({ name: t.name, mentions: t.mentions, share: percent(t.mentions, mentions), sentiment: { positive: t.positive, neutral: t.neutral, negative: t.negative } }));
+    .map((t) => ({
+      name: t.name,
+      mentions: t.mentions,
+      share: percent(t.mentions, mentions),
+      sentiment: { positive: t.positive, neutral: t.neutral, negative: t.negative },
+    }));
   const unreadable = unplacedMentions(days, false);
   return { ...windowOf(range), mentions, data, ...(unreadable > 0 ? { unreadable: { count: unreadable } } : {}) };
 }

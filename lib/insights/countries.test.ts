@@ -25,7 +25,8 @@ describe("countryOf", () => {
 });
 
 describe("COUNTRY_DAYS: a visitor whose source or converted cannot be read", () => {
-  const visitor = (v: Partial<Visitor>): Visitor => ({ id: `vis_${Math.random().toString(36).slice(2)}`, first_seen: "2026-11-20T10:00:00Z", country: "CH", city: "Zürich", ...v }) as Visitor;
+  const visitor = (v: Partial<Visitor>): Visitor =>
+    ({ id: `vis_${Math.random().toString(36).slice(2)}`, first_seen: "2026-11-20T10:00:00Z", country: "CH", city: "Zürich", ...v }) as Visitor;
 
   it("is still one of its country's and city's visitors; only the figures that need the field leave it out, and it is counted as unreadable", () => {
     const day = COUNTRY_DAYS.empty();

@@ -87,7 +87,14 @@ export const COUNTRY_DAYS = registerDimension<Visitor, CountryTally, CountryDay>
     return row.source !== undefined && row.converted !== undefined;
   },
   finish: (day) =>
-    [...day].map(([country, t]) => ({ country, visitors: t.visitors, ai: t.ai, conversions: t.conversions, rated: t.rated, cities: [...t.cities].map(([name, [v, c]]) => [name, v, c]) })),
+    [...day].map(([country, t]) => ({
+      country,
+      visitors: t.visitors,
+      ai: t.ai,
+      conversions: t.conversions,
+      rated: t.rated,
+      cities: [...t.cities].map(([name, [v, c]]) => [name, v, c]),
+    })),
 });
 
 /** Each country's figures over `days`. */

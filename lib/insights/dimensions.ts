@@ -73,7 +73,11 @@ export async function dimensionDays<Row, S>(ictx: InsightsContext, dim: Dimensio
       });
     }
     if (!outcome.exact && outcome.total === undefined) {
-      throw finalError({ status: 502, code: "unexpected_response", message: `The Data API did not say how many ${resource.noun} there are, so their figures cannot be checked.` });
+      throw finalError({
+        status: 502,
+        code: "unexpected_response",
+        message: `The Data API did not say how many ${resource.noun} there are, so their figures cannot be checked.`,
+      });
     }
     for (const [k, entry] of outcome.byDimension.get(dim.key) ?? []) found.set(k, entry as DayEntry<S>);
   }

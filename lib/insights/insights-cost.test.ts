@@ -59,7 +59,11 @@ async function load(key: string, routes: readonly string[] = ROUTES, query = RAN
 }
 
 const onFake = <T>(key: string, work: () => Promise<T>) => onFakeTime(work, () => rateBudgetForKey(key).inFlight);
-const upstream = (path: string) => sandbox().stats().log.filter((l) => l.path === `/v1${path}`).map((l) => new URLSearchParams(l.query));
+const upstream = (path: string) =>
+  sandbox()
+    .stats()
+    .log.filter((l) => l.path === `/v1${path}`)
+    .map((l) => new URLSearchParams(l.query));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("insights cost on a Free key (100/min, 10/s)", () => {
@@ -104,7 +108,13 @@ describe("insights cost on a Free key (100/min, 10/s)", () => {
     const five = await onFake(DEMO_KEYS.free, () => load(DEMO_KEYS.free, ["trend", "trend", "trend", "trend", "trend"], WEEK));
     expect(five).toEqual([one, one, one, one, one]);
     expect(sandbox().stats().requests).toBe(once);
-    expect(new Set(sandbox().stats().log.map((l) => l.query)).size).toBe(once);
+    expect(
+      new Set(
+        sandbox()
+          .stats()
+          .log.map((l) => l.query),
+      ).size,
+    ).toBe(once);
   });
 
   it("a 429 storm delays the answers but does not change them", async () => {
@@ -231,7 +241,6 @@ describe("listings that cannot be exact", () => {
     expect(upstream("/visitors").filter((q) => q.get("limit") === "1").length).toBeGreaterThan(300);
   });
 
-
   it("visitors: a listing with unreadable rows is dropped for counting, and the answers stay exact", async () => {
     fresh(DEMO_KEYS.odd);
     const clean = await onFake(DEMO_KEYS.odd, () => load(DEMO_KEYS.odd, ["trend", "sources"], WEEK));
@@ -261,7 +270,10 @@ describe("listings that cannot be exact", () => {
 
   it("countries and questions on odd data: every visitor and mention is in a row or in `unreadable` (a visitor only partly read in both), odd countries are unknown", async () => {
     fresh(DEMO_KEYS.odd);
-    const [cleanCountries, cleanQueries] = (await onFake(DEMO_KEYS.odd, () => load(DEMO_KEYS.odd, ["countries", "queries"]))) as [CountriesInsight, QueriesInsight];
+    const [cleanCountries, cleanQueries] = (await onFake(DEMO_KEYS.odd, () => load(DEMO_KEYS.odd, ["countries", "queries"]))) as [
+      CountriesInsight,
+      QueriesInsight,
+    ];
     fresh(DEMO_KEYS.odd);
     sandbox().setFaults({ oddRate: 0.1, keys: [DEMO_KEYS.odd], paths: ["/visitors", "/mentions"] });
     const [countries, queries] = (await onFake(DEMO_KEYS.odd, () => load(DEMO_KEYS.odd, ["countries", "queries"]))) as [CountriesInsight, QueriesInsight];

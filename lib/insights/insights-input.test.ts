@@ -41,7 +41,20 @@ const BAD: Record<string, string[]> = {
     "2026-11-01T00:00",
     " 2026-11-01",
   ],
-  tz: [...COMMON, "Mars/Olympus_Mons", "+05:30", "GMT+5", "Etc/GMT+14", "UTC\u0000", "Europe/Berlin ", " UTC", "Europe/../Europe/Berlin", "localtime", "posix/Europe/Berlin", "A".repeat(80)],
+  tz: [
+    ...COMMON,
+    "Mars/Olympus_Mons",
+    "+05:30",
+    "GMT+5",
+    "Etc/GMT+14",
+    "UTC\u0000",
+    "Europe/Berlin ",
+    " UTC",
+    "Europe/../Europe/Berlin",
+    "localtime",
+    "posix/Europe/Berlin",
+    "A".repeat(80),
+  ],
   bucket: [...COMMON, "month", "hour", "days", "DAY", "Week", "week "],
 };
 BAD.to = BAD.from!;
@@ -107,7 +120,13 @@ describe("insights: bad from, to, tz and bucket", () => {
   });
 
   it("takes 366 days, leap days, links and zones in any case, and drops unknown parameters", async () => {
-    for (const query of ["from=2025-11-21&to=2026-11-21&bucket=week", "from=2028-02-29&to=2028-03-01", "tz=US/Eastern&from=2026-11-01&to=2026-11-02", "tz=america/new_york&from=2026-11-01&to=2026-11-02", "from=2026-11-01&to=2026-11-02&limit=5&source=bing&__proto__=x"]) {
+    for (const query of [
+      "from=2025-11-21&to=2026-11-21&bucket=week",
+      "from=2028-02-29&to=2028-03-01",
+      "tz=US/Eastern&from=2026-11-01&to=2026-11-02",
+      "tz=america/new_york&from=2026-11-01&to=2026-11-02",
+      "from=2026-11-01&to=2026-11-02&limit=5&source=bing&__proto__=x",
+    ]) {
       const res = await callApi<TrendInsight>(`/api/insights/trend?${query}`, { cookie });
       expect(res.status, `${query}: ${res.text.slice(0, 200)}`).toBe(200);
     }
@@ -199,7 +218,15 @@ describe("insights: the comparison", () => {
     expect(await window("from=2028-02-23&to=2028-02-29&compare=year")).toEqual({ from: "2027-02-23", to: "2027-02-28" });
     expect(await window(`${RANGE}&compare=custom&compare_from=2026-06-10&compare_to=2026-06-16`)).toEqual({ from: "2026-06-10", to: "2026-06-16" });
     const trend = (await callApi<TrendInsight>(`/api/insights/trend?${RANGE}&compare=custom&compare_from=2026-06-10&compare_to=2026-06-16`, { cookie })).body;
-    expect(trend.previous.map((p) => p.start.slice(0, 10))).toEqual(["2026-06-10", "2026-06-11", "2026-06-12", "2026-06-13", "2026-06-14", "2026-06-15", "2026-06-16"]);
+    expect(trend.previous.map((p) => p.start.slice(0, 10))).toEqual([
+      "2026-06-10",
+      "2026-06-11",
+      "2026-06-12",
+      "2026-06-13",
+      "2026-06-14",
+      "2026-06-15",
+      "2026-06-16",
+    ]);
   });
 });
 

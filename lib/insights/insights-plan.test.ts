@@ -63,12 +63,17 @@ async function load(key: string, routes: readonly string[], query: Record<string
 
 /** `meta.total` of a list over UTC dates, asked straight from the sandbox with another key of the workspace. */
 async function total(path: string, from: string, to: string): Promise<number> {
-  const res = await fetch(`${sandbox().baseUrl}${path}?from=${from}T00:00:00.000Z&to=${to}T23:59:59.999Z&limit=1`, { headers: { Authorization: `Bearer ${DEMO_KEYS.limited}` } });
+  const res = await fetch(`${sandbox().baseUrl}${path}?from=${from}T00:00:00.000Z&to=${to}T23:59:59.999Z&limit=1`, {
+    headers: { Authorization: `Bearer ${DEMO_KEYS.limited}` },
+  });
   return ((await res.json()) as { meta: { total: number } }).meta.total;
 }
 
 const pages = (rows: number) => Math.max(1, Math.ceil(rows / 100));
-const sandboxCalls = () => sandbox().stats().log.filter((l) => l.path.startsWith("/v1/"));
+const sandboxCalls = () =>
+  sandbox()
+    .stats()
+    .log.filter((l) => l.path.startsWith("/v1/"));
 
 describe("a widget set costs what its plan says, no more (response cache on)", () => {
   it("every insights route at once: the window's visitors listed once and its mentions once, each page once", async () => {
@@ -100,8 +105,12 @@ describe("a widget set costs what its plan says, no more (response cache on)", (
     await load(DEMO_KEYS.pro, ["trend", "sources", "countries"], range);
     const visitorPages = asked.filter((a) => a.startsWith("/visitors?"));
     expect(new Set(visitorPages).size).toBe(visitorPages.length);
-    expect(visitorPages).toHaveLength(pages(await total("/visitors", "2026-06-01", "2026-06-20")) + pages(await total("/visitors", "2027-06-01", "2027-06-20")));
-    expect(new Set(visitorPages.map((a) => new URLSearchParams(a.split("?")[1]).get("from")))).toEqual(new Set(["2026-06-01T00:00:00.000Z", "2027-06-01T00:00:00.000Z"]));
+    expect(visitorPages).toHaveLength(
+      pages(await total("/visitors", "2026-06-01", "2026-06-20")) + pages(await total("/visitors", "2027-06-01", "2027-06-20")),
+    );
+    expect(new Set(visitorPages.map((a) => new URLSearchParams(a.split("?")[1]).get("from")))).toEqual(
+      new Set(["2026-06-01T00:00:00.000Z", "2027-06-01T00:00:00.000Z"]),
+    );
   });
 });
 
@@ -151,7 +160,10 @@ describe("a list that does not say how many rows it has", () => {
     };
     fresh(DEMO_KEYS.pro, { fetch: withoutTotal });
     const cookie = await sessionCookie(DEMO_KEYS.pro);
-    const res = await onFakeTime(() => callApi<{ error: { code: string; message: string } }>(`/api/insights/queries?${new URLSearchParams(RANGE)}`, { cookie }), () => rateBudgetForKey(DEMO_KEYS.pro).inFlight);
+    const res = await onFakeTime(
+      () => callApi<{ error: { code: string; message: string } }>(`/api/insights/queries?${new URLSearchParams(RANGE)}`, { cookie }),
+      () => rateBudgetForKey(DEMO_KEYS.pro).inFlight,
+    );
     expect(res.status).toBe(502);
     expect(res.body.error).toMatchObject({ code: "unexpected_response", message: expect.stringMatching(/did not say how many mentions/) });
   });

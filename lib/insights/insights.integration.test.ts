@@ -169,7 +169,9 @@ function computeExpected(c: Case) {
     if (moved >= c.from && moved <= c.to) at.push([1, bucketOf(moved)]);
     return at;
   };
-  const trend = [0, 1].map((period) => starts.map((s) => ({ start: firstInstant(plusDays(s, shift * period), c.tz), visitors: 0, ai_visitors: 0, conversions: 0 })));
+  const trend = [0, 1].map((period) =>
+    starts.map((s) => ({ start: firstInstant(plusDays(s, shift * period), c.tz), visitors: 0, ai_visitors: 0, conversions: 0 })),
+  );
   const bySource = [0, 1].map(() => new Map(SOURCES.map((s) => [s, { visitors: 0, conversions: 0 }])));
   const byCountry = [0, 1].map(() => new Map<string, { visitors: number; ai_visitors: number; conversions: number }>());
   const usCities = new Map<string, { city: string; visitors: number; conversions: number }>();
@@ -184,7 +186,11 @@ function computeExpected(c: Case) {
       if (v.converted) s.conversions++;
       const country = /^[A-Z]{2}$/.test(v.country) ? v.country : "unknown";
       const t = byCountry[at[0]]!.get(country) ?? { visitors: 0, ai_visitors: 0, conversions: 0 };
-      byCountry[at[0]]!.set(country, { visitors: t.visitors + 1, ai_visitors: t.ai_visitors + (AI.includes(v.source) ? 1 : 0), conversions: t.conversions + (v.converted ? 1 : 0) });
+      byCountry[at[0]]!.set(country, {
+        visitors: t.visitors + 1,
+        ai_visitors: t.ai_visitors + (AI.includes(v.source) ? 1 : 0),
+        conversions: t.conversions + (v.converted ? 1 : 0),
+      });
       if (at[0] === 0 && country === "US") {
         const city = v.city ?? "unknown";
         const u = usCities.get(city) ?? { city, visitors: 0, conversions: 0 };
@@ -238,11 +244,18 @@ function computeExpected(c: Case) {
     query: [...forms].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))[0]![0],
     mentions: rows.length,
     platforms: Object.fromEntries(PLATFORMS.map((p) => [p, rows.filter((m) => m.platform === p).length])),
-    avg_position: avg(rows.reduce((n, m) => n + m.position, 0), rows.length),
+    avg_position: avg(
+      rows.reduce((n, m) => n + m.position, 0),
+      rows.length,
+    ),
     best_position: Math.min(...rows.map((m) => m.position)),
     worst_position: Math.max(...rows.map((m) => m.position)),
     first_share: pct(rows.filter((m) => m.position === 1).length, rows.length),
-    sentiment: { positive: rows.filter((m) => m.sentiment === "positive").length, neutral: rows.filter((m) => m.sentiment === "neutral").length, negative: rows.filter((m) => m.sentiment === "negative").length },
+    sentiment: {
+      positive: rows.filter((m) => m.sentiment === "positive").length,
+      neutral: rows.filter((m) => m.sentiment === "neutral").length,
+      negative: rows.filter((m) => m.sentiment === "negative").length,
+    },
   });
   return {
     trend: { ...window, compare, bucket, data: trend[0]!, previous: trend[1]! },
@@ -259,7 +272,12 @@ function computeExpected(c: Case) {
           sentiment: { positive: now.positive, neutral: now.neutral, negative: now.negative },
           avg_position: avg(now.sum, now.n),
           ...figures(0, platform),
-          previous: { mentions: before.mentions, sentiment: { positive: before.positive, neutral: before.neutral, negative: before.negative }, avg_position: avg(before.sum, before.n), ...figures(1, platform) },
+          previous: {
+            mentions: before.mentions,
+            sentiment: { positive: before.positive, neutral: before.neutral, negative: before.negative },
+            avg_position: avg(before.sum, before.n),
+            ...figures(1, platform),
+          },
         };
       }),
     },
@@ -268,7 +286,12 @@ function computeExpected(c: Case) {
       mentions: rangeMentions,
       data: [...named.entries()]
         .sort(([a, x], [b, y]) => y.mentions - x.mentions || (a < b ? -1 : 1))
-        .map(([name, t]) => ({ name, mentions: t.mentions, share: pct(t.mentions, rangeMentions), sentiment: { positive: t.positive, neutral: t.neutral, negative: t.negative } })),
+        .map(([name, t]) => ({
+          name,
+          mentions: t.mentions,
+          share: pct(t.mentions, rangeMentions),
+          sentiment: { positive: t.positive, neutral: t.neutral, negative: t.negative },
+        })),
     },
     countries: {
       ...window,
@@ -327,8 +350,18 @@ async function askAll(c: Case, key: string): Promise<Answers> {
   const compared = comparedInsightRoutes();
   const routes = insightRoutes();
   const queryOf = (route: string) =>
-    new URLSearchParams({ from: c.from, to: c.to, tz: c.tz, ...(c.bucket ? { bucket: c.bucket } : {}), ...(compared.includes(route) ? c.comparison : {}), ...EXTRA[route] });
-  const results = await onFakeTime(() => Promise.all(routes.map((r) => callApi(`/api/insights/${r}?${queryOf(r)}`, { cookie }))), () => rateBudgetForKey(key).inFlight);
+    new URLSearchParams({
+      from: c.from,
+      to: c.to,
+      tz: c.tz,
+      ...(c.bucket ? { bucket: c.bucket } : {}),
+      ...(compared.includes(route) ? c.comparison : {}),
+      ...EXTRA[route],
+    });
+  const results = await onFakeTime(
+    () => Promise.all(routes.map((r) => callApi(`/api/insights/${r}?${queryOf(r)}`, { cookie }))),
+    () => rateBudgetForKey(key).inFlight,
+  );
   for (const r of results) expect(r.status, r.text).toBe(200);
   return Object.fromEntries(routes.map((r, i) => [r, results[i]!.body])) as unknown as Answers;
 }
@@ -336,9 +369,21 @@ async function askAll(c: Case, key: string): Promise<Answers> {
 const CASES: Case[] = [
   { name: "UTC, 30 days ending today (day buckets by default)", from: "2026-10-22", to: "2026-11-20", tz: "UTC" },
   { name: "America/New_York (UTC-4/-5), the clocks go back on 2026-11-01", from: "2026-10-19", to: "2026-11-08", tz: "America/New_York" },
-  { name: "Europe/Berlin, weeks from a Wednesday (clipped), the clocks go back on 2026-10-25", from: "2026-10-14", to: "2026-11-10", tz: "Europe/Berlin", bucket: "week" },
+  {
+    name: "Europe/Berlin, weeks from a Wednesday (clipped), the clocks go back on 2026-10-25",
+    from: "2026-10-14",
+    to: "2026-11-10",
+    tz: "Europe/Berlin",
+    bucket: "week",
+  },
   { name: "Asia/Kolkata (UTC+5:30), 90 days (week buckets by default)", from: "2026-08-03", to: "2026-10-31", tz: "Asia/Kolkata" },
-  { name: "Australia/Adelaide (UTC+9:30/+10:30), the clocks go forward on 2026-10-04", from: "2026-09-21", to: "2026-10-18", tz: "Australia/Adelaide", bucket: "day" },
+  {
+    name: "Australia/Adelaide (UTC+9:30/+10:30), the clocks go forward on 2026-10-04",
+    from: "2026-09-21",
+    to: "2026-10-18",
+    tz: "Australia/Adelaide",
+    bucket: "day",
+  },
   // The sandbox's data covers the 200 days before its "now": a range a year later compares with it.
   { name: "UTC, 20 days of next June against the same days a year before", from: "2027-06-01", to: "2027-06-20", tz: "UTC", comparison: { compare: "year" } },
   {
@@ -372,7 +417,11 @@ describe("every insights number against the sandbox's rows, bucketed independent
   it("every route of the table has an answer computed here", () => {
     expect(insightRoutes().sort()).toEqual([...ROUTE_NAMES].sort());
     const e = expected(CASES[0]!);
-    expect(Object.keys(e).filter((k) => k !== "queriesOf").sort()).toEqual([...ROUTE_NAMES].sort());
+    expect(
+      Object.keys(e)
+        .filter((k) => k !== "queriesOf")
+        .sort(),
+    ).toEqual([...ROUTE_NAMES].sort());
   });
 
   it("the oracle has data in every case (so an all-zero answer could not pass)", () => {
@@ -411,12 +460,20 @@ describe("every insights number against the sandbox's rows, bucketed independent
       // figure once (and the countries, which only a listing gives, list the window once);
       // listing reads the window's visitors in pages of 100, each page once, one listing per run
       // of consecutive days.
-      const asked = sandbox().stats().log.filter((l) => l.path === "/v1/visitors").map((l) => new URLSearchParams(l.query));
+      const asked = sandbox()
+        .stats()
+        .log.filter((l) => l.path === "/v1/visitors")
+        .map((l) => new URLSearchParams(l.query));
       const pages = asked.filter((q) => q.get("limit") === "100");
       const counted = asked.filter((q) => q.get("limit") === "1");
       const [cf, ct] = [e.trend.compare.from, e.trend.compare.to];
       const touching = cf <= plusDays(c.to, 1) && plusDays(ct, 1) >= c.from;
-      const runs = touching ? [[cf < c.from ? cf : c.from, ct > c.to ? ct : c.to]] : [[cf, ct], [c.from, c.to]];
+      const runs = touching
+        ? [[cf < c.from ? cf : c.from, ct > c.to ? ct : c.to]]
+        : [
+            [cf, ct],
+            [c.from, c.to],
+          ];
       expect(pages).toHaveLength(runs.reduce((n, [from, to]) => n + Math.max(1, Math.ceil(visitorsIn(from!, to!, c.tz) / 100)), 0));
       expect(new Set(pages.map((q) => `${q.get("from")} ${q.get("offset")}`)).size).toBe(pages.length);
       // trend: per bucket and period all, converted and the four AI sources; sources: per period
@@ -431,7 +488,11 @@ describe("every insights number against the sandbox's rows, bucketed independent
     const c = CASES[0]!;
     const range = `from=${c.from}&to=${c.to}&tz=${c.tz}`;
     const [claude, never] = await onFakeTime(
-      () => Promise.all([callApi<QueriesInsight>(`/api/insights/queries?${range}&platform=claude`, { cookie }), callApi<QueriesInsight>(`/api/insights/queries?${range}&never_first=true`, { cookie })]),
+      () =>
+        Promise.all([
+          callApi<QueriesInsight>(`/api/insights/queries?${range}&platform=claude`, { cookie }),
+          callApi<QueriesInsight>(`/api/insights/queries?${range}&never_first=true`, { cookie }),
+        ]),
       () => rateBudgetForKey(DEMO_KEYS.pro).inFlight,
     );
     expect(claude.body.data).toEqual(expected(c).queriesOf("claude"));

@@ -53,7 +53,9 @@ describe("a listing over the cap", () => {
       const res = await ask<ErrorJson>(route);
       expect(res.status, route).toBe(422);
       expect(res.body.error.code).toBe("listing_too_large");
-      expect(res.body.error.message).toMatch(/^The Data API has 100,000,000,000 mentions in \d+ \w{3,4} – 20 Nov 2026, more than the 100,000 the insights read for one answer\. Choose a shorter range\.$/);
+      expect(res.body.error.message).toMatch(
+        /^The Data API has 100,000,000,000 mentions in \d+ \w{3,4} – 20 Nov 2026, more than the 100,000 the insights read for one answer\. Choose a shorter range\.$/,
+      );
     }
     // No listing went past its first page.
     expect(calls("/mentions").every((q) => q.get("offset") === "0")).toBe(true);

@@ -14,13 +14,24 @@ import { sourceFigures, type SourceFigures } from "./sources";
 export type Platform = (typeof PLATFORMS)[number];
 export type PlatformPrevious = SourceFigures & { mentions: number; sentiment: Sentiments; avg_position: number | null };
 export type PlatformRow = PlatformPrevious & { platform: Platform; previous: PlatformPrevious };
-export type PlatformsInsight = { from: string; to: string; tz: string; compare: { from: string; to: string }; data: PlatformRow[]; unreadable?: { count: number } };
+export type PlatformsInsight = {
+  from: string;
+  to: string;
+  tz: string;
+  compare: { from: string; to: string };
+  data: PlatformRow[];
+  unreadable?: { count: number };
+};
 
 /** One platform's mentions over some days: count, sentiment split, average known position. */
 function mentionFigures(days: ReadonlyArray<DayEntry<MentionDay>>, p: number): { mentions: number; sentiment: Sentiments; avg_position: number | null } {
   const t = { mentions: 0, positive: 0, neutral: 0, negative: 0, positionSum: 0, positions: 0 };
   for (const d of days) for (const k of Object.keys(t) as Array<keyof typeof t>) t[k] += d.summary.platforms[p]![k];
-  return { mentions: t.mentions, sentiment: { positive: t.positive, neutral: t.neutral, negative: t.negative }, avg_position: mean(t.positionSum, t.positions) };
+  return {
+    mentions: t.mentions,
+    sentiment: { positive: t.positive, neutral: t.neutral, negative: t.negative },
+    avg_position: mean(t.positionSum, t.positions),
+  };
 }
 
 export async function platformsInsight(ictx: InsightsContext, range: InsightRange): Promise<PlatformsInsight> {

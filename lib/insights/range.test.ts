@@ -132,8 +132,8 @@ describe("resolveRange: the comparison period", () => {
   });
 
   it("custom of another length: a 400 naming compare_to", () => {
-    expect(() => resolveRange({ tz: "UTC", from: "2026-11-01", to: "2026-11-10", compare: "custom", compare_from: "2026-10-01", compare_to: "2026-10-05" }, NOW)).toThrow(
-      expect.objectContaining({ status: 400, param: "compare_to" }),
-    );
+    expect(() =>
+      resolveRange({ tz: "UTC", from: "2026-11-01", to: "2026-11-10", compare: "custom", compare_from: "2026-10-01", compare_to: "2026-10-05" }, NOW),
+    ).toThrow(expect.objectContaining({ status: 400, param: "compare_to" }));
   });
 });

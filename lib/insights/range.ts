@@ -43,7 +43,6 @@ export type InsightRange = {
   windows: DaySpan[];
 };
 
-
 /** `count` consecutive days from day number `first`, each with its instants in `tz`. */
 function daysFrom(first: number, count: number, tz: string): Day[] {
   const days: Day[] = [];
@@ -87,7 +86,6 @@ function yearBefore(day: number): number {
   const last = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
   return Date.UTC(year, month, Math.min(date, last)) / DAY_MS;
 }
-
 
 /** Index ranges of the buckets over `count` days from day number `first`: every day, or ISO weeks from Monday. */
 function bucketBounds(first: number, count: number, bucket: InsightBucket): Array<[number, number]> {

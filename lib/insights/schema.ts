@@ -4,7 +4,15 @@
 // parsing (lib/range) and its prefetch alike; the range's rules (`insightsRangeProblem`) are the
 // history's too (lib/history/schema.ts).
 import { z } from "zod";
-import { INSIGHT_BUCKETS, INSIGHT_COMPARISONS, INSIGHTS_DAY_BUCKETS_LIMIT_DAYS, INSIGHTS_MAX_DAYS, PLATFORMS, type InsightBucket, type InsightComparison } from "@/lib/data-api/constants";
+import {
+  INSIGHT_BUCKETS,
+  INSIGHT_COMPARISONS,
+  INSIGHTS_DAY_BUCKETS_LIMIT_DAYS,
+  INSIGHTS_MAX_DAYS,
+  PLATFORMS,
+  type InsightBucket,
+  type InsightComparison,
+} from "@/lib/data-api/constants";
 import { calendarDayNumber, enumParam, timeZoneParam } from "@/lib/data-api/params";
 
 export const calendarDateParam = (name: string) =>
@@ -100,7 +108,6 @@ export function comparisonProblem(v: CompareShapeOutput, rangeDays: number | und
   }
   return null;
 }
-
 
 /** What is wrong with a range of calendar days (both inclusive), named on `from`; null when it is fine. */
 export function insightsRangeProblem(fromDay: number, toDay: number): string | null {

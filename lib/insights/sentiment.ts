@@ -14,7 +14,11 @@ import { isoStart, windowOf } from "./figures";
 export type SentimentPoint = Sentiments & { start: string; platforms: Record<Platform, Sentiments> };
 export type SentimentInsight = { from: string; to: string; tz: string; bucket: InsightBucket; data: SentimentPoint[]; unreadable?: { count: number } };
 
-const sum = (a: Sentiments, b: Sentiments): Sentiments => ({ positive: a.positive + b.positive, neutral: a.neutral + b.neutral, negative: a.negative + b.negative });
+const sum = (a: Sentiments, b: Sentiments): Sentiments => ({
+  positive: a.positive + b.positive,
+  neutral: a.neutral + b.neutral,
+  negative: a.negative + b.negative,
+});
 const none = (): Sentiments => ({ positive: 0, neutral: 0, negative: 0 });
 
 export async function sentimentInsight(ictx: InsightsContext, range: InsightRange): Promise<SentimentInsight> {
@@ -24,7 +28,11 @@ export async function sentimentInsight(ictx: InsightsContext, range: InsightRang
     // Buckets are consecutive runs of the range's days, in order.
     const own: MentionDay[] = days.slice(next, (next += bucket.days.length)).map((d) => d.summary);
     const platforms = PLATFORMS.map((_, p) => own.reduce((t, d) => sum(t, d.platforms[p]!), none()));
-    return { start: isoStart(bucket), ...platforms.reduce(sum, none()), platforms: Object.fromEntries(PLATFORMS.map((name, p) => [name, platforms[p]!])) as Record<Platform, Sentiments> };
+    return {
+      start: isoStart(bucket),
+      ...platforms.reduce(sum, none()),
+      platforms: Object.fromEntries(PLATFORMS.map((name, p) => [name, platforms[p]!])) as Record<Platform, Sentiments>,
+    };
   });
   // As /insights/platforms: a mention with no readable time or no known platform is in no bucket's split.
   const unreadable = unplacedMentions(days, true);

@@ -14,7 +14,12 @@ export type SourcesInsight = { from: string; to: string; tz: string; compare: { 
 /** Visitors and conversions of each of `sources` over each period, as [current, previous] figures. */
 export async function sourceFigures(ictx: InsightsContext, range: InsightRange, sources: readonly Source[]): Promise<Array<[SourceFigures, SourceFigures]>> {
   const periods: DaySpan[] = [range.current, range.previous];
-  const cells = sources.flatMap((source) => periods.flatMap((span) => [{ span, source }, { span, source, converted: true as const }]));
+  const cells = sources.flatMap((source) =>
+    periods.flatMap((span) => [
+      { span, source },
+      { span, source, converted: true as const },
+    ]),
+  );
   const counts = await visitorCounts(ictx, range.windows, cells);
   const figures = (at: number): SourceFigures => {
     const [visitors, conversions] = [counts[at]!, counts[at + 1]!];

@@ -8,7 +8,15 @@ import { isoStart, windowOf } from "./figures";
 import { visitorCounts, type VisitorCell } from "./visitors";
 
 export type TrendPoint = { start: string; visitors: number; ai_visitors: number; conversions: number };
-export type TrendInsight = { from: string; to: string; tz: string; compare: { from: string; to: string }; bucket: InsightBucket; data: TrendPoint[]; previous: TrendPoint[] };
+export type TrendInsight = {
+  from: string;
+  to: string;
+  tz: string;
+  compare: { from: string; to: string };
+  bucket: InsightBucket;
+  data: TrendPoint[];
+  previous: TrendPoint[];
+};
 
 /** A bucket's figures: all visitors, converted ones, then one per AI source (summed into ai_visitors). */
 const cellsOf = (span: DaySpan): VisitorCell[] => [{ span }, { span, converted: true }, ...AI_SOURCES.map((source) => ({ span, source }))];

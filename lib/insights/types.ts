@@ -50,4 +50,3 @@ export type InsightsContext = {
   /** How long to keep a figure whose days end at `endMs`: hours once closed, seconds while open. */
   ttlFor: (endMs: number) => number;
 };
-

@@ -114,7 +114,11 @@ function countCell(ictx: InsightsContext, cell: VisitorCell, options: { fresh?: 
       );
       const total = page.meta.total;
       if (total === undefined) {
-        throw new DataApiError({ status: 502, code: "unexpected_response", message: "The Data API did not say how many visitors match, so this figure cannot be counted." });
+        throw new DataApiError({
+          status: 502,
+          code: "unexpected_response",
+          message: "The Data API did not say how many visitors match, so this figure cannot be counted.",
+        });
       }
       await ictx.store.set(key, total, ictx.ttlFor(cell.span.endMs));
       return total;
@@ -276,7 +280,8 @@ export async function visitorCounts(ictx: InsightsContext, windows: readonly Day
     const missing = all.filter((d) => !entries.has(dayKey(d)) && open.some((c) => c.span.startMs <= d.startMs && d.endMs <= c.span.endMs));
     if (pass < 3 && missing.length > 0) {
       const listed = await listingsOf(ictx, windows, missing, open);
-      for (const l of listed) for (const [k, v] of (l?.kind === "listed" && l.byDimension.get(VISITOR_DAYS.key)) || []) entries.set(k, v as DayEntry<VisitorDay>);
+      for (const l of listed)
+        for (const [k, v] of (l?.kind === "listed" && l.byDimension.get(VISITOR_DAYS.key)) || []) entries.set(k, v as DayEntry<VisitorDay>);
       // A listing that could not be exact leaves its days to counting.
       if (listed.every((l) => l?.kind === "listed" && l.byDimension.has(VISITOR_DAYS.key))) continue;
     }

@@ -58,7 +58,11 @@ const changed = (noun: RowNoun) =>
   });
 
 const noTotal = (noun: RowNoun) =>
-  finalError({ status: 502, code: "unexpected_response", message: `The Data API did not say how many ${noun.singular}s there are, so the list cannot be checked.` });
+  finalError({
+    status: 502,
+    code: "unexpected_response",
+    message: `The Data API did not say how many ${noun.singular}s there are, so the list cannot be checked.`,
+  });
 
 /**
  * The rows of one list that `keep` holds, with their places in it; read once, and once more fresh

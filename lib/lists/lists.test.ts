@@ -96,7 +96,11 @@ async function frequent(): Promise<{ mentions: Mention[]; question: string; comp
 }
 
 describe("which mentions the dashboard's filters keep", () => {
-  const mention = (query: string | undefined, competitors?: string[]): Mention => ({ id: "men_1", query, ...(competitors ? { competitors_mentioned: competitors } : {}) });
+  const mention = (query: string | undefined, competitors?: string[]): Mention => ({
+    id: "men_1",
+    query,
+    ...(competitors ? { competitors_mentioned: competitors } : {}),
+  });
 
   it("a question: trimmed and case-folded on both sides; a mention without one matches none", () => {
     const keep = mentionMatcher({ query: "  Best Analytics Tool for SaaS? " });
@@ -169,7 +173,9 @@ describe("GET /api/mentions?competitor=", () => {
     // Names are compared as sent: another case is another name.
     const other = await get<Page<Mention>>(`/api/mentions?${RANGE}&competitor=${encodeURIComponent(competitor.toUpperCase())}`);
     expect(other.body.meta.total).toBe(mentions.filter((m) => (m.competitors_mentioned ?? []).includes(competitor.toUpperCase())).length);
-    const both = await get<Page<Mention>>(`/api/mentions?${RANGE}&competitor=${encodeURIComponent(competitor)}&query=${encodeURIComponent(question)}&limit=100`);
+    const both = await get<Page<Mention>>(
+      `/api/mentions?${RANGE}&competitor=${encodeURIComponent(competitor)}&query=${encodeURIComponent(question)}&limit=100`,
+    );
     expect(ids(both.body.data)).toEqual(ids(naming.filter((m) => sameQuestion(m, question))));
   });
 });
@@ -177,7 +183,9 @@ describe("GET /api/mentions?competitor=", () => {
 describe("the count on the list is the figure that opened it", () => {
   it.each(["UTC", "Europe/Berlin"])("each question of /insights/queries and each competitor of /insights/competitors, over 30 days in %s", async (tz) => {
     const insights = `from=${FROM}&to=${TO}&tz=${encodeURIComponent(tz)}`;
-    const queries = await get<{ data: Array<{ key: string; query: string; mentions: number; platforms: Record<string, number> }> }>(`/api/insights/queries?${insights}`);
+    const queries = await get<{ data: Array<{ key: string; query: string; mentions: number; platforms: Record<string, number> }> }>(
+      `/api/insights/queries?${insights}`,
+    );
     const competitors = await get<{ data: Array<{ name: string; mentions: number }> }>(`/api/insights/competitors?${insights}`);
     expect(queries.body.data.length).toBeGreaterThan(2);
     expect(competitors.body.data.length).toBeGreaterThan(2);
@@ -284,7 +292,9 @@ describe("bounded: never a partial list", () => {
     const mentions = await get<ErrorJson>(`/api/mentions?${RANGE}&query=anything`);
     expect(mentions.status).toBe(422);
     expect(mentions.body.error.code).toBe("listing_too_large");
-    expect(mentions.body.error.message).toMatch(/^The Data API has [\d,]+ mentions in this range for these filters, more than the 300 the dashboard reads to filter them by question or competitor\. Choose a shorter range\.$/);
+    expect(mentions.body.error.message).toMatch(
+      /^The Data API has [\d,]+ mentions in this range for these filters, more than the 300 the dashboard reads to filter them by question or competitor\. Choose a shorter range\.$/,
+    );
     expect(upstreamQueries().map((q) => q.get("offset"))).toEqual(["0"]);
 
     // The four AI platforms' visitors of all time: a cap each list is under, and all four together over.

@@ -54,6 +54,7 @@ export function serverApi(session: Session): ApiTransport {
 export function prefetchApi(session: Session): ApiTransport {
   const api = serverApi(session);
   return {
-    get: (path, input, options) => api.get(path, input, options).catch((thrown: unknown) => streamedFailure(errorForBrowser(thrown, reads[path]!.subject).error) as never),
+    get: (path, input, options) =>
+      api.get(path, input, options).catch((thrown: unknown) => streamedFailure(errorForBrowser(thrown, reads[path]!.subject).error) as never),
   };
 }

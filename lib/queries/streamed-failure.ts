@@ -44,7 +44,10 @@ export function failedStatus(value: unknown): number | undefined {
  */
 export function rejectingFailures<T>(source: PromiseLike<T>): PromiseLike<T> {
   return {
-    then<A = T, B = never>(onFulfilled?: ((value: T) => A | PromiseLike<A>) | null, onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): PromiseLike<A | B> {
+    then<A = T, B = never>(
+      onFulfilled?: ((value: T) => A | PromiseLike<A>) | null,
+      onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+    ): PromiseLike<A | B> {
       return new Promise<A | B>((resolve, reject) => {
         const fail = (reason: unknown) => {
           if (!onRejected) return reject(reason);

@@ -29,7 +29,13 @@ beforeEach(() => {
   sandbox().setFaults({});
 });
 
-const sessionOf = (apiKey: string): Session => ({ apiKey, environment: "test", keyHint: maskKey(apiKey), sessionId: "s_test", expiresAt: Date.now() + 3_600_000 });
+const sessionOf = (apiKey: string): Session => ({
+  apiKey,
+  environment: "test",
+  keyHint: maskKey(apiKey),
+  sessionId: "s_test",
+  expiresAt: Date.now() + 3_600_000,
+});
 
 /** A browser's QueryClient, recording what reaches its cache's error handler. */
 function browserClient() {
@@ -63,7 +69,9 @@ describe("a page's streamed prefetch", () => {
 
     const { state: settled, onError } = await streamedTo(state, options.queryKey);
     expect(performance.now() - started).toBeGreaterThanOrEqual(400);
-    const direct = (await (await fetch(`${sandbox().baseUrl}/analytics/overview?period=7d`, { headers: { Authorization: `Bearer ${DEMO_KEYS.pro}` } })).json()) as {
+    const direct = (await (
+      await fetch(`${sandbox().baseUrl}/analytics/overview?period=7d`, { headers: { Authorization: `Bearer ${DEMO_KEYS.pro}` } })
+    ).json()) as {
       visitors: { total: number };
     };
     expect(settled.status).toBe("success");
@@ -85,7 +93,11 @@ describe("a page's streamed prefetch", () => {
     const bff = await callApi<ErrorJson>(`/api${path}`, { cookie: await sessionCookie(key) });
     const error = state.error as DataApiError;
     expect(state.status).toBe("error");
-    expect({ status: error.status, code: error.code, message: error.message }).toEqual({ status: bff.status, code: bff.body.error.code, message: bff.body.error.message });
+    expect({ status: error.status, code: error.code, message: error.message }).toEqual({
+      status: bff.status,
+      code: bff.body.error.code,
+      message: bff.body.error.message,
+    });
     expect(error.requestId).toMatch(/^req_[0-9a-f]+$/);
     expect(onError).toHaveBeenCalledWith(error, expect.anything());
   });

@@ -60,11 +60,13 @@ export function useViewWrites() {
   const queryClient = useQueryClient();
   const settle = () => queryClient.invalidateQueries({ queryKey: VIEWS_KEY });
   const save = useMutation({
-    mutationFn: (view: { name: string; path: string; query: Record<string, string> }) => saying("Saving the view", async () => (await sendJson<SavedView>("POST", "/api/views", view))!),
+    mutationFn: (view: { name: string; path: string; query: Record<string, string> }) =>
+      saying("Saving the view", async () => (await sendJson<SavedView>("POST", "/api/views", view))!),
     onSettled: settle,
   });
   const rename = useMutation({
-    mutationFn: ({ id, name }: { id: string; name: string }) => saying("Renaming the view", async () => (await sendJson<SavedView>("PATCH", viewUrl(id), { name }))!),
+    mutationFn: ({ id, name }: { id: string; name: string }) =>
+      saying("Renaming the view", async () => (await sendJson<SavedView>("PATCH", viewUrl(id), { name }))!),
     onSettled: settle,
   });
   const remove = useMutation({

@@ -15,7 +15,14 @@ export type Watching = "off" | "on" | "paused";
 export type LinkedKey = { id: string; key_hint: string; linked_at: string; current: boolean };
 /** What deleting everything would delete, counted. */
 export type Kept = { snapshots: number; notes: number; views: number; alert_destinations: number; alert_rules: number; kept_key: boolean; activity: number };
-export type WorkspaceInfo = { watching: Watching; paused_reason?: string; linked_keys: LinkedKey[]; history_since: string | null; time_zone: string; kept: Kept };
+export type WorkspaceInfo = {
+  watching: Watching;
+  paused_reason?: string;
+  linked_keys: LinkedKey[];
+  history_since: string | null;
+  time_zone: string;
+  kept: Kept;
+};
 
 export const WORKSPACE_KEY = ["workspace"] as const;
 
@@ -72,7 +79,9 @@ export function useStartWatching() {
 }
 
 /** DELETE /api/workspace/keys/{id}: the key's link goes, and everyone signed in with it is signed out. */
-export const unlinkKey = async (key: LinkedKey) => void (await write("DELETE", `/api/workspace/keys/${encodeURIComponent(key.id)}`, `The key ${key.key_hint} could not be unlinked. Try again.`));
+export const unlinkKey = async (key: LinkedKey) =>
+  void (await write("DELETE", `/api/workspace/keys/${encodeURIComponent(key.id)}`, `The key ${key.key_hint} could not be unlinked. Try again.`));
 
 /** DELETE /api/workspace {confirm: "delete"}: everything kept for the workspace goes, and this session ends. */
-export const deleteEverythingKept = async () => void (await write("DELETE", "/api/workspace", "What is kept could not be deleted. Try again.", { confirm: "delete" }));
+export const deleteEverythingKept = async () =>
+  void (await write("DELETE", "/api/workspace", "What is kept could not be deleted. Try again.", { confirm: "delete" }));

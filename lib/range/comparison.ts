@@ -53,7 +53,11 @@ export function yearEarlier(date: string): string {
 export const yearBeforeRange = (range: DateRange): DateRange => ({ from: yearEarlier(range.from), to: yearEarlier(range.to), tz: range.tz });
 
 /** The custom window starting on `from` with as many days as the range. */
-export const customWindowFrom = (range: DateRange, from: string): DateRange => ({ from, to: addDays(from, daysBetween(range.from, range.to) - 1), tz: range.tz });
+export const customWindowFrom = (range: DateRange, from: string): DateRange => ({
+  from,
+  to: addDays(from, daysBetween(range.from, range.to) - 1),
+  tz: range.tz,
+});
 
 /** The window a comparison stands for, for `range`. */
 export function comparisonWindow(range: DateRange, comparison: Comparison): DateRange {

@@ -36,7 +36,13 @@ async function targets(): Promise<Target[]> {
     // Next answers HEAD with GET's handler where a file has none of its own.
     const methods = exported.includes("GET") && !exported.includes("HEAD") ? [...exported, "HEAD" as const] : exported;
     for (const method of methods) {
-      out.push({ label: `${method} /api/${segments.join("/")}`, url: `${ORIGIN}/api/${segments.join("/")}?format=csv`, params, method, handler: (mod[method] ?? mod.GET)! });
+      out.push({
+        label: `${method} /api/${segments.join("/")}`,
+        url: `${ORIGIN}/api/${segments.join("/")}?format=csv`,
+        params,
+        method,
+        handler: (mod[method] ?? mod.GET)!,
+      });
     }
   }
   return out;
@@ -52,7 +58,29 @@ describe("cross-site requests to /api", () => {
   it("the routes come from the source: every route file under app/api", async () => {
     const all = await targets();
     const labels = all.map((t) => t.label);
-    for (const expected of ["GET /api/export/visitors", "HEAD /api/export/mentions", "POST /api/session", "DELETE /api/session", "GET /api/health", "GET /api/insights/trend", "GET /api/visitors/vis_abc/timeline", "POST /api/export/cancel", "GET /api/workspace", "POST /api/workspace/keys", "PUT /api/workspace/watch", "DELETE /api/workspace/watch", "GET /api/views", "POST /api/views", "PATCH /api/views/vis_abc", "DELETE /api/views/vis_abc", "GET /api/annotations", "POST /api/annotations", "PATCH /api/annotations/vis_abc", "DELETE /api/annotations/vis_abc", "GET /api/no/such/route"]) {
+    for (const expected of [
+      "GET /api/export/visitors",
+      "HEAD /api/export/mentions",
+      "POST /api/session",
+      "DELETE /api/session",
+      "GET /api/health",
+      "GET /api/insights/trend",
+      "GET /api/visitors/vis_abc/timeline",
+      "POST /api/export/cancel",
+      "GET /api/workspace",
+      "POST /api/workspace/keys",
+      "PUT /api/workspace/watch",
+      "DELETE /api/workspace/watch",
+      "GET /api/views",
+      "POST /api/views",
+      "PATCH /api/views/vis_abc",
+      "DELETE /api/views/vis_abc",
+      "GET /api/annotations",
+      "POST /api/annotations",
+      "PATCH /api/annotations/vis_abc",
+      "DELETE /api/annotations/vis_abc",
+      "GET /api/no/such/route",
+    ]) {
       expect(labels).toContain(expected);
     }
     expect(new Set(labels).size).toBe(labels.length);

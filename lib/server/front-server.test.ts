@@ -8,7 +8,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { rawRequest, rawUpload } from "@/e2e/helpers/raw-http";
 import { MAX_BODY_BYTES } from "./body-limit";
 import { PEER_ADDRESS_HEADER } from "./client-address";
-import { checkRequest, createFrontServer, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, LINGER_MAX_BYTES, LINGER_MS, NOT_FOUND_PATH, writeMethods } from "./front-server";
+import {
+  checkRequest,
+  createFrontServer,
+  HEADERS_TIMEOUT_MS,
+  KEEP_ALIVE_TIMEOUT_MS,
+  LINGER_MAX_BYTES,
+  LINGER_MS,
+  NOT_FOUND_PATH,
+  writeMethods,
+} from "./front-server";
 import { apiRouteFiles, isCatchAll, routeModule, WRITE_METHODS } from "@/testing/api-routes";
 
 let server: Server;
@@ -38,7 +47,9 @@ type Seen = { method: string; url: string; peer: string | null; bodyBytes: numbe
 
 describe("front server", () => {
   it("passes the socket's address on, replacing any copy the client sent", async () => {
-    const res = await send(`GET /api/visitors HTTP/1.1\r\n${PEER_ADDRESS_HEADER}: 203.0.113.9\r\n${PEER_ADDRESS_HEADER}: 198.51.100.1`, { localAddress: "127.0.0.77" });
+    const res = await send(`GET /api/visitors HTTP/1.1\r\n${PEER_ADDRESS_HEADER}: 203.0.113.9\r\n${PEER_ADDRESS_HEADER}: 198.51.100.1`, {
+      localAddress: "127.0.0.77",
+    });
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body)).toEqual({ method: "GET", url: "/api/visitors", peer: "127.0.0.77", bodyBytes: 0 });
   });
@@ -101,7 +112,33 @@ describe("front server", () => {
   });
 
   it("lets ordinary requests through unchanged", async () => {
-    for (const line of ["GET /visitors?source=chatgpt", "HEAD /", "POST /api/session", "DELETE /api/session", "POST /api/export/cancel?id=exp_x", "POST /api/workspace/keys", "PUT /api/workspace/watch", "DELETE /api/workspace/watch", "POST /api/views", "PATCH /api/views/view_x", "DELETE /api/views/view_x", "POST /api/annotations", "PATCH /api/annotations/ann_x", "DELETE /api/annotations/ann_x", "POST /api/alerts/destinations", "DELETE /api/alerts/destinations/dst_x", "POST /api/alerts/destinations/dst_x/test", "POST /api/alerts/rules", "PATCH /api/alerts/rules/rule_x", "DELETE /api/alerts/rules/rule_x", "POST /api/alerts/deliveries/dlv_x/retry", "PUT /api/alerts/digest", "POST /api/alerts/digest/send", "GET /api/visitors/vis_a%2Fb", "GET /_next/static/chunks/a.js"]) {
+    for (const line of [
+      "GET /visitors?source=chatgpt",
+      "HEAD /",
+      "POST /api/session",
+      "DELETE /api/session",
+      "POST /api/export/cancel?id=exp_x",
+      "POST /api/workspace/keys",
+      "PUT /api/workspace/watch",
+      "DELETE /api/workspace/watch",
+      "POST /api/views",
+      "PATCH /api/views/view_x",
+      "DELETE /api/views/view_x",
+      "POST /api/annotations",
+      "PATCH /api/annotations/ann_x",
+      "DELETE /api/annotations/ann_x",
+      "POST /api/alerts/destinations",
+      "DELETE /api/alerts/destinations/dst_x",
+      "POST /api/alerts/destinations/dst_x/test",
+      "POST /api/alerts/rules",
+      "PATCH /api/alerts/rules/rule_x",
+      "DELETE /api/alerts/rules/rule_x",
+      "POST /api/alerts/deliveries/dlv_x/retry",
+      "PUT /api/alerts/digest",
+      "POST /api/alerts/digest/send",
+      "GET /api/visitors/vis_a%2Fb",
+      "GET /_next/static/chunks/a.js",
+    ]) {
       const res = await send(`${line} HTTP/1.1\r\nContent-Length: 0`);
       expect(res.status, line).toBe(200);
     }
@@ -146,7 +183,10 @@ describe("request bodies over the limit", () => {
   it("a chunked body within the limit reaches the app whole; one byte over is a 413; a declared body at the limit passes", async () => {
     const body = "x".repeat(MAX_BODY_BYTES);
     const chunkedBody = (text: string) =>
-      [text.slice(0, 1000), text.slice(1000, 2500), text.slice(2500)].filter(Boolean).map((part) => `${part.length.toString(16)}\r\n${part}\r\n`).join("") + "0\r\n\r\n";
+      [text.slice(0, 1000), text.slice(1000, 2500), text.slice(2500)]
+        .filter(Boolean)
+        .map((part) => `${part.length.toString(16)}\r\n${part}\r\n`)
+        .join("") + "0\r\n\r\n";
     const within = await rawRequest(signInHead("Transfer-Encoding: chunked"), { base, body: chunkedBody(body) });
     expect(within.status).toBe(200);
     expect((JSON.parse(within.body) as Seen).bodyBytes).toBe(MAX_BODY_BYTES);
@@ -239,7 +279,10 @@ describe("the write routes the front server lets through", () => {
     for (const route of apiRouteFiles()) {
       if (route.segments.some(isCatchAll)) continue;
       const mod = (await routeModule(route)) as Record<string, unknown>;
-      found.push({ path: `/api/${route.segments.map((s) => (s.startsWith("[") ? "id_123" : s)).join("/")}`, methods: WRITE_METHODS.filter((m) => typeof mod[m] === "function") });
+      found.push({
+        path: `/api/${route.segments.map((s) => (s.startsWith("[") ? "id_123" : s)).join("/")}`,
+        methods: WRITE_METHODS.filter((m) => typeof mod[m] === "function"),
+      });
     }
     return found;
   }

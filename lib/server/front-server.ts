@@ -96,7 +96,12 @@ export function checkRequest(method: string, target: string, dev = false): Refus
   const path = target.split(/[?#]/, 1)[0]!;
   if (!METHODS.has(method)) {
     const writes = writeMethods(path);
-    return { status: 405, code: "method_not_allowed", message: `The ${method.slice(0, 20)} method is not supported.`, allow: writes.length > 0 ? [READ_ONLY, ...writes].join(", ") : READ_ONLY };
+    return {
+      status: 405,
+      code: "method_not_allowed",
+      message: `The ${method.slice(0, 20)} method is not supported.`,
+      allow: writes.length > 0 ? [READ_ONLY, ...writes].join(", ") : READ_ONLY,
+    };
   }
   if (!target.startsWith("/")) return { status: 400, code: "invalid_request_target", message: "The request target must be a path on this server." };
   if (isOddPath(path)) {
@@ -106,7 +111,12 @@ export function checkRequest(method: string, target: string, dev = false): Refus
   }
   const writes = writeMethods(path);
   if (!dev && method !== "GET" && method !== "HEAD" && !writes.includes(method)) {
-    return { status: 405, code: "method_not_allowed", message: `${method} is not supported on ${path.slice(0, 200)}.`, allow: [READ_ONLY, ...writes].join(", ") };
+    return {
+      status: 405,
+      code: "method_not_allowed",
+      message: `${method} is not supported on ${path.slice(0, 200)}.`,
+      allow: [READ_ONLY, ...writes].join(", "),
+    };
   }
   return null;
 }
@@ -137,7 +147,11 @@ export type FrontServerOptions = {
 /** A body is coming: a declared length above 0, or chunked. */
 const hasBody = (req: IncomingMessage) => Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
 
-const payloadTooLarge: Refusal = { status: 413, code: "payload_too_large", message: `The request body is larger than ${Math.round(MAX_BODY_BYTES / 1024)} KB.` };
+const payloadTooLarge: Refusal = {
+  status: 413,
+  code: "payload_too_large",
+  message: `The request body is larger than ${Math.round(MAX_BODY_BYTES / 1024)} KB.`,
+};
 
 /**
  * Closes the connection after the answer to a request whose body is still coming, as nginx's lingering

@@ -65,16 +65,14 @@ export function finalError(init: ConstructorParameters<typeof DataApiError>[0]):
   return error;
 }
 
-export const unauthorized = () =>
-  finalError({ status: 401, code: "unauthorized", message: "Sign in with a workspace API key to see this data." });
+export const unauthorized = () => finalError({ status: 401, code: "unauthorized", message: "Sign in with a workspace API key to see this data." });
 
 /** GET (or any method) of an /api path that no route handles. */
 export async function apiNotFound(): Promise<Response> {
   return errorResponse(new DataApiError({ status: 404, code: "not_found", message: "There is no such API endpoint." }));
 }
 
-export const invalidParameter = (param: string, message: string) =>
-  finalError({ status: 400, code: "invalid_parameter", message, param });
+export const invalidParameter = (param: string, message: string) => finalError({ status: 400, code: "invalid_parameter", message, param });
 
 /** What a widget is about, for messages such as "This API key has no access to the ranking." */
 export type Subject = string;
@@ -118,7 +116,8 @@ export function mapUpstreamError(error: DataApiError, subject: Subject): { error
       endSession: false,
     };
   }
-  if (error.code === "upstream_timeout") return { error: new DataApiError({ ...base, status: 504, code: error.code, message: error.message }), endSession: false };
+  if (error.code === "upstream_timeout")
+    return { error: new DataApiError({ ...base, status: 504, code: error.code, message: error.message }), endSession: false };
   if (error.code === "unexpected_response" || error.code === "redirect_rejected" || error.code === "network_error") {
     return { error: new DataApiError({ ...base, status: 502, code: error.code, message: error.message }), endSession: false };
   }
@@ -156,12 +155,20 @@ export function errorForBrowser(thrown: unknown, subject: Subject = "this data",
   }
   // The store's own errors (lib/store/errors.ts) carry their code; their messages name no key. Told
   // apart by brand: the process's one store throws its own bundle's copy of these classes.
-  if (isStoreConflictError(thrown)) return { error: new DataApiError({ status: 409, code: thrown.code, message: thrown.message, ...(thrown.param ? { param: thrown.param } : {}) }), endSession: false };
+  if (isStoreConflictError(thrown))
+    return {
+      error: new DataApiError({ status: 409, code: thrown.code, message: thrown.message, ...(thrown.param ? { param: thrown.param } : {}) }),
+      endSession: false,
+    };
   if (isStoreLimitError(thrown)) return { error: new DataApiError({ status: 422, code: thrown.code, message: thrown.message }), endSession: false };
-  if (isStoreInputError(thrown)) return { error: new DataApiError({ status: 400, code: thrown.code, message: thrown.message, param: thrown.param }), endSession: false };
+  if (isStoreInputError(thrown))
+    return { error: new DataApiError({ status: 400, code: thrown.code, message: thrown.message, param: thrown.param }), endSession: false };
   if (isStoreUnavailableError(thrown)) {
     console.warn(`[store] ${thrown.message}`);
-    return { error: new DataApiError({ status: 503, code: thrown.code, message: "This app's database cannot be used right now; try again shortly.", retryAfter: 5 }), endSession: false };
+    return {
+      error: new DataApiError({ status: 503, code: thrown.code, message: "This app's database cannot be used right now; try again shortly.", retryAfter: 5 }),
+      endSession: false,
+    };
   }
   if (isConfigError(thrown)) {
     console.error(`[config] ${thrown.message}`);
@@ -180,4 +187,3 @@ export function responseForError(req: Request, thrown: unknown, subject: Subject
   const { error, endSession } = errorForBrowser(thrown, subject, req.signal.aborted);
   return errorResponse(error, endSession ? { "Set-Cookie": sessionClearCookie(req) } : {});
 }
-

@@ -40,10 +40,15 @@ type Answer = ErrorJson & { key_hint: string };
 const guess = (i: number) => `svc_sk_test_guess_${String(i).padStart(8, "0")}`;
 
 const link = (cookie: string, ip: string, apiKey: string) =>
-  call<Answer>(keysPost, "/api/workspace/keys", { cookie, init: { method: "POST", headers: { origin: ORIGIN, "content-type": "application/json", [PEER_ADDRESS_HEADER]: ip }, body: JSON.stringify({ apiKey }) } });
+  call<Answer>(keysPost, "/api/workspace/keys", {
+    cookie,
+    init: { method: "POST", headers: { origin: ORIGIN, "content-type": "application/json", [PEER_ADDRESS_HEADER]: ip }, body: JSON.stringify({ apiKey }) },
+  });
 
 const signIn = (ip: string, apiKey: string) =>
-  call<ErrorJson>(sessionPost, "/api/session", { init: { method: "POST", headers: { origin: ORIGIN, "content-type": "application/json", [PEER_ADDRESS_HEADER]: ip }, body: JSON.stringify({ apiKey }) } });
+  call<ErrorJson>(sessionPost, "/api/session", {
+    init: { method: "POST", headers: { origin: ORIGIN, "content-type": "application/json", [PEER_ADDRESS_HEADER]: ip }, body: JSON.stringify({ apiKey }) },
+  });
 
 describe("linking attempts and the sign-in throttle", () => {
   it("a session guessing keys is refused after 10 failures a minute, from any address: 429 with Retry-After, no upstream call", async () => {
@@ -56,7 +61,10 @@ describe("linking attempts and the sign-in throttle", () => {
     const before = sandbox().stats().requests;
     const refused = await link(cookie, "198.51.100.200", DEMO_KEYS.free);
     expect(refused.status).toBe(429);
-    expect(refused.body.error).toMatchObject({ code: "too_many_attempts", message: expect.stringMatching(/^Too many failed attempts to link a key or sign in; try again in \d+ s\.$/) });
+    expect(refused.body.error).toMatchObject({
+      code: "too_many_attempts",
+      message: expect.stringMatching(/^Too many failed attempts to link a key or sign in; try again in \d+ s\.$/),
+    });
     const retryAfter = Number(refused.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(60);

@@ -14,7 +14,6 @@ const sessionRoute = await routeFileAt("session");
 /** The session's routes as Next calls them. */
 const session = { signIn: sessionRoute.POST, readSession: sessionRoute.GET, signOut: sessionRoute.DELETE, listDemoKeys: demoKeysRoute.GET };
 
-
 const sandbox = upstreamForFile();
 const seen: string[] = [];
 const KEYS = [DEMO_KEYS.pro, DEMO_KEYS.limited, DEMO_KEYS.empty, REVOKED_KEY];

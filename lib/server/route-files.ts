@@ -59,8 +59,18 @@ export function writeRouteTable(dir = API_DIR): Record<string, WriteMethod[]> {
  * its dynamic segments: a static segment wins over a dynamic one at the first place they differ, and
  * a catch-all takes what nothing else does. Undefined when even no catch-all matches.
  */
-export function matchRouteFile(files: readonly RouteFile[], path: string | readonly string[]): { route: RouteFile; params: Record<string, string | string[]> } | undefined {
-  const parts = typeof path === "string" ? path.replace(/^\/api\/?/, "").split("/").filter(Boolean).map(safeDecode) : path;
+export function matchRouteFile(
+  files: readonly RouteFile[],
+  path: string | readonly string[],
+): { route: RouteFile; params: Record<string, string | string[]> } | undefined {
+  const parts =
+    typeof path === "string"
+      ? path
+          .replace(/^\/api\/?/, "")
+          .split("/")
+          .filter(Boolean)
+          .map(safeDecode)
+      : path;
   const ranked = files
     .map((route) => ({ route, params: matchSegments(route.segments, parts) }))
     .filter((m): m is { route: RouteFile; params: Record<string, string | string[]> } => m.params !== undefined);

@@ -105,7 +105,9 @@ export function defineRoute<const D extends RouteDeclaration, H extends RouteHan
 export type ReadDefinition = RouteDeclaration & { access: "session"; handler: (ctx: never) => Promise<unknown> };
 
 /** The context an in-process read's handler is given. */
-export type ReadContext = { params: Record<string, string>; query: Record<string, unknown>; body: undefined; signal?: AbortSignal } & SessionPart & { scope?: StoreScope };
+export type ReadContext = { params: Record<string, string>; query: Record<string, unknown>; body: undefined; signal?: AbortSignal } & SessionPart & {
+    scope?: StoreScope;
+  };
 
 /** Why a read refuses HEAD: Next would answer it by running GET, spending the key's upstream calls on headers. */
 export const HEAD_COSTS_UPSTREAM = "HEAD is not answered here: its headers would cost the same upstream calls as GET. Use GET.";

@@ -127,11 +127,15 @@ export const noSuchRoute: MountedRoute = route({ access: "public", subject: "thi
  * Runs a read in-process for a session (a page's prefetch), its input validated exactly as over HTTP:
  * the same handler, without a request. A read that needs the store's scope gets it, its key rechecked.
  */
-export async function runRead(definition: ReadDefinition, session: Session, input: { params?: Readonly<Record<string, unknown>>; query?: object }, options: CallOptions = {}): Promise<unknown> {
+export async function runRead(
+  definition: ReadDefinition,
+  session: Session,
+  input: { params?: Readonly<Record<string, unknown>>; query?: object },
+  options: CallOptions = {},
+): Promise<unknown> {
   const parts = await sessionParts(definition, session);
   const params = validatedParams(definition, input.params);
   const query = definition.query ? validatedQuery(definition.query, (input.query ?? {}) as Record<string, string | number | boolean | undefined>) : {};
   const ctx: ReadContext = { ...parts, params, query, body: undefined, ...(options.signal ? { signal: options.signal } : {}) };
   return definition.handler(ctx as never);
 }
-

@@ -247,7 +247,10 @@ describe("the routes", () => {
 
   it("take a path parameter after decoding it once more (the router may leave escapes), and refuse one that does not decode", async () => {
     const id = (await callApi<ListEnvelope<Visitor>>("/api/visitors?limit=1", { cookie: pro })).body.data[0]!.id;
-    const escaped = await callApi<Visitor>("/api/visitors/x", { cookie: pro, segments: ["visitors", `${id.slice(0, 4)}%${id.charCodeAt(4).toString(16)}${id.slice(5)}`] });
+    const escaped = await callApi<Visitor>("/api/visitors/x", {
+      cookie: pro,
+      segments: ["visitors", `${id.slice(0, 4)}%${id.charCodeAt(4).toString(16)}${id.slice(5)}`],
+    });
     expect(escaped.status).toBe(200);
     expect(escaped.body.id).toBe(id);
     const bad = await callApi<ErrorJson>("/api/visitors/x/timeline", { cookie: pro, segments: ["visitors", "vis_%", "timeline"] });

@@ -21,7 +21,6 @@ const sessionRoute = await routeFileAt("session");
 const session = { signIn: sessionRoute.POST, readSession: sessionRoute.GET, signOut: sessionRoute.DELETE, listDemoKeys: demoKeysRoute.GET };
 const noSegments = { params: Promise.resolve({}) };
 
-
 let sandbox: Sandbox;
 let ipCounter = 0;
 /** A fresh client address per attempt series, so the failure throttle of one test never affects another. */
@@ -107,7 +106,10 @@ describe("POST /api/session", () => {
       expect(res.status).toBe(200);
       expect(/;\s*Secure/.test(res.headers.get("set-cookie")!)).toBe(secure);
       // Signing out clears the cookie with the same attributes (a browser ignores a mismatched clear).
-      const out = await call(session.signOut, "/api/session", { cookie: cookieFrom(res), init: { method: "DELETE", headers: { origin: "http://localhost:3000", ...headers } } });
+      const out = await call(session.signOut, "/api/session", {
+        cookie: cookieFrom(res),
+        init: { method: "DELETE", headers: { origin: "http://localhost:3000", ...headers } },
+      });
       expect(/;\s*Secure/.test(out.headers.get("set-cookie")!)).toBe(secure);
     } finally {
       delete process.env.COOKIE_SECURE;
@@ -201,7 +203,10 @@ describe("POST /api/session", () => {
   it("sign-in body: just over the limit is 413, just under is read", async () => {
     const over = await session.signIn(signInRequest(JSON.stringify({ apiKey: "x".repeat(5000) })), noSegments);
     expect(over.status).toBe(413);
-    const under = await session.signIn(signInRequest(JSON.stringify({ apiKey: DEMO_KEYS.pro, pad: " ".repeat(3000) }), { [PEER_ADDRESS_HEADER]: freshIp() }), noSegments);
+    const under = await session.signIn(
+      signInRequest(JSON.stringify({ apiKey: DEMO_KEYS.pro, pad: " ".repeat(3000) }), { [PEER_ADDRESS_HEADER]: freshIp() }),
+      noSegments,
+    );
     expect(under.status).toBe(200);
   });
 
@@ -266,7 +271,9 @@ describe("POST /api/session", () => {
     const ip = freshIp();
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {
-      statuses.push((await post({ apiKey: "nonsense" }, { [PEER_ADDRESS_HEADER]: ip, "x-forwarded-for": `203.0.113.${i + 1}`, "x-real-ip": `203.0.113.${i + 1}` })).status);
+      statuses.push(
+        (await post({ apiKey: "nonsense" }, { [PEER_ADDRESS_HEADER]: ip, "x-forwarded-for": `203.0.113.${i + 1}`, "x-real-ip": `203.0.113.${i + 1}` })).status,
+      );
     }
     expect(statuses).toEqual([...Array(10).fill(400), 429, 429]);
   });
@@ -295,7 +302,9 @@ describe("POST /api/session", () => {
     try {
       // Eight attempts at once, each reserving its point before the upstream fails them (after the
       // retries' backoff, on fake time).
-      const unreachable = await onServerFakeTime(() => Promise.all(Array.from({ length: 8 }, () => post({ apiKey: DEMO_KEYS.pro }, { [PEER_ADDRESS_HEADER]: ip }))));
+      const unreachable = await onServerFakeTime(() =>
+        Promise.all(Array.from({ length: 8 }, () => post({ apiKey: DEMO_KEYS.pro }, { [PEER_ADDRESS_HEADER]: ip }))),
+      );
       expect(unreachable.map((r) => r.body.error.code)).toEqual(Array(8).fill("network_error"));
     } finally {
       process.env.DATA_API_BASE_URL = saved;
@@ -325,7 +334,10 @@ describe("GET and DELETE /api/session", () => {
     expect(tampered.headers.get("set-cookie")).toMatch(/^wa_session=;/);
     const old = await sealData({ apiKey: DEMO_KEYS.pro, iat: Date.now() - 9 * 3600_000, sid: crypto.randomUUID() }, { password: TEST_SECRET, ttl: 8 * 3600 });
     expect((await call<SessionJson>(session.readSession, "/api/session", { cookie: `${SESSION_COOKIE}=${old}` })).body).toEqual({ signedIn: false });
-    const foreign = await sealData({ apiKey: DEMO_KEYS.pro, iat: Date.now(), sid: crypto.randomUUID() }, { password: "another-secret-of-at-least-32-characters!", ttl: 3600 });
+    const foreign = await sealData(
+      { apiKey: DEMO_KEYS.pro, iat: Date.now(), sid: crypto.randomUUID() },
+      { password: "another-secret-of-at-least-32-characters!", ttl: 3600 },
+    );
     expect((await call<SessionJson>(session.readSession, "/api/session", { cookie: `${SESSION_COOKIE}=${foreign}` })).body).toEqual({ signedIn: false });
   });
 

@@ -10,30 +10,40 @@ import { isDataApiError, type DataApiError } from "@/lib/data-api/errors";
 import { DEMO_IDS, loadDemoKeys } from "./demo-keys";
 import { keyJustWorked } from "./key-standing";
 import { finalError, json } from "./http";
-import { API_KEY_PATTERN, getRequestSession, hasSessionCookie, revokeSession, sealSession, sessionClearCookie, sessionSetCookie, toPageSession } from "./session";
+import {
+  API_KEY_PATTERN,
+  getRequestSession,
+  hasSessionCookie,
+  revokeSession,
+  sealSession,
+  sessionClearCookie,
+  sessionSetCookie,
+  toPageSession,
+} from "./session";
 import { dataApiForKey, discardKey, rateBudgetForKey } from "./upstream";
 
-const KEY_FORM_MESSAGE =
-  "An API key starts with svc_sk_live_ or svc_sk_test_ followed by letters, digits, _ or - (copy it from Settings → API Keys).";
+const KEY_FORM_MESSAGE = "An API key starts with svc_sk_live_ or svc_sk_test_ followed by letters, digits, _ or - (copy it from Settings → API Keys).";
 
 export const SIGN_IN_EXAMPLE = '{"apiKey": "svc_sk_..."} or {"demo": "free"}';
 
 /** The sign-in body: `{apiKey}` (its form checked, trimmed) or `{demo}`; other fields are ignored. */
-export const signInBody = z.object({ apiKey: z.unknown().optional(), demo: z.unknown().optional() }).transform((body, ctx): { apiKey: string } | { demo: string } => {
-  if (body.demo !== undefined && body.apiKey === undefined) {
-    if (typeof body.demo === "string" && (DEMO_IDS as readonly string[]).includes(body.demo)) return { demo: body.demo };
-    ctx.addIssue({ code: "custom", path: ["demo"], message: `demo must be one of: ${DEMO_IDS.join(", ")}` });
+export const signInBody = z
+  .object({ apiKey: z.unknown().optional(), demo: z.unknown().optional() })
+  .transform((body, ctx): { apiKey: string } | { demo: string } => {
+    if (body.demo !== undefined && body.apiKey === undefined) {
+      if (typeof body.demo === "string" && (DEMO_IDS as readonly string[]).includes(body.demo)) return { demo: body.demo };
+      ctx.addIssue({ code: "custom", path: ["demo"], message: `demo must be one of: ${DEMO_IDS.join(", ")}` });
+      return z.NEVER;
+    }
+    if (typeof body.apiKey !== "string") {
+      ctx.addIssue({ code: "custom", path: ["apiKey"], message: "apiKey must be a string: the workspace API key." });
+      return z.NEVER;
+    }
+    const apiKey = body.apiKey.trim();
+    if (API_KEY_PATTERN.test(apiKey)) return { apiKey };
+    ctx.addIssue({ code: "custom", path: ["apiKey"], message: KEY_FORM_MESSAGE });
     return z.NEVER;
-  }
-  if (typeof body.apiKey !== "string") {
-    ctx.addIssue({ code: "custom", path: ["apiKey"], message: "apiKey must be a string: the workspace API key." });
-    return z.NEVER;
-  }
-  const apiKey = body.apiKey.trim();
-  if (API_KEY_PATTERN.test(apiKey)) return { apiKey };
-  ctx.addIssue({ code: "custom", path: ["apiKey"], message: KEY_FORM_MESSAGE });
-  return z.NEVER;
-});
+  });
 
 function signedInBody(apiKey: string) {
   const { environment, keyHint } = toPageSession(apiKey);
@@ -80,7 +90,12 @@ export async function signIn({ body }: { body: z.output<typeof signInBody> }, re
   if ("demo" in body) {
     const demo = (await loadDemoKeys())?.find((k) => k.id === body.demo);
     if (!demo) {
-      throw finalError({ status: 404, code: "demo_unavailable", message: "Demo keys are only offered when the Data API is the embedded sandbox.", param: "demo" });
+      throw finalError({
+        status: 404,
+        code: "demo_unavailable",
+        message: "Demo keys are only offered when the Data API is the embedded sandbox.",
+        param: "demo",
+      });
     }
     apiKey = demo.key;
   } else {

@@ -13,7 +13,17 @@ import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
 import { serverContext } from "./context";
 import { KEY_RECHECK_MS } from "./key-standing";
 import { createMemoryKeyVerdictStore } from "@/lib/shared-state/key-verdicts";
-import { call, callApi, ORIGIN, onServerFakeTime, serverContextPerTest, sessionCookie, upstreamForFile, type Called, type ErrorJson } from "@/testing/in-process";
+import {
+  call,
+  callApi,
+  ORIGIN,
+  onServerFakeTime,
+  serverContextPerTest,
+  sessionCookie,
+  upstreamForFile,
+  type Called,
+  type ErrorJson,
+} from "@/testing/in-process";
 import { apiRouteFiles, routeFileAt } from "@/testing/api-routes";
 import { isMountedRoute } from "./route";
 
@@ -30,7 +40,10 @@ let store: Store;
 beforeEach(async () => {
   store = await stores.open("embedded");
   // A fresh verdict store per test: no test finds a key already checked by another.
-  overrideContext({ store: async () => store, stores: { ...serverContext().stores, keyVerdicts: createMemoryKeyVerdictStore({ now: () => serverContext().now() }) } });
+  overrideContext({
+    store: async () => store,
+    stores: { ...serverContext().stores, keyVerdicts: createMemoryKeyVerdictStore({ now: () => serverContext().now() }) },
+  });
   sandbox().reset();
   sandbox().setFaults({});
 });
@@ -43,13 +56,17 @@ const write = (method: string, body?: unknown): RequestInit => ({
   ...(body === undefined ? {} : { body: JSON.stringify(body) }),
 });
 
-const saveView = (cookie: string, name: string) => call<ErrorJson & { id: string }>(views.POST, "/api/views", { cookie, init: write("POST", { name, path: "/visitors", query: { source: "chatgpt" } }) });
+const saveView = (cookie: string, name: string) =>
+  call<ErrorJson & { id: string }>(views.POST, "/api/views", { cookie, init: write("POST", { name, path: "/visitors", query: { source: "chatgpt" } }) });
 
 /**
  * Requests the sandbox answered for `key` on `path` (its log names keys by their last 4 characters; a
  * refused key by none, so a test counting a revoked key's requests uses that key alone: `null`).
  */
-const upstreamCalls = (key: string | null, apiPath: string) => sandbox().stats().log.filter((e) => (key === null || e.key === `…${key.slice(-4)}`) && e.path === `/v1${apiPath}`).length;
+const upstreamCalls = (key: string | null, apiPath: string) =>
+  sandbox()
+    .stats()
+    .log.filter((e) => (key === null || e.key === `…${key.slice(-4)}`) && e.path === `/v1${apiPath}`).length;
 
 /** Waits `ms` on the server's (fake) clock. */
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -161,7 +178,13 @@ describe("a key refused a resource upstream (403)", () => {
     // The limited key opens the demo workspace, whose score history another key kept.
     const ws = (await store.workspaces.workspaceForKey(DEMO_KEYS.pro)).id;
     await store.workspaces.linkKey(ws, DEMO_KEYS.limited);
-    await store.snapshots.recordScore(ws, { at: Date.UTC(2026, 10, 18), score: 61, direction: "up", change: 2, breakdown: { visibility: 60, sentiment: 62, authority: 59, coverage: 63 } });
+    await store.snapshots.recordScore(ws, {
+      at: Date.UTC(2026, 10, 18),
+      score: 61,
+      direction: "up",
+      change: 2,
+      breakdown: { visibility: 60, sentiment: 62, authority: 59, coverage: 63 },
+    });
     const [limited, pro] = [await sessionCookie(DEMO_KEYS.limited), await sessionCookie(DEMO_KEYS.pro)];
     const range = "from=2026-11-01&to=2026-11-20&tz=UTC";
 
@@ -178,7 +201,9 @@ describe("a key refused a resource upstream (403)", () => {
       // Refused one resource, the key still works: the session goes on, no cookie cleared.
       expect(refused.headers.get("set-cookie")).toBeNull();
     }
-    expect((await callApi<ErrorJson>(`/api/history/score?${range}`, { cookie: limited })).body.error.message).toBe("This API key has no access to the AI Positioning Score.");
+    expect((await callApi<ErrorJson>(`/api/history/score?${range}`, { cookie: limited })).body.error.message).toBe(
+      "This API key has no access to the AI Positioning Score.",
+    );
     const kept = await callApi<{ data: Array<{ score: number }> }>(`/api/history/score?${range}`, { cookie: pro });
     expect(kept.status).toBe(200);
     expect(kept.body.data.map((d) => d.score)).toContain(61);
@@ -240,7 +265,22 @@ const idFor = (route: string) =>
 describe("every route of the store goes through the one scope", () => {
   it("finds the store's route files (the test covers what app/api holds)", async () => {
     const files = await storeRouteFiles();
-    expect(files).toEqual(expect.arrayContaining(["alerts/destinations", "alerts/rules/preview", "views/[id]", "workspace", "workspace/keys", "workspace/watch", "workspace/activity", "history/score", "history/ranking", "history/overview", "annotations", "annotations/[id]"]));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        "alerts/destinations",
+        "alerts/rules/preview",
+        "views/[id]",
+        "workspace",
+        "workspace/keys",
+        "workspace/watch",
+        "workspace/activity",
+        "history/score",
+        "history/ranking",
+        "history/overview",
+        "annotations",
+        "annotations/[id]",
+      ]),
+    );
   });
 
   it("a session of a key the Data API refuses is a 401 session_expired, its cookie cleared, on each of them", async () => {
@@ -253,7 +293,17 @@ describe("every route of the store goes through the one scope", () => {
         const url = `/api/${route.replace("[id]", idFor(route))}${method === "GET" && route.endsWith("preview") ? "?kind=score_drop" : ""}`;
         const res = await call<ErrorJson>(handler, url, {
           cookie: await sessionCookie(REVOKED_KEY),
-          init: method === "GET" ? {} : write(method, { name: "x", apiKey: DEMO_KEYS.free, destination_id: null, date: "2026-11-01", text: "x", updated_at: "2026-11-01T00:00:00.000Z" }),
+          init:
+            method === "GET"
+              ? {}
+              : write(method, {
+                  name: "x",
+                  apiKey: DEMO_KEYS.free,
+                  destination_id: null,
+                  date: "2026-11-01",
+                  text: "x",
+                  updated_at: "2026-11-01T00:00:00.000Z",
+                }),
           params: { id: idFor(route) },
         });
         expect(`${method} ${url} ${res.status} ${res.body.error?.code}`).toBe(`${method} ${url} 401 session_expired`);

@@ -80,7 +80,9 @@ beforeAll(async () => {
   const made = await api.call<AnnotationJson>("POST", "/api/annotations", { body: { date: "2026-11-05", text: "Kept" } });
   const destination = await api.call<{ id: string }>("POST", "/api/alerts/destinations", { body: { kind: "webhook", name: "Kept", url: receiver.url } });
   expect([view.status, made.status, destination.status]).toEqual([201, 201, 201]);
-  const rule = await api.call<{ id: string }>("POST", "/api/alerts/rules", { body: { kind: "score_below", threshold: 10, destination_id: destination.body.id } });
+  const rule = await api.call<{ id: string }>("POST", "/api/alerts/rules", {
+    body: { kind: "score_below", threshold: 10, destination_id: destination.body.id },
+  });
   const test = await api.call<{ delivery_id: string }>("POST", `/api/alerts/destinations/${destination.body.id}/test`);
   expect([rule.status, test.status]).toEqual([201, 202]);
   await receiver.waitFor(1, 15_000);
@@ -104,7 +106,19 @@ afterAll(async () => {
 describe("write routes of /api from the production server", () => {
   it("come from the source: the route files' writes and the catch-all's table", () => {
     const labels = writeRoutes().map((r) => `${r.method} ${r.template}`);
-    for (const expected of ["POST /api/session", "DELETE /api/session", "POST /api/views", "PATCH /api/views/[id]", "POST /api/annotations", "PATCH /api/annotations/[id]", "DELETE /api/annotations/[id]", "POST /api/alerts/destinations/[id]/test", "PUT /api/alerts/digest", "POST /api/workspace/keys", "PUT /api/workspace/watch"]) {
+    for (const expected of [
+      "POST /api/session",
+      "DELETE /api/session",
+      "POST /api/views",
+      "PATCH /api/views/[id]",
+      "POST /api/annotations",
+      "PATCH /api/annotations/[id]",
+      "DELETE /api/annotations/[id]",
+      "POST /api/alerts/destinations/[id]/test",
+      "PUT /api/alerts/digest",
+      "POST /api/workspace/keys",
+      "PUT /api/workspace/watch",
+    ]) {
       expect(labels).toContain(expected);
     }
     expect(new Set(labels).size).toBe(labels.length);

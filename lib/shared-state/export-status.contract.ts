@@ -78,7 +78,7 @@ export function exportStatusContract(name: string, make: (now: () => number) => 
         unreadable: { count: 1, request_ids: ["req_1"] },
         wait_until: iso(T0 + 5000),
         estimated_end: iso(T0 + 60_000),
-        error: { code: "x", message: "café \u2028 \"quoted\" / slash", request_id: "req_2" },
+        error: { code: "x", message: 'café \u2028 "quoted" / slash', request_id: "req_2" },
       });
       await store.put("k1", full, 3600_000);
       expect(await store.get("k1", "a")).toEqual(full);

@@ -10,7 +10,13 @@ export function keyVerdictContract(name: string, make: (now: () => number) => Ke
       let t = 1_000_000;
       const store = await make(() => t);
       expect(await store.get([])).toEqual([]);
-      await store.set([{ name: "k1", verdict: "ok" }, { name: "k1|/intelligence/score", verdict: "refused" }], 300_000);
+      await store.set(
+        [
+          { name: "k1", verdict: "ok" },
+          { name: "k1|/intelligence/score", verdict: "refused" },
+        ],
+        300_000,
+      );
       await store.set([{ name: "k2", verdict: "unknown" }], 60_000);
       expect(await store.get(["k1|/intelligence/score", "nobody", "k1", "k2"])).toEqual(["refused", undefined, "ok", "unknown"]);
       t += 59_999;

@@ -24,14 +24,22 @@ describe("compareFigures", () => {
   });
 
   it("goes into nested figures (a platform's sentiment counts)", () => {
-    const { significant } = compareFigures({ sentiment: { positive: 120, neutral: 40, negative: 2 } }, { sentiment: { positive: 60, neutral: 41, negative: 3 } });
+    const { significant } = compareFigures(
+      { sentiment: { positive: 120, neutral: 40, negative: 2 } },
+      { sentiment: { positive: 60, neutral: 41, negative: 3 } },
+    );
     expect(significant.sentiment).toEqual({ positive: true, neutral: false, negative: false });
   });
 
   it("a rate whose counts are missing or odd is null, never a guess", () => {
     expect(compareFigures({ conversion_rate: 5 }, { conversion_rate: 4 }).significant.conversion_rate).toBeNull();
-    expect(compareFigures({ conversion_rate: 5, conversions: 5, visitors: 3 }, { conversion_rate: 4, conversions: 1, visitors: 10 }).significant.conversion_rate).toBeNull();
-    expect(compareFigures({ conversion_rate: 5, conversions: "5", visitors: 100 }, { conversion_rate: 4, conversions: 4, visitors: 100 }).significant.conversion_rate).toBeNull();
+    expect(
+      compareFigures({ conversion_rate: 5, conversions: 5, visitors: 3 }, { conversion_rate: 4, conversions: 1, visitors: 10 }).significant.conversion_rate,
+    ).toBeNull();
+    expect(
+      compareFigures({ conversion_rate: 5, conversions: "5", visitors: 100 }, { conversion_rate: 4, conversions: 4, visitors: 100 }).significant
+        .conversion_rate,
+    ).toBeNull();
   });
 });
 

@@ -8,7 +8,19 @@
 import { countsTest, ratesTest, type Verdict } from "./exact-tests";
 
 /** Figures that count something (visitors, mentions, …): tested as two Poisson counts. */
-const COUNT_KEYS = new Set(["visitors", "ai_visitors", "human_visitors", "conversions", "mentions", "pageviews", "sessions", "positive", "neutral", "negative", "total"]);
+const COUNT_KEYS = new Set([
+  "visitors",
+  "ai_visitors",
+  "human_visitors",
+  "conversions",
+  "mentions",
+  "pageviews",
+  "sessions",
+  "positive",
+  "neutral",
+  "negative",
+  "total",
+]);
 
 /** Figures that are rates: the counts they are made of, [numerator, denominator], tested by Fisher's test. */
 const RATE_KEYS: Record<string, readonly [string, string]> = { conversion_rate: ["conversions", "visitors"] };
@@ -70,7 +82,8 @@ function walk(value: unknown): unknown {
   const out: Plain = {};
   for (const [key, v] of Object.entries(value)) out[key] = key === "previous" ? v : walk(v);
   const previous = value.previous;
-  const figures = (p: Plain) => Object.entries(p).some(([k, v]) => (typeof v === "number" && typeof value[k] === "number") || (isPlain(v) && isPlain(value[k])));
+  const figures = (p: Plain) =>
+    Object.entries(p).some(([k, v]) => (typeof v === "number" && typeof value[k] === "number") || (isPlain(v) && isPlain(value[k])));
   if (isPlain(previous) && figures(previous)) Object.assign(out, compareFigures(value, previous));
   return out;
 }

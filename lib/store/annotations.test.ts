@@ -38,7 +38,15 @@ describe.each(STORE_KINDS)("annotations (%s)", (kind) => {
     expect((await store.annotations.list(a, { from: "2026-10-31", to: "2026-10-31" })).map((n) => n.id)).toEqual([before.id, span.id]);
     expect((await store.annotations.list(a, { from: "2026-11-16", to: "2026-12-31" })).map((n) => n.id)).toEqual([after.id]);
     expect(await store.annotations.list(a, { from: "2026-12-01", to: "2026-12-31" })).toEqual([]);
-    expect(first).toEqual({ id: expect.stringMatching(/^ann_[A-Za-z0-9_-]{22}$/), date: "2026-11-01", endDate: null, text: "first day", author: null, createdAt: expect.any(Number), updatedAt: first.createdAt });
+    expect(first).toEqual({
+      id: expect.stringMatching(/^ann_[A-Za-z0-9_-]{22}$/),
+      date: "2026-11-01",
+      endDate: null,
+      text: "first day",
+      author: null,
+      createdAt: expect.any(Number),
+      updatedAt: first.createdAt,
+    });
     expect(new Set([late, span, before, first, sameDayLater, after].map((n) => n.id)).size).toBe(6);
   });
 
@@ -100,7 +108,11 @@ describe.each(STORE_KINDS)("annotations (%s)", (kind) => {
     const store = await stores.open(kind);
     const [a, b] = await twoWorkspaces(store);
     for (let i = 0; i < ANNOTATIONS_PER_WORKSPACE - 5; i += 25) {
-      await Promise.all(Array.from({ length: Math.min(25, ANNOTATIONS_PER_WORKSPACE - 5 - i) }, (_, j) => store.annotations.create(a, { date: "2026-11-03", text: `note ${i + j}` })));
+      await Promise.all(
+        Array.from({ length: Math.min(25, ANNOTATIONS_PER_WORKSPACE - 5 - i) }, (_, j) =>
+          store.annotations.create(a, { date: "2026-11-03", text: `note ${i + j}` }),
+        ),
+      );
     }
     expect(await store.annotations.count(a)).toBe(ANNOTATIONS_PER_WORKSPACE - 5);
     // 12 at once for the last 5 places (on PostgreSQL over 4 connections): exactly 5 get in.

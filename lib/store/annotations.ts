@@ -80,7 +80,11 @@ export function annotationsContext(deps: AnnotationsDeps) {
 
     /** How many notes the workspace keeps. */
     async count(workspace: WorkspaceId): Promise<number> {
-      const row = await db.selectFrom("annotations").select((eb) => eb.fn.countAll<number | string>().as("n")).where("workspace_id", "=", workspace).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom("annotations")
+        .select((eb) => eb.fn.countAll<number | string>().as("n"))
+        .where("workspace_id", "=", workspace)
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     },
 
@@ -90,12 +94,25 @@ export function annotationsContext(deps: AnnotationsDeps) {
       const { text } = input;
       const author = input.author ?? null;
       const now = deps.now();
-      const row = { id: `ann_${randomBytes(16).toString("base64url")}`, workspace_id: workspace, date: input.date, end_date: endDate, text, author, created_at: now, updated_at: now };
+      const row = {
+        id: `ann_${randomBytes(16).toString("base64url")}`,
+        workspace_id: workspace,
+        date: input.date,
+        end_date: endDate,
+        text,
+        author,
+        created_at: now,
+        updated_at: now,
+      };
       return db.transaction().execute(async (tx) => {
         // A concurrent create counts after this one's insert; a workspace merged into another or
         // deleted since the request found it is gone (workspace-data.ts).
         if (!(await lockWorkspace(tx, workspace))) throw workspaceGone();
-        const { n } = await tx.selectFrom("annotations").select((eb) => eb.fn.countAll<number | string>().as("n")).where("workspace_id", "=", workspace).executeTakeFirstOrThrow();
+        const { n } = await tx
+          .selectFrom("annotations")
+          .select((eb) => eb.fn.countAll<number | string>().as("n"))
+          .where("workspace_id", "=", workspace)
+          .executeTakeFirstOrThrow();
         if (Number(n) >= ANNOTATIONS_PER_WORKSPACE) {
           throw new StoreLimitError(`This workspace keeps at most ${ANNOTATIONS_PER_WORKSPACE} notes; delete one to add another.`);
         }
@@ -120,7 +137,8 @@ export function annotationsContext(deps: AnnotationsDeps) {
       };
       let query = db.updateTable("annotations").set(set).where("workspace_id", "=", workspace).where("id", "=", id).where("updated_at", "=", updatedAt);
       // Only one of the two given: the other side of the span is the stored one.
-      if (changes.date !== undefined && changes.endDate === undefined) query = query.where((eb) => eb.or([eb("end_date", "is", null), eb("end_date", ">=", changes.date!)]));
+      if (changes.date !== undefined && changes.endDate === undefined)
+        query = query.where((eb) => eb.or([eb("end_date", "is", null), eb("end_date", ">=", changes.date!)]));
       if (changes.endDate != null && changes.date === undefined) query = query.where("date", "<=", changes.endDate);
       const row = await query.returning(COLUMNS).executeTakeFirst();
       if (row) return { outcome: "updated", note: toAnnotation(row) };

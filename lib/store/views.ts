@@ -40,7 +40,12 @@ export function numberedViewName(name: string, n: number): string {
   return `${chars.length > room ? chars.slice(0, room).join("").trimEnd() : name}${suffix}`;
 }
 
-const nameTaken = (name: string) => new StoreConflictError(`A view named "${name}" already exists in this workspace (names are compared without case). Choose another name.`, "name_taken", "name");
+const nameTaken = (name: string) =>
+  new StoreConflictError(
+    `A view named "${name}" already exists in this workspace (names are compared without case). Choose another name.`,
+    "name_taken",
+    "name",
+  );
 
 function toView(row: Pick<Selectable<SavedViewsTable>, "id" | "name" | "path" | "query" | "created_at">): SavedView {
   return { id: row.id, name: row.name, path: row.path, query: JSON.parse(row.query) as Record<string, string>, createdAt: row.created_at };
@@ -61,7 +66,14 @@ export function viewsContext(deps: ViewsDeps) {
   return {
     /** The workspace's views, by name (without case), then by when they were made. */
     async list(workspace: WorkspaceId): Promise<SavedView[]> {
-      const rows = await db.selectFrom("saved_views").select(COLUMNS).where("workspace_id", "=", workspace).orderBy("name_key").orderBy("created_at").orderBy("id").execute();
+      const rows = await db
+        .selectFrom("saved_views")
+        .select(COLUMNS)
+        .where("workspace_id", "=", workspace)
+        .orderBy("name_key")
+        .orderBy("created_at")
+        .orderBy("id")
+        .execute();
       return rows.map(toView);
     },
 
@@ -75,8 +87,13 @@ export function viewsContext(deps: ViewsDeps) {
         // Two saves at once cannot both count 199 and both insert; a workspace merged into another or
         // deleted since the request found it is gone (workspace-data.ts).
         if (!(await lockWorkspace(tx, workspace))) throw workspaceGone();
-        const { count } = await tx.selectFrom("saved_views").select((eb) => eb.fn.countAll<number | string>().as("count")).where("workspace_id", "=", workspace).executeTakeFirstOrThrow();
-        if (Number(count) >= MAX_SAVED_VIEWS) throw new StoreLimitError(`This workspace already keeps ${MAX_SAVED_VIEWS} saved views, the most it may. Delete one to save another.`);
+        const { count } = await tx
+          .selectFrom("saved_views")
+          .select((eb) => eb.fn.countAll<number | string>().as("count"))
+          .where("workspace_id", "=", workspace)
+          .executeTakeFirstOrThrow();
+        if (Number(count) >= MAX_SAVED_VIEWS)
+          throw new StoreLimitError(`This workspace already keeps ${MAX_SAVED_VIEWS} saved views, the most it may. Delete one to save another.`);
         const inserted = await tx
           .insertInto("saved_views")
           .values({ id, workspace_id: workspace, name, name_key: key, path: view.path, query: JSON.stringify(view.query), created_at: now, updated_at: now })

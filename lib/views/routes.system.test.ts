@@ -17,7 +17,10 @@ const listed = async () => (await api.call<{ data: SavedViewBody[] }>("GET", "/a
 
 beforeAll(async () => {
   api = await signedIn(WORKSPACE_KEYS.views);
-  const made = await Promise.all([save({ name: "Taken", path: "/visitors", query: { source: "chatgpt" } }), save({ name: "Other", path: "/mentions", query: {} })]);
+  const made = await Promise.all([
+    save({ name: "Taken", path: "/visitors", query: { source: "chatgpt" } }),
+    save({ name: "Other", path: "/mentions", query: {} }),
+  ]);
   expect(made.map((a) => a.status)).toEqual([201, 201]);
   [taken, other] = made.map((a) => a.body) as [SavedViewBody, SavedViewBody];
 });
@@ -26,17 +29,61 @@ const UNKNOWN_ID = "view_AAAAAAAAAAAAAAAAAAAAAA";
 
 describe("saved views: refusals from the production server", () => {
   it.each<[string, () => Parameters<ApiClient["call"]>, Refusal]>([
-    ["a second view with a taken name", () => ["POST", "/api/views", { body: { name: "Taken", path: "/visitors", query: {} } }], { status: 409, code: "name_taken", param: "name" }],
-    ["a taken name in another case, padded", () => ["POST", "/api/views", { body: { name: "  tAKEN ", path: "/", query: {} } }], { status: 409, code: "name_taken", param: "name" }],
-    ["renaming a view to a taken name", () => ["PATCH", `/api/views/${other.id}`, { body: { name: "taken" } }], { status: 409, code: "name_taken", param: "name" }],
-    ["an empty name", () => ["POST", "/api/views", { body: { name: "  ", path: "/visitors", query: {} } }], { status: 400, code: "invalid_parameter", param: "name" }],
-    ["a name of 81 characters", () => ["POST", "/api/views", { body: { name: "n".repeat(81), path: "/visitors", query: {} } }], { status: 400, code: "invalid_parameter", param: "name" }],
-    ["a name that is not a string", () => ["POST", "/api/views", { body: { name: 7, path: "/visitors", query: {} } }], { status: 400, code: "invalid_parameter", param: "name" }],
-    ["a path that is not a page with a query (Settings)", () => ["POST", "/api/views", { body: { name: "S", path: "/settings", query: {} } }], { status: 400, code: "invalid_parameter", param: "path" }],
-    ["a path on another site", () => ["POST", "/api/views", { body: { name: "E", path: "https://elsewhere.example/visitors", query: {} } }], { status: 400, code: "invalid_parameter", param: "path" }],
-    ["a query naming another page's parameter", () => ["POST", "/api/views", { body: { name: "Q", path: "/visitors", query: { platform: "claude" } } }], { status: 400, code: "invalid_parameter", param: "query" }],
-    ["a query that is not an object", () => ["POST", "/api/views", { body: { name: "Q", path: "/visitors", query: "source=chatgpt" } }], { status: 400, code: "invalid_parameter", param: "query" }],
-    ["a query value that is not a string", () => ["POST", "/api/views", { body: { name: "Q", path: "/visitors", query: { converted: true } } }], { status: 400, code: "invalid_parameter", param: "query" }],
+    [
+      "a second view with a taken name",
+      () => ["POST", "/api/views", { body: { name: "Taken", path: "/visitors", query: {} } }],
+      { status: 409, code: "name_taken", param: "name" },
+    ],
+    [
+      "a taken name in another case, padded",
+      () => ["POST", "/api/views", { body: { name: "  tAKEN ", path: "/", query: {} } }],
+      { status: 409, code: "name_taken", param: "name" },
+    ],
+    [
+      "renaming a view to a taken name",
+      () => ["PATCH", `/api/views/${other.id}`, { body: { name: "taken" } }],
+      { status: 409, code: "name_taken", param: "name" },
+    ],
+    [
+      "an empty name",
+      () => ["POST", "/api/views", { body: { name: "  ", path: "/visitors", query: {} } }],
+      { status: 400, code: "invalid_parameter", param: "name" },
+    ],
+    [
+      "a name of 81 characters",
+      () => ["POST", "/api/views", { body: { name: "n".repeat(81), path: "/visitors", query: {} } }],
+      { status: 400, code: "invalid_parameter", param: "name" },
+    ],
+    [
+      "a name that is not a string",
+      () => ["POST", "/api/views", { body: { name: 7, path: "/visitors", query: {} } }],
+      { status: 400, code: "invalid_parameter", param: "name" },
+    ],
+    [
+      "a path that is not a page with a query (Settings)",
+      () => ["POST", "/api/views", { body: { name: "S", path: "/settings", query: {} } }],
+      { status: 400, code: "invalid_parameter", param: "path" },
+    ],
+    [
+      "a path on another site",
+      () => ["POST", "/api/views", { body: { name: "E", path: "https://elsewhere.example/visitors", query: {} } }],
+      { status: 400, code: "invalid_parameter", param: "path" },
+    ],
+    [
+      "a query naming another page's parameter",
+      () => ["POST", "/api/views", { body: { name: "Q", path: "/visitors", query: { platform: "claude" } } }],
+      { status: 400, code: "invalid_parameter", param: "query" },
+    ],
+    [
+      "a query that is not an object",
+      () => ["POST", "/api/views", { body: { name: "Q", path: "/visitors", query: "source=chatgpt" } }],
+      { status: 400, code: "invalid_parameter", param: "query" },
+    ],
+    [
+      "a query value that is not a string",
+      () => ["POST", "/api/views", { body: { name: "Q", path: "/visitors", query: { converted: true } } }],
+      { status: 400, code: "invalid_parameter", param: "query" },
+    ],
     ["a body that is not JSON", () => ["POST", "/api/views", { rawBody: "{name: Taken" }], { status: 400, code: "invalid_parameter", param: "body" }],
     ["renaming an unknown view", () => ["PATCH", `/api/views/${UNKNOWN_ID}`, { body: { name: "Renamed" } }], { status: 404, code: "not_found" }],
     ["renaming with an id that is no view's", () => ["PATCH", "/api/views/..%2Fsettings", { body: { name: "Renamed" } }], { status: 404, code: "not_found" }],

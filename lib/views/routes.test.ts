@@ -17,7 +17,6 @@ const { GET: viewsGet, POST: viewsPost } = await routeFileAt("views");
 upstreamForFile();
 const storeFor = serverStoresForFile();
 
-
 type Answer = SavedViewBody & Partial<ErrorJson>;
 
 const write = (method: string, body?: unknown, headers: Record<string, string> = {}): RequestInit => ({
@@ -30,9 +29,17 @@ const list = async (key: string = DEMO_KEYS.pro) => call<{ data: SavedViewBody[]
 const save = async (body: unknown, options: { key?: string; headers?: Record<string, string> } = {}) =>
   call<Answer>(viewsPost, "/api/views", { cookie: await sessionCookie(options.key ?? DEMO_KEYS.pro), init: write("POST", body, options.headers) });
 const rename = async (id: string, body: unknown, options: { key?: string; headers?: Record<string, string> } = {}) =>
-  call<Answer>(viewPatch, `/api/views/${id}`, { cookie: await sessionCookie(options.key ?? DEMO_KEYS.pro), init: write("PATCH", body, options.headers), params: { id } });
+  call<Answer>(viewPatch, `/api/views/${id}`, {
+    cookie: await sessionCookie(options.key ?? DEMO_KEYS.pro),
+    init: write("PATCH", body, options.headers),
+    params: { id },
+  });
 const remove = async (id: string, options: { key?: string; headers?: Record<string, string> } = {}) =>
-  call<Partial<ErrorJson>>(viewDelete, `/api/views/${id}`, { cookie: await sessionCookie(options.key ?? DEMO_KEYS.pro), init: write("DELETE", undefined, options.headers), params: { id } });
+  call<Partial<ErrorJson>>(viewDelete, `/api/views/${id}`, {
+    cookie: await sessionCookie(options.key ?? DEMO_KEYS.pro),
+    init: write("DELETE", undefined, options.headers),
+    params: { id },
+  });
 
 const chatgpt = { name: "ChatGPT visitors", path: "/visitors", query: { source: "chatgpt", from: "2026-11-12", to: "2026-11-18", tz: "Europe/Berlin" } };
 
@@ -45,7 +52,11 @@ describe.each(STORE_KINDS)("saved views routes (%s)", (kind) => {
 
     const made = await save(chatgpt);
     expect(made.status).toBe(201);
-    expect(made.body).toEqual({ id: expect.stringMatching(/^view_[A-Za-z0-9_-]{22}$/), ...chatgpt, created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+    expect(made.body).toEqual({
+      id: expect.stringMatching(/^view_[A-Za-z0-9_-]{22}$/),
+      ...chatgpt,
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
     const second = await save({ name: "  all mentions, last 7 days ", path: "/mentions", query: { range: "7d", sentiment: "negative" } });
     expect(second.status).toBe(201);
     expect(second.body.name).toBe("all mentions, last 7 days");

@@ -31,7 +31,15 @@ export async function createView({ scope: { store, workspace }, body }: { scope:
 }
 
 /** PATCH /api/views/{id} {name}: 200 the renamed view. */
-export async function renameView({ scope: { store, workspace }, params, body }: { scope: StoreScope; params: { id: string }; body: z.output<typeof renamedView> }) {
+export async function renameView({
+  scope: { store, workspace },
+  params,
+  body,
+}: {
+  scope: StoreScope;
+  params: { id: string };
+  body: z.output<typeof renamedView>;
+}) {
   const view = await store.views.rename(workspace, params.id, body.name);
   if (!view) throw noSuchView();
   return viewBody(view);

@@ -14,24 +14,22 @@ const MAX_VALUE_LENGTH = 500;
 const PAGES = Object.keys(PAGE_PARAMS).join(", ");
 
 /** The name as kept: trimmed, one line, 1 to MAX_VIEW_NAME characters. */
-const viewName = z
-  .string({ error: "name must be a string: what the view is called." })
-  .transform((raw, ctx) => {
-    const name = raw.trim();
-    const length = [...name].length;
-    const problem =
-      length === 0
-        ? "name must not be empty: give the view a name."
-        : length > MAX_VIEW_NAME
-          ? `name must be at most ${MAX_VIEW_NAME} characters (this one has ${length}).`
-          : // A line break or another control character would break the header's one-line list.
-            /[\u0000-\u001f\u007f]/.test(name)
-            ? "name must be one line of text, without control characters."
-            : undefined;
-    if (problem === undefined) return name;
-    ctx.addIssue({ code: "custom", message: problem });
-    return z.NEVER;
-  });
+const viewName = z.string({ error: "name must be a string: what the view is called." }).transform((raw, ctx) => {
+  const name = raw.trim();
+  const length = [...name].length;
+  const problem =
+    length === 0
+      ? "name must not be empty: give the view a name."
+      : length > MAX_VIEW_NAME
+        ? `name must be at most ${MAX_VIEW_NAME} characters (this one has ${length}).`
+        : // A line break or another control character would break the header's one-line list.
+          /[\u0000-\u001f\u007f]/.test(name)
+          ? "name must be one line of text, without control characters."
+          : undefined;
+  if (problem === undefined) return name;
+  ctx.addIssue({ code: "custom", message: problem });
+  return z.NEVER;
+});
 
 const page = z.unknown().transform((path, ctx) => {
   if (typeof path === "string" && isQueryPage(path)) return path;
@@ -41,11 +39,15 @@ const page = z.unknown().transform((path, ctx) => {
 
 /** The page's own parameters of `query` (paging dropped), or the first problem with it. */
 function pageQuery(path: keyof typeof PAGE_PARAMS, query: unknown): { query: Record<string, string> } | { problem: string } {
-  if (typeof query !== "object" || query === null || Array.isArray(query)) return { problem: "query must be an object of the page's parameters, each a string." };
+  if (typeof query !== "object" || query === null || Array.isArray(query))
+    return { problem: "query must be an object of the page's parameters, each a string." };
   const own: readonly string[] = PAGE_PARAMS[path];
   const kept: Record<string, string> = {};
   for (const [name, value] of Object.entries(query)) {
-    if (!own.includes(name)) return { problem: `query may hold ${path}'s own parameters only (${own.filter((p) => !PAGING_PARAMS.includes(p)).join(", ")}); "${name.slice(0, 40)}" is not one.` };
+    if (!own.includes(name))
+      return {
+        problem: `query may hold ${path}'s own parameters only (${own.filter((p) => !PAGING_PARAMS.includes(p)).join(", ")}); "${name.slice(0, 40)}" is not one.`,
+      };
     if (typeof value !== "string") return { problem: `query.${name} must be a string, as in a link.` };
     if (value.length > MAX_VALUE_LENGTH) return { problem: `query.${name} must be at most ${MAX_VALUE_LENGTH} characters.` };
     if (!PAGING_PARAMS.includes(name)) kept[name] = value;
@@ -69,4 +71,8 @@ export const renamedView = z.object({ name: viewName });
 export const RENAMED_VIEW_EXAMPLE = '{"name": "…"}';
 
 /** A view's id as the store makes them; anything else is simply not found. */
-export const VIEW_ID = { pattern: /^view_[A-Za-z0-9_-]{22}$/, message: "This workspace has no saved view with that id (it may have been deleted).", refusal: "not_found" } as const;
+export const VIEW_ID = {
+  pattern: /^view_[A-Za-z0-9_-]{22}$/,
+  message: "This workspace has no saved view with that id (it may have been deleted).",
+  refusal: "not_found",
+} as const;

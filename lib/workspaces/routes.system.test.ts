@@ -32,14 +32,34 @@ beforeAll(async () => {
 
 describe("linking a key: refusals from the production server", () => {
   it.each<[string, () => Parameters<ApiClient["call"]>, Refusal]>([
-    ["a key of another upstream workspace", () => ["POST", "/api/workspace/keys", { body: { apiKey: DEMO_KEYS.empty } }], { status: 409, code: "conflict", param: "apiKey" }],
-    ["a key the upstream refuses (revoked)", () => ["POST", "/api/workspace/keys", { body: { apiKey: REVOKED_KEY } }], { status: 400, code: "invalid_key", param: "apiKey" }],
-    ["a key of the wrong form", () => ["POST", "/api/workspace/keys", { body: { apiKey: "sk_live_123" } }], { status: 400, code: "invalid_parameter", param: "apiKey" }],
+    [
+      "a key of another upstream workspace",
+      () => ["POST", "/api/workspace/keys", { body: { apiKey: DEMO_KEYS.empty } }],
+      { status: 409, code: "conflict", param: "apiKey" },
+    ],
+    [
+      "a key the upstream refuses (revoked)",
+      () => ["POST", "/api/workspace/keys", { body: { apiKey: REVOKED_KEY } }],
+      { status: 400, code: "invalid_key", param: "apiKey" },
+    ],
+    [
+      "a key of the wrong form",
+      () => ["POST", "/api/workspace/keys", { body: { apiKey: "sk_live_123" } }],
+      { status: 400, code: "invalid_parameter", param: "apiKey" },
+    ],
     ["no key", () => ["POST", "/api/workspace/keys", { body: {} }], { status: 400, code: "invalid_parameter", param: "apiKey" }],
-    ["a body that is not JSON", () => ["POST", "/api/workspace/keys", { rawBody: "apiKey=svc_sk_test_x" }], { status: 400, code: "invalid_parameter", param: "body" }],
+    [
+      "a body that is not JSON",
+      () => ["POST", "/api/workspace/keys", { rawBody: "apiKey=svc_sk_test_x" }],
+      { status: 400, code: "invalid_parameter", param: "body" },
+    ],
     ["unlinking the session's own key", () => ["DELETE", `/api/workspace/keys/${before.linking!.linked_keys[0]!.id}`], { status: 409, code: "conflict" }],
     ["unlinking a key that is not linked here", () => ["DELETE", "/api/workspace/keys/lk_nosuchlink"], { status: 404, code: "not_found" }],
-    ["deleting everything without the word", () => ["DELETE", "/api/workspace", { body: { confirm: "yes" } }], { status: 400, code: "invalid_parameter", param: "confirm" }],
+    [
+      "deleting everything without the word",
+      () => ["DELETE", "/api/workspace", { body: { confirm: "yes" } }],
+      { status: 400, code: "invalid_parameter", param: "confirm" },
+    ],
   ])("%s", async (label, request, expected) => {
     expectRefusal(await api.call(...request()), expected, label);
   });

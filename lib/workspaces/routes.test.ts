@@ -68,7 +68,8 @@ const link = async (sessionKey: string, body: string, headers: Record<string, st
   call<LinkBody & Partial<ErrorJson>>(keysPost, "/api/workspace/keys", { cookie: await sessionCookie(sessionKey), init: write("POST", headers, body) });
 const unlink = (cookie: string, id: string, headers: Record<string, string> = {}) =>
   call<ErrorJson>(keyDelete, `/api/workspace/keys/${id}`, { cookie, init: write("DELETE", headers), params: { id } });
-const deleteAll = (cookie: string, body: string, headers: Record<string, string> = {}) => call<ErrorJson>(workspaceDelete, "/api/workspace", { cookie, init: write("DELETE", headers, body) });
+const deleteAll = (cookie: string, body: string, headers: Record<string, string> = {}) =>
+  call<ErrorJson>(workspaceDelete, "/api/workspace", { cookie, init: write("DELETE", headers, body) });
 const viewNames = async (cookie: string) => (await call<{ data: { name: string }[] }>(viewsGet, "/api/views", { cookie })).body.data.map((v) => v.name).sort();
 const noteTexts = async (cookie: string) =>
   (await callApi<{ data: { text: string }[] }>("/api/annotations?from=2026-10-01&to=2026-11-30", { cookie })).body.data.map((n) => n.text).sort();
@@ -105,7 +106,14 @@ describe.each(STORE_KINDS)("workspace routes (%s)", (kind) => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       watching: "off",
-      linked_keys: [{ id: expect.stringMatching(/^lk_[A-Za-z0-9_-]{22}$/), key_hint: "svc_sk_test_…9d1f", linked_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), current: true }],
+      linked_keys: [
+        {
+          id: expect.stringMatching(/^lk_[A-Za-z0-9_-]{22}$/),
+          key_hint: "svc_sk_test_…9d1f",
+          linked_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+          current: true,
+        },
+      ],
       history_since: null,
       time_zone: "UTC",
       kept: NOTHING_KEPT,
@@ -184,16 +192,28 @@ describe.each(STORE_KINDS)("workspace routes (%s)", (kind) => {
     const { store } = await storeFor(kind);
     const demo = (await store.workspaces.workspaceForKey(DEMO_KEYS.pro)).id;
     await store.workspaces.setWatching(demo, DEMO_KEYS.pro);
-    await store.snapshots.recordScore(demo, { at: Date.UTC(2026, 10, 1), score: 60, direction: "up", change: 1, breakdown: { visibility: 1, sentiment: 2, authority: 3, coverage: 4 } });
+    await store.snapshots.recordScore(demo, {
+      at: Date.UTC(2026, 10, 1),
+      score: 60,
+      direction: "up",
+      change: 1,
+      breakdown: { visibility: 1, sentiment: 2, authority: 3, coverage: 4 },
+    });
     expect((await readWorkspace(DEMO_KEYS.pro)).body.history_since).toBe("2026-11-01T00:00:00.000Z");
     const empty = await readWorkspace(DEMO_KEYS.empty);
-    expect(empty.body).toEqual({ watching: "off", linked_keys: [{ id: expect.any(String), key_hint: "svc_sk_test_…3f1d", linked_at: expect.any(String), current: true }], history_since: null, time_zone: "UTC", kept: NOTHING_KEPT });
+    expect(empty.body).toEqual({
+      watching: "off",
+      linked_keys: [{ id: expect.any(String), key_hint: "svc_sk_test_…3f1d", linked_at: expect.any(String), current: true }],
+      history_since: null,
+      time_zone: "UTC",
+      kept: NOTHING_KEPT,
+    });
     // Turning watching off from the other workspace leaves this one watched.
     await call(watchDelete, "/api/workspace/watch", { cookie: await sessionCookie(DEMO_KEYS.empty), init: write("DELETE") });
     expect((await readWorkspace(DEMO_KEYS.pro)).body.watching).toBe("on");
   });
 
-  it("linking a key used first merges the two workspaces: both keys see every note and view, a taken name gets \" (2)\"", async () => {
+  it('linking a key used first merges the two workspaces: both keys see every note and view, a taken name gets " (2)"', async () => {
     const { store } = await storeFor(kind);
     const pro = (await store.workspaces.workspaceForKey(DEMO_KEYS.pro)).id;
     const free = (await store.workspaces.workspaceForKey(DEMO_KEYS.free)).id;
@@ -215,7 +235,12 @@ describe.each(STORE_KINDS)("workspace routes (%s)", (kind) => {
     // The free key's session made before the link goes on, in the merged workspace.
     const seen = await call<WorkspaceBody>(workspaceGet, "/api/workspace", { cookie: freeCookie });
     expect(seen.status).toBe(200);
-    expect(seen.body.linked_keys.map((k) => [k.key_hint, k.current])).toEqual(expect.arrayContaining([["svc_sk_test_…5b2d", true], ["svc_sk_test_…9d1f", false]]));
+    expect(seen.body.linked_keys.map((k) => [k.key_hint, k.current])).toEqual(
+      expect.arrayContaining([
+        ["svc_sk_test_…5b2d", true],
+        ["svc_sk_test_…9d1f", false],
+      ]),
+    );
     expect(seen.body.kept).toMatchObject({ notes: 2, views: 3 });
     expect(await store.workspaces.workspace(free)).toBeUndefined();
   });
@@ -276,7 +301,7 @@ describe.each(STORE_KINDS)("workspace routes (%s)", (kind) => {
     expect((await unlink(proCookie, other.id)).status).toBe(404);
   });
 
-  it("DELETE /api/workspace {confirm: \"delete\"}: 204, everything kept deleted, every session of its keys ended; signing in again finds nothing kept", async () => {
+  it('DELETE /api/workspace {confirm: "delete"}: 204, everything kept deleted, every session of its keys ended; signing in again finds nothing kept', async () => {
     const { store } = await storeFor(kind);
     const proCookie = await sessionCookie(DEMO_KEYS.pro);
     expect((await link(DEMO_KEYS.pro, JSON.stringify({ apiKey: DEMO_KEYS.free }))).status).toBe(201);
@@ -285,8 +310,22 @@ describe.each(STORE_KINDS)("workspace routes (%s)", (kind) => {
     await call(watchPut, "/api/workspace/watch", { cookie: proCookie, init: write("PUT") });
     await store.annotations.create(ws, { date: "2026-11-02", text: "Campaign started" });
     await store.views.create(ws, { name: "AI visitors", path: "/visitors", query: {} });
-    await store.snapshots.recordScore(ws, { at: Date.UTC(2026, 10, 1), score: 60, direction: "up", change: 1, breakdown: { visibility: 1, sentiment: 2, authority: 3, coverage: 4 } });
-    expect((await call<WorkspaceBody>(workspaceGet, "/api/workspace", { cookie: proCookie })).body.kept).toEqual({ snapshots: 1, notes: 1, views: 1, alert_destinations: 0, alert_rules: 0, kept_key: true, activity: 2 });
+    await store.snapshots.recordScore(ws, {
+      at: Date.UTC(2026, 10, 1),
+      score: 60,
+      direction: "up",
+      change: 1,
+      breakdown: { visibility: 1, sentiment: 2, authority: 3, coverage: 4 },
+    });
+    expect((await call<WorkspaceBody>(workspaceGet, "/api/workspace", { cookie: proCookie })).body.kept).toEqual({
+      snapshots: 1,
+      notes: 1,
+      views: 1,
+      alert_destinations: 0,
+      alert_rules: 0,
+      kept_key: true,
+      activity: 2,
+    });
 
     // Anything but the word itself changes nothing.
     for (const body of ["{}", '{"confirm": "yes"}', '{"confirm": "DELETE"}', '{"confirm": true}', "[]"]) {
@@ -312,7 +351,9 @@ describe.each(STORE_KINDS)("workspace routes (%s)", (kind) => {
     expect(await noteTexts(again)).toEqual([]);
     expect(await viewNames(again)).toEqual([]);
     // The other key is no longer linked: it opens a workspace of its own.
-    expect((await call<WorkspaceBody>(workspaceGet, "/api/workspace", { cookie: await sessionCookie(DEMO_KEYS.free) })).body.linked_keys.map((k) => k.key_hint)).toEqual(["svc_sk_test_…5b2d"]);
+    expect(
+      (await call<WorkspaceBody>(workspaceGet, "/api/workspace", { cookie: await sessionCookie(DEMO_KEYS.free) })).body.linked_keys.map((k) => k.key_hint),
+    ).toEqual(["svc_sk_test_…5b2d"]);
   });
 
   it.each([

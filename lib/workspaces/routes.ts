@@ -27,7 +27,15 @@ import type { linkedKeyBody } from "./schema";
 export type LinkedKeyBody = { id: string; key_hint: string; linked_at: string; current: boolean };
 
 /** What deleting everything would delete, counted (Settings' confirmation names it). */
-export type KeptBody = { snapshots: number; notes: number; views: number; alert_destinations: number; alert_rules: number; kept_key: boolean; activity: number };
+export type KeptBody = {
+  snapshots: number;
+  notes: number;
+  views: number;
+  alert_destinations: number;
+  alert_rules: number;
+  kept_key: boolean;
+  activity: number;
+};
 
 export type WorkspaceBody = {
   watching: Workspace["watching"];
@@ -41,7 +49,12 @@ export type WorkspaceBody = {
 /** POST /api/workspace/keys's answer: the link, and whether the key brought a workspace of its own along. */
 export type LinkBody = Omit<LinkedKeyBody, "current"> & { merged: boolean };
 
-const linkedBody = (k: LinkedKey, ownId: string): LinkedKeyBody => ({ id: k.id, key_hint: k.keyHint, linked_at: new Date(k.linkedAt).toISOString(), current: k.id === ownId });
+const linkedBody = (k: LinkedKey, ownId: string): LinkedKeyBody => ({
+  id: k.id,
+  key_hint: k.keyHint,
+  linked_at: new Date(k.linkedAt).toISOString(),
+  current: k.id === ownId,
+});
 
 const keptBody = (k: KeptSummary): KeptBody => ({
   snapshots: k.snapshots,
@@ -98,7 +111,10 @@ async function readingOf(api: DataApi, signal: AbortSignal, skipIntelligence: bo
   const options = { signal, fresh: true };
   if (!skipIntelligence) {
     try {
-      const [score, ranking]: [Score, Ranking] = await Promise.all([api.get("/intelligence/score", {}, options), api.get("/intelligence/ranking", {}, options)]);
+      const [score, ranking]: [Score, Ranking] = await Promise.all([
+        api.get("/intelligence/score", {}, options),
+        api.get("/intelligence/ranking", {}, options),
+      ]);
       return { kind: "intelligence", value: JSON.stringify([score, ranking.data]) };
     } catch (error) {
       if (!(isDataApiError(error) && error.status === 403)) throw error;
@@ -117,7 +133,8 @@ async function readingOf(api: DataApi, signal: AbortSignal, skipIntelligence: bo
 /** The other key's failure, said about that key (never the session's). */
 function otherKeyFailure(error: unknown): unknown {
   if (!isDataApiError(error)) return error;
-  if (error.status === 401) return finalError({ status: 400, code: "invalid_key", message: "That key is not valid or was revoked: it cannot be linked.", param: "apiKey" });
+  if (error.status === 401)
+    return finalError({ status: 400, code: "invalid_key", message: "That key is not valid or was revoked: it cannot be linked.", param: "apiKey" });
   return error;
 }
 
@@ -137,7 +154,12 @@ async function sameWorkspace(sessionKey: string, otherKey: string, signal: Abort
     // The session's key may not read the score: compare the overviews then.
     if (mine.kind === "overview" && other.kind === "intelligence") other = await readOther(true);
     if (mine.kind === "none" || other.kind === "none") {
-      throw finalError({ status: 409, code: "conflict", message: "These keys may not read the score, the ranking or the overview, so they cannot be told to open the same workspace.", param: "apiKey" });
+      throw finalError({
+        status: 409,
+        code: "conflict",
+        message: "These keys may not read the score, the ranking or the overview, so they cannot be told to open the same workspace.",
+        param: "apiKey",
+      });
     }
     if (mine.kind === other.kind && mine.value === other.value) return true;
   }
@@ -156,7 +178,12 @@ export async function linkKey({ scope, body, signal }: { scope: StoreScope; body
   const otherKey = body.apiKey;
   if (otherKey !== apiKey) {
     if (!(await sameWorkspace(apiKey, otherKey, signal ?? new AbortController().signal))) {
-      throw finalError({ status: 409, code: "conflict", message: "That key opens another workspace: its score, ranking or overview differ from this workspace's.", param: "apiKey" });
+      throw finalError({
+        status: 409,
+        code: "conflict",
+        message: "That key opens another workspace: its score, ranking or overview differ from this workspace's.",
+        param: "apiKey",
+      });
     }
   }
   const before = (await store.workspaces.linkedKeys(workspace)).length;
@@ -168,7 +195,8 @@ export async function linkKey({ scope, body, signal }: { scope: StoreScope; body
   return json(answer, { status: 201 });
 }
 
-const noSuchKey = () => finalError({ status: 404, code: "not_found", message: "This workspace has no linked key with that id (it may have been unlinked already)." });
+const noSuchKey = () =>
+  finalError({ status: 404, code: "not_found", message: "This workspace has no linked key with that id (it may have been unlinked already)." });
 
 /**
  * DELETE /api/workspace/keys/{id}: unlinks a key other than the session's own (409 for that one):
@@ -180,7 +208,11 @@ export async function unlinkKey({ scope, params }: { scope: StoreScope; params: 
   // Refused here, before the store does: the route's own answer is the same in every build, whatever
   // becomes of a store error on its way out.
   if (id === store.workspaces.linkIdOf(apiKey)) {
-    throw finalError({ status: 409, code: "conflict", message: "This is the key you are signed in with: it cannot be unlinked here. Sign in with another key of this workspace to unlink it." });
+    throw finalError({
+      status: 409,
+      code: "conflict",
+      message: "This is the key you are signed in with: it cannot be unlinked here. Sign in with another key of this workspace to unlink it.",
+    });
   }
   const unlinked = await store.workspaces.unlinkKey(workspace, id, apiKey);
   if (!unlinked) throw noSuchKey();

@@ -21,4 +21,8 @@ export const deleteConfirmation = z.object({
 export const DELETE_CONFIRMATION_EXAMPLE = '{"confirm": "delete"}';
 
 /** A link's id as the store makes them; anything else is simply not found. */
-export const LINK_ID = { pattern: /^lk_[A-Za-z0-9_-]{22}$/, message: "This workspace has no linked key with that id (it may have been unlinked already).", refusal: "not_found" } as const;
+export const LINK_ID = {
+  pattern: /^lk_[A-Za-z0-9_-]{22}$/,
+  message: "This workspace has no linked key with that id (it may have been unlinked already).",
+  refusal: "not_found",
+} as const;

@@ -37,7 +37,12 @@ import { figureTest } from "@/lib/stats/significance";
  * window named ("the same days a year before (…)") and its name in a legend, all read from the answer.
  */
 function windowLabels(answer: ComparedAnswer) {
-  return { window: formatDateRange(answer), previous: formatDateRange(answerWindow(answer)), compared: comparisonLabel(answer), previousName: comparisonName(answer) };
+  return {
+    window: formatDateRange(answer),
+    previous: formatDateRange(answerWindow(answer)),
+    compared: comparisonLabel(answer),
+    previousName: comparisonName(answer),
+  };
 }
 
 const rangeQuery = (range: DateRange, comparison: Comparison) => ({ query: insightsQuery(range, comparison) });
@@ -50,7 +55,11 @@ const counting = (what: string, range: DateRange) => `Counting ${what} for ${for
 /** The cards of the range's charts and tables, whatever the state of their answers. */
 const CARDS = {
   trend: { title: "Trend", description: "Visitors, AI visitors and conversions over the range, the window compared with drawn behind", testId: "trend-card" },
-  sources: { title: "Conversion by source", description: "Visitors, conversions and rate per source, AI platforms set apart; each links to its visitors", testId: "sources-card" },
+  sources: {
+    title: "Conversion by source",
+    description: "Visitors, conversions and rate per source, AI platforms set apart; each links to its visitors",
+    testId: "sources-card",
+  },
 } satisfies Record<string, CardHead>;
 
 /** The sources' card, its download among its actions once the answer is in (rendered with it, so the server's HTML and the browser's first render agree). */
@@ -130,7 +139,9 @@ function RangeKpis({ range, comparison }: { range: DateRange; comparison: Compar
                 testId="range-kpi-visitors"
                 value={now.visitors}
                 href={visitorsHref(shown)}
-                foot={<ChangeBadge current={now.visitors} previous={then.visitors} significance={figureTest("visitors", now, then)} unit="count" {...compare} />}
+                foot={
+                  <ChangeBadge current={now.visitors} previous={then.visitors} significance={figureTest("visitors", now, then)} unit="count" {...compare} />
+                }
               />
               <Kpi
                 label="AI visitors"
@@ -139,7 +150,13 @@ function RangeKpis({ range, comparison }: { range: DateRange; comparison: Compar
                 href={visitorsHref(shown, { source: AI_SOURCE_GROUP })}
                 foot={
                   <>
-                    <ChangeBadge current={now.ai_visitors} previous={then.ai_visitors} significance={figureTest("ai_visitors", now, then)} unit="count" {...compare} />
+                    <ChangeBadge
+                      current={now.ai_visitors}
+                      previous={then.ai_visitors}
+                      significance={figureTest("ai_visitors", now, then)}
+                      unit="count"
+                      {...compare}
+                    />
                     <span data-testid="range-kpi-ai-share">{formatPercent(now.ai_share)} of visitors</span>
                   </>
                 }
@@ -149,20 +166,38 @@ function RangeKpis({ range, comparison }: { range: DateRange; comparison: Compar
                 testId="range-kpi-conversions"
                 value={now.conversions}
                 href={visitorsHref(shown, { converted: true })}
-                foot={<ChangeBadge current={now.conversions} previous={then.conversions} significance={figureTest("conversions", now, then)} unit="count" {...compare} />}
+                foot={
+                  <ChangeBadge
+                    current={now.conversions}
+                    previous={then.conversions}
+                    significance={figureTest("conversions", now, then)}
+                    unit="count"
+                    {...compare}
+                  />
+                }
               />
               <Kpi
                 label="Conversion rate"
                 testId="range-kpi-rate"
                 display={formatPercent(now.conversion_rate)}
-                foot={<ChangeBadge current={now.conversion_rate} previous={then.conversion_rate} significance={figureTest("conversion_rate", now, then)} unit="rate" {...compare} />}
+                foot={
+                  <ChangeBadge
+                    current={now.conversion_rate}
+                    previous={then.conversion_rate}
+                    significance={figureTest("conversion_rate", now, then)}
+                    unit="rate"
+                    {...compare}
+                  />
+                }
               />
             </PendingAnswer>
             <div className={styles.kpiNote}>
               <p className="small muted" data-testid="range-kpi-note">
-                {labels.window} ({formatZone(shown.tz)}), changes against {labels.compared}; a visitor counts on the day it was first seen. AI visitors came from {formatPlatformList()}.{" "}
+                {labels.window} ({formatZone(shown.tz)}), changes against {labels.compared}; a visitor counts on the day it was first seen. AI visitors came
+                from {formatPlatformList()}.{" "}
                 <span data-testid="significance-note">
-                  A grey change marked &ldquo;within normal variation&rdquo; is one that chance alone makes with this many visitors; a coloured one is beyond it (chance would make it less than 1 time in 20). Hover or focus a change for its test.
+                  A grey change marked &ldquo;within normal variation&rdquo; is one that chance alone makes with this many visitors; a coloured one is beyond it
+                  (chance would make it less than 1 time in 20). Hover or focus a change for its test.
                 </span>
               </p>
               {!pending && <KpiDownload trend={trend} />}
@@ -217,18 +252,19 @@ function TrendCard({ range, comparison }: { range: DateRange; comparison: Compar
 }
 
 function SourcesCard({ range, comparison }: { range: DateRange; comparison: Comparison }) {
-  const { query, shown, pending, labels } = useRangeInsight(apiQuery(browserApi, "/insights/sources", rangeQuery(range, comparison)), range, "visitors and conversions by source");
+  const { query, shown, pending, labels } = useRangeInsight(
+    apiQuery(browserApi, "/insights/sources", rangeQuery(range, comparison)),
+    range,
+    "visitors and conversions by source",
+  );
   return sourcesFrame(
-    <QueryView
-      query={query}
-      isEmpty={(s) => s.data.every((r) => r.visitors === 0 && r.previous.visitors === 0)}
-      empty={<NoVisitors window={labels.window} />}
-    >
+    <QueryView query={query} isEmpty={(s) => s.data.every((r) => r.visitors === 0 && r.previous.visitors === 0)} empty={<NoVisitors window={labels.window} />}>
       {(s) => (
         <PendingAnswer pending={Boolean(pending)}>
           {pending && <PendingNote>{pending}</PendingNote>}
           <p className="small muted">
-            {labels.window}; changes against {labels.compared}. Each source&apos;s visitors and conversions open them, and so do the AI platforms&apos; together.
+            {labels.window}; changes against {labels.compared}. Each source&apos;s visitors and conversions open them, and so do the AI platforms&apos;
+            together.
           </p>
           <ConversionBySourceTable rows={s.data} windowLabel={labels.window} previousLabel={labels.previous} window={shown} />
         </PendingAnswer>

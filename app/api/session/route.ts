@@ -4,5 +4,8 @@ import { readSession, signIn, signInBody, SIGN_IN_EXAMPLE, signOut } from "@/lib
 
 export const dynamic = "force-dynamic";
 export const GET = route({ access: "public", subject: "the session" }, readSession);
-export const POST = route({ access: "public", write: true, keyAttempts: "sign-in", body: signInBody, bodyExample: SIGN_IN_EXAMPLE, subject: "sign-in" }, signIn);
+export const POST = route(
+  { access: "public", write: true, keyAttempts: "sign-in", body: signInBody, bodyExample: SIGN_IN_EXAMPLE, subject: "sign-in" },
+  signIn,
+);
 export const DELETE = route({ access: "public", write: true, subject: "sign-out" }, signOut);

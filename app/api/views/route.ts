@@ -5,4 +5,7 @@ import { NEW_VIEW_EXAMPLE, newView } from "@/lib/views/schema";
 
 export const dynamic = "force-dynamic";
 export const GET = route({ access: "session", store: true, subject: "the saved views" }, listViews);
-export const POST = route({ access: "session", write: true, store: true, body: newView, bodyExample: NEW_VIEW_EXAMPLE, subject: "saving the view" }, createView);
+export const POST = route(
+  { access: "session", write: true, store: true, body: newView, bodyExample: NEW_VIEW_EXAMPLE, subject: "saving the view" },
+  createView,
+);

@@ -27,7 +27,8 @@ function figure(key: keyof CountryFigures, unit: ChangeUnit, window: string): Ta
   return countries.column(key, {
     cell: (r) => (
       <>
-        <span className={styles.figure}>{text(r[key])}</span> <ChangeBadge current={r[key]} previous={r.previous[key]} significance={judge(r, key)} unit={unit} window={window} compact />
+        <span className={styles.figure}>{text(r[key])}</span>{" "}
+        <ChangeBadge current={r[key]} previous={r.previous[key]} significance={judge(r, key)} unit={unit} window={window} compact />
       </>
     ),
   });
@@ -57,7 +58,11 @@ export const countryRowKey = (r: CountryTableRow): string => r.code;
 
 const cities = columnsFor<CityTableRow>()(CITY_COLUMNS);
 
-export const CITY_TABLE_COLUMNS: readonly TableColumn<CityTableRow>[] = [cities.column("city", { rowHeader: true, cardTitle: true }), cities.column("visitors"), cities.column("conversions")];
+export const CITY_TABLE_COLUMNS: readonly TableColumn<CityTableRow>[] = [
+  cities.column("city", { rowHeader: true, cardTitle: true }),
+  cities.column("visitors"),
+  cities.column("conversions"),
+];
 
 /** A country's cities, most visitors first; `city_sort` in the URL, so it leaves the countries' order alone. */
 export const CITY_TABLE_SORT: { param: string; defaultSort: Sort } = { param: "city_sort", defaultSort: { id: "visitors", desc: true } };

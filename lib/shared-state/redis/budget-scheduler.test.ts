@@ -20,10 +20,7 @@ let sandbox: Sandbox;
 const clients: Redis[] = [];
 
 beforeAll(async () => {
-  [server, sandbox] = await Promise.all([
-    startTestRedis(),
-    startSandbox({ port: 0, now: "2026-11-20T12:00:00Z", visitors: 500, clock: () => Date.now() }),
-  ]);
+  [server, sandbox] = await Promise.all([startTestRedis(), startSandbox({ port: 0, now: "2026-11-20T12:00:00Z", visitors: 500, clock: () => Date.now() })]);
 });
 afterAll(async () => {
   for (const c of clients) c.disconnect();
@@ -84,7 +81,10 @@ it("200 requests spread over two instances on one Free key: every one answered, 
   const requests = Array.from({ length: 200 }, (_, i) =>
     instances[i % 2]!.get("/visitors", { query: { limit: 1, offset: i } }, { priority: i % 3 === 0 ? "bulk" : "interactive" }),
   );
-  const pages = await onFakeTime(() => Promise.all(requests), () => transport.inFlight() + redisInFlight);
+  const pages = await onFakeTime(
+    () => Promise.all(requests),
+    () => transport.inFlight() + redisInFlight,
+  );
 
   expect(pages.map((p) => p.meta.offset)).toEqual(Array.from({ length: 200 }, (_, i) => i));
   const stats = sandbox.stats();

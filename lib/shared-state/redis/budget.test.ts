@@ -136,7 +136,12 @@ describe("the shared budget across two instances on one key", () => {
     const plain = new RateBudget({ burstRecoveryMs: 5000 });
     const unrefused = await simulate([plain, plain]);
     expect(shared.at(-1)!.from).toBeGreaterThan(unrefused.at(-1)!.from);
-    expect(mostInAnySpan(shared.filter((r) => r.from > shared[28]!.from && r.from < shared[28]!.from + 3000), 1000)).toBeLessThanOrEqual(5);
+    expect(
+      mostInAnySpan(
+        shared.filter((r) => r.from > shared[28]!.from && r.from < shared[28]!.from + 3000),
+        1000,
+      ),
+    ).toBeLessThanOrEqual(5);
   });
 
   it("keeps the interactive reserve from bulk requests of another instance while the dashboard is in use", async () => {
@@ -146,7 +151,7 @@ describe("the shared budget across two instances on one key", () => {
     await a.budget.recordResponse(T0, 200, {}, admitted(await a.budget.admit(T0, "interactive")));
     // B exports as fast as it may for 30 s: it leaves 1 per second and 10 per minute.
     const sent: number[] = [];
-    for (let now = T0 + 1; now < T0 + 30_000; ) {
+    for (let now = T0 + 1; now < T0 + 30_000;) {
       const adm = await b.budget.admit(now, "bulk");
       if (!adm.admitted) {
         now += adm.waitMs;
@@ -164,7 +169,7 @@ describe("the shared budget across two instances on one key", () => {
     const idle = await instance("key-2", { interactiveWindowMs: 60_000 });
     idle.budget.noteInteractive(T0 - 61_000);
     let n = 0;
-    for (let now = T0; now < T0 + 30_000; ) {
+    for (let now = T0; now < T0 + 30_000;) {
       const adm = await idle.budget.admit(now, "bulk");
       if (!adm.admitted) {
         now += adm.waitMs;

@@ -155,7 +155,18 @@ class SharedBudget implements KeyBudget<Token> {
     this.retryMs = options.retryMs ?? 1000;
     this.windowsTtl = this.windows.minuteWindow + this.leaseMs + 60_000;
     this.log = options.log ?? ((message) => console.warn(message));
-    this.view = { plan: this.configured, burst: this.configured.perSecond, learned: false, sentLastMinute: 0, inFlight: 0, serverResetAt: 0, serverLeft: 0, pausedUntil: 0, lastInteractive: 0, at: -Infinity };
+    this.view = {
+      plan: this.configured,
+      burst: this.configured.perSecond,
+      learned: false,
+      sentLastMinute: 0,
+      inFlight: 0,
+      serverResetAt: 0,
+      serverLeft: 0,
+      pausedUntil: 0,
+      lastInteractive: 0,
+      at: -Infinity,
+    };
   }
 
   noteInteractive(now: number): void {

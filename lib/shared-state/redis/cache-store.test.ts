@@ -28,7 +28,9 @@ const store = (link: RedisLink, apiKey: string, ns = `ns-${apiKey.slice(-4)}`, k
 /** Every key in the test Redis, and every value (as bytes in latin1, so any text in clear shows). */
 async function everything(link: RedisLink): Promise<{ keys: string[]; values: string }> {
   const keys = await link.client.keys("*");
-  const values = await Promise.all(keys.map(async (k) => ((await link.client.type(k)) === "string" ? (await link.client.getBuffer(k))!.toString("latin1") : "")));
+  const values = await Promise.all(
+    keys.map(async (k) => ((await link.client.type(k)) === "string" ? (await link.client.getBuffer(k))!.toString("latin1") : "")),
+  );
   return { keys, values: values.join("\n") };
 }
 
@@ -147,7 +149,15 @@ describe("many entries at once", () => {
       { key: "day:4", value: { v: 4 }, ttlMs: 60_000 },
       { key: "never", value: undefined, ttlMs: 60_000 },
     ]);
-    expect(await bounded.getMany(["day:1", "day:2", "day:3", "day:4", "older-1", "older-2", "never"])).toEqual([{ v: 1 }, { v: 2 }, { v: 3 }, { v: 4 }, undefined, 2, undefined]);
+    expect(await bounded.getMany(["day:1", "day:2", "day:3", "day:4", "older-1", "older-2", "never"])).toEqual([
+      { v: 1 },
+      { v: 2 },
+      { v: 3 },
+      { v: 4 },
+      undefined,
+      2,
+      undefined,
+    ]);
     expect(sent.sent).toBe(2);
     // A write over the bound on its own keeps its longest-lived entries.
     await bounded.setMany(Array.from({ length: 8 }, (_, i) => ({ key: `w:${i}`, value: i, ttlMs: 10_000 * (i + 1) })));
@@ -194,9 +204,7 @@ describe("the response cache of a key's upstream, on two instances", () => {
     const [onA, onB] = [instance(a), instance(b)];
     sandbox.setFaults({ latencyMs: 150 });
     const before = sandbox.stats().byPath["/visitors"] ?? 0;
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => (i % 2 ? onB : onA).get("/visitors", { query: { limit: 5, offset: 10 } })),
-    );
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? onB : onA).get("/visitors", { query: { limit: 5, offset: 10 } })));
     sandbox.setFaults({});
     expect((sandbox.stats().byPath["/visitors"] ?? 0) - before).toBe(1);
     expect(new Set(answers.map((x) => JSON.stringify(x))).size).toBe(1);
@@ -311,11 +319,15 @@ describe("RedisSharedFlight", () => {
     const [onA, onB] = [new RedisSharedFlight(store(a, KEY_1, "sf")), new RedisSharedFlight(store(b, KEY_1, "sf"), { lockMs: 10_000 })];
     let calls = 0;
     const signal = new AbortController().signal;
-    const failing = onA.run("/k", async () => {
-      calls++;
-      await new Promise((r) => setTimeout(r, 50));
-      throw new Error("upstream 500");
-    }, signal);
+    const failing = onA.run(
+      "/k",
+      async () => {
+        calls++;
+        await new Promise((r) => setTimeout(r, 50));
+        throw new Error("upstream 500");
+      },
+      signal,
+    );
     await new Promise((r) => setTimeout(r, 10));
     const started = Date.now();
     const waiting = onB.run(

@@ -21,7 +21,15 @@
 // The scripts name entry keys from the index, so this needs one Redis, not a Redis Cluster.
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { MAX_CACHED_RESPONSES_PER_KEY, MemoryCacheStore, SingleFlight, type CacheEntry, type CacheStore, type RequestCache, type SharedFlight } from "@/lib/data-api/cache";
+import {
+  MAX_CACHED_RESPONSES_PER_KEY,
+  MemoryCacheStore,
+  SingleFlight,
+  type CacheEntry,
+  type CacheStore,
+  type RequestCache,
+  type SharedFlight,
+} from "@/lib/data-api/cache";
 import { viaRedis, type RedisLink } from "./connection";
 import { withDeadline } from "./deadline";
 import { defineScript } from "./scripts";
@@ -172,24 +180,44 @@ export class ResilientCacheStore implements CacheStore {
   ) {}
 
   get(key: string): Promise<unknown> {
-    return viaRedis(this.shared.link, () => this.shared.get(key), () => this.local.get(key));
+    return viaRedis(
+      this.shared.link,
+      () => this.shared.get(key),
+      () => this.local.get(key),
+    );
   }
 
   set(key: string, value: unknown, ttlMs: number): Promise<void> {
-    return viaRedis(this.shared.link, () => this.shared.set(key, value, ttlMs), () => this.local.set(key, value, ttlMs));
+    return viaRedis(
+      this.shared.link,
+      () => this.shared.set(key, value, ttlMs),
+      () => this.local.set(key, value, ttlMs),
+    );
   }
 
   async delete(key: string): Promise<void> {
     await this.local.delete(key);
-    await viaRedis(this.shared.link, () => this.shared.delete(key), async () => undefined);
+    await viaRedis(
+      this.shared.link,
+      () => this.shared.delete(key),
+      async () => undefined,
+    );
   }
 
   getMany(keys: readonly string[]): Promise<unknown[]> {
-    return viaRedis(this.shared.link, () => this.shared.getMany(keys), () => this.local.getMany(keys));
+    return viaRedis(
+      this.shared.link,
+      () => this.shared.getMany(keys),
+      () => this.local.getMany(keys),
+    );
   }
 
   setMany(entries: readonly CacheEntry[]): Promise<void> {
-    return viaRedis(this.shared.link, () => this.shared.setMany(entries), () => this.local.setMany(entries));
+    return viaRedis(
+      this.shared.link,
+      () => this.shared.setMany(entries),
+      () => this.local.setMany(entries),
+    );
   }
 }
 
@@ -256,7 +284,8 @@ export class RedisSharedFlight implements SharedFlight {
     try {
       // A lock granted after the deadline is given back at once: this instance fetches on its own.
       const granted = link.client.set(lock, token, "PX", this.lockMs, "NX");
-      acquired = (await withDeadline(granted, link.timeoutMs, (late) => void (late === "OK" && this.releaseScript(lock, token).catch(() => undefined)))) === "OK";
+      acquired =
+        (await withDeadline(granted, link.timeoutMs, (late) => void (late === "OK" && this.releaseScript(lock, token).catch(() => undefined)))) === "OK";
     } catch (error) {
       link.failed(error);
       return work();
@@ -283,9 +312,12 @@ export class RedisSharedFlight implements SharedFlight {
   }
 
   private async lead<T>(lock: string, token: string, work: () => Promise<T>): Promise<T> {
-    const renew = setInterval(() => {
-      this.renewScript(lock, token, this.lockMs).catch(() => undefined);
-    }, Math.max(10, Math.floor(this.lockMs / 3)));
+    const renew = setInterval(
+      () => {
+        this.renewScript(lock, token, this.lockMs).catch(() => undefined);
+      },
+      Math.max(10, Math.floor(this.lockMs / 3)),
+    );
     renew.unref();
     try {
       return await work();

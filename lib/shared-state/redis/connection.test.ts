@@ -35,16 +35,30 @@ describe("the Redis link", () => {
     expect(performance.now() - started).toBeLessThan(100);
     expect(link.usable()).toBe(false);
     // Served from the in-process side, without trying Redis.
-    expect(await viaRedis(link, () => client.get("k"), async () => "local")).toBe("local");
+    expect(
+      await viaRedis(
+        link,
+        () => client.get("k"),
+        async () => "local",
+      ),
+    ).toBe("local");
     // Several reconnection attempts fail meanwhile: still one line.
     await new Promise((r) => setTimeout(r, 200));
 
     await redis.server().start();
     await until(() => link.state === "connected");
     expect(link.client).toBe(client);
-    expect(await viaRedis(link, async () => (await client.ping()) as string, async () => "local")).toBe("PONG");
+    expect(
+      await viaRedis(
+        link,
+        async () => (await client.ping()) as string,
+        async () => "local",
+      ),
+    ).toBe("PONG");
     expect(link.logs).toHaveLength(3);
-    expect(link.logs[1]).toMatch(/^\[redis\] unavailable \(redis:\/\/127\.0\.0\.1:\d+\): .* — serving with in-process stores and a conservative share of the rate budget until it returns$/);
+    expect(link.logs[1]).toMatch(
+      /^\[redis\] unavailable \(redis:\/\/127\.0\.0\.1:\d+\): .* — serving with in-process stores and a conservative share of the rate budget until it returns$/,
+    );
     expect(link.logs[2]).toMatch(/^\[redis\] connected again/);
   });
 
@@ -62,7 +76,9 @@ describe("the Redis link", () => {
         const logs = await logsOfNewLink();
         expect(logs).toHaveLength(2);
         expect(logs[1]).toMatch(
-          new RegExp(`^\\[redis\\] maxmemory-policy is ${policy} \\(redis://127\\.0\\.0\\.1:\\d+\\): when full, Redis may evict the revoked sessions, and a signed-out cookie would work again — set maxmemory-policy to volatile-lru .* or noeviction$`),
+          new RegExp(
+            `^\\[redis\\] maxmemory-policy is ${policy} \\(redis://127\\.0\\.0\\.1:\\d+\\): when full, Redis may evict the revoked sessions, and a signed-out cookie would work again — set maxmemory-policy to volatile-lru .* or noeviction$`,
+          ),
         );
       }
       for (const policy of ["volatile-lru", "volatile-ttl", "noeviction"]) {
@@ -107,7 +123,13 @@ describe("the Redis link", () => {
       const link = await redis.link();
       await link.client.set("stalled", "from redis");
       const stalls = stallAfterEachCommand(link, 3 * link.timeoutMs);
-      expect(await viaRedis(link, () => link.client.get("stalled"), async () => "local")).toBe("from redis");
+      expect(
+        await viaRedis(
+          link,
+          () => link.client.get("stalled"),
+          async () => "local",
+        ),
+      ).toBe("from redis");
       stalls.on = false;
       expect(link.usable()).toBe(true);
       expect(link.logs.filter((l) => l.includes("a command failed"))).toEqual([]);
@@ -134,7 +156,13 @@ describe("the Redis link", () => {
     it("a Redis that really does not answer still fails the step within the bound", async () => {
       const link = await redis.link();
       const started = performance.now();
-      expect(await viaRedis(link, () => new Promise<string>(() => undefined), async () => "local")).toBe("local");
+      expect(
+        await viaRedis(
+          link,
+          () => new Promise<string>(() => undefined),
+          async () => "local",
+        ),
+      ).toBe("local");
       expect(performance.now() - started).toBeLessThan(link.timeoutMs + 200);
       expect(link.usable()).toBe(false);
     });
@@ -176,7 +204,12 @@ describe("the process's Redis and /api/health", () => {
     expect(sharedRedis()).toBeNull();
     const body = await (await health()).json();
     // The store's sealed counts are the store's tests' business (lib/store/shared.test.ts).
-    expect(body).toEqual({ ok: true, instance: expect.stringMatching(/^[0-9a-f]{8}$/), redis: "off", store: expect.objectContaining({ kind: "embedded", schema: SCHEMA_VERSION }) });
+    expect(body).toEqual({
+      ok: true,
+      instance: expect.stringMatching(/^[0-9a-f]{8}$/),
+      redis: "off",
+      store: expect.objectContaining({ kind: "embedded", schema: SCHEMA_VERSION }),
+    });
   });
 
   it("with REDIS_URL: one client for the process; health says connected, then degraded (still 200) while Redis is away", async () => {

@@ -132,9 +132,7 @@ export function connectRedis(url: string, keyPrefix: string, options: RedisLinkO
     settle();
     if (closed || said === "unavailable") return;
     said = "unavailable";
-    log.warn(
-      `[redis] unavailable (${shown}): ${reason} — serving with in-process stores and a conservative share of the rate budget until it returns`,
-    );
+    log.warn(`[redis] unavailable (${shown}): ${reason} — serving with in-process stores and a conservative share of the rate budget until it returns`);
   };
 
   const catchUp = () => {

@@ -20,7 +20,6 @@ const sessionRoute = await routeFileAt("session");
 /** The session's routes as Next calls them. */
 const session = { signIn: sessionRoute.POST, readSession: sessionRoute.GET, signOut: sessionRoute.DELETE, listDemoKeys: demoKeysRoute.GET };
 
-
 const sandbox = upstreamForFile({ cacheTtlMs: 60_000 });
 const redis = redisForFile();
 
@@ -118,7 +117,9 @@ describe("the server context with REDIS_URL", () => {
     const link = serverContext().redis!;
     await link.settled;
     await link.client.flushdb();
-    setServerContext({ stores: { ...serverContext().stores, insights: createResilientInsightsStore(link, { secret: () => TEST_SECRET, now: Date.now, maxEntriesPerKey: 100 }) } });
+    setServerContext({
+      stores: { ...serverContext().stores, insights: createResilientInsightsStore(link, { secret: () => TEST_SECRET, now: Date.now, maxEntriesPerKey: 100 }) },
+    });
     const cookie = await sessionCookie(DEMO_KEYS.empty);
     for (const range of ["from=2025-11-21&to=2026-11-20", "from=2024-11-21&to=2025-11-20"]) {
       const answer = await callApi(`/api/insights/trend?${range}&tz=UTC`, { cookie });

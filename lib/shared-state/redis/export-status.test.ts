@@ -46,7 +46,9 @@ describe("export progress shared by two instances", () => {
     const stores = [new ResilientExportStatusStore(a, Date.now), new ResilientExportStatusStore(b, Date.now)];
     const t = Date.now();
     const results = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => stores[i % 2]!.begin("owner-race", record(`exp_r${i}`, t), { maxRunning: 3, freshSince: iso(t - STALE_MS), ttlMs: HOUR })),
+      Array.from({ length: 12 }, (_, i) =>
+        stores[i % 2]!.begin("owner-race", record(`exp_r${i}`, t), { maxRunning: 3, freshSince: iso(t - STALE_MS), ttlMs: HOUR }),
+      ),
     );
     expect(results.filter((r) => r === "started")).toHaveLength(3);
     expect(results.filter((r) => r === "busy")).toHaveLength(9);

@@ -150,21 +150,40 @@ export class ResilientExportStatusStore implements ExportStatusStore {
   }
 
   begin(owner: string, record: ExportRecord, options: { maxRunning: number; freshSince: string; ttlMs: number }): Promise<BeginResult> {
-    return viaRedis(this.link, () => this.shared.begin(owner, record, options), () => this.local.begin(owner, record, options));
+    return viaRedis(
+      this.link,
+      () => this.shared.begin(owner, record, options),
+      () => this.local.begin(owner, record, options),
+    );
   }
 
   put(owner: string, record: ExportRecord, ttlMs: number): Promise<void> {
-    return viaRedis(this.link, () => this.shared.put(owner, record, ttlMs), () => this.local.put(owner, record, ttlMs));
+    return viaRedis(
+      this.link,
+      () => this.shared.put(owner, record, ttlMs),
+      () => this.local.put(owner, record, ttlMs),
+    );
   }
 
   async get(owner: string, id: string): Promise<ExportRecord | undefined> {
     const here = await this.local.get(owner, id);
-    return newer(await viaRedis(this.link, () => this.shared.get(owner, id), async () => undefined), here);
+    return newer(
+      await viaRedis(
+        this.link,
+        () => this.shared.get(owner, id),
+        async () => undefined,
+      ),
+      here,
+    );
   }
 
   async list(owner: string): Promise<ExportRecord[]> {
     const here = await this.local.list(owner);
-    const there = await viaRedis(this.link, () => this.shared.list(owner), async () => []);
+    const there = await viaRedis(
+      this.link,
+      () => this.shared.list(owner),
+      async () => [],
+    );
     if (here.length === 0) return there;
     const byId = new Map(there.map((r) => [r.id, r]));
     for (const record of here) byId.set(record.id, newer(byId.get(record.id), record)!);
@@ -172,11 +191,19 @@ export class ResilientExportStatusStore implements ExportStatusStore {
   }
 
   requestCancel(owner: string, id: string, ttlMs: number): Promise<void> {
-    return viaRedis(this.link, () => this.shared.requestCancel(owner, id, ttlMs), () => this.local.requestCancel(owner, id, ttlMs));
+    return viaRedis(
+      this.link,
+      () => this.shared.requestCancel(owner, id, ttlMs),
+      () => this.local.requestCancel(owner, id, ttlMs),
+    );
   }
 
   async isCancelRequested(owner: string, id: string): Promise<boolean> {
     if (await this.local.isCancelRequested(owner, id)) return true;
-    return viaRedis(this.link, () => this.shared.isCancelRequested(owner, id), async () => false);
+    return viaRedis(
+      this.link,
+      () => this.shared.isCancelRequested(owner, id),
+      async () => false,
+    );
   }
 }

@@ -11,10 +11,7 @@ import { sealerFor } from "./sealed";
  * `secret` is read at each use: the session secret, half of what each key's values are sealed with.
  * `maxEntriesPerKey`: figures kept per key, in Redis and in the in-process fallback alike.
  */
-export function createResilientInsightsStore(
-  link: RedisLink,
-  options: { secret: () => string; now: () => number; maxEntriesPerKey?: number },
-): InsightsStore {
+export function createResilientInsightsStore(link: RedisLink, options: { secret: () => string; now: () => number; maxEntriesPerKey?: number }): InsightsStore {
   const maxEntries = options.maxEntriesPerKey ?? MAX_INSIGHTS_FIGURES_PER_KEY;
   const local = createMemoryInsightsStore({ now: options.now, maxEntriesPerKey: maxEntries });
   return {

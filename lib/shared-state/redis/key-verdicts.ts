@@ -47,13 +47,24 @@ export function createResilientKeyVerdictStore(link: RedisLink, now: () => numbe
   const local = createMemoryKeyVerdictStore({ now });
   return {
     async get(names) {
-      const [fromRedis, own] = await Promise.all([viaRedis(link, () => shared.get(names), async () => names.map(() => undefined)), local.get(names)]);
+      const [fromRedis, own] = await Promise.all([
+        viaRedis(
+          link,
+          () => shared.get(names),
+          async () => names.map(() => undefined),
+        ),
+        local.get(names),
+      ]);
       // Redis first (another instance's newer check); this process' own when Redis has none.
       return names.map((_, i) => fromRedis[i] ?? own[i]);
     },
     async set(entries, ttlMs) {
       await local.set(entries, ttlMs);
-      await viaRedis(link, () => shared.set(entries, ttlMs), async () => undefined);
+      await viaRedis(
+        link,
+        () => shared.set(entries, ttlMs),
+        async () => undefined,
+      );
     },
   };
 }

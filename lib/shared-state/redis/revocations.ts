@@ -132,11 +132,19 @@ export function createResilientRevocationStore(link: RedisLink, now: () => numbe
       own.set(sessionId, expiresAt);
       if (own.size > REPLAYED_REVOCATIONS) own.delete(own.keys().next().value!);
       // Not written (Redis away or failing): written with the others as soon as Redis is usable again.
-      await viaRedis(link, () => shared.revoke(sessionId, expiresAt), async () => link.onReturn("revocations", replay));
+      await viaRedis(
+        link,
+        () => shared.revoke(sessionId, expiresAt),
+        async () => link.onReturn("revocations", replay),
+      );
     },
     async isRevoked(sessionId) {
       if (await local.isRevoked(sessionId)) return true;
-      return viaRedis(link, () => shared.isRevoked(sessionId), async () => false);
+      return viaRedis(
+        link,
+        () => shared.isRevoked(sessionId),
+        async () => false,
+      );
     },
     async revokeKey(keyRef, until) {
       await local.revokeKey(keyRef, until);
@@ -144,14 +152,22 @@ export function createResilientRevocationStore(link: RedisLink, now: () => numbe
       own.delete(entry);
       own.set(entry, until);
       if (own.size > REPLAYED_REVOCATIONS) own.delete(own.keys().next().value!);
-      await viaRedis(link, () => shared.revokeKey(keyRef, until), async () => link.onReturn("revocations", replay));
+      await viaRedis(
+        link,
+        () => shared.revokeKey(keyRef, until),
+        async () => link.onReturn("revocations", replay),
+      );
     },
     async isSessionRevoked(session, keyRef) {
       // The reference is made once, whichever side asks for it.
       let ref: Promise<string | undefined> | undefined;
       const once = () => (ref ??= keyRef());
       if (await local.isSessionRevoked(session, once)) return true;
-      return viaRedis(link, () => shared.isSessionRevoked(session, once), async () => false);
+      return viaRedis(
+        link,
+        () => shared.isSessionRevoked(session, once),
+        async () => false,
+      );
     },
   };
 }

@@ -71,7 +71,10 @@ describe("two instances with REDIS_URL on one Free key (100/min, 10/s)", () => {
     for (const path of pages.slice(0, 60)) {
       const expected = await referenceGet<VisitorPage>(path.replace("/api", ""));
       for (const answer of answers.filter((x) => x.path === path)) {
-        expect(answer.body.data.map((v) => v.id), path).toEqual(expected.data.map((v) => v.id));
+        expect(
+          answer.body.data.map((v) => v.id),
+          path,
+        ).toEqual(expected.data.map((v) => v.id));
         expect(answer.body.meta.total, path).toBe(expected.meta.total);
       }
     }

@@ -8,7 +8,18 @@
 import "server-only";
 import { sql, type ExpressionBuilder } from "kysely";
 import type { AttemptStatus, StoreTables, WorkspaceId } from "../schema";
-import { MAX_WAITING_PER_DESTINATION, REST_AFTER_TIMEOUTS, REST_MS, newId, toDelivery, clip, lockDestination, type Delivery, type Attempt, type AlertsDeps } from "./shared";
+import {
+  MAX_WAITING_PER_DESTINATION,
+  REST_AFTER_TIMEOUTS,
+  REST_MS,
+  newId,
+  toDelivery,
+  clip,
+  lockDestination,
+  type Delivery,
+  type Attempt,
+  type AlertsDeps,
+} from "./shared";
 
 /** A delivery that may be sent now: waiting and due, or being sent by an instance whose lease ran out. */
 const dueAt = (now: number) => (eb: ExpressionBuilder<StoreTables, "alert_deliveries">) =>
@@ -109,7 +120,10 @@ export function deliveryQueries(deps: AlertsDeps) {
         .select((eb) =>
           eb.fn
             .coalesce(
-              eb.selectFrom("alert_destinations as turn").select((e) => e.fn.max("turn.last_claimed_at").as("at")).whereRef("turn.workspace_id", "=", "alert_destinations.workspace_id"),
+              eb
+                .selectFrom("alert_destinations as turn")
+                .select((e) => e.fn.max("turn.last_claimed_at").as("at"))
+                .whereRef("turn.workspace_id", "=", "alert_destinations.workspace_id"),
               sql.lit(0),
             )
             .as("workspace_served_at"),
@@ -117,7 +131,15 @@ export function deliveryQueries(deps: AlertsDeps) {
         .where("alert_destinations.status", "=", "active")
         .where((eb) => eb.or([eb("alert_destinations.inflight_until", "is", null), eb("alert_destinations.inflight_until", "<", now)]))
         .where((eb) => eb.or([eb("alert_destinations.resting_until", "is", null), eb("alert_destinations.resting_until", "<=", now)]))
-        .where((eb) => eb.exists(eb.selectFrom("alert_deliveries").select("alert_deliveries.id").whereRef("alert_deliveries.destination_id", "=", "alert_destinations.id").where(dueAt(now))))
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom("alert_deliveries")
+              .select("alert_deliveries.id")
+              .whereRef("alert_deliveries.destination_id", "=", "alert_destinations.id")
+              .where(dueAt(now)),
+          ),
+        )
         .orderBy("workspace_sending")
         .orderBy("workspace_served_at")
         .orderBy(sql`coalesce(alert_destinations.last_claimed_at, 0)`)
@@ -211,14 +233,27 @@ export function deliveryQueries(deps: AlertsDeps) {
     async finishAttempt(
       delivery: Delivery,
       instance: string,
-      outcome: { at: number; status: AttemptStatus; responseStatus: number | null; error: string | null; durationMs: number; nextAttemptAt: number | null; timedOut?: boolean },
+      outcome: {
+        at: number;
+        status: AttemptStatus;
+        responseStatus: number | null;
+        error: string | null;
+        durationMs: number;
+        nextAttemptAt: number | null;
+        timedOut?: boolean;
+      },
     ): Promise<{ current: boolean; restingUntil: number | null }> {
       const now = deps.now();
       return db.transaction().execute(async (tx) => {
         // The destination first, as every writer of its deliveries does.
         const freed = await tx
           .updateTable("alert_destinations")
-          .set((eb) => ({ inflight_by: null, inflight_delivery: null, inflight_until: null, timeouts_in_row: outcome.timedOut ? eb("timeouts_in_row", "+", 1) : 0 }))
+          .set((eb) => ({
+            inflight_by: null,
+            inflight_delivery: null,
+            inflight_until: null,
+            timeouts_in_row: outcome.timedOut ? eb("timeouts_in_row", "+", 1) : 0,
+          }))
           .where("id", "=", delivery.destinationId)
           .where("inflight_by", "=", instance)
           .where("inflight_delivery", "=", delivery.id)
@@ -229,7 +264,11 @@ export function deliveryQueries(deps: AlertsDeps) {
         let nextAttemptAt = outcome.nextAttemptAt;
         if (freed && freed.timeouts_in_row >= REST_AFTER_TIMEOUTS) {
           restingUntil = now + REST_MS;
-          await tx.updateTable("alert_destinations").set({ resting_until: restingUntil, timeouts_in_row: 0 }).where("id", "=", delivery.destinationId).execute();
+          await tx
+            .updateTable("alert_destinations")
+            .set({ resting_until: restingUntil, timeouts_in_row: 0 })
+            .where("id", "=", delivery.destinationId)
+            .execute();
           error = `${REST_AFTER_TIMEOUTS} timeouts in a row: nothing is sent to this destination for ${REST_MS / 60_000} minutes, until ${utcMinute(restingUntil)} (${outcome.error ?? "no answer"})`;
           if (nextAttemptAt !== null) nextAttemptAt = Math.max(nextAttemptAt, restingUntil);
         }
@@ -287,7 +326,12 @@ export function deliveryQueries(deps: AlertsDeps) {
      * and while fewer than MAX_WAITING_PER_DESTINATION wait for it (`queue_full` otherwise).
      */
     async retry(workspace: WorkspaceId, deliveryId: string): Promise<"retrying" | "not_retryable" | "queue_full" | "unknown"> {
-      const row = await db.selectFrom("alert_deliveries").select(["status", "destination_id"]).where("workspace_id", "=", workspace).where("id", "=", deliveryId).executeTakeFirst();
+      const row = await db
+        .selectFrom("alert_deliveries")
+        .select(["status", "destination_id"])
+        .where("workspace_id", "=", workspace)
+        .where("id", "=", deliveryId)
+        .executeTakeFirst();
       if (!row) return "unknown";
       if (row.status !== "failed") return "not_retryable";
       const destinationId = row.destination_id;

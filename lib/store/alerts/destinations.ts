@@ -40,7 +40,10 @@ export function destinationQueries(deps: AlertsDeps) {
     },
 
     /** Keeps a destination, its URL and secret sealed; 422 at MAX_DESTINATIONS (counted under the workspace's lock). */
-    async createDestination(workspace: WorkspaceId, input: { kind: DestinationKind; name: string; url: string; urlHint: string; secret: string | null }): Promise<Destination> {
+    async createDestination(
+      workspace: WorkspaceId,
+      input: { kind: DestinationKind; name: string; url: string; urlHint: string; secret: string | null },
+    ): Promise<Destination> {
       const id = newId("dst");
       const values = {
         id,
@@ -81,8 +84,17 @@ export function destinationQueries(deps: AlertsDeps) {
      */
     async stopDestination(id: string, reason: string): Promise<void> {
       await db.transaction().execute(async (tx) => {
-        await tx.updateTable("alert_destinations").set({ status: "stopped", stopped_reason: clip(reason, 500) }).where("id", "=", id).execute();
-        await tx.updateTable("alert_deliveries").set({ status: "failed", next_attempt_at: null, lease_until: null, claimed_by: null }).where("destination_id", "=", id).where("status", "=", "pending").execute();
+        await tx
+          .updateTable("alert_destinations")
+          .set({ status: "stopped", stopped_reason: clip(reason, 500) })
+          .where("id", "=", id)
+          .execute();
+        await tx
+          .updateTable("alert_deliveries")
+          .set({ status: "failed", next_attempt_at: null, lease_until: null, claimed_by: null })
+          .where("destination_id", "=", id)
+          .where("status", "=", "pending")
+          .execute();
       });
     },
   };

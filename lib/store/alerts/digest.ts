@@ -18,7 +18,12 @@ export function digestQueries(deps: AlertsDeps) {
         await db.deleteFrom("alert_digests").where("workspace_id", "=", workspace).execute();
         return true;
       }
-      const destination = await db.selectFrom("alert_destinations").select("id").where("workspace_id", "=", workspace).where("id", "=", destinationId).executeTakeFirst();
+      const destination = await db
+        .selectFrom("alert_destinations")
+        .select("id")
+        .where("workspace_id", "=", workspace)
+        .where("id", "=", destinationId)
+        .executeTakeFirst();
       if (!destination) return false;
       await db
         .insertInto("alert_digests")

@@ -37,10 +37,23 @@ export function eventQueries(deps: AlertsDeps) {
       const now = deps.now();
       return db.transaction().execute(async (tx) => {
         await lockWorkspace(tx, workspace);
-        await tx.deleteFrom("alert_manual_sends").where("workspace_id", "=", workspace).where("at", "<=", now - MANUAL_SEND_WINDOW_MS).execute();
-        const recent = await tx.selectFrom("alert_manual_sends").select("at").where("workspace_id", "=", workspace).orderBy("at", "desc").limit(MANUAL_SENDS_PER_WINDOW).execute();
+        await tx
+          .deleteFrom("alert_manual_sends")
+          .where("workspace_id", "=", workspace)
+          .where("at", "<=", now - MANUAL_SEND_WINDOW_MS)
+          .execute();
+        const recent = await tx
+          .selectFrom("alert_manual_sends")
+          .select("at")
+          .where("workspace_id", "=", workspace)
+          .orderBy("at", "desc")
+          .limit(MANUAL_SENDS_PER_WINDOW)
+          .execute();
         if (recent.length >= MANUAL_SENDS_PER_WINDOW) return { allowed: false, retryAfterMs: Math.max(1, recent.at(-1)!.at + MANUAL_SEND_WINDOW_MS - now) };
-        await tx.insertInto("alert_manual_sends").values({ id: newId("ms"), workspace_id: workspace, kind, at: now }).execute();
+        await tx
+          .insertInto("alert_manual_sends")
+          .values({ id: newId("ms"), workspace_id: workspace, kind, at: now })
+          .execute();
         return { allowed: true };
       });
     },
@@ -56,7 +69,16 @@ export function eventQueries(deps: AlertsDeps) {
       const events = await db
         .deleteFrom("alert_events")
         .where("created_at", "<", before)
-        .where(({ not, exists, selectFrom }) => not(exists(selectFrom("alert_deliveries").select("id").whereRef("alert_deliveries.event_id", "=", "alert_events.id").where("status", "in", ["pending", "sending"]))))
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom("alert_deliveries")
+                .select("id")
+                .whereRef("alert_deliveries.event_id", "=", "alert_events.id")
+                .where("status", "in", ["pending", "sending"]),
+            ),
+          ),
+        )
         .executeTakeFirst();
       return { checks: Number(checks.numDeletedRows), events: Number(events.numDeletedRows) };
     },

@@ -28,11 +28,19 @@ export function ruleQueries(deps: AlertsDeps) {
     },
 
     /** Keeps a rule (state `ok`, nothing checked yet); 404 is the caller's for an unknown destination; 422 at MAX_RULES (counted under the workspace's lock). */
-    async createRule(workspace: WorkspaceId, input: { kind: string; threshold: number | null; destinationId: string; cooldownMs: number }): Promise<Rule | undefined> {
+    async createRule(
+      workspace: WorkspaceId,
+      input: { kind: string; threshold: number | null; destinationId: string; cooldownMs: number },
+    ): Promise<Rule | undefined> {
       const row = await db.transaction().execute(async (tx) => {
         const count = await countLocked(tx, "alert_rules", workspace);
         // Read after the lock: a destination deleted meanwhile is not found.
-        const destination = await tx.selectFrom("alert_destinations").select("id").where("workspace_id", "=", workspace).where("id", "=", input.destinationId).executeTakeFirst();
+        const destination = await tx
+          .selectFrom("alert_destinations")
+          .select("id")
+          .where("workspace_id", "=", workspace)
+          .where("id", "=", input.destinationId)
+          .executeTakeFirst();
         if (!destination) return undefined;
         if (count >= MAX_RULES) {
           throw new StoreLimitError(`This workspace already has ${MAX_RULES} alert rules, the most it may. Delete one to add another.`);
@@ -70,11 +78,22 @@ export function ruleQueries(deps: AlertsDeps) {
     async updateRule(workspace: WorkspaceId, id: string, changes: RuleChanges): Promise<{ before: Rule; after: Rule } | "destination" | undefined> {
       return db.transaction().execute(async (tx) => {
         // Locked, so two edits at once are applied one after the other, each against what the other left.
-        const row = await tx.updateTable("alert_rules").set({ id: sql`id` }).where("workspace_id", "=", workspace).where("id", "=", id).returningAll().executeTakeFirst();
+        const row = await tx
+          .updateTable("alert_rules")
+          .set({ id: sql`id` })
+          .where("workspace_id", "=", workspace)
+          .where("id", "=", id)
+          .returningAll()
+          .executeTakeFirst();
         if (!row) return undefined;
         const before = toRule(row);
         if (changes.destinationId !== undefined && changes.destinationId !== before.destinationId) {
-          const destination = await tx.selectFrom("alert_destinations").select("id").where("workspace_id", "=", workspace).where("id", "=", changes.destinationId).executeTakeFirst();
+          const destination = await tx
+            .selectFrom("alert_destinations")
+            .select("id")
+            .where("workspace_id", "=", workspace)
+            .where("id", "=", changes.destinationId)
+            .executeTakeFirst();
           if (!destination) return "destination";
         }
         const rethreshold = changes.threshold !== undefined && changes.threshold !== before.threshold;
@@ -110,12 +129,24 @@ export function ruleQueries(deps: AlertsDeps) {
           if (!exists) throw new RuleChanged();
           const inserted = await tx
             .insertInto("alert_checks")
-            .values({ rule_id: rule.id, basis: checkBasis(check.basis, rule.revision), at: check.at, state: check.state, value: check.value, message: clip(check.message, 2000) })
+            .values({
+              rule_id: rule.id,
+              basis: checkBasis(check.basis, rule.revision),
+              at: check.at,
+              state: check.state,
+              value: check.value,
+              message: clip(check.message, 2000),
+            })
             .onConflict((oc) => oc.columns(["rule_id", "basis"]).doNothing())
             .returning("basis")
             .executeTakeFirst();
           if (!inserted) return false;
-          const current = await tx.selectFrom("alert_rules").select(["state"]).where("id", "=", rule.id).where("revision", "=", rule.revision).executeTakeFirst();
+          const current = await tx
+            .selectFrom("alert_rules")
+            .select(["state"])
+            .where("id", "=", rule.id)
+            .where("revision", "=", rule.revision)
+            .executeTakeFirst();
           if (!current) throw new RuleChanged();
           const updated = await tx
             .updateTable("alert_rules")

@@ -4,7 +4,16 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
-import type { AlertDeliveriesTable, AlertDestinationsTable, AlertRulesTable, AttemptStatus, DestinationKind, RuleState, StoreTables, WorkspaceId } from "../schema";
+import type {
+  AlertDeliveriesTable,
+  AlertDestinationsTable,
+  AlertRulesTable,
+  AttemptStatus,
+  DestinationKind,
+  RuleState,
+  StoreTables,
+  WorkspaceId,
+} from "../schema";
 import type { SealedValues } from "../sealed";
 import { lockWorkspace } from "../workspace-lock";
 
@@ -89,7 +98,16 @@ export const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString("
 
 export function toDestination(row: Selectable<AlertDestinationsTable>, now: number): Destination {
   const restingUntil = row.resting_until !== null && row.resting_until > now ? row.resting_until : null;
-  return { id: row.id, kind: row.kind, name: row.name, urlHint: row.url_hint, status: row.status, stoppedReason: row.stopped_reason, restingUntil, createdAt: row.created_at };
+  return {
+    id: row.id,
+    kind: row.kind,
+    name: row.name,
+    urlHint: row.url_hint,
+    status: row.status,
+    stoppedReason: row.stopped_reason,
+    restingUntil,
+    createdAt: row.created_at,
+  };
 }
 
 export function toRule(row: Selectable<AlertRulesTable>): Rule {
@@ -132,7 +150,11 @@ export const WAITING = ["pending", "sending"] as const;
 /** How many of the workspace's `table` rows there are, counted in `tx` after its lock (no create can race past the bound). */
 export async function countLocked(tx: Transaction<StoreTables>, table: "alert_destinations" | "alert_rules", workspace: WorkspaceId): Promise<number> {
   await lockWorkspace(tx, workspace);
-  const { count } = await tx.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as("count")).where("workspace_id", "=", workspace).executeTakeFirstOrThrow();
+  const { count } = await tx
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number | string>().as("count"))
+    .where("workspace_id", "=", workspace)
+    .executeTakeFirstOrThrow();
   return Number(count);
 }
 
@@ -142,7 +164,11 @@ export async function countLocked(tx: Transaction<StoreTables>, table: "alert_de
  * it is not active (or not of `workspace`, when given).
  */
 export async function lockDestination(tx: Transaction<StoreTables>, id: string, workspace?: WorkspaceId): Promise<{ waiting: number } | undefined> {
-  let update = tx.updateTable("alert_destinations").set({ status: sql`status` }).where("id", "=", id).where("status", "=", "active");
+  let update = tx
+    .updateTable("alert_destinations")
+    .set({ status: sql`status` })
+    .where("id", "=", id)
+    .where("status", "=", "active");
   if (workspace !== undefined) update = update.where("workspace_id", "=", workspace);
   const locked = await update.returning("id").executeTakeFirst();
   if (!locked) return undefined;

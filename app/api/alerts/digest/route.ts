@@ -5,4 +5,7 @@ import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";
 export const GET = route({ access: "session", store: true, subject: "the weekly digest" }, getDigest);
-export const PUT = route({ access: "session", write: true, store: true, body: digestSetting, bodyExample: DIGEST_SETTING_EXAMPLE, subject: "setting the weekly digest" }, putDigest);
+export const PUT = route(
+  { access: "session", write: true, store: true, body: digestSetting, bodyExample: DIGEST_SETTING_EXAMPLE, subject: "setting the weekly digest" },
+  putDigest,
+);

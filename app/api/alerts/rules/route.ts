@@ -5,4 +5,7 @@ import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";
 export const GET = route({ access: "session", store: true, subject: "the alert rules" }, listRules);
-export const POST = route({ access: "session", write: true, store: true, body: newRule, bodyExample: NEW_RULE_EXAMPLE, subject: "adding the rule" }, createRule);
+export const POST = route(
+  { access: "session", write: true, store: true, body: newRule, bodyExample: NEW_RULE_EXAMPLE, subject: "adding the rule" },
+  createRule,
+);

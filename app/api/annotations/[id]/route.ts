@@ -4,5 +4,8 @@ import { NOTE_EXAMPLE, NOTE_ID, noteChanges } from "@/lib/annotations/schema";
 import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";
-export const PATCH = route({ access: "session", write: true, store: true, pathParams: { id: NOTE_ID }, body: noteChanges, bodyExample: NOTE_EXAMPLE, subject: NOTES_SUBJECT }, updateNote);
+export const PATCH = route(
+  { access: "session", write: true, store: true, pathParams: { id: NOTE_ID }, body: noteChanges, bodyExample: NOTE_EXAMPLE, subject: NOTES_SUBJECT },
+  updateNote,
+);
 export const DELETE = route({ access: "session", write: true, store: true, pathParams: { id: NOTE_ID }, subject: NOTES_SUBJECT }, deleteNote);

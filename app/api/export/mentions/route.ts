@@ -4,4 +4,6 @@ import { EXPORT_HEAD_REFUSED, EXPORT_SUBJECT, handleExport } from "@/lib/exports
 import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";
-export const GET = route({ access: "session", subject: EXPORT_SUBJECT.mentions, headRefused: EXPORT_HEAD_REFUSED }, ({ session }, req) => handleExport(session, req, "mentions"));
+export const GET = route({ access: "session", subject: EXPORT_SUBJECT.mentions, headRefused: EXPORT_HEAD_REFUSED }, ({ session }, req) =>
+  handleExport(session, req, "mentions"),
+);

@@ -5,7 +5,15 @@ import { RENAMED_VIEW_EXAMPLE, renamedView, VIEW_ID } from "@/lib/views/schema";
 
 export const dynamic = "force-dynamic";
 export const PATCH = route(
-  { access: "session", write: true, store: true, pathParams: { id: VIEW_ID }, body: renamedView, bodyExample: RENAMED_VIEW_EXAMPLE, subject: "renaming the view" },
+  {
+    access: "session",
+    write: true,
+    store: true,
+    pathParams: { id: VIEW_ID },
+    body: renamedView,
+    bodyExample: RENAMED_VIEW_EXAMPLE,
+    subject: "renaming the view",
+  },
   renameView,
 );
 export const DELETE = route({ access: "session", write: true, store: true, pathParams: { id: VIEW_ID }, subject: "deleting the view" }, deleteView);

@@ -4,4 +4,7 @@ import { DESTINATION_ID } from "@/lib/alerts/schema";
 import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";
-export const DELETE = route({ access: "session", write: true, store: true, pathParams: { id: DESTINATION_ID }, subject: "deleting the destination" }, deleteDestination);
+export const DELETE = route(
+  { access: "session", write: true, store: true, pathParams: { id: DESTINATION_ID }, subject: "deleting the destination" },
+  deleteDestination,
+);

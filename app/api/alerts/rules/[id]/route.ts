@@ -5,7 +5,15 @@ import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";
 export const PATCH = route(
-  { access: "session", write: true, store: true, pathParams: { id: RULE_ID }, body: ruleChanges, bodyExample: RULE_CHANGES_EXAMPLE, subject: "changing the rule" },
+  {
+    access: "session",
+    write: true,
+    store: true,
+    pathParams: { id: RULE_ID },
+    body: ruleChanges,
+    bodyExample: RULE_CHANGES_EXAMPLE,
+    subject: "changing the rule",
+  },
   updateRule,
 );
 export const DELETE = route({ access: "session", write: true, store: true, pathParams: { id: RULE_ID }, subject: "deleting the rule" }, deleteRule);
