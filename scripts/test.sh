@@ -16,7 +16,7 @@ step() {
   [ -n "$phase" ] && printf '\n== %s\n' "$phase"
   return 0
 }
-step "lint (eslint, knip)"; npm run --silent lint
+step "lint (prettier, eslint, knip)"; npm run --silent lint
 # The Redis tests' server and the store tests' PostgreSQL, installed once here (apt-get when missing)
 # rather than by parallel test workers.
 step "redis-server for the Redis tests"; bash scripts/ensure-redis.sh
