@@ -7,9 +7,9 @@ import type { KnipConfig } from "knip";
 const config: KnipConfig = {
   // bench/run.ts loads every bench/*.bench.ts by listing the folder, which no import shows;
   // bench/export-memory-probe.ts is a diagnostic run by hand (npx tsx).
-  // lib/store/test-fixtures/ are programs the store's tests start as other processes (by path).
+  // testing/fixtures/ are programs the store's tests start as other processes (by path).
   // e2e/clock.setup.ts is the Playwright project every other depends on (its testMatch, not a spec name).
-  entry: ["bench/*.bench.ts", "bench/export-memory-probe.ts", "lib/store/test-fixtures/*.ts", "e2e/clock.setup.ts"],
+  entry: ["bench/*.bench.ts", "bench/export-memory-probe.ts", "testing/fixtures/*.ts", "e2e/clock.setup.ts"],
   // An export also used in its own file is live code, only exported wider than needed: knip is here
   // for dead code. (Turn this off to see those exports.)
   ignoreExportsUsedInFile: true,

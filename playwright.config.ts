@@ -36,7 +36,17 @@ export default defineConfig({
     launchOptions: {
       executablePath,
       args: executablePath
-        ? ["--headless", "--no-sandbox", "--disable-gpu", "--in-process-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+        ? [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--in-process-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+          ]
         : [],
     },
   },

@@ -122,11 +122,17 @@ export async function proxy(request: NextRequest) {
     target.searchParams.delete(SET_TZ_PARAM);
     const response = NextResponse.redirect(target, 307);
     for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
-    response.headers.append("Set-Cookie", `${VIEWER_TZ_COOKIE}=${encodeURIComponent(parseViewerTimeZone(setTz) ?? "UTC")}; Path=/; Max-Age=31536000; SameSite=Lax`);
+    response.headers.append(
+      "Set-Cookie",
+      `${VIEWER_TZ_COOKIE}=${encodeURIComponent(parseViewerTimeZone(setTz) ?? "UTC")}; Path=/; Max-Age=31536000; SameSite=Lax`,
+    );
     return response;
   }
   if (session && isDocumentRequest(request) && !request.cookies.has(VIEWER_TZ_COOKIE) && !request.nextUrl.searchParams.has("tz")) {
-    const response = new NextResponse(zoneBootstrapPage(nonce), { status: 200, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+    const response = new NextResponse(zoneBootstrapPage(nonce), {
+      status: 200,
+      headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
+    });
     for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
     const resealed = await sessionResealCookie(request, session);
     if (resealed) response.headers.append("Set-Cookie", resealed);

@@ -6,7 +6,7 @@ import base from "./vitest.config";
 export default defineConfig({
   resolve: base.resolve,
   test: {
-    include: ["{lib,bench}/**/*.cluster.test.ts"],
+    include: ["{lib,testing}/**/*.cluster.test.ts"],
     environment: "node",
     testTimeout: 60_000,
     hookTimeout: 180_000,

@@ -11,7 +11,7 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["{lib,sandbox,components,app,scripts,bench,deploy}/**/*.test.{ts,tsx}"],
+    include: ["{lib,sandbox,components,app,scripts,bench,deploy,testing}/**/*.test.{ts,tsx}"],
     // Against the built app: vitest.cluster.config.ts (several instances) and vitest.system.config.ts
     // (the routes from the production server) run them after the build.
     exclude: [...configDefaults.exclude, "**/*.cluster.test.ts", "**/*.system.test.ts"],

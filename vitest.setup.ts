@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach } from "vitest";
 import { resetServerContext } from "@/lib/server/context";
-import { closeSharedRedis } from "@/lib/server/redis/connection";
+import { closeSharedRedis } from "@/lib/shared-state/redis/connection";
 import { setRuntimeFlags } from "@/lib/server/runtime-flags";
 import { closeSharedStore } from "@/lib/store/shared";
 

@@ -18,7 +18,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { BENCH_SESSION_SECRET, benchBuild, benchChildMain, runBenchChild, signIn, startProductionServer } from "./support";
 
-export const name = "alerts: snapshot to webhook (p50, goal < 2 s); deliveries per second of one instance to a fast receiver, alone and while another workspace's receivers hang (goal: within 20%)";
+export const name =
+  "alerts: snapshot to webhook (p50, goal < 2 s); deliveries per second of one instance to a fast receiver, alone and while another workspace's receivers hang (goal: within 20%)";
 
 const ROUNDS = Number(process.env.BENCH_ALERT_ROUNDS ?? 20);
 
@@ -26,23 +27,35 @@ const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, 
 
 async function snapshotToWebhook(): Promise<void> {
   if (!benchBuild("snapshot to webhook skipped")) return;
-  const { startReceiver, verifySignature } = await import("../lib/alerts/test-receiver");
+  const { startReceiver, verifySignature } = await import("../testing/webhook-receiver");
   const receiver = await startReceiver();
   // The response cache off: each round's read reaches the sandbox (with it, a new `updated_at` is
   // seen at most one DATA_API_CACHE_TTL_MS later; what is timed here is what follows the snapshot).
   const server = await startProductionServer({ WEBHOOK_ALLOW_PRIVATE: "true", DATA_API_CACHE_TTL_MS: "0" });
-  const clock = (body: object) => fetch(`${server.sandboxBase}/sandbox/clock`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const clock = (body: object) =>
+    fetch(`${server.sandboxBase}/sandbox/clock`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   try {
     const cookie = await signIn(server.base);
     const write = (method: string, url: string, body?: unknown) =>
-      fetch(`${server.base}${url}`, { method, headers: { cookie, origin: server.base, "content-type": "application/json" }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    const destination = (await (await write("POST", "/api/alerts/destinations", { kind: "webhook", name: "Bench", url: receiver.url })).json()) as { id: string; secret: string };
+      fetch(`${server.base}${url}`, {
+        method,
+        headers: { cookie, origin: server.base, "content-type": "application/json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    const destination = (await (await write("POST", "/api/alerts/destinations", { kind: "webhook", name: "Bench", url: receiver.url })).json()) as {
+      id: string;
+      secret: string;
+    };
     const times: number[] = [];
     let verified = 0;
     let rule: string | undefined;
     for (let round = 0; round < ROUNDS; round++) {
       if (rule) await write("DELETE", `/api/alerts/rules/${rule}`);
-      rule = ((await (await write("POST", "/api/alerts/rules", { kind: "score_below", threshold: 100, destination_id: destination.id, cooldown_minutes: 0 })).json()) as { id: string }).id;
+      rule = (
+        (await (
+          await write("POST", "/api/alerts/rules", { kind: "score_below", threshold: 100, destination_id: destination.id, cooldown_minutes: 0 })
+        ).json()) as { id: string }
+      ).id;
       await clock({ advance_ms: 86_400_000 });
       const before = receiver.received.length;
       const started = performance.now();
@@ -54,7 +67,9 @@ async function snapshotToWebhook(): Promise<void> {
     }
     await clock({ reset: true });
     times.sort((a, b) => a - b);
-    console.log(`snapshot to webhook over ${ROUNDS} rounds: p50 ${pct(times, 50).toFixed(0)} ms, p90 ${pct(times, 90).toFixed(0)} ms, max ${times.at(-1)!.toFixed(0)} ms (goal p50 < 2000 ms); signatures verified ${verified}/${ROUNDS}`);
+    console.log(
+      `snapshot to webhook over ${ROUNDS} rounds: p50 ${pct(times, 50).toFixed(0)} ms, p90 ${pct(times, 90).toFixed(0)} ms, max ${times.at(-1)!.toFixed(0)} ms (goal p50 < 2000 ms); signatures verified ${verified}/${ROUNDS}`,
+    );
   } finally {
     server.stop();
     await receiver.close();
@@ -65,7 +80,7 @@ async function snapshotToWebhook(): Promise<void> {
 async function deliveriesPerSecond(): Promise<{ lines: string[] }> {
   const lines: string[] = [];
   process.env.WEBHOOK_ALLOW_PRIVATE = "true";
-  const { startReceiver } = await import("../lib/alerts/test-receiver");
+  const { startReceiver } = await import("../testing/webhook-receiver");
   const { openStore } = await import("../lib/store/store");
   const { createDeliverer } = await import("../lib/alerts/deliver");
   const { send } = await import("../lib/alerts/send");
@@ -78,16 +93,41 @@ async function deliveriesPerSecond(): Promise<{ lines: string[] }> {
     const silent = await startReceiver();
     silent.answer(...Array.from({ length: MAX_DESTINATIONS * MAX_WAITING_PER_DESTINATION }, () => ({ status: 200, delayMs: 3_600_000 })));
     const store = await openStore({ dataDir: dir }, { secrets: () => ({ current: BENCH_SESSION_SECRET }), now: clock });
-    const sender = createDeliverer({ store: async () => store, now: clock, instance: "bench", send: (u, s, m, o) => send(u, s, m, { allowPrivate: true, now: clock, ...o }), log: () => {} });
+    const sender = createDeliverer({
+      store: async () => store,
+      now: clock,
+      instance: "bench",
+      send: (u, s, m, o) => send(u, s, m, { allowPrivate: true, now: clock, ...o }),
+      log: () => {},
+    });
     try {
       /** A workspace with 20 destinations to `receiver`, 100 deliveries queued to each. */
       const queue = async (key: string, receiver: typeof fast) => {
         const ws = (await store.workspaces.workspaceForKey(key)).id;
         const destinations = [];
-        for (let d = 0; d < MAX_DESTINATIONS; d++) destinations.push((await store.alerts.createDestination(ws, { kind: "webhook", name: `Bench ${d}`, url: `${receiver.url}/${d}`, urlHint: "…", secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" })).id);
+        for (let d = 0; d < MAX_DESTINATIONS; d++)
+          destinations.push(
+            (
+              await store.alerts.createDestination(ws, {
+                kind: "webhook",
+                name: `Bench ${d}`,
+                url: `${receiver.url}/${d}`,
+                urlHint: "…",
+                secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+              })
+            ).id,
+          );
         for (let i = 0; i < MAX_WAITING_PER_DESTINATION; i++) {
           for (const [d, id] of destinations.entries()) {
-            await store.alerts.enqueue(ws, { dedupeKey: `${key}:${d}:${i}`, type: "alert.firing", body: { type: "alert.firing", timestamp: new Date().toISOString(), data: { message: `Bench event ${i}` } } }, [id]);
+            await store.alerts.enqueue(
+              ws,
+              {
+                dedupeKey: `${key}:${d}:${i}`,
+                type: "alert.firing",
+                body: { type: "alert.firing", timestamp: new Date().toISOString(), data: { message: `Bench event ${i}` } },
+              },
+              [id],
+            );
           }
         }
         return ws;
@@ -106,7 +146,9 @@ async function deliveriesPerSecond(): Promise<{ lines: string[] }> {
       if (round === 0) continue;
       rates[hanging ? "hanging" : "alone"].push(rate);
       const held = hanging ? ` (meanwhile the hanging workspace held ${silent.maxInFlight()} requests open at once, ${silent.received.length} in all)` : "";
-      lines.push(`one instance, embedded store, ${queued} deliveries of one workspace to a fast receiver${hanging ? ", while another workspace's 20 receivers never answer" : ", alone"}: ${seconds.toFixed(2)} s = ${rate.toFixed(0)} deliveries/s${held}`);
+      lines.push(
+        `one instance, embedded store, ${queued} deliveries of one workspace to a fast receiver${hanging ? ", while another workspace's 20 receivers never answer" : ", alone"}: ${seconds.toFixed(2)} s = ${rate.toFixed(0)} deliveries/s${held}`,
+      );
     } finally {
       await sender.stop();
       await store.close();

@@ -27,8 +27,11 @@ const CONCURRENCY = 16;
 const THROUGHPUT_ROUNDS = 3;
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-const median = (values: number[]) => quantile([...values].sort((a, b) => a - b), 0.5);
-
+const median = (values: number[]) =>
+  quantile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 
 async function get(url: string, headers: Record<string, string>): Promise<void> {
   const res = await fetch(url, { headers });
@@ -77,7 +80,7 @@ async function inProcessChild(): Promise<void> {
   process.env.DATA_API_BASE_URL = sandbox.baseUrl;
   process.env.SESSION_SECRET = BENCH_SESSION_SECRET;
   process.env.DATA_API_RATE_BUDGET = "100000/s,10000000/min";
-  const { handleApiGet } = await import("../lib/server/routes");
+  const { answerAsNext } = await import("../testing/api-routes");
   const { sealSession } = await import("../lib/server/session");
   const { upstreamFetch } = await import("../lib/server/upstream-transport");
   const cookie = `wa_session=${await sealSession(DEMO_KEYS.pro)}`;
@@ -95,15 +98,21 @@ async function inProcessChild(): Promise<void> {
     if (i >= 60) transport.push(performance.now() - started);
     started = performance.now();
     const req = new Request(`http://127.0.0.1/api/visitors?limit=20&offset=${i}`, { headers: { cookie } });
-    const res = await handleApiGet(req, { params: Promise.resolve({ path: ["visitors"] }) });
+    const res = await answerAsNext(req);
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`handler: HTTP ${res.status}`);
     if (i >= 60) handler.push(performance.now() - started);
   }
   for (const list of [direct, transport, handler]) list.sort((a, b) => a - b);
-  console.log(`direct  /v1/visitors (in-process run)   n=${direct.length}  median ${quantile(direct, 0.5).toFixed(2)} ms  p95 ${quantile(direct, 0.95).toFixed(2)} ms`);
-  console.log(`same via upstreamFetch (undici.request) n=${transport.length}  median ${quantile(transport, 0.5).toFixed(2)} ms  p95 ${quantile(transport, 0.95).toFixed(2)} ms`);
-  console.log(`handler GET /api/visitors, no Next (miss)  n=${handler.length}  median ${quantile(handler, 0.5).toFixed(2)} ms  p95 ${quantile(handler, 0.95).toFixed(2)} ms`);
+  console.log(
+    `direct  /v1/visitors (in-process run)   n=${direct.length}  median ${quantile(direct, 0.5).toFixed(2)} ms  p95 ${quantile(direct, 0.95).toFixed(2)} ms`,
+  );
+  console.log(
+    `same via upstreamFetch (undici.request) n=${transport.length}  median ${quantile(transport, 0.5).toFixed(2)} ms  p95 ${quantile(transport, 0.95).toFixed(2)} ms`,
+  );
+  console.log(
+    `handler GET /api/visitors, no Next (miss)  n=${handler.length}  median ${quantile(handler, 0.5).toFixed(2)} ms  p95 ${quantile(handler, 0.95).toFixed(2)} ms`,
+  );
   console.log(`the handler's code adds at the median: ${(quantile(handler, 0.5) - quantile(direct, 0.5)).toFixed(2)} ms   (target <= 2 ms)`);
   await sandbox.close();
 }
@@ -168,7 +177,11 @@ export async function run(): Promise<void> {
     // The sandbox never compresses; through Next, fetch's default Accept-Encoding gets a gzipped body
     // (as a browser would). This variant shows what that costs; the target is judged on `bff`.
     // Its offsets (12000+) never meet the other targets' (cache misses throughout).
-    const identity: Target = { label: "BFF     /api/visitors (miss, identity)", url: (i) => bff.url(12_000 + i), headers: { cookie, "Accept-Encoding": "identity" } };
+    const identity: Target = {
+      label: "BFF     /api/visitors (miss, identity)",
+      url: (i) => bff.url(12_000 + i),
+      headers: { cookie, "Accept-Encoding": "identity" },
+    };
     // Next's own floor: a route that does nothing (no session, no upstream).
     const floor: Target = { label: "Next    /api/health (floor)", url: () => `${app}/api/health`, headers: {} };
 
@@ -192,14 +205,22 @@ export async function run(): Promise<void> {
     // elsewhere on the machine does not land on one side only. Offsets differ per round: all misses.
     const rates = new Map<string, number[]>([direct, bff, hit, identity, floor].map((t) => [t.label, []]));
     for (let round = 0; round < THROUGHPUT_ROUNDS; round++) {
-      for (const [t, offset] of [[direct, 1000], [bff, 5000], [hit, 0], [identity, 500], [floor, 0]] as const) {
+      for (const [t, offset] of [
+        [direct, 1000],
+        [bff, 5000],
+        [hit, 0],
+        [identity, 500],
+        [floor, 0],
+      ] as const) {
         rates.get(t.label)!.push(await throughput(t, N_THROUGHPUT, offset + round * N_THROUGHPUT));
       }
     }
     const rate = (t: Target) => median(rates.get(t.label)!);
     const [rDirect, rBff] = [rate(direct), rate(bff)];
     console.log(`throughput, ${CONCURRENCY} concurrent, n=${N_THROUGHPUT}, median of ${THROUGHPUT_ROUNDS} alternating rounds:`);
-    console.log(`  direct ${rDirect.toFixed(0)} req/s   BFF miss ${rBff.toFixed(0)} req/s (${((rBff / rDirect) * 100).toFixed(0)}% of direct; target >= 50%)   BFF cache hit ${rate(hit).toFixed(0)} req/s   Next floor ${rate(floor).toFixed(0)} req/s`);
+    console.log(
+      `  direct ${rDirect.toFixed(0)} req/s   BFF miss ${rBff.toFixed(0)} req/s (${((rBff / rDirect) * 100).toFixed(0)}% of direct; target >= 50%)   BFF cache hit ${rate(hit).toFixed(0)} req/s   Next floor ${rate(floor).toFixed(0)} req/s`,
+    );
     console.log(`  for comparison only: BFF miss without gzip (Accept-Encoding: identity, as the direct call gets) ${rate(identity).toFixed(0)} req/s`);
   } finally {
     child.kill("SIGTERM");

@@ -95,9 +95,15 @@ export async function run(): Promise<void> {
     const worst = Math.max(...steady.map((d) => d.calls), 0);
     const limited = r.days.reduce((n, d) => n + d.rateLimited, 0);
     console.log(`jobs: ${r.hourlyRuns} hourly runs, ${r.dailyRuns} daily runs; ${r.scores} score snapshots kept (one per new updated_at)`);
-    console.log(`per watched workspace per day after the first: ${average.toFixed(1)} calls on average, ${worst} at most; first day (with its catch-up): ${r.days[0]!.calls}; 429s: ${limited}`);
+    console.log(
+      `per watched workspace per day after the first: ${average.toFixed(1)} calls on average, ${worst} at most; first day (with its catch-up): ${r.days[0]!.calls}; 429s: ${limited}`,
+    );
     const met = worst < GOAL_CALLS_PER_DAY && r.days[0]!.calls < GOAL_CALLS_PER_DAY * 2 && limited === 0;
-    console.log(met ? `goals met: < ${GOAL_CALLS_PER_DAY} calls a day, 0 429s` : `GOALS MISSED: ${worst} calls a day at most (goal < ${GOAL_CALLS_PER_DAY}), ${limited} 429s (goal 0)`);
+    console.log(
+      met
+        ? `goals met: < ${GOAL_CALLS_PER_DAY} calls a day, 0 429s`
+        : `GOALS MISSED: ${worst} calls a day at most (goal < ${GOAL_CALLS_PER_DAY}), ${limited} 429s (goal 0)`,
+    );
   }
 }
 

@@ -7,7 +7,7 @@
 import { stringify } from "csv-stringify";
 import { stringify as stringifySync } from "csv-stringify/sync";
 import { csvCellText, csvHeaderRow, csvRow } from "../lib/csv";
-import { EXPORT_COLUMNS } from "../lib/server/export/columns";
+import { EXPORT_COLUMNS } from "../lib/exports/columns";
 
 export const name = "CSV writer: lib/csv.ts vs csv-stringify (100,000 visitor rows, identical output)";
 

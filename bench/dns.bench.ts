@@ -38,7 +38,7 @@ async function sampleLocalhost(seconds: number): Promise<number[]> {
 type Figures = { quiet: number[]; hanging: number[]; ended: number[]; refusals: string[] };
 
 async function measure(): Promise<Figures> {
-  const { startDnsServer } = await import("../lib/alerts/test-dns");
+  const { startDnsServer } = await import("../testing/name-server");
   const { createNameResolver } = await import("../lib/alerts/resolve-name");
   const { checkResolved } = await import("../lib/alerts/destination-url");
   const silent = await startDnsServer("silent");
@@ -75,7 +75,9 @@ export async function run(): Promise<void> {
   console.log(
     `dns.lookup("localhost") while ${HANGING} destination names hang for ${SECONDS} s: p50 ${ms(pct(f.hanging, 50))}, p99 ${ms(p99)}, max ${ms(f.hanging.at(-1)!)} over ${f.hanging.length} lookups (goal p99 < ${GOAL_P99_MS} ms: ${p99 < GOAL_P99_MS ? "met" : "NOT met"})`,
   );
-  console.log(`the hung destination lookups: ${f.ended.length} ended, p50 ${ms(pct(f.ended, 50))}, max ${ms(f.ended.at(-1)!)} (deadline 2,000 ms); said as: ${f.refusals.map((r) => `"${r}"`).join(" / ")}`);
+  console.log(
+    `the hung destination lookups: ${f.ended.length} ended, p50 ${ms(pct(f.ended, 50))}, max ${ms(f.ended.at(-1)!)} (deadline 2,000 ms); said as: ${f.refusals.map((r) => `"${r}"`).join(" / ")}`,
+  );
 }
 
 benchChildMain("DNS_BENCH_CHILD", [{ id: "hang" }] as const, () => measure());

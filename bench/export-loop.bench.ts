@@ -49,7 +49,11 @@ async function startServer(maxRows: string | undefined) {
   const server = await startProductionServer(maxRows ? { EXPORT_MAX_ROWS: maxRows } : {});
   const cookie = await signIn(server.base);
   const faults = async (body: object) => {
-    const res = await fetch(`${server.sandboxBase}/sandbox/faults`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const res = await fetch(`${server.sandboxBase}/sandbox/faults`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
     if (!res.ok) throw new Error(`sandbox faults: HTTP ${res.status}`);
   };
   return { base: server.base, cookie, faults, stop: server.stop };
@@ -71,7 +75,7 @@ function steppedMinSeconds(requests: number, plan: { perSecond: number; perMinut
 }
 
 export async function run(): Promise<void> {
-  const { minSecondsForRequests } = await import("../lib/server/export/rate-bound");
+  const { minSecondsForRequests } = await import("../lib/exports/rate-bound");
   for (const pages of [1e6, 1e7]) {
     let started = performance.now();
     steppedMinSeconds(pages, PRO);
@@ -99,7 +103,9 @@ export async function run(): Promise<void> {
     const body = (await res.json()) as { error?: { code?: string } };
     const answered = performance.now() - started;
     await new Promise((r) => setTimeout(r, 1000));
-    console.log(`meta.total = 1e11: HTTP ${res.status} ${body.error?.code ?? ""} in ${answered.toFixed(0)} ms; health meanwhile: ${summary(await probe.stop())}`);
+    console.log(
+      `meta.total = 1e11: HTTP ${res.status} ${body.error?.code ?? ""} in ${answered.toFixed(0)} ms; health meanwhile: ${summary(await probe.stop())}`,
+    );
   } finally {
     server.stop();
   }
@@ -122,7 +128,9 @@ export async function run(): Promise<void> {
       bytes += chunk.value?.length ?? 0;
     }
     // The estimate the tray reads, computed twice a second while the export runs.
-    const status = (await (await fetch(`${server.base}/api/export/status?id=${res.headers.get("x-export-id")}`, { headers: { cookie: server.cookie } })).json()) as { seconds_left?: number };
+    const status = (await (
+      await fetch(`${server.base}/api/export/status?id=${res.headers.get("x-export-id")}`, { headers: { cookie: server.cookie } })
+    ).json()) as { seconds_left?: number };
     abort.abort();
     await reader.cancel().catch(() => undefined);
     console.log(

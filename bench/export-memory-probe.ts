@@ -112,7 +112,11 @@ async function main() {
       await page.goto(`${base}/visitors`);
       const button = page.getByTestId("export-visitors").getByRole("button", { name: /^Export [\d,]+ rows$/ });
       await button.waitFor({ timeout: 60_000 });
-      await page.getByTestId("loading").first().waitFor({ state: "detached", timeout: 60_000 }).catch(() => undefined);
+      await page
+        .getByTestId("loading")
+        .first()
+        .waitFor({ state: "detached", timeout: 60_000 })
+        .catch(() => undefined);
       await (await page.request.get(warmUrl)).body();
       await page.request.get(`${base}/api/export/status`);
       await page.waitForTimeout(2000);
@@ -148,10 +152,16 @@ async function main() {
     if (countWrites) await inspector.evaluate(COUNT_WRITES);
     const base0 = await inspector.memory(true);
     const baseRss = await rssOf(server.pid);
-    console.log(`baseline after a full GC: rss ${mb(baseRss)} MB, heapUsed ${mb(base0.heapUsed)}, heapTotal ${mb(base0.heapTotal)}, external ${mb(base0.external)}, arrayBuffers ${mb(base0.arrayBuffers)}`);
+    console.log(
+      `baseline after a full GC: rss ${mb(baseRss)} MB, heapUsed ${mb(base0.heapUsed)}, heapTotal ${mb(base0.heapTotal)}, external ${mb(base0.external)}, arrayBuffers ${mb(base0.arrayBuffers)}`,
+    );
     if (profile) {
       await inspector.send("HeapProfiler.enable");
-      await inspector.send("HeapProfiler.startSampling", { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: args.includes("all") });
+      await inspector.send("HeapProfiler.startSampling", {
+        samplingInterval: 16384,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: args.includes("all"),
+      });
     }
     const growth = (rss: number, m: typeof base0) =>
       `rss +${mb(rss - baseRss)} heapUsed +${mb(m.heapUsed - base0.heapUsed)} heapTotal +${mb(m.heapTotal - base0.heapTotal)} external +${mb(m.external - base0.external)} arrayBuffers +${mb(m.arrayBuffers - base0.arrayBuffers)}`;
@@ -174,7 +184,8 @@ async function main() {
     const peakSpaces = { ...baseSpaces };
     const spaceSampler = (async () => {
       while (sampling) {
-        for (const [name, size] of Object.entries(await inspector.evaluate<Record<string, number>>(SPACES))) peakSpaces[name] = Math.max(peakSpaces[name] ?? 0, size);
+        for (const [name, size] of Object.entries(await inspector.evaluate<Record<string, number>>(SPACES)))
+          peakSpaces[name] = Math.max(peakSpaces[name] ?? 0, size);
         await new Promise((r) => setTimeout(r, 500));
       }
     })();
@@ -183,7 +194,11 @@ async function main() {
     sampling = false;
     await sampler;
     await spaceSampler;
-    console.log(`V8 spaces, largest growth (physical size): ${Object.entries(peakSpaces).map(([name, size]) => `${name} +${mb(size - (baseSpaces[name] ?? 0))}`).join(", ")}`);
+    console.log(
+      `V8 spaces, largest growth (physical size): ${Object.entries(peakSpaces)
+        .map(([name, size]) => `${name} +${mb(size - (baseSpaces[name] ?? 0))}`)
+        .join(", ")}`,
+    );
     console.log(`${mode}: ${rows} rows in ${seconds.toFixed(1)} s`);
     console.log(`peak growth${withGc ? " (samples after a full GC)" : ""}: ${growth(peak.rss, peak)}`);
     if (countWrites) console.log(`export response: ${JSON.stringify(await inspector.evaluate(WRITES))}`);

@@ -4,7 +4,7 @@
 // For each run it measures:
 // - time from the click to the last byte, as rows per minute against the plan's bound (Pro 1,000
 //   requests of 100 rows a minute = 100,000 rows/min; Free 10,000 rows/min), and against the least
-//   time the plan allows in bursts (lib/server/export/rate-bound.ts), for reference;
+//   time the plan allows in bursts (lib/exports/rate-bound.ts), for reference;
 // - every row in the file (compared with the sandbox's meta.total) and no 429 reaching the user;
 // - server memory: RSS growth of the production entry's process (Next runs in it) during the export,
 //   after a one-page export has loaded the export routes' code and a full GC; its V8 heap (heapUsed,
@@ -15,7 +15,7 @@
 // Needs a build (`npx next build`, or BENCH_DIST_DIR).
 import { readFile } from "node:fs/promises";
 import { DEMO_KEYS } from "../sandbox/keys";
-import { minSecondsForRequests, pagesFor } from "../lib/server/export/rate-bound";
+import { minSecondsForRequests, pagesFor } from "../lib/exports/rate-bound";
 import { benchBuild, browserCookie, launchChromium, signIn, startProductionServer, type BenchServer } from "./support";
 
 export const name = "exports in Chromium: 100,000 visitors on Pro and 20,000 on Free against the plan's bound; server and browser memory";
@@ -89,7 +89,11 @@ async function runScenario(scenario: Scenario): Promise<Result> {
     await page.goto(`${server.base}/visitors`);
     const button = page.getByTestId("export-visitors").getByRole("button", { name: /^Export [\d,]+ rows$/ });
     await button.waitFor({ timeout: 60_000 });
-    await page.getByTestId("loading").first().waitFor({ state: "detached", timeout: 60_000 }).catch(() => undefined);
+    await page
+      .getByTestId("loading")
+      .first()
+      .waitFor({ state: "detached", timeout: 60_000 })
+      .catch(() => undefined);
 
     // Warm-up: a one-page export and a status read load the export routes' code into the server
     // (and compile it), a one-time cost that is not the export's memory.
@@ -182,5 +186,9 @@ export async function run(): Promise<void> {
     );
     if (!complete || !scenario.meets(r)) missed.push(`${scenario.id} (${scenario.target})`);
   }
-  console.log(missed.length === 0 ? "targets met: every row downloaded; " + SCENARIOS.map((s) => `${s.id} ${s.target}`).join("; ") : `TARGETS MISSED: ${missed.join(", ")}`);
+  console.log(
+    missed.length === 0
+      ? "targets met: every row downloaded; " + SCENARIOS.map((s) => `${s.id} ${s.target}`).join("; ")
+      : `TARGETS MISSED: ${missed.join(", ")}`,
+  );
 }

@@ -76,7 +76,7 @@ async function runScenario(scenario: Scenario): Promise<Result> {
   const sandbox = await processSandbox(scenario.visitors, new Date().toISOString());
   process.env.DATA_API_BASE_URL = sandbox.baseUrl;
   process.env.SESSION_SECRET = BENCH_SESSION_SECRET;
-  const { handleApiGet } = await import("../lib/server/routes");
+  const { answerAsNext } = await import("../testing/api-routes");
   const { SESSION_COOKIE, sealSession } = await import("../lib/server/session");
   const key = scenario.plan === "Pro" ? DEMO_KEYS.pro : DEMO_KEYS.free;
   const cookie = `${SESSION_COOKIE}=${await sealSession(key)}`;
@@ -88,7 +88,7 @@ async function runScenario(scenario: Scenario): Promise<Result> {
     const results = await Promise.all(
       ROUTES.map(async (route) => {
         const req = new Request(`http://localhost/api/insights/${route}`, { headers: { cookie } });
-        const res = await handleApiGet(req, { params: Promise.resolve({ path: ["insights", route] }) });
+        const res = await answerAsNext(req);
         if (res.status !== 200) throw new Error(`${route} answered ${res.status}: ${await res.text()}`);
         return [route, await res.json()] as const;
       }),
@@ -143,7 +143,13 @@ const DIMENSION_SCENARIOS: DimensionScenario[] = [
 
 type DimensionLoad = { seconds: number; upstream: number; visitorPages: number; mentionPages: number; upstream429: number; statuses: Record<string, number> };
 type DimensionAnswers = {
-  countries?: { from: string; to: string; data: Array<{ visitors: number; ai_visitors: number; conversions: number }>; cities?: unknown[]; unreadable?: { count: number } };
+  countries?: {
+    from: string;
+    to: string;
+    data: Array<{ visitors: number; ai_visitors: number; conversions: number }>;
+    cities?: unknown[];
+    unreadable?: { count: number };
+  };
   queries?: { from: string; to: string; data: Array<{ platforms: Record<string, number> }>; unreadable?: { count: number } };
 };
 type DimensionResult = { id: string; cold: DimensionLoad; warm: DimensionLoad; mismatches: string[] };
@@ -151,8 +157,13 @@ type DimensionResult = { id: string; cold: DimensionLoad; warm: DimensionLoad; m
 const dateMinus = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 
 /** Countries (with the US's cities) and questions over the `days` ending today (UTC), asked at once; 200 and 422 answers are recorded, any other fails. */
-async function loadDimensions(sandbox: SandboxProcess, cookie: string, days: number, log: { seen: number }): Promise<{ load: DimensionLoad; answers: DimensionAnswers }> {
-  const { handleApiGet } = await import("../lib/server/routes");
+async function loadDimensions(
+  sandbox: SandboxProcess,
+  cookie: string,
+  days: number,
+  log: { seen: number },
+): Promise<{ load: DimensionLoad; answers: DimensionAnswers }> {
+  const { answerAsNext } = await import("../testing/api-routes");
   const query = `from=${dateMinus(days - 1)}&to=${dateMinus(0)}`;
   const started = performance.now();
   const statuses: Record<string, number> = {};
@@ -160,7 +171,7 @@ async function loadDimensions(sandbox: SandboxProcess, cookie: string, days: num
   await Promise.all(
     (["countries", "queries"] as const).map(async (route) => {
       const req = new Request(`http://localhost/api/insights/${route}?${query}${route === "countries" ? "&country=US" : ""}`, { headers: { cookie } });
-      const res = await handleApiGet(req, { params: Promise.resolve({ path: ["insights", route] }) });
+      const res = await answerAsNext(req);
       statuses[route] = res.status;
       if (res.status === 200) answers[route] = await res.json();
       else if (res.status !== 422) throw new Error(`${route} answered ${res.status}: ${await res.text()}`);
@@ -266,7 +277,8 @@ async function runOverview(failures: string[]): Promise<void> {
     if (r.cold.seconds >= scenario.goalColdSeconds || r.cold.upstream429 > 0 || r.mismatches.length > 0) failures.push(`${r.id} cold`);
     if (scenario.visitors === 20_000 && r.warm.seconds >= WARM_GOAL_SECONDS) failures.push(`${r.id} warm`);
   }
-  if (failures.length === 0) console.log("overview goals met: Free cold < 30 s with 0 upstream 429s and warm < 1 s; Pro cold < 5 s; 1M Pro cold < 30 s; every answer exact");
+  if (failures.length === 0)
+    console.log("overview goals met: Free cold < 30 s with 0 upstream 429s and warm < 1 s; Pro cold < 5 s; 1M Pro cold < 30 s; every answer exact");
 }
 
 benchChildMain(

@@ -1,4 +1,4 @@
-// Several instances on one Pro key (1,000 requests/min, 50/s), through Redis (bench/cluster.ts):
+// Several instances on one Pro key (1,000 requests/min, 50/s), through Redis (testing/cluster.ts):
 // 1, 2 and 4 production instances behind a round-robin client, each request a different page of
 // visitors (no cache hits): first 150 requests at 10/s (latency under the limit), then 32 in flight
 // for INSTANCES_BENCH_SECONDS (default 70, so one whole minute window is filled). Prints answered requests per second, latency p50/p95, the upstream
@@ -7,7 +7,7 @@
 // cached answer (the request path's Redis work: session check, budget note, cache read), p50/p95.
 // Needs a build (`npx next build`, or BENCH_DIST_DIR).
 import { DEMO_KEYS } from "../sandbox/keys";
-import { startCluster } from "./cluster";
+import { startCluster } from "../testing/cluster";
 import { benchBuild, signIn } from "./support";
 
 export const name = "instances: 1, 2 and 4 instances on one Pro key through Redis; the latency Redis adds";
@@ -68,7 +68,11 @@ async function loadRun(instances: number): Promise<void> {
     const seconds = (performance.now() - started) / 1000;
     const log = (await cluster.sandbox.stats()).log.slice(before);
     const upstream = log.filter((e) => e.path === "/v1/visitors");
-    const share = busiestSpan(upstream.map((e) => e.t).sort((x, y) => x - y), 60_000) / PRO_PER_MINUTE;
+    const share =
+      busiestSpan(
+        upstream.map((e) => e.t).sort((x, y) => x - y),
+        60_000,
+      ) / PRO_PER_MINUTE;
     latencies.sort((x, y) => x - y);
     const ok = statuses.get(200) ?? 0;
     console.log(

@@ -18,7 +18,8 @@ import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { benchBuild, benchChildMain, runBenchChild, signIn, startProductionServer, type BenchServer } from "./support";
 
-export const name = "insights listing bounds: meta.total = 1e11 (RSS, /api/health, time to the error), calls after an aborted 365-day request, pipeline heap at 732 days";
+export const name =
+  "insights listing bounds: meta.total = 1e11 (RSS, /api/health, time to the error), calls after an aborted 365-day request, pipeline heap at 732 days";
 
 const GOALS = { rssMb: 100, healthMs: 100, errorSeconds: 10, callsAfterAbort: 20 };
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
@@ -80,7 +81,11 @@ function healthSummary({ health: latencies, healthFailures: failures, loopMaxMs 
 }
 
 async function faults(server: BenchServer, body: object): Promise<void> {
-  const res = await fetch(`${server.sandboxBase}/sandbox/faults`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(`${server.sandboxBase}/sandbox/faults`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`sandbox faults: HTTP ${res.status}`);
 }
 
@@ -141,7 +146,9 @@ async function absurdTotal(): Promise<void> {
         console.log(`  ${a.what.padEnd(54)} HTTP ${a.status} ${a.code} in ${a.seconds.toFixed(2)} s ${ok ? "ok" : "MISSED"}`);
       }
       const growth = busy.peakRss - baseline;
-      console.log(`  ${label}: peak RSS growth ${mb(growth)} MB (goal < ${GOALS.rssMb} MB) ${growth < GOALS.rssMb * 1024 * 1024 ? "ok" : "OVER"}; ${healthSummary(busy)}`);
+      console.log(
+        `  ${label}: peak RSS growth ${mb(growth)} MB (goal < ${GOALS.rssMb} MB) ${growth < GOALS.rssMb * 1024 * 1024 ? "ok" : "OVER"}; ${healthSummary(busy)}`,
+      );
     }
 
     await faults(server, { metaTotal: 1e11 });
@@ -163,7 +170,9 @@ async function abortedYear(): Promise<void> {
     const cookie = await signIn(server.base, { demo: "free" });
     const abort = new AbortController();
     const before = await upstreamCalls(server);
-    const request = fetch(`${server.base}/api/insights/trend?from=${isoDay(364)}&to=${isoDay(0)}`, { headers: { cookie }, signal: abort.signal }).catch(() => null);
+    const request = fetch(`${server.base}/api/insights/trend?from=${isoDay(364)}&to=${isoDay(0)}`, { headers: { cookie }, signal: abort.signal }).catch(
+      () => null,
+    );
     await sleep(3000);
     abort.abort();
     await request;
@@ -186,8 +195,8 @@ type HeapResult = { rows: number; pages: number; foldPeakMb: number; foldRetaine
 
 async function pipelineHeap(): Promise<HeapResult> {
   const gc = (globalThis as { gc?: () => void }).gc!;
-  const { listDays } = await import("../lib/server/insights/listing");
-  const { MENTION_DAYS } = await import("../lib/server/insights/mentions");
+  const { listDays } = await import("../lib/insights/listing");
+  const { MENTION_DAYS } = await import("../lib/insights/mentions");
   const { MemoryCacheStore, SingleFlight } = await import("../lib/data-api/cache");
   type Mention = import("../lib/data-api/schemas").Mention;
   type ListEnvelope<T> = import("../lib/data-api/schemas").ListEnvelope<T>;
@@ -195,7 +204,11 @@ async function pipelineHeap(): Promise<HeapResult> {
   const DAYS = 732;
   const TOTAL = 100_000;
   const start = Date.parse("2024-11-25T00:00:00Z");
-  const days = Array.from({ length: DAYS }, (_, i) => ({ date: new Date(start + i * 86_400_000).toISOString().slice(0, 10), startMs: start + i * 86_400_000, endMs: start + (i + 1) * 86_400_000 }));
+  const days = Array.from({ length: DAYS }, (_, i) => ({
+    date: new Date(start + i * 86_400_000).toISOString().slice(0, 10),
+    startMs: start + i * 86_400_000,
+    endMs: start + (i + 1) * 86_400_000,
+  }));
   const span = { startMs: days[0]!.startMs, endMs: days.at(-1)!.endMs, days };
   const platforms = ["chatgpt", "claude", "perplexity", "gemini"];
   const sentiments = ["positive", "neutral", "negative"];

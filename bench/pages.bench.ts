@@ -15,7 +15,6 @@ export const name = "pages: first-load JS per route (gzip) and Lighthouse (mobil
 
 const BUDGET_KB: Record<string, number> = { "/visitors": 180, "/mentions": 180, "/": 260, "/intelligence": 260 };
 
-
 type LighthouseResult = {
   environment?: { benchmarkIndex?: number };
   categories: Record<string, { score: number | null; auditRefs: Array<{ id: string }> } | undefined>;
@@ -67,7 +66,8 @@ export async function run(): Promise<void> {
     await waitFor(`${base}/api/health`, 60_000);
     // By key: demo ids are only offered when the app's own entry started the sandbox.
     const cookie = await signIn(base, { apiKey: DEMO_KEYS.pro });
-    const visitorId = ((await (await fetch(`${base}/api/visitors?limit=1`, { headers: { Cookie: cookie } })).json()) as { data: Array<{ id: string }> }).data[0]!.id;
+    const visitorId = ((await (await fetch(`${base}/api/visitors?limit=1`, { headers: { Cookie: cookie } })).json()) as { data: Array<{ id: string }> })
+      .data[0]!.id;
 
     // First-load JS per route.
     const browser = await launchChromium();
@@ -85,7 +85,12 @@ export async function run(): Promise<void> {
       page.on("response", (res) => {
         if (res.request().resourceType() !== "script" || !res.url().startsWith(base)) return;
         const into = loaded ? later : bodies;
-        pending.push(res.body().then((b) => void into.push(b)).catch(() => undefined));
+        pending.push(
+          res
+            .body()
+            .then((b) => void into.push(b))
+            .catch(() => undefined),
+        );
       });
       await page.goto(`${base}${route}`, { waitUntil: "load" });
       loaded = true;

@@ -1,15 +1,15 @@
 // The latency the shared rate budget adds to each upstream request: one admission is one round trip
-// to Redis (EVALSHA of the admission script, lib/server/redis/budget-lua.ts), against the in-process
-// RateBudget's admission. Starts its own redis-server on loopback (lib/server/redis/test-redis.ts).
+// to Redis (EVALSHA of the admission script, lib/shared-state/redis/budget-lua.ts), against the in-process
+// RateBudget's admission. Starts its own redis-server on loopback (testing/redis.ts).
 // 5,000 admissions each, one at a time, on a Pro plan with one request every 61 ms of simulated time:
 // none waits, and the minute window holds ~990 answered requests, as on a key used at its full rate.
 // Also the answer's record (the scheduler does not wait for it, but Redis does the work). Issue 13's
 // goal: < 1 ms p50 on loopback.
 import { Redis } from "ioredis";
 import { RateBudget, type KeyBudget } from "../lib/data-api/rate-budget";
-import { createSharedBudget } from "../lib/server/redis/budget";
-import { startInstanceHeartbeat } from "../lib/server/redis/instances";
-import { startTestRedis } from "../lib/server/redis/test-redis";
+import { createSharedBudget } from "../lib/shared-state/redis/budget";
+import { startInstanceHeartbeat } from "../lib/shared-state/redis/instances";
+import { startTestRedis } from "../testing/redis";
 
 export const name = "shared rate budget: latency of one admission through Redis (loopback) vs in-process, 5,000 admissions";
 

@@ -58,7 +58,12 @@ function upload(base: string, declared: boolean): Promise<Upload> {
 /** The whole body over a raw socket whatever the answer, reading all the while (rawUpload). */
 async function uploadToTheEnd(base: string, declared: boolean): Promise<Upload> {
   const started = performance.now();
-  const head = ["POST /api/session HTTP/1.1", "Content-Type: application/json", `Origin: ${base}`, declared ? `Content-Length: ${BODY_BYTES}` : "Transfer-Encoding: chunked"].join("\r\n");
+  const head = [
+    "POST /api/session HTTP/1.1",
+    "Content-Type: application/json",
+    `Origin: ${base}`,
+    declared ? `Content-Length: ${BODY_BYTES}` : "Transfer-Encoding: chunked",
+  ].join("\r\n");
   const res = await rawUpload(head, { total: BODY_BYTES, chunked: !declared, base });
   return { status: Number(res.response.split(" ", 2)[1]) || "none", sentMb: res.sent / 1024 / 1024, ms: performance.now() - started, error: res.error };
 }
@@ -87,7 +92,9 @@ export async function run(): Promise<void> {
       clearInterval(sampler);
       peak = Math.max(peak, rssMb(server.pid));
       const growth = peak - before;
-      const client = toTheEnd ? `client sending it all: connection closed after ${result.ms.toFixed(0)} ms (${result.error ?? "cleanly"}), HTTP ${result.status} read` : `HTTP ${result.status} after ${result.ms.toFixed(0)} ms`;
+      const client = toTheEnd
+        ? `client sending it all: connection closed after ${result.ms.toFixed(0)} ms (${result.error ?? "cleanly"}), HTTP ${result.status} read`
+        : `HTTP ${result.status} after ${result.ms.toFixed(0)} ms`;
       console.log(
         `${declared ? "declared" : "chunked "} 100 MB body, ${client}, client had sent ${result.sentMb.toFixed(1)} MB; ` +
           `server RSS ${before.toFixed(1)} MB -> peak ${peak.toFixed(1)} MB: growth ${growth.toFixed(1)} MB (goal < ${GOAL_MB} MB) ${growth < GOAL_MB ? "ok" : "OVER"}`,

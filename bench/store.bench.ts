@@ -3,7 +3,7 @@
 // process), what it adds to `npm start` (the production entry started with a new DATA_DIR, again on
 // the same one, and with the store held by another process so it is not opened: time until
 // /api/health answers, and the entry's RSS), and the latency of a snapshot write and of a 365-day
-// history read on SQLite and on PostgreSQL (a throwaway server on loopback, lib/store/test-postgres.ts).
+// history read on SQLite and on PostgreSQL (a throwaway server on loopback, testing/postgres.ts).
 // Goals: < 150 MB and < 2 s warm start for the embedded store; p50 < 20 ms for writes and reads.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -50,7 +50,7 @@ async function openInFreshProcess(): Promise<OpenResult> {
 
 async function latency(kind: "embedded" | "postgres"): Promise<LatencyResult> {
   const { openStore } = await import("../lib/store/store");
-  const { startTestPostgres } = await import("../lib/store/test-postgres");
+  const { startTestPostgres } = await import("../testing/postgres");
   const dir = mkdtempSync(path.join(tmpdir(), "wa-bench-store-"));
   const server = kind === "postgres" ? await startTestPostgres() : undefined;
   try {
@@ -60,7 +60,13 @@ async function latency(kind: "embedded" | "postgres"): Promise<LatencyResult> {
     try {
       const busy = (await store.workspaces.workspaceForKey("svc_sk_test_bench_busy_0123456789")).id;
       const year = (await store.workspaces.workspaceForKey("svc_sk_test_bench_year_0123456789")).id;
-      const entries = Array.from({ length: 12 }, (_, i) => ({ rank: i + 1, name: `Competitor ${i + 1}`, score: 90 - i * 3, change: (i % 5) - 2, is_workspace: i === 4 }));
+      const entries = Array.from({ length: 12 }, (_, i) => ({
+        rank: i + 1,
+        name: `Competitor ${i + 1}`,
+        score: 90 - i * 3,
+        change: (i % 5) - 2,
+        is_workspace: i === 4,
+      }));
       const timed = async (fn: () => Promise<unknown>) => {
         const t = performance.now();
         await fn();
@@ -72,7 +78,15 @@ async function latency(kind: "embedded" | "postgres"): Promise<LatencyResult> {
       for (let i = 0; i < 1100; i++) {
         now += 3_600_000;
         const at = now;
-        const w = await timed(() => store.snapshots.recordScore(busy, { at, score: 70 + (i % 9), direction: "up", change: 1, breakdown: { visibility: 70, sentiment: 71, authority: 72, coverage: 73 } }));
+        const w = await timed(() =>
+          store.snapshots.recordScore(busy, {
+            at,
+            score: 70 + (i % 9),
+            direction: "up",
+            change: 1,
+            breakdown: { visibility: 70, sentiment: 71, authority: 72, coverage: 73 },
+          }),
+        );
         const r = await timed(() => store.snapshots.recordRanking(busy, { at, entries }));
         if (i >= 100) {
           write.push(w);
@@ -83,7 +97,13 @@ async function latency(kind: "embedded" | "postgres"): Promise<LatencyResult> {
       const from = Date.UTC(2025, 0, 1, 6);
       for (let d = 0; d < 365; d++) {
         const at = from + d * 86_400_000;
-        await store.snapshots.recordScore(year, { at, score: 60 + (d % 30), direction: "up", change: 1, breakdown: { visibility: 60, sentiment: 61, authority: 62, coverage: 63 } });
+        await store.snapshots.recordScore(year, {
+          at,
+          score: 60 + (d % 30),
+          direction: "up",
+          change: 1,
+          breakdown: { visibility: 60, sentiment: 61, authority: 62, coverage: 63 },
+        });
         await store.snapshots.recordRanking(year, { at, entries });
       }
       const range = { from, to: from + 364 * 86_400_000 };
@@ -124,7 +144,9 @@ const quantile = (values: number[], q: number) => [...values].sort((a, b) => a -
 const ms = (n: number) => `${n.toFixed(n < 10 ? 2 : 0)} ms`;
 
 function rssOf(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"));
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("VmRSS:"));
   return Number(/(\d+)/.exec(line ?? "")?.[1] ?? 0) / 1024;
 }
 
@@ -152,7 +174,10 @@ function packagesInPlainNode(): Promise<{ ms: number; rssMb: number }> {
 await Promise.all([import("better-sqlite3"), import("kysely"), import("pg")]);
 console.log(JSON.stringify({ ms: performance.now() - t0, rssMb: (process.memoryUsage().rss - r0) / 1048576 }));`;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--input-type=module", "-e", code], { cwd: path.resolve(path.dirname(self), ".."), stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--input-type=module", "-e", code], {
+      cwd: path.resolve(path.dirname(self), ".."),
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     child.on("close", (code) => (code === 0 ? resolve(JSON.parse(out) as { ms: number; rssMb: number }) : reject(new Error(`plain node exited ${code}`))));
@@ -180,7 +205,9 @@ export async function run(): Promise<void> {
   console.log(line("embedded store, warm (already there)          ", warm));
   const plain: { ms: number; rssMb: number }[] = [];
   for (let i = 0; i < 3; i++) plain.push(await packagesInPlainNode());
-  console.log(`the store's packages in plain Node (as the app loads them): ${ms(median(plain.map((p) => p.ms)))}, +${median(plain.map((p) => p.rssMb)).toFixed(1)} MB RSS (median of 3 processes)`);
+  console.log(
+    `the store's packages in plain Node (as the app loads them): ${ms(median(plain.map((p) => p.ms)))}, +${median(plain.map((p) => p.rssMb)).toFixed(1)} MB RSS (median of 3 processes)`,
+  );
   const warmMs = median(plain.map((p) => p.ms)) + median(warm.map((x) => x.ms));
   console.log(`warm start of the embedded store: ${ms(warmMs)} (packages in plain Node + opening warm)`);
   const rssMb = Math.max(median(cold.map((x) => x.rssMb)), median(warm.map((x) => x.rssMb)));
@@ -193,7 +220,7 @@ export async function run(): Promise<void> {
     try {
       const first = await entryStart({ DATA_DIR: dir });
       const again = await entryStart({ DATA_DIR: dir });
-      const { startStoreHolder } = await import("../lib/store/test-holder");
+      const { startStoreHolder } = await import("../testing/store-holder");
       const holder = await startStoreHolder(dir);
       let without: Awaited<ReturnType<typeof entryStart>>;
       try {
@@ -201,10 +228,16 @@ export async function run(): Promise<void> {
       } finally {
         await holder.kill();
       }
-      for (const [label, r] of [["new DATA_DIR", first], ["same DATA_DIR", again], ["store not opened (held by another process)", without]] as const) {
+      for (const [label, r] of [
+        ["new DATA_DIR", first],
+        ["same DATA_DIR", again],
+        ["store not opened (held by another process)", without],
+      ] as const) {
         console.log(`npm start, ${label}: /api/health after ${ms(r.ms)}, entry RSS ${r.rssMb.toFixed(0)} MB, store ${JSON.stringify(r.health.store)}`);
       }
-      console.log(`the open store adds to npm start: ${(again.rssMb - without.rssMb).toFixed(1)} MB RSS warm (${(first.rssMb - without.rssMb).toFixed(1)} MB cold), ${ms(again.ms - without.ms)} to the start warm (${ms(first.ms - without.ms)} cold; start times vary by seconds on a shared machine)`);
+      console.log(
+        `the open store adds to npm start: ${(again.rssMb - without.rssMb).toFixed(1)} MB RSS warm (${(first.rssMb - without.rssMb).toFixed(1)} MB cold), ${ms(again.ms - without.ms)} to the start warm (${ms(first.ms - without.ms)} cold; start times vary by seconds on a shared machine)`,
+      );
       if ((first.health.store as { schema?: number } | undefined)?.schema !== 1) failures.push("npm start did not open the store");
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -217,7 +250,11 @@ export async function run(): Promise<void> {
     const q = (v: number[]) => `p50 ${ms(quantile(v, 0.5))}, p95 ${ms(quantile(v, 0.95))}`;
     console.log(`${r.kind.padEnd(8)} score snapshot write ${q(r.write)}; ranking snapshot write (12 entries) ${q(r.rankingWrite)}`);
     console.log(`${r.kind.padEnd(8)} 365-day score history read ${q(r.read)}; 365-day ranking history read ${q(r.rankingRead)}`);
-    for (const [label, v] of [["write", r.write], ["read", r.read], ["ranking read", r.rankingRead]] as const) {
+    for (const [label, v] of [
+      ["write", r.write],
+      ["read", r.read],
+      ["ranking read", r.rankingRead],
+    ] as const) {
       if (quantile(v, 0.5) >= GOAL_P50_MS) failures.push(`${r.kind} ${label} p50 ${ms(quantile(v, 0.5))}`);
     }
   }

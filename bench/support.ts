@@ -158,7 +158,16 @@ export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 export async function launchChromium(): Promise<Browser> {
   const { chromium } = await import("@playwright/test");
   // As playwright.config.ts launches a system Chromium: no GPU, and none of its own background traffic.
-  const args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+  const args = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ];
   return chromium.launch({ executablePath: CHROMIUM, args });
 }
 

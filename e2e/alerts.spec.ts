@@ -1,6 +1,6 @@
 // Alerts in Settings, in Chromium against the running app: a webhook destination added by keyboard
 // alone, its signing secret shown once (copied, then gone for good), "Send a test" delivered to a
-// real HTTP receiver this spec starts on 127.0.0.1 (lib/alerts/test-receiver.ts; the request verified
+// real HTTP receiver this spec starts on 127.0.0.1 (testing/webhook-receiver.ts; the request verified
 // with that secret by the Standard Webhooks library) and listed as delivered with its 2xx; a refused URL said on its field; a rule
 // with the live preview (the sentence matches the preview route's count), added and deleted; a
 // destination deleted with its rule and the digest it received, the confirmation saying so; axe in
@@ -14,7 +14,7 @@
 // and every destination made here is deleted.
 import { expect, test, type Page } from "@playwright/test";
 import { eventText, type EventBody } from "../lib/alerts/messages";
-import { startReceiver, verifySignature, type Receiver } from "../lib/alerts/test-receiver";
+import { startReceiver, verifySignature, type Receiver } from "../testing/webhook-receiver";
 import { deriveDemoKey } from "../sandbox/keys";
 import { expectNoHorizontalOverflow, expectNoSeriousViolations } from "./helpers/a11y";
 import { BASE_URL, signIn, signInWithKey } from "./helpers/session";
@@ -156,14 +156,24 @@ test("a rule with its preview, and a destination deleted with its rule and the d
   await expect(threshold).not.toHaveAttribute("aria-invalid", "true");
   const preview = (await (await page.request.get("/api/alerts/rules/preview?kind=score_below&threshold=60")).json()) as { fired: number; checks: number };
   const sentence =
-    preview.checks === 0 ? /too short to say/ : preview.fired === 0 ? /^Would not have fired in the last 30 days/ : preview.fired === 1 ? /^Would have fired once/ : new RegExp(`^Would have fired ${preview.fired} times`);
+    preview.checks === 0
+      ? /too short to say/
+      : preview.fired === 0
+        ? /^Would not have fired in the last 30 days/
+        : preview.fired === 1
+          ? /^Would have fired once/
+          : new RegExp(`^Would have fired ${preview.fired} times`);
   await expect(card.getByTestId("rule-preview-text")).toHaveText(sentence);
 
   await card.getByLabel("Send to").selectOption({ label: `${name} (webhook)` });
   // Whether the demo workspace is watched depends on the specs run before: without watching, the rule is added alone.
   const only = card.getByRole("button", { name: "Add the rule only" });
   await ((await only.count()) > 0 ? only : card.getByRole("button", { name: "Add rule" })).click();
-  await expect(card.getByTestId("rules-status")).toHaveText(new RegExp(`^Rule added: The score is below 60, sent to ${name}\\. (Checked against what is kept: (not )?firing|Not checked yet: nothing is kept yet to judge it on)\\.$`));
+  await expect(card.getByTestId("rules-status")).toHaveText(
+    new RegExp(
+      `^Rule added: The score is below 60, sent to ${name}\\. (Checked against what is kept: (not )?firing|Not checked yet: nothing is kept yet to judge it on)\\.$`,
+    ),
+  );
   const rule = card.getByTestId("rule-item").filter({ hasText: "The score is below 60" }).filter({ hasText: name });
   await expect(rule.getByTestId("rule-state")).toHaveText(/^(Not checked yet|OK|Firing)$/);
 
@@ -180,7 +190,9 @@ test("a rule with its preview, and a destination deleted with its rule and the d
   await item.getByRole("button", { name: `Delete ${name}` }).click();
   await expect(item).toContainText(`Delete ${name}? Its rule is deleted too, and the weekly digest is turned off.`);
   await item.getByRole("button", { name: "Yes, delete" }).click();
-  await expect(page.getByTestId("destinations-status")).toHaveText(`Destination ${name} deleted. Its rule was deleted too, and the weekly digest was turned off.`);
+  await expect(page.getByTestId("destinations-status")).toHaveText(
+    `Destination ${name} deleted. Its rule was deleted too, and the weekly digest was turned off.`,
+  );
   await expect(rule).toHaveCount(0);
   await expect(digest.getByLabel("Send it to")).toHaveValue("");
   await expect(digest.getByTestId("digest-next")).toHaveText("No digest is sent.");
@@ -188,15 +200,24 @@ test("a rule with its preview, and a destination deleted with its rule and the d
 
 test("a rule deleted in place; watching off is said with a link to its card", async ({ page }) => {
   const name = `Rule target ${RUN}`;
-  const created = (await (await page.request.post("/api/alerts/destinations", { headers: writeHeaders, data: { kind: "webhook", name, url: receiverUrl } })).json()) as Destination;
-  const made = await page.request.post("/api/alerts/rules", { headers: writeHeaders, data: { kind: "rank_passed", threshold: null, destination_id: created.id } });
+  const created = (await (
+    await page.request.post("/api/alerts/destinations", { headers: writeHeaders, data: { kind: "webhook", name, url: receiverUrl } })
+  ).json()) as Destination;
+  const made = await page.request.post("/api/alerts/rules", {
+    headers: writeHeaders,
+    data: { kind: "rank_passed", threshold: null, destination_id: created.id },
+  });
   expect(made.status(), await made.text()).toBe(201);
   await page.goto("/settings");
   const watching = (await (await page.request.get("/api/workspace")).json()) as { watching: string };
   const notice = page.getByTestId("alerts-watching");
   if (watching.watching === "on") await expect(notice).toHaveCount(0);
   else {
-    await expect(notice).toContainText(watching.watching === "off" ? "Watching is off, so rules are checked only when someone opens the dashboard, and no digest is sent." : "Watching is paused");
+    await expect(notice).toContainText(
+      watching.watching === "off"
+        ? "Watching is off, so rules are checked only when someone opens the dashboard, and no digest is sent."
+        : "Watching is paused",
+    );
     await notice.getByRole("link", { name: "History and watching" }).click();
     await expect(page).toHaveURL(/#watching$/);
   }
@@ -216,7 +237,9 @@ test("375 px: no sideways scroll, deliveries as cards, axe on the section", asyn
   const page = await context.newPage();
   await signIn(page, "pro");
   const name = `Phone ${RUN}`;
-  const created = (await (await page.request.post("/api/alerts/destinations", { headers: writeHeaders, data: { kind: "webhook", name, url: receiverUrl } })).json()) as Destination;
+  const created = (await (
+    await page.request.post("/api/alerts/destinations", { headers: writeHeaders, data: { kind: "webhook", name, url: receiverUrl } })
+  ).json()) as Destination;
   const test202 = await page.request.post(`/api/alerts/destinations/${created.id}/test`, { headers: writeHeaders });
   expect(test202.status()).toBe(202);
   try {
@@ -235,7 +258,9 @@ test("375 px: no sideways scroll, deliveries as cards, axe on the section", asyn
 test.describe("alerts shown to work, on a workspace of its own", () => {
   test.use({ timezoneId: "Europe/Berlin" });
 
-  test("a webhook to the receiver; a rule added with watching and judged at once, edited in place; the digest previewed and sent now, arriving signed and listed", async ({ page }) => {
+  test("a webhook to the receiver; a rule added with watching and judged at once, edited in place; the digest previewed and sent now, arriving signed and listed", async ({
+    page,
+  }) => {
     test.setTimeout(150_000);
     const key = deriveDemoKey("pro", "alertstrust");
     await signInWithKey(page, key);
@@ -243,7 +268,9 @@ test.describe("alerts shown to work, on a workspace of its own", () => {
     try {
       // A score read (as the overview or /intelligence would) is kept: the rule below is judged on it.
       expect((await page.request.get("/api/intelligence/score")).status()).toBe(200);
-      await expect.poll(async () => ((await (await page.request.get("/api/workspace")).json()) as { history_since: string | null }).history_since, { timeout: 15_000 }).not.toBeNull();
+      await expect
+        .poll(async () => ((await (await page.request.get("/api/workspace")).json()) as { history_since: string | null }).history_since, { timeout: 15_000 })
+        .not.toBeNull();
 
       await page.goto("/settings");
       const destinationsCard = page.getByTestId("destinations-card");
@@ -263,7 +290,10 @@ test.describe("alerts shown to work, on a workspace of its own", () => {
       const sentBefore = receiver.received.length;
       await threshold.fill("100");
       await threshold.press("Enter");
-      await expect(rules.getByTestId("rules-status")).toHaveText(`Watching is on. Rule added: The score is below 100, sent to ${name}. Checked against what is kept: firing.`, { timeout: 20_000 });
+      await expect(rules.getByTestId("rules-status")).toHaveText(
+        `Watching is on. Rule added: The score is below 100, sent to ${name}. Checked against what is kept: firing.`,
+        { timeout: 20_000 },
+      );
       const rule = rules.getByTestId("rule-item").filter({ hasText: "The score is below 100" });
       await expect(rule.getByTestId("rule-state")).toHaveText("Firing");
       await expect(rule.getByTestId("rule-checked")).toHaveText(/^Firing since \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d · Last checked (now|\d+ seconds? ago)$/);
@@ -282,7 +312,9 @@ test.describe("alerts shown to work, on a workspace of its own", () => {
       await expect(editThreshold).toHaveValue("100");
       await editThreshold.fill("1");
       await editThreshold.press("Enter");
-      await expect(rules.getByTestId("rules-status")).toHaveText(`Rule changed: The score is below 1, sent to ${name}, cooldown 1 hour. Checked against what is kept: not firing.`);
+      await expect(rules.getByTestId("rules-status")).toHaveText(
+        `Rule changed: The score is below 1, sent to ${name}, cooldown 1 hour. Checked against what is kept: not firing.`,
+      );
       const edited = rules.getByTestId("rule-item").filter({ hasText: "The score is below 1" });
       await expect(edited.getByTestId("rule-state")).toHaveText("Resolved");
       await expect(edited.getByRole("button", { name: 'Edit the rule "The score is below 1"' })).toBeFocused();
@@ -294,6 +326,11 @@ test.describe("alerts shown to work, on a workspace of its own", () => {
       await digest.getByRole("button", { name: "Save" }).click();
       await expect(digest.getByTestId("digest-status")).toHaveText(`The weekly digest goes to ${name}.`);
       await expect(digest.getByTestId("digest-next")).toHaveText(/^Next digest: Monday \d{1,2} [A-Z][a-z]{2} \d{4} at 09:00 \(Berlin time\)\.$/);
+
+      // Watching's first collection keeps the ranking a moment after watching starts: wait until the
+      // digest has it, so the preview and the send below read the same kept history.
+      const previewText = async () => ((await (await page.request.get("/api/alerts/digest/preview")).json()) as { text: string }).text;
+      await expect.poll(previewText, { timeout: 30_000 }).toMatch(/; rank \d+ of \d+/);
 
       // Preview: the route's text, and the e-mail in its sandboxed frame with its figures as tables.
       await digest.getByRole("button", { name: "Preview" }).click();

@@ -83,7 +83,10 @@ test("a note is edited and deleted in place; the other session sees both", async
   const text = `${MARK} Price test ${Date.now()}`;
   const [writer, reader] = [await session(browser), await session(browser)];
   await deleteOwnNotes(writer);
-  const created = await writer.request.post(`${BASE_URL}/api/annotations`, { data: { date: SPAN.from, end_date: SPAN.to, text }, headers: { Origin: BASE_URL } });
+  const created = await writer.request.post(`${BASE_URL}/api/annotations`, {
+    data: { date: SPAN.from, end_date: SPAN.to, text },
+    headers: { Origin: BASE_URL },
+  });
   expect(created.status()).toBe(201);
 
   await openPage(writer, `/?${RANGE}`);

@@ -11,9 +11,15 @@ setup("the sandbox, the runner and the browser read one clock", async ({ page })
   expect(res.status).toBe(200);
   const clock = (await res.json()) as { now: string; rows_dated_at: string };
   const runner = Date.now();
-  for (const [name, iso] of [["rows end at", clock.rows_dated_at], ["clock reads", clock.now]] as const) {
+  for (const [name, iso] of [
+    ["rows end at", clock.rows_dated_at],
+    ["clock reads", clock.now],
+  ] as const) {
     const drift = Math.abs(Date.parse(iso) - runner);
-    expect(drift, `The sandbox's ${name} ${iso} but this machine's clock reads ${new Date(runner).toISOString()}: start it without SANDBOX_NOW (every date in e2e/ is counted from the real clock).`).toBeLessThan(CLOCK_TOLERANCE_MS);
+    expect(
+      drift,
+      `The sandbox's ${name} ${iso} but this machine's clock reads ${new Date(runner).toISOString()}: start it without SANDBOX_NOW (every date in e2e/ is counted from the real clock).`,
+    ).toBeLessThan(CLOCK_TOLERANCE_MS);
   }
   await page.goto("about:blank");
   const browser = await page.evaluate(() => Date.now());

@@ -62,7 +62,9 @@ test("a comparison in a link that does not fit the range is said on the control,
   await page.goto(`/platforms?${RANGE}&compare=custom&compare_from=${CUSTOM.from}&compare_to=${CUSTOM.short}`);
   await expect(page.getByTestId("comparison-label")).toHaveText("Check the comparison");
   await page.getByTestId("comparison-button").click();
-  await expect(page.getByTestId("comparison-error")).toHaveText("The comparison in this link does not have as many days as the range. Choose its first day again.");
+  await expect(page.getByTestId("comparison-error")).toHaveText(
+    "The comparison in this link does not have as many days as the range. Choose its first day again.",
+  );
   // A custom window by keyboard: its first day typed, Enter applies it with the range's length.
   await page.getByTestId("comparison-custom").check();
   await page.getByTestId("comparison-from").fill(CUSTOM.from);

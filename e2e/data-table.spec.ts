@@ -52,7 +52,9 @@ test("1440, 1280 and 1024 px: the visitor table and the ranking fit without scro
   for (const [width] of wide) {
     await page.setViewportSize({ width, height: 900 });
     await expect(page.getByRole("table", { name: "Competitor ranking" })).toBeVisible();
-    await expect.poll(() => tableFit(page, "ranking-table"), { message: `/intelligence at ${width}` }).toEqual({ overflow: 0, columns: ["rank", "name", "score", "change"] });
+    await expect
+      .poll(() => tableFit(page, "ranking-table"), { message: `/intelligence at ${width}` })
+      .toEqual({ overflow: 0, columns: ["rank", "name", "score", "change"] });
     await expectNoHorizontalOverflow(page, `/intelligence at ${width}`);
   }
   await context.close();

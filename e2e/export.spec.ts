@@ -112,7 +112,11 @@ test("a visitor's timeline downloads as CSV built in the browser", async ({ page
   const timeline = await sandboxGet<{ data: Row[] }>(`/visitors/${encodeURIComponent(id)}/timeline`);
   await openPage(page, `/visitors/${id}?order=oldest`);
 
-  const downloading = page.getByTestId("csv-download").getByText("Download").click().then(() => page.waitForEvent("download"));
+  const downloading = page
+    .getByTestId("csv-download")
+    .getByText("Download")
+    .click()
+    .then(() => page.waitForEvent("download"));
   await page.getByRole("button", { name: "CSV", exact: true }).click();
   const download = await downloading;
   expect(download.suggestedFilename()).toBe(`timeline_${id}_${today()}.csv`);
@@ -133,7 +137,18 @@ test("CSV for Excel: a BOM, readable headers, and São Paulo intact when read as
   const text = new TextDecoder("utf-8").decode(bytes);
   const parsed = parseCsv(text);
   expect(parsed.errors).toEqual([]);
-  expect(parsed.meta.fields).toEqual(["Visitor ID", "First seen (UTC)", "Last seen (UTC)", "Source", "Intent", "Pages viewed", "Converted", "Email", "Country", "City"]);
+  expect(parsed.meta.fields).toEqual([
+    "Visitor ID",
+    "First seen (UTC)",
+    "Last seen (UTC)",
+    "Source",
+    "Intent",
+    "Pages viewed",
+    "Converted",
+    "Email",
+    "Country",
+    "City",
+  ]);
   expect(parsed.data.map((r) => r["Visitor ID"])).toEqual(expected.map((r) => r.id));
   const cities = new Set(expected.map((r) => r.city).filter((c): c is string => typeof c === "string"));
   expect(cities.has("São Paulo"), "the filter should include a visitor from São Paulo").toBe(true);
@@ -171,7 +186,18 @@ test.describe("CSV for Excel as a German browser in Berlin opens it", () => {
     expect(download.suggestedFilename()).toBe(`visitors_source-perplexity_${from}_to_${to}_${berlinToday()}_excel.csv`);
     const parsed = parseExcel(await readFile((await download.path())!, "utf8"));
     expect(parsed.errors).toEqual([]);
-    expect(parsed.meta.fields).toEqual(["Visitor ID", "First seen (Europe/Berlin)", "Last seen (Europe/Berlin)", "Source", "Intent", "Pages viewed", "Converted", "Email", "Country", "City"]);
+    expect(parsed.meta.fields).toEqual([
+      "Visitor ID",
+      "First seen (Europe/Berlin)",
+      "Last seen (Europe/Berlin)",
+      "Source",
+      "Intent",
+      "Pages viewed",
+      "Converted",
+      "Email",
+      "Country",
+      "City",
+    ]);
     expect(parsed.data.map((r) => r["Visitor ID"])).toEqual(expected.map((r) => r.id));
     expect(parsed.data.map((r) => r["First seen (Europe/Berlin)"])).toEqual(expected.map((r) => berlinClock(r.first_seen)));
     expect(new Set(parsed.data.map((r) => r.Source))).toEqual(new Set(["Perplexity"]));
@@ -191,7 +217,11 @@ test.describe("CSV for Excel as a German browser in Berlin opens it", () => {
     await openPage(page, `/visitors/${id}?order=oldest`);
     await expect(page.getByTestId("timeline-event").first()).toBeVisible();
 
-    const downloading = page.getByTestId("csv-download").getByText("Download").click().then(() => page.waitForEvent("download"));
+    const downloading = page
+      .getByTestId("csv-download")
+      .getByText("Download")
+      .click()
+      .then(() => page.waitForEvent("download"));
     await page.getByRole("button", { name: "CSV for Excel", exact: true }).click();
     const download = await downloading;
     expect(download.suggestedFilename()).toBe(`timeline_${id}_${berlinToday()}_excel.csv`);
@@ -414,8 +444,7 @@ test.describe("the exports tray stays out of the way", () => {
     }, last);
   }
 
-  const overlaps = (a: Box, b: Box) =>
-    a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
   test("a finished export is said once: gone on the next page, after a reload and in other tabs; a new export still shows, announced", async ({ page }) => {
     test.setTimeout(180_000);
@@ -465,7 +494,9 @@ test.describe("the exports tray stays out of the way", () => {
     await expect(item.getByRole("progressbar")).toBeVisible();
     await expect(tray(page).getByRole("button", { name: /^Hide/ })).toBeVisible();
     // Read at one instant with the progress bar, so it is the running tray's size.
-    const running = await tray(page).evaluate((el) => ({ ...el.getBoundingClientRect().toJSON(), bar: el.querySelector('[role="progressbar"]') !== null }) as DOMRect & { bar: boolean });
+    const running = await tray(page).evaluate(
+      (el) => ({ ...el.getBoundingClientRect().toJSON(), bar: el.querySelector('[role="progressbar"]') !== null }) as DOMRect & { bar: boolean },
+    );
     expect(running.bar).toBe(true);
 
     await endHold(keys.notice);
@@ -518,7 +549,9 @@ test.describe("the exports tray stays out of the way", () => {
     expect(shown.height).toBeGreaterThan(bar.height);
     expect(main.y + main.height).toBeLessThanOrEqual(shown.y + 0.5);
 
-    await exportItem(page).getByRole("button", { name: /^Cancel/ }).click();
+    await exportItem(page)
+      .getByRole("button", { name: /^Cancel/ })
+      .click();
     await expect(exportItem(page)).toHaveAttribute("data-state", "cancelled", { timeout: 15_000 });
   });
 
@@ -532,7 +565,10 @@ test.describe("the exports tray stays out of the way", () => {
     expect(main.y + main.height).toBeLessThanOrEqual(box.y + 0.5);
     // Every cell of the table's last row, the last columns (email, city) under the tray's x-range included.
     expect(last.length).toBeGreaterThanOrEqual(8);
-    expect(last.some((cell) => cell.x + cell.width > box.x), "some of the last row's cells are in the tray's columns").toBe(true);
+    expect(
+      last.some((cell) => cell.x + cell.width > box.x),
+      "some of the last row's cells are in the tray's columns",
+    ).toBe(true);
     for (const cell of last) expect(overlaps(cell, box)).toBe(false);
 
     await tray(page).getByRole("button", { name: /^Hide/ }).click();
@@ -542,7 +578,9 @@ test.describe("the exports tray stays out of the way", () => {
     await expect(tray(page).getByRole("button", { name: /^Show/ })).toHaveAttribute("aria-expanded", "false");
     await expectNoSeriousViolations(page, "/visitors with the tray hidden", '[data-testid="exports-tray"]');
     await tray(page).getByRole("button", { name: /^Show/ }).click();
-    await exportItem(page).getByRole("button", { name: /^Cancel/ }).click();
+    await exportItem(page)
+      .getByRole("button", { name: /^Cancel/ })
+      .click();
     await expect(exportItem(page)).toHaveAttribute("data-state", "cancelled", { timeout: 15_000 });
   });
 });

@@ -60,7 +60,10 @@ test("with a range, the score over time and the ranks over time from the kept hi
   const lines = csv.trim().split("\r\n");
   expect(lines[0]).toBe('"updated_at","score","visibility","sentiment","authority","coverage","direction","change"');
   expect(lines).toHaveLength(91);
-  const last = lines.at(-1)!.split(",").map((cell) => cell.replace(/^"|"$/g, ""));
+  const last = lines
+    .at(-1)!
+    .split(",")
+    .map((cell) => cell.replace(/^"|"$/g, ""));
   expect(Date.parse(last[0]!), lines.at(-1)).toBe(Date.parse(score.updated_at));
   expect(last[1], lines.at(-1)).toBe(String(score.score));
 

@@ -43,7 +43,9 @@ test.describe("one truth per figure, with the header's last 30 days", () => {
   // the score's window is the header's last 30 days.
   test.use({ timezoneId: "UTC" });
 
-  test("the score card's change is the history legend's, so are the components' and ours in the ranking, and the rank chart names every competitor", async ({ page }) => {
+  test("the score card's change is the history legend's, so are the components' and ours in the ranking, and the rank chart names every competitor", async ({
+    page,
+  }) => {
     test.setTimeout(90_000);
     await signIn(page, "pro");
     await page.goto("/intelligence");
@@ -87,7 +89,9 @@ test.describe("one truth per figure, with the header's last 30 days", () => {
     // The rank over time: every competitor of the ranking its own line, named in the legend.
     const legendItems = page.getByTestId("rank-legend").getByTestId("rank-legend-item");
     await expect(legendItems).toHaveCount(ranking.data.length);
-    expect((await legendItems.allTextContents()).map((t) => t.trim()).sort()).toEqual(ranking.data.map((r) => (r.is_workspace ? `${r.name} (us)` : r.name)).sort());
+    expect((await legendItems.allTextContents()).map((t) => t.trim()).sort()).toEqual(
+      ranking.data.map((r) => (r.is_workspace ? `${r.name} (us)` : r.name)).sort(),
+    );
     await expectNoSeriousViolations(page, "/intelligence, last 30 days");
 
     // The overview's score card says the same change in the same words.

@@ -19,7 +19,8 @@ test.beforeEach(async ({ page }) => {
   await signIn(page, "pro");
 });
 
-const figureOf = async (row: ReturnType<Page["getByTestId"]>, column: number) => Number(((await row.locator("td").nth(column).textContent()) ?? "").split(/\s/)[0]!.replace(/,/g, ""));
+const figureOf = async (row: ReturnType<Page["getByTestId"]>, column: number) =>
+  Number(((await row.locator("td").nth(column).textContent()) ?? "").split(/\s/)[0]!.replace(/,/g, ""));
 
 test("the countries add up to the sandbox's visitors and conversions of the range; a country opens its cities and back", async ({ page }) => {
   await page.goto(`/locations?${RANGE}`);
@@ -32,12 +33,17 @@ test("the countries add up to the sandbox's visitors and conversions of the rang
     visitors += await figureOf(row, 0);
     conversions += await figureOf(row, 2);
   }
-  const [upstreamVisitors, upstreamConversions] = await Promise.all([total(`from=${WEEK.from}&to=${WEEK.to}`), total(`from=${WEEK.from}&to=${WEEK.to}&converted=true`)]);
+  const [upstreamVisitors, upstreamConversions] = await Promise.all([
+    total(`from=${WEEK.from}&to=${WEEK.to}`),
+    total(`from=${WEEK.from}&to=${WEEK.to}&converted=true`),
+  ]);
   expect(upstreamVisitors).toBeGreaterThan(0);
   // Every visitor is in one row, the unknown ones included: nothing dropped.
   expect(visitors).toBe(upstreamVisitors);
   expect(conversions).toBe(upstreamConversions);
-  await expect(page.getByTestId("countries-card").getByTestId("window")).toContainText(`changes against the previous 7 days (${rangeText(shiftDate(WEEK.from, -7), shiftDate(WEEK.to, -7))})`);
+  await expect(page.getByTestId("countries-card").getByTestId("window")).toContainText(
+    `changes against the previous 7 days (${rangeText(shiftDate(WEEK.from, -7), shiftDate(WEEK.to, -7))})`,
+  );
   await expect(page.getByTestId("countries-note")).toContainText("The visitor list cannot be filtered by country");
 
   const first = rows.first();

@@ -87,7 +87,8 @@ test("overview: KPIs, pageviews, funnel, score and top of the ranking", async ({
   await expectWhole(page, errors);
 
   await expect(page.getByTestId("kpi-pageviews").getByTestId("kpi-value")).toHaveText(integerText(overview.pageviews?.total));
-  for (const id of ["range-kpi-visitors", "range-kpi-ai", "range-kpi-conversions"]) await expect(page.getByTestId(id).getByTestId("kpi-value")).toHaveText(/^[\d,]+$/);
+  for (const id of ["range-kpi-visitors", "range-kpi-ai", "range-kpi-conversions"])
+    await expect(page.getByTestId(id).getByTestId("kpi-value")).toHaveText(/^[\d,]+$/);
   await expect(page.getByTestId("score-value")).toHaveText(integerText(score.score));
 
   const periodCard = page.getByTestId("period-card");

@@ -12,7 +12,18 @@ import { BASE_URL } from "./helpers/session";
 
 const label = (trick: string) => JSON.stringify(trick).slice(0, 60);
 
-const TRICKS = ["//evil.example/phish", "/\\evil.example/phish", "\\\\evil.example/phish", "/\t/evil.example/phish", "/\n/evil.example/phish", " //evil.example/phish", "/.//evil.example/phish", "/%2F%2Fevil.example/phish", "https://evil.example/phish", "javascript:alert(document.domain)"];
+const TRICKS = [
+  "//evil.example/phish",
+  "/\\evil.example/phish",
+  "\\\\evil.example/phish",
+  "/\t/evil.example/phish",
+  "/\n/evil.example/phish",
+  " //evil.example/phish",
+  "/.//evil.example/phish",
+  "/%2F%2Fevil.example/phish",
+  "https://evil.example/phish",
+  "javascript:alert(document.domain)",
+];
 
 test("open redirect: after signing in, the browser stays on this site for a trick of each kind", async ({ browser }) => {
   for (const trick of TRICKS) expect(OPEN_REDIRECT_TRICKS, label(trick)).toContain(trick);
@@ -28,7 +39,8 @@ test("open redirect: after signing in, the browser stays on this site for a tric
       return route.abort();
     }
     // Where the browser lands is all this test needs: the landing page itself is not rendered.
-    if (request.isNavigationRequest() && !url.pathname.startsWith("/sign-in")) return route.fulfill({ contentType: "text/html", body: "<title>landed</title>" });
+    if (request.isNavigationRequest() && !url.pathname.startsWith("/sign-in"))
+      return route.fulfill({ contentType: "text/html", body: "<title>landed</title>" });
     return route.continue();
   });
   const page = await context.newPage();

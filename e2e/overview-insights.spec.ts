@@ -24,7 +24,11 @@ async function count(from: string, to: string, filters: Record<string, string> =
 }
 
 async function rangeCounts(from: string, to: string) {
-  const [visitors, conversions, ...ai] = await Promise.all([count(from, to), count(from, to, { converted: "true" }), ...AI.map((source) => count(from, to, { source }))]);
+  const [visitors, conversions, ...ai] = await Promise.all([
+    count(from, to),
+    count(from, to, { converted: "true" }),
+    ...AI.map((source) => count(from, to, { source })),
+  ]);
   return { visitors: visitors!, conversions: conversions!, ai: ai.reduce((a, b) => a + b, 0) };
 }
 
@@ -57,7 +61,9 @@ test("KPI cards for a typed range equal the sandbox's counts, each against the p
   const change = Math.round(((now.visitors - then.visitors) / then.visitors) * 1000) / 10;
   const words = change === 0 ? "no change" : `${change > 0 ? "up" : "down"} ${Math.abs(change).toFixed(1)}%`;
   // The change says the count it is compared with, on screen and in words.
-  await expect(page.getByTestId("range-kpi-visitors").getByTestId("change")).toContainText(`${words} from ${numberText(then.visitors)} in ${rangeText(F_BEFORE.from, F_BEFORE.to)}`);
+  await expect(page.getByTestId("range-kpi-visitors").getByTestId("change")).toContainText(
+    `${words} from ${numberText(then.visitors)} in ${rangeText(F_BEFORE.from, F_BEFORE.to)}`,
+  );
   await expect(page.getByTestId("range-kpi-visitors").getByTestId("change-base")).toHaveText(`from ${numberText(then.visitors)}`);
   // The previous period is drawn behind the current one, and its buckets are in the table.
   const trend = page.getByTestId("trend-card");
@@ -75,7 +81,10 @@ test("KPI cards for a typed range equal the sandbox's counts, each against the p
 
 test("a source row opens that source's visitors of the range, with the same count; its conversions the converted ones", async ({ page }) => {
   await page.goto(`/?${F_QUERY}`);
-  const [perplexity, converted] = await Promise.all([count(F.from, F.to, { source: "perplexity" }), count(F.from, F.to, { source: "perplexity", converted: "true" })]);
+  const [perplexity, converted] = await Promise.all([
+    count(F.from, F.to, { source: "perplexity" }),
+    count(F.from, F.to, { source: "perplexity", converted: "true" }),
+  ]);
   const opened = new RegExp(`/visitors\\?source=perplexity&${F_QUERY}$`);
   const row = page.getByTestId("source-row-perplexity");
   await expect(row).toContainText(numberText(perplexity), { timeout: 90_000 });
@@ -114,7 +123,9 @@ test("changing the range fetches and shows the new range's counts", async ({ pag
   const first = await rangeCounts(F.from, F.to);
   await expect(kpi(page, "range-kpi-visitors")).toHaveText(numberText(first.visitors), { timeout: 90_000 });
   const second = await rangeCounts(THREE.from, THREE.to);
-  const request = page.waitForRequest((r) => r.url().includes("/api/insights/trend?") && r.url().includes(`from=${THREE.from}`) && r.url().includes(`to=${THREE.to}`));
+  const request = page.waitForRequest(
+    (r) => r.url().includes("/api/insights/trend?") && r.url().includes(`from=${THREE.from}`) && r.url().includes(`to=${THREE.to}`),
+  );
   // A client-side navigation, as the header's range control makes: the page is not reloaded.
   await page.evaluate((url) => window.history.pushState(null, "", url), `/?from=${THREE.from}&to=${THREE.to}&tz=UTC`);
   await request;

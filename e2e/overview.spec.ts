@@ -69,6 +69,8 @@ test("one window: no figure shows twice with two values, and the range's figures
   await waitForWidgets(page);
   const range = { from: utcDate(-29), to: utcDate(), tz: "UTC" };
   await expect(page.getByTestId("range-label")).toHaveText("Last 30 days");
+  // What the words of chance on the badges mean, said once under the cards.
+  await expect(page.getByTestId("significance-note")).toContainText("“within normal variation” is one that chance alone makes");
   const q = new URLSearchParams(range).toString();
   const [trend, sources, overview, funnel] = await Promise.all([
     page.request.get(`/api/insights/trend?${q}`).then((r) => r.json() as Promise<TrendAnswer>),
@@ -213,7 +215,11 @@ test("the KPI cards download as the range's own figures", async ({ page }) => {
   expect(download.suggestedFilename()).toBe(`overview_${FROM}_${TO}.csv`);
   const lines = (await readFile((await download.path())!, "utf8")).trim().split("\r\n");
   expect(lines[0]).toBe('"metric","total","change_vs_previous_period_pct","rate_or_share_pct"');
-  const total = (metric: string) => lines.find((l) => l.startsWith(`"${metric}",`))?.split(",")[1]?.replace(/"/g, "");
+  const total = (metric: string) =>
+    lines
+      .find((l) => l.startsWith(`"${metric}",`))
+      ?.split(",")[1]
+      ?.replace(/"/g, "");
   expect(total("visitors")).toBe((await visitors.innerText()).replace(/,/g, ""));
   expect(total("ai_visitors")).toBe((await page.getByTestId("range-kpi-ai").getByTestId("kpi-value").innerText()).replace(/,/g, ""));
   expect(total("conversions")).toBe((await page.getByTestId("range-kpi-conversions").getByTestId("kpi-value").innerText()).replace(/,/g, ""));

@@ -44,7 +44,9 @@ test.beforeEach(async ({ page }) => {
 
 test("all four platforms, each figure equal to the sandbox's own count for the typed range", async ({ page }) => {
   await openPlatforms(page);
-  await expect(page.getByTestId("platforms-card").getByTestId("window")).toContainText(`${rangeText(RANGE.from, RANGE.to)}, days counted in UTC; changes against the previous 7 days (${PREVIOUS})`);
+  await expect(page.getByTestId("platforms-card").getByTestId("window")).toContainText(
+    `${rangeText(RANGE.from, RANGE.to)}, days counted in UTC; changes against the previous 7 days (${PREVIOUS})`,
+  );
   const rows = page.getByTestId("platform-row");
   await expect(rows).toHaveCount(4);
   for (const platform of PLATFORMS) {
@@ -82,6 +84,31 @@ test("all four platforms, each figure equal to the sandbox's own count for the t
   const geminiNegative = await total(`/mentions?platform=gemini&sentiment=negative&${upstreamRange}`);
   const geminiPerDay = await days.evaluateAll((trs) => trs.map((tr) => Number(tr.querySelectorAll("td")[2]!.textContent!.replace(/,/g, ""))));
   expect(geminiPerDay.reduce((a, b) => a + b, 0)).toBe(geminiNegative);
+});
+
+test("each change says whether it is beyond chance as the answer judged it; a muted one says why on focus", async ({ page }) => {
+  await openPlatforms(page);
+  type Row = { platform: string; conversions: number; previous: { conversions: number }; significant: { conversions: boolean | null } };
+  const answer = (await (await page.request.get(`/api/insights/platforms?${RANGE_QUERY}`)).json()) as { data: Row[] };
+  for (const row of answer.data) {
+    const badge = page.locator(`[data-testid="platform-row"][data-platform="${row.platform}"]`).getByTestId("chain-conversions").getByTestId("change");
+    if (row.conversions === row.previous.conversions) continue; // no change, nothing to judge
+    const verdict = row.significant.conversions;
+    await expect(badge, row.platform).toHaveAttribute("data-significance", verdict === null ? "unknown" : verdict ? "beyond" : "within");
+  }
+  // A week of a platform's few dozen visitors: some change is within normal variation. It says so in
+  // words, and focused by keyboard it says what that means, with its test and p-value.
+  const muted = page.locator('[data-testid="change"][data-significance="within"]').first();
+  await expect(muted.getByTestId("change-noise")).toHaveText(/normal variation$/);
+  await expect(muted.locator(".change")).toHaveClass(/change-muted/);
+  const tip = muted.getByRole("tooltip");
+  await expect(tip).toBeHidden();
+  await muted.focus();
+  await expect(tip).toBeVisible();
+  await expect(tip).toHaveText(
+    /^Within normal variation: a change this large can come by chance alone \((exact test of two Poisson counts|Fisher's exact test), p = (0\.\d+|1)\)\.$/,
+  );
+  await expect(muted).toHaveAttribute("aria-describedby", (await tip.getAttribute("id"))!);
 });
 
 test("a platform's mentions, visitors and conversions link to exactly those rows", async ({ page }) => {
@@ -150,7 +177,8 @@ test("/intelligence: what moved alongside the score, over the score's window, la
   await expect(card).toContainText("shown beside it, not as its cause");
   const components = card.getByTestId("movement-components").getByRole("listitem");
   await expect(components).toHaveCount(4);
-  for (const [i, key] of ["visibility", "sentiment", "authority", "coverage"].entries()) await expect(components.nth(i)).toContainText(`${score.breakdown[key]} / 100`);
+  for (const [i, key] of ["visibility", "sentiment", "authority", "coverage"].entries())
+    await expect(components.nth(i)).toContainText(`${score.breakdown[key]} / 100`);
   const own = ranking.data.find((r) => r.is_workspace)!;
   await expect(card.getByTestId("ranking-move").filter({ hasText: own.name })).toContainText("You");
 
@@ -162,7 +190,9 @@ test("/intelligence: what moved alongside the score, over the score's window, la
   await expect(moves).toHaveCount(4);
   for (const platform of PLATFORMS) {
     const count = await total(`/mentions?platform=${platform}&from=${from}&to=${to}`);
-    await expect(card.locator(`[data-testid="platform-move"][data-platform="${platform}"]`).getByTestId("platform-move-mentions")).toHaveText(numberText(count));
+    await expect(card.locator(`[data-testid="platform-move"][data-platform="${platform}"]`).getByTestId("platform-move-mentions")).toHaveText(
+      numberText(count),
+    );
   }
 });
 

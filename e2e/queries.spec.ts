@@ -75,7 +75,9 @@ test("a question opens its mentions of the range, as many as its figure (of the 
   }
 });
 
-test("on a phone: a card per question, the first one's mentions in the first screen, sorted from the menu by keyboard and kept in the URL", async ({ page }) => {
+test("on a phone: a card per question, the first one's mentions in the first screen, sorted from the menu by keyboard and kept in the URL", async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   await page.setViewportSize({ width: 375, height: 812 });
   await page.goto(`/queries?${RANGE}`);

@@ -84,7 +84,9 @@ test("typed dates work by keyboard; a bad one is said on its field and not appli
   await fromField.fill("2026-13-01");
   await page.getByTestId("range-apply").click();
   await expect(fromField).toHaveAttribute("aria-invalid", "true");
-  await expect(page.getByTestId("range-error-from")).toHaveText("This start date is not a date the dashboard can use. Type it as year-month-day, e.g. 2026-11-01.");
+  await expect(page.getByTestId("range-error-from")).toHaveText(
+    "This start date is not a date the dashboard can use. Type it as year-month-day, e.g. 2026-11-01.",
+  );
   await expect(toField).not.toHaveAttribute("aria-invalid", "true");
   await expect(page).toHaveURL(new RegExp(`from=${FIRST}&to=${FIFTH}`));
   await fromField.fill(shiftDate(FIRST, 3));
@@ -105,12 +107,16 @@ test("a bad value in the URL is shown on its field", async ({ page }) => {
   await rangeButton(page).click();
   await expect(page.getByTestId("range-tz-input")).toHaveValue("Mars/Base");
   await expect(page.getByTestId("range-tz-input")).toHaveAttribute("aria-invalid", "true");
-  await expect(page.getByTestId("range-error-tz")).toHaveText("This time zone is not one the dashboard knows. Choose one from the list, e.g. Europe/Berlin or America/New_York.");
+  await expect(page.getByTestId("range-error-tz")).toHaveText(
+    "This time zone is not one the dashboard knows. Choose one from the list, e.g. Europe/Berlin or America/New_York.",
+  );
 
   await page.goto("/?from=2026-02-30&to=2026-03-05");
   await rangeButton(page).click();
   await expect(page.getByTestId("range-from")).toHaveValue("2026-02-30");
-  await expect(page.getByTestId("range-error-from")).toHaveText("This start date is not a date the dashboard can use. Type it as year-month-day, e.g. 2026-11-01.");
+  await expect(page.getByTestId("range-error-from")).toHaveText(
+    "This start date is not a date the dashboard can use. Type it as year-month-day, e.g. 2026-11-01.",
+  );
 });
 
 test("the range travels with the nav links and Back; pages without one keep theirs", async ({ page }) => {
@@ -137,7 +143,6 @@ test("the range travels with the nav links and Back; pages without one keep thei
   await page.goBack();
   await expect(page).toHaveURL(new RegExp(`/visitors\\?${range}$`));
   await expect(page.getByRole("textbox", { name: "First seen from" })).toHaveValue(FIRST);
-
 });
 
 test("from a page on its default 30 days, the lists open those 30 days, never all time unasked", async ({ page }) => {
@@ -217,7 +222,10 @@ test("a list with a range in Berlin asks the Data API for Berlin's instants, and
 
   // The export is the browser's own download: its URL is the download's.
   const downloading = page.waitForEvent("download");
-  await page.getByTestId("export-visitors").getByRole("button", { name: /^Export/ }).click();
+  await page
+    .getByTestId("export-visitors")
+    .getByRole("button", { name: /^Export/ })
+    .click();
   const exportUrl = new URL((await downloading).url());
   expect(exportUrl.pathname).toBe("/api/export/visitors");
   expect(exportUrl.searchParams.get("from")).toBe(from);

@@ -52,7 +52,9 @@ test("a filtered visitors view is saved, opened from the header in a new tab wit
   await expect(tab.getByTestId("loading")).toHaveCount(0, { timeout: 45_000 });
   await expect(tab.getByLabel("Source")).toHaveValue("chatgpt");
   await expect(tab.getByTestId("range-label")).toHaveText("Last 7 days");
-  const api = await sandboxGet<{ data: { id: string; source: string }[]; meta: { total: number } }>(`/visitors?source=chatgpt&from=${week.from}&to=${week.to}&limit=20&offset=0`);
+  const api = await sandboxGet<{ data: { id: string; source: string }[]; meta: { total: number } }>(
+    `/visitors?source=chatgpt&from=${week.from}&to=${week.to}&limit=20&offset=0`,
+  );
   expect(api.meta.total).toBeGreaterThan(0);
   expect(await tab.getByTestId("visitor-row").getByRole("rowheader").allTextContents()).toEqual(api.data.map((v) => v.id));
   await tab.close();
@@ -69,7 +71,10 @@ test("a filtered visitors view is saved, opened from the header in a new tab wit
 
   // Deleted after asking once more.
   await page.getByRole("button", { name: `Delete “${name} (renamed)”` }).click();
-  await page.getByRole("group", { name: `Delete “${name} (renamed)”?` }).getByRole("button", { name: "Delete" }).click();
+  await page
+    .getByRole("group", { name: `Delete “${name} (renamed)”?` })
+    .getByRole("button", { name: "Delete" })
+    .click();
   await expect(page.getByRole("button", { name: `Rename “${name} (renamed)”` })).toHaveCount(0);
   expect((await views(page)).some((v) => v.id === saved!.id)).toBe(false);
 });

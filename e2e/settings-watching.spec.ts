@@ -68,7 +68,9 @@ test("another workspace's key is refused in plain words; a key of this workspace
   await field.fill(DEMO_KEYS.free);
   await card.getByRole("button", { name: "Link key" }).click();
   // The free key may have opened a workspace of its own in another spec first: then the two are merged.
-  await expect(card.getByRole("status")).toHaveText(/^Key svc_sk_test_…5b2d linked(: signing in with it opens this workspace\.|\. It had been used on its own: .+)$/);
+  await expect(card.getByRole("status")).toHaveText(
+    /^Key svc_sk_test_…5b2d linked(: signing in with it opens this workspace\.|\. It had been used on its own: .+)$/,
+  );
   await expect(card.getByTestId("linked-keys")).toContainText("svc_sk_test_…5b2d");
   await expect(field).toHaveValue("");
   await expect(page.locator("body")).not.toContainText(DEMO_KEYS.free);

@@ -21,13 +21,17 @@ test.beforeEach(async ({ page }) => {
 function byRate(rows: readonly CountryRow[], desc: boolean): string[] {
   const known = rows.filter((r) => r.conversion_rate !== null);
   const unknown = rows.filter((r) => r.conversion_rate === null);
-  const sorted = known.map((r, i) => ({ r, i })).sort((a, b) => (desc ? b.r.conversion_rate! - a.r.conversion_rate! : a.r.conversion_rate! - b.r.conversion_rate!) || a.i - b.i);
+  const sorted = known
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => (desc ? b.r.conversion_rate! - a.r.conversion_rate! : a.r.conversion_rate! - b.r.conversion_rate!) || a.i - b.i);
   return [...sorted.map((x) => x.r.country), ...unknown.map((r) => r.country)];
 }
 
 const shownOrder = (page: Page) => page.getByTestId("country-row").evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.key));
 
-test("/locations: the countries sort by keyboard, the order in the URL and as the answer's rates give it; the totals are the answer's sums", async ({ page }) => {
+test("/locations: the countries sort by keyboard, the order in the URL and as the answer's rates give it; the totals are the answer's sums", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await page.goto(`/locations?${RANGE}`);
   await waitForWidgets(page);
@@ -73,7 +77,9 @@ test("/queries: sorted by negative mentions by keyboard, in the URL, axe-clean",
   test.setTimeout(90_000);
   await page.goto(`/queries?${RANGE}`);
   await waitForWidgets(page);
-  const answer = (await (await page.request.get(`/api/insights/queries?${RANGE}`)).json()) as { data: Array<{ key: string; mentions: number; sentiment: { negative: number } }> };
+  const answer = (await (await page.request.get(`/api/insights/queries?${RANGE}`)).json()) as {
+    data: Array<{ key: string; mentions: number; sentiment: { negative: number } }>;
+  };
   const table = page.getByTestId("queries-table");
   await table.getByRole("button", { name: /^Negative/ }).focus();
   await page.keyboard.press("Enter");

@@ -3,14 +3,18 @@
 // Faults are set as a sandbox rule for the Free demo key, or the empty workspace's key, only (other
 // specs use other keys), and this file runs serially.
 import { expect, test } from "@playwright/test";
+import { deriveDemoKey } from "../sandbox/keys";
 import { clearFaults, DEMO_KEYS, numberText, sandboxGet, setFaults } from "./helpers/sandbox";
 import { signIn, waitForWidgets } from "./helpers/session";
 
 test.describe.configure({ mode: "serial" });
 
+/** The key whose sign-in check is made to fail: its own budget and faults. */
+const FAULTY = deriveDemoKey("empty", "statesignin");
+
 test.afterEach(async () => {
   await clearFaults([DEMO_KEYS.free]);
-  await clearFaults([DEMO_KEYS.empty]);
+  await clearFaults([FAULTY]);
 });
 
 test("the empty workspace shows empty states, not errors or zeros pretending to be charts", async ({ page }) => {
@@ -87,12 +91,12 @@ test("a slow endpoint holds neither the page nor the other widgets: each widget 
 });
 
 test("sign-in tells a failing upstream apart from a bad key", async ({ page }) => {
-  // Every attempt of the validating call fails (1 + the BFF's retries). The empty workspace's key:
-  // the Free key may still be listing the overview's range for the tests above, and those calls
-  // would take the injected failures (and the budget) meant for the sign-in check.
-  await setFaults({ errorCount: 8, paths: ["/visitors"], keys: [DEMO_KEYS.empty] });
+  // Every attempt of the validating call fails (1 + the BFF's retries). A key of its own (the empty
+  // workspace's, derived): the demo keys are signed in with by specs running beside this one, whose
+  // sign-in checks would take the injected failures meant for this one (and fail).
+  await setFaults({ errorCount: 8, paths: ["/visitors"], keys: [FAULTY] });
   await page.goto("/sign-in");
-  await page.getByLabel("API key").fill(DEMO_KEYS.empty);
+  await page.getByLabel("API key").fill(FAULTY);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
   const error = page.getByTestId("sign-in-error");
   // Every try fails and is retried with backoff (real time): a loaded machine needs more than 25 s.

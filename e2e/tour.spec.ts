@@ -65,7 +65,12 @@ const AXE_EXCLUDE = '[data-testid="visitor-row"]:nth-child(n+6), [data-testid="v
 /** The pages axe checks in both themes (every page of the app but /platforms, whose spec checks it at two widths). */
 const AXE_PAGES = new Set(["/", "/visitors", "/mentions", "/locations", "/queries", "/intelligence", "/settings"]);
 const nav = (as: DemoKind, query = "") =>
-  NAV_PAGES.map((p) => ({ name: query ? `${p.label}, a Berlin range` : p.label, url: `${p.href}${query}`, as, ...(AXE_PAGES.has(p.href) ? { axe: true as const } : {}) }));
+  NAV_PAGES.map((p) => ({
+    name: query ? `${p.label}, a Berlin range` : p.label,
+    url: `${p.href}${query}`,
+    as,
+    ...(AXE_PAGES.has(p.href) ? { axe: true as const } : {}),
+  }));
 
 /** The phone's visits: every page the a11y tour walked, where nothing may scroll sideways. */
 const phoneVisits: Visit[] = [
@@ -150,7 +155,8 @@ async function problemsOf(page: Page, url: string, status: number, reloads: bool
   const documentUrl = new URL(url, BASE_URL).href;
   page.on("console", (m) => {
     if (m.type() !== "error" && m.type() !== "warning") return;
-    const ownStatus = status !== 200 && m.location().url === documentUrl && m.text() === `Failed to load resource: the server responded with a status of ${status} (Not Found)`;
+    const ownStatus =
+      status !== 200 && m.location().url === documentUrl && m.text() === `Failed to load resource: the server responded with a status of ${status} (Not Found)`;
     if (!ownStatus) problems.push(`console.${m.type()}: ${m.text()} (${m.location().url})`);
   });
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
@@ -178,7 +184,9 @@ async function problemsOf(page: Page, url: string, status: number, reloads: bool
     for (const quoted of body.querySelectorAll("[data-content], script, style, template")) quoted.remove();
     return body.textContent ?? "";
   });
-  for (const word of DEVELOPER_WORDS) if (text.includes(word)) problems.push(`the page says "${word}": ${text.slice(Math.max(0, text.indexOf(word) - 60), text.indexOf(word) + 60).replace(/\s+/g, " ")}`);
+  for (const word of DEVELOPER_WORDS)
+    if (text.includes(word))
+      problems.push(`the page says "${word}": ${text.slice(Math.max(0, text.indexOf(word) - 60), text.indexOf(word) + 60).replace(/\s+/g, " ")}`);
   return problems;
 }
 
@@ -187,7 +195,12 @@ test("this tour visits every page of the app, axe checks each in both themes and
   expect(pageRoutes().sort()).toEqual([...visited].sort());
   const route = (v: Visit) => v.url.split("?")[0]!.replace(ID, "[id]");
   for (const b of browsers) for (const page of visited) expect(b.visits.map(route), `${b.title}: ${page}`).toContain(page);
-  const [light, dark] = browsers.map((b) => b.visits.filter((v) => v.axe).map(route).sort());
+  const [light, dark] = browsers.map((b) =>
+    b.visits
+      .filter((v) => v.axe)
+      .map(route)
+      .sort(),
+  );
   expect(light).toEqual(dark);
   // Every page in both themes, but /platforms (platforms.spec.ts checks it at 1440 and 375 px).
   for (const page of visited) if (page !== "/platforms") expect(light, page).toContain(page);

@@ -33,13 +33,13 @@ describe("csvField", () => {
   });
 
   it.each([
-    ["=", "=SUM(A1:A9)", "\"'=SUM(A1:A9)\""],
-    ["+", "+1 555 0100", "\"'+1 555 0100\""],
-    ["-", "-2+3", "\"'-2+3\""],
-    ["@", "@cmd", "\"'@cmd\""],
-    ["TAB", "\tx", "\"'\tx\""],
-    ["CR", "\rx", "\"'\rx\""],
-    ["LF", "\nx", "\"'\nx\""],
+    ["=", "=SUM(A1:A9)", '"\'=SUM(A1:A9)"'],
+    ["+", "+1 555 0100", '"\'+1 555 0100"'],
+    ["-", "-2+3", '"\'-2+3"'],
+    ["@", "@cmd", '"\'@cmd"'],
+    ["TAB", "\tx", '"\'\tx"'],
+    ["CR", "\rx", '"\'\rx"'],
+    ["LF", "\nx", '"\'\nx"'],
   ])("neutralises a string cell starting with %s", (_name, value, expected) => {
     expect(csvField(value)).toBe(expected);
   });
@@ -93,7 +93,7 @@ describe("csvField", () => {
   it("joins arrays readably and neutralises the joined text", () => {
     expect(csvField(["Acme", "Globex"])).toBe('"Acme; Globex"');
     expect(csvField([])).toBe('""');
-    expect(csvField(["=evil()", "Acme"])).toBe("\"'=evil(); Acme\"");
+    expect(csvField(["=evil()", "Acme"])).toBe('"\'=evil(); Acme"');
     expect(csvField(['Big "Co"'])).toBe('"Big ""Co"""');
   });
 
@@ -202,7 +202,9 @@ describe("CSV for Excel in the viewer's zone and locale", () => {
 
   it("writes date-times as the zone's wall clock and names the zone in the header", () => {
     const berlin = toCsv(columns, [row], excelStyle("Europe/Berlin", "en-US"));
-    expect(berlin).toBe(`${UTF8_BOM}"Visitor ID","First seen (Europe/Berlin)","Source","Share (%)","Note"\r\n"vis_1","2026-11-21 00:30:00","Perplexity","12.5","a;b, c"\r\n`);
+    expect(berlin).toBe(
+      `${UTF8_BOM}"Visitor ID","First seen (Europe/Berlin)","Source","Share (%)","Note"\r\n"vis_1","2026-11-21 00:30:00","Perplexity","12.5","a;b, c"\r\n`,
+    );
     // Across a clock change: New York is UTC-4 in October, UTC-5 in November.
     const ny = excelStyle("America/New_York");
     expect(csvRow([columns[1]!], { first_seen: "2026-10-31T12:00:00Z" }, ny)).toBe('"2026-10-31 08:00:00"\r\n');
@@ -228,7 +230,9 @@ describe("CSV for Excel in the viewer's zone and locale", () => {
 
   it("still neutralises formulas and keeps unknown values and unreadable times as sent", () => {
     const style = excelStyle("Europe/Berlin", "de-DE");
-    expect(csvRow(columns, { id: "=1+1", first_seen: "yesterday", source: "@evil", share: -5, note: "-2" }, style)).toBe(`"'=1+1";"yesterday";"'@evil";"-5";"'-2"\r\n`);
+    expect(csvRow(columns, { id: "=1+1", first_seen: "yesterday", source: "@evil", share: -5, note: "-2" }, style)).toBe(
+      `"'=1+1";"yesterday";"'@evil";"-5";"'-2"\r\n`,
+    );
   });
 
   it("leaves plain CSV alone: UTC instants, codes, commas, a decimal point", () => {

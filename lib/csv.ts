@@ -27,8 +27,7 @@ import { decimalMark, spreadsheetDateTime } from "@/lib/format/spreadsheet";
  * and header) and the viewer's locale's separators.
  */
 export type CsvStyle =
-  | { readonly dialect: "rfc4180" }
-  | { readonly dialect: "excel"; readonly timeZone: string; readonly separator: "," | ";"; readonly decimal: "." | "," };
+  { readonly dialect: "rfc4180" } | { readonly dialect: "excel"; readonly timeZone: string; readonly separator: "," | ";"; readonly decimal: "." | "," };
 
 export const PLAIN_CSV: CsvStyle = { dialect: "rfc4180" };
 

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from "vitest";
 import { errorBrand } from "./error-brand";
 import * as destinationUrl from "./alerts/destination-url";
 import * as resolveName from "./alerts/resolve-name";
-import * as exportStream from "./server/export/stream";
+import * as exportStream from "./exports/stream";
 import * as sealed from "./store/sealed";
 
 /** The same modules loaded once more: their classes are other objects than the ones imported above. */
@@ -14,7 +14,7 @@ async function secondCopies() {
   const [destination, names, exports, seals] = await Promise.all([
     import("./alerts/destination-url"),
     import("./alerts/resolve-name"),
-    import("./server/export/stream"),
+    import("./exports/stream"),
     import("./store/sealed"),
   ]);
   return { destination, names, exports, seals };
@@ -53,7 +53,14 @@ describe("errorBrand", () => {
   ] as const)("%s made by a second copy of its module is recognised by this copy's guard", async (_name, make, guard) => {
     const error = make(await secondCopies());
     // The premise: this copy's class does not recognise it.
-    const classes = [destinationUrl.DestinationRefused, resolveName.NameNotResolved, exportStream.ExportTooLargeError, exportStream.ExportIntegrityError, exportStream.ExportIdleError, sealed.SealedUnreadableError];
+    const classes = [
+      destinationUrl.DestinationRefused,
+      resolveName.NameNotResolved,
+      exportStream.ExportTooLargeError,
+      exportStream.ExportIntegrityError,
+      exportStream.ExportIdleError,
+      sealed.SealedUnreadableError,
+    ];
     expect(classes.some((c) => error instanceof c)).toBe(false);
     expect(guard(error)).toBe(true);
   });

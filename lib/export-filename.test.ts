@@ -6,7 +6,12 @@ const now = new Date("2026-11-22T18:30:00Z");
 describe("exportFilename", () => {
   it("names resource, filters in order, the date range and the export day", () => {
     expect(
-      exportFilename("visitors", { source: "chatgpt", intent: undefined, converted: "true", from: "2026-11-01", to: "2026-11-20", limit: 20, offset: 40, format: "csv" }, "csv", now),
+      exportFilename(
+        "visitors",
+        { source: "chatgpt", intent: undefined, converted: "true", from: "2026-11-01", to: "2026-11-20", limit: 20, offset: 40, format: "csv" },
+        "csv",
+        now,
+      ),
     ).toBe("visitors_source-chatgpt_converted-true_2026-11-01_to_2026-11-20_2026-11-22.csv");
   });
 
@@ -47,6 +52,8 @@ describe("exportFilename", () => {
     // The same instants read in another zone are not day edges there.
     expect(exportFilename("visitors", { from: "2026-10-27T23:00:00.000Z" }, "csv", now, "UTC")).toBe("visitors_from_2026-10-27T23-00-00.000Z_2026-11-22.csv");
     // Dates stay dates whatever the zone.
-    expect(exportFilename("visitors", { from: "2026-11-01", to: "2026-11-20" }, "csv", now, "Asia/Tokyo")).toBe("visitors_2026-11-01_to_2026-11-20_2026-11-23.csv");
+    expect(exportFilename("visitors", { from: "2026-11-01", to: "2026-11-20" }, "csv", now, "Asia/Tokyo")).toBe(
+      "visitors_2026-11-01_to_2026-11-20_2026-11-23.csv",
+    );
   });
 });

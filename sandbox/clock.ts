@@ -30,7 +30,8 @@ export type ClockMoveResult = { ok: true; move: ClockMove } | { ok: false; param
 /** Reads the control's JSON body: `{now: ISO}`, `{advance_ms: integer}` (negative moves back) or `{reset: true}`. */
 export function parseClockMove(body: unknown): ClockMoveResult {
   const fail = (param: string, message: string): ClockMoveResult => ({ ok: false, param, message });
-  if (!body || typeof body !== "object" || Array.isArray(body)) return fail("body", "The body must be a JSON object: {\"now\": ISO}, {\"advance_ms\": n} or {\"reset\": true}");
+  if (!body || typeof body !== "object" || Array.isArray(body))
+    return fail("body", 'The body must be a JSON object: {"now": ISO}, {"advance_ms": n} or {"reset": true}');
   const fields = Object.keys(body);
   const unknown = fields.find((f) => !(MOVE_FIELDS as readonly string[]).includes(f));
   if (unknown !== undefined) return fail(unknown, `Unknown field ${unknown}; the clock takes one of: ${MOVE_FIELDS.join(", ")}`);
@@ -43,7 +44,8 @@ export function parseClockMove(body: unknown): ClockMoveResult {
     return { ok: true, move: { now: ms } };
   }
   if ("advance_ms" in b) {
-    if (typeof b.advance_ms !== "number" || !Number.isSafeInteger(b.advance_ms)) return fail("advance_ms", "advance_ms must be a whole number of milliseconds (negative moves the clock back)");
+    if (typeof b.advance_ms !== "number" || !Number.isSafeInteger(b.advance_ms))
+      return fail("advance_ms", "advance_ms must be a whole number of milliseconds (negative moves the clock back)");
     return { ok: true, move: { advance_ms: b.advance_ms } };
   }
   if (b.reset !== true) return fail("reset", "reset must be true");

@@ -14,19 +14,21 @@ describe("loadSandboxConfig", () => {
   });
 
   it("reads every variable, treating empty ones as unset", () => {
-    const config = loadSandboxConfig(env({
-      SANDBOX_PORT: "0",
-      SANDBOX_HOST: "localhost",
-      SANDBOX_SEED: "7",
-      SANDBOX_NOW: "2026-11-20T12:00:00Z",
-      SANDBOX_VISITORS: "1000000",
-      SANDBOX_LATENCY_MS: "250",
-      SANDBOX_ERROR_RATE: "0.1",
-      SANDBOX_MALFORMED_RATE: "0.05",
-      SANDBOX_RATE_LIMIT_STORM: "20",
-      SANDBOX_ODD_RATE: "0.25",
-      PORT: "",
-    }));
+    const config = loadSandboxConfig(
+      env({
+        SANDBOX_PORT: "0",
+        SANDBOX_HOST: "localhost",
+        SANDBOX_SEED: "7",
+        SANDBOX_NOW: "2026-11-20T12:00:00Z",
+        SANDBOX_VISITORS: "1000000",
+        SANDBOX_LATENCY_MS: "250",
+        SANDBOX_ERROR_RATE: "0.1",
+        SANDBOX_MALFORMED_RATE: "0.05",
+        SANDBOX_RATE_LIMIT_STORM: "20",
+        SANDBOX_ODD_RATE: "0.25",
+        PORT: "",
+      }),
+    );
     expect(config).toEqual({
       port: 0,
       host: "localhost",

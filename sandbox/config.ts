@@ -13,7 +13,13 @@ const intVar = (name: string, min: number, max: number, hint: string) =>
     .string()
     .regex(/^\d+$/, { error: `${name} must be a whole number from ${min} to ${max} (${hint})` })
     .transform(Number)
-    .pipe(z.number().int().min(min, { error: `${name} must be at least ${min} (${hint})` }).max(max, { error: `${name} must be at most ${max} (${hint})` }));
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(min, { error: `${name} must be at least ${min} (${hint})` })
+        .max(max, { error: `${name} must be at most ${max} (${hint})` }),
+    );
 
 const rateVar = (name: string) =>
   z
@@ -69,14 +75,12 @@ export const sandboxEnvSchema = z.object({
   SANDBOX_MALFORMED_RATE: rateVar("SANDBOX_MALFORMED_RATE")
     .optional()
     .meta({ description: "Fault from the start: the share (0..1) of 200 answers with a truncated JSON body.", whenUnset: "off", example: "0.1" }),
-  SANDBOX_ODD_RATE: rateVar("SANDBOX_ODD_RATE")
-    .optional()
-    .meta({
-      description:
-        "The share (0..1) of items and objects in every answer that get realistic oddities (nulls, numbers as strings, unknown enum values, impossible dates; a fifth of the odd list rows cannot be read at all).",
-      whenUnset: "off",
-      example: "0.2",
-    }),
+  SANDBOX_ODD_RATE: rateVar("SANDBOX_ODD_RATE").optional().meta({
+    description:
+      "The share (0..1) of items and objects in every answer that get realistic oddities (nulls, numbers as strings, unknown enum values, impossible dates; a fifth of the odd list rows cannot be read at all).",
+    whenUnset: "off",
+    example: "0.2",
+  }),
   SANDBOX_RATE_LIMIT_STORM: intVar("SANDBOX_RATE_LIMIT_STORM", 0, 1_000_000, "the next N requests get 429, e.g. SANDBOX_RATE_LIMIT_STORM=20")
     .optional()
     .meta({ description: "Fault from the start: the first N requests get 429 with Retry-After: 1.", whenUnset: "off", example: "20" }),

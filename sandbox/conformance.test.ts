@@ -42,15 +42,7 @@ afterAll(async () => {
 // Real clock here: keep each test well under the Pro burst (50/s) by starting from fresh counters.
 beforeEach(() => sb.reset());
 
-const V1_PATHS = [
-  "/visitors",
-  "/mentions",
-  "/analytics/overview",
-  "/analytics/traffic",
-  "/analytics/funnel",
-  "/intelligence/score",
-  "/intelligence/ranking",
-];
+const V1_PATHS = ["/visitors", "/mentions", "/analytics/overview", "/analytics/traffic", "/analytics/funnel", "/intelligence/score", "/intelligence/ranking"];
 
 function expectCommonHeaders(headers: Headers) {
   expect(headers.get("content-type")).toMatch(/^application\/json/);

@@ -31,10 +31,7 @@ let big: Sandbox; // the default size
 let everyone: VisitorItem[];
 
 beforeAll(async () => {
-  [small, big] = await Promise.all([
-    startSandbox({ port: 0, now: TEST_NOW, visitors: 3000 }),
-    startSandbox({ port: 0, now: TEST_NOW }),
-  ]);
+  [small, big] = await Promise.all([startSandbox({ port: 0, now: TEST_NOW, visitors: 3000 }), startSandbox({ port: 0, now: TEST_NOW })]);
   everyone = await allVisitors(small);
 });
 afterAll(async () => {

@@ -220,7 +220,6 @@ describe("the client's normalisers read every documented field of every endpoint
 });
 
 describe("every value the sandbox emits is one the client knows", () => {
-
   it("visitor sources and intents, over every visitor", async () => {
     const everyone = await allVisitors(sb);
     expect(everyone).toHaveLength(2000);
@@ -371,42 +370,45 @@ describe("every query the app's schemas accept, the sandbox accepts", () => {
     ["/analytics/funnel", periodParams, CANDIDATES.period, 0],
   ];
 
-  it.each(endpoints)("%s: as the user wrote it and as the client sends it; the sandbox refuses only what the app does, or a documented leniency", async (path, schema, candidates, combos) => {
-    let accepted = 0;
-    let refused = 0;
-    const rejectedByReference: string[] = [];
-    const undocumented: string[] = [];
-    for (const q of queries(schema, candidates, combos)) {
-      const app = parseQuery(schema, q);
-      const raw = await api<ErrorJson>(sb, `${path}?${q}`);
-      if (app.success) {
-        accepted++;
-        const sent = sentByClient(app.data);
-        const asSent = await api<ListJson<unknown>>(sb, `${path}?${sent}`);
-        if (raw.status !== 200 || asSent.status !== 200) {
-          rejectedByReference.push(`${q} -> ${raw.status} / ${sent} -> ${asSent.status} ${asSent.text.slice(0, 120)}`);
-          continue;
-        }
-        // The client's serialisation means what the user wrote, and the page asked for is the page sent.
-        expect(asSent.text, `${q} vs ${sent}`).toBe(raw.text);
-        if ("limit" in app.data) expect(asSent.body.meta, sent).toMatchObject({ limit: app.data.limit, offset: app.data.offset });
-      } else {
-        refused++;
-        if (raw.status === 200 && !DOCUMENTED_LENIENCY.some(([, applies]) => applies(q))) undocumented.push(`${q} (app: ${app.param}: ${app.message})`);
-        else if (raw.status !== 200) {
-          // The sandbox's own refusal is the API's: 400 invalid_parameter naming a parameter that was given.
-          const { error } = raw.body;
-          expect([raw.status, error.code], String(q)).toEqual([400, "invalid_parameter"]);
-          expect(q.has(error.param!), `${q}: param ${error.param}`).toBe(true);
+  it.each(endpoints)(
+    "%s: as the user wrote it and as the client sends it; the sandbox refuses only what the app does, or a documented leniency",
+    async (path, schema, candidates, combos) => {
+      let accepted = 0;
+      let refused = 0;
+      const rejectedByReference: string[] = [];
+      const undocumented: string[] = [];
+      for (const q of queries(schema, candidates, combos)) {
+        const app = parseQuery(schema, q);
+        const raw = await api<ErrorJson>(sb, `${path}?${q}`);
+        if (app.success) {
+          accepted++;
+          const sent = sentByClient(app.data);
+          const asSent = await api<ListJson<unknown>>(sb, `${path}?${sent}`);
+          if (raw.status !== 200 || asSent.status !== 200) {
+            rejectedByReference.push(`${q} -> ${raw.status} / ${sent} -> ${asSent.status} ${asSent.text.slice(0, 120)}`);
+            continue;
+          }
+          // The client's serialisation means what the user wrote, and the page asked for is the page sent.
+          expect(asSent.text, `${q} vs ${sent}`).toBe(raw.text);
+          if ("limit" in app.data) expect(asSent.body.meta, sent).toMatchObject({ limit: app.data.limit, offset: app.data.offset });
+        } else {
+          refused++;
+          if (raw.status === 200 && !DOCUMENTED_LENIENCY.some(([, applies]) => applies(q))) undocumented.push(`${q} (app: ${app.param}: ${app.message})`);
+          else if (raw.status !== 200) {
+            // The sandbox's own refusal is the API's: 400 invalid_parameter naming a parameter that was given.
+            const { error } = raw.body;
+            expect([raw.status, error.code], String(q)).toEqual([400, "invalid_parameter"]);
+            expect(q.has(error.param!), `${q}: param ${error.param}`).toBe(true);
+          }
         }
       }
-    }
-    expect(rejectedByReference).toEqual([]);
-    expect(undocumented).toEqual([]);
-    // Both outcomes are well represented, so neither half of the check is vacuous.
-    expect(accepted).toBeGreaterThan(combos / 10 + 4);
-    expect(refused).toBeGreaterThan(combos / 10 + 2);
-  });
+      expect(rejectedByReference).toEqual([]);
+      expect(undocumented).toEqual([]);
+      // Both outcomes are well represented, so neither half of the check is vacuous.
+      expect(accepted).toBeGreaterThan(combos / 10 + 4);
+      expect(refused).toBeGreaterThan(combos / 10 + 2);
+    },
+  );
 
   it.each(DOCUMENTED_LENIENCY)("the documented leniency is real: %s", async (_name, applies) => {
     const examples = queries(visitorListParams, CANDIDATES.visitors, 300).filter((q) => applies(q) && !parseQuery(visitorListParams, q).success);

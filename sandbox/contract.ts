@@ -50,10 +50,14 @@ const wholeNumber = (name: string, min: number, max: number) =>
     // At most 16 digits, so the number stays exact up to the bounds checked next.
     .regex(/^\d{1,16}$/, { error: `${name} must be a whole number from ${min} to ${max}` })
     .transform(Number)
-    .pipe(z.number().min(min, { error: `${name} must be at least ${min}` }).max(max, { error: `${name} must be at most ${max}` }));
+    .pipe(
+      z
+        .number()
+        .min(min, { error: `${name} must be at least ${min}` })
+        .max(max, { error: `${name} must be at most ${max}` }),
+    );
 
-const oneOf = <T extends readonly [string, ...string[]]>(name: string, values: T) =>
-  z.enum(values, { error: `${name} must be one of: ${values.join(", ")}` });
+const oneOf = <T extends readonly [string, ...string[]]>(name: string, values: T) => z.enum(values, { error: `${name} must be one of: ${values.join(", ")}` });
 
 /**
  * The sandbox's form for an intent: a lowercase identifier, like every value the API's documentation
@@ -131,7 +135,9 @@ export const visitorListQuery = z
   .object({
     source: oneOf("source", SOURCES).optional(),
     intent: z.string().regex(INTENT_FORM, { error: "intent must be a lowercase identifier such as problem_research or solution_comparison" }).optional(),
-    converted: oneOf("converted", ["true", "false"]).transform((v) => v === "true").optional(),
+    converted: oneOf("converted", ["true", "false"])
+      .transform((v) => v === "true")
+      .optional(),
     ...rangeShape,
     ...pageShape,
   })

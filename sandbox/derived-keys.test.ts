@@ -34,7 +34,13 @@ describe("derived keys", () => {
   });
 
   it("are unknown keys when the base is no demo key or the label is not letters and digits", async () => {
-    for (const key of [`${DEMO_KEYS.pro}_x_`, `${DEMO_KEYS.pro}_x_${"a".repeat(41)}`, `${DEMO_KEYS.pro}_y_w1`, "svc_sk_test_demo_pro_000000000000_x_w1", `${DEMO_KEYS.pro}_x_w1_x_w2`]) {
+    for (const key of [
+      `${DEMO_KEYS.pro}_x_`,
+      `${DEMO_KEYS.pro}_x_${"a".repeat(41)}`,
+      `${DEMO_KEYS.pro}_y_w1`,
+      "svc_sk_test_demo_pro_000000000000_x_w1",
+      `${DEMO_KEYS.pro}_x_w1_x_w2`,
+    ]) {
       const res = await api(sb(), "/visitors", key);
       expect(res.status, key).toBe(401);
       expect((res.body as ErrorJson).error.message).not.toContain(key);

@@ -26,7 +26,18 @@ export const faultsSchema = z.strictObject({
 
 export type FaultAction = { kind: "none" } | { kind: "error" } | { kind: "rate_limit" };
 
-const FAULT_FIELDS = ["latencyMs", "errorRate", "errorCount", "rateLimitStorm", "malformedRate", "malformedCount", "oddRate", "echoKey", "metaTotal", "hideRateLimitHeaders"] as const;
+const FAULT_FIELDS = [
+  "latencyMs",
+  "errorRate",
+  "errorCount",
+  "rateLimitStorm",
+  "malformedRate",
+  "malformedCount",
+  "oddRate",
+  "echoKey",
+  "metaTotal",
+  "hideRateLimitHeaders",
+] as const;
 
 /**
  * The faults in force, as rules: one per key scope (the set of `keys` it names, or none = every

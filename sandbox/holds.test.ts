@@ -28,7 +28,10 @@ async function untilWaiting(masked: string, waiting: number): Promise<void> {
 /** Whether a promise has settled by the time the event loop has turned a few times. */
 async function settled(p: Promise<unknown>): Promise<boolean> {
   let done = false;
-  void p.then(() => (done = true), () => (done = true));
+  void p.then(
+    () => (done = true),
+    () => (done = true),
+  );
   for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
   return done;
 }
@@ -81,7 +84,11 @@ describe("holding a key's requests", () => {
     expect(await left).toBe("AbortError");
     await untilWaiting("…eld3", 0);
     await control({ key, end: true });
-    expect(sb().stats().log.filter((e) => e.key === "…eld3" && e.query === "limit=7")).toEqual([]);
+    expect(
+      sb()
+        .stats()
+        .log.filter((e) => e.key === "…eld3" && e.query === "limit=7"),
+    ).toEqual([]);
   });
 
   it("a held request goes on by itself after the hold's maxMs", async () => {

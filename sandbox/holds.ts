@@ -53,7 +53,15 @@ export class Holds {
     if (!keyInfo(body.key)) return { message: "key must be one of the sandbox's demo keys (GET /sandbox/keys) or a key derived from one", param: "key" };
     if ("paths" in body) {
       this.end(body.key);
-      this.holds.set(body.key, { key: body.key, paths: [...body.paths], query: { ...body.query }, maxMs: body.maxMs ?? DEFAULT_MAX_MS, waiting: [], allowance: 0, passed: 0 });
+      this.holds.set(body.key, {
+        key: body.key,
+        paths: [...body.paths],
+        query: { ...body.query },
+        maxMs: body.maxMs ?? DEFAULT_MAX_MS,
+        waiting: [],
+        allowance: 0,
+        passed: 0,
+      });
       return null;
     }
     if ("end" in body) {
@@ -72,7 +80,15 @@ export class Holds {
 
   list(mask: (key: string) => string): { holds: HoldJson[] } {
     return {
-      holds: [...this.holds.values()].map((h) => ({ key: mask(h.key), paths: h.paths, query: h.query, max_ms: h.maxMs, waiting: h.waiting.length, passed: h.passed, allowance: h.allowance })),
+      holds: [...this.holds.values()].map((h) => ({
+        key: mask(h.key),
+        paths: h.paths,
+        query: h.query,
+        max_ms: h.maxMs,
+        waiting: h.waiting.length,
+        passed: h.passed,
+        allowance: h.allowance,
+      })),
     };
   }
 

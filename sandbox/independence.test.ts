@@ -43,7 +43,9 @@ describe("sandbox independence", () => {
   it("no sandbox source file imports the app (lib/, app/, components/ or anything outside sandbox/)", () => {
     const files = sourceFiles(sandboxDir);
     expect(files.length).toBeGreaterThan(10);
-    const offending = files.flatMap((file) => importsLeavingSandbox(readFileSync(file, "utf8"), file).map((specifier) => `${path.relative(root, file)} imports ${specifier}`));
+    const offending = files.flatMap((file) =>
+      importsLeavingSandbox(readFileSync(file, "utf8"), file).map((specifier) => `${path.relative(root, file)} imports ${specifier}`),
+    );
     expect(offending).toEqual([]);
   });
 
@@ -57,6 +59,12 @@ describe("sandbox independence", () => {
       'import { z } from "zod";',
       'import { e } from "./contract";',
     ].join("\n");
-    expect(importsLeavingSandbox(text, path.join(sandboxDir, "probe.ts"))).toEqual(["@/lib/data-api/params", "../lib/data-api/schemas", "@/components/x", "../app/page", "../lib/data-api/constants"]);
+    expect(importsLeavingSandbox(text, path.join(sandboxDir, "probe.ts"))).toEqual([
+      "@/lib/data-api/params",
+      "../lib/data-api/schemas",
+      "@/components/x",
+      "../app/page",
+      "../lib/data-api/constants",
+    ]);
   });
 });

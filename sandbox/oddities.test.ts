@@ -77,7 +77,9 @@ describe("oddRate", () => {
     expect(events.filter(isObject).map((e) => e.type)).toContain("video_play");
     expect(events.some((e) => unreadable(e, ["type", "occurred_at"]))).toBe(true);
     // An odd event stays readable: it keeps its type or its time as sent.
-    expect(events.every((e) => unreadable(e, ["type", "occurred_at"]) || (isObject(e) && (typeof e.type === "string" || typeof e.occurred_at === "string")))).toBe(true);
+    expect(
+      events.every((e) => unreadable(e, ["type", "occurred_at"]) || (isObject(e) && (typeof e.type === "string" || typeof e.occurred_at === "string"))),
+    ).toBe(true);
     sb().reset(); // real clock: stay under the Pro burst
     for (const [i, path] of paths.entries()) {
       const odd = await api(sb(), path);

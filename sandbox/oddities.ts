@@ -268,4 +268,3 @@ export function withEchoedKey(body: unknown, path: string, key: string): unknown
   if (Array.isArray(body.data)) out.data = body.data.map(echo);
   return out;
 }
-

@@ -207,10 +207,12 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
     const decision = limiter.hit(key.key, key.plan, clock());
     const headers: Record<string, string | number> = shape.hideRateLimitHeaders ? {} : rateHeaders(decision);
     if (!decision.allowed) {
-      send(errorReply(429, "rate_limit_exceeded", `Rate limit exceeded for this key (${key.plan} plan); retry after ${decision.retryAfter}s`, undefined, {
-        ...headers,
-        "Retry-After": decision.retryAfter,
-      }));
+      send(
+        errorReply(429, "rate_limit_exceeded", `Rate limit exceeded for this key (${key.plan} plan); retry after ${decision.retryAfter}s`, undefined, {
+          ...headers,
+          "Retry-After": decision.retryAfter,
+        }),
+      );
       return;
     }
 
@@ -320,7 +322,12 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
         if (!parsed.success) {
           const issue = parsed.error.issues[0]!;
           const field = String(issue.path[0] ?? "body");
-          return errorReply(400, "invalid_parameter", `The body must be {"key", "paths", "query"?, "maxMs"?}, {"key", "release": n} or {"key", "end": true}${field === "body" ? "" : ` (${field})`}`, field);
+          return errorReply(
+            400,
+            "invalid_parameter",
+            `The body must be {"key", "paths", "query"?, "maxMs"?}, {"key", "release": n} or {"key", "end": true}${field === "body" ? "" : ` (${field})`}`,
+            field,
+          );
         }
         const refused = holds.apply(parsed.data, maskKey);
         if (refused) return errorReply(400, "invalid_parameter", refused.message, refused.param);
@@ -356,7 +363,17 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
         return { status: 200, body: sandboxClock.json() };
       }
     }
-    const known = ["/sandbox/health", "/sandbox/keys", "/sandbox/stats", "/sandbox/reset", "/sandbox/faults", "/sandbox/clock", "/sandbox/history", "/sandbox/revoked", "/sandbox/holds"];
+    const known = [
+      "/sandbox/health",
+      "/sandbox/keys",
+      "/sandbox/stats",
+      "/sandbox/reset",
+      "/sandbox/faults",
+      "/sandbox/clock",
+      "/sandbox/history",
+      "/sandbox/revoked",
+      "/sandbox/holds",
+    ];
     if (known.includes(path)) return errorReply(405, "method_not_allowed", `Method ${method} is not allowed on ${path}`);
     return notFound("No such sandbox endpoint");
   }
@@ -440,11 +457,14 @@ type Revocation = { ok: true; key: string; revoked: boolean } | { ok: false; mes
 
 /** The body of POST /sandbox/revoked: `{key, revoked}`, `key` a demo key or one derived from it, `revoked` a boolean. */
 function parseRevocation(body: unknown): Revocation {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return { ok: false, message: 'The body must be a JSON object: {"key": "svc_sk_test_…", "revoked": true}', param: "body" };
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    return { ok: false, message: 'The body must be a JSON object: {"key": "svc_sk_test_…", "revoked": true}', param: "body" };
   const { key, revoked, ...rest } = body as Record<string, unknown>;
   const unknown = Object.keys(rest)[0];
-  if (unknown !== undefined) return { ok: false, message: `Unknown field ${unknown.slice(0, 40)}: the body takes key and revoked only`, param: unknown.slice(0, 40) };
-  if (typeof key !== "string" || !keyInfo(key)) return { ok: false, message: "key must be one of the sandbox's demo keys (GET /sandbox/keys) or a key derived from one", param: "key" };
+  if (unknown !== undefined)
+    return { ok: false, message: `Unknown field ${unknown.slice(0, 40)}: the body takes key and revoked only`, param: unknown.slice(0, 40) };
+  if (typeof key !== "string" || !keyInfo(key))
+    return { ok: false, message: "key must be one of the sandbox's demo keys (GET /sandbox/keys) or a key derived from one", param: "key" };
   if (typeof revoked !== "boolean") return { ok: false, message: "revoked must be true (revoke the key) or false (give it back)", param: "revoked" };
   return { ok: true, key, revoked };
 }

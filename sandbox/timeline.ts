@@ -61,7 +61,8 @@ export function visitorTimeline(cols: VisitorColumns, row: number): { visitor_id
       });
     }
   }
-  if (lead) drafts.push({ type: "form_submit", url: drafts[drafts.length - 1]!.url, title: "Form submitted", session: sessions - 1, gapBefore: randInt(rng, 30, 150) });
+  if (lead)
+    drafts.push({ type: "form_submit", url: drafts[drafts.length - 1]!.url, title: "Form submitted", session: sessions - 1, gapBefore: randInt(rng, 30, 150) });
   if (converted) drafts.push({ type: "conversion", title: "Started a paid plan", session: sessions - 1, gapBefore: randInt(rng, 5, 90) });
   if (drafts[0]) drafts[0].gapBefore = 0;
 

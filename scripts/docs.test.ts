@@ -13,7 +13,9 @@ const ROOT = resolve(__dirname, "..");
 
 // Written in pieces so this file does not cite what it forbids.
 const SHARED = "shared";
-const OUTSIDE_DOCS = new RegExp([...["DESIGN", "DATA-API", "STYLE"].map((name) => `\\b${name}\\.md\\b`), `\\.\\./${SHARED}\\b`, `/work/${SHARED}\\b`].join("|"));
+const OUTSIDE_DOCS = new RegExp(
+  [...["DESIGN", "DATA-API", "STYLE"].map((name) => `\\b${name}\\.md\\b`), `\\.\\./${SHARED}\\b`, `/work/${SHARED}\\b`].join("|"),
+);
 
 /** Each line of `text` that cites a document outside the repository. */
 function outsideCitations(text: string): Array<{ line: number; text: string }> {
@@ -55,13 +57,17 @@ const readFile = (path: string): string | null => (existsSync(join(ROOT, path)) 
 
 describe("the docs cite only the repository", () => {
   it("the checks catch what they look for", () => {
-    for (const line of ["see DESIGN" + ".md", `(../${SHARED}/x)`, "DATA-API" + ".md says", `/work/${SHARED}/STYLE` + ".md"]) expect(outsideCitations(line), line).toHaveLength(1);
-    expect(outsideCitations("README.md \"Insights\"; my_DESIGN_md")).toEqual([]);
+    for (const line of ["see DESIGN" + ".md", `(../${SHARED}/x)`, "DATA-API" + ".md says", `/work/${SHARED}/STYLE` + ".md"])
+      expect(outsideCitations(line), line).toHaveLength(1);
+    expect(outsideCitations('README.md "Insights"; my_DESIGN_md')).toEqual([]);
     expect(anchorOf("The transport (`lib/server/upstream-transport.ts`)")).toBe("the-transport-libserverupstream-transportts");
     const files: Record<string, string> = { "a/README.md": "# Top\n## Settled unknowns\n", "b.md": "" };
     const read = (p: string) => files[p] ?? null;
     expect(brokenLinks("b.md", "[ok](a/README.md#settled-unknowns) [web](https://x.test/y) `[code](nope.md)`", read)).toEqual([]);
-    expect(brokenLinks("b.md", "[gone](a/GONE.md) [bad](a/README.md#nothing-here)", read)).toEqual(["b.md: a/GONE.md (no such file)", "b.md: a/README.md#nothing-here (no such heading)"]);
+    expect(brokenLinks("b.md", "[gone](a/GONE.md) [bad](a/README.md#nothing-here)", read)).toEqual([
+      "b.md: a/GONE.md (no such file)",
+      "b.md: a/README.md#nothing-here (no such heading)",
+    ]);
   });
 
   it("no tracked file cites a document outside the repository", () => {

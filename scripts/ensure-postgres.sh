@@ -3,7 +3,7 @@
 # bench, installing Debian's postgresql when none is found (like ensure-redis.sh). POSTGRES_BIN_DIR
 # overrides. Progress goes to stderr, the directory alone to stdout. The tests never use a system
 # cluster: each test file runs initdb into a temporary directory and starts its own server on a free
-# loopback port (lib/store/test-postgres.ts). Debian's package creates and may start a cluster of its
+# loopback port (testing/postgres.ts). Debian's package creates and may start a cluster of its
 # own on port 5432 when installed: one the install started is stopped again.
 set -euo pipefail
 cd "$(dirname "$0")/.."

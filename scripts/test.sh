@@ -106,11 +106,11 @@ check
 # The unit tests keep both cores busy but for their gaps (servers starting, the last long files): lint
 # and the build run in those gaps, at a lower priority so the unit tests' own time is never theirs (and
 # at the normal one once the unit tests have ended), then the system tests (their two production
-# servers do the work); not beside the end-to-end tests, the layer that is most the machine's. eslint
-# and knip keep their caches in node_modules/.cache (nothing to reuse on a clean clone; a second run
-# checks only what changed).
+# servers do the work); not beside the end-to-end tests, the layer that is most the machine's.
+# Prettier, eslint and knip keep their caches in node_modules/.cache (nothing to reuse on a clean
+# clone; a second run checks only what changed).
 run unit "unit + integration (vitest)" npx vitest run
-run_beside lint "lint (eslint, knip)" npm run --silent lint
+run_beside lint "lint (prettier, eslint, knip)" npm run --silent lint
 run_beside build "build (type-checks every file)" npx next build
 until ended build; do
   if ended unit; then renice_all; fi

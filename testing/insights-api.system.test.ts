@@ -29,7 +29,9 @@ async function answer(path: string): Promise<Json> {
 
 it("GET /api/insights/trend|sources|platforms|competitors answer for the range", async () => {
   const query = `from=${RANGE.from}&to=${RANGE.to}&tz=Europe/Berlin`;
-  const [trend, sources, platforms, competitors] = await Promise.all(["trend", "sources", "platforms", "competitors"].map((route) => answer(`${route}?${query}`)));
+  const [trend, sources, platforms, competitors] = await Promise.all(
+    ["trend", "sources", "platforms", "competitors"].map((route) => answer(`${route}?${query}`)),
+  );
   expect(trend).toMatchObject({ from: RANGE.from, to: RANGE.to, tz: "Europe/Berlin", bucket: "day" });
   expect(trend.data).toHaveLength(30);
   expect(trend.previous).toHaveLength(30);
@@ -37,7 +39,17 @@ it("GET /api/insights/trend|sources|platforms|competitors answer for the range",
   expect(trend.data[0].start).toBe(zoneMidnight(RANGE.from, "Europe/Berlin"));
   expect(["T22:00:00.000Z", "T23:00:00.000Z"]).toContain(trend.data[0].start.slice(10));
   // The AI platforms first, in the order every page lists them (and the platforms route answers in).
-  expect(sources.data.map((r: { source: string }) => r.source)).toEqual(["chatgpt", "claude", "perplexity", "gemini", "organic", "direct", "paid", "social", "referral"]);
+  expect(sources.data.map((r: { source: string }) => r.source)).toEqual([
+    "chatgpt",
+    "claude",
+    "perplexity",
+    "gemini",
+    "organic",
+    "direct",
+    "paid",
+    "social",
+    "referral",
+  ]);
   expect(platforms.data.map((r: { platform: string }) => r.platform)).toEqual(["chatgpt", "claude", "perplexity", "gemini"]);
   expect(platforms.data.every((r: { mentions: number; visitors: number }) => r.mentions > 0 && r.visitors > 0)).toBe(true);
   expect(competitors.mentions).toBeGreaterThan(0);
@@ -47,7 +59,12 @@ it("GET /api/insights/trend|sources|platforms|competitors answer for the range",
 it("GET /api/insights/countries|queries answer for the range; compare=year and custom say their window", async () => {
   const range = `from=${RANGE.from}&to=${RANGE.to}&tz=Europe/Berlin`;
   const [countries, queries, year, custom] = await Promise.all(
-    [`countries?${range}&country=de`, `queries?${range}&platform=claude`, `sources?${range}&compare=year`, `trend?${range}&compare=custom&compare_from=${CUSTOM.from}&compare_to=${CUSTOM.to}`].map(answer),
+    [
+      `countries?${range}&country=de`,
+      `queries?${range}&platform=claude`,
+      `sources?${range}&compare=year`,
+      `trend?${range}&compare=custom&compare_from=${CUSTOM.from}&compare_to=${CUSTOM.to}`,
+    ].map(answer),
   );
   expect(countries).toMatchObject({ from: RANGE.from, to: RANGE.to, tz: "Europe/Berlin", compare: PREVIOUS });
   expect(countries.data[0]).toMatchObject({ country: "US", previous: { visitors: expect.any(Number) } });

@@ -133,8 +133,18 @@ export function apiClient(base: string, cookie?: string, from?: ClientAddress): 
     base,
     async call<T>(method: string, path: string, options: CallOptions = {}): Promise<Answer<T>> {
       const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
-      const headers: Record<string, string> = { origin: base, ...(cookie ? { cookie } : {}), ...(body === undefined ? {} : { "content-type": "application/json" }), ...options.headers };
-      const res = await fetch(`${base}${path}`, { method, headers, ...(body === undefined ? {} : { body }), ...(from ? { dispatcher: from.dispatcher } : {}) } as RequestInit);
+      const headers: Record<string, string> = {
+        origin: base,
+        ...(cookie ? { cookie } : {}),
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+        ...options.headers,
+      };
+      const res = await fetch(`${base}${path}`, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body }),
+        ...(from ? { dispatcher: from.dispatcher } : {}),
+      } as RequestInit);
       const text = await res.text();
       let answer: unknown = null;
       try {

@@ -42,7 +42,13 @@ type Options = { cookie?: string; headers?: Record<string, string>; method?: str
 /** A request as a browser or a script would send it, redirects not followed. */
 function request(path: string, options: Options = {}): Promise<Response> {
   const headers: Record<string, string> = { ...(options.cookie ? { cookie: options.cookie } : {}), ...options.headers };
-  return fetch(`${base}${path}`, { method: options.method ?? "GET", headers, redirect: "manual", dispatcher: FROM.dispatcher, ...(options.body === undefined ? {} : { body: options.body }) } as RequestInit);
+  return fetch(`${base}${path}`, {
+    method: options.method ?? "GET",
+    headers,
+    redirect: "manual",
+    dispatcher: FROM.dispatcher,
+    ...(options.body === undefined ? {} : { body: options.body }),
+  } as RequestInit);
 }
 
 function expectSecurityHeaders(res: Response, label = "") {
@@ -94,7 +100,11 @@ it("API without a session: 401 in the error shape, with security headers", async
 });
 
 it("sign-in sets an httpOnly, SameSite=Lax session cookie; the key is in no response", async () => {
-  const res = await request("/api/session", { method: "POST", headers: { origin: base, "content-type": "application/json" }, body: JSON.stringify({ apiKey: KEY }) });
+  const res = await request("/api/session", {
+    method: "POST",
+    headers: { origin: base, "content-type": "application/json" },
+    body: JSON.stringify({ apiKey: KEY }),
+  });
   expect(res.status).toBe(200);
   const setCookie = res.headers.getSetCookie().find((c) => c.startsWith("wa_session="))!;
   expect(setCookie).toMatch(/^wa_session=Fe26\.2\*/);
@@ -117,7 +127,11 @@ it("sign-in sets an httpOnly, SameSite=Lax session cookie; the key is in no resp
 });
 
 it("cross-site sign-in and sign-out are refused (403 csrf_rejected)", async () => {
-  const signInThere = await request("/api/session", { method: "POST", headers: { origin: "https://evil.example", "content-type": "application/json" }, body: JSON.stringify({ apiKey: KEY }) });
+  const signInThere = await request("/api/session", {
+    method: "POST",
+    headers: { origin: "https://evil.example", "content-type": "application/json" },
+    body: JSON.stringify({ apiKey: KEY }),
+  });
   expect(signInThere.status).toBe(403);
   expect((await errorOf(signInThere)).code).toBe("csrf_rejected");
   const signOut = await request("/api/session", { method: "DELETE", cookie, headers: { origin: "https://evil.example", "sec-fetch-site": "cross-site" } });
@@ -321,7 +335,16 @@ describe("open redirect: ?next= never sends a user off this site", () => {
   });
 
   it("the proxy's next= for a signed-out page request carries only a safe path", async () => {
-    const paths = ["//evil.example/phish", "/.//evil.example/phish", "/%2e//evil.example/phish", "/%2F%2Fevil.example/phish", "/x/..//evil.example/phish", "/\\evil.example/phish", "/%5Cevil.example/phish", "/%09/evil.example/phish"];
+    const paths = [
+      "//evil.example/phish",
+      "/.//evil.example/phish",
+      "/%2e//evil.example/phish",
+      "/%2F%2Fevil.example/phish",
+      "/x/..//evil.example/phish",
+      "/\\evil.example/phish",
+      "/%5Cevil.example/phish",
+      "/%09/evil.example/phish",
+    ];
     for (const path of paths) {
       const res = await rawRequest(`GET ${path} HTTP/1.1`, { base, localAddress: FROM.address });
       // A redirect (to sign-in) or a refusal; never a 5xx.

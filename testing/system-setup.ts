@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { startTestPostgres, type TestPostgres } from "../lib/store/test-postgres";
+import { startTestPostgres, type TestPostgres } from "./postgres";
 import { distDir, hasBuild, startProductionServer } from "./production";
 import { processSandbox } from "./sandbox-process";
 
@@ -30,7 +30,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const logDir = mkdtempSync(path.join(tmpdir(), "wa-system-"));
   const logFile = path.join(logDir, "server.log");
   const onPostgres = project.name.endsWith("postgres");
-  const [sandbox, postgres] = await Promise.all([processSandbox(VISITORS, new Date().toISOString()), onPostgres ? startTestPostgres() : Promise.resolve(undefined)]);
+  const [sandbox, postgres] = await Promise.all([
+    processSandbox(VISITORS, new Date().toISOString()),
+    onPostgres ? startTestPostgres() : Promise.resolve(undefined),
+  ]);
   let server: Awaited<ReturnType<typeof startProductionServer>>;
   try {
     const store: Record<string, string> = postgres ? { DATABASE_URL: await (postgres as TestPostgres).createDatabase() } : {};

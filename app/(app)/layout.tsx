@@ -21,9 +21,7 @@ export default async function SignedInLayout({ children }: { children: ReactNode
   const account = { environment: session.environment, keyHint: session.keyHint, ...(limit ? { plan: planName(limit) } : {}) };
   return (
     <ViewerTimeZoneProvider tz={tz ?? "UTC"}>
-      <AppShell account={account}>
-        {children}
-      </AppShell>
+      <AppShell account={account}>{children}</AppShell>
     </ViewerTimeZoneProvider>
   );
 }

@@ -5,13 +5,13 @@
 import { useId, useState } from "react";
 import { RequestId } from "@/components/states/states";
 import { LogoIcon } from "@/components/ui/icons";
+import { isDataApiError } from "@/lib/data-api/errors";
+import { sendJson } from "@/lib/queries/api";
 import { getQueryClient } from "@/lib/queries/get-query-client";
 import { safeNextPath } from "@/lib/ui/safe-next";
 import { signInErrorText } from "@/lib/ui/messages";
 import { useHydrated } from "@/lib/ui/use-hydrated";
 import type { DemoOption } from "./demos";
-
-
 
 type Failure = { title: string; message: string; requestId?: string; field?: boolean };
 
@@ -21,18 +21,14 @@ const REASONS = {
   deleted: "Everything the dashboard kept for the workspace was deleted, and you were signed out. Sign in to start again from nothing.",
 } as const;
 
-async function describeFailure(res: Response): Promise<Failure> {
-  let body: { error?: { code?: string; param?: string; request_id?: string } } = {};
-  try {
-    body = (await res.json()) as typeof body;
-  } catch {
-    // An empty or non-JSON body: described by status below.
-  }
-  const e = body.error ?? {};
-  const requestId = e.request_id ?? res.headers.get("x-request-id") ?? undefined;
-  const retryAfter = Number(res.headers.get("retry-after")) || undefined;
-  const words = signInErrorText({ status: res.status, code: e.code, param: e.param, retryAfter });
-  return { title: words.title, message: words.message, requestId, field: words.field };
+const UNREACHABLE: Failure = { title: "This app's server could not be reached", message: "Check your connection and try again." };
+
+/** A refused sign-in in plain words, by the route's status and code; an answer without an error of its own is described by its status. */
+function describeFailure(error: unknown): Failure {
+  if (!isDataApiError(error) || error.status === 0) return UNREACHABLE;
+  const code = error.code === "http_error" || error.code === "unexpected_response" ? undefined : error.code;
+  const words = signInErrorText({ status: error.status, code, param: error.param, retryAfter: error.retryAfter });
+  return { title: words.title, message: words.message, requestId: error.requestId, field: words.field };
 }
 
 export function SignInForm({ next, reason, demos }: { next: string; reason?: keyof typeof REASONS; demos: DemoOption[] }) {
@@ -47,24 +43,16 @@ export function SignInForm({ next, reason, demos }: { next: string; reason?: key
     setBusy(label);
     setFailure(null);
     try {
-      const res = await fetch("/api/session", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      if (!res.ok) {
-        setFailure(await describeFailure(res));
-        setBusy(null);
-        return;
-      }
-      // Nothing cached under an earlier session may show for this one.
-      getQueryClient().clear();
-      // Checked again here: the browser never navigates with a value it was merely handed.
-      window.location.assign(safeNextPath(next));
-    } catch {
-      setFailure({ title: "This app's server could not be reached", message: "Check your connection and try again." });
+      await sendJson("POST", "/api/session", body);
+    } catch (error) {
+      setFailure(describeFailure(error));
       setBusy(null);
+      return;
     }
+    // Nothing cached under an earlier session may show for this one.
+    getQueryClient().clear();
+    // Checked again here: the browser never navigates with a value it was merely handed.
+    window.location.assign(safeNextPath(next));
   }
 
   return (

@@ -7,7 +7,7 @@ import { screen } from "@testing-library/react";
 import { beforeAll, describe, expect, it } from "vitest";
 import { renderWithProviders } from "@/components/test-utils/render";
 import { loadDemoKeys, type DemoKey } from "@/lib/server/demo-keys";
-import { upstreamForFile } from "@/lib/server/test-support";
+import { upstreamForFile } from "@/testing/in-process";
 import { SignInForm } from "./client";
 import { demoOptions } from "./demos";
 

@@ -5,7 +5,18 @@
 import { describe, expect, it } from "vitest";
 import { DataApiError } from "@/lib/data-api/errors";
 import { deliveriesNeedPolling, previewUrl, type Delivery } from "@/lib/queries/alerts";
-import { cooldownText, digestTimeText, fieldOf, previewSentence, problemText, responseText, RULE_STATES, ruleSentence, ruleState, uncheckedText } from "./alert-text";
+import {
+  cooldownText,
+  digestTimeText,
+  fieldOf,
+  previewSentence,
+  problemText,
+  responseText,
+  RULE_STATES,
+  ruleSentence,
+  ruleState,
+  uncheckedText,
+} from "./alert-text";
 import { deletionConsequences } from "./destinations-card";
 import { parseThreshold } from "./rules-card";
 
@@ -16,11 +27,24 @@ describe("the preview's sentence", () => {
     expect(previewSentence({ ...base, fired: 1, checks: 1 }, "UTC")).toBe("Would have fired once in the last 30 days (1 check of the kept history).");
     expect(previewSentence({ ...base, fired: 0, checks: 12 }, "UTC")).toBe("Would not have fired in the last 30 days (12 checks of the kept history).");
   });
+  it("counts the drops the test of chance held back, once there are any", () => {
+    expect(previewSentence({ ...base, fired: 1, checks: 30, held_back: 3 }, "UTC")).toBe(
+      "Would have fired once in the last 30 days (30 checks of the kept history). 3 more days fell past the threshold within normal variation, and were held back.",
+    );
+    expect(previewSentence({ ...base, fired: 0, checks: 30, held_back: 1 }, "UTC")).toBe(
+      "Would not have fired in the last 30 days (30 checks of the kept history). One more day fell past the threshold within normal variation, and was held back.",
+    );
+    expect(previewSentence({ ...base, fired: 0, checks: 30, held_back: 0 }, "UTC")).toBe(
+      "Would not have fired in the last 30 days (30 checks of the kept history).",
+    );
+  });
   it("says the history is too short when nothing could be checked, with its first day in the zone", () => {
     expect(previewSentence({ ...base, history_since: "2026-11-19T23:30:00Z", fired: 0, checks: 0 }, "Europe/Berlin")).toBe(
       "History begins on 20 Nov 2026, too short to say how often it would have fired.",
     );
-    expect(previewSentence({ ...base, history_since: null, fired: 0, checks: 0 }, "UTC")).toBe("No history is kept yet, too short to say how often it would have fired.");
+    expect(previewSentence({ ...base, history_since: null, fired: 0, checks: 0 }, "UTC")).toBe(
+      "No history is kept yet, too short to say how often it would have fired.",
+    );
   });
 });
 
@@ -63,8 +87,12 @@ describe("the digest's time", () => {
     expect(digestTimeText(next, "UTC", "UTC")).toBe("Monday 30 Nov 2026 at 09:00 (UTC)");
     expect(digestTimeText(next, "UTC", "Europe/Berlin")).toBe("Monday 30 Nov 2026 at 09:00 UTC, 10:00 your time (Berlin time)");
     // 09:00 in Berlin is 03:00 in Chicago, and Sunday evening in Honolulu.
-    expect(digestTimeText("2026-11-30T08:00:00.000Z", "Europe/Berlin", "America/Chicago")).toBe("Monday 30 Nov 2026 at 09:00 Berlin time, 02:00 your time (Chicago time)");
-    expect(digestTimeText("2026-11-30T08:00:00.000Z", "Europe/Berlin", "Pacific/Honolulu")).toBe("Monday 30 Nov 2026 at 09:00 Berlin time, Sunday 29 Nov 2026, 22:00 your time (Honolulu time)");
+    expect(digestTimeText("2026-11-30T08:00:00.000Z", "Europe/Berlin", "America/Chicago")).toBe(
+      "Monday 30 Nov 2026 at 09:00 Berlin time, 02:00 your time (Chicago time)",
+    );
+    expect(digestTimeText("2026-11-30T08:00:00.000Z", "Europe/Berlin", "Pacific/Honolulu")).toBe(
+      "Monday 30 Nov 2026 at 09:00 Berlin time, Sunday 29 Nov 2026, 22:00 your time (Honolulu time)",
+    );
     // Another name for the same clock then is said once.
     expect(digestTimeText("2026-11-30T08:00:00.000Z", "Europe/Berlin", "Europe/Paris")).toBe("Monday 30 Nov 2026 at 09:00 (Berlin time)");
   });
@@ -73,7 +101,9 @@ describe("the digest's time", () => {
 describe("a rule in words", () => {
   it("fills the threshold as typed, and leaves it out where the kind ignores it", () => {
     expect(ruleSentence({ kind: "score_drop", threshold: 5 })).toBe("The score falls by 5 points or more since the previous snapshot");
-    expect(ruleSentence({ kind: "ai_visitors_drop", threshold: 12.5 })).toBe("AI visitors of a day fall 12.5% or more below the previous 7 days' average");
+    expect(ruleSentence({ kind: "ai_visitors_drop", threshold: 12.5 })).toBe(
+      "AI visitors of a day fall 12.5% or more below the previous 7 days' average, beyond normal variation",
+    );
     expect(ruleSentence({ kind: "rank_passed", threshold: null })).toBe("A competitor passes us in the ranking");
   });
   it("a cooldown in the largest whole unit", () => {
@@ -86,7 +116,9 @@ describe("a rule in words", () => {
   });
   it("the preview asks without a threshold for a kind that ignores it, and with the cooldown when one is typed", () => {
     expect(previewUrl({ kind: "rank_passed", threshold: null, cooldown_minutes: null })).toBe("/api/alerts/rules/preview?kind=rank_passed");
-    expect(previewUrl({ kind: "score_below", threshold: 40, cooldown_minutes: 0 })).toBe("/api/alerts/rules/preview?kind=score_below&threshold=40&cooldown_minutes=0");
+    expect(previewUrl({ kind: "score_below", threshold: 40, cooldown_minutes: 0 })).toBe(
+      "/api/alerts/rules/preview?kind=score_below&threshold=40&cooldown_minutes=0",
+    );
   });
 });
 
@@ -125,7 +157,12 @@ describe("deliveries", () => {
     expect(deliveriesNeedPolling(done, new Set(["del_9"]))).toBe(true);
     expect(deliveriesNeedPolling([...done, delivery({ id: "del_3", status: "retrying" })], new Set())).toBe(true);
     // An earlier attempt of a delivery whose latest attempt was delivered keeps no polling going.
-    expect(deliveriesNeedPolling([delivery({ id: "del_4", attempt: 2 }), delivery({ id: "del_4", attempt: 1, status: "retrying", response_status: 503 })], new Set())).toBe(false);
+    expect(
+      deliveriesNeedPolling(
+        [delivery({ id: "del_4", attempt: 2 }), delivery({ id: "del_4", attempt: 1, status: "retrying", response_status: 503 })],
+        new Set(),
+      ),
+    ).toBe(false);
   });
   it("an answer reads as its code, with the error when there is one", () => {
     expect(responseText(delivery({}))).toBe("HTTP 200");

@@ -156,8 +156,13 @@ export function previewSentence(preview: RulePreview, timeZone: string): string 
   }
   const window = `in the last ${preview.days} days`;
   const checked = `(${formatCount(preview.checks, "check")} of the kept history)`;
-  if (preview.fired === 0) return `Would not have fired ${window} ${checked}.`;
-  return `Would have fired ${preview.fired === 1 ? "once" : `${formatNumber(preview.fired)} times`} ${window} ${checked}.`;
+  const held = typeof preview.held_back === "number" && preview.held_back > 0 ? preview.held_back : 0;
+  // A drop rule's quiet days: past the threshold, but a drop chance alone makes with so few visitors.
+  const heldText = held
+    ? ` ${held === 1 ? "One more day" : `${formatNumber(held)} more days`} fell past the threshold within normal variation, and ${held === 1 ? "was" : "were"} held back.`
+    : "";
+  if (preview.fired === 0) return `Would not have fired ${window} ${checked}.${heldText}`;
+  return `Would have fired ${preview.fired === 1 ? "once" : `${formatNumber(preview.fired)} times`} ${window} ${checked}.${heldText}`;
 }
 
 export const DELIVERY_TYPES: Record<Delivery["type"], string> = {
@@ -174,8 +179,16 @@ export const DELIVERY_STATUS: Record<Delivery["status"], { text: string; badge: 
 };
 
 export const DESTINATION_KINDS: Record<Destination["kind"], { name: string; urlHint: string; placeholder: string }> = {
-  slack: { name: "Slack", urlHint: "The incoming webhook URL Slack gave you (https://hooks.slack.com/services/…).", placeholder: "https://hooks.slack.com/services/…" },
-  webhook: { name: "Webhook", urlHint: "Any URL that receives JSON; each request is signed with a secret shown once, after adding it.", placeholder: "https://example.com/hooks/analytics" },
+  slack: {
+    name: "Slack",
+    urlHint: "The incoming webhook URL Slack gave you (https://hooks.slack.com/services/…).",
+    placeholder: "https://hooks.slack.com/services/…",
+  },
+  webhook: {
+    name: "Webhook",
+    urlHint: "Any URL that receives JSON; each request is signed with a secret shown once, after adding it.",
+    placeholder: "https://example.com/hooks/analytics",
+  },
 };
 
 /** What a delivery's answer was: "HTTP 200", "HTTP 503, Service Unavailable", or the error alone. */

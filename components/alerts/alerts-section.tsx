@@ -43,8 +43,8 @@ function WatchingNotice() {
     <div className="notice notice-warning" data-testid="alerts-watching">
       {watching === "off" ? (
         <p>
-          <strong>Watching is off, so rules are checked only when someone opens the dashboard, and no digest is sent.</strong> What
-          watching keeps and how to stop it: {link}.
+          <strong>Watching is off, so rules are checked only when someone opens the dashboard, and no digest is sent.</strong> What watching keeps and how to
+          stop it: {link}.
         </p>
       ) : (
         <p>
@@ -72,7 +72,9 @@ export function AlertsSection() {
     <section className={styles.section} aria-labelledby="alerts-title" data-testid="alerts-section">
       <div className={styles.sectionHead}>
         <h2 id="alerts-title">Alerts and the weekly digest</h2>
-        <p className="muted">Be told when the score, the ranking, mentions or visitors move, in Slack or at your own URL, and get the week in one message every Monday.</p>
+        <p className="muted">
+          Be told when the score, the ranking, mentions or visitors move, in Slack or at your own URL, and get the week in one message every Monday.
+        </p>
       </div>
       <WatchingNotice />
       <div className={styles.columns}>

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 // Settings' alerts against the app's own /api/alerts handlers over a real embedded store
-// (components/test-utils/app-routes.ts) and a real HTTP receiver on 127.0.0.1
-// (lib/alerts/test-receiver.ts): a webhook added by keyboard, a refused URL said on its field in the
+// (testing/app-fetch.ts) and a real HTTP receiver on 127.0.0.1
+// (testing/webhook-receiver.ts): a webhook added by keyboard, a refused URL said on its field in the
 // dashboard's words, the secret shown once and the one the receiver's library verifies a test with,
 // the test's delivery listed once the table polls (on fake time); the rule preview asked only once
 // typing has paused (fake time), its sentence the route's count, a refused threshold on its field;
@@ -13,15 +13,15 @@
 // route's text, its HTML in a sandboxed frame) and "Send now" delivered to the receiver and listed.
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { startReceiver, verifySignature, type Receiver } from "@/lib/alerts/test-receiver";
-import { appRoutesAsFetch, type SentRequest } from "@/components/test-utils/app-routes";
+import { startReceiver, verifySignature, type Receiver } from "@/testing/webhook-receiver";
+import { appRoutesAsFetch, preloadRoutes, type SentRequest } from "@/testing/app-fetch";
 import { renderWithProviders } from "@/components/test-utils/render";
 import { DELIVERY_POLL_MS } from "@/lib/queries/alerts";
 import { ViewerTimeZoneProvider } from "@/lib/range/use-date-range";
 import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
-import { storesForFile } from "@/lib/store/test-stores";
-import { serverContextPerTest, sessionCookie, upstreamForFile } from "@/lib/server/test-support";
+import { storesForFile } from "@/testing/stores";
+import { serverContextPerTest, sessionCookie, upstreamForFile } from "@/testing/in-process";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { previewSentence } from "./alert-text";
 import { AlertsSection } from "./alerts-section";
@@ -38,9 +38,17 @@ let sent: SentRequest[];
 let receiver: Receiver;
 const allowPrivate = process.env.WEBHOOK_ALLOW_PRIVATE;
 
-beforeAll(() => {
+beforeAll(async () => {
   // The receiver is on loopback, which the routes refuse unless allowed.
   process.env.WEBHOOK_ALLOW_PRIVATE = "true";
+  await preloadRoutes([
+    "/api/alerts/destinations",
+    "/api/alerts/destinations/dst_x/test",
+    "/api/alerts/deliveries",
+    "/api/alerts/rules",
+    "/api/alerts/digest",
+    "/api/workspace",
+  ]);
 });
 afterAll(() => {
   if (allowPrivate === undefined) delete process.env.WEBHOOK_ALLOW_PRIVATE;
@@ -71,7 +79,14 @@ const renderSection = () =>
   );
 
 /** A destination kept in the store before the test, as the route would keep it. */
-const keptDestination = (name: string) => store.alerts.createDestination(ws, { kind: "webhook", name, url: receiver.url, urlHint: "http://127.0.0.1/…ics", secret: "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0" });
+const keptDestination = (name: string) =>
+  store.alerts.createDestination(ws, {
+    kind: "webhook",
+    name,
+    url: receiver.url,
+    urlHint: "http://127.0.0.1/…ics",
+    secret: "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0",
+  });
 
 describe("destinations", () => {
   it("a webhook added by keyboard: a refused URL on its field, the secret once, a test verified by the receiver and listed as delivered", async () => {
@@ -103,7 +118,9 @@ describe("destinations", () => {
     expect(secret).toMatch(/^whsec_/);
     expect(secretBox.textContent).toContain("It will not be shown again.");
     await waitFor(() => expect(document.activeElement).toBe(secretField));
-    expect(within(card).getByTestId("destinations-status").textContent).toBe("Webhook Receiver added. Copy its signing secret now: it will not be shown again.");
+    expect(within(card).getByTestId("destinations-status").textContent).toBe(
+      "Webhook Receiver added. Copy its signing secret now: it will not be shown again.",
+    );
     expect(sent.filter((s) => s.method === "POST")).toEqual([
       { method: "POST", url: "/api/alerts/destinations", body: { kind: "webhook", name: "Receiver", url: "ftp://example.com/x" } },
       { method: "POST", url: "/api/alerts/destinations", body: { kind: "webhook", name: "Receiver", url: receiver.url } },
@@ -119,7 +136,9 @@ describe("destinations", () => {
     // Send a test: announced; the receiver gets it signed with the secret shown; the table polls until it is listed.
     vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
     fireEvent.click(within(item).getByRole("button", { name: "Send a test to Receiver" }));
-    await waitFor(() => expect(within(card).getByTestId("destinations-status").textContent).toBe("Test sent to Receiver: its delivery shows under Deliveries."));
+    await waitFor(() =>
+      expect(within(card).getByTestId("destinations-status").textContent).toBe("Test sent to Receiver: its delivery shows under Deliveries."),
+    );
     const [request] = await receiver.waitFor(1);
     expect(verifySignature(secret, request!)).toBe(true);
     const deliveries = screen.getByTestId("deliveries-card");
@@ -136,10 +155,22 @@ describe("destinations", () => {
   it("a destination that timed out 5 times in a row says it rests and until when; an 11th test in a minute says when to try again", async () => {
     const slow = await keptDestination("Slow");
     for (let i = 0; i < 5; i++) {
-      await store.alerts.enqueue(ws, { dedupeKey: `slow:${i}`, type: "test", body: { type: "test", timestamp: "2026-11-20T12:00:00Z", data: { message: "x" } } }, [slow.id]);
+      await store.alerts.enqueue(
+        ws,
+        { dedupeKey: `slow:${i}`, type: "test", body: { type: "test", timestamp: "2026-11-20T12:00:00Z", data: { message: "x" } } },
+        [slow.id],
+      );
       const t = Date.now();
       const claimed = (await store.alerts.claimNext(slow.id, "test", t, t + 20_000))!;
-      await store.alerts.finishAttempt(claimed, "test", { at: t, status: "retrying", responseStatus: null, error: "no answer within 10 s", durationMs: 10_000, nextAttemptAt: t + 3_600_000, timedOut: true });
+      await store.alerts.finishAttempt(claimed, "test", {
+        at: t,
+        status: "retrying",
+        responseStatus: null,
+        error: "no answer within 10 s",
+        durationMs: 10_000,
+        nextAttemptAt: t + 3_600_000,
+        timedOut: true,
+      });
     }
     const restingUntil = (await store.alerts.destination(ws, slow.id))!.restingUntil!;
     for (let i = 0; i < 10; i++) await store.alerts.takeManualSend(ws, "test");
@@ -153,7 +184,11 @@ describe("destinations", () => {
     expect(said).toContain(`${String(until.getUTCHours()).padStart(2, "0")}:${String(until.getUTCMinutes()).padStart(2, "0")}`);
 
     await user.click(within(item).getByRole("button", { name: "Send a test to Slow" }));
-    await waitFor(() => expect(item.textContent).toMatch(/“Send a test”, “Retry” and the digest’s “Send now” can be used 10 times a minute in a workspace, together\. Try again in (\d+ s|\d+ seconds|1 min)/));
+    await waitFor(() =>
+      expect(item.textContent).toMatch(
+        /“Send a test”, “Retry” and the digest’s “Send now” can be used 10 times a minute in a workspace, together\. Try again in (\d+ s|\d+ seconds|1 min)/,
+      ),
+    );
   });
 
   it("a delete is asked first, saying which rules and the digest go with it, then announced", async () => {
@@ -170,7 +205,11 @@ describe("destinations", () => {
     await waitFor(() => expect(document.activeElement).toBe(confirm));
     expect(item.textContent).toContain("Delete Ops? Its 2 rules are deleted too, and the weekly digest is turned off.");
     await user.keyboard("{Enter}");
-    await waitFor(() => expect(within(card).getByTestId("destinations-status").textContent).toBe("Destination Ops deleted. Its 2 rules were deleted too, and the weekly digest was turned off."));
+    await waitFor(() =>
+      expect(within(card).getByTestId("destinations-status").textContent).toBe(
+        "Destination Ops deleted. Its 2 rules were deleted too, and the weekly digest was turned off.",
+      ),
+    );
     expect(await store.alerts.destinations(ws)).toEqual([]);
     expect(await store.alerts.rules(ws)).toEqual([]);
     await waitFor(() => expect(screen.getByTestId("digest-next").textContent).toBe("No digest is sent."));
@@ -199,7 +238,9 @@ describe("rules", () => {
     act(() => vi.advanceTimersByTime(1));
     expect(asked().slice(before)).toEqual(["/api/alerts/rules/preview?kind=score_below&threshold=60&cooldown_minutes=60"]);
     vi.useRealTimers();
-    const route = (await (await appRoutesAsFetch(cookie)("/api/alerts/rules/preview?kind=score_below&threshold=60&cooldown_minutes=60")).json()) as Parameters<typeof previewSentence>[0];
+    const route = (await (await appRoutesAsFetch(cookie)("/api/alerts/rules/preview?kind=score_below&threshold=60&cooldown_minutes=60")).json()) as Parameters<
+      typeof previewSentence
+    >[0];
     await waitFor(() => expect(within(card).getByTestId("rule-preview-text").textContent).toBe(previewSentence(route, "UTC")));
 
     // Out of the kind's bounds: the preview route refuses it, said on the field with the bounds.
@@ -227,7 +268,9 @@ describe("rules", () => {
         "Rule added: The score falls by 7.5 points or more since the previous snapshot, sent to Ops. Not checked yet: nothing is kept yet to judge it on.",
       ),
     );
-    expect(sent.filter((s) => s.method !== "GET")).toEqual([{ method: "POST", url: "/api/alerts/rules", body: { kind: "score_drop", threshold: 7.5, destination_id: ops.id, cooldown_minutes: 90 } }]);
+    expect(sent.filter((s) => s.method !== "GET")).toEqual([
+      { method: "POST", url: "/api/alerts/rules", body: { kind: "score_drop", threshold: 7.5, destination_id: ops.id, cooldown_minutes: 90 } },
+    ]);
     const item = await within(card).findByTestId("rule-item");
     expect(within(item).getByTestId("rule-state").textContent).toBe("Not checked yet");
     expect(item.textContent).toContain("To Ops · cooldown 90 minutes");
@@ -238,7 +281,9 @@ describe("rules", () => {
     await user.click(within(item).getByRole("button", { name: 'Delete the rule "The score falls by 7.5 points or more since the previous snapshot"' }));
     await user.click(within(item).getByRole("button", { name: "Yes, delete" }));
     await waitFor(() => expect(within(card).queryAllByTestId("rule-item")).toHaveLength(0));
-    await waitFor(() => expect(within(card).getByTestId("rules-status").textContent).toBe("Rule deleted: The score falls by 7.5 points or more since the previous snapshot."));
+    await waitFor(() =>
+      expect(within(card).getByTestId("rules-status").textContent).toBe("Rule deleted: The score falls by 7.5 points or more since the previous snapshot."),
+    );
     expect(await store.alerts.rules(ws)).toEqual([]);
   });
 });
@@ -255,7 +300,8 @@ describe("watching", () => {
 /** The workspace's score as kept `hoursAgo` (the rules are judged on the latest; the store's clock is the real one). */
 async function keptScores(...scores: [hoursAgo: number, score: number][]) {
   const breakdown = { visibility: null, sentiment: null, authority: null, coverage: null };
-  for (const [hoursAgo, score] of scores) await store.snapshots.recordScore(ws, { at: Date.now() - hoursAgo * 3_600_000, score, direction: null, change: null, breakdown });
+  for (const [hoursAgo, score] of scores)
+    await store.snapshots.recordScore(ws, { at: Date.now() - hoursAgo * 3_600_000, score, direction: null, change: null, breakdown });
 }
 
 describe("a rule's state", () => {
@@ -276,7 +322,9 @@ describe("a rule's state", () => {
     await waitFor(() => expect(within(card).getAllByTestId("rule-item")).toHaveLength(4));
     // Rules made in one millisecond are listed in any order: each is found by its threshold.
     const said = [10, 20, 90, 60].map((threshold) => {
-      const item = within(card).getAllByTestId("rule-item").find((i) => i.textContent!.includes(`The score is below ${threshold}`))!;
+      const item = within(card)
+        .getAllByTestId("rule-item")
+        .find((i) => i.textContent!.includes(`The score is below ${threshold}`))!;
       return [within(item).getByTestId("rule-state").textContent, within(item).getByTestId("rule-checked").textContent];
     });
     expect(said[0]).toEqual(["Not checked yet", expect.stringMatching(/^It is checked against each new score the dashboard keeps\. Until it watches/)]);
@@ -293,7 +341,9 @@ describe("a rule's state", () => {
     const card = await screen.findByTestId("rules-card");
     await within(card).findByRole("option", { name: "Ops (webhook)" });
     const offer = await within(card).findByTestId("rule-watch-offer");
-    expect(offer.textContent).toContain("The dashboard does not watch this workspace, so this rule would be checked only when someone opens the dashboard, not every hour.");
+    expect(offer.textContent).toContain(
+      "The dashboard does not watch this workspace, so this rule would be checked only when someone opens the dashboard, not every hour.",
+    );
     expect(offer.textContent).toContain("which deletes the kept key");
     const start = within(card).getByRole("button", { name: "Start watching and add the rule" });
     expect(start.getAttribute("aria-describedby")).toBe(offer.id);
@@ -303,7 +353,11 @@ describe("a rule's state", () => {
     const threshold = within(card).getByRole("spinbutton", { name: "Score below" });
     await user.clear(threshold);
     await user.type(threshold, "60{Enter}");
-    await waitFor(() => expect(within(card).getByTestId("rules-status").textContent).toBe("Watching is on. Rule added: The score is below 60, sent to Ops. Checked against what is kept: firing."));
+    await waitFor(() =>
+      expect(within(card).getByTestId("rules-status").textContent).toBe(
+        "Watching is on. Rule added: The score is below 60, sent to Ops. Checked against what is kept: firing.",
+      ),
+    );
     expect(sent.filter((s) => s.method !== "GET").map((s) => `${s.method} ${s.url}`)).toEqual(["PUT /api/workspace/watch", "POST /api/alerts/rules"]);
     expect((await store.workspaces.workspace(ws))!.watching).toBe("on");
     const item = await within(card).findByTestId("rule-item");
@@ -313,10 +367,16 @@ describe("a rule's state", () => {
     fireEvent.change(within(card).getByRole("combobox", { name: "Notify when" }), { target: { value: "rank_passed" } });
     await user.click(within(card).getByRole("button", { name: "Add rule" }));
     await waitFor(() => expect(within(card).getAllByTestId("rule-item")).toHaveLength(2));
-    const passed = within(card).getAllByTestId("rule-item").find((i) => i.textContent!.includes("A competitor passes us"))!;
+    const passed = within(card)
+      .getAllByTestId("rule-item")
+      .find((i) => i.textContent!.includes("A competitor passes us"))!;
     expect(within(passed).getByTestId("rule-state").textContent).toBe("Not checked yet");
     const nextHour = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 + 3_600_000).toISOString().slice(11, 16);
-    expect(within(passed).getByTestId("rule-checked").textContent).toMatch(new RegExp(`^It is checked against each new ranking the dashboard keeps \\(a pass needs two\\)\\. It reads the ranking next at (${nextHour} today|.+, ${nextHour}) \\(UTC\\)\\.$`));
+    expect(within(passed).getByTestId("rule-checked").textContent).toMatch(
+      new RegExp(
+        `^It is checked against each new ranking the dashboard keeps \\(a pass needs two\\)\\. It reads the ranking next at (${nextHour} today|.+, ${nextHour}) \\(UTC\\)\\.$`,
+      ),
+    );
   });
 });
 
@@ -368,9 +428,17 @@ describe("a rule edited in place", () => {
     await user.clear(cooldown);
     await user.type(cooldown, "90");
     await user.click(within(item).getByRole("button", { name: "Save" }));
-    await waitFor(() => expect(within(card).getByTestId("rules-status").textContent).toBe("Rule changed: The score is below 40, sent to Team, cooldown 90 minutes. Checked against what is kept: not firing."));
+    await waitFor(() =>
+      expect(within(card).getByTestId("rules-status").textContent).toBe(
+        "Rule changed: The score is below 40, sent to Team, cooldown 90 minutes. Checked against what is kept: not firing.",
+      ),
+    );
     const patch = sent.filter((s) => s.method === "PATCH");
-    expect(patch.at(-1)).toEqual({ method: "PATCH", url: `/api/alerts/rules/${rule.id}`, body: { threshold: 40, destination_id: team.id, cooldown_minutes: 90 } });
+    expect(patch.at(-1)).toEqual({
+      method: "PATCH",
+      url: `/api/alerts/rules/${rule.id}`,
+      body: { threshold: 40, destination_id: team.id, cooldown_minutes: 90 },
+    });
     expect(item.textContent).toContain("The score is below 40");
     expect(item.textContent).toContain("To Team · cooldown 90 minutes");
     expect(within(item).getByTestId("rule-state").textContent).toBe("OK");
@@ -393,7 +461,11 @@ describe("the weekly digest", () => {
     const { user } = renderIn("Europe/Berlin");
     const card = await screen.findByTestId("digest-card");
     // The workspace's zone is UTC; the reader is in Berlin.
-    await waitFor(() => expect(within(card).getByTestId("digest-next").textContent).toMatch(/^Next digest: Monday \d{1,2} [A-Z][a-z]{2} \d{4} at 09:00 UTC, 10:00 your time \(Berlin time\)\.$/));
+    await waitFor(() =>
+      expect(within(card).getByTestId("digest-next").textContent).toMatch(
+        /^Next digest: Monday \d{1,2} [A-Z][a-z]{2} \d{4} at 09:00 UTC, 10:00 your time \(Berlin time\)\.$/,
+      ),
+    );
 
     const toggle = within(card).getByRole("button", { name: "Preview" });
     expect(toggle.getAttribute("aria-expanded")).toBe("false");
@@ -411,7 +483,11 @@ describe("the weekly digest", () => {
 
     vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
     fireEvent.click(within(card).getByRole("button", { name: "Send now" }));
-    await waitFor(() => expect(within(card).getByTestId("digest-status").textContent).toMatch(/^The weekly digest of \d{1,2} [A-Z][a-z]{2} – \d{1,2} [A-Z][a-z]{2} \d{4} was sent to Ops: its delivery shows under Deliveries\.$/));
+    await waitFor(() =>
+      expect(within(card).getByTestId("digest-status").textContent).toMatch(
+        /^The weekly digest of \d{1,2} [A-Z][a-z]{2} – \d{1,2} [A-Z][a-z]{2} \d{4} was sent to Ops: its delivery shows under Deliveries\.$/,
+      ),
+    );
     expect(sent.filter((s) => s.method === "POST").map((s) => s.url)).toEqual(["/api/alerts/digest/send"]);
     const [request] = await receiver.waitFor(1);
     expect(verifySignature("whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0", request!)).toBe(true);

@@ -69,7 +69,13 @@ function deliveryColumns(onRetry: (d: Delivery) => void, retryingId: string | nu
       value: (d) => DELIVERY_STATUS[d.status].text,
       cell: (d) => <Status delivery={d} onRetry={onRetry} retrying={retryingId === d.id} />,
     },
-    { id: "response", label: "Response", kind: "text", value: (d) => responseText(d), cell: (d) => <span data-testid="delivery-response">{responseText(d)}</span> },
+    {
+      id: "response",
+      label: "Response",
+      kind: "text",
+      value: (d) => responseText(d),
+      cell: (d) => <span data-testid="delivery-response">{responseText(d)}</span>,
+    },
   ];
 }
 

@@ -108,27 +108,27 @@ export function DestinationsCard({ onTestSent }: { onTestSent: (deliveryId: stri
               const ruleCount = rules.data?.filter((r) => r.destination_id === d.id).length ?? 0;
               const digestGoesThere = digest.data?.destination_id === d.id;
               return (
-              <DestinationItem
-                key={d.id}
-                destination={d}
-                rules={ruleCount}
-                digestGoesThere={digestGoesThere}
-                testing={testDestination.isPending && testDestination.variables === d.id}
-                deleting={deleteDestination.isPending && deleteDestination.variables === d.id}
-                onTest={async () => {
-                  setStatus("");
-                  const deliveryId = (await testDestination.mutateAsync(d.id)).delivery_id;
-                  if (deliveryId) onTestSent(deliveryId);
-                  setStatus(`Test sent to ${d.name}: its delivery shows under Deliveries.`);
-                }}
-                onDelete={async () => {
-                  setStatus("");
-                  await deleteDestination.mutateAsync(d.id);
-                  if (created?.id === d.id) setCreated(null);
-                  setStatus(`Destination ${d.name} deleted. ${deletionConsequences(ruleCount, digestGoesThere, true)}`.trim());
-                  requestAnimationFrame(() => (listRef.current ?? document.getElementById(`${id}-kind`))?.focus());
-                }}
-              />
+                <DestinationItem
+                  key={d.id}
+                  destination={d}
+                  rules={ruleCount}
+                  digestGoesThere={digestGoesThere}
+                  testing={testDestination.isPending && testDestination.variables === d.id}
+                  deleting={deleteDestination.isPending && deleteDestination.variables === d.id}
+                  onTest={async () => {
+                    setStatus("");
+                    const deliveryId = (await testDestination.mutateAsync(d.id)).delivery_id;
+                    if (deliveryId) onTestSent(deliveryId);
+                    setStatus(`Test sent to ${d.name}: its delivery shows under Deliveries.`);
+                  }}
+                  onDelete={async () => {
+                    setStatus("");
+                    await deleteDestination.mutateAsync(d.id);
+                    if (created?.id === d.id) setCreated(null);
+                    setStatus(`Destination ${d.name} deleted. ${deletionConsequences(ruleCount, digestGoesThere, true)}`.trim());
+                    requestAnimationFrame(() => (listRef.current ?? document.getElementById(`${id}-kind`))?.focus());
+                  }}
+                />
               );
             })}
           </ul>
@@ -141,8 +141,8 @@ export function DestinationsCard({ onTestSent }: { onTestSent: (deliveryId: stri
             </p>
             <SecretField secret={created.secret} inputRef={secretRef} labelId={`${id}-secret-title`} onCopied={setStatus} />
             <p className="small">
-              Every request to this webhook carries <code>webhook-id</code>, <code>webhook-timestamp</code> and <code>webhook-signature</code> headers; your receiver checks the
-              signature with this secret.
+              Every request to this webhook carries <code>webhook-id</code>, <code>webhook-timestamp</code> and <code>webhook-signature</code> headers; your
+              receiver checks the signature with this secret.
             </p>
             <div>
               <button type="button" className="button button-secondary button-small" onClick={() => setCreated(null)} data-testid="destination-secret-done">
@@ -235,7 +235,17 @@ function FieldError({ id, message }: { id: string; message: string | null }) {
 }
 
 /** The secret, read-only and selected, with a copy button; where the clipboard is refused, it says to copy by hand. */
-function SecretField({ secret, inputRef, labelId, onCopied }: { secret: string; inputRef: React.RefObject<HTMLInputElement | null>; labelId: string; onCopied: (status: string) => void }) {
+function SecretField({
+  secret,
+  inputRef,
+  labelId,
+  onCopied,
+}: {
+  secret: string;
+  inputRef: React.RefObject<HTMLInputElement | null>;
+  labelId: string;
+  onCopied: (status: string) => void;
+}) {
   const [copied, setCopied] = useState(false);
   async function copy() {
     try {
@@ -250,7 +260,16 @@ function SecretField({ secret, inputRef, labelId, onCopied }: { secret: string; 
   }
   return (
     <div className={styles.secretRow}>
-      <input ref={inputRef} className="input mono" readOnly value={secret} aria-labelledby={labelId} spellCheck={false} data-testid="destination-secret-value" onFocus={(e) => e.target.select()} />
+      <input
+        ref={inputRef}
+        className="input mono"
+        readOnly
+        value={secret}
+        aria-labelledby={labelId}
+        spellCheck={false}
+        data-testid="destination-secret-value"
+        onFocus={(e) => e.target.select()}
+      />
       <button type="button" className="button button-small" onClick={() => void copy()} data-testid="destination-secret-copy">
         {copied ? "Copied" : "Copy"}
       </button>
@@ -349,23 +368,23 @@ function DestinationItem({
       ) : (
         <div className={styles.actions}>
           {!stopped && (
-          <button
-            type="button"
-            className="button button-small button-secondary"
-            aria-label={`Send a test to ${d.name}`}
-            disabled={testing}
-            onClick={async () => {
-              setError(null);
-              try {
-                await onTest();
-              } catch (e) {
-                setError(problemText(e, "test"));
-              }
-            }}
-            data-testid="destination-test"
-          >
-            {testing ? "Sending…" : "Send a test"}
-          </button>
+            <button
+              type="button"
+              className="button button-small button-secondary"
+              aria-label={`Send a test to ${d.name}`}
+              disabled={testing}
+              onClick={async () => {
+                setError(null);
+                try {
+                  await onTest();
+                } catch (e) {
+                  setError(problemText(e, "test"));
+                }
+              }}
+              data-testid="destination-test"
+            >
+              {testing ? "Sending…" : "Send a test"}
+            </button>
           )}
           <button
             ref={deleteButton}

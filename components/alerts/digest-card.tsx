@@ -130,10 +130,20 @@ export function DigestCard({ onSent }: { onSent: (deliveryId: string) => void })
                 <WatchOffer id={`${id}-watch`} what="digest" paused={watch.paused} />
                 <div className="card-actions" style={{ flexWrap: "wrap" }}>
                   <button type="submit" className="button" disabled={busy} aria-describedby={`${id}-watch`} data-testid="digest-save">
-                    {watch.starting ? "Starting to watch…" : setDigest.isPending ? "Saving…" : `${watch.paused ? "Watch again" : "Start watching"}${dirty ? " and save" : ""}`}
+                    {watch.starting
+                      ? "Starting to watch…"
+                      : setDigest.isPending
+                        ? "Saving…"
+                        : `${watch.paused ? "Watch again" : "Start watching"}${dirty ? " and save" : ""}`}
                   </button>
                   {dirty && (
-                    <button type="submit" className="button button-secondary" disabled={busy} onClick={() => (withWatching.current = false)} data-testid="digest-save-only">
+                    <button
+                      type="submit"
+                      className="button button-secondary"
+                      disabled={busy}
+                      onClick={() => (withWatching.current = false)}
+                      data-testid="digest-save-only"
+                    >
                       Save only
                     </button>
                   )}
@@ -176,7 +186,9 @@ export function DigestCard({ onSent }: { onSent: (deliveryId: string) => void })
               {sendDigest.isPending ? "Sending…" : "Send now"}
             </button>
             <p id={`${id}-send-help`} className="small muted">
-              {saved === NEVER ? "Choose where the digest goes and save, then send one now." : `Sends the latest full week to ${nameOf(saved) ?? "its destination"} now; the Monday digest still goes.`}
+              {saved === NEVER
+                ? "Choose where the digest goes and save, then send one now."
+                : `Sends the latest full week to ${nameOf(saved) ?? "its destination"} now; the Monday digest still goes.`}
             </p>
           </div>
           {sendError && (
@@ -201,7 +213,9 @@ export function DigestCard({ onSent }: { onSent: (deliveryId: string) => void })
                   </h4>
                   <p className="small muted">
                     The week of {formatDateRange(preview.data.week)} against the week before, as “Send now” sends it.
-                    {preview.data.sends_at ? ` The one on ${digestTimeText(preview.data.sends_at, preview.data.time_zone, tz)} holds the week before that day.` : ""}
+                    {preview.data.sends_at
+                      ? ` The one on ${digestTimeText(preview.data.sends_at, preview.data.time_zone, tz)} holds the week before that day.`
+                      : ""}
                   </p>
                   <h5 className="field-label" id={`${id}-text-title`}>
                     As Slack and webhooks receive it

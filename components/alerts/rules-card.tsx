@@ -13,7 +13,17 @@ import { useDisplayTimeZone } from "@/components/range/display-time-zone";
 import { Card } from "@/components/ui/card";
 import { DateTime, usePageNow } from "@/components/ui/date-time";
 import { formatDateTime } from "@/lib/format/format";
-import { useAlertWrites, useDestinations, useRulePreview, useRules, type Destination, type PreviewAsk, type Rule, type RuleChanges, type RuleKind } from "@/lib/queries/alerts";
+import {
+  useAlertWrites,
+  useDestinations,
+  useRulePreview,
+  useRules,
+  type Destination,
+  type PreviewAsk,
+  type Rule,
+  type RuleChanges,
+  type RuleKind,
+} from "@/lib/queries/alerts";
 import {
   cooldownText,
   fieldOf,
@@ -188,7 +198,7 @@ export function RulesCard() {
                 <label htmlFor={`${id}-threshold`}>{spec.threshold.label}</label>
                 <input
                   id={`${id}-threshold`}
-                    className="input"
+                  className="input"
                   type="number"
                   inputMode="decimal"
                   min={bounds?.min}
@@ -297,7 +307,15 @@ export function RulesCard() {
               aria-describedby={watch.offered ? `${id}-watch` : undefined}
               data-testid="rule-add"
             >
-              {watch.starting ? "Starting to watch…" : createRule.isPending ? "Adding…" : watch.offered ? (watch.paused ? "Watch again and add the rule" : "Start watching and add the rule") : "Add rule"}
+              {watch.starting
+                ? "Starting to watch…"
+                : createRule.isPending
+                  ? "Adding…"
+                  : watch.offered
+                    ? watch.paused
+                      ? "Watch again and add the rule"
+                      : "Start watching and add the rule"
+                    : "Add rule"}
             </button>
             {watch.offered && (
               <button
@@ -347,7 +365,9 @@ export function RulesCard() {
                   const saved = await updateRule.mutateAsync({ id: rule.id, changes });
                   const to = destinationList.find((d) => d.id === saved.destination_id)?.name;
                   const rechecked = saved.threshold !== rule.threshold ? ` ${checkedText(saved)}` : "";
-                  setStatus(`Rule changed: ${ruleSentence(saved)}${to ? `, sent to ${to}` : ""}, cooldown ${cooldownText(saved.cooldown_minutes)}.${rechecked}`);
+                  setStatus(
+                    `Rule changed: ${ruleSentence(saved)}${to ? `, sent to ${to}` : ""}, cooldown ${cooldownText(saved.cooldown_minutes)}.${rechecked}`,
+                  );
                 }}
                 deleting={deleteRule.isPending && deleteRule.variables === rule.id}
                 onDelete={async () => {
@@ -492,7 +512,14 @@ function RuleItem({ rule, destination, destinations, onSave, deleting, onDelete 
         </div>
       ) : (
         <div className={styles.actions}>
-          <button ref={editButton} type="button" className="button button-small button-secondary" aria-label={`Edit the rule "${sentence}"`} onClick={() => setEditing(true)} data-testid="rule-edit">
+          <button
+            ref={editButton}
+            type="button"
+            className="button button-small button-secondary"
+            aria-label={`Edit the rule "${sentence}"`}
+            onClick={() => setEditing(true)}
+            data-testid="rule-edit"
+          >
             Edit
           </button>
           <button
@@ -519,7 +546,17 @@ function RuleItem({ rule, destination, destinations, onSave, deleting, onDelete 
  * filled with what it has. Save sends them; a refused field is said on it, focused. Cancel, or Escape
  * anywhere in the form, leaves the rule as it was.
  */
-function RuleEditForm({ rule, destinations, onSave, onCancel }: { rule: Rule; destinations: Destination[]; onSave: (changes: RuleChanges) => Promise<void>; onCancel: () => void }) {
+function RuleEditForm({
+  rule,
+  destinations,
+  onSave,
+  onCancel,
+}: {
+  rule: Rule;
+  destinations: Destination[];
+  onSave: (changes: RuleChanges) => Promise<void>;
+  onCancel: () => void;
+}) {
   const id = useId();
   const spec = RULE_KINDS[rule.kind];
   const bounds = thresholdInput(rule.kind);
@@ -571,7 +608,14 @@ function RuleEditForm({ rule, destinations, onSave, onCancel }: { rule: Rule; de
   };
 
   return (
-    <form className={styles.editForm} onSubmit={(e) => void save(e)} onKeyDown={onKeyDown} noValidate aria-label={`Edit the rule "${ruleSentence(rule)}"`} data-testid="rule-edit-form">
+    <form
+      className={styles.editForm}
+      onSubmit={(e) => void save(e)}
+      onKeyDown={onKeyDown}
+      noValidate
+      aria-label={`Edit the rule "${ruleSentence(rule)}"`}
+      data-testid="rule-edit-form"
+    >
       <div className={styles.fields}>
         {spec.threshold && (
           <div className="field">

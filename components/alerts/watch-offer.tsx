@@ -41,8 +41,8 @@ export function WatchOffer({ id, what, paused }: { id: string; what: "rule" | "d
         <strong>{paused ? "Watching is paused," : "The dashboard does not watch this workspace,"}</strong> {why}
       </p>
       <p className="small muted">
-        Watching keeps the key you signed in with on the dashboard&apos;s server, encrypted, to read the score and ranking every hour and each day&apos;s figures once a
-        day while nobody is signed in. You can stop it at any time under History and watching, which deletes the kept key.
+        Watching keeps the key you signed in with on the dashboard&apos;s server, encrypted, to read the score and ranking every hour and each day&apos;s
+        figures once a day while nobody is signed in. You can stop it at any time under History and watching, which deletes the kept key.
       </p>
     </div>
   );

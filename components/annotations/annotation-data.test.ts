@@ -5,7 +5,15 @@ import { describe, expect, it } from "vitest";
 import type { AnnotationJson } from "@/lib/annotations/limits";
 import { bucketsOf, dayOfInstant, markText, noteMarks } from "./annotation-data";
 
-const note = (id: string, date: string, end_date: string | null = null, text = id, author: string | null = null): AnnotationJson => ({ id, date, end_date, text, author, created_at: "", updated_at: "" });
+const note = (id: string, date: string, end_date: string | null = null, text = id, author: string | null = null): AnnotationJson => ({
+  id,
+  date,
+  end_date,
+  text,
+  author,
+  created_at: "",
+  updated_at: "",
+});
 
 describe("noteMarks", () => {
   const weeks = bucketsOf(
@@ -27,7 +35,14 @@ describe("noteMarks", () => {
 
   it("a note inside one bucket is a line, over several a band; clipped to the axis; outside left out; one mark per bucket", () => {
     const marks = noteMarks(
-      [note("a", "2026-11-03"), note("b", "2026-11-04", "2026-11-06"), note("c", "2026-10-20", "2026-11-03"), note("d", "2026-11-07", "2026-12-01"), note("e", "2026-11-13"), note("f", "2026-10-01", "2026-10-31")],
+      [
+        note("a", "2026-11-03"),
+        note("b", "2026-11-04", "2026-11-06"),
+        note("c", "2026-10-20", "2026-11-03"),
+        note("d", "2026-11-07", "2026-12-01"),
+        note("e", "2026-11-13"),
+        note("f", "2026-10-01", "2026-10-31"),
+      ],
       weeks,
     );
     expect(marks.map((m) => [m.kind, m.first, m.last, m.notes.map((n) => n.id)])).toEqual([

@@ -33,7 +33,15 @@ export function ChartNoteMarks({ view }: { view: ChartNotesView }) {
         return mark.kind === "line" ? (
           <ReferenceLine key={id} x={from} className="note-mark" stroke="var(--color-warning)" strokeWidth={1.5} strokeDasharray="2 2" />
         ) : (
-          <ReferenceArea key={id} x1={from} x2={view.buckets[mark.last]!.key} className="note-band" fill="var(--color-warning)" fillOpacity={0.12} stroke="none" />
+          <ReferenceArea
+            key={id}
+            x1={from}
+            x2={view.buckets[mark.last]!.key}
+            className="note-band"
+            fill="var(--color-warning)"
+            fillOpacity={0.12}
+            stroke="none"
+          />
         );
       })}
       <NoteFlagsLayer view={view} />

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 // A chart's notes as people use them, against the app's own routes: the browser's fetch is handed to
-// the /api route handlers in-process (components/test-utils/app-routes.ts), over a real embedded store,
+// the /api route handlers in-process (testing/app-fetch.ts), over a real embedded store,
 // so what the UI sends is validated and kept exactly as over HTTP (the routes' own behaviour is
 // tested in lib/annotations/routes.test.ts). Markers and bands are drawn for the notes of the range
 // (in a recharts chart and in the CSS columns of sentiment over time), flags named by the notes and
@@ -9,16 +9,16 @@
 // a note shown as text.
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { Line, LineChart, XAxis } from "recharts";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { appRoutesAsFetch } from "@/components/test-utils/app-routes";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { appRoutesAsFetch, preloadRoutes } from "@/testing/app-fetch";
 import { renderWithProviders } from "@/components/test-utils/render";
 import type { AnnotationJson } from "@/lib/annotations/limits";
 import { StoreUnavailableError } from "@/lib/store/errors";
 import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
-import { storesForFile } from "@/lib/store/test-stores";
-import { serverContextPerTest, sessionCookie, upstreamForFile } from "@/lib/server/test-support";
-import type { SentimentInsight } from "@/lib/server/insights/sentiment";
+import { storesForFile } from "@/testing/stores";
+import { serverContextPerTest, sessionCookie, upstreamForFile } from "@/testing/in-process";
+import type { SentimentInsight } from "@/lib/insights/sentiment";
 import { SentimentOverTime } from "@/components/platforms/sentiment-over-time";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { bucketsOf, noteMarks } from "./annotation-data";
@@ -32,6 +32,8 @@ const overrideContext = serverContextPerTest();
 
 let store: Store;
 let ws: WorkspaceId;
+
+beforeAll(() => preloadRoutes(["/api/annotations", "/api/annotations/ann_x"]));
 
 beforeEach(async () => {
   store = await stores.open("embedded");
@@ -51,7 +53,8 @@ const BUCKETS = bucketsOf(
   RANGE.to,
 );
 
-const note = (date: string, text: string, extra: { endDate?: string; author?: string } = {}) => store.annotations.create(ws, { date, text, endDate: extra.endDate ?? null, author: extra.author ?? null });
+const note = (date: string, text: string, extra: { endDate?: string; author?: string } = {}) =>
+  store.annotations.create(ws, { date, text, endDate: extra.endDate ?? null, author: extra.author ?? null });
 
 /** The shared notes frame around a stand-in chart that shows how many marks it was given. */
 function renderNotes() {
@@ -115,7 +118,11 @@ describe("notes of a chart's range", () => {
     renderNotes();
     const list = await screen.findByRole("list", { name: "Notes on the trend" });
     const items = within(list).getAllByTestId("note-item");
-    expect(items.map((i) => within(i).getByTestId("note-text").textContent)).toEqual(["Span into the range", `<img src=x onerror="alert(1)"><b>bold</b>`, "Second"]);
+    expect(items.map((i) => within(i).getByTestId("note-text").textContent)).toEqual([
+      "Span into the range",
+      `<img src=x onerror="alert(1)"><b>bold</b>`,
+      "Second",
+    ]);
     expect(items[2]!.textContent).toContain("— Ben");
     expect(items[0]!.textContent).toContain("28 Oct – 1 Nov 2026");
     expect(list.querySelector("img, b")).toBeNull();
@@ -241,7 +248,13 @@ describe("sentiment over time with notes", () => {
   const answer: SentimentInsight = {
     ...RANGE,
     bucket: "day",
-    data: DAYS.map((d, i) => ({ start: `${d}T00:00:00.000Z`, positive: i + 1, neutral: 1, negative: 1, platforms: { chatgpt: { positive: i + 1, neutral: 1, negative: 1 }, claude: none, perplexity: none, gemini: none } })),
+    data: DAYS.map((d, i) => ({
+      start: `${d}T00:00:00.000Z`,
+      positive: i + 1,
+      neutral: 1,
+      negative: 1,
+      platforms: { chatgpt: { positive: i + 1, neutral: 1, negative: 1 }, claude: none, perplexity: none, gemini: none },
+    })),
   };
 
   it("draws a line through a day's column and a band over a span's columns, with named flags outside the hidden drawing", async () => {

@@ -139,7 +139,13 @@ function NoteItem({
         </div>
       ) : (
         <div className={styles.itemActions}>
-          <button ref={editButton} type="button" className="button button-small button-secondary" aria-label={`Edit the note of ${noteDays(note)}`} onClick={onEdit}>
+          <button
+            ref={editButton}
+            type="button"
+            className="button button-small button-secondary"
+            aria-label={`Edit the note of ${noteDays(note)}`}
+            onClick={onEdit}
+          >
             Edit
           </button>
           <button
@@ -173,7 +179,17 @@ export function newNoteDay(range: NotesRange, nowMs: number): string {
   return today < range.from ? range.from : today > range.to ? range.to : today;
 }
 
-export function ChartNotes({ range, buckets, subject, children }: { range: NotesRange; buckets: ChartBucket[]; subject: string; children: (view: ChartNotesView) => ReactNode }) {
+export function ChartNotes({
+  range,
+  buckets,
+  subject,
+  children,
+}: {
+  range: NotesRange;
+  buckets: ChartBucket[];
+  subject: string;
+  children: (view: ChartNotesView) => ReactNode;
+}) {
   const notes = useNotes(range);
   const { create } = useNoteWrites();
   const [layer, setLayer] = useState<HTMLDivElement | null>(null);
@@ -185,11 +201,14 @@ export function ChartNotes({ range, buckets, subject, children }: { range: Notes
 
   const list = useMemo(() => notes.data?.data ?? [], [notes.data]);
   const marks = useMemo(() => noteMarks(list, buckets), [list, buckets]);
-  const pickDate = useCallback((date: string) => {
-    setEditing({ kind: "new", date });
-    // The form is below the chart: bring it into view for a pointer user who clicked up there.
-    requestAnimationFrame(() => panel?.scrollIntoView?.({ block: "nearest" }));
-  }, [panel]);
+  const pickDate = useCallback(
+    (date: string) => {
+      setEditing({ kind: "new", date });
+      // The form is below the chart: bring it into view for a pointer user who clicked up there.
+      requestAnimationFrame(() => panel?.scrollIntoView?.({ block: "nearest" }));
+    },
+    [panel],
+  );
   const view: ChartNotesView = { marks, buckets, layer, pickDate };
 
   const announce = (message: string) => setAnnouncement(message);
@@ -219,7 +238,12 @@ export function ChartNotes({ range, buckets, subject, children }: { range: Notes
             Notes on {subject}
           </h3>
           {editing?.kind !== "new" && (
-            <button ref={addButton} type="button" className="button button-small button-secondary" onClick={() => setEditing({ kind: "new", date: newNoteDay(range, Date.now()) })}>
+            <button
+              ref={addButton}
+              type="button"
+              className="button button-small button-secondary"
+              onClick={() => setEditing({ kind: "new", date: newNoteDay(range, Date.now()) })}
+            >
               Add note
             </button>
           )}

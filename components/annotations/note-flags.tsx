@@ -75,7 +75,13 @@ function NoteFlag({ place }: { place: FlagPlace }) {
         {mark.notes.length > 1 ? mark.notes.length : ""}
       </button>
       {open && (
-        <span id={tipId} role="tooltip" className={`chart-tooltip ${styles.tip}`} style={{ transform: `translateX(${-Math.min(1, Math.max(0, place.across)) * 100}%)` }} data-testid="note-tooltip">
+        <span
+          id={tipId}
+          role="tooltip"
+          className={`chart-tooltip ${styles.tip}`}
+          style={{ transform: `translateX(${-Math.min(1, Math.max(0, place.across)) * 100}%)` }}
+          data-testid="note-tooltip"
+        >
           <NoteLines notes={mark.notes} />
         </span>
       )}

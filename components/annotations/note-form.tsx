@@ -50,7 +50,8 @@ function problemsOf(d: NoteDraft): Problems {
   else if (d.endDate && isCalendarDay(d.date) && d.endDate < d.date) problems.endDate = "The last day cannot be before the first day.";
   const length = characterCount(d.text.trim());
   if (length === 0) problems.text = "Write what happened, e.g. “Campaign paused”.";
-  else if (length > ANNOTATION_TEXT_MAX) problems.text = `A note holds at most ${formatNumber(ANNOTATION_TEXT_MAX)} characters; this one has ${formatNumber(length)}.`;
+  else if (length > ANNOTATION_TEXT_MAX)
+    problems.text = `A note holds at most ${formatNumber(ANNOTATION_TEXT_MAX)} characters; this one has ${formatNumber(length)}.`;
   if (characterCount(d.author.trim()) > ANNOTATION_AUTHOR_MAX) problems.author = `A name has at most ${formatNumber(ANNOTATION_AUTHOR_MAX)} characters.`;
   return problems;
 }
@@ -129,7 +130,16 @@ export function NoteForm({
       <div className={styles.formDates}>
         <div className="field">
           <label htmlFor={`${id}-date`}>Day (first day of a span)</label>
-          <DateInput id={`${id}-date`} name="date" label="the note's day" value={draft.date} onChange={set("date")} onPick={set("date")} invalid={Boolean(problems.date)} describedBy={describe("date")} />
+          <DateInput
+            id={`${id}-date`}
+            name="date"
+            label="the note's day"
+            value={draft.date}
+            onChange={set("date")}
+            onPick={set("date")}
+            invalid={Boolean(problems.date)}
+            describedBy={describe("date")}
+          />
           {problems.date && (
             <span id={`${id}-date-error`} className="field-error">
               {problems.date}

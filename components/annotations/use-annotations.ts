@@ -3,11 +3,12 @@
 // (the route table's key for GET /api/annotations), read again whenever the window regains focus, so
 // a note a teammate wrote in another session shows on focus or reload; every write invalidates the
 // whole family, so every chart of every range on the page reads its notes again. Writes go to the
-// same routes with JSON bodies; a failure is a NoteWriteError with the route's status, code and
-// field, and for a 409 the note as it is now (`current`).
+// same routes with JSON bodies (`sendJson`, lib/queries/api.ts); a failure is a NoteWriteError with the
+// route's status, code and field, and for a 409 the note as it is now (`current`).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { AnnotationJson } from "@/lib/annotations/limits";
-import { apiQuery, browserApi } from "@/lib/queries/api";
+import { isDataApiError } from "@/lib/data-api/errors";
+import { apiQuery, browserApi, sendJson } from "@/lib/queries/api";
 
 export type NotesRange = { from: string; to: string; tz: string };
 
@@ -33,22 +34,12 @@ export class NoteWriteError extends Error {
 export type NoteFields = { date: string; end_date: string | null; text: string; author: string | null };
 
 async function writeNote(method: "POST" | "PATCH" | "DELETE", url: string, body?: object): Promise<AnnotationJson | null> {
-  let res: Response;
   try {
-    res = await fetch(url, { method, cache: "no-store", ...(body ? { headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) } : {}) });
-  } catch {
-    throw new NoteWriteError(0, "network_error");
+    return await sendJson<AnnotationJson>(method, url, body);
+  } catch (error) {
+    if (!isDataApiError(error)) throw new NoteWriteError(0, "network_error");
+    throw new NoteWriteError(error.status, error.code, error.param, error.extra?.current as AnnotationJson | undefined);
   }
-  if (res.status === 204) return null;
-  let json: unknown;
-  try {
-    json = await res.json();
-  } catch {
-    throw new NoteWriteError(res.status, "unexpected_response");
-  }
-  if (res.ok) return json as AnnotationJson;
-  const { error, current } = (json ?? {}) as { error?: { code?: unknown; param?: unknown }; current?: AnnotationJson };
-  throw new NoteWriteError(res.status, typeof error?.code === "string" ? error.code : "http_error", typeof error?.param === "string" ? error.param : undefined, current);
 }
 
 const noteUrl = (id: string) => `/api/annotations/${encodeURIComponent(id)}`;
@@ -59,7 +50,8 @@ export function useNoteWrites() {
   const onSettled = () => queryClient.invalidateQueries({ queryKey: NOTES_KEY });
   const create = useMutation({ mutationFn: (fields: NoteFields) => writeNote("POST", "/api/annotations", fields), onSettled });
   const update = useMutation({
-    mutationFn: ({ id, updatedAt, fields }: { id: string; updatedAt: string; fields: NoteFields }) => writeNote("PATCH", noteUrl(id), { updated_at: updatedAt, ...fields }),
+    mutationFn: ({ id, updatedAt, fields }: { id: string; updatedAt: string; fields: NoteFields }) =>
+      writeNote("PATCH", noteUrl(id), { updated_at: updatedAt, ...fields }),
     onSettled,
   });
   const remove = useMutation({ mutationFn: (id: string) => writeNote("DELETE", noteUrl(id)), onSettled });

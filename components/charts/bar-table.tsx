@@ -16,7 +16,19 @@ export type BarTableColumn = { id: string; label: ReactNode };
  * The table, scrolled sideways on narrow screens: `caption` is read by screen readers only; `children`
  * are its row groups (`<tbody>`) and its totals (`<tfoot>`). With `sort`, every column's header sorts.
  */
-export function BarTable({ testId, caption, columns, sort, children }: { testId?: string; caption: ReactNode; columns: readonly BarTableColumn[]; sort?: HeaderSort; children: ReactNode }) {
+export function BarTable({
+  testId,
+  caption,
+  columns,
+  sort,
+  children,
+}: {
+  testId?: string;
+  caption: ReactNode;
+  columns: readonly BarTableColumn[];
+  sort?: HeaderSort;
+  children: ReactNode;
+}) {
   return (
     <div className={styles.tableScroll}>
       <table className={styles.barTable} data-testid={testId}>

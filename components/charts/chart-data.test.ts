@@ -20,11 +20,7 @@ describe("toFunnelChartData", () => {
   });
 
   it("leaves the rates that need an unknown count unknown, not NaN or 'start'", () => {
-    const bars = toFunnelChartData([
-      { stage: "visit", count: 1000 },
-      { stage: "engaged" },
-      { stage: "lead", count: 100 },
-    ]);
+    const bars = toFunnelChartData([{ stage: "visit", count: 1000 }, { stage: "engaged" }, { stage: "lead", count: 100 }]);
     expect(bars[1]).toEqual({ stage: "engaged", label: "Engaged", count: undefined, stepRate: undefined, overallRate: undefined });
     expect(bars[2]).toMatchObject({ stepRate: undefined, overallRate: 10 });
     const noFirst = toFunnelChartData([{ stage: "visit" }, { stage: "lead", count: 5 }]);
@@ -143,7 +139,9 @@ describe("visitorsHref", () => {
   it("is the visitor list of a source over a calendar range in a zone, converted ones on request", () => {
     const range = { from: "2026-11-01", to: "2026-11-30", tz: "Europe/Berlin" };
     expect(visitorsHref(range, { source: "perplexity" })).toBe("/visitors?source=perplexity&from=2026-11-01&to=2026-11-30&tz=Europe%2FBerlin");
-    expect(visitorsHref(range, { source: "perplexity", converted: true })).toBe("/visitors?source=perplexity&from=2026-11-01&to=2026-11-30&tz=Europe%2FBerlin&converted=true");
+    expect(visitorsHref(range, { source: "perplexity", converted: true })).toBe(
+      "/visitors?source=perplexity&from=2026-11-01&to=2026-11-30&tz=Europe%2FBerlin&converted=true",
+    );
     expect(visitorsHref({ from: "2026-11-01", to: "2026-11-30" })).toBe("/visitors?from=2026-11-01&to=2026-11-30");
   });
 });

@@ -39,7 +39,11 @@ afterEach(() => {
 });
 
 /** A table's body rows as arrays of cell texts (the row header first). */
-const rowsOf = (table: HTMLElement) => within(table).getAllByRole("row").slice(1).map((tr) => [...tr.children].map((c) => c.textContent));
+const rowsOf = (table: HTMLElement) =>
+  within(table)
+    .getAllByRole("row")
+    .slice(1)
+    .map((tr) => [...tr.children].map((c) => c.textContent));
 
 describe("FunnelTable", () => {
   const stages = toFunnelChartData([
@@ -53,12 +57,11 @@ describe("FunnelTable", () => {
   it("heads the counts with the period, so no stage reads as the date range's figure of the same name", () => {
     renderWithProviders(<FunnelTable bars={stages} windowLabel="last 7 days up to now" window={window} />);
     const table = screen.getByRole("table", { name: "Conversion funnel, last 7 days up to now" });
-    expect(within(table).getAllByRole("columnheader").map((th) => th.querySelector("span")?.textContent ?? th.textContent)).toEqual([
-      "Stage",
-      "Last 7 days up to now",
-      "From previous stage",
-      "From first stage",
-    ]);
+    expect(
+      within(table)
+        .getAllByRole("columnheader")
+        .map((th) => th.querySelector("span")?.textContent ?? th.textContent),
+    ).toEqual(["Stage", "Last 7 days up to now", "From previous stage", "From first stage"]);
     expect(rowsOf(table)).toEqual([
       ["Visitors", "1,000", "—", "100.0%"],
       ["Engaged (2+ pages)", "400", "40.0%", "40.0%"],
@@ -93,7 +96,11 @@ describe("FunnelTable", () => {
 });
 
 describe("ConversionBySourceTable", () => {
-  const figures = (visitors: number, conversions: number) => ({ visitors, conversions, conversion_rate: visitors ? Math.round((conversions * 1000) / visitors) / 10 : null });
+  const figures = (visitors: number, conversions: number) => ({
+    visitors,
+    conversions,
+    conversion_rate: visitors ? Math.round((conversions * 1000) / visitors) / 10 : null,
+  });
   const rows = [
     { source: "organic" as const, ...figures(500, 10), previous: figures(400, 8) },
     { source: "chatgpt" as const, ...figures(120, 12), previous: figures(100, 5) },
@@ -140,11 +147,15 @@ describe("TrendFigure", () => {
 
   it("says the drawn metric in words, against the previous period, and switches metric by button", async () => {
     const { user } = render();
-    expect(screen.getByTestId("trend-summary").textContent).toBe("Visitors per day, 1 Nov – 2 Nov 2026: 400 in total against 400 in 30 Oct – 31 Oct 2026; most on 2 Nov (300).");
+    expect(screen.getByTestId("trend-summary").textContent).toBe(
+      "Visitors per day, 1 Nov – 2 Nov 2026: 400 in total against 400 in 30 Oct – 31 Oct 2026; most on 2 Nov (300).",
+    );
     expect(screen.getByRole("button", { name: "Visitors" }).getAttribute("aria-pressed")).toBe("true");
     await user.click(screen.getByRole("button", { name: "AI visitors" }));
     expect(screen.getByRole("button", { name: "AI visitors" }).getAttribute("aria-pressed")).toBe("true");
-    expect(screen.getByTestId("trend-summary").textContent).toBe("AI visitors per day, 1 Nov – 2 Nov 2026: 120 in total against 40 in 30 Oct – 31 Oct 2026; most on 2 Nov (90).");
+    expect(screen.getByTestId("trend-summary").textContent).toBe(
+      "AI visitors per day, 1 Nov – 2 Nov 2026: 120 in total against 40 in 30 Oct – 31 Oct 2026; most on 2 Nov (90).",
+    );
     // The legend names both windows, the previous period's as such.
     expect(screen.getByRole("list", { name: "Legend" }).textContent).toContain("Previous period, 30 Oct – 31 Oct 2026");
     expect(screen.queryByTestId("trend-in-progress")).toBeNull();

@@ -99,7 +99,14 @@ export function TrendFigure({
   const metricLabel = TREND_METRICS.find((m) => m.key === metric)!.label;
   const unit = data.bucket === "week" ? "week" : "day";
   const points = trendSeries(data, metric);
-  const buckets = useMemo(() => bucketsOf(data.rows.map((r) => ({ key: r.label, date: dayOfInstant(r.start, data.tz) })), data.to), [data]);
+  const buckets = useMemo(
+    () =>
+      bucketsOf(
+        data.rows.map((r) => ({ key: r.label, date: dayOfInstant(r.start, data.tz) })),
+        data.to,
+      ),
+    [data],
+  );
   const peak = points.reduce<TrendSeriesPoint | undefined>((best, p) => (best === undefined || p.current > best.current ? p : best), undefined);
   const totals = data.totals;
   const inProgress = data.rows.find((r) => r.inProgress);
@@ -129,7 +136,8 @@ export function TrendFigure({
         </ul>
       </div>
       <p className="visually-hidden" data-testid="trend-summary" aria-live="polite">
-        {metricLabel} per {unit}, {windowLabel}: {formatNumber(totals.current[metric])} in total against {formatNumber(totals.previous[metric])} in {previousLabel}
+        {metricLabel} per {unit}, {windowLabel}: {formatNumber(totals.current[metric])} in total against {formatNumber(totals.previous[metric])} in{" "}
+        {previousLabel}
         {peak ? `; most on ${peak.label} (${formatNumber(peak.current)})` : ""}
         {inProgress ? `; ${inProgress.label} is still counting` : ""}.
       </p>

@@ -161,7 +161,9 @@ export function rankHistory(history: Pick<RankingHistory, "from" | "to" | "tz" |
   // Entrants by their latest rank (ours first on a tie), those missing from the latest at the end.
   const latest = [...byDay.values()].at(-1);
   const latestRank = (name: string) => latest?.entries.find((e) => e.name === name)?.rank ?? Number.POSITIVE_INFINITY;
-  const entrants = [...known.values()].sort((a, b) => latestRank(a.name) - latestRank(b.name) || Number(b.isWorkspace) - Number(a.isWorkspace) || a.name.localeCompare(b.name));
+  const entrants = [...known.values()].sort(
+    (a, b) => latestRank(a.name) - latestRank(b.name) || Number(b.isWorkspace) - Number(a.isWorkspace) || a.name.localeCompare(b.name),
+  );
 
   // One group per pair of consecutive snapshots; the newest group first, each in the entrants' order.
   const groups: Passing[][] = [];

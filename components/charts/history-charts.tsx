@@ -19,13 +19,21 @@ import { HISTORY_CHART_HEIGHT, SCORE_COLORS, SCORE_SERIES, type RankDay, type Ra
 const dayTick = (date: string) => formatDay(date, false);
 
 /** With few days each point gets a dot, so a lone day between two gaps still shows. */
-const dotsFor = (days: readonly { at: string | null }[], total: number) => total <= 45 || days.some((d, i) => d.at !== null && days[i - 1]?.at == null && days[i + 1]?.at == null);
+const dotsFor = (days: readonly { at: string | null }[], total: number) =>
+  total <= 45 || days.some((d, i) => d.at !== null && days[i - 1]?.at == null && days[i + 1]?.at == null);
 
 export function ScoreHistoryChart({ days, notes }: { days: ScoreDay[]; notes?: ChartNotesView }) {
   const dots = dotsFor(days, days.length);
   return (
     <div className="chart" aria-hidden="true" data-testid="score-history-chart">
-      <LineChart responsive style={{ width: "100%", height: HISTORY_CHART_HEIGHT }} data={days} margin={{ top: 8, right: 12, bottom: 0, left: 0 }} accessibilityLayer={false} onClick={pickDayHandler(notes)}>
+      <LineChart
+        responsive
+        style={{ width: "100%", height: HISTORY_CHART_HEIGHT }}
+        data={days}
+        margin={{ top: 8, right: 12, bottom: 0, left: 0 }}
+        accessibilityLayer={false}
+        onClick={pickDayHandler(notes)}
+      >
         <CartesianGrid vertical={false} />
         <XAxis dataKey="date" tickFormatter={dayTick} tickLine={false} axisLine={false} minTickGap={16} />
         <YAxis domain={[0, 100]} ticks={[0, 25, 50, 75, 100]} tickLine={false} axisLine={false} width={36} />
@@ -61,7 +69,14 @@ export function RankHistoryChart({ days, lines, rankCount, notes }: { days: Rank
   const ordered = [...lines].sort((a, b) => Number(a.isWorkspace) - Number(b.isWorkspace));
   return (
     <div className="chart" aria-hidden="true" data-testid="rank-history-chart">
-      <LineChart responsive style={{ width: "100%", height: HISTORY_CHART_HEIGHT }} data={days} margin={{ top: 12, right: 12, bottom: 0, left: 0 }} accessibilityLayer={false} onClick={pickDayHandler(notes)}>
+      <LineChart
+        responsive
+        style={{ width: "100%", height: HISTORY_CHART_HEIGHT }}
+        data={days}
+        margin={{ top: 12, right: 12, bottom: 0, left: 0 }}
+        accessibilityLayer={false}
+        onClick={pickDayHandler(notes)}
+      >
         <CartesianGrid vertical={false} />
         <XAxis dataKey="date" tickFormatter={dayTick} tickLine={false} axisLine={false} minTickGap={16} />
         <YAxis reversed domain={[1, Math.max(1, rankCount)]} ticks={ticks} interval={0} allowDecimals={false} tickLine={false} axisLine={false} width={28} />

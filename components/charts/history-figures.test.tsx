@@ -23,7 +23,11 @@ afterEach(() => {
   delete (globalThis as { IntersectionObserver?: unknown }).IntersectionObserver;
 });
 
-const rowsOf = (table: HTMLElement) => within(table).getAllByRole("row").slice(1).map((tr) => [...tr.children].map((c) => c.textContent));
+const rowsOf = (table: HTMLElement) =>
+  within(table)
+    .getAllByRole("row")
+    .slice(1)
+    .map((tr) => [...tr.children].map((c) => c.textContent));
 
 const snap = (date: string, score: number, parts: [number, number, number, number]) => ({
   at: `${date}T00:00:00.000Z`,
@@ -83,7 +87,11 @@ describe("the score over time", () => {
   });
 
   it("puts a snapshot on its day in the range's zone, the day's last one when there are two", () => {
-    const days = scoreDays({ ...scoreHistory, tz: "America/New_York", data: [snap("2026-11-02", 52, [1, 1, 1, 1]), { ...snap("2026-11-02", 53, [1, 1, 1, 1]), at: "2026-11-02T04:00:00.000Z" }] });
+    const days = scoreDays({
+      ...scoreHistory,
+      tz: "America/New_York",
+      data: [snap("2026-11-02", 52, [1, 1, 1, 1]), { ...snap("2026-11-02", 53, [1, 1, 1, 1]), at: "2026-11-02T04:00:00.000Z" }],
+    });
     // Midnight UTC of 2 November is the evening of 1 November in New York; 04:00 UTC too (EST, UTC-5).
     expect(days.filter((d) => d.score !== null).map((d) => [d.date, d.score])).toEqual([["2026-11-01", 53]]);
   });
@@ -132,7 +140,11 @@ describe("where history begins", () => {
     expect(screen.getByTestId("history-since").textContent).toMatch(/^History since 3 Oct 2026: the dashboard keeps the score/);
     expect(screen.queryByTestId("demo-history")).toBeNull();
     unmount();
-    renderWithProviders(<HistoryBegins history={{ since: "2026-08-22T00:00:00.000Z", demo: { from: "2026-08-22T00:00:00.000Z", to: "2026-11-19T00:00:00.000Z", days: 90 }, tz: "UTC" }} />);
+    renderWithProviders(
+      <HistoryBegins
+        history={{ since: "2026-08-22T00:00:00.000Z", demo: { from: "2026-08-22T00:00:00.000Z", to: "2026-11-19T00:00:00.000Z", days: 90 }, tz: "UTC" }}
+      />,
+    );
     expect(screen.getByTestId("demo-history").textContent).toBe("Demo history");
     expect(screen.getByTestId("history-since").textContent).toContain("22 Aug 2026 to 19 Nov 2026: the sandbox's own past");
   });
@@ -143,7 +155,11 @@ describe("the rank over time", () => {
     const data = rankHistory(rankingHistory);
     expect(data.entrants.map((e) => e.name)).toEqual(["Us", "Acme", "Crane", "Bolt"]);
     expect(data.rankCount).toBe(4);
-    expect(data.passings.map(passingText)).toEqual(["We passed Acme between 2 Nov 2026 and 5 Nov 2026", "We passed Bolt between 2 Nov 2026 and 5 Nov 2026", "Bolt passed us on 2 Nov 2026"]);
+    expect(data.passings.map(passingText)).toEqual([
+      "We passed Acme between 2 Nov 2026 and 5 Nov 2026",
+      "We passed Bolt between 2 Nov 2026 and 5 Nov 2026",
+      "Bolt passed us on 2 Nov 2026",
+    ]);
     // Crane passing Bolt does not involve us: the chart and the table show it, the list does not.
     // Every competitor has a line of its own (not only those in a passing with us), in the legend's order.
     expect(rankLines(data.entrants).map((l) => [l.name, l.color, l.dash])).toEqual([
@@ -171,7 +187,11 @@ describe("the rank over time", () => {
   it("draws its table with every day and every entrant's rank, gaps said as such, and the passings list", () => {
     renderWithProviders(<RankHistoryFigure history={rankingHistory} />);
     const table = screen.getByTestId("rank-history-table");
-    expect(within(table).getAllByRole("columnheader").map((th) => th.textContent)).toEqual(["Day", "Us (us)", "Acme", "Crane", "Bolt"]);
+    expect(
+      within(table)
+        .getAllByRole("columnheader")
+        .map((th) => th.textContent),
+    ).toEqual(["Day", "Us (us)", "Acme", "Crane", "Bolt"]);
     expect(rowsOf(table)).toEqual([
       ["1 Nov", "#2", "#1", "#4", "#3"],
       ["2 Nov", "#3", "#1", "#4", "#2"],
@@ -180,13 +200,17 @@ describe("the rank over time", () => {
       ["5 Nov", "#1", "#2", "#4", "#3"],
       ["6 Nov", "#1", "#2", "#3", "#4"],
     ]);
-    expect(within(screen.getByTestId("passings")).getAllByRole("listitem").map((li) => li.textContent)).toEqual([
-      "We passed Acme between 2 Nov 2026 and 5 Nov 2026",
-      "We passed Bolt between 2 Nov 2026 and 5 Nov 2026",
-      "Bolt passed us on 2 Nov 2026",
-    ]);
+    expect(
+      within(screen.getByTestId("passings"))
+        .getAllByRole("listitem")
+        .map((li) => li.textContent),
+    ).toEqual(["We passed Acme between 2 Nov 2026 and 5 Nov 2026", "We passed Bolt between 2 Nov 2026 and 5 Nov 2026", "Bolt passed us on 2 Nov 2026"]);
     // The legend names every entrant, each competitor by name, ours marked: no "other competitors" line.
-    expect(within(screen.getByTestId("rank-legend")).getAllByRole("listitem").map((li) => li.textContent?.trim())).toEqual(["Us (us)", "Acme", "Crane", "Bolt"]);
+    expect(
+      within(screen.getByTestId("rank-legend"))
+        .getAllByRole("listitem")
+        .map((li) => li.textContent?.trim()),
+    ).toEqual(["Us (us)", "Acme", "Crane", "Bolt"]);
     expect(screen.queryByText(/other competitor/)).toBeNull();
   });
 

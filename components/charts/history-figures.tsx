@@ -38,8 +38,8 @@ export function HistoryBegins({ history }: { history: Since }) {
         <>No history yet: the dashboard keeps the score and the ranking from the first day they are read, one snapshot for each day they are read after that.</>
       ) : (
         <>
-          <strong>History since {formatDate(since, tz)}</strong>: the dashboard keeps the score and the ranking from the first day they were read, one snapshot for each day
-          they are read; days nobody opened are gaps.
+          <strong>History since {formatDate(since, tz)}</strong>: the dashboard keeps the score and the ranking from the first day they were read, one snapshot
+          for each day they are read; days nobody opened are gaps.
         </>
       )}
       {demo && (
@@ -62,8 +62,8 @@ function NoHistory({ history, what }: { history: Since & { from: string; to: str
       <div className="state" data-testid="history-empty">
         <p className="state-title">No history yet</p>
         <p className="muted small">
-          This is the first time the dashboard reads {what} for this workspace. It keeps what it reads from today on, one snapshot a day while someone opens it, so
-          this chart starts filling tomorrow.
+          This is the first time the dashboard reads {what} for this workspace. It keeps what it reads from today on, one snapshot a day while someone opens it,
+          so this chart starts filling tomorrow.
         </p>
       </div>
     );
@@ -81,8 +81,8 @@ function FirstSnapshot({ history }: { history: Since & { data: readonly { at: st
   if (history.data.length !== 1 || history.since !== history.data[0]!.at) return null;
   return (
     <p className="notice small" data-testid="history-first">
-      This is the first snapshot the dashboard has of this workspace ({formatDate(history.since, history.tz)}). It keeps one for each day the score is read, so a
-      line begins with the next one.
+      This is the first snapshot the dashboard has of this workspace ({formatDate(history.since, history.tz)}). It keeps one for each day the score is read, so
+      a line begins with the next one.
     </p>
   );
 }
@@ -98,7 +98,9 @@ const LineMark = ({ color, thick, dash }: { color: string; thick?: boolean; dash
 
 /** "12 of 30 days have a snapshot", said once per chart. */
 const coverageText = (seen: number, total: number) =>
-  seen === total ? `Every day of the range has a snapshot (${formatCount(total, "day")}).` : `${formatNumber(seen)} of ${formatCount(total, "day")} have a snapshot; the others are gaps.`;
+  seen === total
+    ? `Every day of the range has a snapshot (${formatCount(total, "day")}).`
+    : `${formatNumber(seen)} of ${formatCount(total, "day")} have a snapshot; the others are gaps.`;
 
 export function ScoreHistoryFigure({ history }: { history: ScoreHistory }) {
   if (history.data.length === 0) return <NoHistory history={history} what="the score" />;
@@ -122,7 +124,11 @@ export function ScoreHistoryFigure({ history }: { history: ScoreHistory }) {
               {c.change !== null && (
                 <>
                   {" "}
-                  → {formatNumber(c.last)} (<span aria-label={formatChange(c.change, "points").label} data-testid="score-change-value">{formatChange(c.change, "points").text}</span>)
+                  → {formatNumber(c.last)} (
+                  <span aria-label={formatChange(c.change, "points").label} data-testid="score-change-value">
+                    {formatChange(c.change, "points").text}
+                  </span>
+                  )
                 </>
               )}
             </span>
@@ -131,7 +137,14 @@ export function ScoreHistoryFigure({ history }: { history: ScoreHistory }) {
       </ul>
       <FirstSnapshot history={history} />
       <p className="small muted">{coverageText(seen, days.length)}</p>
-      <ChartNotes range={{ from: history.from, to: history.to, tz: history.tz }} buckets={bucketsOf(days.map((d) => ({ key: d.date, date: d.date })), history.to)} subject="the score">
+      <ChartNotes
+        range={{ from: history.from, to: history.to, tz: history.tz }}
+        buckets={bucketsOf(
+          days.map((d) => ({ key: d.date, date: d.date })),
+          history.to,
+        )}
+        subject="the score"
+      >
         {(notes) => (
           <WhenNearViewport height={HISTORY_CHART_HEIGHT}>
             <ScoreHistoryChart days={days} notes={notes} />
@@ -180,7 +193,9 @@ export function RankHistoryFigure({ history }: { history: RankingHistory }) {
     return (
       <div className="state" data-testid="history-empty">
         <p className="state-title">No competitors tracked yet</p>
-        <p className="muted small">The rankings kept for this range name nobody; once Workspace Analytics ranks competitors, their ranks and ours show here day by day.</p>
+        <p className="muted small">
+          The rankings kept for this range name nobody; once Workspace Analytics ranks competitors, their ranks and ours show here day by day.
+        </p>
       </div>
     );
   }
@@ -196,7 +211,14 @@ export function RankHistoryFigure({ history }: { history: RankingHistory }) {
         ))}
       </ul>
       <p className="small muted">Rank 1 is at the top. {coverageText(seen, data.days.length)}</p>
-      <ChartNotes range={{ from: history.from, to: history.to, tz: history.tz }} buckets={bucketsOf(data.days.map((d) => ({ key: d.date, date: d.date })), history.to)} subject="the ranking">
+      <ChartNotes
+        range={{ from: history.from, to: history.to, tz: history.tz }}
+        buckets={bucketsOf(
+          data.days.map((d) => ({ key: d.date, date: d.date })),
+          history.to,
+        )}
+        subject="the ranking"
+      >
         {(notes) => (
           <WhenNearViewport height={HISTORY_CHART_HEIGHT}>
             <RankHistoryChart days={data.days} lines={lines} rankCount={data.rankCount} notes={notes} />

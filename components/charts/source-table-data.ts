@@ -10,7 +10,7 @@ import type { SortColumn } from "@/components/data-table/table-sort";
 import { SOURCE_GROUP_LABELS } from "@/lib/columns/labels";
 import { isAiSource, sourceLabelOf } from "@/lib/data-api/constants";
 import { sortPlatforms } from "@/lib/format/format";
-import type { SourceFigures, SourceRow } from "@/lib/server/insights/sources";
+import type { SourceFigures, SourceRow } from "@/lib/insights/sources";
 import { rateOf } from "./trend-chart-data";
 
 export type SourceGroupId = "ai" | "other";
@@ -27,14 +27,24 @@ export function groupBySource<R extends { source: string }>(rows: readonly R[], 
   const groups: SourceGroup<R>[] = (["ai", "other"] as const).map((id) => ({
     id,
     label: GROUP_LABELS[id],
-    rows: id === "ai" ? sortPlatforms(rows.filter((r) => isAiSource(r.source)), (r) => r.source) : rows.filter((r) => !isAiSource(r.source)).sort(order),
+    rows:
+      id === "ai"
+        ? sortPlatforms(
+            rows.filter((r) => isAiSource(r.source)),
+            (r) => r.source,
+          )
+        : rows.filter((r) => !isAiSource(r.source)).sort(order),
   }));
   return groups.filter((g) => g.rows.length > 0);
 }
 
 /** Rows already in the order to show, split into the AI platforms and the other sources (the AI platforms first); empty groups left out. */
 export function groupInOrder<R extends { source: string }>(rows: readonly R[]): SourceGroup<R>[] {
-  const groups: SourceGroup<R>[] = (["ai", "other"] as const).map((id) => ({ id, label: GROUP_LABELS[id], rows: rows.filter((r) => isAiSource(r.source) === (id === "ai")) }));
+  const groups: SourceGroup<R>[] = (["ai", "other"] as const).map((id) => ({
+    id,
+    label: GROUP_LABELS[id],
+    rows: rows.filter((r) => isAiSource(r.source) === (id === "ai")),
+  }));
   return groups.filter((g) => g.rows.length > 0);
 }
 
@@ -54,7 +64,10 @@ export function sumSources(rows: readonly SourceFigures[]): SourceFigures {
 }
 
 /** A group's or the whole table's totals in both windows: every visitor has one source, so all sources together are the range's visitors. */
-export const sourceTotals = (rows: readonly SourceRow[]): SourceFigures & { previous: SourceFigures } => ({ ...sumSources(rows), previous: sumSources(rows.map((r) => r.previous)) });
+export const sourceTotals = (rows: readonly SourceRow[]): SourceFigures & { previous: SourceFigures } => ({
+  ...sumSources(rows),
+  previous: sumSources(rows.map((r) => r.previous)),
+});
 
 /** A window of the visitor list: a calendar range (`from`/`to` dates and `tz`) or the instants of a rolling period. */
 export type ListWindow = { from: string; to: string; tz?: string };

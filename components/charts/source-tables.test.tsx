@@ -6,11 +6,15 @@ import { screen, within } from "@testing-library/react";
 import type { UrlUpdateEvent } from "nuqs/adapters/testing";
 import { describe, expect, it, vi } from "vitest";
 import { renderWithProviders } from "@/components/test-utils/render";
-import type { SourceFigures, SourceRow } from "@/lib/server/insights/sources";
+import type { SourceFigures, SourceRow } from "@/lib/insights/sources";
 import type { Source } from "@/lib/data-api/constants";
 import { ConversionBySourceTable } from "./source-tables";
 
-const figures = (visitors: number, conversions: number): SourceFigures => ({ visitors, conversions, conversion_rate: visitors === 0 ? null : Math.round((conversions * 1000) / visitors) / 10 });
+const figures = (visitors: number, conversions: number): SourceFigures => ({
+  visitors,
+  conversions,
+  conversion_rate: visitors === 0 ? null : Math.round((conversions * 1000) / visitors) / 10,
+});
 const row = (source: Source, now: [number, number], then: [number, number]): SourceRow => ({ source, ...figures(...now), previous: figures(...then) });
 
 const ROWS: SourceRow[] = [
@@ -25,13 +29,19 @@ const ROWS: SourceRow[] = [
 function renderTable(searchParams = "") {
   const onUrlUpdate = vi.fn<(event: UrlUpdateEvent) => void>();
   const view = renderWithProviders(
-    <ConversionBySourceTable rows={ROWS} windowLabel="1 Nov – 30 Nov 2026" previousLabel="2 Oct – 31 Oct 2026" window={{ from: "2026-11-01", to: "2026-11-30", tz: "UTC" }} />,
+    <ConversionBySourceTable
+      rows={ROWS}
+      windowLabel="1 Nov – 30 Nov 2026"
+      previousLabel="2 Oct – 31 Oct 2026"
+      window={{ from: "2026-11-01", to: "2026-11-30", tz: "UTC" }}
+    />,
     { searchParams, onUrlUpdate },
   );
   return { ...view, lastSort: () => onUrlUpdate.mock.lastCall?.[0].searchParams.get("sort") };
 }
 
-const order = () => screen.getAllByRole("row").flatMap((r) => (r.dataset.testid?.startsWith("source-row-") ? [r.dataset.testid.slice("source-row-".length)] : []));
+const order = () =>
+  screen.getAllByRole("row").flatMap((r) => (r.dataset.testid?.startsWith("source-row-") ? [r.dataset.testid.slice("source-row-".length)] : []));
 
 describe("sorting conversion by source", () => {
   it("opens in the groups' own order (the AI platforms in theirs, then the rest by visitors), no header sorted", () => {
@@ -54,7 +64,12 @@ describe("sorting conversion by source", () => {
   it("a third press of a header goes back to the groups' own order, with no parameter", async () => {
     const onUrlUpdate = vi.fn<(event: UrlUpdateEvent) => void>();
     const { user } = renderWithProviders(
-      <ConversionBySourceTable rows={ROWS} windowLabel="1 Nov – 30 Nov 2026" previousLabel="2 Oct – 31 Oct 2026" window={{ from: "2026-11-01", to: "2026-11-30", tz: "UTC" }} />,
+      <ConversionBySourceTable
+        rows={ROWS}
+        windowLabel="1 Nov – 30 Nov 2026"
+        previousLabel="2 Oct – 31 Oct 2026"
+        window={{ from: "2026-11-01", to: "2026-11-30", tz: "UTC" }}
+      />,
       { searchParams: "?sort=visitors", onUrlUpdate },
     );
     expect(order()).toEqual(["gemini", "claude", "perplexity", "chatgpt", "direct", "organic"]);
@@ -83,7 +98,11 @@ describe("all sources' totals", () => {
   it("open every visitor of the range and the converted ones: the list unfiltered by source", () => {
     renderTable();
     const total = screen.getByTestId("sources-total");
-    expect(within(total).getByRole("link", { name: "1,630 visitors from all sources" }).getAttribute("href")).toBe("/visitors?from=2026-11-01&to=2026-11-30&tz=UTC");
-    expect(within(total).getByRole("link", { name: "55 conversions from all sources" }).getAttribute("href")).toBe("/visitors?from=2026-11-01&to=2026-11-30&tz=UTC&converted=true");
+    expect(within(total).getByRole("link", { name: "1,630 visitors from all sources" }).getAttribute("href")).toBe(
+      "/visitors?from=2026-11-01&to=2026-11-30&tz=UTC",
+    );
+    expect(within(total).getByRole("link", { name: "55 conversions from all sources" }).getAttribute("href")).toBe(
+      "/visitors?from=2026-11-01&to=2026-11-30&tz=UTC&converted=true",
+    );
   });
 });

@@ -10,11 +10,12 @@ import sortStyles from "@/components/data-table/sort.module.css";
 import { useTableSort } from "@/components/data-table/use-table-sort";
 import { ChangeBadge } from "@/components/ui/change-badge";
 import { AI_SOURCE_GROUP } from "@/lib/data-api/constants";
-import type { SourceFigures, SourceRow } from "@/lib/server/insights/sources";
+import type { SourceFigures, SourceRow } from "@/lib/insights/sources";
 import { formatNumber, formatPercent } from "@/lib/format/format";
 import { BarCell, BarGroupHeader, BarTable } from "./bar-table";
 import styles from "./charts.module.css";
 import { groupBySource, groupInOrder, SOURCE_SORT, sourceLabel, sourceTotals, visitorsHref, type ListWindow } from "./source-table-data";
+import { figureTest, judge } from "@/lib/stats/significance";
 
 const COLUMNS = [
   { id: "source", label: "Source" },
@@ -95,11 +96,24 @@ export function ConversionBySourceTable({
                 )}
                 , {formatPercent(total.conversion_rate)}{" "}
               </span>
-              <ChangeBadge current={total.visitors} previous={total.previous.visitors} unit="count" window={previousLabel} compact />
+              <ChangeBadge
+                current={total.visitors}
+                previous={total.previous.visitors}
+                significance={judge(total, "visitors")}
+                unit="count"
+                window={previousLabel}
+                compact
+              />
             </BarGroupHeader>
             {g.rows.map((r) => (
               <tr key={r.source} data-testid={`source-row-${r.source}`}>
-                <BarCell label={sourceLabel(r.source)} group={g.id} share={r.visitors / max} href={visitorsHref(window, { source: r.source })} linkTestId={`source-link-${r.source}`} />
+                <BarCell
+                  label={sourceLabel(r.source)}
+                  group={g.id}
+                  share={r.visitors / max}
+                  href={visitorsHref(window, { source: r.source })}
+                  linkTestId={`source-link-${r.source}`}
+                />
                 <td>
                   <Link
                     className={styles.figure}
@@ -110,7 +124,14 @@ export function ConversionBySourceTable({
                   >
                     {formatNumber(r.visitors)}
                   </Link>
-                  <ChangeBadge current={r.visitors} previous={r.previous.visitors} unit="count" window={previousLabel} compact />
+                  <ChangeBadge
+                    current={r.visitors}
+                    previous={r.previous.visitors}
+                    significance={judge(r, "visitors")}
+                    unit="count"
+                    window={previousLabel}
+                    compact
+                  />
                 </td>
                 <td>
                   <Link
@@ -122,11 +143,25 @@ export function ConversionBySourceTable({
                   >
                     {formatNumber(r.conversions)}
                   </Link>
-                  <ChangeBadge current={r.conversions} previous={r.previous.conversions} unit="count" window={previousLabel} compact />
+                  <ChangeBadge
+                    current={r.conversions}
+                    previous={r.previous.conversions}
+                    significance={judge(r, "conversions")}
+                    unit="count"
+                    window={previousLabel}
+                    compact
+                  />
                 </td>
                 <td>
                   <span className={styles.figure}>{formatPercent(r.conversion_rate)}</span>
-                  <ChangeBadge current={r.conversion_rate} previous={r.previous.conversion_rate} unit="rate" window={previousLabel} compact />
+                  <ChangeBadge
+                    current={r.conversion_rate}
+                    previous={r.previous.conversion_rate}
+                    significance={judge(r, "conversion_rate")}
+                    unit="rate"
+                    window={previousLabel}
+                    compact
+                  />
                 </td>
               </tr>
             ))}
@@ -150,10 +185,23 @@ function TotalCells({ now, then, previousLabel, window }: { now: SourceFigures; 
   return (
     <>
       <td>
-        <Link className={styles.figure} href={visitorsHref(window)} prefetch={false} aria-label={`${formatNumber(now.visitors)} visitors from all sources`} data-testid="visitors-link-all">
+        <Link
+          className={styles.figure}
+          href={visitorsHref(window)}
+          prefetch={false}
+          aria-label={`${formatNumber(now.visitors)} visitors from all sources`}
+          data-testid="visitors-link-all"
+        >
           {formatNumber(now.visitors)}
         </Link>
-        <ChangeBadge current={now.visitors} previous={then.visitors} unit="count" window={previousLabel} compact />
+        <ChangeBadge
+          current={now.visitors}
+          previous={then.visitors}
+          significance={figureTest("visitors", now, then)}
+          unit="count"
+          window={previousLabel}
+          compact
+        />
       </td>
       <td>
         <Link
@@ -165,11 +213,25 @@ function TotalCells({ now, then, previousLabel, window }: { now: SourceFigures; 
         >
           {formatNumber(now.conversions)}
         </Link>
-        <ChangeBadge current={now.conversions} previous={then.conversions} unit="count" window={previousLabel} compact />
+        <ChangeBadge
+          current={now.conversions}
+          previous={then.conversions}
+          significance={figureTest("conversions", now, then)}
+          unit="count"
+          window={previousLabel}
+          compact
+        />
       </td>
       <td>
         <span className={styles.figure}>{formatPercent(now.conversion_rate)}</span>
-        <ChangeBadge current={now.conversion_rate} previous={then.conversion_rate} unit="rate" window={previousLabel} compact />
+        <ChangeBadge
+          current={now.conversion_rate}
+          previous={then.conversion_rate}
+          significance={figureTest("conversion_rate", now, then)}
+          unit="rate"
+          window={previousLabel}
+          compact
+        />
       </td>
     </>
   );

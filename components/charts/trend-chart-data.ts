@@ -8,7 +8,7 @@
 import type { InsightBucket } from "@/lib/data-api/constants";
 import { formatBucket } from "@/lib/format/format";
 import { todayIn } from "@/lib/range/calendar";
-import type { TrendInsight, TrendPoint } from "@/lib/server/insights/trend";
+import type { TrendInsight, TrendPoint } from "@/lib/insights/trend";
 
 export type TrendMetric = "visitors" | "ai_visitors" | "conversions";
 
@@ -41,7 +41,14 @@ export type TrendTotals = TrendFigures & {
   ai_share: number | null;
 };
 
-export type TrendChartData = { bucket: InsightBucket; from: string; to: string; tz: string; rows: TrendRow[]; totals: { current: TrendTotals; previous: TrendTotals } };
+export type TrendChartData = {
+  bucket: InsightBucket;
+  from: string;
+  to: string;
+  tz: string;
+  rows: TrendRow[];
+  totals: { current: TrendTotals; previous: TrendTotals };
+};
 
 /**
  * A point of one metric for the chart: the current bucket's value and the previous period's.
@@ -110,7 +117,14 @@ export function toTrendChartData(trend: Pick<TrendInsight, "bucket" | "from" | "
       ...bucketState(trend, i, nowMs),
     };
   });
-  return { bucket: trend.bucket, from: trend.from, to: trend.to, tz: trend.tz, rows, totals: { current: totalsOf(trend.data), previous: totalsOf(trend.previous) } };
+  return {
+    bucket: trend.bucket,
+    from: trend.from,
+    to: trend.to,
+    tz: trend.tz,
+    rows,
+    totals: { current: totalsOf(trend.data), previous: totalsOf(trend.previous) },
+  };
 }
 
 /** One metric's series for the chart: current and previous value at each bucket. */

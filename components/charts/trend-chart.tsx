@@ -26,7 +26,14 @@ export function TrendChart({
   const dots = points.length <= 14;
   return (
     <div className="chart" aria-hidden="true" data-testid="trend-chart">
-      <LineChart responsive style={{ width: "100%", height: TREND_CHART_HEIGHT }} data={points} margin={{ top: 8, right: 12, bottom: 0, left: 0 }} accessibilityLayer={false} onClick={pickDayHandler(notes)}>
+      <LineChart
+        responsive
+        style={{ width: "100%", height: TREND_CHART_HEIGHT }}
+        data={points}
+        margin={{ top: 8, right: 12, bottom: 0, left: 0 }}
+        accessibilityLayer={false}
+        onClick={pickDayHandler(notes)}
+      >
         <CartesianGrid vertical={false} />
         <XAxis dataKey="label" tickLine={false} axisLine={false} minTickGap={16} />
         <YAxis tickFormatter={(v: number) => formatCompact(v)} tickLine={false} axisLine={false} width={44} allowDecimals={false} />
@@ -50,7 +57,15 @@ export function TrendChart({
           dot={false}
           isAnimationActive={false}
         />
-        <Line dataKey="complete" name={metricLabel} className="trend-current" stroke="var(--color-accent)" strokeWidth={2.25} dot={dots} isAnimationActive={false} />
+        <Line
+          dataKey="complete"
+          name={metricLabel}
+          className="trend-current"
+          stroke="var(--color-accent)"
+          strokeWidth={2.25}
+          dot={dots}
+          isAnimationActive={false}
+        />
         <Line
           dataKey="soFar"
           name={`${metricLabel} so far`}

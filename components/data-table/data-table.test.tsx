@@ -37,7 +37,15 @@ const visitors: Visitor[] = [
 function renderVisitors(rows: Visitor[] = visitors, extra: Partial<Parameters<typeof DataTable<Visitor>>[0]> = {}, searchParams = "") {
   return renderWithProviders(
     <ViewerTimeZoneProvider tz="Europe/Berlin">
-      <DataTable rows={rows} columns={VISITOR_TABLE_COLUMNS} caption="Visitors" rowKey={visitorRowKey} testId="visitors-table" rowTestId="visitor-row" {...extra} />
+      <DataTable
+        rows={rows}
+        columns={VISITOR_TABLE_COLUMNS}
+        caption="Visitors"
+        rowKey={visitorRowKey}
+        testId="visitors-table"
+        rowTestId="visitor-row"
+        {...extra}
+      />
     </ViewerTimeZoneProvider>,
     { searchParams },
   );
@@ -142,7 +150,11 @@ describe("DataTable: the card layout", () => {
       ["City, Country", "Bologna, IT"],
     ]);
     const odd = cards[1]!;
-    expect(within(odd).getAllByTestId("unknown-value").map((b) => b.textContent)).toEqual(["bing", "newsletter"]);
+    expect(
+      within(odd)
+        .getAllByTestId("unknown-value")
+        .map((b) => b.textContent),
+    ).toEqual(["bing", "newsletter"]);
     expect(odd.querySelector('[data-column="email"] dd')!.textContent).toBe("—");
   });
 });
@@ -170,10 +182,22 @@ describe("DataTable: the ranking", () => {
 
   it("marks the workspace's own row as current in the table and in the cards, bars against the top score", () => {
     renderWithProviders(
-      <DataTable rows={ranking} columns={RANKING_TABLE_COLUMNS} caption="Competitor ranking" rowKey={rankingRowKey} isCurrent={isWorkspaceRow} testId="ranking-table" rowTestId="ranking-row" />,
+      <DataTable
+        rows={ranking}
+        columns={RANKING_TABLE_COLUMNS}
+        caption="Competitor ranking"
+        rowKey={rankingRowKey}
+        isCurrent={isWorkspaceRow}
+        testId="ranking-table"
+        rowTestId="ranking-row"
+      />,
     );
     const table = screen.getByRole("table", { name: "Competitor ranking" });
-    expect(within(table).getAllByRole("columnheader").map((th) => th.textContent)).toEqual(["Rank", "Name", "AI Positioning Score", "Score change"]);
+    expect(
+      within(table)
+        .getAllByRole("columnheader")
+        .map((th) => th.textContent),
+    ).toEqual(["Rank", "Name", "AI Positioning Score", "Score change"]);
     const rows = screen.getAllByTestId("ranking-row");
     expect(rows.map((r) => r.getAttribute("aria-current"))).toEqual([null, "true", null]);
     expect(rows[1]!.className).toContain("highlight");
@@ -201,14 +225,28 @@ describe("DataTable: sortable (the competitors named with us)", () => {
   function renderCompetitors(searchParams = "") {
     const onUrlUpdate = vi.fn<(event: UrlUpdateEvent) => void>();
     const view = renderWithProviders(
-      <DataTable rows={competitors} columns={COMPETITOR_TABLE_COLUMNS} caption="Competitors" rowKey={competitorRowKey} testId="competitors-table" rowTestId="competitor-row" sort={COMPETITOR_TABLE_SORT} />,
+      <DataTable
+        rows={competitors}
+        columns={COMPETITOR_TABLE_COLUMNS}
+        caption="Competitors"
+        rowKey={competitorRowKey}
+        testId="competitors-table"
+        rowTestId="competitor-row"
+        sort={COMPETITOR_TABLE_SORT}
+      />,
       { searchParams, onUrlUpdate },
     );
     return { ...view, lastSort: () => onUrlUpdate.mock.lastCall?.[0].searchParams.get("competitor_sort") };
   }
 
-  const tableOrder = () => within(screen.getByTestId("competitors-table")).getAllByTestId("competitor-row").map((r) => within(r).getByRole("rowheader").textContent);
-  const cardOrder = () => within(screen.getByTestId("competitors-table-cards")).getAllByTestId("competitor-row-card").map((c) => c.querySelector("p")!.textContent);
+  const tableOrder = () =>
+    within(screen.getByTestId("competitors-table"))
+      .getAllByTestId("competitor-row")
+      .map((r) => within(r).getByRole("rowheader").textContent);
+  const cardOrder = () =>
+    within(screen.getByTestId("competitors-table-cards"))
+      .getAllByTestId("competitor-row-card")
+      .map((c) => c.querySelector("p")!.textContent);
 
   it("opens most mentioned first, said on the header; every column's header is a button", () => {
     renderCompetitors();
@@ -234,7 +272,11 @@ describe("DataTable: sortable (the competitors named with us)", () => {
     const { user, lastSort } = renderCompetitors();
     const menu = within(screen.getByTestId("competitors-table").parentElement!.parentElement!).getByRole("combobox", { name: "Sort by" });
     expect((menu as HTMLSelectElement).value).toBe("-mentions");
-    expect(within(menu).getAllByRole("option").map((o) => o.textContent)).toContain("Competitor, A to Z");
+    expect(
+      within(menu)
+        .getAllByRole("option")
+        .map((o) => o.textContent),
+    ).toContain("Competitor, A to Z");
     await user.selectOptions(menu, "Competitor, A to Z");
     expect(lastSort()).toBe("name");
     expect(cardOrder()).toEqual(["Acme Analytics", "Beacon", "Lumen Metrics"]);

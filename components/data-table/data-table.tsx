@@ -152,7 +152,13 @@ function DataTableView<Row>({
                 {tableRows.map((row) => {
                   const current = isCurrent?.(row.original) ?? false;
                   return (
-                    <tr key={row.id} className={current ? "highlight" : undefined} aria-current={current ? "true" : undefined} data-testid={rowTestId} data-key={row.id}>
+                    <tr
+                      key={row.id}
+                      className={current ? "highlight" : undefined}
+                      aria-current={current ? "true" : undefined}
+                      data-testid={rowTestId}
+                      data-key={row.id}
+                    >
                       {row.getVisibleCells().map((cell) => {
                         const column = columnOf(cell.column.id);
                         const content = (

@@ -14,7 +14,12 @@ export type HeaderSort = Pick<TableSort<unknown>, "ariaSort" | "toggle">;
 const ARROW = { ascending: "↑", descending: "↓" } as const;
 
 /** A column header that sorts its table: `<th aria-sort>` (any other attributes of the header passed on) around a button. */
-export function SortHeader({ sort, id, children, ...th }: { sort: HeaderSort; id: string; children: ReactNode } & Omit<ComponentProps<"th">, "children" | "scope" | "aria-sort">) {
+export function SortHeader({
+  sort,
+  id,
+  children,
+  ...th
+}: { sort: HeaderSort; id: string; children: ReactNode } & Omit<ComponentProps<"th">, "children" | "scope" | "aria-sort">) {
   return (
     <th scope="col" data-column={id} {...th} aria-sort={sort.ariaSort(id)}>
       <SortButton sort={sort} id={id}>
@@ -46,7 +51,19 @@ export const orderWords = (label: string, kind: SortKind, desc: boolean): string
  * `labels`, each way round, and the table's own order (`ownOrder`, "Platform order") when it has no
  * sorted column of its own.
  */
-export function SortMenu<R>({ sort, labels, ownOrder, className, testId }: { sort: TableSort<R>; labels: Record<string, string>; ownOrder?: string; className?: string; testId?: string }) {
+export function SortMenu<R>({
+  sort,
+  labels,
+  ownOrder,
+  className,
+  testId,
+}: {
+  sort: TableSort<R>;
+  labels: Record<string, string>;
+  ownOrder?: string;
+  className?: string;
+  testId?: string;
+}) {
   const choices = sort.columns.filter((c) => labels[c.id] !== undefined);
   const firstDesc = (kind: SortKind) => kind === "number";
   return (

@@ -24,7 +24,10 @@ export type TableSort<R> = {
 };
 
 /** `columns` and `defaultSort` are a table's declarations: module constants, so the sorted rows are worked out again only when the rows or the URL change. */
-export function useTableSort<R>(rows: readonly R[], { param, columns, defaultSort = null }: { param: string; columns: readonly SortColumn<R>[]; defaultSort?: Sort | null }): TableSort<R> {
+export function useTableSort<R>(
+  rows: readonly R[],
+  { param, columns, defaultSort = null }: { param: string; columns: readonly SortColumn<R>[]; defaultSort?: Sort | null },
+): TableSort<R> {
   const [value, setValue] = useQueryState(param, parseAsString.withOptions({ history: "replace", scroll: false }));
   const sort = useMemo(() => parseSort(value, columns) ?? defaultSort, [value, columns, defaultSort]);
   const sorted = useMemo(() => sortRows(rows, columns, sort), [rows, columns, sort]);

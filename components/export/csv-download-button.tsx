@@ -23,10 +23,11 @@ export type CsvDownloadButtonProps = {
 
 /** `traffic_30d` -> `traffic_30d_2026-11-22.csv` (the day in `tz`, UTC without one); only file-name-safe characters are kept. */
 export function csvDownloadName(filename: string, now: Date = new Date(), variant = "", tz?: string): string {
-  const base = filename
-    .replace(/\.csv$/i, "")
-    .replace(/[^A-Za-z0-9_.-]+/g, "-")
-    .replace(/^[-.]+|[-.]+$/g, "") || "table";
+  const base =
+    filename
+      .replace(/\.csv$/i, "")
+      .replace(/[^A-Za-z0-9_.-]+/g, "-")
+      .replace(/^[-.]+|[-.]+$/g, "") || "table";
   const suffix = variant ? `_${variant}` : "";
   return /\d{4}-\d{2}-\d{2}$/.test(base) ? `${base}${suffix}.csv` : `${base}_${dayIn(now, tz)}${suffix}.csv`;
 }

@@ -9,7 +9,16 @@ import { useId, useState } from "react";
 import { useAppRange } from "@/components/range/use-app-range";
 import { formatCount } from "@/lib/format/format";
 import { EXPORTS_KEY } from "@/lib/queries/exports";
-import { browserLocale, EXPORT_FORMAT_OPTIONS, exportUrl, isExportFormat, newExportId, type ExportFilters, type ExportFormat, type ExportResource } from "./export-query";
+import {
+  browserLocale,
+  EXPORT_FORMAT_OPTIONS,
+  exportUrl,
+  isExportFormat,
+  newExportId,
+  type ExportFilters,
+  type ExportFormat,
+  type ExportResource,
+} from "./export-query";
 import { addStartedExport } from "./started-exports";
 import styles from "./export.module.css";
 

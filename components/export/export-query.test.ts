@@ -13,7 +13,9 @@ describe("exportUrl", () => {
     expect(exportUrl("visitors", { source: "perplexity", tz: "UTC", locale: "en" }, "csv-excel", "exp_1", viewer)).toBe(
       "/api/export/visitors?source=perplexity&format=csv-excel&id=exp_1&tz=Europe%2FBerlin&locale=de-DE",
     );
-    expect(exportUrl("visitors", { source: "perplexity" }, "json", "exp_1", viewer)).toBe("/api/export/visitors?source=perplexity&format=json&id=exp_1&tz=Europe%2FBerlin");
+    expect(exportUrl("visitors", { source: "perplexity" }, "json", "exp_1", viewer)).toBe(
+      "/api/export/visitors?source=perplexity&format=json&id=exp_1&tz=Europe%2FBerlin",
+    );
   });
 
   it("encodes values", () => {

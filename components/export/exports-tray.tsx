@@ -150,7 +150,8 @@ function useSaidOnce(data: readonly ExportStatus[] | undefined, startedHere: rea
   const shown = useRef<{ pathname: string; ids: Set<string> }>({ pathname, ids: new Set() });
   // The old news of this page load, fixed at its first answer (read while rendering, so they are never drawn).
   const [oldNews, setOldNews] = useState<ReadonlySet<string> | null>(null);
-  const atFirstAnswer = data && oldNews === null ? new Set(data.filter((s) => isFinished(s) && !startedHere.some((e) => e.id === s.id)).map((s) => s.id)) : null;
+  const atFirstAnswer =
+    data && oldNews === null ? new Set(data.filter((s) => isFinished(s) && !startedHere.some((e) => e.id === s.id)).map((s) => s.id)) : null;
   if (atFirstAnswer) setOldNews(atFirstAnswer);
   useEffect(() => {
     if (!data || oldNews === null) return;
@@ -313,7 +314,17 @@ function StartingItem({ item, onDismiss }: { item: Extract<Item, { kind: "starti
   );
 }
 
-function ExportItem({ status: s, sinceAnswer, onCancel, onDismiss }: { status: ExportStatus; sinceAnswer: number; onCancel: () => Promise<void>; onDismiss: () => void }) {
+function ExportItem({
+  status: s,
+  sinceAnswer,
+  onCancel,
+  onDismiss,
+}: {
+  status: ExportStatus;
+  sinceAnswer: number;
+  onCancel: () => Promise<void>;
+  onDismiss: () => void;
+}) {
   const [cancelling, setCancelling] = useState(false);
   const dismissRef = useRef<HTMLButtonElement>(null);
   const running = isRunning(s);
@@ -363,7 +374,8 @@ function ExportItem({ status: s, sinceAnswer, onCancel, onDismiss }: { status: E
   }
 
   const parts = [rows];
-  if (s.state === "waiting" && s.wait_seconds !== undefined) parts.push(`waiting ${formatDuration(Math.max(1, s.wait_seconds - sinceAnswer))} for the rate limit`);
+  if (s.state === "waiting" && s.wait_seconds !== undefined)
+    parts.push(`waiting ${formatDuration(Math.max(1, s.wait_seconds - sinceAnswer))} for the rate limit`);
   if (s.seconds_left !== undefined) {
     const left = s.seconds_left - sinceAnswer;
     parts.push(left >= 1 ? `about ${formatDuration(left)} left` : "finishing");

@@ -35,7 +35,9 @@ describe("SelectField", () => {
   });
 
   it("shows an invalid value from the URL as chosen, marked invalid, with the error on the field", () => {
-    renderWithProviders(<SelectField name="source" label="Source" value="myspace" onChange={() => {}} groups={sourceGroups} error="source must be one of chatgpt, organic" />);
+    renderWithProviders(
+      <SelectField name="source" label="Source" value="myspace" onChange={() => {}} groups={sourceGroups} error="source must be one of chatgpt, organic" />,
+    );
     const select = screen.getByRole<HTMLSelectElement>("combobox", { name: "Source" });
     expect(select.value).toBe("myspace");
     expect(screen.getByRole("option", { name: "myspace (invalid)" })).toBeTruthy();
@@ -87,7 +89,14 @@ describe("DateField", () => {
 
   it("marks an invalid date from the URL and names the message, without the hint", () => {
     renderWithProviders(
-      <DateField name="to" label="First seen to" value="2026-13-45T00:00:00Z" onChange={() => {}} error="to must be an ISO 8601 date" hint={<span>hint</span>} />,
+      <DateField
+        name="to"
+        label="First seen to"
+        value="2026-13-45T00:00:00Z"
+        onChange={() => {}}
+        error="to must be an ISO 8601 date"
+        hint={<span>hint</span>}
+      />,
     );
     const input = screen.getByRole("textbox", { name: "First seen to" });
     expect(input.getAttribute("aria-invalid")).toBe("true");
@@ -113,7 +122,9 @@ describe("SuggestField", () => {
   it("reads how its value is matched (a note) with its help; cleared, it applies nothing", async () => {
     const onChange = vi.fn();
     const note = "However it is written: capitals and spaces around it do not count.";
-    const { user } = renderWithProviders(<SuggestField name="query" label="Question" value="Best tool?" suggestions={["Best tool?"]} onChange={onChange} note={note} />);
+    const { user } = renderWithProviders(
+      <SuggestField name="query" label="Question" value="Best tool?" suggestions={["Best tool?"]} onChange={onChange} note={note} />,
+    );
     const input = screen.getByRole("combobox", { name: "Question" });
     expect(description(input)).toBe(`${note} Pick a suggestion or type any value, then press Enter`);
     // Read, not shown: the field's box stays in line with the filters' row.
@@ -153,7 +164,13 @@ describe("SuggestField", () => {
 
   it("offers labelled choices and shows the label of the value applied", () => {
     const { container } = renderWithProviders(
-      <SuggestField name="intent" label="Intent" value="pricing_research" suggestions={[{ value: "pricing_research", label: "Researching pricing" }]} onChange={() => {}} />,
+      <SuggestField
+        name="intent"
+        label="Intent"
+        value="pricing_research"
+        suggestions={[{ value: "pricing_research", label: "Researching pricing" }]}
+        onChange={() => {}}
+      />,
     );
     expect(container.querySelector('datalist option[value="pricing_research"]')?.getAttribute("label")).toBe("Researching pricing");
     expect(screen.getByTestId("intent-label").textContent).toBe("Researching pricing");
@@ -162,7 +179,9 @@ describe("SuggestField", () => {
   });
 
   it("marks an invalid intent and names the message instead of the help", () => {
-    renderWithProviders(<SuggestField name="intent" label="Intent" value="Not An Intent" suggestions={intents} onChange={() => {}} error="intent must be a token" />);
+    renderWithProviders(
+      <SuggestField name="intent" label="Intent" value="Not An Intent" suggestions={intents} onChange={() => {}} error="intent must be a token" />,
+    );
     const input = screen.getByRole("combobox", { name: "Intent" });
     expect(input.getAttribute("aria-invalid")).toBe("true");
     expect(description(input)).toBe("intent must be a token");

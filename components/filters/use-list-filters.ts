@@ -12,7 +12,7 @@ import { useMemo, useState } from "react";
 import { useHydrated } from "@/lib/ui/use-hydrated";
 import type { InputOf } from "@/lib/data-api/endpoints";
 import { apiQuery, browserApi } from "@/lib/queries/api";
-import type { ApiRoutes } from "@/lib/server/routes";
+import type { ApiRoutes } from "@/lib/queries/server-api";
 import { invalidParamOf } from "@/lib/queries/error-status";
 import { PAGE_SIZE_DEFAULT } from "@/lib/data-api/constants";
 import { listQuery } from "@/lib/range/list-range";

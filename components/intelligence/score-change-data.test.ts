@@ -38,7 +38,12 @@ const history: ScoreHistory = {
   ],
 };
 // The upstream's own trend compares with 30 days before, one day more than the window: another figure.
-const score = { score: 53, trend: { direction: "down", change: 5 }, breakdown: { visibility: 48, sentiment: 68, authority: 49, coverage: 47 }, updated_at: "2026-11-29T00:00:00.000Z" };
+const score = {
+  score: 53,
+  trend: { direction: "down", change: 5 },
+  breakdown: { visibility: 48, sentiment: 68, authority: 49, coverage: 47 },
+  updated_at: "2026-11-29T00:00:00.000Z",
+};
 
 describe("the score's window", () => {
   it("is the 30 calendar days ending today in the viewer's zone (the header's last 30 days), whatever day the score names", () => {
@@ -80,7 +85,10 @@ describe("the score's change from the kept history", () => {
 
   it("falls back on the upstream's trend, named, when nothing before the latest day was kept in the window", () => {
     // Two readings today are still one day: there is no earlier value to compare with.
-    const today: ScoreHistory = { ...history, data: [snap("2026-11-29T00:00:00.000Z", 53, [48, 68, 49, 47]), snap("2026-11-29T09:00:00.000Z", 53, [48, 68, 49, 47])] };
+    const today: ScoreHistory = {
+      ...history,
+      data: [snap("2026-11-29T00:00:00.000Z", 53, [48, 68, 49, 47]), snap("2026-11-29T09:00:00.000Z", 53, [48, 68, 49, 47])],
+    };
     expect(keptChange(today)).toBeNull();
     const view = scoreChangeView(score, window, { answer: today, failed: false });
     expect(view).toEqual({ source: "upstream", window, why: "not-kept", change: 5, direction: "down" });
@@ -137,11 +145,28 @@ describe("the ranking's moves over the score's window", () => {
     since: "2026-08-31T00:00:00.000Z",
     demo: null,
     data: [
-      ranking("2026-10-31T00:00:00.000Z", [["Acme", 70], ["Us", 57, true], ["Bolt", 55]]),
-      ranking("2026-11-20T00:00:00.000Z", [["Acme", 68], ["Bolt", 60], ["Us", 55, true]]),
+      ranking("2026-10-31T00:00:00.000Z", [
+        ["Acme", 70],
+        ["Us", 57, true],
+        ["Bolt", 55],
+      ]),
+      ranking("2026-11-20T00:00:00.000Z", [
+        ["Acme", 68],
+        ["Bolt", 60],
+        ["Us", 55, true],
+      ]),
       // Two readings on the last day: the day's last one is the one drawn and compared.
-      ranking("2026-11-29T00:00:00.000Z", [["Acme", 66], ["Us", 54, true], ["Bolt", 58]]),
-      ranking("2026-11-29T10:00:00.000Z", [["Acme", 66], ["Bolt", 58], ["Us", 53, true], ["Crane", 40]]),
+      ranking("2026-11-29T00:00:00.000Z", [
+        ["Acme", 66],
+        ["Us", 54, true],
+        ["Bolt", 58],
+      ]),
+      ranking("2026-11-29T10:00:00.000Z", [
+        ["Acme", 66],
+        ["Bolt", 58],
+        ["Us", 53, true],
+        ["Crane", 40],
+      ]),
     ],
   };
 

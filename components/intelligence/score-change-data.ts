@@ -66,7 +66,11 @@ export type ScoreChangeView =
   | { source: "pending"; window: DateRange };
 
 /** The score's change over its window: the kept history's when it gives one, else the upstream's trend, named. */
-export function scoreChangeView(score: Pick<Score, "trend">, window: DateRange, history: WindowHistory<Pick<ScoreHistory, "from" | "to" | "tz" | "data">>): ScoreChangeView {
+export function scoreChangeView(
+  score: Pick<Score, "trend">,
+  window: DateRange,
+  history: WindowHistory<Pick<ScoreHistory, "from" | "to" | "tz" | "data">>,
+): ScoreChangeView {
   const upstream = (why: "not-kept" | "unavailable"): ScoreChangeView => ({
     source: "upstream",
     window,
@@ -135,7 +139,15 @@ export function keptRankMoves(history: Pick<RankingHistory, "tz" | "data">): Kep
   const moves = last.entries.map((e): RankMove => {
     const before = then(e);
     const change = e.score !== null && before?.score != null ? e.score - before.score : null;
-    return { name: e.name, isWorkspace: e.is_workspace === true, rank: e.rank, previousRank: before?.rank ?? null, score: e.score, previousScore: before?.score ?? null, change };
+    return {
+      name: e.name,
+      isWorkspace: e.is_workspace === true,
+      rank: e.rank,
+      previousRank: before?.rank ?? null,
+      score: e.score,
+      previousScore: before?.score ?? null,
+      change,
+    };
   });
   return { firstDay, lastDay, moves };
 }

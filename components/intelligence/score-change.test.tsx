@@ -13,8 +13,19 @@ import { rangeParams } from "@/lib/range/date-range";
 import { ScoreChange, ScoreChangeLine } from "./score-change";
 
 const window = { from: "2026-10-31", to: "2026-11-29", tz: "UTC" };
-const snap = (at: string, score: number) => ({ at, score, direction: "down", change: 5, breakdown: { visibility: score, sentiment: score, authority: score, coverage: score } });
-const score = { score: 53, trend: { direction: "down", change: 5 }, breakdown: { visibility: 53, sentiment: 53, authority: 53, coverage: 53 }, updated_at: "2026-11-29T00:00:00.000Z" };
+const snap = (at: string, score: number) => ({
+  at,
+  score,
+  direction: "down",
+  change: 5,
+  breakdown: { visibility: score, sentiment: score, authority: score, coverage: score },
+});
+const score = {
+  score: 53,
+  trend: { direction: "down", change: 5 },
+  breakdown: { visibility: 53, sentiment: 53, authority: 53, coverage: 53 },
+  updated_at: "2026-11-29T00:00:00.000Z",
+};
 
 /** The badge's visible text ("▼−4.0 pts") and what it says to screen readers. */
 const badge = () => {
@@ -40,7 +51,9 @@ describe("ScoreChangeLine", () => {
 
   it("says a direction it does not know as sent, beside the upstream's trend", () => {
     renderWithProviders(<ScoreChangeLine view={{ source: "upstream", window, why: "unavailable", change: 2, direction: "flat" }} direction="sideways" />);
-    expect(screen.getByTestId("score-change-words").textContent).toBe("Workspace Analytics' own 30-day trend; the kept history could not be read (direction sideways)");
+    expect(screen.getByTestId("score-change-words").textContent).toBe(
+      "Workspace Analytics' own 30-day trend; the kept history could not be read (direction sideways)",
+    );
     expect(screen.getByTestId("unknown-value").textContent).toBe("sideways");
   });
 
@@ -54,7 +67,9 @@ describe("ScoreChangeLine", () => {
 describe("ScoreChange", () => {
   const history = (data: ScoreHistory["data"]): ScoreHistory => ({ ...window, since: "2026-08-31T00:00:00.000Z", demo: null, data });
   const seeded = (answer: ScoreHistory) => {
-    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, gcTime: Number.POSITIVE_INFINITY, staleTime: Number.POSITIVE_INFINITY } } });
+    const queryClient = new QueryClient({
+      defaultOptions: { queries: { retry: false, gcTime: Number.POSITIVE_INFINITY, staleTime: Number.POSITIVE_INFINITY } },
+    });
     // The history card's own query of the header's last 30 days, in UTC: the score's window here.
     queryClient.setQueryData(apiQuery(browserApi, "/history/score", { query: rangeParams(window) }).queryKey, answer);
     return queryClient;
@@ -70,7 +85,9 @@ describe("ScoreChange", () => {
   it("shows the upstream's trend, named, when that answer holds only the score's own day", async () => {
     const queryClient = seeded(history([snap("2026-11-29T00:00:00.000Z", 53)]));
     renderWithProviders(<ScoreChange score={score} />, { queryClient });
-    expect((await screen.findByTestId("score-change-words")).textContent).toBe("Workspace Analytics' own 30-day trend; no earlier score kept for 31 Oct – 29 Nov 2026");
+    expect((await screen.findByTestId("score-change-words")).textContent).toBe(
+      "Workspace Analytics' own 30-day trend; no earlier score kept for 31 Oct – 29 Nov 2026",
+    );
     expect(badge().shown).toBe("▼−5.0 pts");
   });
 });

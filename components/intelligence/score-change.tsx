@@ -39,7 +39,13 @@ export function ScoreChange({ score }: { score: Score }) {
 function KeptScoreChange({ score }: { score: Score }) {
   const window = useScoreWindow();
   const history = useWidgetQuery(scoreHistoryQuery(window));
-  return <ScoreChangeLine view={scoreChangeView(score, window, { answer: history.data, failed: history.isError })} direction={score.trend?.direction} current={score.score} />;
+  return (
+    <ScoreChangeLine
+      view={scoreChangeView(score, window, { answer: history.data, failed: history.isError })}
+      direction={score.trend?.direction}
+      current={score.score}
+    />
+  );
 }
 
 const KNOWN_DIRECTIONS = ["up", "down", "flat"];

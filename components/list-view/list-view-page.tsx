@@ -7,7 +7,7 @@ import { StreamedHydrationBoundary } from "@/components/streamed-hydration-bound
 import type { InputOf } from "@/lib/data-api/endpoints";
 import { apiQuery } from "@/lib/queries/api";
 import { prefetchPage } from "@/lib/queries/prefetch";
-import type { ApiRoutes } from "@/lib/server/routes";
+import type { ApiRoutes } from "@/lib/queries/server-api";
 import { listQuery, type ListValues } from "@/lib/range/list-range";
 import type { ListPath } from "@/components/filters/use-list-filters";
 

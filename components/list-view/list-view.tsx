@@ -13,13 +13,13 @@ import { Pagination } from "@/components/ui/pagination";
 import type { ResultOf } from "@/lib/data-api/endpoints";
 import type { Unreadable } from "@/lib/data-api/schemas";
 import { invalidParamOf } from "@/lib/queries/error-status";
-import type { ApiRoutes } from "@/lib/server/routes";
+import type { ApiRoutes } from "@/lib/queries/server-api";
 import { useHydrated } from "@/lib/ui/use-hydrated";
 import { withoutPaging } from "@/lib/ui/view-filters";
 
 /**
  * What the frame reads of a page of a list; the view's own rows stay typed for its `children`.
- * `unchecked`: rows a list filtered by the dashboard could not check (lib/server/lists).
+ * `unchecked`: rows a list filtered by the dashboard could not check (lib/lists).
  */
 type ListPage = { data: readonly unknown[]; meta: { offset?: number; total?: number }; unreadable?: Unreadable; unchecked?: Unreadable };
 

@@ -9,7 +9,7 @@ import { screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import type { UrlUpdateEvent } from "nuqs/adapters/testing";
 import { renderWithProviders } from "@/components/test-utils/render";
-import type { CountriesInsight, CountryFigures } from "@/lib/server/insights/countries";
+import type { CountriesInsight, CountryFigures } from "@/lib/insights/countries";
 import { CitiesTable, CountriesTable } from "./location-tables";
 
 const figures = (visitors: number, ai_visitors: number, conversions: number): CountryFigures => ({
@@ -35,7 +35,10 @@ const ANSWER: CountriesInsight = {
 
 function renderCountries(searchParams = "") {
   const onUrlUpdate = vi.fn<(event: UrlUpdateEvent) => void>();
-  const view = renderWithProviders(<CountriesTable answer={ANSWER} selected={null} countryHref={(code) => `/locations?country=${code}`} />, { searchParams, onUrlUpdate });
+  const view = renderWithProviders(<CountriesTable answer={ANSWER} selected={null} countryHref={(code) => `/locations?country=${code}`} />, {
+    searchParams,
+    onUrlUpdate,
+  });
   return { ...view, onUrlUpdate, lastSort: () => onUrlUpdate.mock.lastCall?.[0].searchParams.get("sort") };
 }
 
@@ -138,7 +141,11 @@ describe("a row's changes", () => {
     expect(within(austria).getAllByTestId("change-base")[0]!.textContent).toContain("from 0");
     expect(within(austria).getAllByTestId("change")[0]!.textContent).toContain("up from 0 in");
     const germany = screen.getAllByTestId("country-row").find((r) => r.dataset.key === "DE")!;
-    expect(within(germany).getAllByTestId("change-base").map((b) => b.textContent)).toEqual(["from 500", "from 120", "from 30", "from 6.0%"]);
+    expect(
+      within(germany)
+        .getAllByTestId("change-base")
+        .map((b) => b.textContent),
+    ).toEqual(["from 500", "from 120", "from 30", "from 6.0%"]);
   });
 });
 
@@ -163,12 +170,17 @@ describe("the cities table", () => {
     renderWithProviders(<CitiesTable cities={cities} caption="Top cities in Germany" />);
     const total = screen.getByTestId("cities-total");
     expect(within(total).getByRole("rowheader").textContent).toContain("The 3 cities listed");
-    expect(within(total).getAllByRole("cell").map((c) => c.textContent)).toEqual(["62", "6"]);
+    expect(
+      within(total)
+        .getAllByRole("cell")
+        .map((c) => c.textContent),
+    ).toEqual(["62", "6"]);
   });
 });
 
 describe("the cards (a phone)", () => {
-  const figures = (card: HTMLElement) => [...card.querySelectorAll("dl > div")].map((d) => [d.querySelector("dt")!.textContent, d.querySelector("dd")!.textContent]);
+  const figures = (card: HTMLElement) =>
+    [...card.querySelectorAll("dl > div")].map((d) => [d.querySelector("dt")!.textContent, d.querySelector("dd")!.textContent]);
 
   it("a card per country, titled by its link to its cities, each figure under its label with its change and base; the chosen one marked", () => {
     renderWithProviders(<CountriesTable answer={ANSWER} selected="DE" countryHref={(code) => `/locations?country=${code}`} />);
@@ -181,7 +193,11 @@ describe("the cards (a phone)", () => {
     const shown = figures(germany);
     expect(shown.map(([label]) => label)).toEqual(["Visitors", "AI visitors", "Conversions", "Conversion rate (%)"]);
     expect(shown.map(([, value]) => value!.split(" ")[0])).toEqual(["500", "100", "40", "8.0%"]);
-    expect(within(germany).getAllByTestId("change-base").map((b) => b.textContent)).toEqual(["from 500", "from 120", "from 30", "from 6.0%"]);
+    expect(
+      within(germany)
+        .getAllByTestId("change-base")
+        .map((b) => b.textContent),
+    ).toEqual(["from 500", "from 120", "from 30", "from 6.0%"]);
   });
 
   it("the countries' totals are the last card, under the rows whatever their order", async () => {
@@ -195,7 +211,15 @@ describe("the cards (a phone)", () => {
   });
 
   it("a card per city, its two counts labelled, the cities' totals last", () => {
-    renderWithProviders(<CitiesTable cities={[{ city: "Berlin", visitors: 30, conversions: 1 }, { city: "unknown", visitors: 12, conversions: 3 }]} caption="Top cities in Germany" />);
+    renderWithProviders(
+      <CitiesTable
+        cities={[
+          { city: "Berlin", visitors: 30, conversions: 1 },
+          { city: "unknown", visitors: 12, conversions: 3 },
+        ]}
+        caption="Top cities in Germany"
+      />,
+    );
     const list = within(screen.getByTestId("cities-table-cards")).getAllByRole("listitem");
     expect(list.map((c) => [c.querySelector("p")!.textContent, ...figures(c).flat()])).toEqual([
       ["Berlin", "Visitors", "30", "Conversions", "1"],

@@ -3,10 +3,27 @@
 // figure, the legend in the app's formats, a country's link keeping the rest of the URL, and the
 // tables' totals (counts summed, the rate worked out again from the sums) and rows named as read.
 import { describe, expect, it } from "vitest";
-import { cityName, cityTotals, countryName, countryParam, countryTotals, mapMetricOf, shading, toCityRows, toCountryRows, withCountry, type CountryRow } from "./locations-data";
+import {
+  cityName,
+  cityTotals,
+  countryName,
+  countryParam,
+  countryTotals,
+  mapMetricOf,
+  shading,
+  toCityRows,
+  toCountryRows,
+  withCountry,
+  type CountryRow,
+} from "./locations-data";
 import { countryShapes } from "./world-geography";
 
-const figures = (visitors: number, conversions: number) => ({ visitors, ai_visitors: 0, conversions, conversion_rate: visitors === 0 ? null : Math.round((conversions * 1000) / visitors) / 10 });
+const figures = (visitors: number, conversions: number) => ({
+  visitors,
+  ai_visitors: 0,
+  conversions,
+  conversion_rate: visitors === 0 ? null : Math.round((conversions * 1000) / visitors) / 10,
+});
 const row = (country: string, visitors: number, conversions: number): CountryRow => ({ country, ...figures(visitors, conversions), previous: figures(0, 0) });
 
 describe("the map's shading", () => {
@@ -46,7 +63,9 @@ describe("the /locations URL", () => {
   });
 
   it("another country keeps the cities' order; closing the cities drops it with them, and keeps the countries' order", () => {
-    expect(withCountry(new URLSearchParams("city_sort=-conversions&country=DE&sort=conversion_rate"), "FR")).toBe("/locations?city_sort=-conversions&country=FR&sort=conversion_rate");
+    expect(withCountry(new URLSearchParams("city_sort=-conversions&country=DE&sort=conversion_rate"), "FR")).toBe(
+      "/locations?city_sort=-conversions&country=FR&sort=conversion_rate",
+    );
     expect(withCountry(new URLSearchParams("city_sort=-conversions&country=DE&sort=conversion_rate"), null)).toBe("/locations?sort=conversion_rate");
   });
 
@@ -80,7 +99,12 @@ describe("the countries' and cities' totals", () => {
   });
 
   it("the listed cities add up", () => {
-    expect(cityTotals([{ city: "Berlin", visitors: 30, conversions: 2 }, { city: "unknown", visitors: 12, conversions: 1 }])).toEqual({ visitors: 42, conversions: 3 });
+    expect(
+      cityTotals([
+        { city: "Berlin", visitors: 30, conversions: 2 },
+        { city: "unknown", visitors: 12, conversions: 1 },
+      ]),
+    ).toEqual({ visitors: 42, conversions: 3 });
   });
 
   it("a country's row is named as people read it, which a sort by name uses; its code stays for its link", () => {
@@ -101,7 +125,12 @@ describe("the bundled geography", () => {
     expect(codes).not.toContain("AQ");
     expect(new Set(codes).size).toBe(codes.length);
     // Only the three disputed areas the map gives no numeric code (N. Cyprus, Somaliland, Kosovo) have none.
-    expect(shapes.filter((s) => !s.code).map((s) => s.name).sort()).toEqual(["Kosovo", "N. Cyprus", "Somaliland"]);
+    expect(
+      shapes
+        .filter((s) => !s.code)
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(["Kosovo", "N. Cyprus", "Somaliland"]);
     for (const s of shapes) expect(s.d, s.name).toMatch(/^M[\d.-]/);
   });
 });

@@ -1,12 +1,12 @@
 // Plain mappings behind /locations: the answer of `/api/insights/countries`
-// (lib/server/insights/countries.ts), the map's shading (visitors or conversion rate, in five steps of the largest value),
+// (lib/insights/countries.ts), the map's shading (visitors or conversion rate, in five steps of the largest value),
 // the tables' rows (named as read, with their links) and their totals, and the page's URL (`metric`,
 // `country`, the tables' `sort` and `city_sort` beside the range and comparison). A country the route could not read is "unknown": a row of the table like any other,
 // never left out, and never on the map (it is no place).
 import { rateOf } from "@/components/charts/trend-chart-data";
 import type { CityTableRow, CountryTableRow } from "@/components/data-table/columns/locations";
 import { formatCountry, formatPercent, formatNumber } from "@/lib/format/format";
-import type { CityRow, CountryFigures, CountryRow } from "@/lib/server/insights/countries";
+import type { CityRow, CountryFigures, CountryRow } from "@/lib/insights/countries";
 
 export type { CityRow, CountryRow };
 
@@ -37,7 +37,8 @@ export const cityName = (city: string): string => (city === "unknown" ? "City no
 export const SHADE_STEPS = 5;
 
 /** The value a country is shaded by (null: nothing to shade: no visitors, or a rate without a base). */
-export const shadeValue = (row: CountryFigures, metric: MapMetric): number | null => (metric === "visitors" ? (row.visitors > 0 ? row.visitors : null) : row.conversion_rate);
+export const shadeValue = (row: CountryFigures, metric: MapMetric): number | null =>
+  metric === "visitors" ? (row.visitors > 0 ? row.visitors : null) : row.conversion_rate;
 
 export type Shading = {
   /** Each known country's step (0 lightest … SHADE_STEPS-1 darkest), by its upper-case code. */

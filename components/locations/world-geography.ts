@@ -10,7 +10,6 @@ import type { GeometryCollection, Topology } from "topojson-specification";
 import countries110m from "world-atlas/countries-110m.json";
 import { MAP_HEIGHT, MAP_WIDTH } from "./map-size";
 
-
 export type CountryShape = { code: string; name: string; d: string };
 
 const ANTARCTICA = "010";

@@ -9,10 +9,12 @@ import { ChangeBadge, ChangeBase } from "@/components/ui/change-badge";
 import { LABELS } from "@/lib/data-api/constants";
 import { ARROWS, formatDecimal, formatNumber, formatPercent, MISSING, type ChangeDirection } from "@/lib/format/format";
 import type { DateRange } from "@/lib/range/date-range";
-import type { PlatformPrevious, PlatformRow } from "@/lib/server/insights/platforms";
-import type { Sentiments } from "@/lib/server/insights/mentions";
-import { mentionsHref, negativeShare, positiveShare, SENTIMENT_LABELS, sentimentShares, visitorsHref } from "./platforms-data";
+import type { PlatformPrevious, PlatformRow } from "@/lib/insights/platforms";
+import type { Sentiments } from "@/lib/insights/mentions";
+import { mentionsHref, negativeShare, positiveShare, SENTIMENT_LABELS, sentimentShares, sentimentShareTest, visitorsHref } from "./platforms-data";
 import styles from "./platforms.module.css";
+import { countsTest } from "@/lib/stats/exact-tests";
+import { judge } from "@/lib/stats/significance";
 
 export function PlatformChain({ row, range, window }: { row: PlatformRow; range: DateRange; window: string }) {
   const name = LABELS[row.platform] ?? row.platform;
@@ -24,16 +26,36 @@ export function PlatformChain({ row, range, window }: { row: PlatformRow; range:
       </h3>
       <ol className={styles.chain} aria-label={`${name}: from mentions to conversions`}>
         <Step label="Mentions" testId="mentions" value={row.mentions} href={mentionsHref(range, { platform: row.platform })} linkLabel={`${name} mentions`}>
-          <ChangeBadge current={row.mentions} previous={row.previous.mentions} unit="count" window={window} compact />
+          <ChangeBadge current={row.mentions} previous={row.previous.mentions} significance={judge(row, "mentions")} unit="count" window={window} compact />
         </Step>
         <Step label="Visitors" testId="visitors" value={row.visitors} href={visitorsHref(range, row.platform)} linkLabel={`Visitors from ${name}`}>
-          <ChangeBadge current={row.visitors} previous={row.previous.visitors} unit="count" window={window} compact />
+          <ChangeBadge current={row.visitors} previous={row.previous.visitors} significance={judge(row, "visitors")} unit="count" window={window} compact />
         </Step>
-        <Step label="Conversions" testId="conversions" value={row.conversions} href={visitorsHref(range, row.platform, true)} linkLabel={`Converted visitors from ${name}`}>
-          <ChangeBadge current={row.conversions} previous={row.previous.conversions} unit="count" window={window} compact />
+        <Step
+          label="Conversions"
+          testId="conversions"
+          value={row.conversions}
+          href={visitorsHref(range, row.platform, true)}
+          linkLabel={`Converted visitors from ${name}`}
+        >
+          <ChangeBadge
+            current={row.conversions}
+            previous={row.previous.conversions}
+            significance={judge(row, "conversions")}
+            unit="count"
+            window={window}
+            compact
+          />
         </Step>
         <Step label="Conversion rate" testId="rate" text={formatPercent(row.conversion_rate)}>
-          <ChangeBadge current={row.conversion_rate} previous={row.previous.conversion_rate} unit="rate" window={window} compact />
+          <ChangeBadge
+            current={row.conversion_rate}
+            previous={row.previous.conversion_rate}
+            significance={judge(row, "conversion_rate")}
+            unit="rate"
+            window={window}
+            compact
+          />
         </Step>
       </ol>
       <div className={styles.sentiment}>
@@ -68,16 +90,44 @@ export function PlatformsTotal({ total, window }: { total: PlatformPrevious & { 
       </h3>
       <ol className={styles.chain} aria-label={`${name}: from mentions to conversions`}>
         <Step label="Mentions" testId="mentions" value={total.mentions}>
-          <ChangeBadge current={total.mentions} previous={total.previous.mentions} unit="count" window={window} compact />
+          <ChangeBadge
+            current={total.mentions}
+            previous={total.previous.mentions}
+            significance={judge(total, "mentions")}
+            unit="count"
+            window={window}
+            compact
+          />
         </Step>
         <Step label="Visitors" testId="visitors" value={total.visitors}>
-          <ChangeBadge current={total.visitors} previous={total.previous.visitors} unit="count" window={window} compact />
+          <ChangeBadge
+            current={total.visitors}
+            previous={total.previous.visitors}
+            significance={judge(total, "visitors")}
+            unit="count"
+            window={window}
+            compact
+          />
         </Step>
         <Step label="Conversions" testId="conversions" value={total.conversions}>
-          <ChangeBadge current={total.conversions} previous={total.previous.conversions} unit="count" window={window} compact />
+          <ChangeBadge
+            current={total.conversions}
+            previous={total.previous.conversions}
+            significance={judge(total, "conversions")}
+            unit="count"
+            window={window}
+            compact
+          />
         </Step>
         <Step label="Conversion rate" testId="rate" text={formatPercent(total.conversion_rate)}>
-          <ChangeBadge current={total.conversion_rate} previous={total.previous.conversion_rate} unit="rate" window={window} compact />
+          <ChangeBadge
+            current={total.conversion_rate}
+            previous={total.previous.conversion_rate}
+            significance={judge(total, "conversion_rate")}
+            unit="rate"
+            window={window}
+            compact
+          />
         </Step>
       </ol>
       <div className={styles.sentiment}>
@@ -99,23 +149,74 @@ export function PlatformsTotal({ total, window }: { total: PlatformPrevious & { 
 /** How the split moved: the positive and the negative share, and the negative mentions themselves (a share can hold while the count doubles). */
 function SentimentChanges({ now, before, window }: { now: Sentiments; before: Sentiments; window: string }) {
   const lines = [
-    { label: "positive share", badge: <ChangeBadge current={positiveShare(now)} previous={positiveShare(before)} unit="rate" window={window} compact /> },
-    { label: "negative share", badge: <ChangeBadge current={negativeShare(now)} previous={negativeShare(before)} unit="rate" window={window} compact /> },
-    { label: "negative mentions", badge: <ChangeBadge current={now.negative} previous={before.negative} unit="count" window={window} compact /> },
+    {
+      label: "positive share",
+      badge: (
+        <ChangeBadge
+          current={positiveShare(now)}
+          previous={positiveShare(before)}
+          significance={sentimentShareTest(now, before, "positive")}
+          unit="rate"
+          window={window}
+          compact
+        />
+      ),
+    },
+    {
+      label: "negative share",
+      badge: (
+        <ChangeBadge
+          current={negativeShare(now)}
+          previous={negativeShare(before)}
+          significance={sentimentShareTest(now, before, "negative")}
+          unit="rate"
+          window={window}
+          compact
+        />
+      ),
+    },
+    {
+      label: "negative mentions",
+      badge: (
+        <ChangeBadge
+          current={now.negative}
+          previous={before.negative}
+          significance={countsTest(now.negative, before.negative)}
+          unit="count"
+          window={window}
+          compact
+        />
+      ),
+    },
   ];
   return (
     <ul className={styles.sentimentChanges} data-testid="sentiment-changes">
       {lines.map((line) => (
         <li key={line.label} className={styles.foot}>
-          <span className="visually-hidden">{line.label[0]!.toUpperCase() + line.label.slice(1)} </span>
-          {line.badge} <span aria-hidden="true">{line.label}</span>
+          <span>{line.label[0]!.toUpperCase() + line.label.slice(1)}:</span> {line.badge}
         </li>
       ))}
     </ul>
   );
 }
 
-function Step({ label, value, text, href, linkLabel, testId, children }: { label: string; value?: number; text?: string; href?: string; linkLabel?: string; testId: string; children: React.ReactNode }) {
+function Step({
+  label,
+  value,
+  text,
+  href,
+  linkLabel,
+  testId,
+  children,
+}: {
+  label: string;
+  value?: number;
+  text?: string;
+  href?: string;
+  linkLabel?: string;
+  testId: string;
+  children: React.ReactNode;
+}) {
   const shown = text ?? formatNumber(value);
   return (
     <li className={styles.step} data-testid={`chain-${testId}`}>
@@ -148,7 +249,12 @@ export function SentimentSplit({ sentiment, range, platform, name }: { sentiment
             <span className={`${styles.dot} ${styles[`bar-${s.key}`]}`} aria-hidden="true" />
             {SENTIMENT_LABELS[s.key]}{" "}
             {s.count > 0 && range ? (
-              <Link href={mentionsHref(range, { platform, sentiment: s.key })} prefetch={false} aria-label={`${name}: ${s.count} ${s.key} mentions`} data-testid="sentiment-count">
+              <Link
+                href={mentionsHref(range, { platform, sentiment: s.key })}
+                prefetch={false}
+                aria-label={`${name}: ${s.count} ${s.key} mentions`}
+                data-testid="sentiment-count"
+              >
                 {formatNumber(s.count)}
               </Link>
             ) : (

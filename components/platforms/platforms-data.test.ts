@@ -1,14 +1,27 @@
 import { describe, expect, it } from "vitest";
 import { sortRows } from "@/components/data-table/table-sort";
-import type { PlatformPrevious, PlatformRow } from "@/lib/server/insights/platforms";
-import { countAxis, mentionsHref, PLATFORM_SORT, platformTotals, positiveShare, previousWindowLabel, rankingMoves, sentimentColumns, sentimentShares, visitorsHref } from "./platforms-data";
+import type { PlatformPrevious, PlatformRow } from "@/lib/insights/platforms";
+import {
+  countAxis,
+  mentionsHref,
+  PLATFORM_SORT,
+  platformTotals,
+  positiveShare,
+  previousWindowLabel,
+  rankingMoves,
+  sentimentColumns,
+  sentimentShares,
+  visitorsHref,
+} from "./platforms-data";
 
 const range = { from: "2026-11-01", to: "2026-11-30", tz: "America/New_York" };
 
 describe("drill-down links", () => {
   it("carry the list's own filter and the range (from, to, tz), URL-encoded", () => {
     expect(mentionsHref(range, { platform: "chatgpt" })).toBe("/mentions?platform=chatgpt&from=2026-11-01&to=2026-11-30&tz=America%2FNew_York");
-    expect(mentionsHref(range, { platform: "claude", sentiment: "negative" })).toBe("/mentions?platform=claude&sentiment=negative&from=2026-11-01&to=2026-11-30&tz=America%2FNew_York");
+    expect(mentionsHref(range, { platform: "claude", sentiment: "negative" })).toBe(
+      "/mentions?platform=claude&sentiment=negative&from=2026-11-01&to=2026-11-30&tz=America%2FNew_York",
+    );
     expect(mentionsHref(range)).toBe("/mentions?from=2026-11-01&to=2026-11-30&tz=America%2FNew_York");
     expect(visitorsHref(range, "gemini")).toBe("/visitors?source=gemini&from=2026-11-01&to=2026-11-30&tz=America%2FNew_York");
     expect(visitorsHref(range, "gemini", true)).toBe("/visitors?source=gemini&converted=true&from=2026-11-01&to=2026-11-30&tz=America%2FNew_York");
@@ -81,7 +94,10 @@ describe("sentimentColumns", () => {
     platforms: { chatgpt, claude, perplexity: none, gemini: none },
   });
   // Berlin midnight of 2 and 3 Nov 2026 (UTC+1): a label in UTC would name the day before.
-  const points = [point("2026-11-01T23:00:00.000Z", { positive: 2, neutral: 1, negative: 0 }, { positive: 0, neutral: 0, negative: 4 }), point("2026-11-02T23:00:00.000Z", none, none)];
+  const points = [
+    point("2026-11-01T23:00:00.000Z", { positive: 2, neutral: 1, negative: 0 }, { positive: 0, neutral: 0, negative: 4 }),
+    point("2026-11-02T23:00:00.000Z", none, none),
+  ];
 
   it("all platforms or one, each bucket labelled by its first day in the zone", () => {
     expect(sentimentColumns(points, "all", "Europe/Berlin")).toEqual([
@@ -93,7 +109,13 @@ describe("sentimentColumns", () => {
 });
 
 describe("the platforms' chain: order and totals", () => {
-  const figures = (mentions: number, [positive, neutral, negative]: [number, number, number], visitors: number, conversions: number, avg_position: number | null): PlatformPrevious => ({
+  const figures = (
+    mentions: number,
+    [positive, neutral, negative]: [number, number, number],
+    visitors: number,
+    conversions: number,
+    avg_position: number | null,
+  ): PlatformPrevious => ({
     mentions,
     sentiment: { positive, neutral, negative },
     visitors,

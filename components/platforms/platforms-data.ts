@@ -10,9 +10,11 @@ import type { RankingRow } from "@/lib/data-api/schemas";
 import { formatBucket } from "@/lib/format/format";
 import { comparisonLabel, type ComparedAnswer } from "@/lib/range/comparison";
 import { rangeParams, type DateRange } from "@/lib/range/date-range";
-import type { Sentiments } from "@/lib/server/insights/mentions";
-import type { Platform, PlatformPrevious, PlatformRow } from "@/lib/server/insights/platforms";
-import type { SentimentPoint } from "@/lib/server/insights/sentiment";
+import type { Sentiments } from "@/lib/insights/mentions";
+import type { Platform, PlatformPrevious, PlatformRow } from "@/lib/insights/platforms";
+import type { SentimentPoint } from "@/lib/insights/sentiment";
+import type { Verdict } from "@/lib/stats/exact-tests";
+import { shareTest } from "@/lib/stats/significance";
 
 export type SentimentKey = (typeof SENTIMENTS)[number];
 export const SENTIMENT_LABELS: Record<SentimentKey, string> = { positive: "Positive", neutral: "Neutral", negative: "Negative" };
@@ -31,14 +33,20 @@ export const positiveShare = (s: Sentiments): number | null => sentimentShares(s
 /** The share of negative mentions in percent (one decimal), null without any. */
 export const negativeShare = (s: Sentiments): number | null => sentimentShares(s)[2]!.share;
 
-const withRange = (path: string, filters: Record<string, string>, range: DateRange) => `${path}?${new URLSearchParams({ ...filters, ...rangeParams(range) }).toString()}`;
+/** Whether a sentiment's share of the mentions moved beyond chance (Fisher's test on the counts). */
+export const sentimentShareTest = (now: Sentiments, before: Sentiments, which: "positive" | "negative"): Verdict | null =>
+  shareTest(now[which], now.positive + now.neutral + now.negative, before[which], before.positive + before.neutral + before.negative);
+
+const withRange = (path: string, filters: Record<string, string>, range: DateRange) =>
+  `${path}?${new URLSearchParams({ ...filters, ...rangeParams(range) }).toString()}`;
 
 /** The range's mentions of a platform (and a sentiment), or naming a competitor, on /mentions. */
 export const mentionsHref = (range: DateRange, filters: { platform?: string; sentiment?: string; competitor?: string } = {}) =>
   withRange("/mentions", Object.fromEntries(Object.entries(filters).filter((e): e is [string, string] => e[1] !== undefined)), range);
 
 /** The range's visitors from a source (every AI platform is also a source), optionally only those who converted. */
-export const visitorsHref = (range: DateRange, source: string, converted = false) => withRange("/visitors", converted ? { source, converted: "true" } : { source }, range);
+export const visitorsHref = (range: DateRange, source: string, converted = false) =>
+  withRange("/visitors", converted ? { source, converted: "true" } : { source }, range);
 
 /**
  * "the previous 30 days (2 Oct – 31 Oct 2026)", "the same days a year before (…)": what the changes
@@ -69,7 +77,14 @@ export function countAxis(max: number): { top: number; ticks: number[] } {
   return { top, ticks: Array.from({ length: top / step + 1 }, (_, i) => i * step) };
 }
 
-export type RankingMove = { name: string; is_workspace: boolean; rank: number | undefined; previousRank: number | null; score: number | undefined; change: number | undefined };
+export type RankingMove = {
+  name: string;
+  is_workspace: boolean;
+  rank: number | undefined;
+  previousRank: number | null;
+  score: number | undefined;
+  change: number | undefined;
+};
 
 /**
  * Each ranked row with the rank it held by last period's scores (its score minus its change), so a
@@ -79,7 +94,11 @@ export type RankingMove = { name: string; is_workspace: boolean; rank: number | 
 export function rankingMoves(rows: readonly RankingRow[]): RankingMove[] {
   // By index, not name: upstream names are data, and two rows may share one.
   const before = rows
-    .flatMap((r, i) => (typeof r.score === "number" && typeof r.change === "number" ? [{ i, name: r.name, is_workspace: r.is_workspace === true, score: r.score - r.change }] : []))
+    .flatMap((r, i) =>
+      typeof r.score === "number" && typeof r.change === "number"
+        ? [{ i, name: r.name, is_workspace: r.is_workspace === true, score: r.score - r.change }]
+        : [],
+    )
     .sort((a, b) => b.score - a.score || (a.is_workspace ? -1 : b.is_workspace ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const previousRank = new Map(before.map((r, rank) => [r.i, rank + 1]));
   return rows.map((r, i) => ({

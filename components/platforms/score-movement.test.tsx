@@ -44,7 +44,9 @@ describe("the components beside the score", () => {
       "Authority49 / 100▼−1.0 ptfrom 50",
       "Coverage47 / 100▼−2.0 ptsfrom 49",
     ]);
-    expect(screen.getByTestId("movement-components-note").textContent).toBe("Change over 31 Oct – 29 Nov 2026 (kept from 2 Nov), from the first kept day to the latest.");
+    expect(screen.getByTestId("movement-components-note").textContent).toBe(
+      "Change over 31 Oct – 29 Nov 2026 (kept from 2 Nov), from the first kept day to the latest.",
+    );
   });
 
   it("without kept history: the values now and, in plain words, that their change was not kept for those days", () => {
@@ -58,7 +60,9 @@ describe("the components beside the score", () => {
 
   it("when the history could not be read, says that rather than that the change is unknown", () => {
     renderWithProviders(<ComponentMoves moves={componentMoves(score, null)} window={window} firstDay={null} missing="unavailable" />);
-    expect(screen.getByTestId("movement-components-note").textContent).toBe("Values now. Their change over 31 Oct – 29 Nov 2026 could not be read from the kept history.");
+    expect(screen.getByTestId("movement-components-note").textContent).toBe(
+      "Values now. Their change over 31 Oct – 29 Nov 2026 could not be read from the kept history.",
+    );
   });
 });
 

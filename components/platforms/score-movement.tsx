@@ -29,9 +29,10 @@ import type { Ranking, Score } from "@/lib/data-api/schemas";
 import { formatDateRange, formatNumber, formatZone, MISSING, sortPlatforms } from "@/lib/format/format";
 import { apiQuery, browserApi } from "@/lib/queries/api";
 import { rangeParams, type DateRange } from "@/lib/range/date-range";
-import { positiveShare, previousWindowLabel, rankingMoves } from "./platforms-data";
+import { positiveShare, previousWindowLabel, rankingMoves, sentimentShareTest } from "./platforms-data";
 import styles from "./platforms.module.css";
 import { Counting } from "./range-notes";
+import { judge } from "@/lib/stats/significance";
 
 const MOVERS = 5;
 
@@ -52,9 +53,7 @@ function Part({ title, children }: { title: string; children: ReactNode }) {
 export function ScoreMovement() {
   return (
     <div className="stack" data-testid="score-movement">
-      <p className="small muted">
-        These moved alongside the score&apos;s change, over the same window; they are shown beside it, not as its cause.
-      </p>
+      <p className="small muted">These moved alongside the score&apos;s change, over the same window; they are shown beside it, not as its cause.</p>
       <div className={styles.movement}>
         <Part title="Score components">
           <Widget what="the score components" loading={<SkeletonLines lines={4} />}>
@@ -100,14 +99,31 @@ function KeptComponentMoves({ score }: { score: Score }) {
     );
   }
   const kept = answer ? keptChange(answer) : null;
-  return <ComponentMoves moves={componentMoves(score, kept)} window={window} firstDay={kept?.firstDay ?? null} missing={kept ? null : answer ? "not-kept" : "unavailable"} />;
+  return (
+    <ComponentMoves
+      moves={componentMoves(score, kept)}
+      window={window}
+      firstDay={kept?.firstDay ?? null}
+      missing={kept ? null : answer ? "not-kept" : "unavailable"}
+    />
+  );
 }
 
 /**
  * The components over the score's window: value now, change and the value it came from when kept;
  * else the values now, and why their change is not shown, in plain words.
  */
-export function ComponentMoves({ moves, window, firstDay, missing }: { moves: ComponentMove[]; window: DateRange; firstDay: string | null; missing: Missing | null }) {
+export function ComponentMoves({
+  moves,
+  window,
+  firstDay,
+  missing,
+}: {
+  moves: ComponentMove[];
+  window: DateRange;
+  firstDay: string | null;
+  missing: Missing | null;
+}) {
   const words = windowWords(window);
   return (
     <>
@@ -192,7 +208,11 @@ export function RankMoves({ moves, window, firstDay, missing }: { moves: RankMov
           <li key={`${i}-${m.name}`} data-testid="ranking-move">
             <span>
               #{m.rank ?? MISSING} {m.name}
-              {m.isWorkspace && <span className="badge badge-accent" style={{ marginLeft: 6 }}>You</span>}
+              {m.isWorkspace && (
+                <span className="badge badge-accent" style={{ marginLeft: 6 }}>
+                  You
+                </span>
+              )}
               {m.previousRank !== null && m.rank !== null && m.previousRank !== m.rank && <span className="small muted"> (was #{m.previousRank})</span>}
               {m.previousRank === null && missing === null && <span className="small muted"> (new in the ranking)</span>}
             </span>
@@ -224,11 +244,25 @@ function PlatformShifts() {
                 <span>{LABELS[row.platform] ?? row.platform}</span>
                 <span className="nowrap" style={{ display: "inline-flex", flexWrap: "wrap", gap: 6, alignItems: "center" }}>
                   <span data-testid="platform-move-mentions">{formatNumber(row.mentions)}</span> mentions
-                  <ChangeBadge current={row.mentions} previous={row.previous.mentions} unit="count" window={previousWindowLabel(p)} compact />
+                  <ChangeBadge
+                    current={row.mentions}
+                    previous={row.previous.mentions}
+                    significance={judge(row, "mentions")}
+                    unit="count"
+                    window={previousWindowLabel(p)}
+                    compact
+                  />
                 </span>
                 <span className="nowrap small" style={{ display: "inline-flex", gap: 6, alignItems: "center" }}>
                   positive share
-                  <ChangeBadge current={positiveShare(row.sentiment)} previous={positiveShare(row.previous.sentiment)} unit="rate" window={previousWindowLabel(p)} compact />
+                  <ChangeBadge
+                    current={positiveShare(row.sentiment)}
+                    previous={positiveShare(row.previous.sentiment)}
+                    significance={sentimentShareTest(row.sentiment, row.previous.sentiment, "positive")}
+                    unit="rate"
+                    window={previousWindowLabel(p)}
+                    compact
+                  />
                 </span>
               </li>
             ))}

@@ -6,7 +6,7 @@ import { screen } from "@testing-library/react";
 import type { UrlUpdateEvent } from "nuqs/adapters/testing";
 import { describe, expect, it, vi } from "vitest";
 import { renderWithProviders } from "@/components/test-utils/render";
-import type { SentimentInsight } from "@/lib/server/insights/sentiment";
+import type { SentimentInsight } from "@/lib/insights/sentiment";
 import { SentimentOverTime } from "./sentiment-over-time";
 
 const none = { positive: 0, neutral: 0, negative: 0 };

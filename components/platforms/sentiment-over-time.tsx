@@ -15,8 +15,8 @@ import notesStyles from "@/components/annotations/annotations.module.css";
 import { LABELS, PLATFORMS } from "@/lib/data-api/constants";
 import { FiguresTable } from "@/components/ui/figures-table";
 import { formatNumber } from "@/lib/format/format";
-import type { Platform } from "@/lib/server/insights/platforms";
-import type { SentimentInsight } from "@/lib/server/insights/sentiment";
+import type { Platform } from "@/lib/insights/platforms";
+import type { SentimentInsight } from "@/lib/insights/sentiment";
 import { countAxis, SENTIMENT_LABELS, sentimentColumns } from "./platforms-data";
 import styles from "./platforms.module.css";
 
@@ -24,7 +24,9 @@ const KEYS = ["positive", "neutral", "negative"] as const;
 
 /** Where a mark sits over `n` equal columns, as percentages of their row (the 2 px gaps aside). */
 const markBox = (mark: NoteMark, n: number) =>
-  mark.kind === "line" ? { left: `${((mark.first + 0.5) / n) * 100}%` } : { left: `${(mark.first / n) * 100}%`, width: `${((mark.last - mark.first + 1) / n) * 100}%` };
+  mark.kind === "line"
+    ? { left: `${((mark.first + 0.5) / n) * 100}%` }
+    : { left: `${(mark.first / n) * 100}%`, width: `${((mark.last - mark.first + 1) / n) * 100}%` };
 
 /** The notes over the columns: lines and bands (hidden with the drawing) and, outside it, their flags. */
 function ColumnNotes({ notes, n }: { notes: ChartNotesView; n: number }) {
@@ -48,7 +50,14 @@ export function SentimentOverTime({ answer }: { answer: SentimentInsight }) {
   const axis = countAxis(max);
   const who = platform === "all" ? "all AI platforms" : LABELS[platform];
   const unit = answer.bucket === "week" ? "week (from its first day in the range)" : "day";
-  const buckets = useMemo(() => bucketsOf(answer.data.map((p) => ({ key: p.start, date: dayOfInstant(p.start, answer.tz) })), answer.to), [answer]);
+  const buckets = useMemo(
+    () =>
+      bucketsOf(
+        answer.data.map((p) => ({ key: p.start, date: dayOfInstant(p.start, answer.tz) })),
+        answer.to,
+      ),
+    [answer],
+  );
   /** A click on the columns asks for a note on the day (or week) under the pointer. */
   const pick = (notes: ChartNotesView) => (e: MouseEvent<HTMLDivElement>) => {
     const box = e.currentTarget.getBoundingClientRect();
@@ -63,7 +72,13 @@ export function SentimentOverTime({ answer }: { answer: SentimentInsight }) {
           <label htmlFor={selectId} className="small">
             Platform
           </label>
-          <select id={selectId} className="select" value={platform} onChange={(e) => setPlatform(e.target.value as Platform | "all")} data-testid="sentiment-platform">
+          <select
+            id={selectId}
+            className="select"
+            value={platform}
+            onChange={(e) => setPlatform(e.target.value as Platform | "all")}
+            data-testid="sentiment-platform"
+          >
             <option value="all">All AI platforms</option>
             {PLATFORMS.map((p) => (
               <option key={p} value={p}>
@@ -126,7 +141,12 @@ export function SentimentOverTime({ answer }: { answer: SentimentInsight }) {
           </div>
         )}
       </ChartNotes>
-      <FiguresTable summary={`Figures per ${answer.bucket}`} caption={`Mentions of ${who} by sentiment, per ${unit}`} testId="sentiment-table" classes={{ summary: "small", table: "table" }}>
+      <FiguresTable
+        summary={`Figures per ${answer.bucket}`}
+        caption={`Mentions of ${who} by sentiment, per ${unit}`}
+        testId="sentiment-table"
+        classes={{ summary: "small", table: "table" }}
+      >
         <thead>
           <tr>
             <th scope="col">{answer.bucket === "week" ? "Week from" : "Day"}</th>

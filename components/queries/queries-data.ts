@@ -1,5 +1,5 @@
 // Plain mappings behind /queries (the answer of `/api/insights/queries` is
-// lib/server/insights/queries.ts's): the page's filters in the URL (`platform`, `never_first`) as the route takes them, and
+// lib/insights/queries.ts's): the page's filters in the URL (`platform`, `never_first`) as the route takes them, and
 // where a question leads: its mentions over the range (of the platform filtered on), on /mentions
 // filtered by `query`, which the dashboard matches as this page groups questions, so the list's
 // total is the row's figure.
@@ -7,9 +7,9 @@
 import type { QuestionTableRow } from "@/components/data-table/columns/questions";
 import { PLATFORMS } from "@/lib/data-api/constants";
 import { rangeParams, type DateRange } from "@/lib/range/date-range";
-import type { Sentiments } from "@/lib/server/insights/mentions";
-import type { Platform } from "@/lib/server/insights/platforms";
-import type { QueriesInsight } from "@/lib/server/insights/queries";
+import type { Sentiments } from "@/lib/insights/mentions";
+import type { Platform } from "@/lib/insights/platforms";
+import type { QueriesInsight } from "@/lib/insights/queries";
 
 export type QueryFilters = { platform: string | null; neverFirst: boolean };
 

@@ -10,11 +10,18 @@ import { screen, within } from "@testing-library/react";
 import type { UrlUpdateEvent } from "nuqs/adapters/testing";
 import { describe, expect, it, vi } from "vitest";
 import { renderWithProviders } from "@/components/test-utils/render";
-import type { QueriesInsight, QueryRow } from "@/lib/server/insights/queries";
+import type { QueriesInsight, QueryRow } from "@/lib/insights/queries";
 import type { QueryFilters } from "./queries-data";
 import { QuestionsTable } from "./questions-table";
 
-const row = (key: string, mentions: number, platforms: [number, number, number, number], positions: [number | null, number | null, number | null], first: number | null, sentiment: [number, number, number]): QueryRow => ({
+const row = (
+  key: string,
+  mentions: number,
+  platforms: [number, number, number, number],
+  positions: [number | null, number | null, number | null],
+  first: number | null,
+  sentiment: [number, number, number],
+): QueryRow => ({
   key,
   query: key,
   mentions,
@@ -47,7 +54,8 @@ const order = () => screen.getAllByTestId("query-row").map((r) => r.dataset.key)
 const cards = () => within(screen.getByTestId("queries-table-cards")).getAllByRole("listitem");
 const cardOrder = () => screen.getAllByTestId("query-row-card").map((c) => c.dataset.key);
 /** A card's figures as read: each label with its value. */
-const figures = (card: HTMLElement) => [...card.querySelectorAll("dl > div")].map((d) => [d.querySelector("dt")!.textContent, d.querySelector("dd")!.textContent]);
+const figures = (card: HTMLElement) =>
+  [...card.querySelectorAll("dl > div")].map((d) => [d.querySelector("dt")!.textContent, d.querySelector("dd")!.textContent]);
 const ariaSort = (name: string) => screen.getByRole("columnheader", { name: new RegExp(`^${name}`) }).getAttribute("aria-sort");
 
 describe("sorting the questions", () => {
@@ -87,7 +95,11 @@ describe("the questions' totals", () => {
     const total = screen.getByTestId("queries-total");
     expect(within(total).getByRole("rowheader").textContent).toBe("All 3 questions");
     // Mentions, ChatGPT, Claude, Perplexity, Gemini, Avg., Best, Worst, Named first, Positive, Neutral, Negative.
-    expect(within(total).getAllByRole("cell").map((c) => c.textContent)).toEqual(["23", "7", "6", "7", "3", "—", "1", "7", "—", "10", "6", "7"]);
+    expect(
+      within(total)
+        .getAllByRole("cell")
+        .map((c) => c.textContent),
+    ).toEqual(["23", "7", "6", "7", "3", "—", "1", "7", "—", "10", "6", "7"]);
   });
 
   it("is the totals of the rows shown, whatever their order", async () => {
@@ -131,7 +143,10 @@ describe("the questions as cards (a phone)", () => {
   it("reads in blocks: the mentions with the platforms' counts, the positions with the share named first, the sentiment split", () => {
     renderTable();
     const first = screen.getAllByTestId("query-row-card")[0]!;
-    const blocks = [...first.querySelectorAll<HTMLElement>("dl[data-group]")].map((dl) => [dl.dataset.group, [...dl.querySelectorAll<HTMLElement>("[data-column]")].map((f) => f.dataset.column)]);
+    const blocks = [...first.querySelectorAll<HTMLElement>("dl[data-group]")].map((dl) => [
+      dl.dataset.group,
+      [...dl.querySelectorAll<HTMLElement>("[data-column]")].map((f) => f.dataset.column),
+    ]);
     expect(blocks).toEqual([
       ["mentions", ["mentions", "chatgpt", "claude", "perplexity", "gemini"]],
       ["position", ["avg_position", "best_position", "worst_position", "first_share"]],

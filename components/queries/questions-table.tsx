@@ -10,7 +10,7 @@ import { DataTable } from "@/components/data-table/data-table";
 import { QUESTION_TABLE_COLUMNS, QUESTION_TABLE_SORT, questionRowKey } from "@/components/data-table/columns/questions";
 import { LABELS } from "@/lib/data-api/constants";
 import { formatDateRange, formatNumber } from "@/lib/format/format";
-import type { QueriesInsight } from "@/lib/server/insights/queries";
+import type { QueriesInsight } from "@/lib/insights/queries";
 import { questionTotals, toQuestionRows, type QueryFilters } from "./queries-data";
 
 export function QuestionsTable({ answer, filters }: { answer: QueriesInsight; filters: QueryFilters }) {

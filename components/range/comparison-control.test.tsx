@@ -72,7 +72,9 @@ describe("ComparisonControl", () => {
     const start = screen.getByTestId("comparison-from");
     await user.clear(start);
     await user.type(start, "2026-02-31{Enter}");
-    expect(screen.getByTestId("comparison-from-error").textContent).toBe("The comparison's first day is not a date the dashboard can use. Type it as year-month-day, e.g. 2026-10-01.");
+    expect(screen.getByTestId("comparison-from-error").textContent).toBe(
+      "The comparison's first day is not a date the dashboard can use. Type it as year-month-day, e.g. 2026-10-01.",
+    );
     expect(onUrlUpdate).not.toHaveBeenCalled();
   });
 
@@ -88,6 +90,8 @@ describe("ComparisonControl", () => {
     const { user } = renderControl(`${RANGE}&compare=custom&compare_from=2026-08-01&compare_to=2026-08-05`);
     expect(screen.getByTestId("comparison-label").textContent).toBe("Check the comparison");
     await user.click(screen.getByTestId("comparison-button"));
-    expect(screen.getByTestId("comparison-error").textContent).toBe("The comparison in this link does not have as many days as the range. Choose its first day again.");
+    expect(screen.getByTestId("comparison-error").textContent).toBe(
+      "The comparison in this link does not have as many days as the range. Choose its first day again.",
+    );
   });
 });

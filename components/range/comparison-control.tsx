@@ -113,7 +113,14 @@ function ComparisonChooser() {
               <legend className={styles.customTitle}>Compare changes with</legend>
               {options.map((o) => (
                 <label key={o.kind} className={styles.choice}>
-                  <input type="radio" name="compare" value={o.kind} checked={kind === o.kind} onChange={() => setKind(o.kind)} data-testid={`comparison-${o.kind}`} />
+                  <input
+                    type="radio"
+                    name="compare"
+                    value={o.kind}
+                    checked={kind === o.kind}
+                    onChange={() => setKind(o.kind)}
+                    data-testid={`comparison-${o.kind}`}
+                  />
                   <span>
                     {o.label}
                     {o.dates && <span className={styles.triggerDetail}> {o.dates}</span>}

@@ -47,7 +47,9 @@ describe("RangeControl", () => {
     const { user } = renderControl("?range=8d");
     expect(screen.getByTestId("range-label").textContent).toBe("Check the range");
     await user.click(screen.getByTestId("range-button"));
-    expect(screen.getByTestId("range-error-range").textContent).toBe("The relative range in this link is not one the dashboard knows. Choose Today, 7 days, 30 days or 90 days.");
+    expect(screen.getByTestId("range-error-range").textContent).toBe(
+      "The relative range in this link is not one the dashboard knows. Choose Today, 7 days, 30 days or 90 days.",
+    );
   });
 
   it("a typed date that is not one is refused on its field and not applied", async () => {

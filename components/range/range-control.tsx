@@ -129,7 +129,8 @@ function RangePicker() {
       </span>
     ) : null;
   };
-  const describe = (key: keyof Draft, extra?: string) => [draftProblems[key] ? `${panelId}-${key}-error` : "", extra ?? ""].filter(Boolean).join(" ") || undefined;
+  const describe = (key: keyof Draft, extra?: string) =>
+    [draftProblems[key] ? `${panelId}-${key}-error` : "", extra ?? ""].filter(Boolean).join(" ") || undefined;
 
   return (
     <div

@@ -31,7 +31,14 @@ export function TimeZoneCard() {
     <Card title="Time zone" testId="time-zone-card">
       <div className="field" style={{ maxWidth: 360 }}>
         <label htmlFor={id}>Count days and show times in</label>
-        <select id={id} className="select" value={current} onChange={(e) => choose(e.target.value)} data-testid="time-zone-select" aria-describedby={`${id}-help`}>
+        <select
+          id={id}
+          className="select"
+          value={current}
+          onChange={(e) => choose(e.target.value)}
+          data-testid="time-zone-select"
+          aria-describedby={`${id}-help`}
+        >
           {zones.includes(current) ? null : <option value={current}>{current}</option>}
           {zones.map((z) => (
             <option key={z} value={z}>
@@ -41,7 +48,8 @@ export function TimeZoneCard() {
         </select>
       </div>
       <p id={`${id}-help`} className="small muted" style={{ marginTop: 12 }} aria-live="polite">
-        {pending ? "Applying…" : `“Today”, “7 days” and the other ranges start at midnight ${formatZone(current)}, and times are shown in it.`} A shared link that names its own time zone keeps that zone.
+        {pending ? "Applying…" : `“Today”, “7 days” and the other ranges start at midnight ${formatZone(current)}, and times are shown in it.`} A shared link
+        that names its own time zone keeps that zone.
       </p>
       {browser !== null && current !== browser && (
         <button type="button" className="button button-secondary button-small" style={{ marginTop: 12 }} onClick={() => choose(browser)}>

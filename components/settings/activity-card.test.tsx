@@ -1,18 +1,18 @@
 // @vitest-environment jsdom
 // Settings' activity list against the app's own GET /api/workspace/activity over a real embedded store
-// (components/test-utils/app-routes.ts): loading, then the empty state in words; the records newest
+// (testing/app-fetch.ts): loading, then the empty state in words; the records newest
 // first in a table named by its caption, each with when, the key hint (the session's own marked "this
 // key") and what was done to what, in the product's words; the latest 20 at first and more on
 // request; a failure said in words, in an alert.
 import { screen, waitFor, within } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { appRoutesAsFetch } from "@/components/test-utils/app-routes";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { appRoutesAsFetch, preloadRoutes } from "@/testing/app-fetch";
 import { renderWithProviders } from "@/components/test-utils/render";
 import { ViewerTimeZoneProvider } from "@/lib/range/use-date-range";
 import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
-import { storesForFile } from "@/lib/store/test-stores";
-import { serverContextPerTest, sessionCookie, upstreamForFile } from "@/lib/server/test-support";
+import { storesForFile } from "@/testing/stores";
+import { serverContextPerTest, sessionCookie, upstreamForFile } from "@/testing/in-process";
 import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
 import { ACTIVITY_PAGE, ActivityCard } from "./activity-card";
 
@@ -26,6 +26,9 @@ const TEAMMATE = "svc_sk_test_…5b2d";
 let store: Store;
 let ws: WorkspaceId;
 let now = Date.UTC(2026, 10, 20, 12);
+
+// The route files the UI calls, loaded before the first test (not raced against its first read).
+beforeAll(() => preloadRoutes(["/api/workspace/activity"]));
 
 beforeEach(async () => {
   now = Date.UTC(2026, 10, 20, 12);
@@ -65,9 +68,17 @@ describe("the activity card", () => {
 
     renderCard();
     const table = await screen.findByRole("table", { name: "Changes to this workspace's settings, newest first" });
-    expect(within(table).getAllByRole("columnheader").map((h) => h.textContent)).toEqual(["When", "Key", "What"]);
+    expect(
+      within(table)
+        .getAllByRole("columnheader")
+        .map((h) => h.textContent),
+    ).toEqual(["When", "Key", "What"]);
     const rows = within(table).getAllByTestId("activity-row");
-    const cells = rows.map((r) => within(r).getAllByRole("cell").map((c) => c.textContent));
+    const cells = rows.map((r) =>
+      within(r)
+        .getAllByRole("cell")
+        .map((c) => c.textContent),
+    );
     expect(cells.map((c) => [c[1], c[2]])).toEqual([
       [`${MINE}this key`, `Linked a key: ${TEAMMATE}`],
       [TEAMMATE, "Set where the weekly digest goes: Ops (https://hooks.example.com/…1234)"],
@@ -76,7 +87,11 @@ describe("the activity card", () => {
     ]);
     // When: the exact time in the viewer's zone under the relative one, the instant in <time>.
     expect(cells[3]![0]).toContain("20 Nov 2026, 12:00");
-    expect(within(rows[0]!).getByText((_, el) => el?.tagName === "TIME").getAttribute("datetime")).toBe("2026-11-20T12:03:00.000Z");
+    expect(
+      within(rows[0]!)
+        .getByText((_, el) => el?.tagName === "TIME")
+        .getAttribute("datetime"),
+    ).toBe("2026-11-20T12:03:00.000Z");
     expect(screen.queryByTestId("activity-more")).toBeNull();
   });
 

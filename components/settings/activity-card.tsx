@@ -64,7 +64,8 @@ export function ActivityCard({ keyHint }: { keyHint: string }) {
         </p>
       ) : rows.length === 0 ? (
         <p className="small muted" data-testid="activity-empty">
-          No changes yet. Turning watching on, linking a key, or adding an alert destination, a rule or the weekly digest shows here, with the key it was done with.
+          No changes yet. Turning watching on, linking a key, or adding an alert destination, a rule or the weekly digest shows here, with the key it was done
+          with.
         </p>
       ) : (
         <div className="activity-list">
@@ -102,7 +103,12 @@ export function ActivityCard({ keyHint }: { keyHint: string }) {
           </table>
           {more > 0 && (
             <div className="card-actions" style={{ marginTop: 12 }}>
-              <button type="button" className="button button-secondary button-small" onClick={() => setShown((n) => n + ACTIVITY_PAGE)} data-testid="activity-more">
+              <button
+                type="button"
+                className="button button-secondary button-small"
+                onClick={() => setShown((n) => n + ACTIVITY_PAGE)}
+                data-testid="activity-more"
+              >
                 Show {formatNumber(Math.min(more, ACTIVITY_PAGE))} older of {formatNumber(more)}
               </button>
             </div>

@@ -27,7 +27,9 @@ export function whatGoes(info: WorkspaceInfo, tz: string): string[] {
   if (kept.notes > 0) lines.push(formatCount(kept.notes, "note"));
   if (kept.views > 0) lines.push(formatCount(kept.views, "saved view"));
   if (kept.alert_destinations > 0 || kept.alert_rules > 0) {
-    lines.push(`${formatCount(kept.alert_destinations, "alert destination")} and ${formatCount(kept.alert_rules, "alert rule")}, with their deliveries and the weekly digest`);
+    lines.push(
+      `${formatCount(kept.alert_destinations, "alert destination")} and ${formatCount(kept.alert_rules, "alert rule")}, with their deliveries and the weekly digest`,
+    );
   }
   if (kept.kept_key) lines.push("The key kept for watching: nothing is collected in the background any more");
   if (kept.activity > 0) lines.push(`The activity list: ${formatCount(kept.activity, "change")} and the keys that made them`);

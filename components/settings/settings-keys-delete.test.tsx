@@ -1,20 +1,20 @@
 // @vitest-environment jsdom
 // Settings' linked keys and "Delete everything kept" against the app's own /api/workspace handlers
-// over a real embedded store (components/test-utils/app-routes.ts): the confirmation names what goes,
+// over a real embedded store (testing/app-fetch.ts): the confirmation names what goes,
 // counted from what the workspace keeps, closes on Escape with focus back where it was, deletes only
 // once "delete" is typed (then the browser goes to the sign-in page saying why); the current key has
 // no Unlink, another's asks first (saying its sessions end), and once unlinked it leaves the list,
 // the result announced and focus on the list's heading; a key used on its own before, linked, says
 // that what was kept for it joined this workspace.
 import { screen, waitFor, within } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { appRoutesAsFetch, type SentRequest } from "@/components/test-utils/app-routes";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { appRoutesAsFetch, preloadRoutes, type SentRequest } from "@/testing/app-fetch";
 import { renderWithProviders } from "@/components/test-utils/render";
 import { ViewerTimeZoneProvider } from "@/lib/range/use-date-range";
 import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
-import { storesForFile } from "@/lib/store/test-stores";
-import { serverContextPerTest, sessionCookie, upstreamForFile } from "@/lib/server/test-support";
+import { storesForFile } from "@/testing/stores";
+import { serverContextPerTest, sessionCookie, upstreamForFile } from "@/testing/in-process";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { DeleteKeptCard } from "./delete-kept-card";
 import { unlinkConsequences } from "./linked-keys";
@@ -28,6 +28,9 @@ let store: Store;
 let ws: WorkspaceId;
 let sent: SentRequest[];
 let assign: ReturnType<typeof vi.fn>;
+
+// The route files the UI calls, loaded before the first test (not raced against its first read).
+beforeAll(() => preloadRoutes(["/api/workspace", "/api/workspace/keys", "/api/workspace/keys/lk_x"]));
 
 beforeEach(async () => {
   store = await stores.open("embedded");
@@ -48,12 +51,24 @@ const inUtc = (ui: React.ReactElement) => renderWithProviders(<ViewerTimeZonePro
 /** A workspace keeping a little of everything: 3 snapshots from 1 Nov, 2 notes, 1 view, an alert, the kept key, a second key, 2 changes in its activity list. */
 async function keepSome(): Promise<void> {
   for (const day of [1, 2, 3]) {
-    await store.snapshots.recordScore(ws, { at: Date.UTC(2026, 10, day, 9), score: 60, direction: "up", change: 1, breakdown: { visibility: 1, sentiment: 2, authority: 3, coverage: 4 } });
+    await store.snapshots.recordScore(ws, {
+      at: Date.UTC(2026, 10, day, 9),
+      score: 60,
+      direction: "up",
+      change: 1,
+      breakdown: { visibility: 1, sentiment: 2, authority: 3, coverage: 4 },
+    });
   }
   await store.annotations.create(ws, { date: "2026-11-02", text: "Campaign started" });
   await store.annotations.create(ws, { date: "2026-11-03", text: "Pricing page changed" });
   await store.views.create(ws, { name: "AI visitors", path: "/visitors", query: { source: "chatgpt" } });
-  const destination = await store.alerts.createDestination(ws, { kind: "webhook", name: "Team hook", url: "https://hooks.example/x", urlHint: "https://hooks.example/…x", secret: "whsec_c2VjcmV0" });
+  const destination = await store.alerts.createDestination(ws, {
+    kind: "webhook",
+    name: "Team hook",
+    url: "https://hooks.example/x",
+    urlHint: "https://hooks.example/…x",
+    secret: "whsec_c2VjcmV0",
+  });
   await store.alerts.createRule(ws, { kind: "score_below", threshold: 50, destinationId: destination.id, cooldownMs: 3_600_000 });
   await store.workspaces.setWatching(ws, DEMO_KEYS.pro);
   await store.workspaces.linkKey(ws, DEMO_KEYS.free);
@@ -72,7 +87,11 @@ describe("Delete everything kept", () => {
 
     const form = within(card).getByRole("form", { name: "Delete everything kept for this workspace?" });
     await waitFor(() => expect(document.activeElement).toBe(within(form).getByRole("heading", { name: "Delete everything kept for this workspace?" })));
-    expect(within(form).getAllByRole("listitem").map((li) => li.textContent)).toEqual([
+    expect(
+      within(form)
+        .getAllByRole("listitem")
+        .map((li) => li.textContent),
+    ).toEqual([
       "The history since 1 Nov 2026: 3 snapshots of the score and ranking, and the daily figures kept",
       "2 notes",
       "1 saved view",
@@ -144,7 +163,9 @@ describe("linked keys", () => {
     await user.click(within(other!).getByRole("button", { name: "Unlink key svc_sk_test_…5b2d" }));
     await user.click(within(other!).getByRole("button", { name: "Yes, unlink it" }));
     await waitFor(() => expect(within(list).getAllByRole("listitem")).toHaveLength(1));
-    expect(sent.filter((r) => r.method === "DELETE")).toEqual([{ method: "DELETE", url: `/api/workspace/keys/${store.workspaces.linkIdOf(DEMO_KEYS.free)}`, body: undefined }]);
+    expect(sent.filter((r) => r.method === "DELETE")).toEqual([
+      { method: "DELETE", url: `/api/workspace/keys/${store.workspaces.linkIdOf(DEMO_KEYS.free)}`, body: undefined },
+    ]);
     expect(screen.getByTestId("watching-status").textContent).toContain("Key svc_sk_test_…5b2d unlinked: everyone signed in with it was signed out.");
     expect(document.activeElement).toBe(screen.getByRole("heading", { name: "Keys of this workspace" }));
   });
@@ -156,7 +177,11 @@ describe("linked keys", () => {
     const input = await screen.findByLabelText("Link another key of this workspace");
     await user.type(input, DEMO_KEYS.free);
     await user.click(screen.getByRole("button", { name: "Link key" }));
-    await waitFor(() => expect(screen.getByTestId("watching-status").textContent).toContain("It had been used on its own: the history, notes, saved views and alerts kept for it are now this workspace's."));
+    await waitFor(() =>
+      expect(screen.getByTestId("watching-status").textContent).toContain(
+        "It had been used on its own: the history, notes, saved views and alerts kept for it are now this workspace's.",
+      ),
+    );
     expect((await store.views.list(ws)).map((v) => v.name)).toEqual(["Theirs"]);
   });
 });

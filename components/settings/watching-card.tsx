@@ -12,7 +12,7 @@ import { useDisplayTimeZone } from "@/components/range/display-time-zone";
 import { Card } from "@/components/ui/card";
 import { formatDate } from "@/lib/format/format";
 import { ALERTS_KEY } from "@/lib/queries/alerts";
-import { OFFLINE, problemOf, startWatching, stopWatching, useWorkspaceInfo, WORKSPACE_KEY, type Watching } from "@/lib/queries/workspace";
+import { linkKey as linkWorkspaceKey, OFFLINE, startWatching, stopWatching, useWorkspaceInfo, WORKSPACE_KEY, type Watching } from "@/lib/queries/workspace";
 import { LinkedKeys } from "./linked-keys";
 
 export { useWorkspaceInfo };
@@ -80,14 +80,14 @@ export function WatchingCard() {
     }
     setLinking(true);
     try {
-      const res = await fetch("/api/workspace/keys", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ apiKey: key }) });
-      if (!res.ok) throw new Error(await problemOf(res, "The key could not be linked. Try again."));
-      const linked = (await res.json()) as { key_hint: string; merged: boolean };
+      const linked = await linkWorkspaceKey(key);
       setKey("");
       if (linked.merged) {
         // Its history, notes, views and alerts are this workspace's now: every answer on the page may have changed.
         await queryClient.invalidateQueries();
-        setStatus(`Key ${linked.key_hint} linked. It had been used on its own: the history, notes, saved views and alerts kept for it are now this workspace's.`);
+        setStatus(
+          `Key ${linked.key_hint} linked. It had been used on its own: the history, notes, saved views and alerts kept for it are now this workspace's.`,
+        );
       } else {
         await load();
         setStatus(`Key ${linked.key_hint} linked: signing in with it opens this workspace.`);
@@ -130,17 +130,31 @@ export function WatchingCard() {
             </p>
           </div>
           <p className="small muted" id={`${id}-means`}>
-            Turning watching on keeps this key on the dashboard&apos;s server, encrypted, so history is collected every hour while nobody is signed in. Turning it off
-            deletes the kept key at once; the history already kept stays.
+            Turning watching on keeps this key on the dashboard&apos;s server, encrypted, so history is collected every hour while nobody is signed in. Turning
+            it off deletes the kept key at once; the history already kept stays.
           </p>
           <div className="card-actions" style={{ flexWrap: "wrap" }}>
             {info.watching !== "on" && (
-              <button type="button" className="button" onClick={() => void setWatching(true)} disabled={busy} aria-describedby={`${id}-means`} data-testid="watch-on">
+              <button
+                type="button"
+                className="button"
+                onClick={() => void setWatching(true)}
+                disabled={busy}
+                aria-describedby={`${id}-means`}
+                data-testid="watch-on"
+              >
                 {busy ? "Saving…" : info.watching === "paused" ? "Watch again with this key" : "Start watching"}
               </button>
             )}
             {info.watching !== "off" && (
-              <button type="button" className="button button-secondary" onClick={() => void setWatching(false)} disabled={busy} aria-describedby={`${id}-means`} data-testid="watch-off">
+              <button
+                type="button"
+                className="button button-secondary"
+                onClick={() => void setWatching(false)}
+                disabled={busy}
+                aria-describedby={`${id}-means`}
+                data-testid="watch-off"
+              >
                 {busy ? "Saving…" : "Stop watching"}
               </button>
             )}

@@ -95,7 +95,15 @@ export function AccountMenu({ account }: { account: AccountInfo }) {
         <ChevronDownIcon />
       </button>
       {open && (
-        <div id={menuId} ref={menu} role="menu" aria-labelledby={buttonId} className={`popover ${styles.menu}`} onKeyDown={onMenuKey} data-testid="account-menu">
+        <div
+          id={menuId}
+          ref={menu}
+          role="menu"
+          aria-labelledby={buttonId}
+          className={`popover ${styles.menu}`}
+          onKeyDown={onMenuKey}
+          data-testid="account-menu"
+        >
           <div className={styles.menuInfo} role="presentation">
             <span className="mono" data-testid="account-key-hint">
               {account.keyHint}
@@ -108,7 +116,15 @@ export function AccountMenu({ account }: { account: AccountInfo }) {
           <Link role="menuitem" tabIndex={-1} className={styles.menuItem} href={settingsHref} onClick={() => setOpen(false)}>
             Settings
           </Link>
-          <button role="menuitem" tabIndex={-1} type="button" className={styles.menuItem} disabled={busy} onClick={() => void doSignOut()} data-testid="menu-sign-out">
+          <button
+            role="menuitem"
+            tabIndex={-1}
+            type="button"
+            className={styles.menuItem}
+            disabled={busy}
+            onClick={() => void doSignOut()}
+            data-testid="menu-sign-out"
+          >
             {busy ? "Signing out…" : "Sign out"}
           </button>
         </div>

@@ -97,7 +97,12 @@ export function NavLinks() {
       <ul id={listId} className="nav-list">
         {NAV_PAGES.map((item) => (
           <li key={item.href}>
-            <Link className="nav-link" href={`${item.href}${isListPath(item.href) ? listCarry : carry}`} aria-current={isCurrent(item.href, pathname) ? "page" : undefined} onClick={() => setOpen(false)}>
+            <Link
+              className="nav-link"
+              href={`${item.href}${isListPath(item.href) ? listCarry : carry}`}
+              aria-current={isCurrent(item.href, pathname) ? "page" : undefined}
+              onClick={() => setOpen(false)}
+            >
               {item.label}
             </Link>
           </li>

@@ -29,7 +29,10 @@ export function PageLoading({ title }: { title: string }) {
 
 /** error.tsx of every segment: the reference the server logged (never the error's text), and a retry. */
 export function PageError({ error, retry }: Pick<ErrorInfo, "error" | "retry">) {
-  const digest = typeof error === "object" && error !== null && typeof (error as { digest?: unknown }).digest === "string" ? (error as { digest: string }).digest : undefined;
+  const digest =
+    typeof error === "object" && error !== null && typeof (error as { digest?: unknown }).digest === "string"
+      ? (error as { digest: string }).digest
+      : undefined;
   return (
     <div className="card stack" role="alert" data-testid="page-error" style={{ maxWidth: 640 }}>
       <h1>This page could not be shown</h1>

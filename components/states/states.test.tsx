@@ -21,7 +21,8 @@ function Widget({ queryFn, isEmpty }: { queryFn: () => Promise<Rows>; isEmpty?: 
   );
 }
 
-const upstreamError = (status: number) => new DataApiError({ status, code: "upstream_error", message: "The Data API did not answer in time.", requestId: "req_7f3a" });
+const upstreamError = (status: number) =>
+  new DataApiError({ status, code: "upstream_error", message: "The Data API did not answer in time.", requestId: "req_7f3a" });
 
 describe("QueryView", () => {
   it("announces loading, then shows the data", async () => {
@@ -92,7 +93,9 @@ describe("UnreadableNotice", () => {
 describe("UncheckedNotice", () => {
   it("says rows of the range that could not be read may or may not belong in a filtered list, singular and plural; nothing for none", () => {
     const { rerender } = renderWithProviders(<UncheckedNotice unchecked={{ count: 1 }} noun={["mention", "mentions"]} />);
-    expect(screen.getByTestId("unchecked-notice").textContent).toBe("1 mention of the range could not be read, so whether it belongs in this list is not known; it is not shown.");
+    expect(screen.getByTestId("unchecked-notice").textContent).toBe(
+      "1 mention of the range could not be read, so whether it belongs in this list is not known; it is not shown.",
+    );
     rerender(<UncheckedNotice unchecked={{ count: 1200 }} noun={["visitor", "visitors"]} />);
     expect(screen.getByTestId("unchecked-notice").textContent).toBe(
       "1,200 visitors of the range could not be read, so whether they belong in this list is not known; they are not shown.",

@@ -129,7 +129,11 @@ export function UnreadableNotice({ unreadable, noun }: { unreadable: Unreadable 
       {requestId && (
         <>
           {" "}
-          (request <span className="mono" data-testid="unreadable-request-id">{requestId}</span>)
+          (request{" "}
+          <span className="mono" data-testid="unreadable-request-id">
+            {requestId}
+          </span>
+          )
         </>
       )}{" "}
       and {count === 1 ? "is" : "are"} not shown.
@@ -139,15 +143,15 @@ export function UnreadableNotice({ unreadable, noun }: { unreadable: Unreadable 
 
 /**
  * Rows of a list the dashboard filters itself that could not be read, so could not be checked
- * against the filter (lib/server/lists): in no page, and said on every page, never guessed.
+ * against the filter (lib/lists): in no page, and said on every page, never guessed.
  */
 export function UncheckedNotice({ unchecked, noun }: { unchecked: Unreadable | undefined; noun: readonly [singular: string, plural: string] }) {
   if (!unchecked || !(unchecked.count > 0)) return null;
   const { count } = unchecked;
   return (
     <p className="notice notice-warning small unreadable-notice" data-testid="unchecked-notice">
-      {formatNumber(count)} {count === 1 ? noun[0] : noun[1]} of the range could not be read, so whether {count === 1 ? "it belongs" : "they belong"} in this list is not
-      known; {count === 1 ? "it is" : "they are"} not shown.
+      {formatNumber(count)} {count === 1 ? noun[0] : noun[1]} of the range could not be read, so whether {count === 1 ? "it belongs" : "they belong"} in this
+      list is not known; {count === 1 ? "it is" : "they are"} not shown.
     </p>
   );
 }

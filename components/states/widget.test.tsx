@@ -127,8 +127,16 @@ describe("Widget", () => {
     const next = deferred<Rows>();
     // One component whose key changes, as a filter change does.
     function Switch({ filter }: { filter: string }) {
-      const query = useWidgetQuery({ queryKey: ["rows", filter], queryFn: filter === "all" ? async () => ["a", "b"] : () => next.promise, placeholderData: keepPreviousData });
-      return <p data-testid="shown" className={query.isPlaceholderData ? "is-pending" : undefined}>{query.data?.join(", ")}</p>;
+      const query = useWidgetQuery({
+        queryKey: ["rows", filter],
+        queryFn: filter === "all" ? async () => ["a", "b"] : () => next.promise,
+        placeholderData: keepPreviousData,
+      });
+      return (
+        <p data-testid="shown" className={query.isPlaceholderData ? "is-pending" : undefined}>
+          {query.data?.join(", ")}
+        </p>
+      );
     }
     const { rerender } = await renderWidgets(
       <Widget what="rows" loading={<p>skeleton</p>}>
@@ -204,7 +212,20 @@ describe("a page's streamed state", () => {
         queryKey: ["rows", "slow"],
         queryHash: '["rows","slow"]',
         dehydratedAt: Date.now(),
-        state: { data: undefined, dataUpdateCount: 0, dataUpdatedAt: 0, error: null, errorUpdateCount: 0, errorUpdatedAt: 0, fetchFailureCount: 0, fetchFailureReason: null, fetchMeta: null, isInvalidated: false, status: "pending", fetchStatus: "fetching" },
+        state: {
+          data: undefined,
+          dataUpdateCount: 0,
+          dataUpdatedAt: 0,
+          error: null,
+          errorUpdateCount: 0,
+          errorUpdatedAt: 0,
+          fetchFailureCount: 0,
+          fetchFailureReason: null,
+          fetchMeta: null,
+          isInvalidated: false,
+          status: "pending",
+          fetchStatus: "fetching",
+        },
         promise: promise as Promise<unknown>,
       },
     ],

@@ -58,7 +58,19 @@ const WidgetErrorBoundary = catchError(function WidgetCrash({ what, frame }: { w
  * card actions from its rows) is `frame`, which the child renders around its answer too. A QueryView
  * inside names its data `what` and shows `loading` as well.
  */
-export function Widget({ what, loading, frame = bare, card, children }: { what: string; loading: ReactNode; frame?: Frame; card?: CardHead; children: ReactNode }) {
+export function Widget({
+  what,
+  loading,
+  frame = bare,
+  card,
+  children,
+}: {
+  what: string;
+  loading: ReactNode;
+  frame?: Frame;
+  card?: CardHead;
+  children: ReactNode;
+}) {
   const widget = (
     <WidgetErrorBoundary what={what} frame={frame}>
       <Suspense fallback={frame(<LoadingState label={what}>{loading}</LoadingState>)}>
@@ -68,4 +80,3 @@ export function Widget({ what, loading, frame = bare, card, children }: { what: 
   );
   return card ? <Card {...card}>{widget}</Card> : widget;
 }
-

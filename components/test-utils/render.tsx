@@ -24,7 +24,11 @@ export function renderWithProviders(
     searchParams = "",
     onUrlUpdate,
     ...options
-  }: RenderOptions & { queryClient?: QueryClient; searchParams?: string; /** Hears every URL change the component makes. */ onUrlUpdate?: (event: UrlUpdateEvent) => void } = {},
+  }: RenderOptions & {
+    queryClient?: QueryClient;
+    searchParams?: string;
+    /** Hears every URL change the component makes. */ onUrlUpdate?: (event: UrlUpdateEvent) => void;
+  } = {},
 ) {
   const Wrapper = ({ children }: { children: ReactNode }) => (
     <NuqsTestingAdapter searchParams={searchParams} {...(onUrlUpdate ? { onUrlUpdate, hasMemory: true } : {})}>

@@ -2,7 +2,7 @@
 // The change badge as people get it: what it shows, what a screen reader hears (its accessible
 // text), both with the number the change is compared with ("up 25.1% from 835"), and that it never
 // says something misleading where there is nothing to compare with.
-import { screen } from "@testing-library/react";
+import { cleanup, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { renderWithProviders } from "@/components/test-utils/render";
 import { ChangeBadge, type ChangeBadgeProps } from "./change-badge";
@@ -143,5 +143,49 @@ describe("ChangeBadge: a change Workspace Analytics reported", () => {
 
   it("a missing change is 'change unknown'", () => {
     expect(badge({ change: undefined, current: 5, unit: "count", window: "the 30 days before" }).spoken).toBe("change unknown");
+  });
+});
+
+describe("ChangeBadge: whether the change is beyond chance", () => {
+  const within = { significant: false, p: 0.4123, test: "poisson" } as const;
+  const beyond = { significant: true, p: 0.0004, test: "fisher" } as const;
+
+  it("a change within normal variation is muted and says so, with the test and p-value spoken and on focus", () => {
+    const { el, spoken, shown } = badge({ current: 300, previous: 290, unit: "count", window: WINDOW, significance: within });
+    expect(el.querySelector(".change")!.className).toContain("change-muted");
+    expect(el.querySelector(".change")!.className).not.toContain("change-up");
+    expect(shown).toContain("within normal variation");
+    expect(spoken).toBe("up 3.4% from 290 in 2 Oct – 31 Oct 2026, within normal variation (exact test of two Poisson counts, p = 0.41)");
+    // Focusable, described by its tooltip: the words and what they mean.
+    expect(el.getAttribute("tabindex")).toBe("0");
+    const tip = screen.getByRole("tooltip", { hidden: true });
+    expect(el.getAttribute("aria-describedby")).toBe(tip.id);
+    expect(tip.textContent).toBe("Within normal variation: a change this large can come by chance alone (exact test of two Poisson counts, p = 0.41).");
+    expect(el.dataset.significance).toBe("within");
+  });
+
+  it("a change beyond chance keeps its colour and says so only in the spoken text and the tooltip", () => {
+    const { el, spoken, shown } = badge({ current: 4.7, previous: 2.5, unit: "rate", window: WINDOW, significance: beyond, compact: true });
+    expect(el.querySelector(".change")!.className).toContain("change-up");
+    expect(shown).not.toContain("variation");
+    expect(spoken).toBe("up 2.2 points from 2.5% in 2 Oct – 31 Oct 2026, beyond normal variation (Fisher's exact test, p < 0.001)");
+    expect(screen.getByRole("tooltip", { hidden: true }).textContent).toContain("less than 1 time in 20");
+  });
+
+  it("in a table (compact) the words are shorter; they still say it", () => {
+    const { shown } = badge({ current: 23, previous: 20, unit: "count", window: WINDOW, significance: within, compact: true });
+    expect(shown).toContain("normal variation");
+    expect(shown).not.toContain("within normal variation");
+  });
+
+  it("says nothing of chance where the answer cannot (null), does not say (undefined), or there is no change to judge", () => {
+    for (const significance of [null, undefined]) {
+      const { el, spoken } = badge({ current: 10, previous: 5, unit: "count", window: WINDOW, significance });
+      expect(spoken).toBe("up 100.0% from 5 in 2 Oct – 31 Oct 2026");
+      expect(el.getAttribute("tabindex")).toBeNull();
+      cleanup();
+    }
+    const { el } = badge({ current: 5, previous: 5, unit: "count", window: WINDOW, significance: within });
+    expect(el.querySelector("[data-testid=change-noise]")).toBeNull();
   });
 });

@@ -8,6 +8,12 @@
 //   base: growth from 0 is "new", an unknown figure is "—".
 // - reported: a `change` Workspace Analytics already computed (a period's pageviews, the score's trend,
 //   a ranking move); with the figure now (`current`) the base is worked back from it.
+// Either way the answer may say whether the change is beyond chance (`significance`, from its
+// `significant` and `p_values`): a change within normal variation is muted and says so in words; one
+// beyond it keeps its colour; the test and its p-value show on hover and focus and are spoken.
+import { useId } from "react";
+import type { Verdict } from "@/lib/stats/exact-tests";
+import { formatP, TEST_NAMES as TESTS } from "@/lib/stats/significance";
 import { ARROWS, formatChange, formatNumber, formatPercent, MISSING, type ChangeDirection } from "@/lib/format/format";
 import styles from "./change-badge.module.css";
 
@@ -29,6 +35,7 @@ export type ComparedChangeProps = {
   window: string;
   /** Keeps the window out of the visible text (a table whose caption or note names it); it is still spoken. The base stays. */
   compact?: boolean;
+  significance?: Verdict | null;
 };
 
 export type ReportedChangeProps = {
@@ -41,6 +48,8 @@ export type ReportedChangeProps = {
   /** Overrides the direction derived from the sign (e.g. a trend's own direction). */
   direction?: ChangeDirection;
   compact?: boolean;
+  /** Whether the change is beyond chance, as the answer says (verdictOf); undefined when it does not say. */
+  significance?: Verdict | null;
 };
 
 export type ChangeBadgeProps = ComparedChangeProps | ReportedChangeProps;
@@ -113,13 +122,32 @@ export function describeChange(props: ChangeBadgeProps): DescribedChange {
   return { direction: f.direction, text: f.text, base, label: statement(f.label, base, window) };
 }
 
+/** What a verdict means, in words: the badge's hover text and what it adds to the spoken statement. */
+export function significanceText(verdict: Verdict): { words: string; detail: string } {
+  const words = verdict.significant ? "beyond normal variation" : "within normal variation";
+  const chance = verdict.significant ? "a change this large would come by chance less than 1 time in 20" : "a change this large can come by chance alone";
+  return { words, detail: `${words[0]!.toUpperCase()}${words.slice(1)}: ${chance} (${TESTS[verdict.test]}, ${formatP(verdict.p)}).` };
+}
+
 export function ChangeBadge(props: ChangeBadgeProps) {
   const change = describeChange(props);
+  const tipId = useId();
   // Outside a table the window is shown too (a table's caption or note names it once for all rows).
   const window = props.window && !props.compact && change.text !== MISSING ? props.window : null;
+  const verdict = change.text !== MISSING && change.direction !== "flat" ? props.significance : undefined;
+  const said = verdict ? significanceText(verdict) : null;
+  const muted = verdict?.significant === false;
+  const label = said ? `${change.label}, ${said.words} (${TESTS[verdict!.test]}, ${formatP(verdict!.p)})` : change.label;
   return (
-    <span className={styles.badge} title={change.label} data-testid="change">
-      <span className={`change change-${change.direction}`} aria-hidden="true">
+    <span
+      className={`${styles.badge}${said ? ` ${styles.judged}` : ""}`}
+      title={said ? undefined : change.label}
+      data-testid="change"
+      data-significance={verdict === undefined ? undefined : verdict === null ? "unknown" : verdict.significant ? "beyond" : "within"}
+      tabIndex={said ? 0 : undefined}
+      aria-describedby={said ? tipId : undefined}
+    >
+      <span className={`change change-${muted ? "muted" : change.direction}`} aria-hidden="true">
         <span className="change-arrow">{ARROWS[change.direction]}</span>
         {change.text}
       </span>
@@ -129,7 +157,17 @@ export function ChangeBadge(props: ChangeBadgeProps) {
           {change.base ? "in" : "vs"} {window}
         </span>
       )}
-      <span className="visually-hidden">{change.label}</span>
+      {muted && (
+        <span className={styles.noise} aria-hidden="true" data-testid="change-noise">
+          {props.compact ? "normal variation" : "within normal variation"}
+        </span>
+      )}
+      <span className="visually-hidden">{label}</span>
+      {said && (
+        <span className={styles.tip} id={tipId} role="tooltip" data-testid="change-tip">
+          {said.detail}
+        </span>
+      )}
     </span>
   );
 }

@@ -5,7 +5,19 @@ import { useId, type ReactNode } from "react";
 
 type Parts = { details?: string; summary?: string; scroll?: string; table?: string };
 
-export function FiguresTable({ summary, caption, testId, classes = {}, children }: { summary: ReactNode; caption: ReactNode; testId: string; classes?: Parts; children: ReactNode }) {
+export function FiguresTable({
+  summary,
+  caption,
+  testId,
+  classes = {},
+  children,
+}: {
+  summary: ReactNode;
+  caption: ReactNode;
+  testId: string;
+  classes?: Parts;
+  children: ReactNode;
+}) {
   const captionId = useId();
   return (
     <details className={classes.details}>

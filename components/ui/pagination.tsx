@@ -75,7 +75,14 @@ export function Pagination({
           </span>
         )}
         {hasNext ? (
-          <Link className="button button-secondary button-small" href={hrefFor(offset + limit)} onNavigate={inPlace(offset + limit)} scroll={false} prefetch={false} rel="next">
+          <Link
+            className="button button-secondary button-small"
+            href={hrefFor(offset + limit)}
+            onNavigate={inPlace(offset + limit)}
+            scroll={false}
+            prefetch={false}
+            rel="next"
+          >
             Next →
           </Link>
         ) : (

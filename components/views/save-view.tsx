@@ -100,7 +100,11 @@ function SaveViewButton({ page }: { page: QueryPage }) {
       setSaved(`Saved “${view.name}”. Open it from Views in the header.`);
       hide(true);
     } catch (error) {
-      setProblem(error instanceof ViewProblem ? { message: error.message, ...(error.field ? { field: error.field } : {}) } : { message: "The view could not be saved. Try again." });
+      setProblem(
+        error instanceof ViewProblem
+          ? { message: error.message, ...(error.field ? { field: error.field } : {}) }
+          : { message: "The view could not be saved. Try again." },
+      );
       if (error instanceof ViewProblem && error.field === "name") input.current?.focus();
     }
   }
@@ -120,7 +124,15 @@ function SaveViewButton({ page }: { page: QueryPage }) {
         }
       }}
     >
-      <button ref={button} type="button" className={`header-button ${styles.saveButton}`} aria-expanded={open} aria-controls={open ? id : undefined} onClick={() => (open ? hide(false) : show())} data-testid="save-view-button">
+      <button
+        ref={button}
+        type="button"
+        className={`header-button ${styles.saveButton}`}
+        aria-expanded={open}
+        aria-controls={open ? id : undefined}
+        onClick={() => (open ? hide(false) : show())}
+        data-testid="save-view-button"
+      >
         <BookmarkIcon />
         <span className="visually-hidden-narrow">Save view</span>
       </button>
@@ -154,7 +166,14 @@ function SaveViewButton({ page }: { page: QueryPage }) {
               <fieldset className={styles.choice}>
                 <legend className="field-label">Range</legend>
                 <label>
-                  <input type="radio" name="keep" value="relative" checked={keep === "relative"} onChange={() => setKeep("relative")} data-testid="save-view-relative" />
+                  <input
+                    type="radio"
+                    name="keep"
+                    value="relative"
+                    checked={keep === "relative"}
+                    onChange={() => setKeep("relative")}
+                    data-testid="save-view-relative"
+                  />
                   {relativeLabel(preset)}
                 </label>
                 <label>
@@ -164,7 +183,11 @@ function SaveViewButton({ page }: { page: QueryPage }) {
               </fieldset>
             ) : (
               <p className="small" data-testid="save-view-range-note">
-                {fixedText ? `Range: the dates stay fixed (${formatDateRange(state.range)}).` : state.listPage ? "Range: all time." : "Range: the page's default, the last 30 days as of when the view is opened."}
+                {fixedText
+                  ? `Range: the dates stay fixed (${formatDateRange(state.range)}).`
+                  : state.listPage
+                    ? "Range: all time."
+                    : "Range: the page's default, the last 30 days as of when the view is opened."}
               </p>
             )}
             {formError && (

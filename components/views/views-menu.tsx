@@ -74,7 +74,13 @@ export function ViewsMenu() {
               Saved views
             </h2>
             {list.length > 0 && (
-              <button type="button" className="button button-secondary button-small" aria-pressed={manage} onClick={() => setManage((m) => !m)} data-testid="views-manage">
+              <button
+                type="button"
+                className="button button-secondary button-small"
+                aria-pressed={manage}
+                onClick={() => setManage((m) => !m)}
+                data-testid="views-manage"
+              >
                 {manage ? "Done" : "Manage"}
               </button>
             )}
@@ -92,11 +98,14 @@ export function ViewsMenu() {
             </div>
           ) : list.length === 0 ? (
             <p className="muted small" data-testid="views-empty">
-              No saved views yet. Set the filters and range you want on a page, then choose “Save view” beside the range: the view is listed here for everyone in this workspace.
+              No saved views yet. Set the filters and range you want on a page, then choose “Save view” beside the range: the view is listed here for everyone
+              in this workspace.
             </p>
           ) : (
             <ul className={styles.list} aria-labelledby={`${id}-title`} data-testid="views-list">
-              {list.map((view) => (manage ? <ManagedView key={view.id} view={view} onDone={setStatus} /> : <ViewLink key={view.id} view={view} onOpen={() => hide(false)} />))}
+              {list.map((view) =>
+                manage ? <ManagedView key={view.id} view={view} onDone={setStatus} /> : <ViewLink key={view.id} view={view} onOpen={() => hide(false)} />,
+              )}
             </ul>
           )}
         </div>
@@ -216,7 +225,14 @@ function ManagedView({ view, onDone }: { view: SavedView; onDone: (status: strin
       {mode === "delete" ? (
         <div className={styles.rowActions} role="group" aria-label={`Delete “${view.name}”?`}>
           <span className="small">Delete for everyone?</span>
-          <button type="button" className="button button-danger button-small" autoFocus disabled={remove.isPending} onClick={() => void confirmDelete()} data-testid="view-delete-confirm">
+          <button
+            type="button"
+            className="button button-danger button-small"
+            autoFocus
+            disabled={remove.isPending}
+            onClick={() => void confirmDelete()}
+            data-testid="view-delete-confirm"
+          >
             Delete
           </button>
           <button type="button" className="button button-secondary button-small" onClick={back}>
@@ -225,10 +241,23 @@ function ManagedView({ view, onDone }: { view: SavedView; onDone: (status: strin
         </div>
       ) : (
         <div className={styles.rowActions}>
-          <button ref={renameButton} type="button" className="button button-secondary button-small" aria-label={`Rename “${view.name}”`} onClick={() => setMode("rename")} data-testid="view-rename">
+          <button
+            ref={renameButton}
+            type="button"
+            className="button button-secondary button-small"
+            aria-label={`Rename “${view.name}”`}
+            onClick={() => setMode("rename")}
+            data-testid="view-rename"
+          >
             Rename
           </button>
-          <button type="button" className="button button-secondary button-small" aria-label={`Delete “${view.name}”`} onClick={() => setMode("delete")} data-testid="view-delete">
+          <button
+            type="button"
+            className="button button-secondary button-small"
+            aria-label={`Delete “${view.name}”`}
+            onClick={() => setMode("delete")}
+            data-testid="view-delete"
+          >
             Delete
           </button>
         </div>

@@ -1,21 +1,21 @@
 // @vitest-environment jsdom
 // The "Save view" dialog and the header's "Views" over a URL (nuqs' testing adapter) and the app's
-// own /api/views handlers over a real embedded store (components/test-utils/app-routes.ts; the routes
-// themselves are tested over HTTP on both databases in lib/server/view-routes.test.ts, and end to end
+// own /api/views handlers over a real embedded store (testing/app-fetch.ts; the routes
+// themselves are tested over HTTP on both databases in lib/views/routes.test.ts, and end to end
 // in e2e/saved-views.spec.ts): what is saved from the URL (the page's own parameters, no paging, a
 // preset range relative or fixed as chosen), errors in plain words on their field, the list as links,
 // rename and delete in place, and the keyboard and accessible names of both.
 import { screen, waitFor, within } from "@testing-library/react";
 import type { ReactNode } from "react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { appRoutesAsFetch, type SentRequest } from "@/components/test-utils/app-routes";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { appRoutesAsFetch, preloadRoutes, type SentRequest } from "@/testing/app-fetch";
 import { renderWithProviders } from "@/components/test-utils/render";
 import { presetRange } from "@/lib/range/date-range";
 import { ViewerTimeZoneProvider } from "@/lib/range/use-date-range";
 import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
-import { storesForFile } from "@/lib/store/test-stores";
-import { serverContextPerTest, sessionCookie, upstreamForFile } from "@/lib/server/test-support";
+import { storesForFile } from "@/testing/stores";
+import { serverContextPerTest, sessionCookie, upstreamForFile } from "@/testing/in-process";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { SaveView, viewQuery } from "./save-view";
 import { ViewsMenu } from "./views-menu";
@@ -43,6 +43,9 @@ async function withViews(initial: Saved[] = []) {
   vi.stubGlobal("fetch", appRoutesAsFetch(cookie, sent));
   return made;
 }
+
+// The route files the UI calls, loaded before the first test (not raced against its first read).
+beforeAll(() => preloadRoutes(["/api/views", "/api/views/view_x"]));
 
 beforeEach(async () => {
   store = await stores.open("embedded");
@@ -82,8 +85,12 @@ describe("Save view", () => {
     expect(within(dialog).getByRole("radio", { name: /^Keep the dates fixed \(.+\)$/ })).toHaveProperty("checked", false);
     await user.keyboard("ChatGPT this week{Enter}");
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
-    expect(writes()).toEqual([{ method: "POST", url: "/api/views", body: { name: "ChatGPT this week", path: "/visitors", query: { source: "chatgpt", range: "7d" } } }]);
-    expect((await store.views.list(ws)).map((v) => [v.name, v.path, v.query])).toEqual([["ChatGPT this week", "/visitors", { source: "chatgpt", range: "7d" }]]);
+    expect(writes()).toEqual([
+      { method: "POST", url: "/api/views", body: { name: "ChatGPT this week", path: "/visitors", query: { source: "chatgpt", range: "7d" } } },
+    ]);
+    expect((await store.views.list(ws)).map((v) => [v.name, v.path, v.query])).toEqual([
+      ["ChatGPT this week", "/visitors", { source: "chatgpt", range: "7d" }],
+    ]);
     expect(document.activeElement).toBe(button);
     expect(screen.getByRole("status").textContent).toContain("Saved “ChatGPT this week”");
   });
@@ -116,7 +123,9 @@ describe("Save view", () => {
     expect(screen.getByTestId("save-view-name-error").textContent).toMatch(/^Give the view a name/);
     await user.type(name, "  WEEKLY ");
     await user.keyboard("{Enter}");
-    await waitFor(() => expect(screen.getByTestId("save-view-name-error").textContent).toBe("A view with this name already exists in this workspace. Choose another name."));
+    await waitFor(() =>
+      expect(screen.getByTestId("save-view-name-error").textContent).toBe("A view with this name already exists in this workspace. Choose another name."),
+    );
     expect(name.getAttribute("aria-describedby")).toBe(screen.getByTestId("save-view-name-error").id);
     expect(screen.getByRole("dialog")).toBeTruthy();
 
@@ -125,7 +134,9 @@ describe("Save view", () => {
     await user.clear(name);
     await user.type(name, "One too many");
     await user.keyboard("{Enter}");
-    await waitFor(() => expect(screen.getByRole("alert").textContent).toBe("This workspace already keeps 200 saved views, the most it may. Delete one to save another."));
+    await waitFor(() =>
+      expect(screen.getByRole("alert").textContent).toBe("This workspace already keeps 200 saved views, the most it may. Delete one to save another."),
+    );
     // The network itself failing (no answer at all), as fetch reports it.
     vi.stubGlobal("fetch", async () => {
       throw new TypeError("Failed to fetch");
@@ -142,7 +153,12 @@ describe("Save view", () => {
     const values = { source: "chatgpt", from: "2026-11-12", to: "2026-11-18", limit: "50", offset: null };
     expect(viewQuery({ ...values, tz: "Europe/Berlin" }, "7d", "Europe/Berlin")).toEqual({ source: "chatgpt", range: "7d" });
     expect(viewQuery({ ...values, tz: "Asia/Tokyo" }, "7d", "Europe/Berlin")).toEqual({ source: "chatgpt", tz: "Asia/Tokyo", range: "7d" });
-    expect(viewQuery({ ...values, tz: "Europe/Berlin" }, null, "Europe/Berlin")).toEqual({ source: "chatgpt", from: "2026-11-12", to: "2026-11-18", tz: "Europe/Berlin" });
+    expect(viewQuery({ ...values, tz: "Europe/Berlin" }, null, "Europe/Berlin")).toEqual({
+      source: "chatgpt",
+      from: "2026-11-12",
+      to: "2026-11-18",
+      tz: "Europe/Berlin",
+    });
   });
 
   it("is not offered where a page takes no query (Settings, a visitor's page)", async () => {
@@ -210,7 +226,11 @@ describe("Views in the header", () => {
     const confirm = screen.getByRole("group", { name: "Delete “<b>Negative</b> mentions”?" });
     await user.click(within(confirm).getByRole("button", { name: "Delete" }));
     await waitFor(() => expect(screen.queryByRole("button", { name: /Negative/ })).toBeNull());
-    expect(writes().map((w) => `${w.method} ${w.url}`)).toEqual([`PATCH /api/views/${chatgpt!.id}`, `PATCH /api/views/${chatgpt!.id}`, `DELETE /api/views/${negative!.id}`]);
+    expect(writes().map((w) => `${w.method} ${w.url}`)).toEqual([
+      `PATCH /api/views/${chatgpt!.id}`,
+      `PATCH /api/views/${chatgpt!.id}`,
+      `DELETE /api/views/${negative!.id}`,
+    ]);
     expect((await store.views.list(ws)).map((v) => v.name)).toEqual(["ChatGPT, last 7 days"]);
     expect(screen.getByRole("status").textContent).toBe("Deleted “<b>Negative</b> mentions”.");
   });

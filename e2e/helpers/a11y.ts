@@ -14,7 +14,13 @@ export async function expectNoSeriousViolations(page: Page, label: string, inclu
   if (exclude) builder = builder.exclude(exclude);
   const results = await builder.analyze();
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  const summary = serious.map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join("\n  ")}`);
+  const summary = serious.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes
+        .slice(0, 3)
+        .map((n) => n.target.join(" "))
+        .join("\n  ")}`,
+  );
   expect(summary, `${label}: axe violations`).toEqual([]);
 }
 

@@ -40,7 +40,16 @@ export function zoneMidnight(date: string, timeZone: string): string {
   // The zone's offset at that instant, then once more at the corrected instant (a clock change that day).
   const offsetAt = (ms: number) => {
     const parts = Object.fromEntries(
-      new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" })
+      new Intl.DateTimeFormat("en-US", {
+        timeZone,
+        hourCycle: "h23",
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+        hour: "2-digit",
+        minute: "2-digit",
+        second: "2-digit",
+      })
         .formatToParts(new Date(ms))
         .map((p) => [p.type, p.value]),
     );

@@ -14,10 +14,7 @@ const DASHBOARD = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3107)}`;
  * Sends `head` (request line + headers, without Host and the blank line) and `body`; reads until the
  * server closes. `host` replaces the Host header (the app's own by default).
  */
-export function rawRequest(
-  head: string,
-  options: { body?: string | Buffer; localAddress?: string; host?: string; base?: string } = {},
-): Promise<RawResponse> {
+export function rawRequest(head: string, options: { body?: string | Buffer; localAddress?: string; host?: string; base?: string } = {}): Promise<RawResponse> {
   const target = new URL(options.base ?? DASHBOARD);
   return new Promise((resolve, reject) => {
     const socket = connect({ host: target.hostname, port: Number(target.port), localAddress: options.localAddress });

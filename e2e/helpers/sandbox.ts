@@ -58,7 +58,8 @@ async function holdControl(body: Record<string, unknown>): Promise<void> {
  * not a list's) unanswered until released (sandbox/README.md, holds); each goes on by itself after
  * `maxMs` (default 10 s, under the dashboard's 15 s upstream timeout).
  */
-export const hold = (key: string, paths: string[], query?: Record<string, string>, maxMs?: number) => holdControl({ key, paths, ...(query ? { query } : {}), ...(maxMs !== undefined ? { maxMs } : {}) });
+export const hold = (key: string, paths: string[], query?: Record<string, string>, maxMs?: number) =>
+  holdControl({ key, paths, ...(query ? { query } : {}), ...(maxMs !== undefined ? { maxMs } : {}) });
 /** Lets `count` of `key`'s held requests go (the longest waiting first, then the next to come). */
 export const release = (key: string, count: number) => holdControl({ key, release: count });
 /** Ends `key`'s hold: everything waiting goes on. */

@@ -4,35 +4,28 @@
 // the hint of the key whose session made it, newest first; a refused write, a read and a key linked
 // again record nothing; another workspace sees none of it; the answer holds no key; at most 1,000.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import * as activity from "@/app/api/workspace/activity/route";
-import * as destinationById from "@/app/api/alerts/destinations/[id]/route";
-import * as destinations from "@/app/api/alerts/destinations/route";
-import * as digest from "@/app/api/alerts/digest/route";
-import * as ruleById from "@/app/api/alerts/rules/[id]/route";
-import * as rules from "@/app/api/alerts/rules/route";
-import * as keys from "@/app/api/workspace/keys/route";
-import * as watch from "@/app/api/workspace/watch/route";
-import { call, ORIGIN, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "@/lib/server/test-support";
+import { call, ORIGIN, serverStoresForFile, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
 import { ACTIVITY_MAX } from "@/lib/store/activity";
-import type { StoreKind } from "@/lib/store/database";
-import type { Store } from "@/lib/store/store";
-import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
+import { STORE_KINDS } from "@/testing/stores";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import type { ActivityJson } from "./actions";
+import { routeFileAt } from "@/testing/api-routes";
+
+const activity = await routeFileAt("workspace/activity");
+const destinationById = await routeFileAt("alerts/destinations/[id]");
+const destinations = await routeFileAt("alerts/destinations");
+const digest = await routeFileAt("alerts/digest");
+const ruleById = await routeFileAt("alerts/rules/[id]");
+const rules = await routeFileAt("alerts/rules");
+const keys = await routeFileAt("workspace/keys");
+const watch = await routeFileAt("workspace/watch");
 
 upstreamForFile({ visitors: 300 });
-const stores = storesForFile();
-const overrideContext = serverContextPerTest();
+const storeFor = serverStoresForFile();
 
 afterEach(() => {
   vi.unstubAllEnvs();
 });
-
-async function storeFor(kind: StoreKind): Promise<Store> {
-  const store = await stores.open(kind);
-  overrideContext({ store: async () => store });
-  return store;
-}
 
 type Handler = (req: Request, ctx: never) => Promise<Response>;
 
@@ -61,21 +54,37 @@ describe.each(STORE_KINDS)("activity routes (%s)", (kind) => {
     expect((await as(DEMO_KEYS.pro, keys.POST as Handler, "POST", "/api/workspace/keys", { apiKey: DEMO_KEYS.free })).status).toBe(201);
 
     // The free key, linked, now opens the same workspace: its changes are its own.
-    const destination = await as<{ id: string; url_hint: string }>(DEMO_KEYS.free, destinations.POST as Handler, "POST", "/api/alerts/destinations", { kind: "webhook", name: "Ops", url: "http://127.0.0.1:9/hooks/ops-1234" });
+    const destination = await as<{ id: string; url_hint: string }>(DEMO_KEYS.free, destinations.POST as Handler, "POST", "/api/alerts/destinations", {
+      kind: "webhook",
+      name: "Ops",
+      url: "http://127.0.0.1:9/hooks/ops-1234",
+    });
     expect(destination.status).toBe(201);
-    const rule = await as<{ id: string }>(DEMO_KEYS.free, rules.POST as Handler, "POST", "/api/alerts/rules", { kind: "score_below", threshold: 40, destination_id: destination.body.id });
+    const rule = await as<{ id: string }>(DEMO_KEYS.free, rules.POST as Handler, "POST", "/api/alerts/rules", {
+      kind: "score_below",
+      threshold: 40,
+      destination_id: destination.body.id,
+    });
     expect(rule.status).toBe(201);
     expect((await as(DEMO_KEYS.free, digest.PUT as Handler, "PUT", "/api/alerts/digest", { destination_id: destination.body.id })).status).toBe(200);
 
     // Refused, and reads: nothing recorded.
-    expect((await as(DEMO_KEYS.free, rules.POST as Handler, "POST", "/api/alerts/rules", { kind: "score_fell", threshold: 5, destination_id: destination.body.id })).status).toBe(400);
-    expect((await as(DEMO_KEYS.free, ruleById.DELETE as Handler, "DELETE", "/api/alerts/rules/rule_AAAAAAAAAAAAAAAA", undefined, "rule_AAAAAAAAAAAAAAAA")).status).toBe(404);
+    expect(
+      (await as(DEMO_KEYS.free, rules.POST as Handler, "POST", "/api/alerts/rules", { kind: "score_fell", threshold: 5, destination_id: destination.body.id }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await as(DEMO_KEYS.free, ruleById.DELETE as Handler, "DELETE", "/api/alerts/rules/rule_AAAAAAAAAAAAAAAA", undefined, "rule_AAAAAAAAAAAAAAAA")).status,
+    ).toBe(404);
     expect((await as(DEMO_KEYS.free, digest.PUT as Handler, "PUT", "/api/alerts/digest", { destination_id: "dst_AAAAAAAAAAAAAAAA" })).status).toBe(404);
     expect((await as(DEMO_KEYS.free, destinations.GET as Handler, "GET", "/api/alerts/destinations")).status).toBe(200);
 
     expect((await as(DEMO_KEYS.pro, digest.PUT as Handler, "PUT", "/api/alerts/digest", { destination_id: null })).status).toBe(200);
     expect((await as(DEMO_KEYS.pro, ruleById.DELETE as Handler, "DELETE", `/api/alerts/rules/${rule.body.id}`, undefined, rule.body.id)).status).toBe(204);
-    expect((await as(DEMO_KEYS.pro, destinationById.DELETE as Handler, "DELETE", `/api/alerts/destinations/${destination.body.id}`, undefined, destination.body.id)).status).toBe(204);
+    expect(
+      (await as(DEMO_KEYS.pro, destinationById.DELETE as Handler, "DELETE", `/api/alerts/destinations/${destination.body.id}`, undefined, destination.body.id))
+        .status,
+    ).toBe(204);
     expect((await as(DEMO_KEYS.pro, watch.DELETE as Handler, "DELETE", "/api/workspace/watch")).status).toBe(200);
 
     const ops = `Ops (${destination.body.url_hint})`;

@@ -6,16 +6,16 @@
 // have sent; watching paused is said once to every destination.
 import { randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { TEST_NOW } from "@/lib/server/test-support";
+import { TEST_NOW } from "@/testing/in-process";
 import type { StoreKind } from "@/lib/store/database";
 import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
-import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 import { checkRules, notifyPaused, previewRule } from "./check";
 import { createDeliverer } from "./deliver";
 import type { EventBody } from "./messages";
 import { send } from "./send";
-import { startReceiver, verifySignature, type Receiver } from "./test-receiver";
+import { startReceiver, verifySignature, type Receiver } from "@/testing/webhook-receiver";
 
 const T0 = Date.parse(TEST_NOW);
 const MIN = 60_000;
@@ -43,9 +43,22 @@ async function setup(kind: StoreKind, store?: Store) {
 }
 
 const check = (store: Store, workspace: WorkspaceId) => checkRules({ store, now: clock, publicUrl: PUBLIC }, workspace, () => {});
-const deliver = (store: Store) => createDeliverer({ store: async () => store, now: clock, instance: "one", send: (u, s, m, o) => send(u, s, m, { allowPrivate: true, now: clock, ...o }), log: () => {} }).deliverDue();
+const deliver = (store: Store) =>
+  createDeliverer({
+    store: async () => store,
+    now: clock,
+    instance: "one",
+    send: (u, s, m, o) => send(u, s, m, { allowPrivate: true, now: clock, ...o }),
+    log: () => {},
+  }).deliverDue();
 const recordScore = (store: Store, workspace: WorkspaceId, at: number, score: number) =>
-  store.snapshots.recordScore(workspace, { at, score, direction: null, change: null, breakdown: { visibility: null, sentiment: null, authority: null, coverage: null } });
+  store.snapshots.recordScore(workspace, {
+    at,
+    score,
+    direction: null,
+    change: null,
+    breakdown: { visibility: null, sentiment: null, authority: null, coverage: null },
+  });
 
 describe.each(STORE_KINDS)("alert checks (%s)", (kind) => {
   it("a rule is checked once per snapshot and sent only when its state changes, naming the notes of those days", async () => {
@@ -67,9 +80,16 @@ describe.each(STORE_KINDS)("alert checks (%s)", (kind) => {
     const body = receiver.received[0]!.json as EventBody;
     expect(body).toMatchObject({
       type: "alert.firing",
-      data: { rule: { id: rule.id, kind: "score_below", threshold: 60 }, value: 57.5, previous: 60, url: `${PUBLIC}/intelligence?from=2026-11-14&to=2026-11-20&tz=UTC` },
+      data: {
+        rule: { id: rule.id, kind: "score_below", threshold: 60 },
+        value: 57.5,
+        previous: 60,
+        url: `${PUBLIC}/intelligence?from=2026-11-14&to=2026-11-20&tz=UTC`,
+      },
     });
-    expect(body.data.message).toBe("The AI Positioning Score is 57.5, below 60.0 (2.5 points under the line you set). Notes of those days: “Pricing page <b>relaunched</b>” (2026-11-19).");
+    expect(body.data.message).toBe(
+      "The AI Positioning Score is 57.5, below 60.0 (2.5 points under the line you set). Notes of those days: “Pricing page <b>relaunched</b>” (2026-11-19).",
+    );
 
     // Still below: checked, not sent again.
     now += 10 * MIN;
@@ -79,7 +99,10 @@ describe.each(STORE_KINDS)("alert checks (%s)", (kind) => {
     await recordScore(store, workspace, now, 61);
     expect(await check(store, workspace)).toEqual({ checked: 1, sent: 1 });
     await deliver(store);
-    expect((receiver.received[1]!.json as EventBody)).toMatchObject({ type: "alert.resolved", data: { value: 61, message: expect.stringMatching(/^Resolved: The AI Positioning Score is 61\.0, at or above 60\.0/) } });
+    expect(receiver.received[1]!.json as EventBody).toMatchObject({
+      type: "alert.resolved",
+      data: { value: 61, message: expect.stringMatching(/^Resolved: The AI Positioning Score is 61\.0, at or above 60\.0/) },
+    });
 
     const checks = await store.alerts.checks(workspace, rule.id);
     expect(checks.map((c) => [c.state, c.value])).toEqual([
@@ -134,7 +157,12 @@ describe.each(STORE_KINDS)("alert checks (%s)", (kind) => {
 
   it("a day's kept figures set off a daily rule; the preview counts from kept history what a rule would have sent", async () => {
     const { store, workspace, destination } = await setup(kind);
-    const platforms = (negative: number, visitors: number) => ({ data: [{ platform: "chatgpt", mentions: 20, visitors, conversions: 2, sentiment: { positive: 5, neutral: 5, negative } }, { platform: "claude", mentions: "odd", visitors: null, sentiment: null }] });
+    const platforms = (negative: number, visitors: number) => ({
+      data: [
+        { platform: "chatgpt", mentions: 20, visitors, conversions: 2, sentiment: { positive: 5, neutral: 5, negative } },
+        { platform: "claude", mentions: "odd", visitors: null, sentiment: null },
+      ],
+    });
     // 30 closed days: negative mentions 2 a day, 12 on two of them.
     for (let i = 30; i >= 1; i--) {
       const date = new Date(T0 - i * 86_400_000).toISOString().slice(0, 10);
@@ -153,7 +181,10 @@ describe.each(STORE_KINDS)("alert checks (%s)", (kind) => {
     await store.alerts.createRule(workspace, { kind: "negative_mentions", threshold: 10, destinationId: destination.id, cooldownMs: 0 });
     expect(await check(store, workspace)).toEqual({ checked: 1, sent: 1 });
     await deliver(store);
-    expect(receiver.received[0]!.json).toMatchObject({ type: "alert.firing", data: { value: 12, url: `${PUBLIC}/mentions?sentiment=negative&from=2026-11-19&to=2026-11-19&tz=UTC` } });
+    expect(receiver.received[0]!.json).toMatchObject({
+      type: "alert.firing",
+      data: { value: 12, url: `${PUBLIC}/mentions?sentiment=negative&from=2026-11-19&to=2026-11-19&tz=UTC` },
+    });
   });
 
   it("watching paused is said once to every active destination", async () => {
@@ -168,7 +199,10 @@ describe.each(STORE_KINDS)("alert checks (%s)", (kind) => {
       expect(other.received).toHaveLength(1);
       // Slack gets its own text and blocks, no signature headers.
       expect(other.received[0]!.headers["webhook-signature"]).toBeUndefined();
-      expect(other.received[0]!.json).toMatchObject({ text: expect.stringMatching(/^Alert: Watching paused/), blocks: expect.arrayContaining([expect.objectContaining({ type: "section" })]) });
+      expect(other.received[0]!.json).toMatchObject({
+        text: expect.stringMatching(/^Alert: Watching paused/),
+        blocks: expect.arrayContaining([expect.objectContaining({ type: "section" })]),
+      });
     } finally {
       await other.close();
     }

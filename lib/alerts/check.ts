@@ -11,7 +11,20 @@ import type { WorkspaceId } from "@/lib/store/schema";
 import type { Rule } from "@/lib/store/alerts";
 import type { Store } from "@/lib/store/store";
 import { dashboardLink, notesSentence, type EventBody } from "./messages";
-import { isRuleKind, JUDGED_ON, judgeDay, judgeRanking, judgeScore, previewFirings, replay, shouldNotify, type DayFigures, type History, type Judgement, type RuleKind } from "./rules";
+import {
+  isRuleKind,
+  JUDGED_ON,
+  judgeDay,
+  judgeRanking,
+  judgeScore,
+  previewFirings,
+  replay,
+  shouldNotify,
+  type DayFigures,
+  type History,
+  type Judgement,
+  type RuleKind,
+} from "./rules";
 
 const DAY = 86_400_000;
 /** How far back a live daily check looks for the latest closed day (older days are history, not news). */
@@ -124,7 +137,12 @@ export async function checkRules(deps: CheckDeps, workspace: WorkspaceId, log: (
  * the next snapshot (which may be a day away). As after a snapshot: kept once per basis, notified
  * on a change of state.
  */
-export async function checkRule(deps: CheckDeps, workspace: WorkspaceId, ruleId: string, log: (line: string) => void = (l) => console.warn(l)): Promise<CheckOutcome> {
+export async function checkRule(
+  deps: CheckDeps,
+  workspace: WorkspaceId,
+  ruleId: string,
+  log: (line: string) => void = (l) => console.warn(l),
+): Promise<CheckOutcome> {
   const rule = await deps.store.alerts.rule(workspace, ruleId);
   return checkEach(deps, workspace, rule ? [rule] : [], log);
 }
@@ -148,7 +166,9 @@ async function checkEach(deps: CheckDeps, workspace: WorkspaceId, rules: Rule[],
       if (!shouldNotify(j.state, { state: rule.notifiedState, at: rule.notifiedAt }, rule.cooldownMs, now)) continue;
       const body = await eventFor(deps, workspace, rule, j);
       // One event per transition: two instances that saw the same last sending make the same key.
-      const made = await store.alerts.enqueue(workspace, { dedupeKey: `rule:${rule.id}:${j.state}:after:${rule.notifiedAt ?? 0}`, type: body.type, body }, [rule.destinationId]);
+      const made = await store.alerts.enqueue(workspace, { dedupeKey: `rule:${rule.id}:${j.state}:after:${rule.notifiedAt ?? 0}`, type: body.type, body }, [
+        rule.destinationId,
+      ]);
       if (made === null) continue;
       await store.alerts.markNotified(rule.id, j.state, now);
       sent += made.length;
@@ -160,21 +180,37 @@ async function checkEach(deps: CheckDeps, workspace: WorkspaceId, rules: Rule[],
   return { checked, sent };
 }
 
-export type Preview = { days: number; fired: number; checks: number; history_since: string | null; firings: { at: string; message: string }[] };
+export type Preview = {
+  days: number;
+  fired: number;
+  checks: number;
+  /** Drops past the threshold that the test of chance held back (drop rules; 0 for the others). */
+  held_back: number;
+  history_since: string | null;
+  firings: { at: string; message: string }[];
+};
 
 /** How often a rule of `kind` and `threshold` would have been sent as firing over the last 30 days. */
-export async function previewRule(store: Store, workspace: WorkspaceId, rule: { kind: RuleKind; threshold: number | null; cooldownMs: number }, now: number): Promise<Preview> {
+export async function previewRule(
+  store: Store,
+  workspace: WorkspaceId,
+  rule: { kind: RuleKind; threshold: number | null; cooldownMs: number },
+  now: number,
+): Promise<Preview> {
   const ws = await store.workspaces.workspace(workspace);
   const tz = ws?.timeZone ?? "UTC";
   const history = await loadHistory(store, workspace, tz, now, PREVIEW_DAYS);
   const windowStart = now - PREVIEW_DAYS * DAY;
   const firstDay = todayIn(tz, windowStart);
-  const judgements = replay(rule, history, tz, (d) => Date.parse(`${d.date}T12:00:00Z`)).filter((j) => (j.basis.startsWith("day:") ? j.basis.slice(4) >= firstDay : j.at >= windowStart));
-  const { fired, checks } = previewFirings(rule, judgements);
+  const judgements = replay(rule, history, tz, (d) => Date.parse(`${d.date}T12:00:00Z`)).filter((j) =>
+    j.basis.startsWith("day:") ? j.basis.slice(4) >= firstDay : j.at >= windowStart,
+  );
+  const { fired, checks, heldBack } = previewFirings(rule, judgements);
   return {
     days: PREVIEW_DAYS,
     fired: fired.length,
     checks,
+    held_back: heldBack,
     history_since: ws?.historySince ? new Date(ws.historySince).toISOString() : null,
     firings: fired.slice(-10).map((f) => ({ at: new Date(f.at).toISOString(), message: f.message })),
   };
@@ -194,7 +230,11 @@ export async function notifyPaused(deps: CheckDeps, workspace: WorkspaceId, reas
     timestamp: new Date(now).toISOString(),
     data: { message: `Watching paused, so no alert or digest can be sent: ${reason}`, ...(url ? { url } : {}) },
   };
-  const made = await deps.store.alerts.enqueue(workspace, { dedupeKey: `paused:${workspace}:${Math.floor(now / 60_000)}`, type: body.type, body }, destinations.map((d) => d.id));
+  const made = await deps.store.alerts.enqueue(
+    workspace,
+    { dedupeKey: `paused:${workspace}:${Math.floor(now / 60_000)}`, type: body.type, body },
+    destinations.map((d) => d.id),
+  );
   if (made && made.length > 0) deps.delivered?.();
   return made?.length ?? 0;
 }

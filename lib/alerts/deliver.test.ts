@@ -8,15 +8,15 @@
 // lease is not started.
 import { randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { TEST_NOW } from "@/lib/server/test-support";
+import { TEST_NOW } from "@/testing/in-process";
 import type { StoreKind } from "@/lib/store/database";
 import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
-import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 import { BACKOFF_MS, createDeliverer, inTurn, LEASE_MARGIN_MS, type Deliverer } from "./deliver";
 import type { EventBody } from "./messages";
 import { send } from "./send";
-import { startReceiver, verifySignature, type Receiver } from "./test-receiver";
+import { startReceiver, verifySignature, type Receiver } from "@/testing/webhook-receiver";
 
 const T0 = Date.parse(TEST_NOW);
 let now = T0;
@@ -49,7 +49,13 @@ async function setup(kind: StoreKind, store?: Store) {
   const s = store ?? (await stores.open(kind, { now: clock }));
   const workspace = (await s.workspaces.workspaceForKey(`svc_sk_test_alerts_${randomBytes(6).toString("hex")}`)).id;
   const secret = `whsec_${randomBytes(24).toString("base64")}`;
-  const destination = await s.alerts.createDestination(workspace, { kind: "webhook", name: "Receiver", url: receiver.url, urlHint: "http://127.0.0.1/…", secret });
+  const destination = await s.alerts.createDestination(workspace, {
+    kind: "webhook",
+    name: "Receiver",
+    url: receiver.url,
+    urlHint: "http://127.0.0.1/…",
+    secret,
+  });
   return { store: s, workspace, destination, secret };
 }
 
@@ -75,7 +81,19 @@ describe.each(STORE_KINDS)("alert delivery (%s)", (kind) => {
     expect(r!.json).toEqual(body("The score fell"));
 
     const attempts = await store.alerts.attempts(workspace);
-    expect(attempts).toEqual([expect.objectContaining({ deliveryId: made![0]!.id, attempt: 1, status: "delivered", responseStatus: 200, error: null, retryable: false, nextAttemptAt: null, type: "alert.firing", destinationName: "Receiver" })]);
+    expect(attempts).toEqual([
+      expect.objectContaining({
+        deliveryId: made![0]!.id,
+        attempt: 1,
+        status: "delivered",
+        responseStatus: 200,
+        error: null,
+        retryable: false,
+        nextAttemptAt: null,
+        type: "alert.firing",
+        destinationName: "Receiver",
+      }),
+    ]);
   });
 
   it("failures are tried again after 5 s, 1 min, 10 min, 1 h and 6 h, then fail for good; a retry by hand sends it again", async () => {
@@ -121,7 +139,11 @@ describe.each(STORE_KINDS)("alert delivery (%s)", (kind) => {
 
   it("a Retry-After longer than the backoff is honoured (seconds or a date); a shorter one does not hurry it", async () => {
     const { store, workspace, destination } = await setup(kind);
-    receiver.answer({ status: 429, headers: { "retry-after": "120" } }, { status: 503, headers: { "retry-after": new Date(now + 120_000 + 3_600_000).toUTCString() } }, { status: 503, headers: { "retry-after": "1" } });
+    receiver.answer(
+      { status: 429, headers: { "retry-after": "120" } },
+      { status: 503, headers: { "retry-after": new Date(now + 120_000 + 3_600_000).toUTCString() } },
+      { status: 503, headers: { "retry-after": "1" } },
+    );
     await store.alerts.enqueue(workspace, { dedupeKey: "k", type: "alert.firing", body: body("x") }, [destination.id]);
     const sender = deliverer(store, "one");
     await sender.deliverDue();
@@ -231,7 +253,13 @@ describe.each(STORE_KINDS)("alert delivery (%s)", (kind) => {
       },
     };
     const lines: string[] = [];
-    const sender = createDeliverer({ store: async () => stalled, now: clock, instance: "one", send: (u, s, m, o) => send(u, s, m, { allowPrivate: true, now: clock, ...o }), log: (l) => lines.push(l) });
+    const sender = createDeliverer({
+      store: async () => stalled,
+      now: clock,
+      instance: "one",
+      send: (u, s, m, o) => send(u, s, m, { allowPrivate: true, now: clock, ...o }),
+      log: (l) => lines.push(l),
+    });
     expect(await sender.deliverDue()).toBe(0);
     expect(receiver.received).toHaveLength(0);
     expect(lines).toEqual([expect.stringMatching(/its claim would run out before the send could end/)]);

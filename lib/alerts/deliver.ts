@@ -40,7 +40,12 @@ export const PER_WORKSPACE = 4;
 /** Destinations read per look (more than the free sends, as some are skipped for their workspace's share). */
 const CANDIDATES = 200;
 
-export type Sender = (url: string, secret: string | null, message: { id: string; at: number; body: string }, options: { timeoutMs: number }) => Promise<SendResult>;
+export type Sender = (
+  url: string,
+  secret: string | null,
+  message: { id: string; at: number; body: string },
+  options: { timeoutMs: number },
+) => Promise<SendResult>;
 
 export type DelivererOptions = {
   store: () => Promise<Store>;
@@ -176,7 +181,12 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       log(`[alerts] delivery ${delivery.id}: its claim would run out before the send could end; left for the next look`);
       return "given back";
     }
-    const result = await options.send(destination.url, destination.secret, { id: event.id, at: started, body: bodyFor(destination.kind, event.body as EventBody) }, { timeoutMs });
+    const result = await options.send(
+      destination.url,
+      destination.secret,
+      { id: event.id, at: started, body: bodyFor(destination.kind, event.body as EventBody) },
+      { timeoutMs },
+    );
     if (result.ok) {
       await finish("delivered", result, null);
       return "kept";
@@ -184,7 +194,10 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     if (result.status === 410) {
       await finish("failed", result, null);
       const on = new Date(options.now()).toISOString().slice(0, 16).replace("T", " ");
-      await store.alerts.stopDestination(destination.id, `The receiver answered 410 Gone on ${on} UTC: nothing more is sent there. Delete this destination and add its new address.`);
+      await store.alerts.stopDestination(
+        destination.id,
+        `The receiver answered 410 Gone on ${on} UTC: nothing more is sent there. Delete this destination and add its new address.`,
+      );
       log(`[alerts] destination ${destination.id} answered 410 Gone: stopped`);
       return "kept";
     }

@@ -1,4 +1,4 @@
-// Which addresses alerts may go to, with names resolved by a name server on loopback (test-dns.ts):
+// Which addresses alerts may go to, with names resolved by a name server on loopback (testing/name-server.ts):
 // IPv6 addresses that carry an IPv4 one judged by the IPv4 inside; a name whose addresses are not all
 // public refused without naming them; the lookup a request connects with being the checked one (the
 // request reaches a receiver only through an address the check passed); Slack destinations only at
@@ -7,8 +7,8 @@ import http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkedLookup, checkResolved, checkSlackWebhookUrl, DestinationRefused, isPublicAddress, parseDestinationUrl } from "./destination-url";
 import { createNameResolver } from "./resolve-name";
-import { startDnsServer, type DnsServer } from "./test-dns";
-import { startReceiver, type Receiver } from "./test-receiver";
+import { startDnsServer, type DnsServer } from "@/testing/name-server";
+import { startReceiver, type Receiver } from "@/testing/webhook-receiver";
 
 const cleanup: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -118,7 +118,11 @@ describe("which addresses alerts may be sent to", () => {
     const port = new URL(receiver.url).port;
     const post = (allowPrivate: boolean) =>
       new Promise<{ status: number } | { error: NodeJS.ErrnoException }>((resolve) => {
-        const request = http.request(`http://loopback.example.com:${port}/hooks`, { method: "POST", agent: false, lookup: checkedLookup(allowPrivate, resolver) as unknown as typeof import("node:dns").lookup });
+        const request = http.request(`http://loopback.example.com:${port}/hooks`, {
+          method: "POST",
+          agent: false,
+          lookup: checkedLookup(allowPrivate, resolver) as unknown as typeof import("node:dns").lookup,
+        });
         request.on("response", (response) => {
           response.resume();
           resolve({ status: response.statusCode ?? 0 });
@@ -154,7 +158,9 @@ describe("Slack destinations", () => {
       "https://hooks.slack.com/services/",
       "https://hooks.slack.com/services/T0001/../../other",
     ]) {
-      expect(() => checkSlackWebhookUrl(new URL(url)), url).toThrow(/^url must be the Slack incoming webhook's address, https:\/\/hooks\.slack\.com\/services\/…/);
+      expect(() => checkSlackWebhookUrl(new URL(url)), url).toThrow(
+        /^url must be the Slack incoming webhook's address, https:\/\/hooks\.slack\.com\/services\/…/,
+      );
     }
   });
 });

@@ -83,7 +83,9 @@ export function parseDestinationUrl(raw: string, allowPrivate: boolean): URL {
     throw new DestinationRefused("url is not a valid address: it should look like https://hooks.example.com/….");
   }
   if (url.protocol !== "https:" && !(allowPrivate && url.protocol === "http:")) {
-    throw new DestinationRefused(allowPrivate ? "url must start with https:// or http://." : "url must start with https:// (alerts are not sent in clear text).");
+    throw new DestinationRefused(
+      allowPrivate ? "url must start with https:// or http://." : "url must start with https:// (alerts are not sent in clear text).",
+    );
   }
   if (url.hash) throw new DestinationRefused("url must not have a #fragment (it is never sent to the receiver).");
   const host = bareHost(url.hostname);
@@ -111,7 +113,9 @@ export function checkSlackWebhookUrl(url: URL): URL {
     segments.length >= 2 &&
     segments.every((s) => /^[A-Za-z0-9_-]+$/.test(s));
   if (!isSlack) {
-    throw new DestinationRefused("url must be the Slack incoming webhook's address, https://hooks.slack.com/services/…, as Slack shows it when the webhook is added to a channel. For any other address, choose Webhook.");
+    throw new DestinationRefused(
+      "url must be the Slack incoming webhook's address, https://hooks.slack.com/services/…, as Slack shows it when the webhook is added to a channel. For any other address, choose Webhook.",
+    );
   }
   return url;
 }
@@ -156,7 +160,11 @@ export function checkedLookup(allowPrivate: boolean, resolver: NameResolver = de
           callback(Object.assign(new Error(`${hostname} has no IPv${String(options.family)} address`), { code: "ENOTFOUND" }), [], undefined);
           return;
         }
-        if (options.all) callback(null, wanted.map((address) => ({ address, family: family(address) })));
+        if (options.all)
+          callback(
+            null,
+            wanted.map((address) => ({ address, family: family(address) })),
+          );
         else callback(null, wanted[0]!, family(wanted[0]!));
       },
       (error: unknown) => callback(Object.assign(error instanceof Error ? error : new Error(String(error)), { code: "EREFUSED" }), [], undefined),

@@ -9,23 +9,49 @@
 // Everything from people and from the Data API (notes, names, mentions, questions) is escaped.
 import { formatDateRange, formatNumber, formatZone } from "@/lib/format/format";
 import type { DigestFigures, Pair } from "./digest";
+import { countsTest } from "@/lib/stats/exact-tests";
 
 const esc = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 
 /** The light colours (inline) and their dark counterparts (the dark block), each pair readable at 4.5:1 or more. */
-const LIGHT = { page: "#f3f5f7", card: "#ffffff", text: "#1f2933", muted: "#52606d", rule: "#d9dee3", up: "#17703a", down: "#b42318", button: "#1d5fbf", buttonText: "#ffffff" };
-const DARK = { page: "#0e1217", card: "#171d24", text: "#e7ebef", muted: "#a3afbb", rule: "#2e3843", up: "#6fd495", down: "#ff9b8f", button: "#79b0ff", buttonText: "#0b1726" };
+const LIGHT = {
+  page: "#f3f5f7",
+  card: "#ffffff",
+  text: "#1f2933",
+  muted: "#52606d",
+  rule: "#d9dee3",
+  up: "#17703a",
+  down: "#b42318",
+  button: "#1d5fbf",
+  buttonText: "#ffffff",
+};
+const DARK = {
+  page: "#0e1217",
+  card: "#171d24",
+  text: "#e7ebef",
+  muted: "#a3afbb",
+  rule: "#2e3843",
+  up: "#6fd495",
+  down: "#ff9b8f",
+  button: "#79b0ff",
+  buttonText: "#0b1726",
+};
 
 const FONT = "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
 
-/** The change of a pair, in words and sign, with its class for the dark block: "+4.0%", "new", "no change". */
+/**
+ * The change of a pair, in words and sign, with its class for the dark block: "+4.0%", "new", "no
+ * change"; a change chance alone makes with counts this small is muted and says so.
+ */
 function change(pair: Pair): { text: string; tone: "up" | "down" | "flat" } {
   if (pair.before === 0) return pair.now === 0 ? { text: "no change", tone: "flat" } : { text: "new", tone: "up" };
   const pct = ((pair.now - pair.before) / pair.before) * 100;
   const rounded = Math.round(Math.abs(pct) * 10) / 10;
   if (rounded === 0) return { text: "0.0%", tone: "flat" };
   // A no-break space: the arrow never ends a line of its own in a narrow column.
-  return pct > 0 ? { text: `▲\u00a0+${rounded.toFixed(1)}%`, tone: "up" } : { text: `▼\u00a0−${rounded.toFixed(1)}%`, tone: "down" };
+  const text = pct > 0 ? `▲\u00a0+${rounded.toFixed(1)}%` : `▼\u00a0−${rounded.toFixed(1)}%`;
+  if (countsTest(pair.now, pair.before)?.significant === false) return { text: `${text}, within normal variation`, tone: "flat" };
+  return { text, tone: pct > 0 ? "up" : "down" };
 }
 
 const toneStyle = (tone: "up" | "down" | "flat") => (tone === "up" ? `color:${LIGHT.up};` : tone === "down" ? `color:${LIGHT.down};` : `color:${LIGHT.muted};`);
@@ -40,7 +66,9 @@ type Column = { label: string; numeric?: boolean };
 /** A data table: a caption, column headers, a header cell per row. */
 function table(caption: string, columns: Column[], rows: string[][]): string {
   const align = (c: Column | undefined) => (c?.numeric ? "right" : "left");
-  const head = columns.map((c) => `<th scope="col" align="${align(c)}" class="wa-muted wa-rule" style="${HEAD}text-align:${align(c)};">${esc(c.label)}</th>`).join("");
+  const head = columns
+    .map((c) => `<th scope="col" align="${align(c)}" class="wa-muted wa-rule" style="${HEAD}text-align:${align(c)};">${esc(c.label)}</th>`)
+    .join("");
   const body = rows
     .map(
       (cells) =>
@@ -83,7 +111,13 @@ export function digestHtml(d: DigestFigures, subject: string): string {
     const { visitors, aiVisitors, conversions } = d.totals.value;
     // Each change under this week's figure, beside the one it is compared with (a column of its own would not fit a phone).
     const row = (label: string, pair: Pair) => [esc(label), withChange(formatNumber(pair.now), pair), esc(formatNumber(pair.before))];
-    parts.push(table("The week", [{ label: "" }, { label: "This week", numeric: true }, { label: "Week before", numeric: true }], [row("Visitors", visitors), row("From AI platforms", aiVisitors), row("Conversions", conversions)]));
+    parts.push(
+      table(
+        "The week",
+        [{ label: "" }, { label: "This week", numeric: true }, { label: "Week before", numeric: true }],
+        [row("Visitors", visitors), row("From AI platforms", aiVisitors), row("Conversions", conversions)],
+      ),
+    );
   } else parts.push(unavailable("The week's visitors", d.totals.unavailable));
 
   if (d.score || d.rank) {
@@ -97,7 +131,11 @@ export function digestHtml(d: DigestFigures, subject: string): string {
     if (d.rank) {
       const moved = d.rank.was !== null && d.rank.was !== d.rank.now;
       const tone = !moved ? "flat" : d.rank.now < d.rank.was! ? "up" : "down";
-      rows.push([esc("Rank"), esc(`${d.rank.now}\u00a0of\u00a0${d.rank.of}`), `<span class="${toneClass(tone)}" style="${toneStyle(tone)}">${esc(moved ? `was ${d.rank.was}` : d.rank.was === null ? "no ranking a week before" : "unchanged")}</span>`]);
+      rows.push([
+        esc("Rank"),
+        esc(`${d.rank.now}\u00a0of\u00a0${d.rank.of}`),
+        `<span class="${toneClass(tone)}" style="${toneStyle(tone)}">${esc(moved ? `was ${d.rank.was}` : d.rank.was === null ? "no ranking a week before" : "unchanged")}</span>`,
+      ]);
     }
     parts.push(table("Score and rank", [{ label: "" }, { label: "Now", numeric: true }, { label: "Against a week before", numeric: true }], rows));
   }
@@ -108,7 +146,12 @@ export function digestHtml(d: DigestFigures, subject: string): string {
         "From mention to conversion, per platform",
         // The mentions' change under their count, as in the week's table.
         [{ label: "Platform" }, { label: "Mentions", numeric: true }, { label: "AI visitors", numeric: true }, { label: "Conversions", numeric: true }],
-        d.platforms.value.map((p) => [esc(p.name), withChange(formatNumber(p.mentions.now), p.mentions), esc(formatNumber(p.visitors)), esc(formatNumber(p.conversions))]),
+        d.platforms.value.map((p) => [
+          esc(p.name),
+          withChange(formatNumber(p.mentions.now), p.mentions),
+          esc(formatNumber(p.visitors)),
+          esc(formatNumber(p.conversions)),
+        ]),
       ),
     );
   } else parts.push(unavailable("The AI platforms", d.platforms.unavailable));
@@ -120,11 +163,23 @@ export function digestHtml(d: DigestFigures, subject: string): string {
         "Negative mentions",
         d.negativeMentions.value.length === 0
           ? ["None this week."]
-          : d.negativeMentions.value.map((m) => `<strong>${esc(m.platform)}</strong>, asked “${esc(m.query)}”: <span class="wa-muted" style="color:${LIGHT.muted};">“${esc(m.snippet)}”</span>`),
+          : d.negativeMentions.value.map(
+              (m) =>
+                `<strong>${esc(m.platform)}</strong>, asked “${esc(m.query)}”: <span class="wa-muted" style="color:${LIGHT.muted};">“${esc(m.snippet)}”</span>`,
+            ),
       ),
     );
 
-  if (d.notes.length > 0) parts.push(list("Notes of the week", d.notes.map((n) => `<strong>${esc(n.endDate && n.endDate !== n.date ? formatDateRange({ from: n.date, to: n.endDate }) : formatDateRange({ from: n.date, to: n.date }))}</strong>: ${esc(n.text)}`)));
+  if (d.notes.length > 0)
+    parts.push(
+      list(
+        "Notes of the week",
+        d.notes.map(
+          (n) =>
+            `<strong>${esc(n.endDate && n.endDate !== n.date ? formatDateRange({ from: n.date, to: n.endDate }) : formatDateRange({ from: n.date, to: n.date }))}</strong>: ${esc(n.text)}`,
+        ),
+      ),
+    );
 
   if (d.url) {
     parts.push(
@@ -173,7 +228,7 @@ ${dark}
 <tr><td class="wa-text wa-inner" style="padding:20px 16px;font-family:${FONT};color:${LIGHT.text};">
 <p class="wa-muted" style="margin:0;font-size:13px;line-height:18px;color:${LIGHT.muted};">Weekly digest · Workspace Analytics</p>
 <h1 class="wa-text" style="margin:4px 0 4px;font-size:22px;line-height:28px;font-weight:700;color:${LIGHT.text};">${esc(week)}</h1>
-<p class="wa-muted" style="margin:0 0 24px;font-size:14px;line-height:20px;color:${LIGHT.muted};">Monday to Sunday in ${esc(formatZone(d.tz))}, against the week before (${esc(before)}).</p>
+<p class="wa-muted" style="margin:0 0 24px;font-size:14px;line-height:20px;color:${LIGHT.muted};">Monday to Sunday in ${esc(formatZone(d.tz))}, against the week before (${esc(before)}). A grey change is within normal variation: chance alone makes it with counts this small.</p>
 ${parts.join("\n")}
 </td></tr>
 </table>

@@ -22,14 +22,15 @@ import { AI_SOURCES, sourceLabelOf } from "@/lib/data-api/constants";
 import { formatDateRange } from "@/lib/format/format";
 import { addDays, todayIn } from "@/lib/range/calendar";
 import { getEnv } from "@/lib/server/env";
-import { platformsInsight } from "@/lib/server/insights/platforms";
-import { resolveRange } from "@/lib/server/insights/range";
-import { sourcesInsight } from "@/lib/server/insights/sources";
+import { platformsInsight } from "@/lib/insights/platforms";
+import { resolveRange } from "@/lib/insights/range";
+import { sourcesInsight } from "@/lib/insights/sources";
 import { hourlySlot, type JobDefinition } from "@/lib/store/scheduler";
 import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
 import { alertsDeliverer } from "./runtime";
 import { dashboardLink, type EventBody } from "./messages";
+import { countsTest } from "@/lib/stats/exact-tests";
 
 const DAY = 86_400_000;
 /** How long after its Monday 09:00 a digest may still go out (after a downtime); later, that week is skipped. */
@@ -56,10 +57,12 @@ export function nextDigestAt(tz: string, now: number): number {
   return nineOn(addDays(digestMoment(tz, now).monday, 7), tz);
 }
 
-const pct = (now: number, before: number): string => {
+/** A count's change against the week before, and whether chance alone makes it ("+3.0%, within normal variation"). */
+const pct = (now: number, before: number, judged = true): string => {
   if (before === 0) return now === 0 ? "no change" : "new";
   const change = ((now - before) / before) * 100;
-  return `${change >= 0 ? "+" : "−"}${Math.abs(change).toFixed(1)}%`;
+  const noise = judged && now !== before && countsTest(now, before)?.significant === false ? ", within normal variation" : "";
+  return `${change >= 0 ? "+" : "−"}${Math.abs(change).toFixed(1)}%${noise}`;
 };
 const count = (n: number) => n.toLocaleString("en-US");
 const describeError = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -122,16 +125,38 @@ export async function readDigest(input: DigestInput): Promise<DigestFigures> {
     const sources = await sourcesInsight(ictx, range);
     const total = (rows: typeof sources.data, pick: (r: (typeof sources.data)[number]) => number) => rows.reduce((n, r) => n + pick(r), 0);
     const ai = sources.data.filter((r) => (AI_SOURCES as readonly string[]).includes(r.source));
-    const pair = (rows: typeof sources.data, pick: (r: (typeof sources.data)[number]) => number, before: (r: (typeof sources.data)[number]) => number): Pair => ({ now: total(rows, pick), before: total(rows, before) });
+    const pair = (
+      rows: typeof sources.data,
+      pick: (r: (typeof sources.data)[number]) => number,
+      before: (r: (typeof sources.data)[number]) => number,
+    ): Pair => ({ now: total(rows, pick), before: total(rows, before) });
     return {
-      visitors: pair(sources.data, (r) => r.visitors, (r) => r.previous.visitors),
-      aiVisitors: pair(ai, (r) => r.visitors, (r) => r.previous.visitors),
-      conversions: pair(sources.data, (r) => r.conversions, (r) => r.previous.conversions),
+      visitors: pair(
+        sources.data,
+        (r) => r.visitors,
+        (r) => r.previous.visitors,
+      ),
+      aiVisitors: pair(
+        ai,
+        (r) => r.visitors,
+        (r) => r.previous.visitors,
+      ),
+      conversions: pair(
+        sources.data,
+        (r) => r.conversions,
+        (r) => r.previous.conversions,
+      ),
     };
   });
 
   const platforms = await part(async () =>
-    (await platformsInsight(ictx, range)).data.map((p) => ({ platform: p.platform, name: platformName(p.platform), mentions: { now: p.mentions, before: p.previous.mentions }, visitors: p.visitors, conversions: p.conversions })),
+    (await platformsInsight(ictx, range)).data.map((p) => ({
+      platform: p.platform,
+      name: platformName(p.platform),
+      mentions: { now: p.mentions, before: p.previous.mentions },
+      visitors: p.visitors,
+      conversions: p.conversions,
+    })),
   );
 
   // Score and rank a week apart, from kept history (the upstream only knows now).
@@ -154,18 +179,34 @@ export async function readDigest(input: DigestInput): Promise<DigestFigures> {
     const latestRanking = rankings.at(-1);
     const rankBefore = latestRanking ? [...rankings].reverse().find((r) => r.at <= latestRanking.at - 6 * DAY) : undefined;
     const at = latestRanking ? rankIn(latestRanking.entries) : undefined;
-    if (latestRanking && at !== undefined) rank = { now: at, of: latestRanking.entries.length, was: (rankBefore ? rankIn(rankBefore.entries) : undefined) ?? null };
+    if (latestRanking && at !== undefined)
+      rank = { now: at, of: latestRanking.entries.length, was: (rankBefore ? rankIn(rankBefore.entries) : undefined) ?? null };
   }
 
   const negativeMentions = await part(async () => {
     // At the context's priority: the background's for the job, the reader's for a preview.
     const page = await ctx.api(apiKey).get("/mentions", { query: { sentiment: "negative", from, to, limit: 3 } }, ctx.signal ? { signal: ctx.signal } : {});
-    return ((page as { data?: Mention[] }).data ?? []).map((m) => ({ platform: m.platform ? platformName(m.platform) : "An AI platform", query: (m.query ?? "").slice(0, 120), snippet: (m.response_snippet ?? "").slice(0, 200) }));
+    return ((page as { data?: Mention[] }).data ?? []).map((m) => ({
+      platform: m.platform ? platformName(m.platform) : "An AI platform",
+      query: (m.query ?? "").slice(0, 120),
+      snippet: (m.response_snippet ?? "").slice(0, 200),
+    }));
   });
 
   const notes = (await store.annotations.list(workspace, { from, to })).map((n) => ({ date: n.date, endDate: n.endDate, text: n.text }));
   const url = dashboardLink(input.publicUrl, "/", { from, to, tz });
-  return { week: { from, to }, previous: { from: addDays(from, -7), to: addDays(from, -1) }, tz, totals, platforms, score, rank, negativeMentions, notes, ...(url ? { url } : {}) };
+  return {
+    week: { from, to },
+    previous: { from: addDays(from, -7), to: addDays(from, -1) },
+    tz,
+    totals,
+    platforms,
+    score,
+    rank,
+    negativeMentions,
+    notes,
+    ...(url ? { url } : {}),
+  };
 }
 
 const signedPoints = (n: number) => `${n >= 0 ? "+" : "−"}${Math.abs(n).toFixed(1)}`;
@@ -179,7 +220,8 @@ function headline(d: DigestFigures): string[] {
       `${count(visitors.now)} visitors (${pct(visitors.now, visitors.before)}), ${count(aiVisitors.now)} from AI platforms (${pct(aiVisitors.now, aiVisitors.before)}), ${count(conversions.now)} conversions (${pct(conversions.now, conversions.before)})`,
     );
   } else lines.push(`visitors could not be read this time (${d.totals.unavailable})`);
-  if (d.score) lines.push(`AI Positioning Score ${d.score.now.toFixed(1)}${d.score.change !== null ? `, ${signedPoints(d.score.change)} points on the week` : ""}`);
+  if (d.score)
+    lines.push(`AI Positioning Score ${d.score.now.toFixed(1)}${d.score.change !== null ? `, ${signedPoints(d.score.change)} points on the week` : ""}`);
   if (d.rank) lines.push(`rank ${d.rank.now} of ${d.rank.of}${d.rank.was !== null && d.rank.was !== d.rank.now ? ` (was ${d.rank.was})` : ""}`);
   return lines;
 }
@@ -192,7 +234,10 @@ export function digestEvent(d: DigestFigures, now: number): EventBody {
   sections.push({
     title: DIGEST_SECTIONS.platforms,
     lines: d.platforms.ok
-      ? d.platforms.value.map((p) => `${p.name}: ${count(p.mentions.now)} mentions (${pct(p.mentions.now, p.mentions.before)}) → ${count(p.visitors)} visitors → ${count(p.conversions)} conversions`)
+      ? d.platforms.value.map(
+          (p) =>
+            `${p.name}: ${count(p.mentions.now)} mentions (${pct(p.mentions.now, p.mentions.before)}) → ${count(p.visitors)} visitors → ${count(p.conversions)} conversions`,
+        )
       : [`Not available this time (${d.platforms.unavailable}).`],
   });
   sections.push({
@@ -203,11 +248,19 @@ export function digestEvent(d: DigestFigures, now: number): EventBody {
         ? ["None this week."]
         : d.negativeMentions.value.map((m) => `${m.platform}, asked “${m.query}”: “${m.snippet}”`),
   });
-  if (d.notes.length > 0) sections.push({ title: DIGEST_SECTIONS.notes, lines: d.notes.map((n) => `${n.endDate && n.endDate !== n.date ? `${n.date} to ${n.endDate}` : n.date}: ${n.text}`) });
+  if (d.notes.length > 0)
+    sections.push({
+      title: DIGEST_SECTIONS.notes,
+      lines: d.notes.map((n) => `${n.endDate && n.endDate !== n.date ? `${n.date} to ${n.endDate}` : n.date}: ${n.text}`),
+    });
   return {
     type: "digest.weekly",
     timestamp: new Date(now).toISOString(),
-    data: { message: `The week of ${d.week.from} to ${d.week.to} against the week before: ${headline(d).join("; ")}.`, sections, ...(d.url ? { url: d.url } : {}) },
+    data: {
+      message: `The week of ${d.week.from} to ${d.week.to} against the week before: ${headline(d).join("; ")}.`,
+      sections,
+      ...(d.url ? { url: d.url } : {}),
+    },
   };
 }
 
@@ -216,7 +269,7 @@ export function digestSubject(d: DigestFigures): string {
   const week = formatDateRange(d.week);
   if (!d.totals.ok) return `Weekly digest, ${week}`;
   const { visitors } = d.totals.value;
-  return `Weekly digest, ${week}: ${count(visitors.now)} visitors (${pct(visitors.now, visitors.before)})`;
+  return `Weekly digest, ${week}: ${count(visitors.now)} visitors (${pct(visitors.now, visitors.before, false)})`;
 }
 
 /** The digest of the week before `monday`, as an event body. */
@@ -280,7 +333,16 @@ export function digestJob(deps: DigestJobDeps): JobDefinition {
       try {
         const ctx = (deps.context ?? serverCollectContext)(store, signal);
         const publicUrl = deps.publicUrl?.();
-        const body = await buildDigest({ store, ctx, workspace: workspaceId, apiKey, tz: timeZone, monday: moment.monday, now: now(), ...(publicUrl ? { publicUrl } : {}) });
+        const body = await buildDigest({
+          store,
+          ctx,
+          workspace: workspaceId,
+          apiKey,
+          tz: timeZone,
+          monday: moment.monday,
+          now: now(),
+          ...(publicUrl ? { publicUrl } : {}),
+        });
         const deliveries = await store.alerts.enqueue(workspaceId, { dedupeKey, type: body.type, body }, [destinationId]);
         if (!deliveries) return "made already";
         deps.delivered?.();

@@ -6,20 +6,21 @@
 import { randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { serverCollectContext } from "@/lib/history/collect";
+import { onHistory } from "@/lib/history/events";
 import { historyJobs } from "@/lib/history/jobs";
-import { serverContextPerTest, TEST_NOW, upstreamForFile } from "@/lib/server/test-support";
+import { serverContextPerTest, TEST_NOW, upstreamForFile } from "@/testing/in-process";
 import type { StoreKind } from "@/lib/store/database";
 import { createJobScheduler, HOUR_MS, type JobScheduler } from "@/lib/store/scheduler";
 import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
-import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { checkRules } from "./check";
 import { createDeliverer, type Deliverer } from "./deliver";
 import { DIGEST_JOB, digestJob } from "./digest";
 import type { EventBody } from "./messages";
 import { send } from "./send";
-import { startReceiver, verifySignature, type Receiver } from "./test-receiver";
+import { startReceiver, verifySignature, type Receiver } from "@/testing/webhook-receiver";
 
 const T0 = Date.parse(TEST_NOW);
 let now = T0;
@@ -30,20 +31,32 @@ const overrideContext = serverContextPerTest();
 const quiet = { info: () => {}, warn: () => {} };
 let receiver: Receiver;
 
+let unsubscribe: () => void;
+
 beforeEach(async () => {
   receiver = await startReceiver();
+  // As the server wires it: the rules are checked after what history keeps (on the test's clock).
+  unsubscribe = onHistory("snapshotKept", "alerts", (st: Store, ws: WorkspaceId) =>
+    checkRules({ store: st, now: clock, publicUrl: "https://analytics.example.com" }, ws, () => {}),
+  );
 });
 afterEach(async () => {
+  unsubscribe();
   await receiver.close();
 });
 
 type Instance = { scheduler: JobScheduler; deliverer: Deliverer };
 
 function instance(store: Store, name: string, withHistory: boolean): Instance {
-  const deliverer = createDeliverer({ store: async () => store, now: clock, instance: name, send: (u, s, m, o) => send(u, s, m, { allowPrivate: true, now: clock, ...o }), log: () => {} });
-  const afterCollect = (st: Store, ws: WorkspaceId) => checkRules({ store: st, now: clock, publicUrl: "https://analytics.example.com" }, ws, () => {});
+  const deliverer = createDeliverer({
+    store: async () => store,
+    now: clock,
+    instance: name,
+    send: (u, s, m, o) => send(u, s, m, { allowPrivate: true, now: clock, ...o }),
+    log: () => {},
+  });
   const definitions = [
-    ...(withHistory ? historyJobs({ store: async () => store, context: serverCollectContext, afterCollect, log: () => {} }) : []),
+    ...(withHistory ? historyJobs({ store: async () => store, context: serverCollectContext, log: () => {} }) : []),
     digestJob({ store: async () => store, publicUrl: () => "https://analytics.example.com", log: () => {} }),
   ];
   return { scheduler: createJobScheduler({ jobs: async () => store.jobs, definitions, now: clock, instance: name, log: quiet }), deliverer };
@@ -92,7 +105,10 @@ describe.each(STORE_KINDS)("alerts from the background jobs (%s)", (kind) => {
     // Firing from the first; sent once, when it first fired.
     expect(receiver.received).toHaveLength(1);
     expect(verifySignature(secret, receiver.received[0]!)).toBe(true);
-    expect(receiver.received[0]!.json).toMatchObject({ type: "alert.firing", data: { value: scores[0]!.score, url: expect.stringMatching(/^https:\/\/analytics\.example\.com\/intelligence\?/) } });
+    expect(receiver.received[0]!.json).toMatchObject({
+      type: "alert.firing",
+      data: { value: scores[0]!.score, url: expect.stringMatching(/^https:\/\/analytics\.example\.com\/intelligence\?/) },
+    });
   });
 
   it("the weekly digest goes out once, at the first tick after Monday 09:00 in the workspace's zone, with the week against the one before", async () => {
@@ -101,7 +117,14 @@ describe.each(STORE_KINDS)("alerts from the background jobs (%s)", (kind) => {
     const { a, instances } = await twoInstances(kind, monday, false);
     const { workspace, destination, secret } = await watchedWithDestination(a, DEMO_KEYS.pro, "America/New_York");
     await a.alerts.setDigest(workspace, destination.id);
-    const scoreAt = (at: number, score: number) => a.snapshots.recordScore(workspace, { at, score, direction: null, change: null, breakdown: { visibility: null, sentiment: null, authority: null, coverage: null } });
+    const scoreAt = (at: number, score: number) =>
+      a.snapshots.recordScore(workspace, {
+        at,
+        score,
+        direction: null,
+        change: null,
+        breakdown: { visibility: null, sentiment: null, authority: null, coverage: null },
+      });
     await scoreAt(Date.parse("2026-11-15T00:00:00Z"), 70);
     await scoreAt(Date.parse("2026-11-22T00:00:00Z"), 66.5);
     await a.annotations.create(workspace, { date: "2026-11-18", text: "Webinar with partners" });
@@ -119,7 +142,9 @@ describe.each(STORE_KINDS)("alerts from the background jobs (%s)", (kind) => {
     expect(Number(r!.headers["webhook-timestamp"]) * 1000).toBe(Date.parse("2026-11-23T14:00:00Z"));
     const body = r!.json as EventBody;
     expect(body.type).toBe("digest.weekly");
-    expect(body.data.message).toMatch(/^The week of 2026-11-16 to 2026-11-22 against the week before: [\d,]+ visitors \([+−]\d+\.\d%\), [\d,]+ from AI platforms \([+−]\d+\.\d%\), [\d,]+ conversions \([+−]\d+\.\d%\); AI Positioning Score 66\.5, −3\.5 points on the week/);
+    expect(body.data.message).toMatch(
+      /^The week of 2026-11-16 to 2026-11-22 against the week before: [\d,]+ visitors \([+−]\d+\.\d%(, within normal variation)?\), [\d,]+ from AI platforms \([+−]\d+\.\d%(, within normal variation)?\), [\d,]+ conversions \([+−]\d+\.\d%(, within normal variation)?\); AI Positioning Score 66\.5, −3\.5 points on the week/,
+    );
     expect(body.data.url).toBe("https://analytics.example.com/?from=2026-11-16&to=2026-11-22&tz=America%2FNew_York");
     expect(body.data.sections!.map((s) => s.title)).toEqual(["From mention to conversion, per platform", "Negative mentions", "Notes of the week"]);
     expect(body.data.sections![0]!.lines).toHaveLength(4);
@@ -127,7 +152,9 @@ describe.each(STORE_KINDS)("alerts from the background jobs (%s)", (kind) => {
 
     // One run for the workspace, at 14:00 UTC: the later slots found its digest made and gave it none.
     const runs = await a.jobs.runs(DIGEST_JOB, { scope: workspace, limit: 100 });
-    expect(runs).toEqual([expect.objectContaining({ slot: Date.parse("2026-11-23T14:00:00Z"), state: "done", attempts: 1, outcome: "digest of the week before 2026-11-23 made" })]);
+    expect(runs).toEqual([
+      expect.objectContaining({ slot: Date.parse("2026-11-23T14:00:00Z"), state: "done", attempts: 1, outcome: "digest of the week before 2026-11-23 made" }),
+    ]);
     // The workspace no longer watched: its own run each hour of its digest's day (from 09:00 UTC), each once across the two instances, none sent.
     const skipped = await a.jobs.runs(DIGEST_JOB, { scope: stopped.workspace, limit: 100 });
     expect(skipped.map((run) => new Date(run.slot).getUTCHours()).sort((x, y) => x - y)).toEqual([12, 13, 14, 15, 16, 17, 18, 19]);

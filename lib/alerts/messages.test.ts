@@ -58,20 +58,36 @@ describe("Slack bodies", () => {
       data: {
         message: "The week of 2026-11-16 to 2026-11-22.",
         sections: [
-          { title: "From mention to conversion, per platform", lines: ["chatgpt\r\n*Fake heading*\u2028• forged bullet: 3 mentions", "perplexity: 2 mentions"] },
+          {
+            title: "From mention to conversion, per platform",
+            lines: ["chatgpt\r\n*Fake heading*\u2028• forged bullet: 3 mentions", "perplexity: 2 mentions"],
+          },
           { title: "Notes of the week", lines: [`2026-11-19: ${HOSTILE_NOTE}\n> quoted`] },
         ],
       },
     });
-    const sections = digest.blocks.filter((b): b is { type: "section"; text: { text: string; verbatim: boolean } } => (b as { type: string }).type === "section");
+    const sections = digest.blocks.filter(
+      (b): b is { type: "section"; text: { text: string; verbatim: boolean } } => (b as { type: string }).type === "section",
+    );
     expect(sections.map((s) => s.text.verbatim)).toEqual([true, true, true]);
-    expect(sections[1]!.text.text.split("\n")).toEqual(["*From mention to conversion, per platform*", "• chatgpt *Fake heading* • forged bullet: 3 mentions", "• perplexity: 2 mentions"]);
-    expect(sections[2]!.text.text.split("\n")).toEqual(["*Notes of the week*", "• 2026-11-19: &lt;!channel&gt; &lt;https://evil.example/login|Re-authenticate&gt; now &gt; quoted"]);
+    expect(sections[1]!.text.text.split("\n")).toEqual([
+      "*From mention to conversion, per platform*",
+      "• chatgpt *Fake heading* • forged bullet: 3 mentions",
+      "• perplexity: 2 mentions",
+    ]);
+    expect(sections[2]!.text.text.split("\n")).toEqual([
+      "*Notes of the week*",
+      "• 2026-11-19: &lt;!channel&gt; &lt;https://evil.example/login|Re-authenticate&gt; now &gt; quoted",
+    ]);
   });
 
   it("a long digest section keeps Slack's 3,000 characters by whole lines and says how many were left out; a long message is cut outside any escape", () => {
     const lines = Array.from({ length: 200 }, (_, i) => `line ${i} ${"<&>".repeat(10)}`);
-    const digest = slackBody({ type: "digest.weekly", timestamp: "2026-11-23T09:00:00.000Z", data: { message: "&".repeat(5000), sections: [{ title: "Negative mentions", lines }] } });
+    const digest = slackBody({
+      type: "digest.weekly",
+      timestamp: "2026-11-23T09:00:00.000Z",
+      data: { message: "&".repeat(5000), sections: [{ title: "Negative mentions", lines }] },
+    });
     const [, message, section] = digest.blocks as { text: { text: string } }[];
     expect(section!.text.text.length).toBeLessThanOrEqual(3000);
     const shown = section!.text.text.split("\n");

@@ -44,8 +44,7 @@ export function notesSentence(notes: { date: string; endDate: string | null; tex
 }
 
 /** Text for Slack's markup, from anyone: one line, `&` `<` `>` escaped. */
-export const slackText = (text: string) =>
-  oneLine(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+export const slackText = (text: string) => oneLine(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /**
  * `text` (already escaped) cut to at most `max` characters with "…", never inside an escape

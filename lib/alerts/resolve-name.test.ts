@@ -1,4 +1,4 @@
-// Resolving destination names off the thread pool, against name servers on loopback (test-dns.ts):
+// Resolving destination names off the thread pool, against name servers on loopback (testing/name-server.ts):
 // one that never answers (the deadline holds, the process's own dns.lookup stays fast while 50 such
 // lookups hang, a lookup that cannot start in time fails as a timeout, one beyond the queue at once)
 // and one that answers (A and AAAA together, an unknown name). localhost and the hosts file answer
@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createNameResolver, isNameNotResolved, parseHostsFile, type NotResolvedReason } from "./resolve-name";
-import { startDnsServer, type DnsServer } from "./test-dns";
+import { startDnsServer, type DnsServer } from "@/testing/name-server";
 
 const servers: DnsServer[] = [];
 afterEach(async () => {
@@ -79,7 +79,10 @@ describe("destination names resolved with c-ares", () => {
       // Each pbkdf2 holds a pool thread for a second or so; one per thread (4 unless UV_THREADPOOL_SIZE says otherwise).
       const threads = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
       let busyDone = 0;
-      const busy = Array.from({ length: threads }, () => new Promise<void>((resolve) => pbkdf2("x", "salt", 2_000_000, 32, "sha256", () => (busyDone++, resolve()))));
+      const busy = Array.from(
+        { length: threads },
+        () => new Promise<void>((resolve) => pbkdf2("x", "salt", 2_000_000, 32, "sha256", () => (busyDone++, resolve()))),
+      );
       const started = performance.now();
       expect(await resolver.resolve("receiver.example.com")).toEqual(["93.184.216.34"]);
       expect(await resolver.resolve("receiver.internal")).toEqual(["10.9.8.7"]);
@@ -113,7 +116,11 @@ describe("destination names resolved with c-ares", () => {
   });
 
   it("asks A and AAAA together, IPv4 first; an unknown name or one without records has no address", async () => {
-    const server = await dnsServer({ "both.example.com": { A: ["93.184.216.34"], AAAA: ["2606:2800:220:1::1"] }, "v6.example.com": { AAAA: ["2606:2800:220:1::2"] }, "empty.example.com": {} });
+    const server = await dnsServer({
+      "both.example.com": { A: ["93.184.216.34"], AAAA: ["2606:2800:220:1::1"] },
+      "v6.example.com": { AAAA: ["2606:2800:220:1::2"] },
+      "empty.example.com": {},
+    });
     const resolver = createNameResolver({ servers: [server.address], hostsFile: null });
     expect(await resolver.resolve("Both.Example.com.")).toEqual(["93.184.216.34", "2606:2800:220:1::1"]);
     expect(await resolver.resolve("v6.example.com")).toEqual(["2606:2800:220:1::2"]);
@@ -127,7 +134,10 @@ describe("destination names resolved with c-ares", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "wa-hosts-"));
     try {
       const hostsFile = path.join(dir, "hosts");
-      writeFileSync(hostsFile, "# a comment\n127.0.0.1 localhost\n10.9.8.7   receiver.internal Receiver-Alias # trailing\n::1 ip6-localhost\nfe80::1%eth0 zoned\n");
+      writeFileSync(
+        hostsFile,
+        "# a comment\n127.0.0.1 localhost\n10.9.8.7   receiver.internal Receiver-Alias # trailing\n::1 ip6-localhost\nfe80::1%eth0 zoned\n",
+      );
       const resolver = createNameResolver({ servers: [silent.address], hostsFile });
       const started = performance.now();
       expect(await resolver.resolve("localhost")).toEqual(["127.0.0.1", "::1"]);

@@ -159,7 +159,10 @@ export function createNameResolver(options: NameResolverOptions = {}): NameResol
     if (errors.every((e) => e === null || isNoData(e))) throw new NameNotResolved("not_found", `the name ${name} has no address.`);
     const timedOut = errors.some((e) => (e as { code?: unknown } | null)?.code === "ETIMEOUT");
     // c-ares may run out of tries a little before the deadline: said the same way.
-    throw new NameNotResolved(timedOut ? "timeout" : "failed", timedOut ? `the name ${name} did not resolve within ${deadlineMs / 1000} s (its name server did not answer).` : `the name ${name} could not be resolved.`);
+    throw new NameNotResolved(
+      timedOut ? "timeout" : "failed",
+      timedOut ? `the name ${name} did not resolve within ${deadlineMs / 1000} s (its name server did not answer).` : `the name ${name} could not be resolved.`,
+    );
   }
 
   function viaDns(name: string, deadlineAt: number): Promise<string[]> {
@@ -174,26 +177,36 @@ export function createNameResolver(options: NameResolverOptions = {}): NameResol
         if ("addresses" in outcome) resolve(outcome.addresses);
         else reject(outcome.error);
       };
-      const timer = setTimeout(() => {
-        expired = true;
-        if (slot) {
-          // Its queries end now (ECANCELLED), which settles this lookup and frees the slot.
-          slot.resolver.cancel();
-          return;
-        }
-        const index = waiting.indexOf(waiter);
-        if (index >= 0) waiting.splice(index, 1);
-        settle({ error: new NameNotResolved("timeout", `the name ${name} could not be looked up within ${deadlineMs / 1000} s (too many names were being looked up).`) });
-      }, Math.max(0, deadlineAt - Date.now()));
+      const timer = setTimeout(
+        () => {
+          expired = true;
+          if (slot) {
+            // Its queries end now (ECANCELLED), which settles this lookup and frees the slot.
+            slot.resolver.cancel();
+            return;
+          }
+          const index = waiting.indexOf(waiter);
+          if (index >= 0) waiting.splice(index, 1);
+          settle({
+            error: new NameNotResolved(
+              "timeout",
+              `the name ${name} could not be looked up within ${deadlineMs / 1000} s (too many names were being looked up).`,
+            ),
+          });
+        },
+        Math.max(0, deadlineAt - Date.now()),
+      );
       timer.unref?.();
       const waiter: Waiter = {
         deadlineAt,
         start(given) {
           slot = given;
-          query(given, name, () => expired).then(
-            (addresses) => settle({ addresses }),
-            (error: unknown) => settle({ error }),
-          ).finally(() => release(given));
+          query(given, name, () => expired)
+            .then(
+              (addresses) => settle({ addresses }),
+              (error: unknown) => settle({ error }),
+            )
+            .finally(() => release(given));
         },
       };
 

@@ -6,12 +6,12 @@
 // delivery arrives once the instance has the secret.
 import { randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { TEST_NOW } from "@/lib/server/test-support";
+import { TEST_NOW } from "@/testing/in-process";
 import type { SealingSecrets } from "@/lib/store/secrets";
-import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 import { BACKOFF_MS, createDeliverer, LACKS_SECRET } from "./deliver";
 import { send } from "./send";
-import { startReceiver, verifySignature, type Receiver } from "./test-receiver";
+import { startReceiver, verifySignature, type Receiver } from "@/testing/webhook-receiver";
 
 const T0 = Date.parse(TEST_NOW);
 let now = T0;
@@ -37,9 +37,26 @@ describe.each(STORE_KINDS)("alert destinations through a rotation (%s)", (kind) 
     const store = await stores.open(kind, { now: clock, secrets: () => secrets });
     const workspace = (await store.workspaces.workspaceForKey(`svc_sk_test_rotation_${randomBytes(6).toString("hex")}`)).id;
     const secret = `whsec_${randomBytes(24).toString("base64")}`;
-    const destination = await store.alerts.createDestination(workspace, { kind: "webhook", name: "Receiver", url: receiver.url, urlHint: "http://127.0.0.1/…", secret });
-    const sender = createDeliverer({ store: async () => store, now: clock, instance: "one", send: (url, s, message) => send(url, s, message, { allowPrivate: true, now: clock }), log: () => {} });
-    const enqueue = (key: string) => store.alerts.enqueue(workspace, { dedupeKey: key, type: "alert.firing", body: { type: "alert.firing", timestamp: new Date(now).toISOString(), data: { message: key } } }, [destination.id]);
+    const destination = await store.alerts.createDestination(workspace, {
+      kind: "webhook",
+      name: "Receiver",
+      url: receiver.url,
+      urlHint: "http://127.0.0.1/…",
+      secret,
+    });
+    const sender = createDeliverer({
+      store: async () => store,
+      now: clock,
+      instance: "one",
+      send: (url, s, message) => send(url, s, message, { allowPrivate: true, now: clock }),
+      log: () => {},
+    });
+    const enqueue = (key: string) =>
+      store.alerts.enqueue(
+        workspace,
+        { dedupeKey: key, type: "alert.firing", body: { type: "alert.firing", timestamp: new Date(now).toISOString(), data: { message: key } } },
+        [destination.id],
+      );
     return { store, workspace, destination, secret, sender, enqueue, use: (next: SealingSecrets) => void (secrets = next) };
   }
 
@@ -63,7 +80,14 @@ describe.each(STORE_KINDS)("alert destinations through a rotation (%s)", (kind) 
 
     expect(await sender.deliverDue()).toBe(1);
     const [first] = await store.alerts.attempts(workspace);
-    expect(first).toMatchObject({ attempt: 1, status: "retrying", responseStatus: null, error: LACKS_SECRET, retryable: false, nextAttemptAt: now + BACKOFF_MS[0] });
+    expect(first).toMatchObject({
+      attempt: 1,
+      status: "retrying",
+      responseStatus: null,
+      error: LACKS_SECRET,
+      retryable: false,
+      nextAttemptAt: now + BACKOFF_MS[0],
+    });
     // Waits as after a failed send, then holds at the longest wait: never failed for good.
     for (let attempt = 2; attempt <= 8; attempt++) {
       now += BACKOFF_MS[Math.min(attempt - 1, BACKOFF_MS.length) - 1]!;

@@ -10,7 +10,7 @@
 // destinations takes two minutes to reach at that allowance: the store's and the routes' unit tests
 // hold it, and its 422 is the same mapping as the rules'.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startReceiver, type Receiver } from "@/lib/alerts/test-receiver";
+import { startReceiver, type Receiver } from "@/testing/webhook-receiver";
 import { ALERT_WRITE_LIMITS } from "@/lib/alerts/write-limit";
 import { MANUAL_SENDS_PER_WINDOW, MAX_RULES } from "@/lib/store/alerts";
 import type { ApiClient } from "@/testing/production";
@@ -26,7 +26,8 @@ let destination: DestinationJson;
 let rule: RuleJson;
 
 const addDestination = (name: string) => api.call<DestinationJson>("POST", "/api/alerts/destinations", { body: { kind: "webhook", name, url: receiver.url } });
-const addRule = (threshold: number) => api.call<RuleJson>("POST", "/api/alerts/rules", { body: { kind: "score_below", threshold, destination_id: destination.id } });
+const addRule = (threshold: number) =>
+  api.call<RuleJson>("POST", "/api/alerts/rules", { body: { kind: "score_below", threshold, destination_id: destination.id } });
 const destinations = async () => (await api.call<{ data: DestinationJson[] }>("GET", "/api/alerts/destinations")).body.data;
 const rules = async () => (await api.call<{ data: RuleJson[] }>("GET", "/api/alerts/rules")).body.data;
 
@@ -51,42 +52,146 @@ const scoreBelow = (fields: Record<string, unknown>) => ({ kind: "score_below", 
 
 describe("alerts: refusals from the production server", () => {
   it.each<[string, () => Parameters<ApiClient["call"]>, Refusal]>([
-    ["a destination of an unknown kind", () => ["POST", "/api/alerts/destinations", { body: webhook({ kind: "sms" }) }], { status: 400, code: "invalid_parameter", param: "kind" }],
-    ["a destination without a name", () => ["POST", "/api/alerts/destinations", { body: webhook({ name: " " }) }], { status: 400, code: "invalid_parameter", param: "name" }],
-    ["a destination named on two lines", () => ["POST", "/api/alerts/destinations", { body: webhook({ name: "Ops\nteam" }) }], { status: 400, code: "invalid_parameter", param: "name" }],
-    ["a destination whose url is no address", () => ["POST", "/api/alerts/destinations", { body: webhook({ url: "not a url" }) }], { status: 400, code: "invalid_parameter", param: "url" }],
-    ["a destination over ftp", () => ["POST", "/api/alerts/destinations", { body: webhook({ url: "ftp://127.0.0.1/hook" }) }], { status: 400, code: "invalid_parameter", param: "url" }],
-    ["a destination with a #fragment", () => ["POST", "/api/alerts/destinations", { body: webhook({ url: "http://127.0.0.1:9/hook#x" }) }], { status: 400, code: "invalid_parameter", param: "url" }],
-    ["a destination without a url", () => ["POST", "/api/alerts/destinations", { body: { kind: "webhook", name: "Ops 2" } }], { status: 400, code: "invalid_parameter", param: "url" }],
-    ["a rule of an unknown kind", () => ["POST", "/api/alerts/rules", { body: scoreBelow({ kind: "score_up" }) }], { status: 400, code: "invalid_parameter", param: "kind" }],
-    ["a score_below threshold above 100", () => ["POST", "/api/alerts/rules", { body: scoreBelow({ threshold: 101 }) }], { status: 400, code: "invalid_parameter", param: "threshold" }],
-    ["a threshold written as text", () => ["POST", "/api/alerts/rules", { body: scoreBelow({ threshold: "40" }) }], { status: 400, code: "invalid_parameter", param: "threshold" }],
-    ["a count threshold that is not whole", () => ["POST", "/api/alerts/rules", { body: scoreBelow({ kind: "negative_mentions", threshold: 1.5 }) }], { status: 400, code: "invalid_parameter", param: "threshold" }],
-    ["a negative cooldown", () => ["POST", "/api/alerts/rules", { body: scoreBelow({ cooldown_minutes: -1 }) }], { status: 400, code: "invalid_parameter", param: "cooldown_minutes" }],
-    ["a cooldown over a week", () => ["POST", "/api/alerts/rules", { body: scoreBelow({ cooldown_minutes: 7 * 24 * 60 + 1 }) }], { status: 400, code: "invalid_parameter", param: "cooldown_minutes" }],
-    ["a rule without a destination", () => ["POST", "/api/alerts/rules", { body: { kind: "score_below", threshold: 40 } }], { status: 400, code: "invalid_parameter", param: "destination_id" }],
-    ["a rule for an unknown destination", () => ["POST", "/api/alerts/rules", { body: scoreBelow({ destination_id: UNKNOWN.destination }) }], { status: 404, code: "not_found", param: "destination_id" }],
-    ["the digest to an unknown destination", () => ["PUT", "/api/alerts/digest", { body: { destination_id: UNKNOWN.destination } }], { status: 404, code: "not_found", param: "destination_id" }],
-    ["the digest to a destination that is not an id", () => ["PUT", "/api/alerts/digest", { body: { destination_id: 5 } }], { status: 400, code: "invalid_parameter", param: "destination_id" }],
+    [
+      "a destination of an unknown kind",
+      () => ["POST", "/api/alerts/destinations", { body: webhook({ kind: "sms" }) }],
+      { status: 400, code: "invalid_parameter", param: "kind" },
+    ],
+    [
+      "a destination without a name",
+      () => ["POST", "/api/alerts/destinations", { body: webhook({ name: " " }) }],
+      { status: 400, code: "invalid_parameter", param: "name" },
+    ],
+    [
+      "a destination named on two lines",
+      () => ["POST", "/api/alerts/destinations", { body: webhook({ name: "Ops\nteam" }) }],
+      { status: 400, code: "invalid_parameter", param: "name" },
+    ],
+    [
+      "a destination whose url is no address",
+      () => ["POST", "/api/alerts/destinations", { body: webhook({ url: "not a url" }) }],
+      { status: 400, code: "invalid_parameter", param: "url" },
+    ],
+    [
+      "a destination over ftp",
+      () => ["POST", "/api/alerts/destinations", { body: webhook({ url: "ftp://127.0.0.1/hook" }) }],
+      { status: 400, code: "invalid_parameter", param: "url" },
+    ],
+    [
+      "a destination with a #fragment",
+      () => ["POST", "/api/alerts/destinations", { body: webhook({ url: "http://127.0.0.1:9/hook#x" }) }],
+      { status: 400, code: "invalid_parameter", param: "url" },
+    ],
+    [
+      "a destination without a url",
+      () => ["POST", "/api/alerts/destinations", { body: { kind: "webhook", name: "Ops 2" } }],
+      { status: 400, code: "invalid_parameter", param: "url" },
+    ],
+    [
+      "a rule of an unknown kind",
+      () => ["POST", "/api/alerts/rules", { body: scoreBelow({ kind: "score_up" }) }],
+      { status: 400, code: "invalid_parameter", param: "kind" },
+    ],
+    [
+      "a score_below threshold above 100",
+      () => ["POST", "/api/alerts/rules", { body: scoreBelow({ threshold: 101 }) }],
+      { status: 400, code: "invalid_parameter", param: "threshold" },
+    ],
+    [
+      "a threshold written as text",
+      () => ["POST", "/api/alerts/rules", { body: scoreBelow({ threshold: "40" }) }],
+      { status: 400, code: "invalid_parameter", param: "threshold" },
+    ],
+    [
+      "a count threshold that is not whole",
+      () => ["POST", "/api/alerts/rules", { body: scoreBelow({ kind: "negative_mentions", threshold: 1.5 }) }],
+      { status: 400, code: "invalid_parameter", param: "threshold" },
+    ],
+    [
+      "a negative cooldown",
+      () => ["POST", "/api/alerts/rules", { body: scoreBelow({ cooldown_minutes: -1 }) }],
+      { status: 400, code: "invalid_parameter", param: "cooldown_minutes" },
+    ],
+    [
+      "a cooldown over a week",
+      () => ["POST", "/api/alerts/rules", { body: scoreBelow({ cooldown_minutes: 7 * 24 * 60 + 1 }) }],
+      { status: 400, code: "invalid_parameter", param: "cooldown_minutes" },
+    ],
+    [
+      "a rule without a destination",
+      () => ["POST", "/api/alerts/rules", { body: { kind: "score_below", threshold: 40 } }],
+      { status: 400, code: "invalid_parameter", param: "destination_id" },
+    ],
+    [
+      "a rule for an unknown destination",
+      () => ["POST", "/api/alerts/rules", { body: scoreBelow({ destination_id: UNKNOWN.destination }) }],
+      { status: 404, code: "not_found", param: "destination_id" },
+    ],
+    [
+      "the digest to an unknown destination",
+      () => ["PUT", "/api/alerts/digest", { body: { destination_id: UNKNOWN.destination } }],
+      { status: 404, code: "not_found", param: "destination_id" },
+    ],
+    [
+      "the digest to a destination that is not an id",
+      () => ["PUT", "/api/alerts/digest", { body: { destination_id: 5 } }],
+      { status: 400, code: "invalid_parameter", param: "destination_id" },
+    ],
     ["deleting an unknown destination", () => ["DELETE", `/api/alerts/destinations/${UNKNOWN.destination}`, {}], { status: 404, code: "not_found" }],
     ["deleting with an id that is no destination's", () => ["DELETE", `/api/alerts/destinations/${rule.id}`, {}], { status: 404, code: "not_found" }],
     ["a test to an unknown destination", () => ["POST", `/api/alerts/destinations/${UNKNOWN.destination}/test`, {}], { status: 404, code: "not_found" }],
     ["deleting an unknown rule", () => ["DELETE", `/api/alerts/rules/${UNKNOWN.rule}`, {}], { status: 404, code: "not_found" }],
     ["changing an unknown rule", () => ["PATCH", `/api/alerts/rules/${UNKNOWN.rule}`, { body: { threshold: 30 } }], { status: 404, code: "not_found" }],
-    ["a rule's threshold changed to text", () => ["PATCH", `/api/alerts/rules/${rule.id}`, { body: { threshold: "30" } }], { status: 400, code: "invalid_parameter", param: "threshold" }],
-    ["a rule's threshold changed out of bounds", () => ["PATCH", `/api/alerts/rules/${rule.id}`, { body: { threshold: -1 } }], { status: 400, code: "invalid_parameter", param: "threshold" }],
-    ["a rule's cooldown changed to over a week", () => ["PATCH", `/api/alerts/rules/${rule.id}`, { body: { cooldown_minutes: 7 * 24 * 60 + 1 } }], { status: 400, code: "invalid_parameter", param: "cooldown_minutes" }],
-    ["a rule's kind changed", () => ["PATCH", `/api/alerts/rules/${rule.id}`, { body: { kind: "score_drop" } }], { status: 400, code: "invalid_parameter", param: "kind" }],
-    ["a rule sent to a destination that is not an id", () => ["PATCH", `/api/alerts/rules/${rule.id}`, { body: { destination_id: 7 } }], { status: 400, code: "invalid_parameter", param: "destination_id" }],
-    ["a rule sent to an unknown destination", () => ["PATCH", `/api/alerts/rules/${rule.id}`, { body: { destination_id: UNKNOWN.destination } }], { status: 404, code: "not_found", param: "destination_id" }],
-    ["a rule changed with a body that is not JSON", () => ["PATCH", `/api/alerts/rules/${rule.id}`, { rawBody: "threshold=30" }], { status: 400, code: "invalid_parameter", param: "body" }],
+    [
+      "a rule's threshold changed to text",
+      () => ["PATCH", `/api/alerts/rules/${rule.id}`, { body: { threshold: "30" } }],
+      { status: 400, code: "invalid_parameter", param: "threshold" },
+    ],
+    [
+      "a rule's threshold changed out of bounds",
+      () => ["PATCH", `/api/alerts/rules/${rule.id}`, { body: { threshold: -1 } }],
+      { status: 400, code: "invalid_parameter", param: "threshold" },
+    ],
+    [
+      "a rule's cooldown changed to over a week",
+      () => ["PATCH", `/api/alerts/rules/${rule.id}`, { body: { cooldown_minutes: 7 * 24 * 60 + 1 } }],
+      { status: 400, code: "invalid_parameter", param: "cooldown_minutes" },
+    ],
+    [
+      "a rule's kind changed",
+      () => ["PATCH", `/api/alerts/rules/${rule.id}`, { body: { kind: "score_drop" } }],
+      { status: 400, code: "invalid_parameter", param: "kind" },
+    ],
+    [
+      "a rule sent to a destination that is not an id",
+      () => ["PATCH", `/api/alerts/rules/${rule.id}`, { body: { destination_id: 7 } }],
+      { status: 400, code: "invalid_parameter", param: "destination_id" },
+    ],
+    [
+      "a rule sent to an unknown destination",
+      () => ["PATCH", `/api/alerts/rules/${rule.id}`, { body: { destination_id: UNKNOWN.destination } }],
+      { status: 404, code: "not_found", param: "destination_id" },
+    ],
+    [
+      "a rule changed with a body that is not JSON",
+      () => ["PATCH", `/api/alerts/rules/${rule.id}`, { rawBody: "threshold=30" }],
+      { status: 400, code: "invalid_parameter", param: "body" },
+    ],
     ["the digest sent now while it goes nowhere", () => ["POST", "/api/alerts/digest/send", {}], { status: 409, code: "digest_off" }],
     ["retrying an unknown delivery", () => ["POST", `/api/alerts/deliveries/${UNKNOWN.delivery}/retry`, {}], { status: 404, code: "not_found" }],
     ["deliveries, none per page", () => ["GET", "/api/alerts/deliveries?limit=0", {}], { status: 400, code: "invalid_parameter", param: "limit" }],
     ["deliveries, 500 per page", () => ["GET", "/api/alerts/deliveries?limit=500", {}], { status: 400, code: "invalid_parameter", param: "limit" }],
     ["a preview of an unknown kind", () => ["GET", "/api/alerts/rules/preview?kind=score_up", {}], { status: 400, code: "invalid_parameter", param: "kind" }],
-    ["a preview with a threshold out of bounds", () => ["GET", "/api/alerts/rules/preview?kind=score_below&threshold=500", {}], { status: 400, code: "invalid_parameter", param: "threshold" }],
-    ["a preview with a cooldown that is no number", () => ["GET", "/api/alerts/rules/preview?kind=rank_passed&cooldown_minutes=soon", {}], { status: 400, code: "invalid_parameter", param: "cooldown_minutes" }],
+    [
+      "a preview with a threshold out of bounds",
+      () => ["GET", "/api/alerts/rules/preview?kind=score_below&threshold=500", {}],
+      { status: 400, code: "invalid_parameter", param: "threshold" },
+    ],
+    [
+      "a preview with a cooldown that is no number",
+      () => ["GET", "/api/alerts/rules/preview?kind=rank_passed&cooldown_minutes=soon", {}],
+      { status: 400, code: "invalid_parameter", param: "cooldown_minutes" },
+    ],
   ])("%s", async (label, request, expected) => {
     expectRefusal(await api.call(...request()), expected, label);
   });
@@ -102,7 +207,11 @@ describe("alerts: refusals from the production server", () => {
     expect(sent.status).toBe(202);
     await receiver.waitFor(1, 15_000);
     const deadline = Date.now() + 15_000;
-    while (!(await api.call<{ data: AttemptJson[] }>("GET", "/api/alerts/deliveries")).body.data.some((a) => a.id === sent.body.delivery_id && a.status === "delivered")) {
+    while (
+      !(await api.call<{ data: AttemptJson[] }>("GET", "/api/alerts/deliveries")).body.data.some(
+        (a) => a.id === sent.body.delivery_id && a.status === "delivered",
+      )
+    ) {
       if (Date.now() > deadline) throw new Error("the test delivery was not recorded as delivered within 15 s");
       await new Promise((r) => setTimeout(r, 200));
     }

@@ -12,27 +12,29 @@
 // the activity list); the digest's preview is the text its receivers read and a self-contained HTML,
 // and "Send now" delivers exactly that text once, signed, within the manual sends' allowance.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import * as deliveryRetry from "@/app/api/alerts/deliveries/[id]/retry/route";
-import * as deliveries from "@/app/api/alerts/deliveries/route";
-import * as destinationById from "@/app/api/alerts/destinations/[id]/route";
-import * as destinationTest from "@/app/api/alerts/destinations/[id]/test/route";
-import * as destinations from "@/app/api/alerts/destinations/route";
-import * as digestPreview from "@/app/api/alerts/digest/preview/route";
-import * as digest from "@/app/api/alerts/digest/route";
-import * as digestSend from "@/app/api/alerts/digest/send/route";
-import * as activity from "@/app/api/workspace/activity/route";
-import * as ruleById from "@/app/api/alerts/rules/[id]/route";
-import * as rulePreview from "@/app/api/alerts/rules/preview/route";
-import * as rules from "@/app/api/alerts/rules/route";
-import { call, ORIGIN, serverContextPerTest, sessionCookie, TEST_NOW, upstreamForFile, type ErrorJson } from "@/lib/server/test-support";
+import { call, ORIGIN, serverContextPerTest, sessionCookie, TEST_NOW, upstreamForFile, type ErrorJson } from "@/testing/in-process";
 import type { StoreKind } from "@/lib/store/database";
 import type { Store } from "@/lib/store/store";
-import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { createNameResolver, setDestinationResolver } from "./resolve-name";
-import { startDnsServer } from "./test-dns";
+import { startDnsServer } from "@/testing/name-server";
 import { eventText, type EventBody } from "./messages";
-import { startReceiver, verifySignature, type Receiver } from "./test-receiver";
+import { startReceiver, verifySignature, type Receiver } from "@/testing/webhook-receiver";
+import { routeFileAt } from "@/testing/api-routes";
+
+const deliveryRetry = await routeFileAt("alerts/deliveries/[id]/retry");
+const deliveries = await routeFileAt("alerts/deliveries");
+const destinationById = await routeFileAt("alerts/destinations/[id]");
+const destinationTest = await routeFileAt("alerts/destinations/[id]/test");
+const destinations = await routeFileAt("alerts/destinations");
+const digestPreview = await routeFileAt("alerts/digest/preview");
+const digest = await routeFileAt("alerts/digest");
+const digestSend = await routeFileAt("alerts/digest/send");
+const activity = await routeFileAt("workspace/activity");
+const ruleById = await routeFileAt("alerts/rules/[id]");
+const rulePreview = await routeFileAt("alerts/rules/preview");
+const rules = await routeFileAt("alerts/rules");
 
 upstreamForFile();
 const stores = storesForFile();
@@ -56,26 +58,70 @@ async function storeFor(kind: StoreKind): Promise<Store> {
 }
 
 type Handler = (req: Request, ctx: never) => Promise<Response>;
-type DestinationJson = { id: string; kind: string; name: string; url_hint: string; status: string; stopped_reason: string | null; created_at: string; secret?: string };
-type RuleJson = { id: string; kind: string; threshold: number | null; destination_id: string; cooldown_minutes: number; state: string; last_checked_at: string | null; last_changed_at: string | null; next_check_at: string | null };
+type DestinationJson = {
+  id: string;
+  kind: string;
+  name: string;
+  url_hint: string;
+  status: string;
+  stopped_reason: string | null;
+  created_at: string;
+  secret?: string;
+};
+type RuleJson = {
+  id: string;
+  kind: string;
+  threshold: number | null;
+  destination_id: string;
+  cooldown_minutes: number;
+  state: string;
+  last_checked_at: string | null;
+  last_changed_at: string | null;
+  next_check_at: string | null;
+};
 type PreviewJson = { subject: string; text: string; html: string; week: { from: string; to: string }; time_zone: string; sends_at: string | null };
 type AttemptJson = { id: string; destination_id: string; type: string; attempt: number; status: string; response_status: number | null; retryable: boolean };
 
-async function request<T = Record<string, unknown>>(handler: Handler, method: string, path: string, body?: unknown, options: { key?: string; id?: string; headers?: Record<string, string> } = {}) {
+async function request<T = Record<string, unknown>>(
+  handler: Handler,
+  method: string,
+  path: string,
+  body?: unknown,
+  options: { key?: string; id?: string; headers?: Record<string, string> } = {},
+) {
   const init: RequestInit = {
     method,
     headers: { ...(method === "GET" ? {} : { origin: ORIGIN, "content-type": "application/json" }), ...options.headers },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   };
-  return call<T & Partial<ErrorJson>>(handler, path, { cookie: await sessionCookie(options.key ?? DEMO_KEYS.pro), init, ...(options.id ? { params: { id: options.id } } : {}) });
+  return call<T & Partial<ErrorJson>>(handler, path, {
+    cookie: await sessionCookie(options.key ?? DEMO_KEYS.pro),
+    init,
+    ...(options.id ? { params: { id: options.id } } : {}),
+  });
 }
 
-const addDestination = (body: unknown, key?: string) => request<DestinationJson>(destinations.POST, "POST", "/api/alerts/destinations", body, key ? { key } : {});
+const addDestination = (body: unknown, key?: string) =>
+  request<DestinationJson>(destinations.POST, "POST", "/api/alerts/destinations", body, key ? { key } : {});
 
 describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
   it("a destination's URL is checked: private, loopback and link-local addresses and clear text are refused unless allowed", async () => {
     await storeFor(kind);
-    for (const url of ["http://127.0.0.1:9/x", "https://127.0.0.1/x", "https://10.1.2.3/x", "https://169.254.169.254/latest/meta-data", "https://[::1]/x", "https://[fd00::1]/x", "https://[::7f00:1]/x", "https://[::ffff:127.0.0.1]/x", "https://localhost/x", "http://hooks.example.com/x", "ftp://example.com/", "not a url", ""]) {
+    for (const url of [
+      "http://127.0.0.1:9/x",
+      "https://127.0.0.1/x",
+      "https://10.1.2.3/x",
+      "https://169.254.169.254/latest/meta-data",
+      "https://[::1]/x",
+      "https://[fd00::1]/x",
+      "https://[::7f00:1]/x",
+      "https://[::ffff:127.0.0.1]/x",
+      "https://localhost/x",
+      "http://hooks.example.com/x",
+      "ftp://example.com/",
+      "not a url",
+      "",
+    ]) {
       const refused = await addDestination({ kind: "webhook", name: "X", url });
       expect(refused.status, url).toBe(400);
       expect(refused.body.error).toMatchObject({ code: "invalid_parameter", param: "url" });
@@ -90,7 +136,11 @@ describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
     for (const url of [receiver.url, "https://example.com/services/T0001/B0002/XXXX", "https://hooks.slack.com/workflows/T0001/A0002/1/x"]) {
       const notSlack = await addDestination({ kind: "slack", name: "Team", url });
       expect(notSlack.status, url).toBe(400);
-      expect(notSlack.body.error).toMatchObject({ code: "invalid_parameter", param: "url", message: expect.stringContaining("https://hooks.slack.com/services/") });
+      expect(notSlack.body.error).toMatchObject({
+        code: "invalid_parameter",
+        param: "url",
+        message: expect.stringContaining("https://hooks.slack.com/services/"),
+      });
     }
     expect((await request<{ data: DestinationJson[] }>(destinations.GET, "GET", "/api/alerts/destinations")).body.data.map((d) => d.kind)).toEqual(["webhook"]);
   });
@@ -117,7 +167,10 @@ describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
     for (let i = 1; i <= 10; i++) expect((await addDestination({ kind: "webhook", name: `Receiver ${i}`, url: receiver.url })).status).toBe(201);
     const refused = await addDestination({ kind: "webhook", name: "Receiver 11", url: receiver.url });
     expect(refused.status).toBe(429);
-    expect(refused.body.error).toMatchObject({ code: "too_many_requests", message: expect.stringMatching(/^This workspace added 10 destinations in the last minute/) });
+    expect(refused.body.error).toMatchObject({
+      code: "too_many_requests",
+      message: expect.stringMatching(/^This workspace added 10 destinations in the last minute/),
+    });
     const retryAfter = Number(refused.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
@@ -147,7 +200,9 @@ describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
     const raw = await store.alerts.openDestination(created.body.id);
     expect(raw).toMatchObject({ url, secret });
 
-    const test = await request<{ delivery_id: string }>(destinationTest.POST, "POST", `/api/alerts/destinations/${created.body.id}/test`, undefined, { id: created.body.id });
+    const test = await request<{ delivery_id: string }>(destinationTest.POST, "POST", `/api/alerts/destinations/${created.body.id}/test`, undefined, {
+      id: created.body.id,
+    });
     expect(test.status).toBe(202);
     const [received] = await receiver.waitFor(1);
     expect(received!.path).toBe("/hooks/analytics?token=s3cr3t-path-token");
@@ -156,11 +211,26 @@ describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
 
     await vi.waitFor(async () => {
       const list = await request<{ data: AttemptJson[] }>(deliveries.GET, "GET", "/api/alerts/deliveries");
-      expect(list.body.data).toEqual([expect.objectContaining({ id: test.body.delivery_id, destination_id: created.body.id, type: "test", attempt: 1, status: "delivered", response_status: 200, retryable: false })]);
+      expect(list.body.data).toEqual([
+        expect.objectContaining({
+          id: test.body.delivery_id,
+          destination_id: created.body.id,
+          type: "test",
+          attempt: 1,
+          status: "delivered",
+          response_status: 200,
+          retryable: false,
+        }),
+      ]);
     });
     // Delivered: nothing to retry. Unknown: not found.
-    expect((await request(deliveryRetry.POST, "POST", `/api/alerts/deliveries/${test.body.delivery_id}/retry`, undefined, { id: test.body.delivery_id })).body.error?.code).toBe("not_retryable");
-    expect((await request(deliveryRetry.POST, "POST", "/api/alerts/deliveries/dlv_AAAAAAAAAAAAAAAA/retry", undefined, { id: "dlv_AAAAAAAAAAAAAAAA" })).status).toBe(404);
+    expect(
+      (await request(deliveryRetry.POST, "POST", `/api/alerts/deliveries/${test.body.delivery_id}/retry`, undefined, { id: test.body.delivery_id })).body.error
+        ?.code,
+    ).toBe("not_retryable");
+    expect(
+      (await request(deliveryRetry.POST, "POST", "/api/alerts/deliveries/dlv_AAAAAAAAAAAAAAAA/retry", undefined, { id: "dlv_AAAAAAAAAAAAAAAA" })).status,
+    ).toBe(404);
     expect((await request(deliveries.GET, "GET", "/api/alerts/deliveries?limit=0")).body.error?.param).toBe("limit");
   });
 
@@ -174,9 +244,18 @@ describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
     // Deliveries that failed for good, to retry by hand.
     const failed: string[] = [];
     for (let i = 0; i < 5; i++) {
-      await store.alerts.enqueue(workspace, { dedupeKey: `failed:${i}`, type: "test", body: { type: "test", timestamp: TEST_NOW, data: { message: "x" } } }, [destination.id]);
+      await store.alerts.enqueue(workspace, { dedupeKey: `failed:${i}`, type: "test", body: { type: "test", timestamp: TEST_NOW, data: { message: "x" } } }, [
+        destination.id,
+      ]);
       const claimed = (await store.alerts.claimNext(destination.id, "test", now, now + 20_000))!;
-      await store.alerts.finishAttempt(claimed, "test", { at: now, status: "failed", responseStatus: 500, error: "the receiver answered 500", durationMs: 1, nextAttemptAt: null });
+      await store.alerts.finishAttempt(claimed, "test", {
+        at: now,
+        status: "failed",
+        responseStatus: 500,
+        error: "the receiver answered 500",
+        durationMs: 1,
+        nextAttemptAt: null,
+      });
       failed.push(claimed.id);
     }
     const test = () => request(destinationTest.POST, "POST", `/api/alerts/destinations/${destination.id}/test`, undefined, { id: destination.id });
@@ -191,7 +270,12 @@ describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
     const refused = await test();
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).toBe("45");
-    expect(refused.body).toEqual({ error: { code: "too_many_requests", message: '"Send a test", "Retry" and the digest\'s "Send now" can be used 10 times a minute in a workspace together; try again in 45 s.' } });
+    expect(refused.body).toEqual({
+      error: {
+        code: "too_many_requests",
+        message: '"Send a test", "Retry" and the digest\'s "Send now" can be used 10 times a minute in a workspace together; try again in 45 s.',
+      },
+    });
     expect((await retry(failed[4]!)).status).toBe(429);
     expect((await store.alerts.delivery(failed[4]!))!.status).toBe("failed");
 
@@ -219,11 +303,20 @@ describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
     expect(rule.body).toMatchObject({ kind: "rank_passed", threshold: null, cooldown_minutes: 60, state: "ok", last_checked_at: null, last_changed_at: null });
     const drop = await add({ kind: "ai_visitors_drop", threshold: 30, destination_id: destination.id, cooldown_minutes: 0 });
     expect(drop.body).toMatchObject({ threshold: 30, cooldown_minutes: 0 });
-    expect((await request<{ data: RuleJson[] }>(rules.GET, "GET", "/api/alerts/rules")).body.data.map((r) => r.id).sort()).toEqual([rule.body.id, drop.body.id].sort());
+    expect((await request<{ data: RuleJson[] }>(rules.GET, "GET", "/api/alerts/rules")).body.data.map((r) => r.id).sort()).toEqual(
+      [rule.body.id, drop.body.id].sort(),
+    );
 
     const preview = await request(rulePreview.GET, "GET", "/api/alerts/rules/preview?kind=score_below&threshold=50");
     expect(preview.status).toBe(200);
-    expect(preview.body).toEqual({ days: 30, fired: expect.any(Number), checks: expect.any(Number), history_since: null, firings: expect.any(Array) });
+    expect(preview.body).toEqual({
+      days: 30,
+      fired: expect.any(Number),
+      checks: expect.any(Number),
+      held_back: 0,
+      history_since: null,
+      firings: expect.any(Array),
+    });
     expect((await request(rulePreview.GET, "GET", "/api/alerts/rules/preview?kind=score_below&threshold=abc")).body.error?.param).toBe("threshold");
     expect((await request(rulePreview.GET, "GET", "/api/alerts/rules/preview?kind=nope")).body.error?.param).toBe("kind");
 
@@ -231,8 +324,12 @@ describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
     const free = { key: DEMO_KEYS.free };
     expect((await request<{ data: RuleJson[] }>(rules.GET, "GET", "/api/alerts/rules", undefined, free)).body.data).toEqual([]);
     expect((await request(ruleById.DELETE, "DELETE", `/api/alerts/rules/${rule.body.id}`, undefined, { ...free, id: rule.body.id })).status).toBe(404);
-    expect((await request(destinationById.DELETE, "DELETE", `/api/alerts/destinations/${destination.id}`, undefined, { ...free, id: destination.id })).status).toBe(404);
-    expect((await request(destinationTest.POST, "POST", `/api/alerts/destinations/${destination.id}/test`, undefined, { ...free, id: destination.id })).status).toBe(404);
+    expect(
+      (await request(destinationById.DELETE, "DELETE", `/api/alerts/destinations/${destination.id}`, undefined, { ...free, id: destination.id })).status,
+    ).toBe(404);
+    expect(
+      (await request(destinationTest.POST, "POST", `/api/alerts/destinations/${destination.id}/test`, undefined, { ...free, id: destination.id })).status,
+    ).toBe(404);
     expect((await request(digest.PUT, "PUT", "/api/alerts/digest", { destination_id: destination.id }, free)).status).toBe(404);
 
     expect((await request(ruleById.DELETE, "DELETE", `/api/alerts/rules/${rule.body.id}`, undefined, { id: rule.body.id })).status).toBe(204);
@@ -246,14 +343,19 @@ describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
     const destination = (await addDestination({ kind: "webhook", name: "Digest", url: receiver.url })).body;
     await request(rules.POST, "POST", "/api/alerts/rules", { kind: "score_below", threshold: 40, destination_id: destination.id });
     expect((await request(digest.GET, "GET", "/api/alerts/digest")).body).toEqual({ destination_id: null, next_at: null, time_zone: "UTC" });
-    const set = await request<{ destination_id: string | null; next_at: string | null }>(digest.PUT, "PUT", "/api/alerts/digest", { destination_id: destination.id });
+    const set = await request<{ destination_id: string | null; next_at: string | null }>(digest.PUT, "PUT", "/api/alerts/digest", {
+      destination_id: destination.id,
+    });
     expect(set.status).toBe(200);
     expect(set.body.destination_id).toBe(destination.id);
     // Monday 09:00 in the workspace's zone (UTC here): the next one after the test clock's Friday 20 November 2026.
     expect(set.body.next_at).toBe("2026-11-23T09:00:00.000Z");
     expect((await request(digest.PUT, "PUT", "/api/alerts/digest", { destination_id: 42 })).body.error?.param).toBe("destination_id");
     // Set up from Berlin: Monday 09:00 is Berlin's from now on (08:00 UTC in winter).
-    const berlin = await request<{ next_at: string | null; time_zone: string }>(digest.PUT, "PUT", "/api/alerts/digest", { destination_id: destination.id, time_zone: "Europe/Berlin" });
+    const berlin = await request<{ next_at: string | null; time_zone: string }>(digest.PUT, "PUT", "/api/alerts/digest", {
+      destination_id: destination.id,
+      time_zone: "Europe/Berlin",
+    });
     expect(berlin.body).toMatchObject({ time_zone: "Europe/Berlin", next_at: "2026-11-23T08:00:00.000Z" });
     expect((await request(digest.GET, "GET", "/api/alerts/digest")).body).toMatchObject({ time_zone: "Europe/Berlin" });
     const badZone = await request(digest.PUT, "PUT", "/api/alerts/digest", { destination_id: destination.id, time_zone: "Mars/Olympus" });
@@ -268,7 +370,13 @@ describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
   it("a write from another site is refused with 403 and changes nothing", async () => {
     vi.stubEnv("WEBHOOK_ALLOW_PRIVATE", "true");
     await storeFor(kind);
-    const refused = await request(destinations.POST, "POST", "/api/alerts/destinations", { kind: "webhook", name: "X", url: receiver.url }, { headers: { origin: "https://evil.example" } });
+    const refused = await request(
+      destinations.POST,
+      "POST",
+      "/api/alerts/destinations",
+      { kind: "webhook", name: "X", url: receiver.url },
+      { headers: { origin: "https://evil.example" } },
+    );
     expect(refused.status).toBe(403);
     expect((await request<{ data: unknown[] }>(destinations.GET, "GET", "/api/alerts/destinations")).body.data).toEqual([]);
   });
@@ -278,7 +386,8 @@ describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
     const store = await storeFor(kind);
     const destination = (await addDestination({ kind: "webhook", name: "Team", url: receiver.url })).body;
     const workspace = (await store.workspaces.workspaceForKey(DEMO_KEYS.pro)).id;
-    const add = (body: Record<string, unknown>) => request<RuleJson>(rules.POST, "POST", "/api/alerts/rules", { destination_id: destination.id, cooldown_minutes: 0, ...body });
+    const add = (body: Record<string, unknown>) =>
+      request<RuleJson>(rules.POST, "POST", "/api/alerts/rules", { destination_id: destination.id, cooldown_minutes: 0, ...body });
 
     // Nothing kept yet, not watched: not checked, and nothing reads the score on its own.
     const early = await add({ kind: "score_below", threshold: 60 });
@@ -302,7 +411,9 @@ describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
     const fall = await add({ kind: "score_drop", threshold: 5 });
     expect(fall.body).toMatchObject({ state: "firing", last_checked_at: expect.any(String) });
     // The rule added before the scores were kept is checked with the next snapshot, as ever: the store holds its check once.
-    expect(await store.alerts.checks(workspace, firing.body.id)).toEqual([expect.objectContaining({ basis: `score:${at("2026-11-20T00:00:00Z")}`, state: "firing", value: 53 })]);
+    expect(await store.alerts.checks(workspace, firing.body.id)).toEqual([
+      expect.objectContaining({ basis: `score:${at("2026-11-20T00:00:00Z")}`, state: "firing", value: 53 }),
+    ]);
   });
 
   it("a rule is changed in place: each field checked, the kind kept, a new threshold judged at once, the change in the activity list", async () => {
@@ -311,11 +422,20 @@ describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
     const team = (await addDestination({ kind: "webhook", name: "Team", url: receiver.url })).body;
     const ops = (await addDestination({ kind: "webhook", name: "Ops", url: receiver.url })).body;
     const workspace = (await store.workspaces.workspaceForKey(DEMO_KEYS.pro)).id;
-    await store.snapshots.recordScore(workspace, { at: Date.parse("2026-11-20T00:00:00Z"), score: 53, direction: null, change: null, breakdown: { visibility: null, sentiment: null, authority: null, coverage: null } });
-    const rule = (await request<RuleJson>(rules.POST, "POST", "/api/alerts/rules", { kind: "score_below", threshold: 60, destination_id: team.id, cooldown_minutes: 0 })).body;
+    await store.snapshots.recordScore(workspace, {
+      at: Date.parse("2026-11-20T00:00:00Z"),
+      score: 53,
+      direction: null,
+      change: null,
+      breakdown: { visibility: null, sentiment: null, authority: null, coverage: null },
+    });
+    const rule = (
+      await request<RuleJson>(rules.POST, "POST", "/api/alerts/rules", { kind: "score_below", threshold: 60, destination_id: team.id, cooldown_minutes: 0 })
+    ).body;
     expect(rule.state).toBe("firing");
     await receiver.waitFor(1);
-    const patch = (body: unknown, options: { key?: string; id?: string; headers?: Record<string, string> } = {}) => request<RuleJson>(ruleById.PATCH, "PATCH", `/api/alerts/rules/${options.id ?? rule.id}`, body, { id: rule.id, ...options });
+    const patch = (body: unknown, options: { key?: string; id?: string; headers?: Record<string, string> } = {}) =>
+      request<RuleJson>(ruleById.PATCH, "PATCH", `/api/alerts/rules/${options.id ?? rule.id}`, body, { id: rule.id, ...options });
 
     // Refused, each naming its field, and nothing changed.
     for (const [body, param] of [
@@ -356,7 +476,10 @@ describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
     const moved = await patch({ cooldown_minutes: 90, destination_id: ops.id });
     expect(moved.body).toEqual({ ...lowered.body, cooldown_minutes: 90, destination_id: ops.id });
     expect((await request<{ data: RuleJson[] }>(rules.GET, "GET", "/api/alerts/rules")).body.data).toEqual([moved.body]);
-    expect((await activityOf())[0]).toMatchObject({ action: "rule.changed", subject: "The score is below 40 → Ops (cooldown 0 min → 90 min; sent to Team → Ops)" });
+    expect((await activityOf())[0]).toMatchObject({
+      action: "rule.changed",
+      subject: "The score is below 40 → Ops (cooldown 0 min → 90 min; sent to Team → Ops)",
+    });
     expect(await store.alerts.checks(workspace, rule.id)).toHaveLength(2);
 
     // A rule without a threshold keeps none.
@@ -375,7 +498,12 @@ describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
     const off = await request<PreviewJson>(digestPreview.GET, "GET", "/api/alerts/digest/preview");
     expect(off.status).toBe(200);
     // The test clock's Friday 20 November: the latest full week is Monday 9 to Sunday 15 November.
-    expect(off.body).toMatchObject({ week: { from: "2026-11-09", to: "2026-11-15" }, time_zone: "UTC", sends_at: null, subject: expect.stringMatching(/^Weekly digest, 9 Nov – 15 Nov 2026: [\d,]+ visitors \([+−]\d+\.\d%\)$/) });
+    expect(off.body).toMatchObject({
+      week: { from: "2026-11-09", to: "2026-11-15" },
+      time_zone: "UTC",
+      sends_at: null,
+      subject: expect.stringMatching(/^Weekly digest, 9 Nov – 15 Nov 2026: [\d,]+ visitors \([+−]\d+\.\d%\)$/),
+    });
     const refusedOff = await request(digestSend.POST, "POST", "/api/alerts/digest/send");
     expect(refusedOff.status).toBe(409);
     expect(refusedOff.body.error?.code).toBe("digest_off");
@@ -412,7 +540,16 @@ describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
     expect(eventText(body)).toBe(text);
     await vi.waitFor(async () => {
       const list = await request<{ data: AttemptJson[] }>(deliveries.GET, "GET", "/api/alerts/deliveries");
-      expect(list.body.data).toEqual([expect.objectContaining({ id: sent.body.delivery_id, destination_id: created.id, type: "digest.weekly", attempt: 1, status: "delivered", response_status: 200 })]);
+      expect(list.body.data).toEqual([
+        expect.objectContaining({
+          id: sent.body.delivery_id,
+          destination_id: created.id,
+          type: "digest.weekly",
+          attempt: 1,
+          status: "delivered",
+          response_status: 200,
+        }),
+      ]);
     });
     // One delivery, and the scheduled digest is still to come.
     await new Promise((r) => setTimeout(r, 200));

@@ -1,8 +1,8 @@
-// Alerts over HTTP, for the session's workspace only (app/api/alerts/*): destinations, rules with a
-// preview from kept history (each rule checked at once when added or given a new threshold, and
-// changed in place), deliveries (every attempt) with a retry of a failed one, and the weekly digest:
-// its destination, its preview and "Send now". Writes pass the same-origin check; a bad field is a
-// 400 naming it; an id of another workspace is a 404 like an unknown one. A destination's URL is
+// Alerts over HTTP, for the session's workspace only (mounted by app/api/alerts/**/route.ts, which
+// declare each body, query and id: schema.ts): destinations, rules with a preview from kept history
+// (each rule checked at once when added or given a new threshold, and changed in place), deliveries
+// (every attempt) with a retry of a failed one, and the weekly digest: its destination, its preview
+// and "Send now". An id of another workspace is a 404 like an unknown one. A destination's URL is
 // checked before it is kept (syntax, https, a Slack destination's being Slack's incoming webhook, and
 // every address its name resolves to: no private, loopback or link-local ones unless
 // WEBHOOK_ALLOW_PRIVATE=true); it is then sealed and only its hint is ever answered. A signed
@@ -16,14 +16,14 @@
 // refuses what that kind replays, and the digest's preview leaves out the kept score and rank for one.
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { z } from "zod";
-import { isTimeZoneName } from "@/lib/data-api/params";
+import type { z } from "zod";
 import { getEnv } from "@/lib/server/env";
-import { finalError, invalidParameter, json, withErrors } from "@/lib/server/http";
-import { jsonBodyOf, requireResource, storeScope, type StoreResource, type StoreScope } from "@/lib/server/store-scope";
+import { finalError, invalidParameter, json, noContent } from "@/lib/server/http";
+import type { StoreResource, StoreScope } from "@/lib/server/route-types";
+import { requireResource } from "@/lib/server/store-scope";
 import { isDataApiError } from "@/lib/data-api/errors";
 import type { CollectContext } from "@/lib/history/collect";
-import { insightsContext } from "@/lib/server/insights/context";
+import { insightsContext } from "@/lib/insights/context";
 import { serverContext, upstreamFor } from "@/lib/server/context";
 import { MANUAL_SENDS_PER_WINDOW, MAX_WAITING_PER_DESTINATION, type Attempt, type Destination, type Rule, type RuleChanges } from "@/lib/store/alerts";
 import type { ManualSendKind, WorkspaceId } from "@/lib/store/schema";
@@ -35,7 +35,8 @@ import { checkResolved, checkSlackWebhookUrl, isDestinationRefused, parseDestina
 import { eventText, type EventBody } from "./messages";
 import { alertsDeliverer, checkRuleNow } from "./runtime";
 import { ruleSentence } from "./rule-sentence";
-import { checkThreshold, isRuleKind, RULE_KINDS, THRESHOLDS, type RuleKind } from "./rules";
+import { checkThreshold, isRuleKind, THRESHOLDS, type RuleKind } from "./rules";
+import type { deliveriesQuery, digestSetting, newDestination, newRule, ruleChanges, rulePreviewQuery } from "./schema";
 import { limitAlertWrite } from "./write-limit";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -108,44 +109,21 @@ async function ruleSubject(store: Store, workspace: WorkspaceId, rule: Rule): Pr
 }
 
 const notFound = (what: string) => finalError({ status: 404, code: "not_found", message: `This workspace has no ${what} with that id (deleted meanwhile?).` });
-const noStore = { "Cache-Control": "no-store" };
-const noContent = () => new Response(null, { status: 204, headers: noStore });
 
-type IdContext = { params: Promise<{ id?: string }> };
-
-/** The id in the URL, when it has the form of `prefix`'s ids; anything else is simply not found. */
-async function idOf(ctx: IdContext, prefix: string, what: string): Promise<string> {
-  const { id } = await ctx.params;
-  if (typeof id !== "string" || !new RegExp(`^${prefix}_[A-Za-z0-9_-]{16}$`).test(id)) throw notFound(what);
-  return id;
-}
-
-/** A name: one line, 1-80 characters after trimming. */
-const nameField = z
-  .string({ error: "name must be a string: what the destination is called." })
-  .transform((v) => v.trim())
-  .refine((v) => v.length >= 1 && [...v].length <= 80, { error: "name must be 1 to 80 characters." })
-  .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), { error: "name must be one line of text." });
-
-const destinationBody = z.object({
-  kind: z.enum(["slack", "webhook"], { error: 'kind must be "slack" or "webhook".' }),
-  name: nameField,
-  url: z.string({ error: "url must be a string: the receiver's address." }),
-});
+/** What a handler of a route in the store's scope is given, with its checked input. */
+type Scoped<Input = object> = { scope: StoreScope; signal?: AbortSignal } & Input;
+type WithId = { params: { id: string } };
 
 /** A Standard Webhooks secret: `whsec_` and 24 random bytes in base64. */
 const newSigningSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
 
 /** GET /api/alerts/destinations */
-export const listDestinations = withErrors("the alert destinations", async (req: Request) => {
-  const { store, workspace } = await storeScope(req, { write: false });
-  return json({ data: (await store.alerts.destinations(workspace)).map(destinationJson) }, { headers: noStore });
-});
+export async function listDestinations({ scope: { store, workspace } }: Scoped) {
+  return { data: (await store.alerts.destinations(workspace)).map(destinationJson) };
+}
 
 /** POST /api/alerts/destinations {kind, name, url}: 201, with the signing secret of a webhook (once); 429 past 10 a minute. */
-export const createDestination = withErrors("adding the destination", async (req: Request) => {
-  const { store, workspace, record } = await storeScope(req, { write: true });
-  const body = await jsonBodyOf(req, destinationBody, '{"kind": "webhook", "name": "Ops", "url": "https://example.com/hooks/analytics"}');
+export async function createDestination({ scope: { store, workspace, record }, body }: Scoped<{ body: z.output<typeof newDestination> }>): Promise<Response> {
   const allowPrivate = getEnv().webhookAllowPrivate;
   let url: URL;
   try {
@@ -161,27 +139,27 @@ export const createDestination = withErrors("adding the destination", async (req
   const secret = body.kind === "webhook" ? newSigningSecret() : null;
   const destination = await store.alerts.createDestination(workspace, { kind: body.kind, name: body.name, url: url.toString(), urlHint: urlHint(url), secret });
   await record("destination.added", destinationSubject(destination));
-  return json({ ...destinationJson(destination), ...(secret ? { secret } : {}) }, { status: 201, headers: noStore });
-});
+  return json({ ...destinationJson(destination), ...(secret ? { secret } : {}) }, { status: 201 });
+}
 
 /** DELETE /api/alerts/destinations/{id}: 204 (its rules, deliveries and the digest going there go too). */
-export const deleteDestination = withErrors("deleting the destination", async (req: Request, ctx: IdContext) => {
-  const { store, workspace, record } = await storeScope(req, { write: true });
-  const id = await idOf(ctx, "dst", "destination");
+export async function deleteDestination({ scope: { store, workspace, record }, params: { id } }: Scoped<WithId>): Promise<Response> {
   const destination = await store.alerts.destination(workspace, id);
   if (!destination || !(await store.alerts.removeDestination(workspace, id))) throw notFound("destination");
   await record("destination.deleted", destinationSubject(destination));
   return noContent();
-});
+}
 
 /** POST /api/alerts/destinations/{id}/test: 202, one delivery of type `test`, sent at once; 429 past 10 a minute. */
-export const testDestination = withErrors("sending a test", async (req: Request, ctx: IdContext) => {
-  const { store, workspace } = await storeScope(req, { write: true });
-  const id = await idOf(ctx, "dst", "destination");
+export async function testDestination({ scope: { store, workspace }, params: { id } }: Scoped<WithId>): Promise<Response> {
   const destination = await store.alerts.destination(workspace, id);
   if (!destination) throw notFound("destination");
   if (destination.status === "stopped") {
-    throw finalError({ status: 409, code: "destination_stopped", message: destination.stoppedReason ?? "This destination is stopped: delete it and add it again." });
+    throw finalError({
+      status: 409,
+      code: "destination_stopped",
+      message: destination.stoppedReason ?? "This destination is stopped: delete it and add it again.",
+    });
   }
   await takeManualSend(store, workspace, "test");
   const now = serverContext().now();
@@ -189,26 +167,15 @@ export const testDestination = withErrors("sending a test", async (req: Request,
   const body: EventBody = {
     type: "test",
     timestamp: new Date(now).toISOString(),
-    data: { message: `A test from Workspace Analytics to “${destination.name}”: alerts and digests sent here will look like this.`, ...(publicUrl ? { url: `${publicUrl}/settings` } : {}) },
+    data: {
+      message: `A test from Workspace Analytics to “${destination.name}”: alerts and digests sent here will look like this.`,
+      ...(publicUrl ? { url: `${publicUrl}/settings` } : {}),
+    },
   };
   const made = await store.alerts.enqueue(workspace, { dedupeKey: `test:${id}:${randomBytes(8).toString("hex")}`, type: "test", body }, [id]);
   alertsDeliverer().kick();
-  return json({ delivery_id: made?.[0]?.id ?? null }, { status: 202, headers: noStore });
-});
-
-const COOLDOWN_MAX_MINUTES = 7 * 24 * 60;
-
-const ruleBody = z.object({
-  kind: z.string({ error: `kind must be one of ${RULE_KINDS.join(", ")}.` }).refine(isRuleKind, { error: `kind must be one of ${RULE_KINDS.join(", ")}.` }),
-  threshold: z.unknown().optional(),
-  destination_id: z.string({ error: "destination_id must be the id of one of this workspace's destinations." }),
-  cooldown_minutes: z
-    .number({ error: "cooldown_minutes must be a number of minutes." })
-    .int({ error: "cooldown_minutes must be a whole number of minutes." })
-    .min(0, { error: `cooldown_minutes must be 0 to ${COOLDOWN_MAX_MINUTES} (a week).` })
-    .max(COOLDOWN_MAX_MINUTES, { error: `cooldown_minutes must be 0 to ${COOLDOWN_MAX_MINUTES} (a week).` })
-    .optional(),
-});
+  return json({ delivery_id: made?.[0]?.id ?? null }, { status: 202 });
+}
 
 /** The threshold of `kind`, or a 400 naming `threshold`. */
 function threshold(kind: RuleKind, value: unknown): number | null {
@@ -218,12 +185,11 @@ function threshold(kind: RuleKind, value: unknown): number | null {
 }
 
 /** GET /api/alerts/rules */
-export const listRules = withErrors("the alert rules", async (req: Request) => {
-  const { store, workspace } = await storeScope(req, { write: false });
+export async function listRules({ scope: { store, workspace } }: Scoped) {
   const [rules, watched] = await Promise.all([store.alerts.rules(workspace), isWatched(store, workspace)]);
   const now = serverContext().now();
-  return json({ data: rules.map((r) => ruleJson(r, watched, now)) }, { headers: noStore });
-});
+  return { data: rules.map((r) => ruleJson(r, watched, now)) };
+}
 
 /**
  * Checks a rule just added, or given a new threshold, against the latest snapshot or day kept (so it
@@ -240,28 +206,20 @@ async function checkedAtOnce(store: Store, workspace: WorkspaceId, rule: Rule): 
 }
 
 /** POST /api/alerts/rules {kind, threshold, destination_id, cooldown_minutes?}: 201 the rule, checked at once against what is kept. */
-export const createRule = withErrors("adding the rule", async (req: Request) => {
-  const { store, workspace, record } = await storeScope(req, { write: true });
-  const body = await jsonBodyOf(req, ruleBody, '{"kind": "score_drop", "threshold": 5, "destination_id": "dst_…"}');
-  const kind = body.kind as RuleKind;
+export async function createRule({ scope: { store, workspace, record }, body }: Scoped<{ body: z.output<typeof newRule> }>): Promise<Response> {
+  const kind = body.kind;
   const rule = await store.alerts.createRule(workspace, {
     kind,
     threshold: threshold(kind, body.threshold),
     destinationId: body.destination_id,
     cooldownMs: (body.cooldown_minutes ?? 60) * 60_000,
   });
-  if (!rule) throw finalError({ status: 404, code: "not_found", message: "This workspace has no destination with that id: add one first.", param: "destination_id" });
+  if (!rule)
+    throw finalError({ status: 404, code: "not_found", message: "This workspace has no destination with that id: add one first.", param: "destination_id" });
   await record("rule.added", await ruleSubject(store, workspace, rule));
   const checked = await checkedAtOnce(store, workspace, rule);
-  return json(ruleJson(checked, await isWatched(store, workspace), serverContext().now()), { status: 201, headers: noStore });
-});
-
-const ruleChangesBody = z.object({
-  kind: z.string({ error: "kind must be the rule's own kind: a rule's kind cannot be changed (add a rule of the other kind, and delete this one)." }).optional(),
-  threshold: z.unknown().optional(),
-  destination_id: z.string({ error: "destination_id must be the id of one of this workspace's destinations." }).optional(),
-  cooldown_minutes: ruleBody.shape.cooldown_minutes,
-});
+  return json(ruleJson(checked, await isWatched(store, workspace), serverContext().now()), { status: 201 });
+}
 
 /** What changed, in the activity list's words: "threshold 60 → 40; cooldown 1 hour → 90 minutes; sent to Ops → Team". */
 function changesSubject(before: Rule, after: Rule, destinationName: (id: string) => string): string {
@@ -279,14 +237,12 @@ function changesSubject(before: Rule, after: Rule, destinationName: (id: string)
  * cannot change); an unknown rule or destination a 404. A new threshold is judged at once against the
  * latest kept snapshot or day, as a new rule is. Recorded in the activity list, with what changed.
  */
-export const updateRule = withErrors("changing the rule", async (req: Request, ctx: IdContext) => {
-  const { store, workspace, record } = await storeScope(req, { write: true });
-  const id = await idOf(ctx, "rule", "rule");
-  const body = await jsonBodyOf(req, ruleChangesBody, '{"threshold": 40, "destination_id": "dst_…", "cooldown_minutes": 90}');
+export async function updateRule({ scope: { store, workspace, record }, params: { id }, body }: Scoped<WithId & { body: z.output<typeof ruleChanges> }>) {
   const current = await store.alerts.rule(workspace, id);
   if (!current || !isRuleKind(current.kind)) throw notFound("rule");
   const kind = current.kind;
-  if (body.kind !== undefined && body.kind !== kind) throw invalidParameter("kind", `kind cannot be changed: this rule is a ${kind} rule (add a rule of the other kind, and delete this one).`);
+  if (body.kind !== undefined && body.kind !== kind)
+    throw invalidParameter("kind", `kind cannot be changed: this rule is a ${kind} rule (add a rule of the other kind, and delete this one).`);
   const changes: RuleChanges = {};
   // A kind without a threshold keeps none, whatever is sent (as when it is added).
   if (body.threshold !== undefined && THRESHOLDS[kind] !== null) changes.threshold = threshold(kind, body.threshold);
@@ -294,7 +250,8 @@ export const updateRule = withErrors("changing the rule", async (req: Request, c
   if (body.cooldown_minutes !== undefined) changes.cooldownMs = body.cooldown_minutes * 60_000;
   const updated = await store.alerts.updateRule(workspace, id, changes);
   if (updated === undefined) throw notFound("rule");
-  if (updated === "destination") throw finalError({ status: 404, code: "not_found", message: "This workspace has no destination with that id.", param: "destination_id" });
+  if (updated === "destination")
+    throw finalError({ status: 404, code: "not_found", message: "This workspace has no destination with that id.", param: "destination_id" });
   const { before, after } = updated;
   const names = new Map((await store.alerts.destinations(workspace)).map((d) => [d.id, d.name]));
   const what = changesSubject(before, after, (destinationId) => names.get(destinationId) ?? "a deleted destination");
@@ -304,20 +261,18 @@ export const updateRule = withErrors("changing the rule", async (req: Request, c
     await record("rule.changed", `${await ruleSubject(store, workspace, after)} (${what})`);
     if (after.revision !== before.revision) rule = await checkedAtOnce(store, workspace, after);
   }
-  return json(ruleJson(rule, await isWatched(store, workspace), serverContext().now()), { headers: noStore });
-});
+  return ruleJson(rule, await isWatched(store, workspace), serverContext().now());
+}
 
 /** DELETE /api/alerts/rules/{id}: 204. */
-export const deleteRule = withErrors("deleting the rule", async (req: Request, ctx: IdContext) => {
-  const { store, workspace, record } = await storeScope(req, { write: true });
-  const id = await idOf(ctx, "rule", "rule");
+export async function deleteRule({ scope: { store, workspace, record }, params: { id } }: Scoped<WithId>): Promise<Response> {
   const rule = await store.alerts.rule(workspace, id);
   // Said before it goes: the sentence names its destination, read while the rule still points there.
   const subject = rule ? await ruleSubject(store, workspace, rule) : "";
   if (!rule || !(await store.alerts.removeRule(workspace, id))) throw notFound("rule");
   await record("rule.deleted", subject);
   return noContent();
-});
+}
 
 /**
  * What each kind's preview replays from the kept history, and so the resource a key must be allowed
@@ -333,37 +288,28 @@ const PREVIEW_DERIVES_FROM: Record<RuleKind, StoreResource> = {
 };
 
 /** GET /api/alerts/rules/preview?kind&threshold&cooldown_minutes: how often it would have fired in 30 days. */
-export const previewRuleRoute = withErrors("the rule's preview", async (req: Request) => {
-  const { store, workspace, apiKey } = await storeScope(req, { write: false });
-  const params = new URL(req.url).searchParams;
-  const kind = params.get("kind");
-  if (!isRuleKind(kind)) throw invalidParameter("kind", `kind must be one of ${RULE_KINDS.join(", ")}.`);
-  const rawThreshold = params.get("threshold");
-  const value = rawThreshold === null || rawThreshold.trim() === "" ? undefined : Number(rawThreshold);
-  const rawCooldown = params.get("cooldown_minutes");
-  const cooldown = rawCooldown === null ? 60 : Number(rawCooldown);
-  if (!Number.isInteger(cooldown) || cooldown < 0 || cooldown > COOLDOWN_MAX_MINUTES) throw invalidParameter("cooldown_minutes", `cooldown_minutes must be a whole number from 0 to ${COOLDOWN_MAX_MINUTES}.`);
-  const rule = { kind, threshold: threshold(kind, value), cooldownMs: cooldown * 60_000 };
+export async function previewRuleRoute({ scope: { store, workspace, apiKey }, query }: Scoped<{ query: z.output<typeof rulePreviewQuery> }>) {
+  const { kind } = query;
+  const rule = { kind, threshold: threshold(kind, query.threshold), cooldownMs: query.cooldown_minutes * 60_000 };
   // A question answered as asked (bad input is a 400 whoever asks), then only to a key allowed what it replays.
   await requireResource(apiKey, PREVIEW_DERIVES_FROM[kind]);
-  const preview = await previewRule(store, workspace, rule, serverContext().now());
-  return json(preview, { headers: noStore });
-});
+  return previewRule(store, workspace, rule, serverContext().now());
+}
 
 /** GET /api/alerts/deliveries?limit: every attempt, newest first. */
-export const listDeliveries = withErrors("the deliveries", async (req: Request) => {
-  const { store, workspace } = await storeScope(req, { write: false });
-  const raw = new URL(req.url).searchParams.get("limit");
-  const limit = raw === null ? 50 : Number(raw);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw invalidParameter("limit", "limit must be a whole number from 1 to 200.");
-  return json({ data: (await store.alerts.attempts(workspace, limit)).map(attemptJson) }, { headers: noStore });
-});
+export async function listDeliveries({ scope: { store, workspace }, query }: Scoped<{ query: z.output<typeof deliveriesQuery> }>) {
+  return { data: (await store.alerts.attempts(workspace, query.limit)).map(attemptJson) };
+}
 
 /** POST /api/alerts/deliveries/{id}/retry: 202, the failed delivery due again now; 429 past 10 a minute. */
-export const retryDelivery = withErrors("retrying the delivery", async (req: Request, ctx: IdContext) => {
-  const { store, workspace } = await storeScope(req, { write: true });
-  const id = await idOf(ctx, "dlv", "delivery");
-  const notRetryable = () => finalError({ status: 409, code: "not_retryable", message: "Only a delivery that failed for good, to a destination still active, can be retried (this one is delivered, still retrying, or its destination is stopped)." });
+export async function retryDelivery({ scope: { store, workspace }, params: { id } }: Scoped<WithId>): Promise<Response> {
+  const notRetryable = () =>
+    finalError({
+      status: 409,
+      code: "not_retryable",
+      message:
+        "Only a delivery that failed for good, to a destination still active, can be retried (this one is delivered, still retrying, or its destination is stopped).",
+    });
   // Judged before it is counted: only a retry that would send counts against the limit.
   const retryable = await store.alerts.retryable(workspace, id);
   if (retryable === "unknown") throw notFound("delivery");
@@ -372,16 +318,27 @@ export const retryDelivery = withErrors("retrying the delivery", async (req: Req
   const outcome = await store.alerts.retry(workspace, id);
   if (outcome === "unknown") throw notFound("delivery");
   if (outcome === "queue_full") {
-    throw finalError({ status: 409, code: "queue_full", message: `${MAX_WAITING_PER_DESTINATION} deliveries are already waiting for this destination, the most that may: retry when some have gone out.` });
+    throw finalError({
+      status: 409,
+      code: "queue_full",
+      message: `${MAX_WAITING_PER_DESTINATION} deliveries are already waiting for this destination, the most that may: retry when some have gone out.`,
+    });
   }
   if (outcome === "not_retryable") throw notRetryable();
   alertsDeliverer().kick();
-  return json({ id, status: "retrying" }, { status: 202, headers: noStore });
-});
+  return json({ id, status: "retrying" }, { status: 202 });
+}
 
 /** The digest's reading for a signed-in reader: the session's key at the reader's priority (not the background's), ended with the request. */
-function readerContext(store: Store, signal: AbortSignal): CollectContext {
-  return { store, now: () => serverContext().now(), api: (apiKey) => upstreamFor(apiKey).api, insights: (apiKey) => ({ ...insightsContext(apiKey), signal }), signal };
+function readerContext(store: Store, signal: AbortSignal | undefined): CollectContext {
+  const signalPart = signal ? { signal } : {};
+  return {
+    store,
+    now: () => serverContext().now(),
+    api: (apiKey) => upstreamFor(apiKey).api,
+    insights: (apiKey) => ({ ...insightsContext(apiKey), ...signalPart }),
+    ...signalPart,
+  };
 }
 
 /** Whether the key may read what the store keeps of `resource` (a key refused it upstream may not). */
@@ -396,14 +353,24 @@ async function mayRead(apiKey: string, resource: StoreResource): Promise<boolean
 }
 
 /** The figures of the latest full week in the workspace's zone, read with the session's key: what "Preview" shows and "Send now" sends. */
-async function latestDigest(scope: StoreScope, signal: AbortSignal): Promise<{ figures: DigestFigures; tz: string; now: number }> {
+async function latestDigest(scope: StoreScope, signal: AbortSignal | undefined): Promise<{ figures: DigestFigures; tz: string; now: number }> {
   const { store, workspace, apiKey } = scope;
   const tz = (await store.workspaces.workspace(workspace))?.timeZone ?? "UTC";
   const now = serverContext().now();
   // The score and rank come from kept history: shown only to a key the Data API lets read them.
   const [score, ranking] = await Promise.all([mayRead(apiKey, "/intelligence/score"), mayRead(apiKey, "/intelligence/ranking")]);
   const publicUrl = getEnv().publicUrl;
-  const figures = await readDigest({ store, ctx: readerContext(store, signal), workspace, apiKey, tz, monday: lastFullWeek(tz, now), now, kept: { score, ranking }, ...(publicUrl ? { publicUrl } : {}) });
+  const figures = await readDigest({
+    store,
+    ctx: readerContext(store, signal),
+    workspace,
+    apiKey,
+    tz,
+    monday: lastFullWeek(tz, now),
+    now,
+    kept: { score, ranking },
+    ...(publicUrl ? { publicUrl } : {}),
+  });
   return { figures, tz, now };
 }
 
@@ -413,16 +380,19 @@ async function latestDigest(scope: StoreScope, signal: AbortSignal): Promise<{ f
  * what its receivers read (Slack's message, the webhook's `message` and `sections`), `html` the same
  * as a self-contained e-mail; `sends_at` when the scheduled one goes next (null while it is off).
  */
-export const previewDigest = withErrors("the digest's preview", async (req: Request) => {
-  const scope = await storeScope(req, { write: false });
-  const { figures, tz, now } = await latestDigest(scope, req.signal);
+export async function previewDigest({ scope, signal }: Scoped) {
+  const { figures, tz, now } = await latestDigest(scope, signal);
   const destination = await scope.store.alerts.digest(scope.workspace);
   const subject = digestSubject(figures);
-  return json(
-    { subject, text: eventText(digestEvent(figures, now)), html: digestHtml(figures, subject), week: figures.week, time_zone: tz, sends_at: destination === null ? null : iso(nextDigestAt(tz, now)) },
-    { headers: noStore },
-  );
-});
+  return {
+    subject,
+    text: eventText(digestEvent(figures, now)),
+    html: digestHtml(figures, subject),
+    week: figures.week,
+    time_zone: tz,
+    sends_at: destination === null ? null : iso(nextDigestAt(tz, now)),
+  };
+}
 
 /**
  * POST /api/alerts/digest/send: 202 `{delivery_id, week}`, one delivery of type `digest.weekly` (the
@@ -430,25 +400,31 @@ export const previewDigest = withErrors("the digest's preview", async (req: Requ
  * `digest_off` when it goes nowhere, `destination_stopped`; 429 past the workspace's 10 sends by hand
  * a minute (with "Send a test" and "Retry").
  */
-export const sendDigest = withErrors("sending the digest", async (req: Request) => {
-  const scope = await storeScope(req, { write: true });
+export async function sendDigest({ scope, signal }: Scoped): Promise<Response> {
   const { store, workspace } = scope;
   const destinationId = await store.alerts.digest(workspace);
   const destination = destinationId === null ? undefined : await store.alerts.destination(workspace, destinationId);
-  if (!destination) throw finalError({ status: 409, code: "digest_off", message: "The weekly digest goes nowhere: choose where it goes first (PUT /api/alerts/digest)." });
+  if (!destination)
+    throw finalError({ status: 409, code: "digest_off", message: "The weekly digest goes nowhere: choose where it goes first (PUT /api/alerts/digest)." });
   if (destination.status === "stopped") {
-    throw finalError({ status: 409, code: "destination_stopped", message: destination.stoppedReason ?? "The digest's destination is stopped: delete it and add it again." });
+    throw finalError({
+      status: 409,
+      code: "destination_stopped",
+      message: destination.stoppedReason ?? "The digest's destination is stopped: delete it and add it again.",
+    });
   }
   // Counted before the week is read: reading it costs upstream calls.
   await takeManualSend(store, workspace, "digest");
-  const { figures, now } = await latestDigest(scope, req.signal);
+  const { figures, now } = await latestDigest(scope, signal);
   const body = digestEvent(figures, now);
-  const made = await store.alerts.enqueue(workspace, { dedupeKey: `digest-now:${workspace}:${randomBytes(8).toString("hex")}`, type: body.type, body }, [destination.id]);
+  const made = await store.alerts.enqueue(workspace, { dedupeKey: `digest-now:${workspace}:${randomBytes(8).toString("hex")}`, type: body.type, body }, [
+    destination.id,
+  ]);
   alertsDeliverer().kick();
-  return json({ delivery_id: made?.[0]?.id ?? null, week: figures.week }, { status: 202, headers: noStore });
-});
+  return json({ delivery_id: made?.[0]?.id ?? null, week: figures.week }, { status: 202 });
+}
 
-async function digestJson(scope: Awaited<ReturnType<typeof storeScope>>) {
+async function digestJson(scope: StoreScope) {
   const destination = await scope.store.alerts.digest(scope.workspace);
   const ws = await scope.store.workspaces.workspace(scope.workspace);
   const tz = ws?.timeZone ?? "UTC";
@@ -456,28 +432,19 @@ async function digestJson(scope: Awaited<ReturnType<typeof storeScope>>) {
 }
 
 /** GET /api/alerts/digest */
-export const getDigest = withErrors("the weekly digest", async (req: Request) => json(await digestJson(await storeScope(req, { write: false })), { headers: noStore }));
+export const getDigest = ({ scope }: Scoped) => digestJson(scope);
 
 /**
  * PUT /api/alerts/digest {destination_id: string | null, time_zone?}: where the digest goes, or
  * never; `time_zone` (an IANA name) is the workspace's zone, whose Monday 09:00 it is sent at (Settings
  * sends the zone of the member who sets it up; left out, the zone stays as it was).
  */
-export const putDigest = withErrors("setting the weekly digest", async (req: Request) => {
-  const scope = await storeScope(req, { write: true });
-  const body = await jsonBodyOf(
-    req,
-    z.object({
-      destination_id: z.string({ error: "destination_id must be a destination's id, or null for never." }).nullable(),
-      time_zone: z.string({ error: "time_zone must be an IANA time zone name, e.g. Europe/Berlin." }).refine(isTimeZoneName, { error: "time_zone must be an IANA time zone name, e.g. Europe/Berlin." }).optional(),
-    }),
-    '{"destination_id": "dst_…", "time_zone": "Europe/Berlin"}',
-  );
+export async function putDigest({ scope, body }: Scoped<{ body: z.output<typeof digestSetting> }>) {
   if (!(await scope.store.alerts.setDigest(scope.workspace, body.destination_id))) {
     throw finalError({ status: 404, code: "not_found", message: "This workspace has no destination with that id.", param: "destination_id" });
   }
   if (body.time_zone !== undefined) await scope.store.workspaces.setTimeZone(scope.workspace, body.time_zone);
   const destination = body.destination_id === null ? undefined : await scope.store.alerts.destination(scope.workspace, body.destination_id);
   await (destination ? scope.record("digest.set", destinationSubject(destination)) : scope.record("digest.stopped", ""));
-  return json(await digestJson(scope), { headers: noStore });
-});
+  return digestJson(scope);
+}

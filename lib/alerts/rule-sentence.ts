@@ -11,8 +11,8 @@ export const RULE_SENTENCES: Record<RuleKind, (threshold: number | null) => stri
   score_below: (t) => `The score is below ${num(t)}`,
   rank_passed: () => "A competitor passes us in the ranking",
   negative_mentions: (t) => `${num(t)} or more negative mentions in a day`,
-  ai_visitors_drop: (t) => `AI visitors of a day fall ${num(t)}% or more below the previous 7 days' average`,
-  conversions_drop: (t) => `Conversions of a day fall ${num(t)}% or more below the previous 7 days' average`,
+  ai_visitors_drop: (t) => `AI visitors of a day fall ${num(t)}% or more below the previous 7 days' average, beyond normal variation`,
+  conversions_drop: (t) => `Conversions of a day fall ${num(t)}% or more below the previous 7 days' average, beyond normal variation`,
 };
 
 export const ruleSentence = (rule: { kind: RuleKind; threshold: number | null }) => RULE_SENTENCES[rule.kind](rule.threshold);

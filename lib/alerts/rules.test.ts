@@ -9,7 +9,14 @@ import { checkThreshold, judgeDay, judgeRanking, judgeScore, previewFirings, rep
 
 const H = 3_600_000;
 const T = Date.parse("2026-11-20T06:00:00Z");
-const score = (at: number, value: number | null): ScoreSnapshot => ({ at, recordedAt: at, score: value, direction: null, change: null, breakdown: { visibility: null, sentiment: null, authority: null, coverage: null } });
+const score = (at: number, value: number | null): ScoreSnapshot => ({
+  at,
+  recordedAt: at,
+  score: value,
+  direction: null,
+  change: null,
+  breakdown: { visibility: null, sentiment: null, authority: null, coverage: null },
+});
 const entry = (name: string, rank: number, us = false): RankingEntry => ({ name, rank, score: 80 - rank, change: null, is_workspace: us });
 const ranking = (at: number, order: string[]): RankingSnapshot => ({ at, recordedAt: at, entries: order.map((n, i) => entry(n, i + 1, n === "Us")) });
 const day = (date: string, f: Partial<DayFigures>): DayFigures => ({ date, aiVisitors: null, conversions: null, negativeMentions: null, ...f });
@@ -38,7 +45,12 @@ describe("alert rules", () => {
   });
 
   it("rank_passed fires when one behind us is now ahead, stays firing while they are, and resolves when we are ahead again", () => {
-    const rankings = [ranking(T, ["A", "Us", "B", "C"]), ranking(T + H, ["A", "B", "Us", "C"]), ranking(T + 2 * H, ["B", "A", "Us", "C"]), ranking(T + 3 * H, ["A", "Us", "B", "C"])];
+    const rankings = [
+      ranking(T, ["A", "Us", "B", "C"]),
+      ranking(T + H, ["A", "B", "Us", "C"]),
+      ranking(T + 2 * H, ["B", "A", "Us", "C"]),
+      ranking(T + 3 * H, ["A", "Us", "B", "C"]),
+    ];
     const passed = judgeRanking(rankings, 1, "UTC", null)!;
     expect(passed).toMatchObject({ state: "firing", value: 3, previous: 2, detail: { passers: ["B"] } });
     expect(passed.message).toMatch(/^B \(2nd, score 78\.0\) passed us in the AI ranking: we are 3rd now, 2nd at the reading of 2026-11-20/);
@@ -56,18 +68,33 @@ describe("alert rules", () => {
     const days = [day("2026-11-18", { negativeMentions: 9 }), day("2026-11-19", { negativeMentions: 10 })];
     expect(judgeDay(rule, days, 0, "Europe/Berlin", T)).toMatchObject({ state: "ok", value: 9 });
     const fired = judgeDay(rule, days, 1, "Europe/Berlin", T)!;
-    expect(fired).toMatchObject({ state: "firing", value: 10, basis: "day:2026-11-19", link: { path: "/mentions", query: { sentiment: "negative", from: "2026-11-19", to: "2026-11-19", tz: "Europe/Berlin" } } });
+    expect(fired).toMatchObject({
+      state: "firing",
+      value: 10,
+      basis: "day:2026-11-19",
+      link: { path: "/mentions", query: { sentiment: "negative", from: "2026-11-19", to: "2026-11-19", tz: "Europe/Berlin" } },
+    });
     expect(fired.message).toBe("10 negative mentions by AI platforms on 2026-11-19, at or above the 10 you set.");
   });
 
   it("ai_visitors_drop and conversions_drop compare a day with the average of the 7 days before that have figures (3 at least)", () => {
-    const week = ["2026-11-12", "2026-11-13", "2026-11-14", "2026-11-15", "2026-11-16", "2026-11-17", "2026-11-18"].map((d) => day(d, { aiVisitors: 100, conversions: 10 }));
+    const week = ["2026-11-12", "2026-11-13", "2026-11-14", "2026-11-15", "2026-11-16", "2026-11-17", "2026-11-18"].map((d) =>
+      day(d, { aiVisitors: 100, conversions: 10 }),
+    );
     const days = [day("2026-11-01", { aiVisitors: 1_000_000 }), ...week, day("2026-11-19", { aiVisitors: 60, conversions: 9 })];
     const drop = judgeDay({ kind: "ai_visitors_drop", threshold: 40 }, days, days.length - 1, "UTC", T)!;
     expect(drop).toMatchObject({ state: "firing", value: 60, previous: 100 });
     expect(drop.message).toMatch(/^AI visitors on 2026-11-19: 60, 40\.0% below the average of the 7 days before \(100\.0\)/);
     expect(judgeDay({ kind: "ai_visitors_drop", threshold: 41 }, days, days.length - 1, "UTC", T)!.state).toBe("ok");
-    expect(judgeDay({ kind: "conversions_drop", threshold: 10 }, days, days.length - 1, "UTC", T)).toMatchObject({ state: "firing", value: 9, link: { path: "/visitors", query: { converted: "true" } } });
+    expect(drop.message).toMatch(/beyond normal variation \(one-sided binomial test, p < 0\.001\)\.$/);
+    // 9 conversions against 10 a day is past a 10% threshold, but chance alone does that (p = 0.46): held back.
+    const quiet = judgeDay({ kind: "conversions_drop", threshold: 10 }, days, days.length - 1, "UTC", T)!;
+    expect(quiet).toMatchObject({ state: "ok", value: 9, heldBack: true, link: { path: "/visitors", query: { converted: "true" } } });
+    expect(quiet.message).toMatch(/past the 10% you set, but within normal variation \(one-sided binomial test, p = 0\.4\d\), so it is held back\.$/);
+    // 2 against 10 a day is beyond it: it fires.
+    const fell = [...days.slice(0, -1), day("2026-11-19", { aiVisitors: 60, conversions: 2 })];
+    expect(judgeDay({ kind: "conversions_drop", threshold: 10 }, fell, fell.length - 1, "UTC", T)).toMatchObject({ state: "firing", value: 2 });
+    expect(judgeDay({ kind: "conversions_drop", threshold: 10 }, fell, fell.length - 1, "UTC", T)).not.toHaveProperty("heldBack");
     // Two days before with figures are too few to say what is normal.
     const sparse = [day("2026-11-17", { aiVisitors: 100 }), day("2026-11-18", { aiVisitors: 100 }), day("2026-11-19", { aiVisitors: 1 })];
     expect(judgeDay({ kind: "ai_visitors_drop", threshold: 10 }, sparse, 2, "UTC", T)).toBeUndefined();

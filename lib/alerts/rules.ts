@@ -8,6 +8,8 @@
 // zero.
 import type { RankingEntry, RankingSnapshot, ScoreSnapshot } from "@/lib/store/snapshots";
 import type { RuleState } from "@/lib/store/schema";
+import { formatP } from "@/lib/stats/significance";
+import { dropTest } from "@/lib/stats/exact-tests";
 
 export const RULE_KINDS = ["score_drop", "score_below", "rank_passed", "negative_mentions", "ai_visitors_drop", "conversions_drop"] as const;
 export type RuleKind = (typeof RULE_KINDS)[number];
@@ -62,6 +64,8 @@ export type Judgement = {
   days: { from: string; to: string };
   /** The page behind it, with its own query. */
   link: { path: string; query: Record<string, string> };
+  /** A drop past the threshold that the test held back (within normal variation): not firing. */
+  heldBack?: boolean;
 };
 
 const pts = (n: number) => `${n.toFixed(1)} points`;
@@ -88,7 +92,13 @@ export function judgeScore(rule: RuleSubject, scores: ScoreSnapshot[], i: number
   const current = scores[i];
   if (!current || current.score === null) return undefined;
   const day = dateIn(tz, current.at);
-  const base = { basis: `score:${current.at}`, at: current.at, detail: null, days: { from: shiftDate(day, -6), to: day }, link: { path: "/intelligence", query: { from: shiftDate(day, -6), to: day, tz } } };
+  const base = {
+    basis: `score:${current.at}`,
+    at: current.at,
+    detail: null,
+    days: { from: shiftDate(day, -6), to: day },
+    link: { path: "/intelligence", query: { from: shiftDate(day, -6), to: day, tz } },
+  };
   const threshold = rule.threshold ?? 0;
   if (rule.kind === "score_below") {
     const firing = current.score < threshold;
@@ -150,7 +160,9 @@ export function judgeRanking(rankings: RankingSnapshot[], i: number, tz: string,
       return was !== undefined && now !== undefined && was > usBefore.rank && now < us.rank;
     })
     .map((e) => e.name);
-  const earlier = Array.isArray((previousDetail as { passers?: unknown } | null)?.passers) ? ((previousDetail as { passers: unknown[] }).passers.filter((n) => typeof n === "string") as string[]) : [];
+  const earlier = Array.isArray((previousDetail as { passers?: unknown } | null)?.passers)
+    ? ((previousDetail as { passers: unknown[] }).passers.filter((n) => typeof n === "string") as string[])
+    : [];
   const stillAhead = earlier.filter((name) => {
     const r = rankOf(current.entries, name);
     return r !== undefined && r < us.rank;
@@ -162,11 +174,12 @@ export function judgeRanking(rankings: RankingSnapshot[], i: number, tz: string,
     const entry = current.entries.find((e) => e.name === name);
     return `${name} (${ordinal(rankOf(current.entries, name) ?? 0)}${typeof entry?.score === "number" ? `, score ${one(entry.score)}` : ""})`;
   };
-  const message = newPassers.length > 0
-    ? `${newPassers.map(describe).join(", ")} passed us in the AI ranking: we are ${ordinal(us.rank)} now, ${ordinal(usBefore.rank)} at the reading of ${dateIn(tz, before.at)}.`
-    : firing
-      ? `Still behind ${passers.map(describe).join(", ")} in the AI ranking: we are ${ordinal(us.rank)}.`
-      : `No competitor is ahead of us that passed us: we are ${ordinal(us.rank)} in the AI ranking${earlier.length > 0 ? `, ahead of ${earlier.join(", ")} again` : ""}.`;
+  const message =
+    newPassers.length > 0
+      ? `${newPassers.map(describe).join(", ")} passed us in the AI ranking: we are ${ordinal(us.rank)} now, ${ordinal(usBefore.rank)} at the reading of ${dateIn(tz, before.at)}.`
+      : firing
+        ? `Still behind ${passers.map(describe).join(", ")} in the AI ranking: we are ${ordinal(us.rank)}.`
+        : `No competitor is ahead of us that passed us: we are ${ordinal(us.rank)} in the AI ranking${earlier.length > 0 ? `, ahead of ${earlier.join(", ")} again` : ""}.`;
   return {
     basis: `ranking:${current.at}`,
     at: current.at,
@@ -211,24 +224,45 @@ export function judgeDay(rule: RuleSubject, days: DayFigures[], i: number, tz: s
   }
   // A drop: against the average of the seven days before that have figures (at least three of them).
   const weekBefore = shiftDate(day.date, -7);
-  const previous = days.filter((d) => d.date >= weekBefore && d.date < day.date).map((d) => dayValue(rule.kind, d)).filter((v): v is number => v !== null);
+  const previous = days
+    .filter((d) => d.date >= weekBefore && d.date < day.date)
+    .map((d) => dayValue(rule.kind, d))
+    .filter((v): v is number => v !== null);
   if (previous.length < 3) return undefined;
   const average = previous.reduce((a, b) => a + b, 0) / previous.length;
   if (average <= 0) return undefined;
   const change = ((value - average) / average) * 100;
-  const firing = -change >= threshold;
+  const past = -change >= threshold;
+  // Past the threshold is not enough: the drop must be beyond chance too (the day against the days
+  // before, one-sided binomial), or a quiet day of a few dozen visitors would set it off.
+  const test = past
+    ? dropTest(
+        value,
+        previous.reduce((a, b) => a + b, 0),
+        previous.length,
+      )
+    : null;
+  const firing = past && test?.significant === true;
+  const heldBack = past && !firing;
   const what = rule.kind === "ai_visitors_drop" ? "AI visitors" : "Conversions";
   const direction = change < 0 ? `${one(-change)}% below` : `${one(change)}% above`;
+  const chance = test ? ` (one-sided binomial test, ${formatP(test.p)})` : "";
+  const verdict = firing
+    ? ` — ${threshold}% below sets this alert off, and a drop this large is beyond normal variation${chance}`
+    : heldBack
+      ? ` — past the ${threshold}% you set, but within normal variation${chance}, so it is held back`
+      : "";
   return {
     ...base,
     state: firing ? "firing" : "ok",
     value,
     previous: Math.round(average * 10) / 10,
-    message: `${what} on ${day.date}: ${value.toLocaleString("en-US")}, ${direction} the average of the ${previous.length} days before (${one(average)})${firing ? ` — ${threshold}% below sets this alert off` : ""}.`,
+    message: `${what} on ${day.date}: ${value.toLocaleString("en-US")}, ${direction} the average of the ${previous.length} days before (${one(average)})${verdict}.`,
     link:
       rule.kind === "ai_visitors_drop"
         ? { path: "/platforms", query: { from: shiftDate(day.date, -7), to: day.date, tz } }
         : { path: "/visitors", query: { converted: "true", from: day.date, to: day.date, tz } },
+    ...(heldBack ? { heldBack } : {}),
   };
 }
 
@@ -270,7 +304,10 @@ export function shouldNotify(state: RuleState, notified: { state: RuleState | nu
 }
 
 /** The preview: how many times `rule` would have been sent as firing over `history`, with the cooldown. */
-export function previewFirings(rule: RuleSubject & { cooldownMs: number }, judgements: Judgement[]): { fired: { at: number; message: string }[]; checks: number } {
+export function previewFirings(
+  rule: RuleSubject & { cooldownMs: number },
+  judgements: Judgement[],
+): { fired: { at: number; message: string }[]; checks: number; heldBack: number } {
   let notified: { state: RuleState | null; at: number | null } = { state: null, at: null };
   const fired: { at: number; message: string }[] = [];
   for (const j of judgements) {
@@ -278,5 +315,6 @@ export function previewFirings(rule: RuleSubject & { cooldownMs: number }, judge
     notified = { state: j.state, at: j.at };
     if (j.state === "firing") fired.push({ at: j.at, message: j.message });
   }
-  return { fired, checks: judgements.length };
+  // The days past the threshold that the test of chance held back (a drop rule's quiet days).
+  return { fired, checks: judgements.length, heldBack: judgements.filter((j) => j.heldBack).length };
 }

@@ -16,11 +16,11 @@ import { REST_MS } from "@/lib/store/alerts";
 import type { StoreKind } from "@/lib/store/database";
 import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
-import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 import { createDeliverer, type Deliverer, type DelivererOptions } from "./deliver";
 import type { EventBody } from "./messages";
 import { send, SEND_TIMEOUT_MS } from "./send";
-import { startReceiver, type Receiver } from "./test-receiver";
+import { startReceiver, type Receiver } from "@/testing/webhook-receiver";
 
 const stores = storesForFile();
 const receivers: Receiver[] = [];
@@ -105,7 +105,13 @@ async function receiverOf(s: Setup, store: Store, workspace: WorkspaceId, answer
   const url = `${receiver.url}/${randomBytes(4).toString("hex")}`;
   s.byUrl.set(url, receiver);
   receiver.answer(...answers.map((a) => ({ status: 200, delayMs: a.delayMs })));
-  const destination = await store.alerts.createDestination(workspace, { kind: "webhook", name: "Receiver", url, urlHint: "…", secret: `whsec_${randomBytes(24).toString("base64")}` });
+  const destination = await store.alerts.createDestination(workspace, {
+    kind: "webhook",
+    name: "Receiver",
+    url,
+    urlHint: "…",
+    secret: `whsec_${randomBytes(24).toString("base64")}`,
+  });
   return { receiver, destination };
 }
 
@@ -113,7 +119,14 @@ async function receiverOf(s: Setup, store: Store, workspace: WorkspaceId, answer
 function deliverer(s: Setup, store: Store, instance: string, options: Partial<DelivererOptions> = {}): Deliverer & { sent: () => number } {
   const counted = s.activity.sender(s.byUrl, s.sendsAtOnce);
   let sent = 0;
-  const d = createDeliverer({ store: async () => store, now: () => Date.now(), instance, send: (...args) => (sent++, counted(...args)), log: () => {}, ...options });
+  const d = createDeliverer({
+    store: async () => store,
+    now: () => Date.now(),
+    instance,
+    send: (...args) => (sent++, counted(...args)),
+    log: () => {},
+    ...options,
+  });
   s.deliverers.push(d);
   return { ...d, sent: () => sent };
 }
@@ -135,7 +148,9 @@ describe.each(STORE_KINDS)("sending under slow receivers, simulated (%s)", (kind
   it("two instances, 50 deliveries to receivers answering in 9-10 s: each arrives exactly once, one request at a time per receiver, every attempt kept", async () => {
     const s = await setup(kind, 2);
     const [a, b] = s.instances as [Store, Store];
-    const workspaces = [await a.workspaces.workspaceForKey("svc_sk_test_sim_slow_0001"), await a.workspaces.workspaceForKey("svc_sk_test_sim_slow_0002")].map((w) => w.id);
+    const workspaces = [await a.workspaces.workspaceForKey("svc_sk_test_sim_slow_0001"), await a.workspaces.workspaceForKey("svc_sk_test_sim_slow_0002")].map(
+      (w) => w.id,
+    );
     // Five receivers (three in one workspace, two in the other), ten deliveries each.
     const answers = Array.from({ length: 10 }, (_, i) => ({ delayMs: 9_000 + ((i * 337) % 1_000) }));
     const destinations = [];
@@ -143,7 +158,9 @@ describe.each(STORE_KINDS)("sending under slow receivers, simulated (%s)", (kind
     const events: string[] = [];
     for (let e = 0; e < 10; e++) {
       for (const [i, { destination }] of destinations.entries()) {
-        const made = await a.alerts.enqueue(workspaces[i % 2]!, { dedupeKey: `sim:${e}:${i}`, type: "alert.firing", body: body(`event ${e} to ${i}`) }, [destination.id]);
+        const made = await a.alerts.enqueue(workspaces[i % 2]!, { dedupeKey: `sim:${e}:${i}`, type: "alert.firing", body: body(`event ${e} to ${i}`) }, [
+          destination.id,
+        ]);
         events.push(made![0]!.eventId);
       }
     }
@@ -152,16 +169,19 @@ describe.each(STORE_KINDS)("sending under slow receivers, simulated (%s)", (kind
     // Two sends at once per workspace and instance: the first instance cannot take all five receivers
     // before the second looks, so both send from the start.
     const instances = [a, b].map((store, i) => deliverer(s, store, `instance-${i}`, { perWorkspace: 2 }));
-    const started = await onFakeTime(async () => {
-      const t0 = Date.now();
-      for (const d of instances) d.start();
-      await until(async () => (await statuses(a, workspaces[0]!)).length + (await statuses(a, workspaces[1]!)).length >= 50, 600_000);
-      const took = Date.now() - t0;
-      // Two more minutes: long past every lease, so a delivery claimed twice would be sent again now.
-      await sleep(120_000);
-      await Promise.all(s.deliverers.map((d) => d.stop()));
-      return took;
-    }, () => s.activity.busy());
+    const started = await onFakeTime(
+      async () => {
+        const t0 = Date.now();
+        for (const d of instances) d.start();
+        await until(async () => (await statuses(a, workspaces[0]!)).length + (await statuses(a, workspaces[1]!)).length >= 50, 600_000);
+        const took = Date.now() - t0;
+        // Two more minutes: long past every lease, so a delivery claimed twice would be sent again now.
+        await sleep(120_000);
+        await Promise.all(s.deliverers.map((d) => d.stop()));
+        return took;
+      },
+      () => s.activity.busy(),
+    );
 
     const received = [...new Set(s.byUrl.values())].flatMap((r) => r.received);
     expect(received).toHaveLength(50);
@@ -186,24 +206,43 @@ describe.each(STORE_KINDS)("sending under slow receivers, simulated (%s)", (kind
     const slow = (await store.workspaces.workspaceForKey("svc_sk_test_sim_hang_0001")).id;
     const fast = (await store.workspaces.workspaceForKey("svc_sk_test_sim_fast_0001")).id;
     const hanging = [];
-    for (let i = 0; i < 20; i++) hanging.push(await receiverOf(s, store, slow, Array.from({ length: 5 }, () => ({ delayMs: 3_600_000 }))));
-    for (let e = 0; e < 5; e++) for (const [i, { destination }] of hanging.entries()) await store.alerts.enqueue(slow, { dedupeKey: `hang:${e}:${i}`, type: "alert.firing", body: body("x") }, [destination.id]);
-    const quick = await receiverOf(s, store, fast, Array.from({ length: 10 }, () => ({ delayMs: 20 })));
+    for (let i = 0; i < 20; i++)
+      hanging.push(
+        await receiverOf(
+          s,
+          store,
+          slow,
+          Array.from({ length: 5 }, () => ({ delayMs: 3_600_000 })),
+        ),
+      );
+    for (let e = 0; e < 5; e++)
+      for (const [i, { destination }] of hanging.entries())
+        await store.alerts.enqueue(slow, { dedupeKey: `hang:${e}:${i}`, type: "alert.firing", body: body("x") }, [destination.id]);
+    const quick = await receiverOf(
+      s,
+      store,
+      fast,
+      Array.from({ length: 10 }, () => ({ delayMs: 20 })),
+    );
 
-    const arrivedAfter = await onFakeTime(async () => {
-      // Eight sends at once, four of them at most for one workspace: without the share, the hanging
-      // workspace would take all eight before the other's deliveries are made, for 10 s at a time.
-      const sender = deliverer(s, store, "one", { concurrency: 8, perWorkspace: 4 });
-      sender.start();
-      await sleep(1_000);
-      const t0 = Date.now();
-      for (let e = 0; e < 10; e++) await store.alerts.enqueue(fast, { dedupeKey: `fast:${e}`, type: "alert.firing", body: body("y") }, [quick.destination.id]);
-      sender.kick();
-      await until(async () => quick.receiver.received.length >= 10, 600_000, 100);
-      const took = Date.now() - t0;
-      await Promise.all(s.deliverers.map((d) => d.stop()));
-      return took;
-    }, () => s.activity.busy());
+    const arrivedAfter = await onFakeTime(
+      async () => {
+        // Eight sends at once, four of them at most for one workspace: without the share, the hanging
+        // workspace would take all eight before the other's deliveries are made, for 10 s at a time.
+        const sender = deliverer(s, store, "one", { concurrency: 8, perWorkspace: 4 });
+        sender.start();
+        await sleep(1_000);
+        const t0 = Date.now();
+        for (let e = 0; e < 10; e++)
+          await store.alerts.enqueue(fast, { dedupeKey: `fast:${e}`, type: "alert.firing", body: body("y") }, [quick.destination.id]);
+        sender.kick();
+        await until(async () => quick.receiver.received.length >= 10, 600_000, 100);
+        const took = Date.now() - t0;
+        await Promise.all(s.deliverers.map((d) => d.stop()));
+        return took;
+      },
+      () => s.activity.busy(),
+    );
 
     // Ten answers of 20 ms, one after another: done long before the first hanging send times out.
     expect(arrivedAfter).toBeLessThan(SEND_TIMEOUT_MS - 1_000);
@@ -219,22 +258,28 @@ describe.each(STORE_KINDS)("sending under slow receivers, simulated (%s)", (kind
     const [store] = s.instances as [Store];
     const workspace = (await store.workspaces.workspaceForKey("svc_sk_test_sim_rest_0001")).id;
     // Five answers too late, then prompt ones.
-    const { receiver, destination } = await receiverOf(s, store, workspace, [...Array.from({ length: 5 }, () => ({ delayMs: 3_600_000 })), ...Array.from({ length: 10 }, () => ({ delayMs: 10 }))]);
+    const { receiver, destination } = await receiverOf(s, store, workspace, [
+      ...Array.from({ length: 5 }, () => ({ delayMs: 3_600_000 })),
+      ...Array.from({ length: 10 }, () => ({ delayMs: 10 })),
+    ]);
     for (let e = 0; e < 8; e++) await store.alerts.enqueue(workspace, { dedupeKey: `rest:${e}`, type: "alert.firing", body: body("z") }, [destination.id]);
 
-    const seen = await onFakeTime(async () => {
-      const t0 = Date.now();
-      deliverer(s, store, "one").start();
-      await until(async () => receiver.received.length >= 5, 120_000);
-      // The fifth timed out at about 50 s: the destination rests until about 10 min 50 s.
-      await until(async () => (await store.alerts.attempts(workspace)).length >= 5, 60_000);
-      const resting = await store.alerts.destination(workspace, destination.id);
-      await sleep(REST_MS - 60_000);
-      const duringRest = receiver.received.length;
-      await until(async () => (await statuses(store, workspace)).filter((x) => x === "delivered").length >= 8, REST_MS);
-      await Promise.all(s.deliverers.map((d) => d.stop()));
-      return { resting, duringRest, elapsed: Date.now() - t0 };
-    }, () => s.activity.busy());
+    const seen = await onFakeTime(
+      async () => {
+        const t0 = Date.now();
+        deliverer(s, store, "one").start();
+        await until(async () => receiver.received.length >= 5, 120_000);
+        // The fifth timed out at about 50 s: the destination rests until about 10 min 50 s.
+        await until(async () => (await store.alerts.attempts(workspace)).length >= 5, 60_000);
+        const resting = await store.alerts.destination(workspace, destination.id);
+        await sleep(REST_MS - 60_000);
+        const duringRest = receiver.received.length;
+        await until(async () => (await statuses(store, workspace)).filter((x) => x === "delivered").length >= 8, REST_MS);
+        await Promise.all(s.deliverers.map((d) => d.stop()));
+        return { resting, duringRest, elapsed: Date.now() - t0 };
+      },
+      () => s.activity.busy(),
+    );
 
     const restingUntil = seen.resting!.restingUntil!;
     expect(restingUntil).toEqual(expect.any(Number));

@@ -31,7 +31,14 @@ function limiterFor(write: AlertWrite): RateLimiterAbstract {
     const { points, durationSec } = ALERT_WRITE_LIMITS[write];
     const memory = new RateLimiterMemory({ points, duration: durationSec, keyPrefix: `alerts-${write}` });
     limiter = ctx.redis
-      ? new RateLimiterRedis({ storeClient: ctx.redis.client, points, duration: durationSec, keyPrefix: ctx.redis.key("alerts-write", write), rejectIfRedisNotReady: true, insuranceLimiter: memory })
+      ? new RateLimiterRedis({
+          storeClient: ctx.redis.client,
+          points,
+          duration: durationSec,
+          keyPrefix: ctx.redis.key("alerts-write", write),
+          rejectIfRedisNotReady: true,
+          insuranceLimiter: memory,
+        })
       : memory;
     byWrite.set(write, limiter);
   }

@@ -19,7 +19,10 @@ const notes = async () => (await api.call<{ data: AnnotationJson[] }>("GET", MON
 
 beforeAll(async () => {
   api = await signedIn(WORKSPACE_KEYS.notes);
-  const made = await Promise.all([create({ date: "2026-11-05", text: "Campaign paused" }), create({ date: "2026-11-10", end_date: "2026-11-12", text: "Launch week", author: "Ana" })]);
+  const made = await Promise.all([
+    create({ date: "2026-11-05", text: "Campaign paused" }),
+    create({ date: "2026-11-10", end_date: "2026-11-12", text: "Launch week", author: "Ana" }),
+  ]);
   expect(made.map((a) => a.status)).toEqual([201, 201]);
   [day, span] = made.map((a) => a.body) as [AnnotationJson, AnnotationJson];
 });
@@ -28,29 +31,83 @@ const UNKNOWN_ID = "ann_AAAAAAAAAAAAAAAAAAAAAA";
 
 describe("notes: refusals from the production server", () => {
   it.each<[string, () => Parameters<ApiClient["call"]>, Refusal]>([
-    ["a PATCH of end_date before the note's date (only the stored note shows it)", () => ["PATCH", `/api/annotations/${span.id}`, { body: { updated_at: span.updated_at, end_date: "2026-11-01" } }], { status: 400, code: "invalid_parameter", param: "end_date" }],
-    ["a PATCH of date after the note's end_date", () => ["PATCH", `/api/annotations/${span.id}`, { body: { updated_at: span.updated_at, date: "2026-11-20" } }], { status: 400, code: "invalid_parameter", param: "date" }],
-    ["a PATCH naming an updated_at that is no longer the note's", () => ["PATCH", `/api/annotations/${day.id}`, { body: { updated_at: "2026-01-01T00:00:00.000Z", text: "Overwritten?" } }], { status: 409, code: "conflict", param: "updated_at" }],
-    ["a PATCH of an unknown note", () => ["PATCH", `/api/annotations/${UNKNOWN_ID}`, { body: { updated_at: day.updated_at, text: "x" } }], { status: 404, code: "not_found" }],
-    ["a PATCH without updated_at", () => ["PATCH", `/api/annotations/${day.id}`, { body: { text: "x" } }], { status: 400, code: "invalid_parameter", param: "updated_at" }],
-    ["a PATCH changing nothing", () => ["PATCH", `/api/annotations/${day.id}`, { body: { updated_at: day.updated_at } }], { status: 400, code: "invalid_parameter", param: "body" }],
+    [
+      "a PATCH of end_date before the note's date (only the stored note shows it)",
+      () => ["PATCH", `/api/annotations/${span.id}`, { body: { updated_at: span.updated_at, end_date: "2026-11-01" } }],
+      { status: 400, code: "invalid_parameter", param: "end_date" },
+    ],
+    [
+      "a PATCH of date after the note's end_date",
+      () => ["PATCH", `/api/annotations/${span.id}`, { body: { updated_at: span.updated_at, date: "2026-11-20" } }],
+      { status: 400, code: "invalid_parameter", param: "date" },
+    ],
+    [
+      "a PATCH naming an updated_at that is no longer the note's",
+      () => ["PATCH", `/api/annotations/${day.id}`, { body: { updated_at: "2026-01-01T00:00:00.000Z", text: "Overwritten?" } }],
+      { status: 409, code: "conflict", param: "updated_at" },
+    ],
+    [
+      "a PATCH of an unknown note",
+      () => ["PATCH", `/api/annotations/${UNKNOWN_ID}`, { body: { updated_at: day.updated_at, text: "x" } }],
+      { status: 404, code: "not_found" },
+    ],
+    [
+      "a PATCH without updated_at",
+      () => ["PATCH", `/api/annotations/${day.id}`, { body: { text: "x" } }],
+      { status: 400, code: "invalid_parameter", param: "updated_at" },
+    ],
+    [
+      "a PATCH changing nothing",
+      () => ["PATCH", `/api/annotations/${day.id}`, { body: { updated_at: day.updated_at } }],
+      { status: 400, code: "invalid_parameter", param: "body" },
+    ],
     ["a DELETE of an unknown note", () => ["DELETE", `/api/annotations/${UNKNOWN_ID}`, {}], { status: 404, code: "not_found" }],
     ["a DELETE with an id that is no note's", () => ["DELETE", "/api/annotations/vis_1", {}], { status: 404, code: "not_found" }],
-    ["a note whose end_date is before its date", () => ["POST", "/api/annotations", { body: { date: "2026-11-10", end_date: "2026-11-09", text: "x" } }], { status: 400, code: "invalid_parameter", param: "end_date" }],
-    ["a note on a day that does not exist", () => ["POST", "/api/annotations", { body: { date: "2026-02-30", text: "x" } }], { status: 400, code: "invalid_parameter", param: "date" }],
+    [
+      "a note whose end_date is before its date",
+      () => ["POST", "/api/annotations", { body: { date: "2026-11-10", end_date: "2026-11-09", text: "x" } }],
+      { status: 400, code: "invalid_parameter", param: "end_date" },
+    ],
+    [
+      "a note on a day that does not exist",
+      () => ["POST", "/api/annotations", { body: { date: "2026-02-30", text: "x" } }],
+      { status: 400, code: "invalid_parameter", param: "date" },
+    ],
     ["a note without a date", () => ["POST", "/api/annotations", { body: { text: "x" } }], { status: 400, code: "invalid_parameter", param: "date" }],
-    ["a note of blanks", () => ["POST", "/api/annotations", { body: { date: "2026-11-10", text: "   " } }], { status: 400, code: "invalid_parameter", param: "text" }],
-    ["a note of 281 characters", () => ["POST", "/api/annotations", { body: { date: "2026-11-10", text: "x".repeat(281) } }], { status: 400, code: "invalid_parameter", param: "text" }],
-    ["an author of 81 characters", () => ["POST", "/api/annotations", { body: { date: "2026-11-10", text: "x", author: "a".repeat(81) } }], { status: 400, code: "invalid_parameter", param: "author" }],
+    [
+      "a note of blanks",
+      () => ["POST", "/api/annotations", { body: { date: "2026-11-10", text: "   " } }],
+      { status: 400, code: "invalid_parameter", param: "text" },
+    ],
+    [
+      "a note of 281 characters",
+      () => ["POST", "/api/annotations", { body: { date: "2026-11-10", text: "x".repeat(281) } }],
+      { status: 400, code: "invalid_parameter", param: "text" },
+    ],
+    [
+      "an author of 81 characters",
+      () => ["POST", "/api/annotations", { body: { date: "2026-11-10", text: "x", author: "a".repeat(81) } }],
+      { status: 400, code: "invalid_parameter", param: "author" },
+    ],
     ["a body that is not a JSON object", () => ["POST", "/api/annotations", { rawBody: "[1, 2]" }], { status: 400, code: "invalid_parameter", param: "body" }],
-    ["a list whose from is after its to", () => ["GET", "/api/annotations?from=2026-11-30&to=2026-11-01", {}], { status: 400, code: "invalid_parameter", param: "from" }],
-    ["a list in a zone that does not exist", () => ["GET", "/api/annotations?from=2026-11-01&to=2026-11-30&tz=Mars%2FOlympus", {}], { status: 400, code: "invalid_parameter", param: "tz" }],
+    [
+      "a list whose from is after its to",
+      () => ["GET", "/api/annotations?from=2026-11-30&to=2026-11-01", {}],
+      { status: 400, code: "invalid_parameter", param: "from" },
+    ],
+    [
+      "a list in a zone that does not exist",
+      () => ["GET", "/api/annotations?from=2026-11-01&to=2026-11-30&tz=Mars%2FOlympus", {}],
+      { status: 400, code: "invalid_parameter", param: "tz" },
+    ],
   ])("%s", async (label, request, expected) => {
     expectRefusal(await api.call(...request()), expected, label);
   });
 
   it("a 409 carries the note as it is now, so the page can show the newer text", async () => {
-    const answer = await api.call<{ current: AnnotationJson }>("PATCH", `/api/annotations/${day.id}`, { body: { updated_at: "2026-01-01T00:00:00.000Z", text: "Overwritten?" } });
+    const answer = await api.call<{ current: AnnotationJson }>("PATCH", `/api/annotations/${day.id}`, {
+      body: { updated_at: "2026-01-01T00:00:00.000Z", text: "Overwritten?" },
+    });
     expect(answer.status).toBe(409);
     expect(answer.body.current).toEqual(day);
   });

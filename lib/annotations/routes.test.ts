@@ -1,44 +1,37 @@
-// The annotation routes on both databases, through the app's catch-all route handlers with sessions
+// The annotation routes on both databases, through their route files' handlers with sessions
 // checked against the sandbox over real HTTP: create, list, update, delete and their answers; each
 // bad field a 400 naming it with nothing stored; writes from another site refused with 403, changing
 // nothing; another workspace's note a 404 and never listed; a stale `updated_at` a 409 carrying the
 // note as it is now; the 1,000 bound; markup kept as text.
 import { describe, expect, it } from "vitest";
-import { DELETE, GET, PATCH, POST, PUT } from "@/app/api/[[...path]]/route";
 import { ANNOTATIONS_PER_WORKSPACE, type AnnotationJson } from "@/lib/annotations/limits";
-import { call, ORIGIN, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "@/lib/server/test-support";
-import type { StoreKind } from "@/lib/store/database";
-import type { Store } from "@/lib/store/store";
-import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
+import { apiRoute, call, ORIGIN, serverStoresForFile, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
+import { STORE_KINDS } from "@/testing/stores";
 import { DEMO_KEYS } from "@/sandbox/keys";
 
 upstreamForFile();
-const stores = storesForFile();
-const overrideContext = serverContextPerTest();
-
-async function storeFor(kind: StoreKind): Promise<Store> {
-  const store = await stores.open(kind);
-  overrideContext({ store: async () => store });
-  return store;
-}
+const storeFor = serverStoresForFile();
 
 type Conflict = ErrorJson & { current: AnnotationJson };
 
-const segments = (path: string) => path.replace(/^\/api\//, "").split("?")[0]!.split("/");
+const segments = (path: string) =>
+  path
+    .replace(/^\/api\//, "")
+    .split("?")[0]!
+    .split("/");
 
 async function send<T>(method: "POST" | "PATCH" | "DELETE", path: string, body: unknown, options: { key?: string; headers?: Record<string, string> } = {}) {
-  const handler = { POST, PATCH, DELETE }[method];
   const init: RequestInit = {
     method,
     headers: { origin: ORIGIN, "content-type": "application/json", ...options.headers },
     ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
   };
-  return call<T>(handler, path, { cookie: await sessionCookie(options.key ?? DEMO_KEYS.pro), init, params: { path: segments(path) } });
+  return call<T>(apiRoute, path, { cookie: await sessionCookie(options.key ?? DEMO_KEYS.pro), init, params: { path: segments(path) } });
 }
 
 async function list(query = "from=2026-11-01&to=2026-11-30", key: string = DEMO_KEYS.pro) {
   const path = `/api/annotations?${query}`;
-  return call<{ data: AnnotationJson[] } & Partial<ErrorJson>>(GET, path, { cookie: await sessionCookie(key), params: { path: segments(path) } });
+  return call<{ data: AnnotationJson[] } & Partial<ErrorJson>>(apiRoute, path, { cookie: await sessionCookie(key), params: { path: segments(path) } });
 }
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -46,9 +39,22 @@ const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 describe.each(STORE_KINDS)("annotation routes (%s)", (kind) => {
   it("creates, lists, updates and deletes a note; the answers' shape", async () => {
     await storeFor(kind);
-    const created = await send<AnnotationJson>("POST", "/api/annotations", { date: "2026-11-03", text: "  Campaign paused  ", author: "Ana", unknown_field: 1 });
+    const created = await send<AnnotationJson>("POST", "/api/annotations", {
+      date: "2026-11-03",
+      text: "  Campaign paused  ",
+      author: "Ana",
+      unknown_field: 1,
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: expect.stringMatching(/^ann_/), date: "2026-11-03", end_date: null, text: "Campaign paused", author: "Ana", created_at: expect.stringMatching(ISO), updated_at: created.body.created_at });
+    expect(created.body).toEqual({
+      id: expect.stringMatching(/^ann_/),
+      date: "2026-11-03",
+      end_date: null,
+      text: "Campaign paused",
+      author: "Ana",
+      created_at: expect.stringMatching(ISO),
+      updated_at: created.body.created_at,
+    });
     const span = await send<AnnotationJson>("POST", "/api/annotations", { date: "2026-10-30", end_date: "2026-11-02", text: "Launch week" });
     expect(span.body).toMatchObject({ end_date: "2026-11-02", author: null });
 
@@ -57,7 +63,11 @@ describe.each(STORE_KINDS)("annotation routes (%s)", (kind) => {
     expect(listed.body).toEqual({ data: [span.body, created.body] });
     expect((await list("from=2026-11-04&to=2026-11-30")).body.data).toEqual([]);
 
-    const patched = await send<AnnotationJson>("PATCH", `/api/annotations/${created.body.id}`, { updated_at: created.body.updated_at, text: "Campaign paused (all markets)", author: null });
+    const patched = await send<AnnotationJson>("PATCH", `/api/annotations/${created.body.id}`, {
+      updated_at: created.body.updated_at,
+      text: "Campaign paused (all markets)",
+      author: null,
+    });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ id: created.body.id, text: "Campaign paused (all markets)", author: null, created_at: created.body.created_at });
     expect(Date.parse(patched.body.updated_at)).toBeGreaterThan(Date.parse(created.body.updated_at));
@@ -72,10 +82,19 @@ describe.each(STORE_KINDS)("annotation routes (%s)", (kind) => {
   it("401 without a session, on every method", async () => {
     await storeFor(kind);
     const anonymous = [
-      await call<ErrorJson>(GET, "/api/annotations", { params: { path: ["annotations"] } }),
-      await call<ErrorJson>(POST, "/api/annotations", { init: { method: "POST", headers: { origin: ORIGIN }, body: '{"date":"2026-11-03","text":"x"}' }, params: { path: ["annotations"] } }),
-      await call<ErrorJson>(PATCH, "/api/annotations/ann_x", { init: { method: "PATCH", headers: { origin: ORIGIN }, body: "{}" }, params: { path: ["annotations", "ann_x"] } }),
-      await call<ErrorJson>(DELETE, "/api/annotations/ann_x", { init: { method: "DELETE", headers: { origin: ORIGIN } }, params: { path: ["annotations", "ann_x"] } }),
+      await call<ErrorJson>(apiRoute, "/api/annotations", { params: { path: ["annotations"] } }),
+      await call<ErrorJson>(apiRoute, "/api/annotations", {
+        init: { method: "POST", headers: { origin: ORIGIN }, body: '{"date":"2026-11-03","text":"x"}' },
+        params: { path: ["annotations"] },
+      }),
+      await call<ErrorJson>(apiRoute, "/api/annotations/ann_x", {
+        init: { method: "PATCH", headers: { origin: ORIGIN }, body: "{}" },
+        params: { path: ["annotations", "ann_x"] },
+      }),
+      await call<ErrorJson>(apiRoute, "/api/annotations/ann_x", {
+        init: { method: "DELETE", headers: { origin: ORIGIN } },
+        params: { path: ["annotations", "ann_x"] },
+      }),
     ];
     for (const res of anonymous) expect(res.body.error.code).toBe("unauthorized");
   });
@@ -181,7 +200,11 @@ describe.each(STORE_KINDS)("annotation routes (%s)", (kind) => {
     const store = await storeFor(kind);
     const ws = (await store.workspaces.workspaceForKey(DEMO_KEYS.pro)).id;
     for (let i = 0; i < ANNOTATIONS_PER_WORKSPACE - 1; i += 37) {
-      await Promise.all(Array.from({ length: Math.min(37, ANNOTATIONS_PER_WORKSPACE - 1 - i) }, (_, j) => store.annotations.create(ws, { date: "2026-10-01", text: `n${i + j}` })));
+      await Promise.all(
+        Array.from({ length: Math.min(37, ANNOTATIONS_PER_WORKSPACE - 1 - i) }, (_, j) =>
+          store.annotations.create(ws, { date: "2026-10-01", text: `n${i + j}` }),
+        ),
+      );
     }
     expect((await send("POST", "/api/annotations", { date: "2026-11-03", text: "the last one" })).status).toBe(201);
     const over = await send<ErrorJson>("POST", "/api/annotations", { date: "2026-11-03", text: "one too many" });
@@ -200,12 +223,15 @@ describe.each(STORE_KINDS)("annotation routes (%s)", (kind) => {
     expect((await list()).body.data[0]).toMatchObject({ text, author: "<b>Ana</b>" });
   });
 
-  it("other methods are a 405 saying which the path takes", async () => {
+  it("other methods are a 405 saying which the path takes (its route file's methods)", async () => {
     await storeFor(kind);
-    const put = await call<ErrorJson>(PUT, "/api/annotations", { cookie: await sessionCookie(DEMO_KEYS.pro), init: { method: "PUT", headers: { origin: ORIGIN }, body: "{}" }, params: { path: ["annotations"] } });
-    expect([put.status, put.headers.get("allow")]).toEqual([405, "GET, POST"]);
+    const put = await call<ErrorJson>(apiRoute, "/api/annotations", {
+      cookie: await sessionCookie(DEMO_KEYS.pro),
+      init: { method: "PUT", headers: { origin: ORIGIN }, body: "{}" },
+    });
+    expect([put.status, put.headers.get("allow"), put.body.error.code]).toEqual([405, "GET, HEAD, POST", "method_not_allowed"]);
     const post = await send<ErrorJson>("POST", "/api/annotations/ann_x", { date: "2026-11-03", text: "x" });
-    expect([post.status, post.headers.get("allow")]).toEqual([405, "PATCH, DELETE"]);
+    expect([post.status, post.headers.get("allow")]).toEqual([405, "GET, HEAD, PATCH, DELETE"]);
     expect((await list()).body.data).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 // What a column of a resource is, declared once per resource (the other files of this folder) and
 // read by every place that shows or writes that resource: the tables' headers and cells
 // (components/data-table), "CSV for Excel" headers, plain CSV headers and the server's exports
-// (lib/server/export/columns.ts). No React and no zod here, so the server, the browser and tests all
+// (lib/exports/columns.ts). No React and no zod here, so the server, the browser and tests all
 // import it cheaply.
 
 /**

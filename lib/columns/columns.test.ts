@@ -49,7 +49,12 @@ const expected: Array<[string, readonly Column[], string[], string[]]> = [
     ["updated_at", "score", "visibility", "sentiment", "authority", "coverage", "direction", "change"],
     ["Score of (UTC)", "AI Positioning Score", "Visibility", "Sentiment", "Authority", "Coverage", "30-day trend", "30-day change (points)"],
   ],
-  ["rank history", RANK_HISTORY_COLUMNS, ["updated_at", "rank", "name", "score", "is_workspace"], ["Ranking of (UTC)", "Rank", "Name", "AI Positioning Score", "This workspace"]],
+  [
+    "rank history",
+    RANK_HISTORY_COLUMNS,
+    ["updated_at", "rank", "name", "score", "is_workspace"],
+    ["Ranking of (UTC)", "Rank", "Name", "AI Positioning Score", "This workspace"],
+  ],
   ["ranking", RANKING_COLUMNS, ["rank", "name", "score", "change", "is_workspace"], ["Rank", "Name", "AI Positioning Score", "Score change", "This workspace"]],
   [
     "timeline",
@@ -66,9 +71,21 @@ describe("CSV headers from the column declarations", () => {
   });
 
   it("writes a visitor row's cells by kind: a date-time, labels and Yes/No for Excel, the API's values in plain CSV", () => {
-    const row = { id: "vis_1", first_seen: "2026-11-20T12:34:56.000Z", source: "perplexity", intent: "problem_research", converted: true, pages_viewed: 3, city: "São Paulo" };
-    expect(toCsv(VISITOR_COLUMNS, [row]).split("\r\n")[1]).toBe('"vis_1","2026-11-20T12:34:56.000Z","","perplexity","problem_research","3","true","","","São Paulo"');
-    expect(toCsv(VISITOR_COLUMNS, [row], excelStyle()).split("\r\n")[1]).toBe('"vis_1","2026-11-20 12:34:56","","Perplexity","Problem research","3","Yes","","","São Paulo"');
+    const row = {
+      id: "vis_1",
+      first_seen: "2026-11-20T12:34:56.000Z",
+      source: "perplexity",
+      intent: "problem_research",
+      converted: true,
+      pages_viewed: 3,
+      city: "São Paulo",
+    };
+    expect(toCsv(VISITOR_COLUMNS, [row]).split("\r\n")[1]).toBe(
+      '"vis_1","2026-11-20T12:34:56.000Z","","perplexity","problem_research","3","true","","","São Paulo"',
+    );
+    expect(toCsv(VISITOR_COLUMNS, [row], excelStyle()).split("\r\n")[1]).toBe(
+      '"vis_1","2026-11-20 12:34:56","","Perplexity","Problem research","3","Yes","","","São Paulo"',
+    );
   });
 
   it("labels each token column for Excel with the function its screen uses; unknown values stay as sent", () => {

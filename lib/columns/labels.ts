@@ -30,7 +30,8 @@ export const eventLabel = (type: string): string | undefined => (Object.hasOwn(E
 export const SOURCE_GROUP_LABELS = { ai: "AI platforms", other: "Other sources" } as const;
 
 /** The group a source is counted in on the overview: `ai` -> "AI platforms". */
-export const sourceGroupLabelOf = (group: string): string | undefined => (Object.hasOwn(SOURCE_GROUP_LABELS, group) ? SOURCE_GROUP_LABELS[group as keyof typeof SOURCE_GROUP_LABELS] : undefined);
+export const sourceGroupLabelOf = (group: string): string | undefined =>
+  Object.hasOwn(SOURCE_GROUP_LABELS, group) ? SOURCE_GROUP_LABELS[group as keyof typeof SOURCE_GROUP_LABELS] : undefined;
 
 const METRIC_LABELS: Record<string, string> = { visitors: "Visitors", pageviews: "Pageviews", conversions: "Conversions", ai_traffic: "AI traffic" };
 

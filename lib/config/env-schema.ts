@@ -9,7 +9,7 @@ import { DEFAULT_CACHE_TTL_MS } from "../data-api/cache";
 import { DEFAULT_TIMEOUT_MS } from "../data-api/client";
 import { DEFAULT_INSIGHTS_MAX_LISTED_ROWS, OFFSET_MAX } from "../data-api/constants";
 import { parseTrustedProxies } from "../server/client-address";
-import { DEFAULT_MAX_EXPORT_ROWS } from "../server/export/stream";
+import { DEFAULT_MAX_EXPORT_ROWS } from "../exports/stream";
 
 export const BASE_URL_HINT = "an http(s) URL ending in /v1, e.g. https://api.example.com/v1";
 
@@ -33,30 +33,18 @@ export const dashboardEnvSchema = z.object({
       whenUnset: "`npm start` / `npm run dev` start the embedded sandbox and use it (only then does the sign-in page offer demo keys)",
       example: "https://api.example.com/v1",
     }),
-  SESSION_SECRET: z
-    .string()
-    .min(32, { error: "must be at least 32 characters (e.g. `openssl rand -base64 32`)" })
-    .optional()
-    .meta({
-      description: "iron-session password sealing the cookie that holds the key: at least 32 characters, e.g. `openssl rand -base64 32`.",
-      whenUnset:
-        "generated per start with a warning (sessions end on restart) on the sandbox or in development; with a real upstream in production the server refuses to start without it",
-    }),
-  SESSION_SECRET_PREVIOUS: z
-    .string()
-    .min(32, { error: "must be at least 32 characters (the SESSION_SECRET used before the rotation)" })
-    .optional()
-    .meta({
-      description:
-        "The session secret before a rotation: cookies and every value the store keeps sealed under it (watched keys, alert destinations' URLs and signing secrets) still open, and are sealed again under SESSION_SECRET when the store opens and whenever one is read. Remove it once the sessions of the old secret have ended (8 hours) and /api/health, asked of an instance that still has it, says `store.sealed_under_previous` is 0.",
-      whenUnset: "only SESSION_SECRET is accepted",
-    }),
+  SESSION_SECRET: z.string().min(32, { error: "must be at least 32 characters (e.g. `openssl rand -base64 32`)" }).optional().meta({
+    description: "iron-session password sealing the cookie that holds the key: at least 32 characters, e.g. `openssl rand -base64 32`.",
+    whenUnset:
+      "generated per start with a warning (sessions end on restart) on the sandbox or in development; with a real upstream in production the server refuses to start without it",
+  }),
+  SESSION_SECRET_PREVIOUS: z.string().min(32, { error: "must be at least 32 characters (the SESSION_SECRET used before the rotation)" }).optional().meta({
+    description:
+      "The session secret before a rotation: cookies and every value the store keeps sealed under it (watched keys, alert destinations' URLs and signing secrets) still open, and are sealed again under SESSION_SECRET when the store opens and whenever one is read. Remove it once the sessions of the old secret have ended (8 hours) and /api/health, asked of an instance that still has it, says `store.sealed_under_previous` is 0.",
+    whenUnset: "only SESSION_SECRET is accepted",
+  }),
   PORT: wholeNumber(1, 65535, "").default(3000).meta({ description: "Dashboard port." }),
-  HOSTNAME: z
-    .string()
-    .min(1)
-    .optional()
-    .meta({ description: "The interface the dashboard listens on.", whenUnset: "all interfaces", example: "127.0.0.1" }),
+  HOSTNAME: z.string().min(1).optional().meta({ description: "The interface the dashboard listens on.", whenUnset: "all interfaces", example: "127.0.0.1" }),
   DATA_API_CACHE_TTL_MS: wholeNumber(0, 600_000, " of milliseconds")
     .default(DEFAULT_CACHE_TTL_MS)
     .meta({ description: "Per-key response cache lifetime in ms (0 disables the cache; identical concurrent requests are still made once)." }),
@@ -69,12 +57,10 @@ export const dashboardEnvSchema = z.object({
   INSIGHTS_OPEN_TTL_MS: wholeNumber(0, 600_000, " of milliseconds")
     .default(30_000)
     .meta({ description: "How long the insights keep figures that include today (still changing), per key, in ms; 0 keeps none." }),
-  INSIGHTS_MAX_LISTED_ROWS: wholeNumber(100, OFFSET_MAX, "")
-    .default(DEFAULT_INSIGHTS_MAX_LISTED_ROWS)
-    .meta({
-      description:
-        "The most rows one insights listing may read (the visitors or mentions of a range and its previous period, by the upstream's meta.total). Over it, visitor figures are counted instead and mention figures are refused (422) with a message to choose a shorter range, so an absurd total never plans an endless listing.",
-    }),
+  INSIGHTS_MAX_LISTED_ROWS: wholeNumber(100, OFFSET_MAX, "").default(DEFAULT_INSIGHTS_MAX_LISTED_ROWS).meta({
+    description:
+      "The most rows one insights listing may read (the visitors or mentions of a range and its previous period, by the upstream's meta.total). Over it, visitor figures are counted instead and mention figures are refused (422) with a message to choose a shorter range, so an absurd total never plans an endless listing.",
+  }),
   DATA_API_TIMEOUT_MS: wholeNumber(100, 120_000, " of milliseconds")
     .default(DEFAULT_TIMEOUT_MS)
     .meta({ description: "Timeout of one upstream attempt in ms, from sending to the end of the body." }),
@@ -87,19 +73,20 @@ export const dashboardEnvSchema = z.object({
       whenUnset: "learned from the upstream's X-RateLimit-Limit",
       example: "5/s,60/min",
     }),
-  EXPORT_MAX_ROWS: wholeNumber(1, 100_000_000, "")
-    .default(DEFAULT_MAX_EXPORT_ROWS)
-    .meta({
-      description:
-        "The most rows one export may hold: a larger view is refused (422) with a message to narrow the filters, so an absurd upstream total never plans an endless export.",
-    }),
+  EXPORT_MAX_ROWS: wholeNumber(1, 100_000_000, "").default(DEFAULT_MAX_EXPORT_ROWS).meta({
+    description:
+      "The most rows one export may hold: a larger view is refused (422) with a message to narrow the filters, so an absurd upstream total never plans an endless export.",
+  }),
   TRUSTED_PROXIES: z
     .string()
     .superRefine((v, ctx) => {
       try {
         parseTrustedProxies(v);
       } catch (error) {
-        ctx.addIssue({ code: "custom", message: `must be a comma list of IP addresses and CIDR ranges, e.g. "10.0.0.0/8,192.168.1.1": ${(error as Error).message}` });
+        ctx.addIssue({
+          code: "custom",
+          message: `must be a comma list of IP addresses and CIDR ranges, e.g. "10.0.0.0/8,192.168.1.1": ${(error as Error).message}`,
+        });
       }
     })
     .optional()
@@ -136,15 +123,10 @@ export const dashboardEnvSchema = z.object({
       whenUnset: "an embedded SQLite database in DATA_DIR, for one instance",
       example: "postgres://dashboard:secret@127.0.0.1:5432/dashboard",
     }),
-  DATA_DIR: z
-    .string()
-    .trim()
-    .min(1, { error: "must be a directory path, e.g. ./data or /var/lib/dashboard" })
-    .default("./data")
-    .meta({
-      description:
-        "Where the embedded store lives when DATABASE_URL is unset (created if missing; relative to the working directory). One process at a time: a second one started on the same directory is refused with a message naming the first.",
-    }),
+  DATA_DIR: z.string().trim().min(1, { error: "must be a directory path, e.g. ./data or /var/lib/dashboard" }).default("./data").meta({
+    description:
+      "Where the embedded store lives when DATABASE_URL is unset (created if missing; relative to the working directory). One process at a time: a second one started on the same directory is refused with a message naming the first.",
+  }),
   PUBLIC_URL: z
     .string()
     .refine((u) => /^https?:\/\/[^\s/?#]+(?:\/[^\s?#]*)?$/.test(u) && URL.canParse(u), {
@@ -164,31 +146,22 @@ export const dashboardEnvSchema = z.object({
       description:
         "Whether alert destinations may be on private, loopback or link-local addresses (a receiver on your own network, a test receiver; Slack destinations are Slack's own addresses either way). Off, such URLs are refused, so a webhook cannot be aimed at the dashboard's own network.",
     }),
-  JOBS_TICK_MS: wholeNumber(1_000, 100_000, " of milliseconds")
-    .default(30_000)
-    .meta({
-      description:
-        "How often each instance's background jobs look for due work (the hourly collection, the digest, housekeeping), in ms: how late a slot may start, and how often a run renews its lease. Leave it; the tests of several instances shorten it.",
-    }),
-  ALERTS_POLL_MS: wholeNumber(100, 60_000, " of milliseconds")
-    .default(5_000)
-    .meta({
-      description:
-        "How often each instance's alert sender looks for due deliveries without being told (retries, and sends another instance left behind), in ms. New alerts leave at once either way.",
-    }),
-  ALERTS_SEND_TIMEOUT_MS: wholeNumber(1_000, 60_000, " of milliseconds")
-    .default(10_000)
-    .meta({
-      description:
-        "How long one alert delivery may take, from connecting to the receiver's answer, in ms; past it the attempt failed (timed out) and is tried again later. A claim on a delivery lasts this plus 10 s.",
-    }),
-  COOKIE_SECURE: z
-    .enum(COOKIE_SECURE_MODES, { error: 'must be "auto", "always" or "never"' })
-    .default("auto")
-    .meta({
-      description:
-        "The session cookie's Secure flag. `auto` sets it unless the request is plain http to a loopback host (localhost, 127.x, ::1); X-Forwarded-Proto: https or any other Host means Secure. `always` / `never` override; `never` only for plain http on a LAN address.",
-    }),
+  JOBS_TICK_MS: wholeNumber(1_000, 100_000, " of milliseconds").default(30_000).meta({
+    description:
+      "How often each instance's background jobs look for due work (the hourly collection, the digest, housekeeping), in ms: how late a slot may start, and how often a run renews its lease. Leave it; the tests of several instances shorten it.",
+  }),
+  ALERTS_POLL_MS: wholeNumber(100, 60_000, " of milliseconds").default(5_000).meta({
+    description:
+      "How often each instance's alert sender looks for due deliveries without being told (retries, and sends another instance left behind), in ms. New alerts leave at once either way.",
+  }),
+  ALERTS_SEND_TIMEOUT_MS: wholeNumber(1_000, 60_000, " of milliseconds").default(10_000).meta({
+    description:
+      "How long one alert delivery may take, from connecting to the receiver's answer, in ms; past it the attempt failed (timed out) and is tried again later. A claim on a delivery lasts this plus 10 s.",
+  }),
+  COOKIE_SECURE: z.enum(COOKIE_SECURE_MODES, { error: 'must be "auto", "always" or "never"' }).default("auto").meta({
+    description:
+      "The session cookie's Secure flag. `auto` sets it unless the request is plain http to a loopback host (localhost, 127.x, ::1); X-Forwarded-Proto: https or any other Host means Secure. `always` / `never` override; `never` only for plain http on a LAN address.",
+  }),
 });
 
 export type DashboardEnv = z.output<typeof dashboardEnvSchema>;
@@ -202,9 +175,7 @@ export function declaredEnv(source: Readonly<Record<string, string | undefined>>
  * Validates the dashboard's environment. On failure, one line per problem, each naming the variable
  * and what to set ("PORT must be a whole number from 1 to 65535").
  */
-export function parseDashboardEnv(
-  source: Readonly<Record<string, string | undefined>>,
-): { ok: true; env: DashboardEnv } | { ok: false; problems: string[] } {
+export function parseDashboardEnv(source: Readonly<Record<string, string | undefined>>): { ok: true; env: DashboardEnv } | { ok: false; problems: string[] } {
   const parsed = dashboardEnvSchema.safeParse(declaredEnv(source));
   if (parsed.success) return { ok: true, env: parsed.data };
   // One line per variable: its first problem is enough to say what to set.

@@ -87,10 +87,13 @@ describe("SharedRun", () => {
     const gate = deferred<string>();
     let signal: AbortSignal | undefined;
     let ended = 0;
-    const run = new SharedRun(async (s) => {
-      signal = s;
-      return gate.promise;
-    }, () => ended++);
+    const run = new SharedRun(
+      async (s) => {
+        signal = s;
+        return gate.promise;
+      },
+      () => ended++,
+    );
     const [one, two, three] = [new AbortController(), new AbortController(), new AbortController()];
     const joins = [run.join(one.signal), run.join(two.signal), run.join(three.signal)];
     one.abort();

@@ -92,7 +92,10 @@ export class SharedRun<T> {
   private readonly promise: Promise<T>;
 
   /** `onEnd` runs once, when the work settles or is abandoned (a registry drops the run there). */
-  constructor(work: (signal: AbortSignal) => Promise<T>, private readonly onEnd?: () => void) {
+  constructor(
+    work: (signal: AbortSignal) => Promise<T>,
+    private readonly onEnd?: () => void,
+  ) {
     this.promise = work(this.controller.signal);
     // The shared promise may reject after every waiter left; keep that from being "unhandled".
     this.promise.then(
@@ -188,7 +191,7 @@ export async function withScope<T>(parent: AbortSignal | undefined, work: (signa
 }
 
 /**
- * Single-flight across instances (a shared store's lock, see lib/server/redis/cache-store.ts): `work`
+ * Single-flight across instances (a shared store's lock, see lib/shared-state/redis/cache-store.ts): `work`
  * fetches and writes the cache entry; an instance that finds another one fetching waits for its entry
  * instead. Only for requests that are cached, as the entry is what the others wait for.
  */

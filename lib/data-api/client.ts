@@ -65,7 +65,10 @@ export function validatedQuery<S extends z.ZodObject>(schema: S, query: QueryVal
 }
 
 /** Checks each declared path parameter against its rule; nothing else can reach the path. */
-export function validatedParams(def: { pathParams?: EndpointDef["pathParams"] }, params: Readonly<Record<string, unknown>> | undefined): Record<string, string> {
+export function validatedParams(
+  def: { pathParams?: EndpointDef["pathParams"] },
+  params: Readonly<Record<string, unknown>> | undefined,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, rule] of Object.entries(def.pathParams ?? {})) {
     const value = params?.[name];

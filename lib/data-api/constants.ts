@@ -1,17 +1,7 @@
 // Value sets of the Data API (its documentation, and the settled unknowns of sandbox/README.md). One place, used by the
 // query schemas, the UI's filter controls and the charts.
 
-export const SOURCES = [
-  "chatgpt",
-  "claude",
-  "perplexity",
-  "gemini",
-  "organic",
-  "direct",
-  "paid",
-  "social",
-  "referral",
-] as const;
+export const SOURCES = ["chatgpt", "claude", "perplexity", "gemini", "organic", "direct", "paid", "social", "referral"] as const;
 export type Source = (typeof SOURCES)[number];
 
 /** The AI platforms, in the order every page lists them (lib/format's PLATFORM_ORDER). */
@@ -35,14 +25,7 @@ export type Period = (typeof PERIODS)[number];
 export const DEFAULT_PERIOD: Period = "30d";
 
 /** Intent is an open set (sandbox/README.md "Settled unknowns"): these are the values known today; any snake_case value is accepted. */
-export const KNOWN_INTENTS = [
-  "problem_research",
-  "solution_comparison",
-  "brand_search",
-  "pricing_research",
-  "support",
-  "unknown",
-] as const;
+export const KNOWN_INTENTS = ["problem_research", "solution_comparison", "brand_search", "pricing_research", "support", "unknown"] as const;
 
 export const TIMELINE_EVENT_TYPES = ["page_view", "ai_referral", "form_submit", "conversion", "return_visit"] as const;
 

@@ -70,9 +70,11 @@ export type InputOf<R> = (R extends { pathParams: object } ? { params: ParamsOf<
   query?: Partial<QueryOf<R>> | UrlQueryOf<R>;
 };
 
-/** What a route answers: its normaliser's canonical shape, or its resolver's result. */
+/** What a route answers: its normaliser's canonical shape, or its handler's result. */
 export type ResultOf<R> = R extends { normalize: (...args: never[]) => infer T }
   ? T
-  : R extends { resolve: (...args: never[]) => Promise<infer T> }
+  : R extends { handler: (...args: never[]) => Promise<infer T> }
     ? T
-    : never;
+    : R extends { resolve: (...args: never[]) => Promise<infer T> }
+      ? T
+      : never;

@@ -11,6 +11,8 @@ export type DataApiErrorInit = {
   requestId?: string;
   /** Seconds to wait before retrying, when known (Retry-After). */
   retryAfter?: number;
+  /** What an answer of this app's routes carried besides its error (a 409's `current` note), for the browser's writes. */
+  extra?: Record<string, unknown>;
 };
 
 /**
@@ -25,6 +27,7 @@ export class DataApiError extends Error {
   readonly param?: string;
   readonly requestId?: string;
   readonly retryAfter?: number;
+  readonly extra?: Record<string, unknown>;
 
   constructor(init: DataApiErrorInit) {
     super(init.message);
@@ -34,6 +37,7 @@ export class DataApiError extends Error {
     this.param = init.param;
     this.requestId = init.requestId;
     this.retryAfter = init.retryAfter;
+    if (init.extra) this.extra = init.extra;
     brand.mark(this);
   }
 

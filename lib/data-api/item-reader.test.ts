@@ -3,15 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { itemReader, textField, TEXT_MAX, TOKEN_MAX } from "./lenient-fields";
-import {
-  funnelStageSchema,
-  mentionSchema,
-  overviewSchema,
-  rankingRowSchema,
-  timelineEventSchema,
-  trafficRowSchema,
-  visitorSchema,
-} from "./schemas";
+import { funnelStageSchema, mentionSchema, overviewSchema, rankingRowSchema, timelineEventSchema, trafficRowSchema, visitorSchema } from "./schemas";
 
 /** Values a real upstream sends somewhere: right and wrong types, blanks, edges, oversized ones. */
 const ODD_VALUES: unknown[] = [
@@ -24,7 +16,7 @@ const ODD_VALUES: unknown[] = [
   "x".repeat(TOKEN_MAX + 5),
   "y".repeat(TEXT_MAX + 5),
   "São Paulo",
-  "=HYPERLINK(\"x\")",
+  '=HYPERLINK("x")',
   "12",
   " 3.5 ",
   "-0",

@@ -113,7 +113,9 @@ function realUtcFields(text: string): boolean {
   const year = digits(text, 0, 4);
   const month = digits(text, 5, 2);
   const day = digits(text, 8, 2);
-  return month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month) && digits(text, 11, 2) <= 23 && digits(text, 14, 2) <= 59 && digits(text, 17, 2) <= 59;
+  return (
+    month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month) && digits(text, 11, 2) <= 23 && digits(text, 14, 2) <= 59 && digits(text, 17, 2) <= 59
+  );
 }
 
 /** Like Date.UTC, but years 0-99 are those years (Date.UTC reads them as 1900-1999). */
@@ -125,8 +127,7 @@ function utcMs(year: number, monthIndex: number, day: number, hour: number, minu
 }
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const daysIn = (year: number, month: number) =>
-  month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : DAYS_IN_MONTH[month - 1]!;
+const daysIn = (year: number, month: number) => (month === 2 && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : DAYS_IN_MONTH[month - 1]!);
 
 /**
  * An instant as an ISO 8601 string, or absent when it is not a real one. Well-formed zoned
@@ -164,8 +165,7 @@ export function readTimestamp(value: unknown): string | undefined {
 }
 
 /** Plain object (not null, not an array): what an item or a nested group must be. */
-export const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 // ---------------------------------------------------------------------------------------------
 // Schema fields. `catch` is a last line of defence: a field can only ever be absent, never fail
@@ -186,8 +186,7 @@ function registered<S extends z.ZodType>(schema: S, read: Reader, required: bool
 
 // `read` is called with the value only: zod passes a context as a second argument, which a reader
 // with an optional parameter (readText's `max`) would take for its own.
-const field = <T extends z.ZodType>(read: Reader, type: T) =>
-  registered(z.preprocess((value) => read(value), type.optional()).catch(undefined), read, false);
+const field = <T extends z.ZodType>(read: Reader, type: T) => registered(z.preprocess((value) => read(value), type.optional()).catch(undefined), read, false);
 
 export const numberField = () => field(readNumber, z.number());
 export const integerField = () => field(readInteger, z.number().int());
@@ -199,10 +198,20 @@ export const timestampField = () => field(readTimestamp, z.string());
 export const stringListField = () => field(readStringList, z.array(z.string()));
 
 /** A required identity: without it the item is unreadable (left out and counted). */
-export const idField = () => registered(z.preprocess((value) => readId(value), z.string()), readId, true);
+export const idField = () =>
+  registered(
+    z.preprocess((value) => readId(value), z.string()),
+    readId,
+    true,
+  );
 
 /** A required enum-ish or name key (a traffic row's source, a stage, a competitor's name). */
-export const keyField = () => registered(z.preprocess((value) => readToken(value), z.string()), readToken, true);
+export const keyField = () =>
+  registered(
+    z.preprocess((value) => readToken(value), z.string()),
+    readToken,
+    true,
+  );
 
 /** A nested group (overview metric, trend, breakdown): anything but an object is absent. */
 export const groupField = <S extends z.ZodRawShape>(shape: S) =>

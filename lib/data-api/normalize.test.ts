@@ -65,7 +65,13 @@ describe("normalizers accept every variant of the settled unknowns (sandbox/READ
   });
 
   it("overview and score: bare or wrapped, with the overview's window", () => {
-    const o = { visitors: { total: 10, change: 2.5 }, ai_traffic: { total: 3, percentage: 30 }, period: "7d", from: "2026-11-13T12:00:00.000Z", to: "2026-11-20T12:00:00.000Z" };
+    const o = {
+      visitors: { total: 10, change: 2.5 },
+      ai_traffic: { total: 3, percentage: 30 },
+      period: "7d",
+      from: "2026-11-13T12:00:00.000Z",
+      to: "2026-11-20T12:00:00.000Z",
+    };
     expect(normalizeOverview(o)).toEqual(o);
     expect(normalizeOverview({ data: o })).toEqual(o);
     const s = { score: 72, trend: { direction: "sideways", change: 0 } };
@@ -137,8 +143,24 @@ const numberCases: Case[] = [
   [[1], ABSENT],
 ];
 const booleanCases: Case[] = [...common, ["true", true], [" FALSE ", false], ["yes", ABSENT], [1, ABSENT], [0, ABSENT]];
-const textCases: Case[] = [...common, [12345, ABSENT], [["a"], ABSENT], ["", ABSENT], ["   ", ABSENT], ["<b>kept as text</b>", "<b>kept as text</b>"], ["x".repeat(TEXT_MAX + 50), "x".repeat(TEXT_MAX)]];
-const tokenCases: Case[] = [...common, ["bing", "bing"], [" sideways ", "sideways"], ["", ABSENT], [42, ABSENT], ["constructor", "constructor"], ["y".repeat(500), "y".repeat(TOKEN_MAX)]];
+const textCases: Case[] = [
+  ...common,
+  [12345, ABSENT],
+  [["a"], ABSENT],
+  ["", ABSENT],
+  ["   ", ABSENT],
+  ["<b>kept as text</b>", "<b>kept as text</b>"],
+  ["x".repeat(TEXT_MAX + 50), "x".repeat(TEXT_MAX)],
+];
+const tokenCases: Case[] = [
+  ...common,
+  ["bing", "bing"],
+  [" sideways ", "sideways"],
+  ["", ABSENT],
+  [42, ABSENT],
+  ["constructor", "constructor"],
+  ["y".repeat(500), "y".repeat(TOKEN_MAX)],
+];
 const timeCases: Case[] = [
   ...common,
   ["not a date", ABSENT],
@@ -161,10 +183,26 @@ const timeCases: Case[] = [
   ["2023-02-29T00:00:00Z", ABSENT],
   ["0050-01-01", "0050-01-01T00:00:00.000Z"],
 ];
-const listCases: Case[] = [...common, ["Acme, Globex", ABSENT], [["Acme", 7, null, { name: "x" }, "Globex"], ["Acme", "Globex"]], [[], []]];
+const listCases: Case[] = [
+  ...common,
+  ["Acme, Globex", ABSENT],
+  [
+    ["Acme", 7, null, { name: "x" }, "Globex"],
+    ["Acme", "Globex"],
+  ],
+  [[], []],
+];
 
 type Kind = "integer" | "number" | "boolean" | "text" | "token" | "time" | "list";
-const CASES: Record<Kind, Case[]> = { integer: integerCases, number: numberCases, boolean: booleanCases, text: textCases, token: tokenCases, time: timeCases, list: listCases };
+const CASES: Record<Kind, Case[]> = {
+  integer: integerCases,
+  number: numberCases,
+  boolean: booleanCases,
+  text: textCases,
+  token: tokenCases,
+  time: timeCases,
+  list: listCases,
+};
 
 type Resource = {
   base: Record<string, unknown>;
@@ -175,13 +213,51 @@ type Resource = {
 
 const RESOURCES: Record<string, Resource> = {
   visitor: {
-    base: { id: "vis_a", first_seen: "2026-11-01T10:00:00Z", last_seen: "2026-11-02T10:00:00Z", source: "chatgpt", intent: "support", pages_viewed: 3, converted: true, email: "a@example.com", country: "DE", city: "Berlin" },
-    fields: { first_seen: "time", last_seen: "time", source: "token", intent: "token", pages_viewed: "integer", converted: "boolean", email: "text", country: "token", city: "text" },
+    base: {
+      id: "vis_a",
+      first_seen: "2026-11-01T10:00:00Z",
+      last_seen: "2026-11-02T10:00:00Z",
+      source: "chatgpt",
+      intent: "support",
+      pages_viewed: 3,
+      converted: true,
+      email: "a@example.com",
+      country: "DE",
+      city: "Berlin",
+    },
+    fields: {
+      first_seen: "time",
+      last_seen: "time",
+      source: "token",
+      intent: "token",
+      pages_viewed: "integer",
+      converted: "boolean",
+      email: "text",
+      country: "token",
+      city: "text",
+    },
     read: (item) => normalizeVisitorList({ data: [item], meta: { total: 1, limit: 20, offset: 0 } }).data[0],
   },
   mention: {
-    base: { id: "mnt_a", query: "best tool", platform: "claude", response_snippet: "…", position: 2, sentiment: "positive", competitors_mentioned: ["Acme"], created_at: "2026-11-01T10:00:00Z" },
-    fields: { query: "text", platform: "token", response_snippet: "text", position: "integer", sentiment: "token", competitors_mentioned: "list", created_at: "time" },
+    base: {
+      id: "mnt_a",
+      query: "best tool",
+      platform: "claude",
+      response_snippet: "…",
+      position: 2,
+      sentiment: "positive",
+      competitors_mentioned: ["Acme"],
+      created_at: "2026-11-01T10:00:00Z",
+    },
+    fields: {
+      query: "text",
+      platform: "token",
+      response_snippet: "text",
+      position: "integer",
+      sentiment: "token",
+      competitors_mentioned: "list",
+      created_at: "time",
+    },
     read: (item) => normalizeMentionList({ data: [item], meta: { total: 1, limit: 20, offset: 0 } }).data[0],
   },
   "timeline event": {
@@ -226,7 +302,12 @@ const RESOURCES: Record<string, Resource> = {
     read: (item) => normalizeFunnel({ period: "30d", data: [item] }).data[0],
   },
   score: {
-    base: { score: 72, trend: { direction: "up", change: 3 }, breakdown: { visibility: 70, sentiment: 80, authority: 60, coverage: 78 }, updated_at: "2026-11-20T12:00:00Z" },
+    base: {
+      score: 72,
+      trend: { direction: "up", change: 3 },
+      breakdown: { visibility: 70, sentiment: 80, authority: 60, coverage: 78 },
+      updated_at: "2026-11-20T12:00:00Z",
+    },
     fields: {
       score: "integer",
       "trend.direction": "token",
@@ -260,16 +341,18 @@ const table = Object.entries(RESOURCES).flatMap(([name, r]) =>
 );
 
 describe("every field of every resource: an odd value becomes its canonical value or absent, and costs nothing else", () => {
-  const show = (v: unknown) => (v === ABSENT ? "(absent)" : typeof v === "string" && v.length > 40 ? `"${v.slice(0, 12)}…" (${v.length} chars)` : JSON.stringify(v));
-  it.each(table.map(([name, field, kind, input, expected]) => [`${name}.${field} (${kind}) = ${show(input)} -> ${show(expected)}`, name, field, input, expected] as const))(
-    "%s",
-    (_title, name, field, input, expected) => {
-      const resource = RESOURCES[name]!;
-      const out = resource.read(withField(resource.base, field, input));
-      // Every other field is exactly as in the clean item.
-      expect(out).toEqual(withField(resource.base, field, expected));
-    },
-  );
+  const show = (v: unknown) =>
+    v === ABSENT ? "(absent)" : typeof v === "string" && v.length > 40 ? `"${v.slice(0, 12)}…" (${v.length} chars)` : JSON.stringify(v);
+  it.each(
+    table.map(
+      ([name, field, kind, input, expected]) => [`${name}.${field} (${kind}) = ${show(input)} -> ${show(expected)}`, name, field, input, expected] as const,
+    ),
+  )("%s", (_title, name, field, input, expected) => {
+    const resource = RESOURCES[name]!;
+    const out = resource.read(withField(resource.base, field, input));
+    // Every other field is exactly as in the clean item.
+    expect(out).toEqual(withField(resource.base, field, expected));
+  });
 
   it("an overview metric, the score's trend or breakdown that is not an object is absent as a whole", () => {
     expect(normalizeOverview({ visitors: "12", pageviews: { total: 3 } })).toEqual({ pageviews: { total: 3 } });
@@ -277,7 +360,11 @@ describe("every field of every resource: an odd value becomes its canonical valu
   });
 
   it("unknown fields are not passed on, at any level", () => {
-    const body = { data: [{ id: "vis_a", source: "bing", debug_api_key: "secret", auth: { token: "t" } }], meta: { total: 1, limit: 1, offset: 0, next: "x" }, debug: 1 };
+    const body = {
+      data: [{ id: "vis_a", source: "bing", debug_api_key: "secret", auth: { token: "t" } }],
+      meta: { total: 1, limit: 1, offset: 0, next: "x" },
+      debug: 1,
+    };
     expect(normalizeVisitorList(body)).toEqual({ data: [{ id: "vis_a", source: "bing" }], meta: { total: 1, limit: 1, offset: 0 } });
     expect(normalizeOverview({ visitors: { total: 1, secret: "s" }, debug_api_key: "k" })).toEqual({ visitors: { total: 1 } });
     expect(normalizeRanking({ updated_at: "2026-11-20T12:00:00Z", debug_api_key: "k", data: [] })).toEqual({ updated_at: "2026-11-20T12:00:00Z", data: [] });
@@ -305,8 +392,35 @@ describe("list meta: total must be a non-negative safe integer", () => {
 describe("per item, not per list: an item that cannot be read is left out and counted, with the request id", () => {
   const meta = { total: 9, limit: 20, offset: 0 };
   it.each([
-    ["visitors", () => normalizeVisitorList({ data: [{ id: "vis_a" }, null, "vis_b", { source: "chatgpt" }, { id: 42 }, { id: "" }, { id: "v".repeat(ID_MAX + 1) }, [], { id: "vis_c", pages_viewed: null }], meta }, "req_x"), ["vis_a", "vis_c"], 7],
-    ["mentions", () => normalizeMentionList({ data: [{ id: "mnt_a", position: null }, 12, { platform: "copilot" }, { id: "mnt_b" }], meta }, "req_x"), ["mnt_a", "mnt_b"], 2],
+    [
+      "visitors",
+      () =>
+        normalizeVisitorList(
+          {
+            data: [
+              { id: "vis_a" },
+              null,
+              "vis_b",
+              { source: "chatgpt" },
+              { id: 42 },
+              { id: "" },
+              { id: "v".repeat(ID_MAX + 1) },
+              [],
+              { id: "vis_c", pages_viewed: null },
+            ],
+            meta,
+          },
+          "req_x",
+        ),
+      ["vis_a", "vis_c"],
+      7,
+    ],
+    [
+      "mentions",
+      () => normalizeMentionList({ data: [{ id: "mnt_a", position: null }, 12, { platform: "copilot" }, { id: "mnt_b" }], meta }, "req_x"),
+      ["mnt_a", "mnt_b"],
+      2,
+    ],
   ])("%s", (_name, run, ids, count) => {
     const out = run();
     expect(out.data.map((i) => i.id)).toEqual(ids);
@@ -314,7 +428,10 @@ describe("per item, not per list: an item that cannot be read is left out and co
   });
 
   it("timeline: an event needs a type or a time; with either it is kept", () => {
-    const out = normalizeTimeline({ data: [{ type: "video_play" }, { occurred_at: "2026-11-01T10:00:00Z" }, { url: "/x" }, { type: 42, occurred_at: "not a date" }, null, event] }, "req_t");
+    const out = normalizeTimeline(
+      { data: [{ type: "video_play" }, { occurred_at: "2026-11-01T10:00:00Z" }, { url: "/x" }, { type: 42, occurred_at: "not a date" }, null, event] },
+      "req_t",
+    );
     expect(out.data).toEqual([{ type: "video_play" }, { occurred_at: "2026-11-01T10:00:00Z" }, event]);
     expect(out.unreadable).toEqual({ count: 3, request_id: "req_t" });
   });

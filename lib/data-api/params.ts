@@ -7,13 +7,7 @@ import {
   AI_SOURCE_GROUP,
   COMPETITOR_PARAM_MAX,
   DEFAULT_PERIOD,
-  INSIGHT_BUCKETS,
-  INSIGHT_COMPARISONS,
-  type InsightComparison,
-  INSIGHTS_DAY_BUCKETS_LIMIT_DAYS,
-  INSIGHTS_MAX_DAYS,
   OFFSET_MAX,
-  type InsightBucket,
   PAGE_SIZE_DEFAULT,
   PAGE_SIZE_MAX,
   PERIODS,
@@ -31,13 +25,18 @@ const intParam = (name: string, min: number, max: number) =>
     .string()
     .regex(/^\d{1,9}$/, { error: `${name} must be a whole number from ${min} to ${max}` })
     .transform(Number)
-    .pipe(z.number().int().min(min, { error: `${name} must be at least ${min}` }).max(max, { error: `${name} must be at most ${max}` }));
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(min, { error: `${name} must be at least ${min}` })
+        .max(max, { error: `${name} must be at most ${max}` }),
+    );
 
-const enumParam = <T extends readonly [string, ...string[]]>(name: string, values: T) =>
+export const enumParam = <T extends readonly [string, ...string[]]>(name: string, values: T) =>
   z.enum(values, { error: `${name} must be one of: ${listOf(values)}` });
 
-const ISO_DATE_OR_DATETIME =
-  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2})))?$/;
+const ISO_DATE_OR_DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2})))?$/;
 
 const daysInMonth = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
 
@@ -141,7 +140,7 @@ const textParam = (name: string, max: number, what: string) =>
 
 /**
  * Filters of /mentions that the Data API does not have, applied by the dashboard over the range's
- * mentions (lib/server/lists) and never sent upstream: `query`, a question, compared trimmed and
+ * mentions (lib/lists) and never sent upstream: `query`, a question, compared trimmed and
  * case-folded as /queries groups questions; `competitor`, a name of `competitors_mentioned`, compared
  * as sent, as the competitors' figures count it.
  */
@@ -161,7 +160,9 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 const formatShape = { format: enumParam("format", EXPORT_FORMATS).default("csv") };
 
-const timeZoneParam = z.string().refine((v) => isTimeZoneName(v), { error: "tz must be an IANA time zone name, e.g. UTC, Europe/Berlin or America/New_York" });
+export const timeZoneParam = z
+  .string()
+  .refine((v) => isTimeZoneName(v), { error: "tz must be an IANA time zone name, e.g. UTC, Europe/Berlin or America/New_York" });
 
 /**
  * Who an export is for, besides its rows: `tz`, the zone "CSV for Excel" writes date-times in and
@@ -186,14 +187,14 @@ export const mentionListParams = z.object(mentionListShape).superRefine(checkRan
 
 /**
  * The dashboard's visitor list (/visitors and GET /api/visitors): the Data API's filters, with
- * `source=ai` besides its sources. The route answers `ai` itself (lib/server/lists).
+ * `source=ai` besides its sources. The route answers `ai` itself (lib/lists).
  */
 export const visitorPageParams = z.object({ ...visitorListShape, source: visitorSourceParam.optional() }).superRefine(checkRange);
 export type VisitorPageParams = z.output<typeof visitorPageParams>;
 
 /**
  * The dashboard's mention list (/mentions and GET /api/mentions): the Data API's filters, with
- * `query` and `competitor`, which the route applies itself (lib/server/lists).
+ * `query` and `competitor`, which the route applies itself (lib/lists).
  */
 export const mentionPageParams = z.object({ ...mentionListShape, ...mentionOwnShape }).superRefine(checkRange);
 export type MentionPageParams = z.output<typeof mentionPageParams>;
@@ -202,9 +203,6 @@ export type MentionPageParams = z.output<typeof mentionPageParams>;
 export const periodParams = z.object({
   period: enumParam("period", PERIODS).default(DEFAULT_PERIOD),
 });
-
-/** Score and ranking take no parameters; unknown ones are dropped. */
-export const noParams = z.object({});
 
 /**
  * Exports take a list page's filters (the dashboard's own included) plus `format`, `tz` and
@@ -218,7 +216,7 @@ export const mentionExportParams = z.object({ ...mentionListShape, ...mentionOwn
 export type MentionExportParams = z.output<typeof mentionExportParams>;
 
 // ---------------------------------------------------------------------------------------------
-// Insights (docs/product.md "Insights"): a calendar range in a time zone.
+// Calendar dates and time zones (the insights' and history's ranges: lib/insights/schema.ts).
 
 const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -243,141 +241,12 @@ export function isTimeZoneName(value: string): boolean {
   }
 }
 
-const calendarDateParam = (name: string) =>
-  z.string().refine((v) => calendarDayNumber(v) !== null, { error: `${name} must be a calendar date YYYY-MM-DD between 2000 and 2100, e.g. 2026-11-01` });
-
-/**
- * `from` and `to` are calendar dates in `tz`, both inclusive; omitted, the range ends today in `tz`
- * and spans 30 days (resolved on the server, which knows today). `bucket` omitted: by the range's length.
- */
-const insightsShape = {
-  from: calendarDateParam("from").optional(),
-  to: calendarDateParam("to").optional(),
-  tz: timeZoneParam.default("UTC"),
-  bucket: enumParam("bucket", INSIGHT_BUCKETS).optional(),
-};
-
-/**
- * What a figure with a change is compared with: the previous period (default), the same dates a
- * year before, or a custom window of as many days (`compare_from`, `compare_to`, read only with
- * `compare=custom`).
- */
-const compareShape = {
-  compare: enumParam("compare", INSIGHT_COMPARISONS).default("previous"),
-  compare_from: calendarDateParam("compare_from").optional(),
-  compare_to: calendarDateParam("compare_to").optional(),
-};
-
-type InsightsShapeOutput = { from?: string; to?: string; bucket?: InsightBucket };
-type CompareShapeOutput = { compare: InsightComparison; compare_from?: string; compare_to?: string };
-
-function checkInsightsRange(v: InsightsShapeOutput, ctx: z.RefinementCtx): void {
-  if (!v.from || !v.to) return;
-  const [first, last] = [calendarDayNumber(v.from)!, calendarDayNumber(v.to)!];
-  const problem = insightsRangeProblem(first, last);
-  if (problem) ctx.addIssue({ code: "custom", path: ["from"], message: problem, params: { reason: first > last ? "backwards" : "too_long" } });
-  const bucketProblem = problem ? null : insightsBucketProblem(first, last, v.bucket);
-  if (bucketProblem) ctx.addIssue({ code: "custom", path: ["bucket"], message: bucketProblem });
-}
-
-function checkComparison(v: InsightsShapeOutput & CompareShapeOutput, ctx: z.RefinementCtx): void {
-  // Without both dates the range's length is known on the server only (resolveRange checks it there).
-  const length = v.from && v.to ? calendarDayNumber(v.to)! - calendarDayNumber(v.from)! + 1 : undefined;
-  const problem = comparisonProblem(v, length);
-  if (problem) ctx.addIssue({ code: "custom", path: [problem.param], message: problem.message });
-}
-
-export const insightsParams = z.object(insightsShape).superRefine(checkInsightsRange);
-export type InsightsParams = z.output<typeof insightsParams> & Partial<CompareShapeOutput>;
-
-/** An insight with a change (it has a `previous`): the range and what it is compared with. */
-export const insightsCompareParams = z.object({ ...insightsShape, ...compareShape }).superRefine((v, ctx) => {
-  checkInsightsRange(v, ctx);
-  checkComparison(v, ctx);
-});
-
-/** /insights/countries: the comparison, and `country` (a two-letter code, any case, or `unknown`) for its top cities. */
-export const insightsCountriesParams = z
-  .object({
-    ...insightsShape,
-    ...compareShape,
-    country: z
-      .string()
-      .regex(/^([A-Za-z]{2}|unknown)$/, { error: "country must be a two-letter country code such as US or DE, or unknown" })
-      .transform((c) => (c === "unknown" ? c : c.toUpperCase()))
-      .optional(),
-  })
-  .superRefine((v, ctx) => {
-    checkInsightsRange(v, ctx);
-    checkComparison(v, ctx);
-  });
-
-/** /insights/queries: one platform's mentions only, and `never_first=true` for the queries never named first. */
-export const insightsQueriesParams = z
-  .object({
-    ...insightsShape,
-    platform: enumParam("platform", PLATFORMS).optional(),
-    never_first: enumParam("never_first", ["true", "false"] as const).optional(),
-  })
-  .superRefine(checkInsightsRange);
-
-/**
- * What is wrong with a comparison (named on its parameter), given the range's length in days when
- * known; null when it is fine. A custom window needs both dates, forwards, and as many days as the range.
- */
-export function comparisonProblem(v: CompareShapeOutput, rangeDays: number | undefined): { param: string; message: string } | null {
-  if (v.compare !== "custom") return null;
-  if (!v.compare_from) return { param: "compare_from", message: "compare=custom needs compare_from and compare_to (calendar dates YYYY-MM-DD)" };
-  if (!v.compare_to) return { param: "compare_to", message: "compare=custom needs compare_from and compare_to (calendar dates YYYY-MM-DD)" };
-  const days = calendarDayNumber(v.compare_to)! - calendarDayNumber(v.compare_from)! + 1;
-  if (days < 1) return { param: "compare_from", message: "compare_from must not be after compare_to" };
-  if (rangeDays !== undefined && days !== rangeDays) {
-    return { param: "compare_to", message: `the comparison is ${days} days long; it must be as long as the range, ${rangeDays} days (move compare_to)` };
-  }
-  return null;
-}
-
-/** The history routes' query: the insights' range rules without buckets (every snapshot is its own point). */
-export const historyParams = z
-  .object({
-    from: calendarDateParam("from").optional(),
-    to: calendarDateParam("to").optional(),
-    tz: timeZoneParam.default("UTC"),
-  })
-  .superRefine((v, ctx) => {
-    if (!v.from || !v.to) return;
-    const problem = insightsRangeProblem(calendarDayNumber(v.from)!, calendarDayNumber(v.to)!);
-    if (problem) ctx.addIssue({ code: "custom", path: ["from"], message: problem });
-  });
-export type HistoryParams = z.output<typeof historyParams>;
-
-/** What is wrong with a range of calendar days (both inclusive), named on `from`; null when it is fine. */
-export function insightsRangeProblem(fromDay: number, toDay: number): string | null {
-  if (fromDay > toDay) return "from must not be after to";
-  const days = toDay - fromDay + 1;
-  if (days > INSIGHTS_MAX_DAYS) return `the range is ${days} days long; at most ${INSIGHTS_MAX_DAYS} days (move from closer to to)`;
-  return null;
-}
-
-/**
- * What is wrong with asking for day buckets over a range (from `fromDay` to `toDay`, both inclusive),
- * named on `bucket`; null when it is fine. Each day bucket and its previous-period twin are figures
- * of their own, so days are taken up to INSIGHTS_DAY_BUCKETS_LIMIT_DAYS; weeks cover any range.
- */
-export function insightsBucketProblem(fromDay: number, toDay: number, bucket: InsightBucket | undefined): string | null {
-  const days = toDay - fromDay + 1;
-  if (bucket !== "day" || days <= INSIGHTS_DAY_BUCKETS_LIMIT_DAYS) return null;
-  return `bucket=day is accepted for ranges of at most ${INSIGHTS_DAY_BUCKETS_LIMIT_DAYS} days; this range is ${days} days long (use bucket=week, or leave bucket out)`;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Reading a query string with a schema.
 
 export type QueryInput = URLSearchParams | Record<string, string | string[] | undefined>;
 
-export type ParseResult<T> =
-  | { success: true; data: T }
-  | { success: false; param: string; message: string };
+export type ParseResult<T> = { success: true; data: T } | { success: false; param: string; message: string };
 
 function entries(input: QueryInput): Map<string, string[]> {
   const out = new Map<string, string[]>();

@@ -168,7 +168,7 @@ describe("RateBudget", () => {
     const budget = new RateBudget({ budget: { perSecond: 50, perMinute: limit } });
     const resetAt = T0 + 60_000;
     let rng = 7;
-    const random = () => ((rng = (rng * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (rng = (rng * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     // Each request in flight: its arrival number at the server and the budget's token for it.
     const inFlight: { arrival: number; token: number }[] = [];
     let now = T0;

@@ -102,7 +102,7 @@ export type Admission<Token> = { admitted: true; token: Token } | { admitted: fa
 
 /**
  * A key's request budget as the scheduler uses it. RateBudget below is the in-process one; the shared
- * one (lib/server/redis/budget.ts) keeps one budget for every instance of the app on a key, so its
+ * one (lib/shared-state/redis/budget.ts) keeps one budget for every instance of the app on a key, so its
  * admission is a round trip (async). `token` names an admitted request in its answer. The recording
  * methods may return a promise, which never rejects: the scheduler does not wait for them (a store
  * that is away is the budget's own business, see the shared one's fallback).
@@ -139,8 +139,7 @@ export function budgetWindows(options: RateBudgetOptions): { secondWindow: numbe
 
 /** Until when a 429 answered at `now` pauses the key: its Retry-After, else its reset, else a second (capped). */
 export function pauseAfter429(now: number, info: RateLimitInfo): number {
-  const waitMs =
-    info.retryAfter !== undefined ? info.retryAfter * 1000 : info.resetAt !== undefined && info.resetAt > now ? info.resetAt - now : 1000;
+  const waitMs = info.retryAfter !== undefined ? info.retryAfter * 1000 : info.resetAt !== undefined && info.resetAt > now ? info.resetAt - now : 1000;
   return now + Math.min(Math.max(waitMs, 250), MAX_PAUSE_MS);
 }
 

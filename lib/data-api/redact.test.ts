@@ -36,9 +36,17 @@ describe("redactStrings (every string of a normalised 200 body)", () => {
   it("redacts the key and its secret part at any depth, and leaves a body without them untouched", () => {
     const clean = { data: [{ id: "vis_a", city: "Berlin" }], meta: { total: 1 } };
     expect(redactStrings(clean, KEY)).toBe(clean);
-    const dirty = { data: [{ id: "vis_a", city: `Berlin [${KEY}]`, tags: [`x ${SECRET}`] }], meta: { total: 1 }, unreadable: { count: 1, request_id: "req_1" } };
+    const dirty = {
+      data: [{ id: "vis_a", city: `Berlin [${KEY}]`, tags: [`x ${SECRET}`] }],
+      meta: { total: 1 },
+      unreadable: { count: 1, request_id: "req_1" },
+    };
     const out = redactStrings(dirty, KEY);
-    expect(out).toEqual({ data: [{ id: "vis_a", city: "Berlin [svc_sk_test_…9d1f]", tags: ["x …"] }], meta: { total: 1 }, unreadable: { count: 1, request_id: "req_1" } });
+    expect(out).toEqual({
+      data: [{ id: "vis_a", city: "Berlin [svc_sk_test_…9d1f]", tags: ["x …"] }],
+      meta: { total: 1 },
+      unreadable: { count: 1, request_id: "req_1" },
+    });
     expect(JSON.stringify(out)).not.toContain(SECRET);
   });
 });

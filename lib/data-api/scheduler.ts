@@ -29,7 +29,7 @@ export type SchedulerOptions = RateBudgetOptions & {
   maxQueueWaitMs?: number;
   now?: () => number;
   /**
-   * The key's budget when it is kept elsewhere (several instances: lib/server/redis/budget.ts). By
+   * The key's budget when it is kept elsewhere (several instances: lib/shared-state/redis/budget.ts). By
    * default an in-process RateBudget made from the options above (`budget`, `fixed`, the margins).
    */
   keyBudget?: KeyBudget;
@@ -70,9 +70,7 @@ const budgetPriority = (priority: Priority): BudgetPriority => (priority === "in
 const FINAL_CODES = new Set(["rate_limited", "unexpected_response", "upstream_timeout", "redirect_rejected"]);
 
 export const isRetryable = (e: unknown): boolean =>
-  isDataApiError(e) &&
-  !FINAL_CODES.has(e.code) &&
-  (e.status === 429 || e.code === "network_error" || (e.status >= 500 && e.status !== 501));
+  isDataApiError(e) && !FINAL_CODES.has(e.code) && (e.status === 429 || e.code === "network_error" || (e.status >= 500 && e.status !== 501));
 
 function abortError(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new DOMException("The operation was aborted.", "AbortError");

@@ -27,12 +27,74 @@ import {
 
 /** The one-value formatters: what people read for each input, a dash where there is no value. */
 const oneValue: Array<[string, (value: number | undefined) => string, Array<[number | undefined, string]>]> = [
-  ["formatNumber groups thousands", formatNumber, [[12345, "12,345"], [0, "0"], [undefined, "—"], [Number.NaN, "—"]]],
-  ["formatPercent: always one decimal", formatPercent, [[12.5, "12.5%"], [4, "4.0%"], [4.9, "4.9%"], [33.333, "33.3%"], [0, "0.0%"], [100, "100.0%"], [undefined, "—"]]],
-  ["formatDecimal: one decimal", formatDecimal, [[3, "3.0"], [3.25, "3.3"], [undefined, "—"]]],
-  ["formatThreshold: as typed, no decimal added", formatThreshold, [[5, "5"], [2.5, "2.5"], [12.345, "12.35"], [1000, "1,000"], [undefined, "—"]]],
-  ["formatDuration: seconds, minutes, hours", formatDuration, [[42, "42 s"], [4.4, "4 s"], [65, "1 min 5 s"], [120, "2 min"], [3700, "1 h 1 min"], [7200, "2 h"], [undefined, "—"], [-1, "—"]]],
-  ["formatBytes: the units of a downloads list", formatBytes, [[512, "512 B"], [2345, "2.3 KB"], [45_000, "45 KB"], [2_100_000, "2.1 MB"], [undefined, "—"]]],
+  [
+    "formatNumber groups thousands",
+    formatNumber,
+    [
+      [12345, "12,345"],
+      [0, "0"],
+      [undefined, "—"],
+      [Number.NaN, "—"],
+    ],
+  ],
+  [
+    "formatPercent: always one decimal",
+    formatPercent,
+    [
+      [12.5, "12.5%"],
+      [4, "4.0%"],
+      [4.9, "4.9%"],
+      [33.333, "33.3%"],
+      [0, "0.0%"],
+      [100, "100.0%"],
+      [undefined, "—"],
+    ],
+  ],
+  [
+    "formatDecimal: one decimal",
+    formatDecimal,
+    [
+      [3, "3.0"],
+      [3.25, "3.3"],
+      [undefined, "—"],
+    ],
+  ],
+  [
+    "formatThreshold: as typed, no decimal added",
+    formatThreshold,
+    [
+      [5, "5"],
+      [2.5, "2.5"],
+      [12.345, "12.35"],
+      [1000, "1,000"],
+      [undefined, "—"],
+    ],
+  ],
+  [
+    "formatDuration: seconds, minutes, hours",
+    formatDuration,
+    [
+      [42, "42 s"],
+      [4.4, "4 s"],
+      [65, "1 min 5 s"],
+      [120, "2 min"],
+      [3700, "1 h 1 min"],
+      [7200, "2 h"],
+      [undefined, "—"],
+      [-1, "—"],
+    ],
+  ],
+  [
+    "formatBytes: the units of a downloads list",
+    formatBytes,
+    [
+      [512, "512 B"],
+      [2345, "2.3 KB"],
+      [45_000, "45 KB"],
+      [2_100_000, "2.1 MB"],
+      [undefined, "—"],
+    ],
+  ],
 ];
 
 describe.each(oneValue)("%s", (_name, format, table) => {

@@ -278,7 +278,24 @@ export function formatBucket(startIso: string, timeZone: string, bucket: "day" |
   return bucket === "week" ? `Week of ${dayText(f)}` : dayText(f);
 }
 
-const UTC_NAMES = new Set(["UTC", "Etc/UTC", "Etc/UCT", "UCT", "Etc/Universal", "Universal", "Etc/Zulu", "Zulu", "GMT", "Etc/GMT", "Etc/GMT0", "Etc/GMT+0", "Etc/GMT-0", "Etc/Greenwich", "Greenwich", "GMT0"]);
+const UTC_NAMES = new Set([
+  "UTC",
+  "Etc/UTC",
+  "Etc/UCT",
+  "UCT",
+  "Etc/Universal",
+  "Universal",
+  "Etc/Zulu",
+  "Zulu",
+  "GMT",
+  "Etc/GMT",
+  "Etc/GMT0",
+  "Etc/GMT+0",
+  "Etc/GMT-0",
+  "Etc/Greenwich",
+  "Greenwich",
+  "GMT0",
+]);
 
 /**
  * How a time zone is named to people, the same everywhere a view names it: "UTC", or its place and

@@ -14,7 +14,10 @@ const SCANNED = ["app", "components", "lib/range", "lib/ui", "lib/columns", "lib
 const RULES: Array<{ name: string; pattern: RegExp }> = [
   { name: "toLocaleString / toLocaleDateString / toLocaleTimeString", pattern: /\.toLocale(?:Date|Time)?String\(/ },
   // `Intl.DateTimeFormat().resolvedOptions()` asks the browser's zone; it formats nothing.
-  { name: "an Intl formatter", pattern: /\bIntl\.(?:DateTimeFormat|NumberFormat|RelativeTimeFormat|DisplayNames|ListFormat|PluralRules)\((?!\)\.resolvedOptions\(\))/ },
+  {
+    name: "an Intl formatter",
+    pattern: /\bIntl\.(?:DateTimeFormat|NumberFormat|RelativeTimeFormat|DisplayNames|ListFormat|PluralRules)\((?!\)\.resolvedOptions\(\))/,
+  },
   { name: "toFixed / toPrecision", pattern: /\.to(?:Fixed|Precision)\(/ },
   { name: "a zone abbreviation (timeZoneName)", pattern: /\btimeZoneName\b/ },
 ];

@@ -15,10 +15,10 @@ import { PERIODS } from "@/lib/data-api/constants";
 import { isDataApiError } from "@/lib/data-api/errors";
 import { addDays, todayIn } from "@/lib/range/calendar";
 import { serverContext, upstreamFor } from "@/lib/server/context";
-import { insightsContext, type InsightsContext } from "@/lib/server/insights/context";
-import { platformsInsight } from "@/lib/server/insights/platforms";
-import { resolveRange } from "@/lib/server/insights/range";
-import { sourcesInsight } from "@/lib/server/insights/sources";
+import { insightsContext, type InsightsContext } from "@/lib/insights/context";
+import { platformsInsight } from "@/lib/insights/platforms";
+import { resolveRange } from "@/lib/insights/range";
+import { sourcesInsight } from "@/lib/insights/sources";
 import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
 import { recordScoreAndRanking } from "./record";
@@ -118,7 +118,10 @@ async function hourly(ctx: CollectContext, workspaceId: WorkspaceId, apiKey: str
   const score = await attempt("score", () => api.get("/intelligence/score", {}, options));
   const ranking = await attempt("ranking", () => api.get("/intelligence/ranking", {}, options));
   const kept = await recordScoreAndRanking(ctx.store, workspaceId, score, ranking);
-  for (const [name, read, wasKept] of [["score", score, kept.score], ["ranking", ranking, kept.ranking]] as const) {
+  for (const [name, read, wasKept] of [
+    ["score", score, kept.score],
+    ["ranking", ranking, kept.ranking],
+  ] as const) {
     if (read === undefined) continue;
     (wasKept ? result.recorded : result.known).push(name);
   }
@@ -162,7 +165,10 @@ async function daily(ctx: CollectContext, workspaceId: WorkspaceId, apiKey: stri
     if (!(await keptOn("platforms", date))) {
       const platforms = await attempt(`platforms:${date}`, () => platformsInsight(ictx, range));
       if (platforms) {
-        const data = { data: platforms.data.map(({ previous: _previous, ...today }) => today), ...(platforms.unreadable ? { unreadable: platforms.unreadable } : {}) };
+        const data = {
+          data: platforms.data.map(({ previous: _previous, ...today }) => today),
+          ...(platforms.unreadable ? { unreadable: platforms.unreadable } : {}),
+        };
         await ctx.store.snapshots.putDailyFigures(workspaceId, { kind: "platforms", date, tz, data });
         result.recorded.push(`platforms:${date}`);
       }

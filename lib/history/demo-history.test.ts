@@ -5,8 +5,8 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { setRuntimeFlags } from "@/lib/server/runtime-flags";
-import { callApi, serverContextPerTest, sessionCookie, upstreamForFile } from "@/lib/server/test-support";
-import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
+import { callApi, serverContextPerTest, sessionCookie, upstreamForFile } from "@/testing/in-process";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 import { DEMO_DAYS } from "./demo-history";
 import { forgetRecorded, recordingsSettled } from "./on-read";
 
@@ -26,7 +26,10 @@ beforeEach(() => {
   (globalThis as { __waDemoHistory?: Map<unknown, unknown> }).__waDemoHistory?.clear();
 });
 
-const historyPaths = () => sandbox().stats().log.filter((e) => e.path === "/sandbox/history").length;
+const historyPaths = () =>
+  sandbox()
+    .stats()
+    .log.filter((e) => e.path === "/sandbox/history").length;
 
 describe.each(STORE_KINDS)("demo history (%s)", (kind) => {
   it("starts a demo workspace with the sandbox's last 90 days, once, labelled as demo days", async () => {

@@ -6,9 +6,10 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { setRuntimeFlags } from "@/lib/server/runtime-flags";
-import { callApi, onServerFakeTime, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "@/lib/server/test-support";
-import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
+import { callApi, onServerFakeTime, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 import type { Store } from "@/lib/store/store";
+import { onHistory } from "./events";
 import { forgetRecorded, recordingsSettled } from "./on-read";
 
 const DAY = 86_400_000;
@@ -16,8 +17,17 @@ const sandbox = upstreamForFile({ visitors: 300 });
 const stores = storesForFile();
 const overrideContext = serverContextPerTest();
 
-type ScoreHistory = { from: string; to: string; tz: string; since: string | null; data: Array<{ at: string; score: number | null; breakdown: Record<string, number | null> }> };
-type RankingHistory = { since: string | null; data: Array<{ at: string; entries: Array<{ rank: number | null; name: string; score: number | null; is_workspace: boolean | null }> }> };
+type ScoreHistory = {
+  from: string;
+  to: string;
+  tz: string;
+  since: string | null;
+  data: Array<{ at: string; score: number | null; breakdown: Record<string, number | null> }>;
+};
+type RankingHistory = {
+  since: string | null;
+  data: Array<{ at: string; entries: Array<{ rank: number | null; name: string; score: number | null; is_workspace: boolean | null }> }>;
+};
 
 let pro: string;
 let free: string;
@@ -84,6 +94,21 @@ describe.each(STORE_KINDS)("history (%s)", (kind) => {
     expect(history.body.since).toBe(first.updated_at);
   });
 
+  it("tells history's listeners of each snapshot a read kept, once, and of none a repeated read kept", async () => {
+    const { store } = await useStore(kind);
+    const told: string[] = [];
+    const unsubscribe = onHistory("snapshotKept", "test", async (_store, workspace) => void told.push(workspace));
+    try {
+      await view(pro, "/api/intelligence/score");
+      await view(pro, "/api/intelligence/score");
+      await view(pro, "/api/intelligence/ranking");
+    } finally {
+      unsubscribe();
+    }
+    const workspace = (await store.workspaces.workspaceForKey(DEMO_KEYS.pro)).id;
+    expect(told).toEqual([workspace, workspace]);
+  });
+
   it("records nothing while the app is being built, and logs a failed write without the key", async () => {
     let opened = 0;
     overrideContext({
@@ -131,7 +156,13 @@ describe.each(STORE_KINDS)("history (%s)", (kind) => {
     const { store } = await useStore(kind);
     const ws = (await store.workspaces.workspaceForKey(DEMO_KEYS.pro)).id;
     const snap = (iso: string, score: number) =>
-      store.snapshots.recordScore(ws, { at: Date.parse(iso), score, direction: null, change: null, breakdown: { visibility: 1, sentiment: 2, authority: 3, coverage: 4 } });
+      store.snapshots.recordScore(ws, {
+        at: Date.parse(iso),
+        score,
+        direction: null,
+        change: null,
+        breakdown: { visibility: 1, sentiment: 2, authority: 3, coverage: 4 },
+      });
     await snap("2026-11-03T00:00:00Z", 50);
     await snap("2026-11-01T00:00:00Z", 48);
     await snap("2026-11-06T00:00:00Z", 55);
@@ -180,7 +211,9 @@ describe.each(STORE_KINDS)("history (%s)", (kind) => {
     await store.snapshots.putDailyFigures(ws, { kind: "overview:30d", date: "2026-11-02", tz: "UTC", data: { total_visitors: 30 } });
     await store.snapshots.putDailyFigures(ws, { kind: "overview:30d", date: "2026-11-04", tz: "UTC", data: { total_visitors: 31 } });
     await store.snapshots.putDailyFigures(ws, { kind: "overview:30d", date: "2026-11-04", tz: "Europe/Berlin", data: { total_visitors: 99 } });
-    const res = await callApi<{ data: Array<{ date: string; periods: Record<string, unknown> }> }>("/api/history/overview?from=2026-11-01&to=2026-11-05", { cookie: pro });
+    const res = await callApi<{ data: Array<{ date: string; periods: Record<string, unknown> }> }>("/api/history/overview?from=2026-11-01&to=2026-11-05", {
+      cookie: pro,
+    });
     expect(res.body.data.map((d) => [d.date, d.periods])).toEqual([
       ["2026-11-02", { "7d": { total_visitors: 7 }, "30d": { total_visitors: 30 } }],
       ["2026-11-04", { "30d": { total_visitors: 31 } }],

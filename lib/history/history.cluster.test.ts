@@ -1,6 +1,6 @@
 // Several instances sharing one PostgreSQL, for real: two production instances of the built app
-// (bench/cluster.ts) with DATABASE_URL pointing at a PostgreSQL server this test starts on loopback
-// (lib/store/test-postgres.ts), on one sandbox. A workspace watched before they start: the current
+// (testing/cluster.ts) with DATABASE_URL pointing at a PostgreSQL server this test starts on loopback
+// (testing/postgres.ts), on one sandbox. A workspace watched before they start: the current
 // hour's collection slot of that workspace runs once across both (one claim, one read of the score
 // and the ranking), and stays run after both have ticked again; both instances answer the same
 // /api/workspace. An alert rule set before they start fires on the first snapshot and reaches a real
@@ -14,16 +14,16 @@
 // Run after the build (`npm run test:cluster`, part of `npm test`).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import { startCluster, type Cluster } from "@/bench/cluster";
-import { BENCH_SESSION_SECRET, signIn } from "@/bench/support";
+import { startCluster, type Cluster } from "@/testing/cluster";
+import { SERVER_SESSION_SECRET, signIn } from "@/testing/production";
 import { HOURLY_JOB } from "@/lib/history/jobs";
 import { hourlySlot } from "@/lib/store/scheduler";
 import type { WorkspaceId } from "@/lib/store/schema";
 import { openStore, type Store } from "@/lib/store/store";
-import { startTestPostgres, type TestPostgres } from "@/lib/store/test-postgres";
+import { startTestPostgres, type TestPostgres } from "@/testing/postgres";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { startReceiver, verifySignature, type Receiver } from "@/lib/alerts/test-receiver";
+import { startReceiver, verifySignature, type Receiver } from "@/testing/webhook-receiver";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -46,7 +46,7 @@ beforeAll(async () => {
   postgres = await startTestPostgres();
   const databaseUrl = await postgres.createDatabase();
   // The deployment's store, as the instances will open it (same SESSION_SECRET: the sealed key opens there).
-  store = await openStore({ dataDir, databaseUrl }, { secrets: () => ({ current: BENCH_SESSION_SECRET }) });
+  store = await openStore({ dataDir, databaseUrl }, { secrets: () => ({ current: SERVER_SESSION_SECRET }) });
   const ws = await store.workspaces.workspaceForKey(DEMO_KEYS.pro);
   workspace = ws.id;
   await store.workspaces.setWatching(ws.id, DEMO_KEYS.pro);
@@ -133,7 +133,11 @@ describe("two instances sharing one PostgreSQL", () => {
       body: JSON.stringify({ kind: "score_below", threshold: 100, destination_id: destinations.data[0]!.id, cooldown_minutes: 0 }),
     });
     expect(added.status).toBe(201);
-    const moved = await fetch(`${cluster.sandbox.baseUrl.replace(/\/v1$/, "")}/sandbox/clock`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ advance_ms: 86_400_000 }) });
+    const moved = await fetch(`${cluster.sandbox.baseUrl.replace(/\/v1$/, "")}/sandbox/clock`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ advance_ms: 86_400_000 }),
+    });
     expect(moved.status).toBe(200);
     const reads = await Promise.all([a, b].map((base) => fetch(`${base}/api/intelligence/score`, { headers: { cookie } })));
     expect(reads.map((r) => r.status)).toEqual([200, 200]);
@@ -154,7 +158,11 @@ describe("two instances sharing one PostgreSQL", () => {
       const destination = await store.alerts.createDestination(workspace, { kind: "webhook", name: "Slow receiver", url: slow.url, urlHint: "…", secret });
       // Five queued in the store (both instances' senders find them), three tests through both instances.
       for (let i = 0; i < count - 3; i++) {
-        await store.alerts.enqueue(workspace, { dedupeKey: `slow:${i}`, type: "alert.firing", body: { type: "alert.firing", timestamp: new Date().toISOString(), data: { message: `slow ${i}` } } }, [destination.id]);
+        await store.alerts.enqueue(
+          workspace,
+          { dedupeKey: `slow:${i}`, type: "alert.firing", body: { type: "alert.firing", timestamp: new Date().toISOString(), data: { message: `slow ${i}` } } },
+          [destination.id],
+        );
       }
       const [a, b] = cluster.instances.map((i) => i.base) as [string, string];
       const cookie = await signIn(a, { apiKey: DEMO_KEYS.pro });

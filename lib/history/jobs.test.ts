@@ -11,11 +11,11 @@ import { describe, expect, it } from "vitest";
 import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
 import { serverCollectContext } from "@/lib/history/collect";
 import { DAILY_JOB, HOURLY_JOB, historyJobs } from "@/lib/history/jobs";
-import { serverContextPerTest, TEST_NOW, upstreamForFile } from "@/lib/server/test-support";
+import { serverContextPerTest, TEST_NOW, upstreamForFile } from "@/testing/in-process";
 import type { StoreKind } from "@/lib/store/database";
 import { createJobScheduler, HOUR_MS, type JobScheduler } from "@/lib/store/scheduler";
 import type { Store } from "@/lib/store/store";
-import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 
 const T0 = Date.parse(TEST_NOW);
 let now = T0;
@@ -90,7 +90,11 @@ describe.each(STORE_KINDS)("history jobs (%s)", (kind) => {
 
     // Daily at 01:00 UTC: the slot of the 20th (caught up at start), the 21st and the 22nd.
     const daily = await a.jobs.runs(DAILY_JOB, { scope: watched, limit: 100 });
-    expect(daily.map((r) => new Date(r.slot).toISOString()).sort()).toEqual(["2026-11-20T01:00:00.000Z", "2026-11-21T01:00:00.000Z", "2026-11-22T01:00:00.000Z"]);
+    expect(daily.map((r) => new Date(r.slot).toISOString()).sort()).toEqual([
+      "2026-11-20T01:00:00.000Z",
+      "2026-11-21T01:00:00.000Z",
+      "2026-11-22T01:00:00.000Z",
+    ]);
     const overviews = await a.snapshots.dailyFigures(watched, { kind: "overview:30d", tz: "UTC", from: "2026-11-01", to: "2026-11-30" });
     expect(overviews.map((d) => d.date)).toEqual(["2026-11-20", "2026-11-21", "2026-11-22"]);
     expect(overviews[0]!.data).toMatchObject({ visitors: { total: expect.any(Number) } });
@@ -102,7 +106,12 @@ describe.each(STORE_KINDS)("history jobs (%s)", (kind) => {
     expect(rows.every((r) => r.previous === undefined && Number.isInteger(r.visitors))).toBe(true);
     const platforms = await a.snapshots.dailyFigures(watched, { kind: "platforms", tz: "UTC", from: "2026-11-01", to: "2026-11-30" });
     expect(platforms.map((d) => d.date)).toEqual(["2026-11-17", "2026-11-18", "2026-11-19", "2026-11-20", "2026-11-21"]);
-    expect((platforms[0]!.data as { data: Array<{ platform: string; mentions: number }> }).data.map((p) => p.platform)).toEqual(["chatgpt", "claude", "perplexity", "gemini"]);
+    expect((platforms[0]!.data as { data: Array<{ platform: string; mentions: number }> }).data.map((p) => p.platform)).toEqual([
+      "chatgpt",
+      "claude",
+      "perplexity",
+      "gemini",
+    ]);
     expect(await a.snapshots.dailyFigures(unwatched, { kind: "sources", tz: "UTC", from: "2026-11-01", to: "2026-11-30" })).toEqual([]);
   });
 

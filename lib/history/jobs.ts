@@ -7,19 +7,17 @@
 // After a downtime each runs its latest slot only (a snapshot of now is worth more than one of then;
 // the daily collector itself looks back for closed days not kept). Each workspace is collected with
 // its own kept key; a paused or stopped workspace is not collected (its key is no longer handed out).
+// What was kept, and a watching that paused, are told to history's listeners (events.ts).
 import "server-only";
 import { DAY_MS, dailySlotAt, HOUR_MS, hourlySlot, type JobDefinition } from "@/lib/store/scheduler";
 import type { WorkspaceId } from "@/lib/store/schema";
 import { isSealedUnreadable } from "@/lib/store/sealed";
 import type { Store } from "@/lib/store/store";
 import { collectWorkspace, type CollectContext, type CollectKind, type CollectResult } from "./collect";
+import { snapshotKept, watchingPaused } from "./events";
 
 export type HistoryJobsDeps = {
   store: () => Promise<Store>;
-  /** Checks the workspace's alert rules after something new was kept for it. */
-  afterCollect?: (store: Store, workspace: WorkspaceId) => Promise<unknown>;
-  /** Tells the workspace's alert destinations that watching paused (once, when it happens). */
-  onPaused?: (store: Store, workspace: WorkspaceId, reason: string) => Promise<unknown>;
   /** The collector's context for one run (its signal aborts when the run's lease is lost). */
   context: (store: Store, signal: AbortSignal) => CollectContext;
   log?: (line: string) => void;
@@ -58,9 +56,9 @@ function collectionJob(name: string, kind: CollectKind, slotOf: (t: number) => n
         const result = await collectWorkspace(deps.context(store, signal), id, key, kind);
         if (result.paused) {
           log(`[history] workspace ${id}: the Data API refused its kept key (401); watching paused`);
-          await deps.onPaused?.(store, id, result.paused);
+          await watchingPaused(store, id, result.paused);
         }
-        if (result.recorded.length > 0) await deps.afterCollect?.(store, id);
+        if (result.recorded.length > 0) await snapshotKept(store, id);
         return summary(kind, result);
       } catch (error) {
         if (!signal.aborted) log(`[history] workspace ${id}: ${kind} collection failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -8,8 +8,8 @@ import type { Ranking, Score } from "@/lib/data-api/schemas";
 import { keyId } from "@/lib/server/key-id";
 import { serverContext } from "@/lib/server/context";
 import { isBuildPhase } from "@/lib/store/shared";
-import { checkAfterSnapshot } from "@/lib/alerts/runtime";
 import { ensureDemoHistory } from "./demo-history";
+import { snapshotKept } from "./events";
 import { recordScoreAndRanking } from "./record";
 
 const RECORDED_PATHS = ["/intelligence/score", "/intelligence/ranking"] as const;
@@ -29,9 +29,12 @@ async function record(apiKey: string, path: RecordedPath, result: Score | Rankin
   const workspace = await store.workspaces.workspaceForKey(apiKey);
   // A demo workspace's past goes in first, so the day read now is not taken for the start of its history.
   await ensureDemoHistory(store, workspace.id, apiKey);
-  const kept = path === "/intelligence/score" ? await recordScoreAndRanking(store, workspace.id, result as Score, null) : await recordScoreAndRanking(store, workspace.id, null, result as Ranking);
-  // A new snapshot is what alert rules are checked after.
-  if (kept.score || kept.ranking) await checkAfterSnapshot(store, workspace.id);
+  const kept =
+    path === "/intelligence/score"
+      ? await recordScoreAndRanking(store, workspace.id, result as Score, null)
+      : await recordScoreAndRanking(store, workspace.id, null, result as Ranking);
+  // A new snapshot is told to history's listeners (alert rules are checked after it).
+  if (kept.score || kept.ranking) await snapshotKept(store, workspace.id);
 }
 
 /** Records `result`, just read from `path` with `apiKey`, in the background (see the top of this file). */
@@ -47,7 +50,9 @@ export function recordOnRead(apiKey: string, path: string, result: unknown): voi
     .catch((error: unknown) => {
       // Forgotten, so a later read tries again.
       if (lastRecorded.get(memo) === updatedAt) lastRecorded.delete(memo);
-      console.warn(`[history] could not record ${path === "/intelligence/score" ? "the score" : "the ranking"}: ${error instanceof Error ? error.message : String(error)}`);
+      console.warn(
+        `[history] could not record ${path === "/intelligence/score" ? "the score" : "the ranking"}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     })
     .finally(() => pending.delete(run));
   pending.add(run);

@@ -3,13 +3,18 @@
 // readable `updated_at` records nothing.
 import { describe, expect, it } from "vitest";
 import type { Ranking, Score } from "@/lib/data-api/schemas";
-import { STORE_KINDS, storesForFile } from "@/lib/store/test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 import { recordScoreAndRanking } from "./record";
 
 const stores = storesForFile();
 const AT = "2026-03-02T06:00:00Z";
 
-const score: Score = { score: 72, trend: { direction: "up", change: 3 }, breakdown: { visibility: 70, sentiment: 80, authority: 60, coverage: 75 }, updated_at: AT };
+const score: Score = {
+  score: 72,
+  trend: { direction: "up", change: 3 },
+  breakdown: { visibility: 70, sentiment: 80, authority: 60, coverage: 75 },
+  updated_at: AT,
+};
 const ranking: Ranking = {
   updated_at: AT,
   data: [
@@ -44,7 +49,9 @@ describe.each(STORE_KINDS)("recordScoreAndRanking (%s)", (kind) => {
     expect(await recordScoreAndRanking(store, a, { score: 51 }, { data: [{ name: "X" }] })).toEqual({ score: false, ranking: false });
     expect(await recordScoreAndRanking(store, a, null, { updated_at: AT, data: [{ name: "X" }] })).toEqual({ score: false, ranking: true });
     const all = { from: 0, to: Date.parse(AT) };
-    expect(await store.snapshots.scoreHistory(a, all)).toMatchObject([{ score: 50, direction: null, change: null, breakdown: { visibility: null, sentiment: null, authority: null, coverage: null } }]);
+    expect(await store.snapshots.scoreHistory(a, all)).toMatchObject([
+      { score: 50, direction: null, change: null, breakdown: { visibility: null, sentiment: null, authority: null, coverage: null } },
+    ]);
     expect((await store.snapshots.rankingHistory(a, all))[0]!.entries).toEqual([{ rank: null, name: "X", score: null, change: null, is_workspace: null }]);
   });
 });

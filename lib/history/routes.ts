@@ -1,22 +1,25 @@
-// The history routes of the BFF (declared in lib/server/routes.ts's table, so they share its session,
-// validation and error shape): the score and ranking snapshots of the session's workspace, and the
+// The history routes (mounted by app/api/history/*/route.ts, read in-process by server components
+// through lib/queries/server-api.ts): the score and ranking snapshots of the session's workspace, and the
 // daily figures kept for it, over a range of calendar days by the insights' rules (`from`..`to` in
 // `tz`, both inclusive, default the 30 days to today; 400 naming `from` when backwards or over 366
 // days). Only what was recorded is answered, oldest first: a day without a snapshot is absent, never
 // filled in. `since` is where the workspace's history begins (its first snapshot ever), whatever the range.
-// Each is declared with the upstream resource it was kept from (`storeRead`, lib/server/store-scope.ts):
-// a key the Data API refuses that resource is refused its history too, and a key it refuses altogether
-// ends the session, as on every route of the store.
+// Each is declared in the store's scope with the upstream resource it was kept from (`store`, see
+// lib/server/route-types.ts): a key the Data API refuses that resource is refused its history too,
+// and a key it refuses altogether ends the session, as on every route of the store. The live score and
+// ranking are here too: the Data API's answers as they are, each read kept as history (on-read.ts).
 import "server-only";
 import { PERIODS } from "@/lib/data-api/constants";
-import { calendarDayNumber, historyParams, insightsRangeProblem, type HistoryParams } from "@/lib/data-api/params";
+import { calendarDayNumber } from "@/lib/data-api/params";
+import { historyParams, type HistoryParams } from "@/lib/history/schema";
+import { insightsRangeProblem } from "@/lib/insights/schema";
 import { dateOf, dayStart, todayIn } from "@/lib/range/calendar";
 import { serverContext } from "@/lib/server/context";
 import { invalidParameter } from "@/lib/server/http";
-import { storeRead, type StoreScope } from "@/lib/server/store-scope";
+import { passThrough } from "@/lib/server/pass-through";
+import { defineRoute, HEAD_COSTS_UPSTREAM, type SessionPart, type StoreScope } from "@/lib/server/route-types";
 import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
-import type { BffRouteDef, RouteContext } from "@/lib/server/routes";
 import { demoHistoryOf, ensureDemoHistory, type DemoHistory } from "./demo-history";
 import { recordingsSettled, recordOnRead } from "./on-read";
 
@@ -40,15 +43,18 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 
 type Scope = { store: Store; workspace: WorkspaceId; since: string | null; demo: DemoHistory | null; range: HistoryRange };
 
+/** What a history route's handler is given: the session's scope in the store, and its validated range. */
+type HistoryContext = SessionPart & { scope: StoreScope; query: HistoryParams; signal?: AbortSignal };
+
 /**
  * The session's workspace and the range, its history made current first: the current `latest` is
  * read (shared with the page's own read of it by the client's single flight and cache) and recorded,
  * this process's recordings settle, and a demo's past is in. A failed read of `latest` (the Data API
  * away) leaves the history as it is.
  */
-async function scopeOf(scope: StoreScope, ctx: RouteContext, query: Record<string, unknown>, latest: "/intelligence/score" | "/intelligence/ranking"): Promise<Scope> {
-  const range = resolveHistoryRange(query as HistoryParams, serverContext().now());
-  const { store, workspace: id } = scope;
+async function scopeOf(ctx: HistoryContext, latest: "/intelligence/score" | "/intelligence/ranking"): Promise<Scope> {
+  const range = resolveHistoryRange(ctx.query, serverContext().now());
+  const { store, workspace: id } = ctx.scope;
   const read = ctx.api.get(latest, {}, { signal: ctx.signal }).then(
     (result) => recordOnRead(ctx.session.apiKey, latest, result),
     () => undefined,
@@ -62,11 +68,10 @@ async function scopeOf(scope: StoreScope, ctx: RouteContext, query: Record<strin
 const instants = (r: HistoryRange) => ({ from: r.startMs, to: r.endMs - 1 });
 const windowOf = (r: HistoryRange) => ({ from: r.from, to: r.to, tz: r.tz });
 
-export const scoreHistoryRoute = {
-  query: historyParams,
-  subject: "the score's history",
-  resolve: storeRead("/intelligence/score", async (scope, input: { query: Record<string, unknown> }, ctx: RouteContext) => {
-    const { store, workspace, since, demo, range } = await scopeOf(scope, ctx, input.query, "/intelligence/score");
+const scoreHistoryRoute = defineRoute(
+  { access: "session", store: "/intelligence/score", query: historyParams, subject: "the score's history", headRefused: HEAD_COSTS_UPSTREAM },
+  async (ctx: HistoryContext) => {
+    const { store, workspace, since, demo, range } = await scopeOf(ctx, "/intelligence/score");
     const rows = await store.snapshots.scoreHistory(workspace, instants(range));
     return {
       ...windowOf(range),
@@ -74,32 +79,33 @@ export const scoreHistoryRoute = {
       demo,
       data: rows.map((r) => ({ at: iso(r.at)!, score: r.score, direction: r.direction, change: r.change, breakdown: r.breakdown })),
     };
-  }),
-} satisfies BffRouteDef;
+  },
+);
 
-export const rankingHistoryRoute = {
-  query: historyParams,
-  subject: "the ranking's history",
-  resolve: storeRead("/intelligence/ranking", async (scope, input: { query: Record<string, unknown> }, ctx: RouteContext) => {
-    const { store, workspace, since, demo, range } = await scopeOf(scope, ctx, input.query, "/intelligence/ranking");
+const rankingHistoryRoute = defineRoute(
+  { access: "session", store: "/intelligence/ranking", query: historyParams, subject: "the ranking's history", headRefused: HEAD_COSTS_UPSTREAM },
+  async (ctx: HistoryContext) => {
+    const { store, workspace, since, demo, range } = await scopeOf(ctx, "/intelligence/ranking");
     const rows = await store.snapshots.rankingHistory(workspace, instants(range));
     return {
       ...windowOf(range),
       since,
       demo,
-      data: rows.map((r) => ({ at: iso(r.at)!, entries: r.entries.map((e) => ({ rank: e.rank, name: e.name, score: e.score, is_workspace: e.is_workspace })) })),
+      data: rows.map((r) => ({
+        at: iso(r.at)!,
+        entries: r.entries.map((e) => ({ rank: e.rank, name: e.name, score: e.score, is_workspace: e.is_workspace })),
+      })),
     };
-  }),
-} satisfies BffRouteDef;
+  },
+);
 
 /** The daily-figures kind of the overview of one of the Data API's periods, as the collector keeps it. */
 export const overviewKind = (period: string) => `overview:${period}`;
 
-export const historyOverviewRoute = {
-  query: historyParams,
-  subject: "the overview's history",
-  resolve: storeRead("/analytics/overview", async ({ store, workspace: id }, input: { query: Record<string, unknown> }) => {
-    const range = resolveHistoryRange(input.query as HistoryParams, serverContext().now());
+const historyOverviewRoute = defineRoute(
+  { access: "session", store: "/analytics/overview", query: historyParams, subject: "the overview's history", headRefused: HEAD_COSTS_UPSTREAM },
+  async ({ scope: { store, workspace: id }, query }: { scope: StoreScope; query: HistoryParams }) => {
+    const range = resolveHistoryRange(query, serverContext().now());
     const workspace = await store.workspaces.workspace(id);
     const byPeriod = await Promise.all(
       PERIODS.map((period) => store.snapshots.dailyFigures(id, { kind: overviewKind(period), tz: range.tz, from: range.from, to: range.to })),
@@ -113,8 +119,20 @@ export const historyOverviewRoute = {
       }
     });
     return { ...windowOf(range), since: iso(workspace?.historySince ?? null), data: [...days.values()].sort((a, b) => a.date.localeCompare(b.date)) };
-  }),
-} satisfies BffRouteDef;
+  },
+);
 
-export type ScoreHistory = Awaited<ReturnType<(typeof scoreHistoryRoute)["resolve"]>>;
-export type RankingHistory = Awaited<ReturnType<(typeof rankingHistoryRoute)["resolve"]>>;
+/**
+ * History's reads, by path: the live score and ranking (each read recorded for the session's
+ * workspace, after the answer) and what was kept of them and of the overview.
+ */
+export const historyRoutes = {
+  "/intelligence/score": passThrough("/intelligence/score", { afterRead: (apiKey, score) => recordOnRead(apiKey, "/intelligence/score", score) }),
+  "/intelligence/ranking": passThrough("/intelligence/ranking", { afterRead: (apiKey, ranking) => recordOnRead(apiKey, "/intelligence/ranking", ranking) }),
+  "/history/score": scoreHistoryRoute,
+  "/history/ranking": rankingHistoryRoute,
+  "/history/overview": historyOverviewRoute,
+};
+
+export type ScoreHistory = Awaited<ReturnType<(typeof scoreHistoryRoute)["handler"]>>;
+export type RankingHistory = Awaited<ReturnType<(typeof rankingHistoryRoute)["handler"]>>;

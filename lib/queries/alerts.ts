@@ -46,7 +46,15 @@ export type Rule = {
 export type RuleChanges = { threshold?: number | null; destination_id?: string; cooldown_minutes?: number };
 export type NewRule = { kind: RuleKind; threshold: number | null; destination_id: string; cooldown_minutes?: number };
 
-export type RulePreview = { days: number; fired: number; checks: number; history_since: string | null; firings: Array<{ at: string; message: string }> };
+/** `held_back`: drops past the threshold within normal variation (drop rules); absent from an older server. */
+export type RulePreview = {
+  days: number;
+  fired: number;
+  checks: number;
+  held_back?: number;
+  history_since: string | null;
+  firings: Array<{ at: string; message: string }>;
+};
 
 export type DeliveryType = "alert.firing" | "alert.resolved" | "digest.weekly" | "test";
 export type Delivery = {
@@ -86,13 +94,20 @@ const base = "/api/alerts";
 const idPath = (kind: string, id: string) => `${base}/${kind}/${encodeURIComponent(id)}`;
 const dataOf = async <T>(url: string, signal: AbortSignal) => (await getJson<{ data: T[] }>(url, { signal })).data;
 
-export const useDestinations = () => useQuery({ queryKey: alertsKeys.destinations, queryFn: ({ signal }) => dataOf<Destination>(`${base}/destinations`, signal) });
+export const useDestinations = () =>
+  useQuery({ queryKey: alertsKeys.destinations, queryFn: ({ signal }) => dataOf<Destination>(`${base}/destinations`, signal) });
 export const useRules = () => useQuery({ queryKey: alertsKeys.rules, queryFn: ({ signal }) => dataOf<Rule>(`${base}/rules`, signal) });
 export const useDigest = () => useQuery({ queryKey: alertsKeys.digest, queryFn: ({ signal }) => getJson<Digest>(`${base}/digest`, { signal }) });
 
 /** The digest's preview, read only once asked for (it reads a week of figures); kept a minute. */
 export const useDigestPreview = (enabled: boolean) =>
-  useQuery({ queryKey: alertsKeys.digestPreview, queryFn: ({ signal }) => getJson<DigestPreview>(`${base}/digest/preview`, { signal }), enabled, staleTime: 60_000, retry: false });
+  useQuery({
+    queryKey: alertsKeys.digestPreview,
+    queryFn: ({ signal }) => getJson<DigestPreview>(`${base}/digest/preview`, { signal }),
+    enabled,
+    staleTime: 60_000,
+    retry: false,
+  });
 
 /** What the preview is asked about: the rule as the form has it (a cooldown changes how often it notifies). */
 export type PreviewAsk = { kind: RuleKind; threshold: number | null; cooldown_minutes: number | null };
@@ -171,12 +186,14 @@ export function useAwaitedDeliveries() {
 export function useAlertWrites() {
   const queryClient = useQueryClient();
   // The activity list is read again after every write: each change to a destination, a rule or the digest is a line of it.
-  const refresh = (...keys: ReadonlyArray<readonly unknown[]>) => Promise.all([...keys, ACTIVITY_KEY].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+  const refresh = (...keys: ReadonlyArray<readonly unknown[]>) =>
+    Promise.all([...keys, ACTIVITY_KEY].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
 
   // The answer holds a webhook's secret: the mutation cache lets it go as soon as nothing observes it
   // (the card resets it once it has taken the secret into its own state).
   const createDestination = useMutation({
-    mutationFn: async (input: { kind: DestinationKind; name: string; url: string }) => (await sendJson<CreatedDestination>("POST", `${base}/destinations`, input))!,
+    mutationFn: async (input: { kind: DestinationKind; name: string; url: string }) =>
+      (await sendJson<CreatedDestination>("POST", `${base}/destinations`, input))!,
     gcTime: 0,
     onSettled: () => refresh(alertsKeys.destinations),
   });
@@ -206,7 +223,11 @@ export function useAlertWrites() {
     onMutate: async (id: string) => {
       await queryClient.cancelQueries({ queryKey: alertsKeys.rules });
       const before = queryClient.getQueryData<Rule[]>(alertsKeys.rules);
-      if (before) queryClient.setQueryData<Rule[]>(alertsKeys.rules, before.filter((r) => r.id !== id));
+      if (before)
+        queryClient.setQueryData<Rule[]>(
+          alertsKeys.rules,
+          before.filter((r) => r.id !== id),
+        );
       return { before };
     },
     onError: (_error, _id, context) => {

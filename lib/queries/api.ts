@@ -1,4 +1,4 @@
-// The route table (lib/server/routes.ts) seen from the browser: `browserApi.get(path, input)` calls
+// The reads (lib/queries/server-api.ts) seen from the browser: `browserApi.get(path, input)` calls
 // this app's /api routes (never the upstream; the key stays on the server) and turns their error
 // bodies into DataApiError with the request id for the UI; `apiQuery(api, path, input)` is the React
 // Query options of any route, for the browser and for server prefetch (`serverApi`) alike. Typed from
@@ -9,7 +9,7 @@ import type { InputOf, ResultOf } from "@/lib/data-api/endpoints";
 import { DataApiError } from "@/lib/data-api/errors";
 import { fillPath, routeKey, withQuery } from "@/lib/data-api/route-path";
 import type { ErrorBody } from "@/lib/data-api/schemas";
-import type { ApiPath, ApiRoutes, ApiTransport } from "@/lib/server/routes";
+import type { ApiPath, ApiRoutes, ApiTransport } from "./server-api";
 
 export type { ApiPath, ApiTransport };
 
@@ -27,10 +27,12 @@ export async function getJson<T>(url: string, options?: CallOptions): Promise<T>
 }
 
 /**
- * A write to one of this app's JSON routes (POST, PUT, DELETE) with an optional JSON body: the
- * answer's JSON, or null when a success has no body (204); any failure is a DataApiError naming the field (`param`) the
- * route names. The browser adds the same-origin headers (`Origin`, `Sec-Fetch-Site`) the write
- * routes check; nothing is added here.
+ * The browser's one way to write (POST, PUT, PATCH, DELETE to one of this app's JSON routes, with an
+ * optional JSON body): the answer's JSON, or null when a success has no body (204); any failure is a
+ * DataApiError with the route's status, code, message and the field it names (`param`), and whatever
+ * else the answer carried (`extra`: a 409's `current`); no answer at all is status 0, `network_error`.
+ * Each domain's hooks say a failure in their own words from these. The browser adds the same-origin
+ * headers (`Origin`, `Sec-Fetch-Site`) the write routes check; nothing is added here.
  */
 export async function sendJson<T>(method: "POST" | "PUT" | "PATCH" | "DELETE", url: string, body?: unknown): Promise<T | null> {
   const headers: Record<string, string> = { Accept: "application/json" };
@@ -64,6 +66,7 @@ async function callJson<T>(url: string, init: RequestInit, noContent: boolean, s
   if (!res.ok) {
     if (isErrorBody(body)) {
       const retryAfter = Number(res.headers.get("retry-after"));
+      const { error: _error, ...extra } = body as ErrorBody & Record<string, unknown>;
       throw new DataApiError({
         status: res.status,
         code: body.error.code,
@@ -71,6 +74,7 @@ async function callJson<T>(url: string, init: RequestInit, noContent: boolean, s
         param: body.error.param,
         requestId: body.error.request_id ?? headerRequestId,
         retryAfter: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
+        ...(Object.keys(extra).length > 0 ? { extra } : {}),
       });
     }
     throw new DataApiError({ status: res.status, code: "http_error", message: `Request failed (HTTP ${res.status}).`, requestId: headerRequestId });

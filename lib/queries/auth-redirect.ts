@@ -1,5 +1,6 @@
 // A 401 from this app's API means the session is gone or the stored key no longer works: end the
 // session and send the user to sign in, coming back to the same view afterwards.
+import { sendJson } from "./api";
 import { errorStatus } from "./error-status";
 
 export function signInUrl(currentPath: string, reason: "expired" | "signed-out" = "expired"): string {
@@ -17,7 +18,7 @@ export function handleAuthError(error: unknown): void {
   // Signed out first: a 401 streamed from a page's own prefetch (the key was revoked upstream) comes
   // without the cookie-clearing answer /api gives, and the sign-in page sends anyone still signed in
   // straight back to `next`.
-  void fetch("/api/session", { method: "DELETE" })
+  void sendJson("DELETE", "/api/session")
     .catch(() => undefined)
     .finally(() => window.location.assign(signInUrl(here)));
 }

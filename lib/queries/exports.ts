@@ -2,8 +2,9 @@
 // state, so the list survives leaving the page and a reload), polled every second while one runs,
 // and the cancel request. Types come from the server's registry through `import type` only.
 import { queryOptions } from "@tanstack/react-query";
-import type { ExportStatus } from "@/lib/server/export/registry";
-import { getJson } from "./api";
+import type { ExportStatus } from "@/lib/shared-state/export-status";
+import { isDataApiError } from "@/lib/data-api/errors";
+import { getJson, sendJson } from "./api";
 
 export type { ExportStatus };
 
@@ -26,6 +27,11 @@ export function exportsQuery(pollWhile: (data: ExportStatus[] | undefined) => bo
 
 /** Asks the server to stop an export; its download then fails and nothing complete is saved. */
 export async function requestCancel(id: string): Promise<void> {
-  const res = await fetch(`/api/export/cancel?${new URLSearchParams({ id })}`, { method: "POST", cache: "no-store" });
-  if (!res.ok && res.status !== 404) throw new Error(`The cancel was not accepted (HTTP ${res.status}).`);
+  try {
+    await sendJson("POST", `/api/export/cancel?${new URLSearchParams({ id })}`);
+  } catch (error) {
+    // Gone already (finished, or forgotten): nothing left to stop.
+    if (isDataApiError(error) && error.status === 404) return;
+    throw new Error(`The cancel was not accepted (HTTP ${isDataApiError(error) ? error.status : 0}).`);
+  }
 }

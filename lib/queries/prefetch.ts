@@ -7,7 +7,7 @@
 import "server-only";
 import { dehydrate, type DehydratedState, type QueryClient } from "@tanstack/react-query";
 import { redirect } from "next/navigation";
-import { prefetchApi, type ApiTransport } from "@/lib/server/routes";
+import { prefetchApi, type ApiTransport } from "./server-api";
 import { getPageSession } from "@/lib/server/session";
 import { getQueryClient } from "./get-query-client";
 

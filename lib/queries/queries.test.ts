@@ -29,17 +29,36 @@ const parse = <T>(r: { success: true; data: T } | { success: false }): T => {
 describe("query keys", () => {
   const { api } = recordingApi();
   const full = parse(
-    parseQuery(visitorListParams, { source: "chatgpt", intent: "support", converted: "true", from: "2026-11-01", to: "2026-11-20", limit: "50", offset: "100" }),
+    parseQuery(visitorListParams, {
+      source: "chatgpt",
+      intent: "support",
+      converted: "true",
+      from: "2026-11-01",
+      to: "2026-11-20",
+      limit: "50",
+      offset: "100",
+    }),
   );
 
   it("start with the resource and carry every visitor list parameter", () => {
     const key = apiQuery(api, "/visitors", { query: full }).queryKey;
-    expect(key).toEqual(["visitors", { source: "chatgpt", intent: "support", converted: "true", from: "2026-11-01", to: "2026-11-20", limit: 50, offset: 100 }]);
+    expect(key).toEqual([
+      "visitors",
+      { source: "chatgpt", intent: "support", converted: "true", from: "2026-11-01", to: "2026-11-20", limit: 50, offset: 100 },
+    ]);
   });
 
   it("differ when any one parameter differs", () => {
     const base = hashKey(apiQuery(api, "/visitors", { query: full }).queryKey);
-    for (const [k, v] of Object.entries({ source: "claude", intent: "unknown", converted: "false", from: "2026-10-01", to: "2026-11-19", limit: 20, offset: 0 })) {
+    for (const [k, v] of Object.entries({
+      source: "claude",
+      intent: "unknown",
+      converted: "false",
+      from: "2026-10-01",
+      to: "2026-11-19",
+      limit: 20,
+      offset: 0,
+    })) {
       const other = hashKey(apiQuery(api, "/visitors", { query: { ...full, [k]: v } }).queryKey);
       expect(other, k).not.toBe(base);
     }
@@ -84,7 +103,9 @@ describe("the browser transport", () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it("builds each route's URL: path parameters encoded, the query sorted, unset values left out", () => {
-    expect(apiUrl("/visitors", { query: { source: "chatgpt", limit: 20, offset: 0, intent: undefined } })).toBe("/api/visitors?limit=20&offset=0&source=chatgpt");
+    expect(apiUrl("/visitors", { query: { source: "chatgpt", limit: 20, offset: 0, intent: undefined } })).toBe(
+      "/api/visitors?limit=20&offset=0&source=chatgpt",
+    );
     expect(apiUrl("/visitors/:id/timeline", { params: { id: "vis_a b/c" } })).toBe("/api/visitors/vis_a%20b%2Fc/timeline");
     expect(apiUrl("/intelligence/score", {})).toBe("/api/intelligence/score");
   });
@@ -125,12 +146,22 @@ describe("writes (sendJson)", () => {
   });
 
   it("a refusal is a DataApiError naming the field; no answer at all is status 0", async () => {
-    vi.stubGlobal("fetch", async () => Response.json({ error: { code: "invalid_parameter", message: "That address is private.", param: "url" } }, { status: 400 }));
+    vi.stubGlobal("fetch", async () =>
+      Response.json({ error: { code: "invalid_parameter", message: "That address is private.", param: "url" } }, { status: 400 }),
+    );
     await expect(sendJson("POST", "/api/alerts/destinations", {})).rejects.toMatchObject({ status: 400, param: "url", message: "That address is private." });
     vi.stubGlobal("fetch", async () => {
       throw new TypeError("Failed to fetch");
     });
     await expect(sendJson("PUT", "/api/alerts/digest", { destination_id: null })).rejects.toMatchObject({ status: 0, code: "network_error" });
+  });
+
+  it("what a refusal carries besides its error comes with it (a 409's note as it is now)", async () => {
+    const current = { id: "ann_1", text: "Theirs" };
+    vi.stubGlobal("fetch", async () =>
+      Response.json({ error: { code: "conflict", message: "Changed meanwhile.", param: "updated_at" }, current }, { status: 409 }),
+    );
+    await expect(sendJson("PATCH", "/api/annotations/ann_1", { text: "Mine" })).rejects.toMatchObject({ status: 409, code: "conflict", extra: { current } });
   });
 });
 

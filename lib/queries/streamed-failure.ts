@@ -1,5 +1,5 @@
 // A server page's prefetch that fails still streams to the browser, as a marker its promise resolves
-// with (lib/server/routes.ts `prefetchApi`), and the browser turns the marker back into the
+// with (lib/queries/server-api.ts `prefetchApi`), and the browser turns the marker back into the
 // DataApiError that /api would have answered. Why not let the promise reject: React sends a rejected
 // server promise as a redacted error (production builds keep only a digest), so the widget would lose
 // the status, the message and the request id it shows, and a 401 would no longer sign the user out.
@@ -44,7 +44,10 @@ export function failedStatus(value: unknown): number | undefined {
  */
 export function rejectingFailures<T>(source: PromiseLike<T>): PromiseLike<T> {
   return {
-    then<A = T, B = never>(onFulfilled?: ((value: T) => A | PromiseLike<A>) | null, onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): PromiseLike<A | B> {
+    then<A = T, B = never>(
+      onFulfilled?: ((value: T) => A | PromiseLike<A>) | null,
+      onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+    ): PromiseLike<A | B> {
       return new Promise<A | B>((resolve, reject) => {
         const fail = (reason: unknown) => {
           if (!onRejected) return reject(reason);

@@ -9,9 +9,9 @@ import type { DataApiError } from "@/lib/data-api/errors";
 import { maskKey, secretPart } from "@/lib/data-api/redact";
 import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
 import { setServerContext } from "@/lib/server/context";
-import { prefetchApi } from "@/lib/server/routes";
-import type { PageSession } from "@/lib/server/session";
-import { callApi, sessionCookie, upstreamForFile, type ErrorJson } from "@/lib/server/test-support";
+import { prefetchApi } from "./server-api";
+import type { Session } from "@/lib/server/session";
+import { callApi, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
 import { apiQuery } from "./api";
 import { getQueryClient } from "./get-query-client";
 import { failedStatus, withFailuresRejected } from "./streamed-failure";
@@ -29,7 +29,13 @@ beforeEach(() => {
   sandbox().setFaults({});
 });
 
-const sessionOf = (apiKey: string): PageSession => ({ apiKey, environment: "test", keyHint: maskKey(apiKey) });
+const sessionOf = (apiKey: string): Session => ({
+  apiKey,
+  environment: "test",
+  keyHint: maskKey(apiKey),
+  sessionId: "s_test",
+  expiresAt: Date.now() + 3_600_000,
+});
 
 /** A browser's QueryClient, recording what reaches its cache's error handler. */
 function browserClient() {
@@ -63,7 +69,9 @@ describe("a page's streamed prefetch", () => {
 
     const { state: settled, onError } = await streamedTo(state, options.queryKey);
     expect(performance.now() - started).toBeGreaterThanOrEqual(400);
-    const direct = (await (await fetch(`${sandbox().baseUrl}/analytics/overview?period=7d`, { headers: { Authorization: `Bearer ${DEMO_KEYS.pro}` } })).json()) as {
+    const direct = (await (
+      await fetch(`${sandbox().baseUrl}/analytics/overview?period=7d`, { headers: { Authorization: `Bearer ${DEMO_KEYS.pro}` } })
+    ).json()) as {
       visitors: { total: number };
     };
     expect(settled.status).toBe("success");
@@ -85,7 +93,11 @@ describe("a page's streamed prefetch", () => {
     const bff = await callApi<ErrorJson>(`/api${path}`, { cookie: await sessionCookie(key) });
     const error = state.error as DataApiError;
     expect(state.status).toBe("error");
-    expect({ status: error.status, code: error.code, message: error.message }).toEqual({ status: bff.status, code: bff.body.error.code, message: bff.body.error.message });
+    expect({ status: error.status, code: error.code, message: error.message }).toEqual({
+      status: bff.status,
+      code: bff.body.error.code,
+      message: bff.body.error.message,
+    });
     expect(error.requestId).toMatch(/^req_[0-9a-f]+$/);
     expect(onError).toHaveBeenCalledWith(error, expect.anything());
   });

@@ -1,9 +1,12 @@
 "use client";
 // The workspace's saved views in the browser: one React Query list (`["views"]`) read from
-// GET /api/views, and the writes (save, rename, delete), each of which invalidates the list so the
-// header's menu and every open dialog show the same views. Failures become sentences a person can act
-// on: a taken name, the workspace's bound, the connection; the route's own message otherwise.
+// GET /api/views, and the writes (save, rename, delete; through `sendJson`, lib/queries/api.ts), each of
+// which invalidates the list so the header's menu and every open dialog show the same views. Failures
+// become sentences a person can act on: a taken name, the workspace's bound, the connection; the
+// route's own message otherwise.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { isDataApiError } from "@/lib/data-api/errors";
+import { getJson, sendJson } from "./api";
 
 export type SavedView = { id: string; name: string; path: string; query: Record<string, string>; created_at: string };
 
@@ -22,32 +25,33 @@ export class ViewProblem extends Error {
 
 const OFFLINE = "The dashboard's server could not be reached. Check your connection and try again.";
 
-async function send(url: string, init: RequestInit, doing: string): Promise<Response> {
-  let res: Response;
-  try {
-    res = await fetch(url, { cache: "no-store", ...init, headers: { "content-type": "application/json", ...init.headers } });
-  } catch {
-    throw new ViewProblem(OFFLINE);
-  }
-  if (res.ok) return res;
-  let error: { code?: string; message?: string; param?: string } = {};
-  try {
-    error = ((await res.json()) as { error?: typeof error }).error ?? {};
-  } catch {
-    // Not JSON (a proxy's page): the status says enough.
-  }
-  if (error.code === "name_taken") throw new ViewProblem("A view with this name already exists in this workspace. Choose another name.", "name");
-  if (error.code === "limit_reached") throw new ViewProblem("This workspace already keeps 200 saved views, the most it may. Delete one to save another.");
-  if (res.status === 404) throw new ViewProblem("This view no longer exists: someone may have deleted it.");
-  if (res.status === 401) throw new ViewProblem("Your session has ended. Sign in again to save views.");
-  if (error.param === "name" && error.message) throw new ViewProblem(error.message, "name");
-  throw new ViewProblem(error.message ? `${doing} failed: ${error.message}` : `${doing} failed (error ${res.status}). Try again.`);
+/** A route's answer without an error of its own (a proxy's page, an empty body): its status says enough. */
+const UNSAID = new Set(["http_error", "unexpected_response"]);
+
+/** A failed read or write of the views, in words a person can act on. */
+function viewProblem(error: unknown, doing: string): ViewProblem {
+  if (!isDataApiError(error) || error.status === 0) return new ViewProblem(OFFLINE);
+  if (error.code === "name_taken") return new ViewProblem("A view with this name already exists in this workspace. Choose another name.", "name");
+  if (error.code === "limit_reached") return new ViewProblem("This workspace already keeps 200 saved views, the most it may. Delete one to save another.");
+  if (error.status === 404) return new ViewProblem("This view no longer exists: someone may have deleted it.");
+  if (error.status === 401) return new ViewProblem("Your session has ended. Sign in again to save views.");
+  const said = UNSAID.has(error.code) ? "" : error.message;
+  if (error.param === "name" && said) return new ViewProblem(said, "name");
+  return new ViewProblem(said ? `${doing} failed: ${said}` : `${doing} failed (error ${error.status}). Try again.`);
 }
 
-async function fetchViews(): Promise<SavedView[]> {
-  const res = await send("/api/views", { method: "GET" }, "Reading the saved views");
-  return ((await res.json()) as { data: SavedView[] }).data;
+/** `work`, its failure said as a ViewProblem. */
+async function saying<T>(doing: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw viewProblem(error, doing);
+  }
 }
+
+const fetchViews = () => saying("Reading the saved views", async () => (await getJson<{ data: SavedView[] }>("/api/views")).data);
+
+const viewUrl = (id: string) => `/api/views/${encodeURIComponent(id)}`;
 
 export const useSavedViews = (enabled = true) => useQuery({ queryKey: VIEWS_KEY, queryFn: fetchViews, enabled, retry: 1 });
 
@@ -56,19 +60,17 @@ export function useViewWrites() {
   const queryClient = useQueryClient();
   const settle = () => queryClient.invalidateQueries({ queryKey: VIEWS_KEY });
   const save = useMutation({
-    mutationFn: async (view: { name: string; path: string; query: Record<string, string> }) =>
-      (await (await send("/api/views", { method: "POST", body: JSON.stringify(view) }, "Saving the view")).json()) as SavedView,
+    mutationFn: (view: { name: string; path: string; query: Record<string, string> }) =>
+      saying("Saving the view", async () => (await sendJson<SavedView>("POST", "/api/views", view))!),
     onSettled: settle,
   });
   const rename = useMutation({
-    mutationFn: async ({ id, name }: { id: string; name: string }) =>
-      (await (await send(`/api/views/${encodeURIComponent(id)}`, { method: "PATCH", body: JSON.stringify({ name }) }, "Renaming the view")).json()) as SavedView,
+    mutationFn: ({ id, name }: { id: string; name: string }) =>
+      saying("Renaming the view", async () => (await sendJson<SavedView>("PATCH", viewUrl(id), { name }))!),
     onSettled: settle,
   });
   const remove = useMutation({
-    mutationFn: async (id: string) => {
-      await send(`/api/views/${encodeURIComponent(id)}`, { method: "DELETE" }, "Deleting the view");
-    },
+    mutationFn: (id: string) => saying("Deleting the view", async () => void (await sendJson<never>("DELETE", viewUrl(id)))),
     onSettled: settle,
   });
   return { save, rename, remove };

@@ -100,6 +100,10 @@ export function relativeRangeSearch(search: URLSearchParams, viewerTz: string, n
 export function periodNote(range: DateRange, nowMs: number): string {
   const { period, matches } = periodForRange(range, nowMs);
   const days = daysBetween(range.from, range.to);
-  const why = matches ? (period === "24h" ? "for Today" : "to match your range") : `the nearest to your ${days === 1 ? "day" : `${days} days`} (${formatDateRange(range)})`;
+  const why = matches
+    ? period === "24h"
+      ? "for Today"
+      : "to match your range"
+    : `the nearest to your ${days === 1 ? "day" : `${days} days`} (${formatDateRange(range)})`;
   return `Workspace Analytics gives pageviews and the funnel only for fixed windows ending now: here the ${periodWindowLabel(period)}, ${why}.`;
 }

@@ -25,8 +25,14 @@ describe("the comparison of a range", () => {
     expect(custom.problem).toBeNull();
     expect(custom.window).toEqual({ from: "2026-08-01", to: "2026-08-30", tz: "Europe/Berlin" });
     expect(comparisonParams(custom.comparison)).toEqual({ compare: "custom", compare_from: "2026-08-01", compare_to: "2026-08-30" });
-    expect(resolveComparison({ compare: "custom", compare_from: "2026-08-01", compare_to: "2026-08-31" }, range).problem).toEqual({ param: "compare_to", reason: "length" });
-    expect(resolveComparison({ compare: "custom", compare_from: "2026-02-30", compare_to: "2026-08-31" }, range).problem).toEqual({ param: "compare_from", reason: "not_a_date" });
+    expect(resolveComparison({ compare: "custom", compare_from: "2026-08-01", compare_to: "2026-08-31" }, range).problem).toEqual({
+      param: "compare_to",
+      reason: "length",
+    });
+    expect(resolveComparison({ compare: "custom", compare_from: "2026-02-30", compare_to: "2026-08-31" }, range).problem).toEqual({
+      param: "compare_from",
+      reason: "not_a_date",
+    });
     expect(resolveComparison({ compare: "custom", compare_from: "2026-08-01" }, range).problem).toEqual({ param: "compare_to", reason: "not_a_date" });
     const bad = resolveComparison({ compare: "lastyear" }, range);
     expect(bad.problem).toEqual({ param: "compare", reason: "unknown_kind" });

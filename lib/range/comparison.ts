@@ -5,7 +5,8 @@
 // counted against is read from the answer (`compare: {from, to}`), so a label never names a window
 // the figures were not counted against; an answer without it was counted against the previous period.
 import { parseAsString } from "nuqs/server";
-import { calendarDayNumber, comparisonProblem } from "@/lib/data-api/params";
+import { calendarDayNumber } from "@/lib/data-api/params";
+import { comparisonProblem } from "@/lib/insights/schema";
 import { formatDateRange } from "@/lib/format/format";
 import { addDays, daysBetween } from "./calendar";
 import { previousRange, type DateRange } from "./date-range";
@@ -52,7 +53,11 @@ export function yearEarlier(date: string): string {
 export const yearBeforeRange = (range: DateRange): DateRange => ({ from: yearEarlier(range.from), to: yearEarlier(range.to), tz: range.tz });
 
 /** The custom window starting on `from` with as many days as the range. */
-export const customWindowFrom = (range: DateRange, from: string): DateRange => ({ from, to: addDays(from, daysBetween(range.from, range.to) - 1), tz: range.tz });
+export const customWindowFrom = (range: DateRange, from: string): DateRange => ({
+  from,
+  to: addDays(from, daysBetween(range.from, range.to) - 1),
+  tz: range.tz,
+});
 
 /** The window a comparison stands for, for `range`. */
 export function comparisonWindow(range: DateRange, comparison: Comparison): DateRange {

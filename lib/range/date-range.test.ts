@@ -29,7 +29,13 @@ describe("the app's date range", () => {
 
   it("list bounds: dates in UTC, the zone's instants elsewhere (a 25-hour day when Berlin's clocks go back)", () => {
     expect(listBounds({ from: "2026-11-01", to: "2026-11-05", tz: "UTC" })).toEqual({ from: "2026-11-01", to: "2026-11-05" });
-    expect(listBounds({ from: "2026-10-25", to: "2026-10-25", tz: "Europe/Berlin" })).toEqual({ from: "2026-10-24T22:00:00.000Z", to: "2026-10-25T22:59:59.999Z" });
-    expect(listBounds({ from: "2026-11-01", to: "2026-11-01", tz: "Asia/Kolkata" })).toEqual({ from: "2026-10-31T18:30:00.000Z", to: "2026-11-01T18:29:59.999Z" });
+    expect(listBounds({ from: "2026-10-25", to: "2026-10-25", tz: "Europe/Berlin" })).toEqual({
+      from: "2026-10-24T22:00:00.000Z",
+      to: "2026-10-25T22:59:59.999Z",
+    });
+    expect(listBounds({ from: "2026-11-01", to: "2026-11-01", tz: "Asia/Kolkata" })).toEqual({
+      from: "2026-10-31T18:30:00.000Z",
+      to: "2026-11-01T18:29:59.999Z",
+    });
   });
 });

@@ -6,7 +6,8 @@
 import { parseAsString } from "nuqs/server";
 import { INSIGHTS_DEFAULT_DAYS } from "@/lib/data-api/constants";
 import type { z } from "zod";
-import { calendarDayNumber, insightsParams, rangeIssueReason } from "@/lib/data-api/params";
+import { calendarDayNumber, rangeIssueReason } from "@/lib/data-api/params";
+import { insightsParams } from "@/lib/insights/schema";
 import type { RangeProblem } from "@/lib/ui/messages";
 import { addDays, dayStart, daysBetween, todayIn } from "./calendar";
 

@@ -16,7 +16,12 @@ describe("a list page's range", () => {
 
   it("dates without tz keep their old meaning: UTC days, passed on as dates", () => {
     const r = resolveListRange({ from: "2026-11-01", to: "2026-11-05" }, NOW);
-    expect(r).toMatchObject({ explicit: true, problems: {}, query: { from: "2026-11-01", to: "2026-11-05" }, range: { from: "2026-11-01", to: "2026-11-05", tz: "UTC" } });
+    expect(r).toMatchObject({
+      explicit: true,
+      problems: {},
+      query: { from: "2026-11-01", to: "2026-11-05" },
+      range: { from: "2026-11-01", to: "2026-11-05", tz: "UTC" },
+    });
   });
 
   it("dates in another zone become that zone's instants, the same bounds the insights use", () => {

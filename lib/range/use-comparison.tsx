@@ -22,7 +22,11 @@ export function useComparison(): ComparisonState {
     ...resolved,
     range,
     setComparison: (c) =>
-      void setRaw(c.kind === "custom" ? { compare: "custom", compare_from: c.from, compare_to: c.to } : { compare: c.kind === "year" ? "year" : null, compare_from: null, compare_to: null }),
+      void setRaw(
+        c.kind === "custom"
+          ? { compare: "custom", compare_from: c.from, compare_to: c.to }
+          : { compare: c.kind === "year" ? "year" : null, compare_from: null, compare_to: null },
+      ),
   };
 }
 

@@ -4,7 +4,7 @@
 // likewise end in a 400 before any upstream call.
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import { apiRoute, callApi, call, sessionCookie, upstreamForFile, type ErrorJson } from "./test-support";
+import { apiRoute, callApi, call, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
 
 const sandbox = upstreamForFile();
 let cookie: string;
@@ -122,7 +122,11 @@ describe("bad query values: 400 naming the parameter, no upstream request", () =
   });
 
   it("accepts real dates and datetimes of the same form, leap day and offsets included", async () => {
-    for (const query of ["from=2028-02-29&to=2028-03-01", "from=2026-11-01T00:00:00Z&to=2026-11-20T23:59:59.999Z", "from=2026-10-31T23:00:00-05:00&to=2026-11-02T10:00:00%2B14:00"]) {
+    for (const query of [
+      "from=2028-02-29&to=2028-03-01",
+      "from=2026-11-01T00:00:00Z&to=2026-11-20T23:59:59.999Z",
+      "from=2026-10-31T23:00:00-05:00&to=2026-11-02T10:00:00%2B14:00",
+    ]) {
       expect((await call(apiRoute, `/api/visitors?${query}&limit=1`, { cookie })).status, query).toBe(200);
     }
   });
@@ -168,7 +172,10 @@ describe("path attacks on the visitor id: 400 id, no upstream request", () => {
   it.each(ID_ATTACKS)("%j", async (id) => {
     const before = sandbox().stats().requests;
     // The segments as the router hands them over (decoded once), for the visitor and its timeline.
-    for (const segments of [["visitors", id], ["visitors", id, "timeline"]]) {
+    for (const segments of [
+      ["visitors", id],
+      ["visitors", id, "timeline"],
+    ]) {
       const res = await callApi<ErrorJson>(`/api/visitors/x`, { cookie, segments });
       expect(res.status).toBe(400);
       expect(res.body.error).toMatchObject({ code: "invalid_parameter", param: "id" });
@@ -183,6 +190,11 @@ describe("routes without parameters", () => {
       const res = await callApi(`${path}?limit=${HUGE}&q=%3Cscript%3E&limit=1`, { cookie });
       expect(res.status).toBe(200);
     }
-    expect(sandbox().stats().log.slice(-2).map((l) => l.query)).toEqual(["", ""]);
+    expect(
+      sandbox()
+        .stats()
+        .log.slice(-2)
+        .map((l) => l.query),
+    ).toEqual(["", ""]);
   });
 });

@@ -25,7 +25,10 @@ export function parseAddress(value: string): Address | null {
 /** TRUSTED_PROXIES: a comma list of IPs and CIDR ranges. Throws with the bad entry named. */
 export function parseTrustedProxies(value: string | undefined): TrustedProxies {
   const out: [Address, number][] = [];
-  for (const entry of (value ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const entry of (value ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     if (entry.includes("/")) {
       try {
         const [address, bits] = ipaddr.parseCIDR(entry);
@@ -54,7 +57,10 @@ function isTrusted(address: Address, trusted: TrustedProxies): boolean {
 export function resolveClientAddress(peer: string, forwardedFor: string | null, trusted: TrustedProxies): Address | null {
   let client = parseAddress(peer);
   if (!client || !isTrusted(client, trusted)) return client;
-  const hops = (forwardedFor ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const hops = (forwardedFor ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = parseAddress(hops[i]!);
     // Garbage where a trusted proxy should have written an address: nothing further left is believable.

@@ -5,9 +5,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { serverContext, upstreamFor } from "./context";
-import { createMemoryRevocationStore } from "./stores/revocations";
+import { createMemoryRevocationStore } from "@/lib/shared-state/revocations";
 import { SESSION_TTL_SECONDS, getRequestSession, revokeSession } from "./session";
-import { callApi, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "./test-support";
+import { callApi, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
 
 const sandbox = upstreamForFile();
 const overrideContext = serverContextPerTest();

@@ -4,7 +4,7 @@
 // workspaces, history and jobs, lib/store: opened on first use). Everything server-side reads
 // them here instead of keeping its own module-level singleton, so a test replaces the whole set
 // (`setServerContext`: a fake clock, a short retry policy, its own stores). With REDIS_URL the default
-// context's stores and each key's response cache are the Redis-backed ones (lib/server/redis), shared
+// context's stores and each key's response cache are the Redis-backed ones (lib/shared-state/redis), shared
 // by every instance and served from this process while Redis is away; without it, no Redis client is
 // even made.
 // Kept on globalThis: the proxy, route handlers and server components are bundled separately but run
@@ -16,21 +16,21 @@ import { createRequestCache, MAX_CACHED_RESPONSES_PER_KEY, MemoryCacheStore, typ
 import { createDataApiClient, type DataApiClientOptions, type UpstreamLogEvent } from "@/lib/data-api/client";
 import { createScheduler, type Scheduler, type SchedulerOptions } from "@/lib/data-api/scheduler";
 import { getEnv } from "./env";
-import { MemoryExportStatusStore, type ExportStatusStore } from "./export/registry";
+import { MemoryExportStatusStore, type ExportStatusStore } from "@/lib/shared-state/export-status";
 import { keyId } from "./key-id";
-import { createSharedRequestCache } from "./redis/cache-store";
-import { createSharedBudget } from "./redis/budget";
-import { sharedRedis, type RedisLink } from "./redis/connection";
-import { startInstanceHeartbeat, type InstanceHeartbeat } from "./redis/instances";
-import { ResilientExportStatusStore } from "./redis/export-status";
-import { createResilientInsightsStore } from "./redis/insights";
-import { createResilientKeyVerdictStore } from "./redis/key-verdicts";
-import { createResilientRevocationStore } from "./redis/revocations";
+import { createSharedRequestCache } from "@/lib/shared-state/redis/cache-store";
+import { createSharedBudget } from "@/lib/shared-state/redis/budget";
+import { sharedRedis, type RedisLink } from "@/lib/shared-state/redis/connection";
+import { startInstanceHeartbeat, type InstanceHeartbeat } from "@/lib/shared-state/redis/instances";
+import { ResilientExportStatusStore } from "@/lib/shared-state/redis/export-status";
+import { createResilientInsightsStore } from "@/lib/shared-state/redis/insights";
+import { createResilientKeyVerdictStore } from "@/lib/shared-state/redis/key-verdicts";
+import { createResilientRevocationStore } from "@/lib/shared-state/redis/revocations";
 import { upstreamFetch } from "./upstream-transport";
 import { createSignInThrottle, type SignInThrottle } from "./sign-in-throttle";
-import { createMemoryInsightsStore, type InsightsStore } from "./stores/insights";
-import { createMemoryKeyVerdictStore, type KeyVerdictStore } from "./stores/key-verdicts";
-import { createMemoryRevocationStore, type RevocationStore } from "./stores/revocations";
+import { createMemoryInsightsStore, type InsightsStore } from "@/lib/shared-state/insights";
+import { createMemoryKeyVerdictStore, type KeyVerdictStore } from "@/lib/shared-state/key-verdicts";
+import { createMemoryRevocationStore, type RevocationStore } from "@/lib/shared-state/revocations";
 import { sharedStore } from "@/lib/store/shared";
 import type { Store } from "@/lib/store/store";
 
@@ -38,7 +38,7 @@ import type { Store } from "@/lib/store/store";
 export type RetryPolicy = Pick<SchedulerOptions, "retries" | "minBackoffMs" | "maxBackoffMs" | "maxRetryTimeMs">;
 
 /**
- * How the insights planner (lib/server/insights) gets visitor figures: `auto` chooses, per query,
+ * How the insights planner (lib/insights) gets visitor figures: `auto` chooses, per query,
  * counting or listing by the upstream calls each needs; `count` and `list` force one (tests, or an
  * upstream where one of them is known to be cheaper).
  */

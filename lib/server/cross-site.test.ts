@@ -1,16 +1,14 @@
 // Every /api route refuses requests a browser marks as started by another site, whatever the method,
 // before doing any work; same-origin, `none` and header-less requests pass. The routes are read from
-// the source, not listed here: every route file under app/api (each method it exports) and, through
-// the catch-all app/api/[[...path]], every path of the route table (`apiRoutes`, and the write routes
-// `apiWriteRoutes`). A route added later
-// is held to the same rule without touching this file.
+// the source, not listed here: every route file under app/api and each method it exports (HEAD by
+// GET's handler where a file has none, as Next answers it), the catch-all with a path no file serves.
+// A route added later is held to the same rule without touching this file.
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import { apiRouteFiles, HTTP_METHODS, type HttpMethod } from "@/testing/api-routes";
+import { apiRouteFiles, HTTP_METHODS, isCatchAll, isDynamic, routeModule, type HttpMethod } from "@/testing/api-routes";
 import { serverContext } from "./context";
 import { keyId } from "./key-id";
-import { apiRoutes, apiWriteRoutes } from "./routes";
-import { sessionCookie, upstreamForFile, ORIGIN, type ErrorJson } from "./test-support";
+import { sessionCookie, upstreamForFile, ORIGIN, type ErrorJson } from "@/testing/in-process";
 
 const sandbox = upstreamForFile();
 let cookie: string;
@@ -18,33 +16,33 @@ beforeAll(async () => {
   cookie = await sessionCookie(DEMO_KEYS.pro);
 });
 
-type Handler = (req: Request, ctx: { params: Promise<{ path?: string[] }> }) => Promise<Response>;
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 
-/** Request paths for a route file: its folder's path, or for the catch-all every path of the table and one it does not hold. */
-function pathsOf(segments: string[]): string[][] {
-  const catchAll = segments.at(-1) === "[[...path]]";
-  if (!catchAll) return [segments];
-  const base = segments.slice(0, -1);
-  const paths = [...new Set([...Object.keys(apiRoutes), ...Object.keys(apiWriteRoutes)])];
-  const table = paths.map((p) => p.split("/").filter(Boolean).map((s) => (s.startsWith(":") ? "vis_abc" : s)));
-  return [...table, ["no", "such", "route"]].map((p) => [...base, "__catch_all__", ...p]);
-}
-
-type Target = { label: string; url: string; params: string[]; method: HttpMethod; handler: Handler };
+type Target = { label: string; url: string; params: Record<string, string | string[]>; method: HttpMethod; handler: Handler };
 
 async function targets(): Promise<Target[]> {
   const out: Target[] = [];
-  for (const { file, segments } of apiRouteFiles()) {
-    const mod = (await import(file)) as Partial<Record<HttpMethod, Handler>>;
+  for (const route of apiRouteFiles()) {
+    const mod = (await routeModule(route)) as Partial<Record<HttpMethod, Handler>>;
     const exported = HTTP_METHODS.filter((m) => typeof mod[m] === "function");
-    expect(exported.length, `${file} exports no method`).toBeGreaterThan(0);
-    for (const raw of pathsOf(segments)) {
-      const marker = raw.indexOf("__catch_all__");
-      const urlSegments = marker < 0 ? raw : [...raw.slice(0, marker), ...raw.slice(marker + 1)];
-      const params = marker < 0 ? [] : raw.slice(marker + 1);
-      for (const method of exported) {
-        out.push({ label: `${method} /api/${urlSegments.join("/")}`, url: `${ORIGIN}/api/${urlSegments.join("/")}?format=csv`, params, method, handler: mod[method]! });
-      }
+    expect(exported.length, `${route.file} exports no method`).toBeGreaterThan(0);
+    const params: Record<string, string | string[]> = {};
+    const segments = route.segments.flatMap((segment) => {
+      if (isCatchAll(segment)) return (params.path = ["no", "such", "route"]);
+      if (!isDynamic(segment)) return [segment];
+      params[segment.slice(1, -1)] = "vis_abc";
+      return ["vis_abc"];
+    });
+    // Next answers HEAD with GET's handler where a file has none of its own.
+    const methods = exported.includes("GET") && !exported.includes("HEAD") ? [...exported, "HEAD" as const] : exported;
+    for (const method of methods) {
+      out.push({
+        label: `${method} /api/${segments.join("/")}`,
+        url: `${ORIGIN}/api/${segments.join("/")}?format=csv`,
+        params,
+        method,
+        handler: (mod[method] ?? mod.GET)!,
+      });
     }
   }
   return out;
@@ -53,14 +51,36 @@ async function targets(): Promise<Target[]> {
 function send(t: Target, headers: Record<string, string>): Promise<Response> {
   const body = ["POST", "PUT", "PATCH"].includes(t.method) ? JSON.stringify({ demo: "pro" }) : undefined;
   const req = new Request(t.url, { method: t.method, headers, ...(body ? { body } : {}) });
-  return t.handler(req, { params: Promise.resolve({ path: t.params }) });
+  return t.handler(req, { params: Promise.resolve(t.params) });
 }
 
 describe("cross-site requests to /api", () => {
-  it("the routes come from the source: every route file, and every path of the route table", async () => {
+  it("the routes come from the source: every route file under app/api", async () => {
     const all = await targets();
     const labels = all.map((t) => t.label);
-    for (const expected of ["GET /api/export/visitors", "HEAD /api/export/mentions", "POST /api/session", "DELETE /api/session", "GET /api/health", "GET /api/insights/trend", "GET /api/visitors/vis_abc/timeline", "POST /api/export/cancel", "GET /api/workspace", "POST /api/workspace/keys", "PUT /api/workspace/watch", "DELETE /api/workspace/watch", "GET /api/views", "POST /api/views", "PATCH /api/views/[id]", "DELETE /api/views/[id]", "GET /api/annotations", "POST /api/annotations", "PATCH /api/annotations/vis_abc", "DELETE /api/annotations/vis_abc"]) {
+    for (const expected of [
+      "GET /api/export/visitors",
+      "HEAD /api/export/mentions",
+      "POST /api/session",
+      "DELETE /api/session",
+      "GET /api/health",
+      "GET /api/insights/trend",
+      "GET /api/visitors/vis_abc/timeline",
+      "POST /api/export/cancel",
+      "GET /api/workspace",
+      "POST /api/workspace/keys",
+      "PUT /api/workspace/watch",
+      "DELETE /api/workspace/watch",
+      "GET /api/views",
+      "POST /api/views",
+      "PATCH /api/views/vis_abc",
+      "DELETE /api/views/vis_abc",
+      "GET /api/annotations",
+      "POST /api/annotations",
+      "PATCH /api/annotations/vis_abc",
+      "DELETE /api/annotations/vis_abc",
+      "GET /api/no/such/route",
+    ]) {
       expect(labels).toContain(expected);
     }
     expect(new Set(labels).size).toBe(labels.length);

@@ -1,15 +1,15 @@
 // Requests from other sites. A page on another site can make the browser send this app's session
 // cookie with a top-level navigation (SameSite=Lax lets GETs through), a popup or a form: enough to
 // spend the workspace key's rate limit through any /api route, or to sign in or out.
-// - `sameSiteOnly` mounts every /api route handler (app/api/**/route.ts): a request a browser marks
-//   `Sec-Fetch-Site: cross-site` or `same-site` is refused with 403 before the handler runs, whatever
-//   its method. `same-origin` (this app's pages and their download links) and `none` (an address typed
+// - `isCrossSiteFetch` is asked first by every /api route (the route wrapper, route.ts): a request a
+//   browser marks `Sec-Fetch-Site: cross-site` or `same-site` is refused with 403 before the handler
+//   runs, whatever its method. `same-origin` (this app's pages and their download links) and `none` (an address typed
 //   in the address bar, a bookmark) pass, and so do requests without the header: they do not come from
 //   a browser page and carry no ambient cookie risk (scripts, curl).
 // - `isSameOrigin` is the stricter check of session-changing requests (sign-in, sign-out, cancel): a
 //   browser always sends Origin on POST/DELETE, so a foreign or `null` Origin is refused too.
 import "server-only";
-import { errorResponse, finalError } from "./http";
+import { finalError } from "./http";
 
 /** True when a browser says the request comes from another site (or anything but this origin or the user). */
 export function isCrossSiteFetch(req: Request): boolean {
@@ -17,17 +17,9 @@ export function isCrossSiteFetch(req: Request): boolean {
   return site !== null && site !== "same-origin" && site !== "none";
 }
 
-const crossSiteRejected = () =>
+/** The refusal of a request `isCrossSiteFetch` says another site started: 403, before any work. */
+export const crossSiteRejected = () =>
   finalError({ status: 403, code: "cross_site_rejected", message: "This API answers this app's own pages only, not requests started by other sites." });
-
-/**
- * Every /api route handler is exported through this (lib/server/cross-site.test.ts imports each route
- * file and holds every method of it to it). Next answers HEAD with the GET handler, so HEAD is covered
- * by GET's mount.
- */
-export function sameSiteOnly<C>(handler: (req: Request, ctx: C) => Promise<Response>): (req: Request, ctx: C) => Promise<Response> {
-  return async (req, ctx) => (isCrossSiteFetch(req) ? errorResponse(crossSiteRejected()) : handler(req, ctx));
-}
 
 /** The refusal of a session-changing request that fails `isSameOrigin`: 403, nothing changed. */
 export const sameOriginRejected = () => finalError({ status: 403, code: "csrf_rejected", message: "This request did not come from this app's own pages." });

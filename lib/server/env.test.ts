@@ -54,7 +54,12 @@ describe("getEnv", () => {
     expect(getEnv().store).not.toHaveProperty("databaseUrl");
     expect(getEnv()).not.toHaveProperty("sessionSecretPrevious");
     expect(getEnv()).not.toHaveProperty("publicUrl");
-    setEnv({ DATA_DIR: "/var/lib/dashboard", DATABASE_URL: "postgresql://app:pw@db.internal:5432/dashboard", PUBLIC_URL: "https://dash.example.com/", WEBHOOK_ALLOW_PRIVATE: "true" });
+    setEnv({
+      DATA_DIR: "/var/lib/dashboard",
+      DATABASE_URL: "postgresql://app:pw@db.internal:5432/dashboard",
+      PUBLIC_URL: "https://dash.example.com/",
+      WEBHOOK_ALLOW_PRIVATE: "true",
+    });
     expect(getEnv()).toMatchObject({
       store: { dataDir: "/var/lib/dashboard", databaseUrl: "postgresql://app:pw@db.internal:5432/dashboard" },
       publicUrl: "https://dash.example.com",

@@ -4,7 +4,7 @@
 // - passes the socket's peer address on in PEER_ADDRESS_HEADER, set here and stripped from what the
 //   client sent, so sign-in throttling knows the real client (client-address.ts);
 // - refuses odd methods early (TRACE, OPTIONS, CONNECT, WebDAV...: 405) and takes POST, PUT, PATCH and
-//   DELETE only where the app accepts them (WRITE_ROUTES);
+//   DELETE only where a route file under app/api exports them (route-files.ts);
 // - refuses request targets that are not a path (`*`, `http://host/...`: 400), and paths Next would
 //   answer with a 500 (bad percent-encoding) or a redirect (dot segments, backslashes): a JSON 400 under
 //   /api/, the app's not-found page elsewhere;
@@ -23,48 +23,39 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from "node:stream";
 import { MAX_BODY_BYTES } from "./body-limit";
 import { PEER_ADDRESS_HEADER } from "./client-address";
+import { writeRouteTable } from "./route-files";
 
 /** Every method the app answers. HEAD is answered by Next wherever GET is. */
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
 /**
- * The only routes that take POST, PUT, PATCH or DELETE: signing in and out, cancelling an export,
- * deleting what is kept, linking and unlinking a key, watching on and off, saved views, writing
- * notes, alerts. A `*` stands for one
- * segment (an id). A new write route is added here (front-server.test.ts checks every route file's
- * write methods against this table).
+ * The paths that take POST, PUT, PATCH or DELETE, and which: read from the route files under app/api
+ * (route-files.ts: each file's write methods, `*` for an `[id]` segment), once, when first needed. A
+ * path of no route file takes none.
  */
-const WRITE_ROUTES: Record<string, readonly string[]> = {
-  "/api/session": ["POST", "DELETE"],
-  "/api/export/cancel": ["POST"],
-  "/api/workspace": ["DELETE"],
-  "/api/workspace/keys": ["POST"],
-  "/api/workspace/keys/*": ["DELETE"],
-  "/api/workspace/watch": ["PUT", "DELETE"],
-  "/api/views": ["POST"],
-  "/api/views/*": ["PATCH", "DELETE"],
-  "/api/annotations": ["POST"],
-  "/api/annotations/*": ["PATCH", "DELETE"],
-  "/api/alerts/destinations": ["POST"],
-  "/api/alerts/destinations/*": ["DELETE"],
-  "/api/alerts/destinations/*/test": ["POST"],
-  "/api/alerts/rules": ["POST"],
-  "/api/alerts/rules/*": ["PATCH", "DELETE"],
-  // A read-only route that `/api/alerts/rules/*` would otherwise match.
-  "/api/alerts/rules/preview": [],
-  "/api/alerts/deliveries/*/retry": ["POST"],
-  "/api/alerts/digest": ["PUT"],
-  "/api/alerts/digest/send": ["POST"],
-};
-const READ_ONLY = "GET, HEAD";
+let writeRoutes: { exact: Record<string, readonly string[]>; patterns: { segments: string[]; methods: readonly string[] }[] } | undefined;
 
-const WRITE_PATTERNS = Object.entries(WRITE_ROUTES).map(([pattern, methods]) => ({ segments: pattern.split("/"), methods }));
+function writeRouteTableOnce() {
+  if (!writeRoutes) {
+    const exact = writeRouteTable();
+    // Where several patterns match, the one whose first `*` comes later wins (a static segment beats a dynamic one, as in Next).
+    const firstStar = (segments: string[]) => segments.indexOf("*");
+    const patterns = Object.entries(exact)
+      .filter(([pattern]) => pattern.includes("*"))
+      .map(([pattern, methods]) => ({ segments: pattern.split("/"), methods }))
+      .sort((a, b) => firstStar(b.segments) - firstStar(a.segments));
+    writeRoutes = { exact, patterns };
+  }
+  return writeRoutes;
+}
+const READ_ONLY = "GET, HEAD";
 
 /** The write methods a path takes (empty for a read-only one); an exact path wins over a pattern. */
 export function writeMethods(path: string): readonly string[] {
-  const exact = WRITE_ROUTES[path];
-  if (exact) return exact;
+  const { exact, patterns } = writeRouteTableOnce();
+  const own = Object.hasOwn(exact, path) ? exact[path] : undefined;
+  if (own) return own;
   const parts = path.split("/");
-  const match = WRITE_PATTERNS.find(({ segments }) => segments.length === parts.length && segments.every((s, i) => (s === "*" ? parts[i] !== "" : s === parts[i])));
+  const match = patterns.find(({ segments }) => segments.length === parts.length && segments.every((s, i) => (s === "*" ? parts[i] !== "" : s === parts[i])));
   return match?.methods ?? [];
 }
 
@@ -105,7 +96,12 @@ export function checkRequest(method: string, target: string, dev = false): Refus
   const path = target.split(/[?#]/, 1)[0]!;
   if (!METHODS.has(method)) {
     const writes = writeMethods(path);
-    return { status: 405, code: "method_not_allowed", message: `The ${method.slice(0, 20)} method is not supported.`, allow: writes.length > 0 ? [READ_ONLY, ...writes].join(", ") : READ_ONLY };
+    return {
+      status: 405,
+      code: "method_not_allowed",
+      message: `The ${method.slice(0, 20)} method is not supported.`,
+      allow: writes.length > 0 ? [READ_ONLY, ...writes].join(", ") : READ_ONLY,
+    };
   }
   if (!target.startsWith("/")) return { status: 400, code: "invalid_request_target", message: "The request target must be a path on this server." };
   if (isOddPath(path)) {
@@ -113,8 +109,14 @@ export function checkRequest(method: string, target: string, dev = false): Refus
       ? { status: 400, code: "invalid_path", message: "The path has bad percent-encoding, a dot segment or a backslash." }
       : { status: 404, code: "not_found", message: "There is nothing at this address." };
   }
-  if (!dev && method !== "GET" && method !== "HEAD" && !writeMethods(path).includes(method)) {
-    return { status: 405, code: "method_not_allowed", message: `${method} is not supported on ${path.slice(0, 200)}.`, allow: READ_ONLY };
+  const writes = writeMethods(path);
+  if (!dev && method !== "GET" && method !== "HEAD" && !writes.includes(method)) {
+    return {
+      status: 405,
+      code: "method_not_allowed",
+      message: `${method} is not supported on ${path.slice(0, 200)}.`,
+      allow: [READ_ONLY, ...writes].join(", "),
+    };
   }
   return null;
 }
@@ -145,7 +147,11 @@ export type FrontServerOptions = {
 /** A body is coming: a declared length above 0, or chunked. */
 const hasBody = (req: IncomingMessage) => Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
 
-const payloadTooLarge: Refusal = { status: 413, code: "payload_too_large", message: `The request body is larger than ${Math.round(MAX_BODY_BYTES / 1024)} KB.` };
+const payloadTooLarge: Refusal = {
+  status: 413,
+  code: "payload_too_large",
+  message: `The request body is larger than ${Math.round(MAX_BODY_BYTES / 1024)} KB.`,
+};
 
 /**
  * Closes the connection after the answer to a request whose body is still coming, as nginx's lingering

@@ -30,7 +30,10 @@ describe("errorResponse: Retry-After", () => {
   });
 
   it("an upstream 429 asking for years becomes a 503 asking for a minute at most", () => {
-    const { error } = mapUpstreamError(new DataApiError({ status: 429, code: "rate_limit_exceeded", message: "x", retryAfter: 999_999_999 }), "the visitor list");
+    const { error } = mapUpstreamError(
+      new DataApiError({ status: 429, code: "rate_limit_exceeded", message: "x", retryAfter: 999_999_999 }),
+      "the visitor list",
+    );
     const res = errorResponse(error);
     expect(res.status).toBe(503);
     expect(res.headers.get("retry-after")).toBe(String(MAX_RETRY_AFTER_SECONDS));
@@ -58,15 +61,35 @@ describe("errorForBrowser: an error made by another copy of its module", () => {
   });
 
   it.each<[string, (c: Copies) => Error, Expected]>([
-    ["a store conflict (a view's name taken)", (c) => new c.store.StoreConflictError("A view named \"A\" already exists.", "name_taken", "name"), { status: 409, code: "name_taken", param: "name" }],
-    ["a store conflict (a key of another workspace)", (c) => new c.store.StoreConflictError("this key already opens another workspace", "conflict", "apiKey"), { status: 409, code: "conflict", param: "apiKey" }],
+    [
+      "a store conflict (a view's name taken)",
+      (c) => new c.store.StoreConflictError('A view named "A" already exists.', "name_taken", "name"),
+      { status: 409, code: "name_taken", param: "name" },
+    ],
+    [
+      "a store conflict (a key of another workspace)",
+      (c) => new c.store.StoreConflictError("this key already opens another workspace", "conflict", "apiKey"),
+      { status: 409, code: "conflict", param: "apiKey" },
+    ],
     ["a workspace's bound reached", (c) => new c.store.StoreLimitError("This workspace keeps at most 1000 notes."), { status: 422, code: "limit_reached" }],
-    ["bad input to the store", (c) => new c.store.StoreInputError("end_date must not be before the note's date", "end_date"), { status: 400, code: "invalid_parameter", param: "end_date" }],
+    [
+      "bad input to the store",
+      (c) => new c.store.StoreInputError("end_date must not be before the note's date", "end_date"),
+      { status: 400, code: "invalid_parameter", param: "end_date" },
+    ],
     ["the store unavailable", (c) => new c.store.StoreUnavailableError("locked"), { status: 503, code: "store_unavailable" }],
     ["a configuration error", (c) => new c.env.ConfigError("SESSION_SECRET is not set."), { status: 503, code: "not_configured" }],
-    ["an error this app answers itself (409)", (c) => c.http.finalError({ status: 409, code: "destination_stopped", message: "stopped" }), { status: 409, code: "destination_stopped" }],
+    [
+      "an error this app answers itself (409)",
+      (c) => c.http.finalError({ status: 409, code: "destination_stopped", message: "stopped" }),
+      { status: 409, code: "destination_stopped" },
+    ],
     ["a missing session (401, the cookie cleared)", (c) => c.http.unauthorized(), { status: 401, code: "unauthorized", endSession: true }],
-    ["an upstream 429 (mapped, not passed through)", (c) => new c.dataApi.DataApiError({ status: 429, code: "rate_limit_exceeded", message: "slow down", retryAfter: 3 }), { status: 503, code: "rate_limited" }],
+    [
+      "an upstream 429 (mapped, not passed through)",
+      (c) => new c.dataApi.DataApiError({ status: 429, code: "rate_limit_exceeded", message: "slow down", retryAfter: 3 }),
+      { status: 503, code: "rate_limited" },
+    ],
   ])("%s keeps its answer", async (_what, make, expected) => {
     vi.spyOn(console, "warn").mockImplementation(() => {});
     const error = vi.spyOn(console, "error").mockImplementation(() => {});

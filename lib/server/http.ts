@@ -1,7 +1,8 @@
 // Response helpers and error mapping for the route handlers (the BFF). Every answer is JSON, not
 // cached by the browser, and every error uses the shared shape {error:{code,message,param?,request_id?}}.
-// `withErrors` wraps a handler so that whatever it throws becomes a deliberate status, never a 500
-// (only a real bug still reaches 500, logged by error name and message, never with request data).
+// `responseForError` turns whatever a route throws into a deliberate status, never a 500 (only a real
+// bug still reaches 500, logged by error name and message, never with request data); the route
+// wrapper (route.ts) answers every error through it.
 import "server-only";
 import { DataApiError, isDataApiError } from "@/lib/data-api/errors";
 import { MAX_RETRY_AFTER_SECONDS } from "@/lib/data-api/rate-limit";
@@ -27,6 +28,13 @@ export function json(data: unknown, init: { status?: number; headers?: HeadersIn
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("Content-Type", "application/json");
   return new Response(body, { status: init.status ?? 200, headers });
+}
+
+/** A success without a body (204), never cached. */
+export function noContent(headers: HeadersInit = {}): Response {
+  const h = new Headers(headers);
+  h.set("Cache-Control", "no-store");
+  return new Response(null, { status: 204, headers: h });
 }
 
 /**
@@ -57,16 +65,14 @@ export function finalError(init: ConstructorParameters<typeof DataApiError>[0]):
   return error;
 }
 
-export const unauthorized = () =>
-  finalError({ status: 401, code: "unauthorized", message: "Sign in with a workspace API key to see this data." });
+export const unauthorized = () => finalError({ status: 401, code: "unauthorized", message: "Sign in with a workspace API key to see this data." });
 
 /** GET (or any method) of an /api path that no route handles. */
 export async function apiNotFound(): Promise<Response> {
   return errorResponse(new DataApiError({ status: 404, code: "not_found", message: "There is no such API endpoint." }));
 }
 
-export const invalidParameter = (param: string, message: string) =>
-  finalError({ status: 400, code: "invalid_parameter", message, param });
+export const invalidParameter = (param: string, message: string) => finalError({ status: 400, code: "invalid_parameter", message, param });
 
 /** What a widget is about, for messages such as "This API key has no access to the ranking." */
 export type Subject = string;
@@ -110,7 +116,8 @@ export function mapUpstreamError(error: DataApiError, subject: Subject): { error
       endSession: false,
     };
   }
-  if (error.code === "upstream_timeout") return { error: new DataApiError({ ...base, status: 504, code: error.code, message: error.message }), endSession: false };
+  if (error.code === "upstream_timeout")
+    return { error: new DataApiError({ ...base, status: 504, code: error.code, message: error.message }), endSession: false };
   if (error.code === "unexpected_response" || error.code === "redirect_rejected" || error.code === "network_error") {
     return { error: new DataApiError({ ...base, status: 502, code: error.code, message: error.message }), endSession: false };
   }
@@ -137,7 +144,7 @@ const isAbort = (e: unknown) => e instanceof Error && (e.name === "AbortError" |
 /**
  * What the browser is told about anything thrown while answering for `subject`, and whether the
  * session ends with it: the one mapping of the BFF's error responses, also used by server pages for
- * the prefetches they stream (lib/server/routes.ts `prefetchApi`), so a widget shows the same error
+ * the prefetches they stream (lib/queries/server-api.ts `prefetchApi`), so a widget shows the same error
  * whether its data came from the page or from /api.
  */
 export function errorForBrowser(thrown: unknown, subject: Subject = "this data", aborted = false): { error: DataApiError; endSession: boolean } {
@@ -148,12 +155,20 @@ export function errorForBrowser(thrown: unknown, subject: Subject = "this data",
   }
   // The store's own errors (lib/store/errors.ts) carry their code; their messages name no key. Told
   // apart by brand: the process's one store throws its own bundle's copy of these classes.
-  if (isStoreConflictError(thrown)) return { error: new DataApiError({ status: 409, code: thrown.code, message: thrown.message, ...(thrown.param ? { param: thrown.param } : {}) }), endSession: false };
+  if (isStoreConflictError(thrown))
+    return {
+      error: new DataApiError({ status: 409, code: thrown.code, message: thrown.message, ...(thrown.param ? { param: thrown.param } : {}) }),
+      endSession: false,
+    };
   if (isStoreLimitError(thrown)) return { error: new DataApiError({ status: 422, code: thrown.code, message: thrown.message }), endSession: false };
-  if (isStoreInputError(thrown)) return { error: new DataApiError({ status: 400, code: thrown.code, message: thrown.message, param: thrown.param }), endSession: false };
+  if (isStoreInputError(thrown))
+    return { error: new DataApiError({ status: 400, code: thrown.code, message: thrown.message, param: thrown.param }), endSession: false };
   if (isStoreUnavailableError(thrown)) {
     console.warn(`[store] ${thrown.message}`);
-    return { error: new DataApiError({ status: 503, code: thrown.code, message: "This app's database cannot be used right now; try again shortly.", retryAfter: 5 }), endSession: false };
+    return {
+      error: new DataApiError({ status: 503, code: thrown.code, message: "This app's database cannot be used right now; try again shortly.", retryAfter: 5 }),
+      endSession: false,
+    };
   }
   if (isConfigError(thrown)) {
     console.error(`[config] ${thrown.message}`);
@@ -171,18 +186,4 @@ export function errorForBrowser(thrown: unknown, subject: Subject = "this data",
 export function responseForError(req: Request, thrown: unknown, subject: Subject = "this data"): Response {
   const { error, endSession } = errorForBrowser(thrown, subject, req.signal.aborted);
   return errorResponse(error, endSession ? { "Set-Cookie": sessionClearCookie(req) } : {});
-}
-
-/** Wraps a handler so nothing it throws escapes as an unmapped error. */
-export function withErrors<C = unknown>(
-  subject: Subject,
-  handler: (req: Request, ctx: C) => Promise<Response>,
-): (req: Request, ctx: C) => Promise<Response> {
-  return async (req, ctx) => {
-    try {
-      return await handler(req, ctx);
-    } catch (thrown) {
-      return responseForError(req, thrown, subject);
-    }
-  };
 }

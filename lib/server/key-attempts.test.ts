@@ -5,15 +5,17 @@
 // client's count, the refusal is sign-in's (429 too_many_attempts, Retry-After) and costs no upstream
 // call, and a successful link gives its point back.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { POST as keysPost } from "@/app/api/workspace/keys/route";
-import { POST as sessionPost } from "@/app/api/session/route";
-import { storesForFile } from "@/lib/store/test-stores";
+import { storesForFile } from "@/testing/stores";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { PEER_ADDRESS_HEADER } from "./client-address";
 import { serverContext } from "./context";
 import { setRuntimeFlags } from "./runtime-flags";
 import { FAILURES_PER_CLIENT, createSignInThrottle } from "./sign-in-throttle";
-import { call, ORIGIN, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "./test-support";
+import { call, ORIGIN, serverContextPerTest, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
+import { routeFileAt } from "@/testing/api-routes";
+
+const { POST: keysPost } = await routeFileAt("workspace/keys");
+const { POST: sessionPost } = await routeFileAt("session");
 
 const sandbox = upstreamForFile({ visitors: 200 });
 const stores = storesForFile();
@@ -38,10 +40,15 @@ type Answer = ErrorJson & { key_hint: string };
 const guess = (i: number) => `svc_sk_test_guess_${String(i).padStart(8, "0")}`;
 
 const link = (cookie: string, ip: string, apiKey: string) =>
-  call<Answer>(keysPost, "/api/workspace/keys", { cookie, init: { method: "POST", headers: { origin: ORIGIN, "content-type": "application/json", [PEER_ADDRESS_HEADER]: ip }, body: JSON.stringify({ apiKey }) } });
+  call<Answer>(keysPost, "/api/workspace/keys", {
+    cookie,
+    init: { method: "POST", headers: { origin: ORIGIN, "content-type": "application/json", [PEER_ADDRESS_HEADER]: ip }, body: JSON.stringify({ apiKey }) },
+  });
 
 const signIn = (ip: string, apiKey: string) =>
-  call<ErrorJson>(sessionPost, "/api/session", { init: { method: "POST", headers: { origin: ORIGIN, "content-type": "application/json", [PEER_ADDRESS_HEADER]: ip }, body: JSON.stringify({ apiKey }) } });
+  call<ErrorJson>(sessionPost, "/api/session", {
+    init: { method: "POST", headers: { origin: ORIGIN, "content-type": "application/json", [PEER_ADDRESS_HEADER]: ip }, body: JSON.stringify({ apiKey }) },
+  });
 
 describe("linking attempts and the sign-in throttle", () => {
   it("a session guessing keys is refused after 10 failures a minute, from any address: 429 with Retry-After, no upstream call", async () => {
@@ -54,7 +61,10 @@ describe("linking attempts and the sign-in throttle", () => {
     const before = sandbox().stats().requests;
     const refused = await link(cookie, "198.51.100.200", DEMO_KEYS.free);
     expect(refused.status).toBe(429);
-    expect(refused.body.error).toMatchObject({ code: "too_many_attempts", message: expect.stringMatching(/^Too many failed attempts to link a key or sign in; try again in \d+ s\.$/) });
+    expect(refused.body.error).toMatchObject({
+      code: "too_many_attempts",
+      message: expect.stringMatching(/^Too many failed attempts to link a key or sign in; try again in \d+ s\.$/),
+    });
     const retryAfter = Number(refused.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(60);

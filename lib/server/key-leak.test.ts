@@ -5,8 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { secretPart } from "@/lib/data-api/redact";
 import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
-import * as session from "./session-routes";
-import { apiRoute, call, onServerFakeTime, sessionCookie, upstreamForFile } from "./test-support";
+import { apiRoute, call, onServerFakeTime, sessionCookie, upstreamForFile } from "@/testing/in-process";
+import { routeFileAt } from "@/testing/api-routes";
+
+const demoKeysRoute = await routeFileAt("session/demo-keys");
+const sessionRoute = await routeFileAt("session");
+
+/** The session's routes as Next calls them. */
+const session = { signIn: sessionRoute.POST, readSession: sessionRoute.GET, signOut: sessionRoute.DELETE, listDemoKeys: demoKeysRoute.GET };
 
 const sandbox = upstreamForFile();
 const seen: string[] = [];

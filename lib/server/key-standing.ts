@@ -11,7 +11,7 @@ import type { EndpointPath, Endpoints, InputOf } from "@/lib/data-api/endpoints"
 import { serverContext } from "./context";
 import { getEnv } from "./env";
 import { keyId } from "./key-id";
-import type { KeyVerdict, KeyVerdictEntry } from "./stores/key-verdicts";
+import type { KeyVerdict, KeyVerdictEntry } from "@/lib/shared-state/key-verdicts";
 import { dataApiForKey, maskKey } from "./upstream";
 
 /** How long a verdict stands: the longest a key revoked upstream keeps using the store. */

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Unreadable } from "@/lib/data-api/schemas";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import { apiRoute, call, sessionCookie, upstreamForFile } from "./test-support";
+import { apiRoute, call, sessionCookie, upstreamForFile } from "@/testing/in-process";
 
 type Item = Record<string, unknown>;
 type Body = { data: Item[]; meta?: Record<string, unknown>; unreadable?: Unreadable };
@@ -106,7 +106,10 @@ describe("single objects with odd fields", () => {
     sandbox().setFaults({ oddRate: 1, keys: [KEY] });
     sandbox().reset();
     const visitors = (await direct("/visitors?limit=10")) as { data: unknown[] };
-    const ids = visitors.data.filter(isObject).map((v) => v.id).filter((id): id is string => typeof id === "string");
+    const ids = visitors.data
+      .filter(isObject)
+      .map((v) => v.id)
+      .filter((id): id is string => typeof id === "string");
     expect(ids.length).toBeGreaterThan(3);
     for (const id of ids) {
       const res = await call<Item>(apiRoute, `/api/visitors/${id}`, { cookie });

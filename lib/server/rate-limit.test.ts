@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { DEMO_KEYS } from "@/sandbox/keys";
 import type { Sandbox } from "@/sandbox/server";
 import { SESSION_COOKIE, unsealSession } from "./session";
-import { apiRoute, call, onServerFakeTime, sessionCookie, startUpstream, type ErrorJson } from "./test-support";
+import { apiRoute, call, onServerFakeTime, sessionCookie, startUpstream, type ErrorJson } from "@/testing/in-process";
 
 let sandbox: Sandbox;
 /** Called at every read of the sandbox's clock, i.e. when a request arrives (tests block the loop here). */
@@ -69,8 +69,18 @@ describe("the per-key scheduler keeps the BFF within the plan", () => {
     const mine = freeKeyLog();
     expect(mine).toHaveLength(200);
     expect(sandbox.stats().rateLimited).toBe(0);
-    expect(maxPerBucket(mine.map((l) => l.t), 1000)).toBeLessThanOrEqual(10);
-    expect(maxPerBucket(mine.map((l) => l.t), 60_000)).toBeLessThanOrEqual(100);
+    expect(
+      maxPerBucket(
+        mine.map((l) => l.t),
+        1000,
+      ),
+    ).toBeLessThanOrEqual(10);
+    expect(
+      maxPerBucket(
+        mine.map((l) => l.t),
+        60_000,
+      ),
+    ).toBeLessThanOrEqual(100);
     // Not needlessly slow either: the second hundred go out as soon as the first minute has passed.
     const times = mine.map((l) => l.t);
     expect(Math.max(...times) - Math.min(...times)).toBeLessThan(75_000);
@@ -92,8 +102,20 @@ describe("the per-key scheduler keeps the BFF within the plan", () => {
 
     const mine = freeKeyLog();
     expect(sandbox.stats().rateLimited, "upstream 429s").toBe(0);
-    expect(maxPerBucket(mine.map((l) => l.t), 1000), "most arrivals in one sandbox second").toBeLessThanOrEqual(10);
-    expect(maxPerBucket(mine.map((l) => l.t), 60_000), "most arrivals in one sandbox minute").toBeLessThanOrEqual(100);
+    expect(
+      maxPerBucket(
+        mine.map((l) => l.t),
+        1000,
+      ),
+      "most arrivals in one sandbox second",
+    ).toBeLessThanOrEqual(10);
+    expect(
+      maxPerBucket(
+        mine.map((l) => l.t),
+        60_000,
+      ),
+      "most arrivals in one sandbox minute",
+    ).toBeLessThanOrEqual(100);
     // Two minutes' budget is answered; the rest would wait longer than 90 s for the third minute's
     // and is refused by the BFF itself, as a 503 that says when to come back.
     expect(results.filter((r) => r.status === 200).length).toBe(200);

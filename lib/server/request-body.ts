@@ -2,6 +2,7 @@
 // cancelled as soon as the bound is passed (chunked uploads) or refused before reading at all when
 // the declared Content-Length is already over it, so an oversized upload never gets buffered.
 import "server-only";
+import type { z } from "zod";
 import { MAX_BODY_BYTES } from "./body-limit";
 import { finalError, invalidParameter } from "./http";
 
@@ -54,4 +55,13 @@ export async function readJsonObject(req: Request, example: string): Promise<Rec
   }
   if (typeof body !== "object" || body === null || Array.isArray(body)) throw invalidParameter("body", `The request body must be a JSON object: ${example}.`);
   return body as Record<string, unknown>;
+}
+
+/** The request's JSON object read with `schema`, or a 400 naming the first bad field (`body` when it is not a JSON object). */
+export async function jsonBodyOf<S extends z.ZodType>(req: Request, schema: S, example: string): Promise<z.output<S>> {
+  const raw = await readJsonObject(req, example);
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw invalidParameter(String(issue.path[0] ?? "body"), issue.message);
 }

@@ -1,14 +1,13 @@
-// The BFF's routes (lib/server/routes.ts) against a sandbox over real HTTP: the table itself (every
-// registry endpoint served, nothing else), and happy path per parameter (the upstream
-// receives exactly the validated query), pagination meta, and every error mapping of
-// lib/data-api/README.md "Errors the browser gets".
+// The Data API's endpoints and the lists as the route files under app/api serve them, against a
+// sandbox over real HTTP: every registry endpoint served at /api + its path and nothing else, happy
+// path per parameter (the upstream receives exactly the validated query), pagination meta, and every
+// error mapping of lib/data-api/README.md "Errors the browser gets".
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ListEnvelope, Mention, Visitor } from "@/lib/data-api/schemas";
 import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
 import { endpoints } from "@/lib/data-api/endpoints";
-import { handleApiOther, matchRoute } from "./routes";
 import { UNCOMPRESSED_MAX_BYTES } from "./http";
-import { apiRoute, callApi, call, onServerFakeTime, sessionCookie, upstreamForFile, type ErrorJson } from "./test-support";
+import { apiRoute, callApi, call, onServerFakeTime, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
 
 const sandbox = upstreamForFile();
 let pro: string;
@@ -213,8 +212,8 @@ describe("error mapping", () => {
   });
 });
 
-describe("the route table", () => {
-  it("serves every Data API endpoint of the registry at /api + its path, and nothing else", async () => {
+describe("the routes", () => {
+  it("serve every Data API endpoint of the registry at /api + its path, and nothing else", async () => {
     for (const path of Object.keys(endpoints)) {
       const concrete = path.replace(":id", "vis_doesnotexist");
       const res = await callApi<ErrorJson>(`/api${concrete}`, { cookie: pro });
@@ -232,28 +231,30 @@ describe("the route table", () => {
     expect(sandbox().stats().requests).toBe(before);
   });
 
-  it("answers another method on a route with 405 and Allow, and an unknown path with the JSON 404", async () => {
-    const post = await call<ErrorJson>(handleApiOther, "/api/visitors", { init: { method: "POST", body: "{}" }, params: { path: ["visitors"] } });
-    expect(post.status).toBe(405);
-    expect(post.headers.get("allow")).toBe("GET");
-    // HEAD too: Next would run GET for it, spending upstream calls on a body nobody reads.
+  it("refuse HEAD on a read with 405 and Allow (Next would run GET for it, spending upstream calls on a body nobody reads); an unknown path is the JSON 404 whatever the method", async () => {
+    // Another method on a read is refused by the production entry in the shared shape (front-server.test.ts).
     const before = sandbox().stats().requests;
     for (const path of ["/visitors", "/insights/trend", "/visitors/vis_a/timeline"]) {
-      const head = await call<ErrorJson>(handleApiOther, `/api${path}`, { cookie: pro, init: { method: "HEAD" }, params: { path: path.split("/").filter(Boolean) } });
+      const head = await callApi<ErrorJson>(`/api${path}`, { cookie: pro, init: { method: "HEAD" } });
       expect(head.status, path).toBe(405);
       expect(head.headers.get("allow")).toBe("GET");
     }
     expect(sandbox().stats().requests).toBe(before);
-    const unknown = await call<ErrorJson>(handleApiOther, "/api/nothing", { init: { method: "DELETE" }, params: { path: ["nothing"] } });
+    const unknown = await callApi<ErrorJson>("/api/nothing", { init: { method: "DELETE" } });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.code).toBe("not_found");
   });
 
-  it("matches literal segments exactly and takes path parameters after decoding", () => {
-    expect(matchRoute(["visitors"])).toEqual({ path: "/visitors", params: {} });
-    expect(matchRoute(["visitors", "vis_a%2Fb", "timeline"])).toEqual({ path: "/visitors/:id/timeline", params: { id: "vis_a/b" } });
-    expect(matchRoute(["visitors", "vis_%", "timeline"])).toMatchObject({ path: "/visitors/:id/timeline", badParam: "id" });
-    expect(matchRoute(["analytics"])).toBeNull();
-    expect(matchRoute(["analytics", "overview", "x"])).toBeNull();
+  it("take a path parameter after decoding it once more (the router may leave escapes), and refuse one that does not decode", async () => {
+    const id = (await callApi<ListEnvelope<Visitor>>("/api/visitors?limit=1", { cookie: pro })).body.data[0]!.id;
+    const escaped = await callApi<Visitor>("/api/visitors/x", {
+      cookie: pro,
+      segments: ["visitors", `${id.slice(0, 4)}%${id.charCodeAt(4).toString(16)}${id.slice(5)}`],
+    });
+    expect(escaped.status).toBe(200);
+    expect(escaped.body.id).toBe(id);
+    const bad = await callApi<ErrorJson>("/api/visitors/x/timeline", { cookie: pro, segments: ["visitors", "vis_%", "timeline"] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatchObject({ code: "invalid_parameter", param: "id" });
   });
 });

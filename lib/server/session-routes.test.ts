@@ -11,8 +11,15 @@ import { startSandbox, type Sandbox } from "@/sandbox/server";
 import { PEER_ADDRESS_HEADER } from "./client-address";
 import { runtimeFlags, setRuntimeFlags } from "./runtime-flags";
 import { SESSION_COOKIE, unsealSession } from "./session";
-import * as session from "./session-routes";
-import { apiRoute, call, onServerFakeTime, sessionCookie, startUpstream, TEST_SECRET, type ErrorJson } from "./test-support";
+import { apiRoute, call, onServerFakeTime, sessionCookie, startUpstream, TEST_SECRET, type ErrorJson } from "@/testing/in-process";
+import { routeFileAt } from "@/testing/api-routes";
+
+const demoKeysRoute = await routeFileAt("session/demo-keys");
+const sessionRoute = await routeFileAt("session");
+
+/** The session's routes as Next calls them. */
+const session = { signIn: sessionRoute.POST, readSession: sessionRoute.GET, signOut: sessionRoute.DELETE, listDemoKeys: demoKeysRoute.GET };
+const noSegments = { params: Promise.resolve({}) };
 
 let sandbox: Sandbox;
 let ipCounter = 0;
@@ -77,7 +84,7 @@ describe("POST /api/session", () => {
       body: JSON.stringify({ apiKey: DEMO_KEYS.pro }),
       headers: { origin: "https://dash.example.com", [PEER_ADDRESS_HEADER]: freshIp() },
     });
-    const secure = await session.signIn(req, undefined);
+    const secure = await session.signIn(req, noSegments);
     expect(secure.headers.get("set-cookie")).toContain("; Secure");
   });
 
@@ -99,7 +106,10 @@ describe("POST /api/session", () => {
       expect(res.status).toBe(200);
       expect(/;\s*Secure/.test(res.headers.get("set-cookie")!)).toBe(secure);
       // Signing out clears the cookie with the same attributes (a browser ignores a mismatched clear).
-      const out = await call(session.signOut, "/api/session", { cookie: cookieFrom(res), init: { method: "DELETE", headers: { origin: "http://localhost:3000", ...headers } } });
+      const out = await call(session.signOut, "/api/session", {
+        cookie: cookieFrom(res),
+        init: { method: "DELETE", headers: { origin: "http://localhost:3000", ...headers } },
+      });
       expect(/;\s*Secure/.test(out.headers.get("set-cookie")!)).toBe(secure);
     } finally {
       delete process.env.COOKIE_SECURE;
@@ -174,7 +184,7 @@ describe("POST /api/session", () => {
 
   it("sign-in body: a chunked body over the limit is refused with 413 after reading only past the limit, and the stream is cancelled", async () => {
     const { stream, state } = streamedBody(100 * 1024 * 1024);
-    const res = await session.signIn(signInRequest(stream), undefined);
+    const res = await session.signIn(signInRequest(stream), noSegments);
     expect(res.status).toBe(413);
     expect(((await res.json()) as ErrorJson).error).toMatchObject({ code: "payload_too_large" });
     expect(state.pulled).toBeLessThan(64 * 1024);
@@ -184,16 +194,19 @@ describe("POST /api/session", () => {
 
   it("sign-in body: a declared Content-Length over the limit is refused with 413 before reading any of it", async () => {
     const { stream, state } = streamedBody(100 * 1024 * 1024);
-    const res = await session.signIn(signInRequest(stream, { "content-length": String(100 * 1024 * 1024) }), undefined);
+    const res = await session.signIn(signInRequest(stream, { "content-length": String(100 * 1024 * 1024) }), noSegments);
     expect(res.status).toBe(413);
     expect(((await res.json()) as ErrorJson).error.code).toBe("payload_too_large");
     expect(state.pulled).toBeLessThanOrEqual(16 * 1024);
   });
 
   it("sign-in body: just over the limit is 413, just under is read", async () => {
-    const over = await session.signIn(signInRequest(JSON.stringify({ apiKey: "x".repeat(5000) })), undefined);
+    const over = await session.signIn(signInRequest(JSON.stringify({ apiKey: "x".repeat(5000) })), noSegments);
     expect(over.status).toBe(413);
-    const under = await session.signIn(signInRequest(JSON.stringify({ apiKey: DEMO_KEYS.pro, pad: " ".repeat(3000) }), { [PEER_ADDRESS_HEADER]: freshIp() }), undefined);
+    const under = await session.signIn(
+      signInRequest(JSON.stringify({ apiKey: DEMO_KEYS.pro, pad: " ".repeat(3000) }), { [PEER_ADDRESS_HEADER]: freshIp() }),
+      noSegments,
+    );
     expect(under.status).toBe(200);
   });
 
@@ -225,17 +238,21 @@ describe("POST /api/session", () => {
     expect(res.body.error.request_id).toMatch(/\S/);
   });
 
-  it("refuses cross-site requests (Origin or Sec-Fetch-Site) with 403 csrf_rejected", async () => {
-    for (const headers of [{ origin: "https://evil.example" }, { origin: "null" }, { origin: "", "sec-fetch-site": "cross-site" }]) {
+  it("refuses cross-site requests with 403: csrf_rejected for a foreign Origin, cross_site_rejected for a browser's Sec-Fetch-Site", async () => {
+    for (const [headers, code] of [
+      [{ origin: "https://evil.example" }, "csrf_rejected"],
+      [{ origin: "null" }, "csrf_rejected"],
+      [{ origin: "", "sec-fetch-site": "cross-site" }, "cross_site_rejected"],
+    ] as const) {
       const clean = Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== ""));
       const req = new Request("http://localhost:3000/api/session", {
         method: "POST",
         body: JSON.stringify({ apiKey: DEMO_KEYS.pro }),
         headers: clean,
       });
-      const res = await session.signIn(req, undefined);
+      const res = await session.signIn(req, noSegments);
       expect(res.status).toBe(403);
-      expect(((await res.json()) as ErrorJson).error.code).toBe("csrf_rejected");
+      expect(((await res.json()) as ErrorJson).error.code).toBe(code);
     }
     expect(sandbox.stats().requests).toBe(0);
   });
@@ -254,7 +271,9 @@ describe("POST /api/session", () => {
     const ip = freshIp();
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {
-      statuses.push((await post({ apiKey: "nonsense" }, { [PEER_ADDRESS_HEADER]: ip, "x-forwarded-for": `203.0.113.${i + 1}`, "x-real-ip": `203.0.113.${i + 1}` })).status);
+      statuses.push(
+        (await post({ apiKey: "nonsense" }, { [PEER_ADDRESS_HEADER]: ip, "x-forwarded-for": `203.0.113.${i + 1}`, "x-real-ip": `203.0.113.${i + 1}` })).status,
+      );
     }
     expect(statuses).toEqual([...Array(10).fill(400), 429, 429]);
   });
@@ -283,7 +302,9 @@ describe("POST /api/session", () => {
     try {
       // Eight attempts at once, each reserving its point before the upstream fails them (after the
       // retries' backoff, on fake time).
-      const unreachable = await onServerFakeTime(() => Promise.all(Array.from({ length: 8 }, () => post({ apiKey: DEMO_KEYS.pro }, { [PEER_ADDRESS_HEADER]: ip }))));
+      const unreachable = await onServerFakeTime(() =>
+        Promise.all(Array.from({ length: 8 }, () => post({ apiKey: DEMO_KEYS.pro }, { [PEER_ADDRESS_HEADER]: ip }))),
+      );
       expect(unreachable.map((r) => r.body.error.code)).toEqual(Array(8).fill("network_error"));
     } finally {
       process.env.DATA_API_BASE_URL = saved;
@@ -313,7 +334,10 @@ describe("GET and DELETE /api/session", () => {
     expect(tampered.headers.get("set-cookie")).toMatch(/^wa_session=;/);
     const old = await sealData({ apiKey: DEMO_KEYS.pro, iat: Date.now() - 9 * 3600_000, sid: crypto.randomUUID() }, { password: TEST_SECRET, ttl: 8 * 3600 });
     expect((await call<SessionJson>(session.readSession, "/api/session", { cookie: `${SESSION_COOKIE}=${old}` })).body).toEqual({ signedIn: false });
-    const foreign = await sealData({ apiKey: DEMO_KEYS.pro, iat: Date.now(), sid: crypto.randomUUID() }, { password: "another-secret-of-at-least-32-characters!", ttl: 3600 });
+    const foreign = await sealData(
+      { apiKey: DEMO_KEYS.pro, iat: Date.now(), sid: crypto.randomUUID() },
+      { password: "another-secret-of-at-least-32-characters!", ttl: 3600 },
+    );
     expect((await call<SessionJson>(session.readSession, "/api/session", { cookie: `${SESSION_COOKIE}=${foreign}` })).body).toEqual({ signedIn: false });
   });
 

@@ -2,15 +2,14 @@
 // who is signed in (masked key only), sign out, and list the demo keys without their values.
 // Sign-in checks the key's form, then validates it with one cheap upstream call (/visitors?limit=1)
 // and tells a rejected key apart from an upstream that is rate limiting, failing or unreachable.
+// Mounted by app/api/session/**/route.ts: the route files declare what each takes (sign-in and
+// sign-out are writes from this app's own pages; sign-in is an attempt at a key, throttled).
 import "server-only";
+import { z } from "zod";
 import { isDataApiError, type DataApiError } from "@/lib/data-api/errors";
-import { MAX_BODY_BYTES } from "./body-limit";
-import { isSameOrigin } from "./csrf";
 import { DEMO_IDS, loadDemoKeys } from "./demo-keys";
-import { beginKeyAttempt } from "./key-attempts";
 import { keyJustWorked } from "./key-standing";
-import { finalError, invalidParameter, json, withErrors } from "./http";
-import { readBodyText } from "./request-body";
+import { finalError, json } from "./http";
 import {
   API_KEY_PATTERN,
   getRequestSession,
@@ -23,41 +22,32 @@ import {
 } from "./session";
 import { dataApiForKey, discardKey, rateBudgetForKey } from "./upstream";
 
+const KEY_FORM_MESSAGE = "An API key starts with svc_sk_live_ or svc_sk_test_ followed by letters, digits, _ or - (copy it from Settings → API Keys).";
 
-const KEY_FORM_MESSAGE =
-  "An API key starts with svc_sk_live_ or svc_sk_test_ followed by letters, digits, _ or - (copy it from Settings → API Keys).";
+export const SIGN_IN_EXAMPLE = '{"apiKey": "svc_sk_..."} or {"demo": "free"}';
 
-/** The sign-in body: `{apiKey}` or `{demo}`; other fields are ignored. */
-function signInRequest(body: unknown): { apiKey: string } | { demo: string } {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw invalidParameter("body", 'The request body must be a JSON object: {"apiKey": "svc_sk_..."} or {"demo": "free"}.');
-  }
-  const { apiKey, demo } = body as { apiKey?: unknown; demo?: unknown };
-  if (demo !== undefined && apiKey === undefined) {
-    if (typeof demo !== "string" || !(DEMO_IDS as readonly string[]).includes(demo)) {
-      throw invalidParameter("demo", `demo must be one of: ${DEMO_IDS.join(", ")}`);
+/** The sign-in body: `{apiKey}` (its form checked, trimmed) or `{demo}`; other fields are ignored. */
+export const signInBody = z
+  .object({ apiKey: z.unknown().optional(), demo: z.unknown().optional() })
+  .transform((body, ctx): { apiKey: string } | { demo: string } => {
+    if (body.demo !== undefined && body.apiKey === undefined) {
+      if (typeof body.demo === "string" && (DEMO_IDS as readonly string[]).includes(body.demo)) return { demo: body.demo };
+      ctx.addIssue({ code: "custom", path: ["demo"], message: `demo must be one of: ${DEMO_IDS.join(", ")}` });
+      return z.NEVER;
     }
-    return { demo };
-  }
-  if (typeof apiKey !== "string") throw invalidParameter("apiKey", "apiKey must be a string: the workspace API key.");
-  return { apiKey };
-}
-
-const csrfRejected = () =>
-  finalError({ status: 403, code: "csrf_rejected", message: "This request did not come from this app's own pages." });
+    if (typeof body.apiKey !== "string") {
+      ctx.addIssue({ code: "custom", path: ["apiKey"], message: "apiKey must be a string: the workspace API key." });
+      return z.NEVER;
+    }
+    const apiKey = body.apiKey.trim();
+    if (API_KEY_PATTERN.test(apiKey)) return { apiKey };
+    ctx.addIssue({ code: "custom", path: ["apiKey"], message: KEY_FORM_MESSAGE });
+    return z.NEVER;
+  });
 
 function signedInBody(apiKey: string) {
   const { environment, keyHint } = toPageSession(apiKey);
   return { signedIn: true, environment, keyHint };
-}
-
-async function readJsonBody(req: Request): Promise<unknown> {
-  const text = await readBodyText(req, MAX_BODY_BYTES);
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw invalidParameter("body", 'The request body must be JSON: {"apiKey": "svc_sk_..."}.');
-  }
 }
 
 /** What the user is told when the validating call fails, by cause. */
@@ -91,32 +81,25 @@ function signInFailure(error: DataApiError): DataApiError {
 }
 
 /**
- * POST /api/session: {apiKey} or {demo}. Every attempt reserves a throttle point for its client
- * (and a session it already has; key-attempts.ts) first; only a successful sign-in gives it back, so whatever fails (bad body or key form, rejected
- * key, upstream errors, timeouts) counts. Cross-site requests are refused before that: a foreign page
- * must not be able to spend a visitor's attempts.
+ * POST /api/session: {apiKey} or {demo}. The attempt was counted for its client (and a session it
+ * already has) before the body was read (the route's `keyAttempts`); only this succeeding gives it
+ * back, so whatever fails (bad body or key form, rejected key, upstream errors, timeouts) counts.
  */
-export const signIn = withErrors("sign-in", async (req: Request) => {
-  if (!isSameOrigin(req)) throw csrfRejected();
-  const attempt = await beginKeyAttempt(req, "sign-in");
-  const response = await signInOnce(req);
-  await attempt.succeeded();
-  return response;
-});
-
-async function signInOnce(req: Request): Promise<Response> {
-  const parsed = signInRequest(await readJsonBody(req));
-
+export async function signIn({ body }: { body: z.output<typeof signInBody> }, req: Request): Promise<Response> {
   let apiKey: string;
-  if ("demo" in parsed) {
-    const demo = (await loadDemoKeys())?.find((k) => k.id === parsed.demo);
+  if ("demo" in body) {
+    const demo = (await loadDemoKeys())?.find((k) => k.id === body.demo);
     if (!demo) {
-      throw finalError({ status: 404, code: "demo_unavailable", message: "Demo keys are only offered when the Data API is the embedded sandbox.", param: "demo" });
+      throw finalError({
+        status: 404,
+        code: "demo_unavailable",
+        message: "Demo keys are only offered when the Data API is the embedded sandbox.",
+        param: "demo",
+      });
     }
     apiKey = demo.key;
   } else {
-    apiKey = parsed.apiKey.trim();
-    if (!API_KEY_PATTERN.test(apiKey)) throw invalidParameter("apiKey", KEY_FORM_MESSAGE);
+    apiKey = body.apiKey;
   }
 
   // A fresh answer, not one cached under an earlier session of the same key (a key revoked since
@@ -144,14 +127,14 @@ async function signInOnce(req: Request): Promise<Response> {
 }
 
 /** GET /api/session: who is signed in, with the masked key only. */
-export const readSession = withErrors("the session", async (req: Request) => {
+export async function readSession(_ctx: unknown, req: Request): Promise<Response> {
   const session = await getRequestSession(req);
   if (!session) {
     const headers: HeadersInit = hasSessionCookie(req) ? { "Set-Cookie": sessionClearCookie(req) } : {};
     return json({ signedIn: false }, { headers });
   }
   return json(signedInBody(session.apiKey));
-});
+}
 
 /**
  * DELETE /api/session: sign out. Only what is the session's own ends: its revocation is recorded, so
@@ -159,18 +142,17 @@ export const readSession = withErrors("the session", async (req: Request) => {
  * cached answers and insights figures stay: they belong to everyone using the key, teammates and other
  * instances included, and expire on their own.
  */
-export const signOut = withErrors("sign-out", async (req: Request) => {
-  if (!isSameOrigin(req)) throw csrfRejected();
+export async function signOut(_ctx: unknown, req: Request): Promise<Response> {
   const session = await getRequestSession(req);
   if (session) await revokeSession(session);
   return json({ signedIn: false }, { headers: { "Set-Cookie": sessionClearCookie(req) } });
-});
+}
 
 /** GET /api/session/demo-keys: the demo keys on offer, without their values. */
-export const listDemoKeys = withErrors("the demo keys", async () => {
+export async function listDemoKeys() {
   const keys = await loadDemoKeys();
-  return json({
+  return {
     available: keys !== null,
     keys: (keys ?? []).map(({ id, plan, workspace, description }) => ({ id, plan, workspace, description })),
-  });
-});
+  };
+}

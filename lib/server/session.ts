@@ -88,7 +88,12 @@ export async function sealSession(apiKey: string, rateLimit?: number): Promise<s
 
 /** The same session (key, id, start, plan) sealed under the current secret. */
 export async function resealSession(session: Session): Promise<string> {
-  return seal({ apiKey: session.apiKey, iat: session.expiresAt - SESSION_TTL_SECONDS * 1000, sid: session.sessionId, ...(session.rateLimit ? { limit: session.rateLimit } : {}) });
+  return seal({
+    apiKey: session.apiKey,
+    iat: session.expiresAt - SESSION_TTL_SECONDS * 1000,
+    sid: session.sessionId,
+    ...(session.rateLimit ? { limit: session.rateLimit } : {}),
+  });
 }
 
 /**

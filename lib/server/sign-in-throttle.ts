@@ -8,7 +8,7 @@
 // There is no global cap: one client's failures never lock out a correct key from another.
 import "server-only";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import type { RedisLink } from "./redis/connection";
+import type { RedisLink } from "@/lib/shared-state/redis/connection";
 
 /** Failed attempts a client may make per window, and the window. */
 export const FAILURES_PER_CLIENT = 10;

@@ -1,59 +1,27 @@
-// What every route of the store starts with: the same-origin check for a write, the session, the
-// session's key still standing upstream (key-standing.ts: rechecked at most every 5 minutes; a key the
-// Data API refuses ends the session, a key refused the resource a route derives from is refused what
-// the store kept of it), then the store and the session's workspace; and a JSON body read with a zod
-// schema, a bad field being a 400 that names it. One place, so the notes, views, alerts, the workspace,
-// the history and whatever the store serves next judge a request the same way: the route files under
-// app/api call `storeScope`, the store's reads in the BFF's table are declared with `storeRead`, and a
-// route that learns what it derives from only from its input (a rule's preview) calls `requireResource`.
+// The store's one scope for a signed-in session, asked by the route wrapper (route.ts) for a route
+// declared with `store`: the session's key still standing upstream (key-standing.ts: rechecked at most
+// every 5 minutes; a key the Data API refuses ends the session, a key refused the resource a route
+// derives from is refused what the store kept of it), then the store and the session's workspace. One
+// place, so the notes, views, alerts, the workspace, the history and whatever the store serves next
+// judge a request the same way; a route that learns what it derives from only from its input (a
+// rule's preview) calls `requireResource`.
 import "server-only";
-import type { z } from "zod";
 import type { ActivityAction } from "@/lib/activity/actions";
 import { DataApiError } from "@/lib/data-api/errors";
 import { endpoints } from "@/lib/data-api/endpoints";
-import type { WorkspaceId } from "@/lib/store/schema";
-import type { Store } from "@/lib/store/store";
 import { serverContext } from "./context";
-import { isSameOrigin, sameOriginRejected } from "./csrf";
-import { finalError, invalidParameter, mapUpstreamError, unauthorized } from "./http";
+import { finalError, mapUpstreamError } from "./http";
 import { keyStanding, type StoreResource } from "./key-standing";
-import { readJsonObject } from "./request-body";
-import { getRequestSession, revokeSession, type PageSession, type Session } from "./session";
+import type { StoreScope } from "./route-types";
+import { revokeSession, type PageSession, type Session } from "./session";
 
 export type { StoreResource } from "./key-standing";
-
-/** The store, the session's workspace, and who is asking: the key, and its hint for the activity list. */
-export type StoreScope = {
-  store: Store;
-  workspace: WorkspaceId;
-  apiKey: string;
-  keyHint: string;
-  /**
-   * Records a change the route just made in the workspace's activity list, with the session's key
-   * hint: one line per change (`await record("rule.added", sentence)`), whatever the domain.
-   */
-  record(action: ActivityAction, subject: string): Promise<void>;
-};
-
-export type StoreScopeOptions = {
-  /** A write (POST, PUT, PATCH, DELETE): the same-origin check comes first. */
-  write: boolean;
-  /** The upstream resource what the route answers was kept from: a key refused it is refused here (403). */
-  derivesFrom?: StoreResource;
-};
-
-/** The store and the session's workspace for `req`, once the session and its key pass (see the module's first lines). */
-export async function storeScope(req: Request, options: StoreScopeOptions): Promise<StoreScope> {
-  if (options.write && !isSameOrigin(req)) throw sameOriginRejected();
-  const session = await getRequestSession(req);
-  if (!session) throw unauthorized();
-  return sessionStoreScope(session, options.derivesFrom);
-}
+export type { StoreScope } from "./route-types";
 
 const hasId = (session: PageSession | Session): session is Session => "sessionId" in session;
 
 /**
- * `storeScope` for a session already read (a route of the BFF's table, or a page's prefetch of it).
+ * The scope of `session` (a request's, or a page's prefetch's), the resource the route derives from rechecked.
  * A key the Data API refuses ends the session here (revoked on every instance, so the page's own
  * prefetches stop too) and throws the upstream's 401, which the error mapping answers as every
  * upstream 401 (`session_expired`, the cookie cleared).
@@ -84,28 +52,11 @@ function resourceRefused(resource: StoreResource): DataApiError {
 
 /**
  * For a route that knows what it derives from only once its input is read (a rule's preview, by its
- * kind): after `storeScope`, a 403 unless the key may read `resource` (asked as `derivesFrom` is).
+ * kind): after the scope, a 403 unless the key may read `resource` (asked as `derivesFrom` is).
  */
 export async function requireResource(apiKey: string, resource: StoreResource): Promise<void> {
   const standing = await keyStanding(apiKey, resource);
   // Refused since the scope was judged (the resource's probe met a 401): the session ends as above.
   if (standing.key === "refused") throw keyRefused();
   if (standing.resource === "refused") throw resourceRefused(resource);
-}
-
-/**
- * A read of the BFF's table (lib/server/routes.ts) served from the store, declared with the upstream
- * resource it derives from (null: the team's own writing, such as notes): its resolver gets the scope.
- */
-export function storeRead<C extends { session: PageSession }, I, R>(derivesFrom: StoreResource | null, resolve: (scope: StoreScope, input: I, ctx: C) => Promise<R>): (ctx: C, input: I) => Promise<R> {
-  return async (ctx, input) => resolve(await sessionStoreScope(ctx.session, derivesFrom ?? undefined), input, ctx);
-}
-
-/** The request's JSON object read with `schema`, or a 400 naming the first bad field (`body` when it is not a JSON object). */
-export async function jsonBodyOf<S extends z.ZodType>(req: Request, schema: S, example: string): Promise<z.output<S>> {
-  const raw = await readJsonObject(req, example);
-  const parsed = schema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  throw invalidParameter(String(issue.path[0] ?? "body"), issue.message);
 }

@@ -101,7 +101,12 @@ describe("upstreamFetch", () => {
   });
 
   it("takes headers in every form fetch does (a record, Headers, [name, value] pairs)", async () => {
-    await upstreamFetch(`${base}/v1/pairs`, { headers: [["Authorization", "Bearer p"], ["Accept", "application/json"]] });
+    await upstreamFetch(`${base}/v1/pairs`, {
+      headers: [
+        ["Authorization", "Bearer p"],
+        ["Accept", "application/json"],
+      ],
+    });
     expect(seen.find((s) => s.url === "/v1/pairs")!.headers).toMatchObject({ authorization: "Bearer p", accept: "application/json" });
   });
 

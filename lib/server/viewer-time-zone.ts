@@ -8,4 +8,3 @@ import { parseViewerTimeZone, VIEWER_TZ_COOKIE } from "@/lib/range/viewer-time-z
 export async function viewerTimeZoneCookie(): Promise<string | null> {
   return parseViewerTimeZone((await cookies()).get(VIEWER_TZ_COOKIE)?.value);
 }
-

@@ -1,31 +1,26 @@
 // Every write route of /api, as the production build answers it (`npm start`,
 // testing/system-setup.ts): started by another site (a foreign or `null` Origin, or a browser's
 // `Sec-Fetch-Site: cross-site|same-site`) it is a 403 that changes nothing, and signed out it is a 401.
-// The routes come from the source (each route file's POST, PUT, PATCH and DELETE, and the write routes
-// of the catch-all's table), so a route added later is held to both without touching this file. Each
+// The routes come from the source (each route file's POST, PUT, PATCH and DELETE; the catch-all takes
+// no write of its own), so a route added later is held to both without touching this file. Each
 // request names a real resource of the workspace and, where the route takes one, a body that would
 // be accepted: a refusal is the only thing standing between it and a change.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AnnotationJson } from "@/lib/annotations/limits";
-import { startReceiver, type Receiver } from "@/lib/alerts/test-receiver";
+import { startReceiver, type Receiver } from "@/testing/webhook-receiver";
 import { DEMO_KEYS } from "@/sandbox/keys";
-import { apiRouteFiles } from "@/testing/api-routes";
+import { apiRouteFiles, isCatchAll, WRITE_METHODS } from "@/testing/api-routes";
 import type { ApiClient, ErrorBody } from "@/testing/production";
 import { expectRefusal, OTHER_SITE, signedIn, signedOut, WORKSPACE_KEYS } from "@/testing/system";
-import { apiWriteRoutes } from "./routes";
-import type { SavedViewBody } from "./view-routes";
+import type { SavedViewBody } from "@/lib/views/routes";
 
-const WRITE_METHODS = ["POST", "PUT", "PATCH", "DELETE"] as const;
 type WriteRoute = { method: (typeof WRITE_METHODS)[number]; template: string };
 
-/** Every write route: "/api/views/[id]" from the folders, "/api/annotations/:id" from the catch-all's table. */
+/** Every write route, from the route files' folders: "/api/views/[id]". */
 function writeRoutes(): WriteRoute[] {
-  return apiRouteFiles().flatMap(({ segments, methods }) => {
-    const writes = WRITE_METHODS.filter((m) => methods.includes(m));
-    if (segments.at(-1) !== "[[...path]]") return writes.map((method) => ({ method, template: `/api/${segments.join("/")}` }));
-    // The catch-all answers every write method (405 or 404 off its table): its routes are the table's.
-    return Object.entries(apiWriteRoutes).flatMap(([p, ms]) => ms.map((method) => ({ method, template: `/api${p}` })));
-  });
+  return apiRouteFiles().flatMap(({ segments, methods }) =>
+    segments.some(isCatchAll) ? [] : WRITE_METHODS.filter((m) => methods.includes(m)).map((method) => ({ method, template: `/api/${segments.join("/")}` })),
+  );
 }
 
 let api: ApiClient;
@@ -37,7 +32,7 @@ let note: AnnotationJson;
 const urlOf = (template: string) =>
   template
     .split("/")
-    .map((segment, i, all) => (/^(\[id\]|:id)$/.test(segment) ? (ids[all[i - 1]!] ?? "none_0000000000000000") : segment))
+    .map((segment, i, all) => (/^\[id\]$/.test(segment) ? (ids[all[i - 1]!] ?? "none_0000000000000000") : segment))
     .join("/");
 
 /** A body each route would accept, for those that take one. */
@@ -46,7 +41,7 @@ const bodies: Record<string, () => unknown> = {
   "POST /api/views": () => ({ name: "From elsewhere", path: "/visitors", query: {} }),
   "PATCH /api/views/[id]": () => ({ name: "Renamed from elsewhere" }),
   "POST /api/annotations": () => ({ date: "2026-11-10", text: "From elsewhere" }),
-  "PATCH /api/annotations/:id": () => ({ updated_at: note.updated_at, text: "Changed from elsewhere" }),
+  "PATCH /api/annotations/[id]": () => ({ updated_at: note.updated_at, text: "Changed from elsewhere" }),
   "POST /api/alerts/destinations": () => ({ kind: "webhook", name: "Elsewhere", url: receiver.url }),
   "POST /api/alerts/rules": () => ({ kind: "score_below", threshold: 10, destination_id: ids.destinations }),
   "PUT /api/alerts/digest": () => ({ destination_id: ids.destinations }),
@@ -85,7 +80,9 @@ beforeAll(async () => {
   const made = await api.call<AnnotationJson>("POST", "/api/annotations", { body: { date: "2026-11-05", text: "Kept" } });
   const destination = await api.call<{ id: string }>("POST", "/api/alerts/destinations", { body: { kind: "webhook", name: "Kept", url: receiver.url } });
   expect([view.status, made.status, destination.status]).toEqual([201, 201, 201]);
-  const rule = await api.call<{ id: string }>("POST", "/api/alerts/rules", { body: { kind: "score_below", threshold: 10, destination_id: destination.body.id } });
+  const rule = await api.call<{ id: string }>("POST", "/api/alerts/rules", {
+    body: { kind: "score_below", threshold: 10, destination_id: destination.body.id },
+  });
   const test = await api.call<{ delivery_id: string }>("POST", `/api/alerts/destinations/${destination.body.id}/test`);
   expect([rule.status, test.status]).toEqual([201, 202]);
   await receiver.waitFor(1, 15_000);
@@ -109,7 +106,19 @@ afterAll(async () => {
 describe("write routes of /api from the production server", () => {
   it("come from the source: the route files' writes and the catch-all's table", () => {
     const labels = writeRoutes().map((r) => `${r.method} ${r.template}`);
-    for (const expected of ["POST /api/session", "DELETE /api/session", "POST /api/views", "PATCH /api/views/[id]", "POST /api/annotations", "PATCH /api/annotations/:id", "DELETE /api/annotations/:id", "POST /api/alerts/destinations/[id]/test", "PUT /api/alerts/digest", "POST /api/workspace/keys", "PUT /api/workspace/watch"]) {
+    for (const expected of [
+      "POST /api/session",
+      "DELETE /api/session",
+      "POST /api/views",
+      "PATCH /api/views/[id]",
+      "POST /api/annotations",
+      "PATCH /api/annotations/[id]",
+      "DELETE /api/annotations/[id]",
+      "POST /api/alerts/destinations/[id]/test",
+      "PUT /api/alerts/digest",
+      "POST /api/workspace/keys",
+      "PUT /api/workspace/watch",
+    ]) {
       expect(labels).toContain(expected);
     }
     expect(new Set(labels).size).toBe(labels.length);

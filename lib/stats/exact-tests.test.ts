@@ -60,7 +60,13 @@ describe("countsTest: two Poisson counts of equal windows", () => {
   });
 
   it("is nothing for what is not a count", () => {
-    for (const [a, b] of [[-1, 3], [1.5, 3], [Number.NaN, 3], [3, Number.POSITIVE_INFINITY]] as const) expect(countsTest(a, b)).toBeNull();
+    for (const [a, b] of [
+      [-1, 3],
+      [1.5, 3],
+      [Number.NaN, 3],
+      [3, Number.POSITIVE_INFINITY],
+    ] as const)
+      expect(countsTest(a, b)).toBeNull();
   });
 });
 

@@ -5,14 +5,17 @@ import { describe, expect, it } from "vitest";
 import { ACTIVITY_KEEP_DAYS, ACTIVITY_MAX } from "./activity";
 import type { WorkspaceId } from "./schema";
 import type { Store } from "./store";
-import { STORE_KINDS, storesForFile } from "./test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 
 const stores = storesForFile();
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 10, 20, 12);
 
 async function twoWorkspaces(store: Store): Promise<[WorkspaceId, WorkspaceId]> {
-  return [(await store.workspaces.workspaceForKey("svc_sk_test_activity_A_0123456789")).id, (await store.workspaces.workspaceForKey("svc_sk_test_activity_B_0123456789")).id];
+  return [
+    (await store.workspaces.workspaceForKey("svc_sk_test_activity_A_0123456789")).id,
+    (await store.workspaces.workspaceForKey("svc_sk_test_activity_B_0123456789")).id,
+  ];
 }
 
 describe.each(STORE_KINDS)("activity (%s)", (kind) => {

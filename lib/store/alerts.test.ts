@@ -12,7 +12,7 @@ import { MANUAL_SEND_WINDOW_MS, MANUAL_SENDS_PER_WINDOW, MAX_DESTINATIONS, MAX_R
 import type { StoreKind } from "./database";
 import { StoreLimitError } from "./errors";
 import type { Store } from "./store";
-import { STORE_KINDS, storesForFile } from "./test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 
 const stores = storesForFile();
 const T0 = Date.UTC(2026, 10, 20, 12, 0, 0);
@@ -24,7 +24,13 @@ async function twoInstances(kind: StoreKind, now: () => number = () => T0): Prom
   return [a, kind === "postgres" ? await stores.open(config, { now }) : a];
 }
 
-const destinationInput = (i: number) => ({ kind: "webhook" as const, name: `Receiver ${i}`, url: `https://hooks.example.com/${i}`, urlHint: "https://hooks.example.com/…", secret: null });
+const destinationInput = (i: number) => ({
+  kind: "webhook" as const,
+  name: `Receiver ${i}`,
+  url: `https://hooks.example.com/${i}`,
+  urlHint: "https://hooks.example.com/…",
+  secret: null,
+});
 
 describe.each(STORE_KINDS)("alerts store (%s)", (kind) => {
   it("60 destinations and then 60 rules created at once, from two instances, keep the workspace's bounds (20 and 50)", async () => {
@@ -32,7 +38,9 @@ describe.each(STORE_KINDS)("alerts store (%s)", (kind) => {
     const workspace = (await a.workspaces.workspaceForKey("svc_sk_test_alert_bounds_0001")).id;
     const other = (await a.workspaces.workspaceForKey("svc_sk_test_alert_bounds_0002")).id;
 
-    const destinations = await Promise.allSettled(Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).alerts.createDestination(workspace, destinationInput(i))));
+    const destinations = await Promise.allSettled(
+      Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).alerts.createDestination(workspace, destinationInput(i))),
+    );
     expect(destinations.filter((r) => r.status === "fulfilled")).toHaveLength(MAX_DESTINATIONS);
     const refused = destinations.filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => r.reason as unknown);
     expect(refused).toHaveLength(60 - MAX_DESTINATIONS);
@@ -43,7 +51,9 @@ describe.each(STORE_KINDS)("alerts store (%s)", (kind) => {
 
     const [target] = await a.alerts.destinations(workspace);
     const rules = await Promise.allSettled(
-      Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).alerts.createRule(workspace, { kind: "score_below", threshold: i, destinationId: target!.id, cooldownMs: 0 })),
+      Array.from({ length: 60 }, (_, i) =>
+        (i % 2 ? a : b).alerts.createRule(workspace, { kind: "score_below", threshold: i, destinationId: target!.id, cooldownMs: 0 }),
+      ),
     );
     expect(rules.filter((r) => r.status === "fulfilled")).toHaveLength(MAX_RULES);
     expect(rules.filter((r) => r.status === "rejected" && r.reason instanceof StoreLimitError)).toHaveLength(60 - MAX_RULES);
@@ -74,7 +84,9 @@ describe.each(STORE_KINDS)("alerts store (%s)", (kind) => {
     expect(await a.alerts.dueDestinations(now + 1, 10)).toEqual([]);
     expect(await b.alerts.claimNext(destination.id, "late", now + 1, now + 20_001)).toBeUndefined();
 
-    expect(await a.alerts.finishAttempt(won[0]!, holder, { at: now, status: "delivered", responseStatus: 200, error: null, durationMs: 10, nextAttemptAt: null })).toEqual({ current: true, restingUntil: null });
+    expect(
+      await a.alerts.finishAttempt(won[0]!, holder, { at: now, status: "delivered", responseStatus: 200, error: null, durationMs: 10, nextAttemptAt: null }),
+    ).toEqual({ current: true, restingUntil: null });
     const second = await b.alerts.claimNext(destination.id, "j", now, now + 20_000);
     expect(second).toMatchObject({ id: made[1]!.id, attempts: 1 });
 
@@ -84,12 +96,26 @@ describe.each(STORE_KINDS)("alerts store (%s)", (kind) => {
     const retaken = await a.alerts.claimNext(destination.id, "k", now, now + 20_000);
     expect(retaken).toMatchObject({ id: made[1]!.id, attempts: 2 });
     // The stalled attempt ends late: it is kept, and neither moves the delivery nor frees the destination.
-    expect(await b.alerts.finishAttempt(second!, "j", { at: now - 20_001, status: "delivered", responseStatus: 200, error: null, durationMs: 20_500, nextAttemptAt: null })).toEqual({ current: false, restingUntil: null });
+    expect(
+      await b.alerts.finishAttempt(second!, "j", {
+        at: now - 20_001,
+        status: "delivered",
+        responseStatus: 200,
+        error: null,
+        durationMs: 20_500,
+        nextAttemptAt: null,
+      }),
+    ).toEqual({ current: false, restingUntil: null });
     expect(await a.alerts.delivery(made[1]!.id)).toMatchObject({ status: "sending", attempts: 2 });
     expect(await a.alerts.dueDestinations(now, 10)).toEqual([]);
     await a.alerts.finishAttempt(retaken!, "k", { at: now, status: "delivered", responseStatus: 200, error: null, durationMs: 10, nextAttemptAt: null });
     const attempts = await a.alerts.attempts(workspace);
-    expect(attempts.filter((x) => x.deliveryId === made[1]!.id).map((x) => x.attempt).sort()).toEqual([1, 2]);
+    expect(
+      attempts
+        .filter((x) => x.deliveryId === made[1]!.id)
+        .map((x) => x.attempt)
+        .sort(),
+    ).toEqual([1, 2]);
 
     // A claim given back unsent leaves the delivery as it was.
     const third = await a.alerts.claimNext(destination.id, "m", now, now + 20_000);
@@ -106,7 +132,8 @@ describe.each(STORE_KINDS)("alerts store (%s)", (kind) => {
     const [busy, idle, late] = [await ws("svc_sk_test_alert_turns_001"), await ws("svc_sk_test_alert_turns_002"), await ws("svc_sk_test_alert_turns_003")];
     const busyDestinations = [await store.alerts.createDestination(busy, destinationInput(1)), await store.alerts.createDestination(busy, destinationInput(2))];
     const idleDestination = await store.alerts.createDestination(idle, destinationInput(3));
-    for (const d of busyDestinations) for (let i = 0; i < 3; i++) await store.alerts.enqueue(busy, { dedupeKey: `b${d.id}${i}`, type: "test", body: {} }, [d.id]);
+    for (const d of busyDestinations)
+      for (let i = 0; i < 3; i++) await store.alerts.enqueue(busy, { dedupeKey: `b${d.id}${i}`, type: "test", body: {} }, [d.id]);
     now += 60_000;
     await store.alerts.enqueue(idle, { dedupeKey: "i0", type: "test", body: {} }, [idleDestination.id]);
     // `busy` has one send going on: `idle`, whose delivery is a minute younger, goes first.
@@ -135,7 +162,9 @@ describe.each(STORE_KINDS)("alerts store (%s)", (kind) => {
     const destination = await a.alerts.createDestination(workspace, destinationInput(1));
     const other = await a.alerts.createDestination(workspace, destinationInput(2));
     const made = await Promise.all(
-      Array.from({ length: MAX_WAITING_PER_DESTINATION + 30 }, (_, i) => (i % 2 ? a : b).alerts.enqueue(workspace, { dedupeKey: `w${i}`, type: "alert.firing", body: {} }, [destination.id, other.id])),
+      Array.from({ length: MAX_WAITING_PER_DESTINATION + 30 }, (_, i) =>
+        (i % 2 ? a : b).alerts.enqueue(workspace, { dedupeKey: `w${i}`, type: "alert.firing", body: {} }, [destination.id, other.id]),
+      ),
     );
     const toDestination = made.map((m) => m!.find((d) => d.destinationId === destination.id)!);
     expect(toDestination.filter((d) => d.status === "pending")).toHaveLength(MAX_WAITING_PER_DESTINATION);
@@ -146,7 +175,13 @@ describe.each(STORE_KINDS)("alerts store (%s)", (kind) => {
     const attempts = await a.alerts.attempts(workspace, 1_000);
     const said = attempts.filter((x) => x.deliveryId === refused[0]!.id);
     expect(said).toEqual([
-      expect.objectContaining({ attempt: 1, status: "failed", responseStatus: null, retryable: true, error: "not sent: 100 deliveries were already waiting for this destination (its receiver answers slowly or not at all), the most that may wait" }),
+      expect.objectContaining({
+        attempt: 1,
+        status: "failed",
+        responseStatus: null,
+        retryable: true,
+        error: "not sent: 100 deliveries were already waiting for this destination (its receiver answers slowly or not at all), the most that may wait",
+      }),
     ]);
     expect(await a.alerts.retry(workspace, refused[0]!.id)).toBe("queue_full");
 
@@ -167,7 +202,15 @@ describe.each(STORE_KINDS)("alerts store (%s)", (kind) => {
       const claimed = (await store.alerts.claimNext(destination.id, "x", now, now + 20_000))!;
       expect(claimed).toBeDefined();
       const outcome = timedOut
-        ? { at: now, status: "retrying" as const, responseStatus: null, error: "no answer within 10 s", durationMs: 10_000, nextAttemptAt: now + 5_000, timedOut }
+        ? {
+            at: now,
+            status: "retrying" as const,
+            responseStatus: null,
+            error: "no answer within 10 s",
+            durationMs: 10_000,
+            nextAttemptAt: now + 5_000,
+            timedOut,
+          }
         : { at: now, status: "retrying" as const, responseStatus: 500, error: "the receiver answered 500", durationMs: 10, nextAttemptAt: now + 5_000 };
       now += 10_000;
       return store.alerts.finishAttempt(claimed, "x", outcome);
@@ -179,7 +222,9 @@ describe.each(STORE_KINDS)("alerts store (%s)", (kind) => {
     expect(fifth).toEqual({ current: true, restingUntil: now + REST_MS });
     expect((await store.alerts.destination(workspace, destination.id))!.restingUntil).toBe(now + REST_MS);
     const [latest] = await store.alerts.attempts(workspace);
-    expect(latest!.error).toMatch(/^5 timeouts in a row: nothing is sent to this destination for 10 minutes, until 2026-11-20 12:\d\d UTC \(no answer within 10 s\)$/);
+    expect(latest!.error).toMatch(
+      /^5 timeouts in a row: nothing is sent to this destination for 10 minutes, until 2026-11-20 12:\d\d UTC \(no answer within 10 s\)$/,
+    );
     // The attempt that rested it is next tried when the rest ends, not after its backoff.
     expect(latest!.nextAttemptAt).toBe(now + REST_MS);
 
@@ -212,6 +257,16 @@ describe.each(STORE_KINDS)("alerts store (%s)", (kind) => {
     expect(await a.alerts.takeManualSend(workspace, "retry")).toMatchObject({ allowed: false });
   });
 
+  it("a check of a rule deleted since it was read keeps nothing and fails nothing (the collection that judged it goes on)", async () => {
+    const [a, b] = await twoInstances(kind);
+    const workspace = (await a.workspaces.workspaceForKey("svc_sk_test_alert_gone_0001")).id;
+    const destination = await a.alerts.createDestination(workspace, destinationInput(1));
+    const rule = (await a.alerts.createRule(workspace, { kind: "score_below", threshold: 60, destinationId: destination.id, cooldownMs: 0 }))!;
+    const read = (await b.alerts.rule(workspace, rule.id))!;
+    expect(await a.alerts.removeRule(workspace, rule.id)).toBe(true);
+    await expect(b.alerts.recordCheck(read, { basis: "day:2026-11-28", at: T0, state: "firing", value: 1, message: "x" }, null)).resolves.toBe(false);
+  });
+
   it("a rule's threshold changed is checked again on the same snapshot; a check of the old threshold, made meanwhile, keeps nothing", async () => {
     const [a, b] = await twoInstances(kind);
     const workspace = (await a.workspaces.workspaceForKey("svc_sk_test_alert_edit_0001")).id;
@@ -225,7 +280,10 @@ describe.each(STORE_KINDS)("alerts store (%s)", (kind) => {
     // Read by instance b before the change; changed on a: its judgement of threshold 60 is not kept.
     const stale = (await b.alerts.rule(workspace, rule.id))!;
     const changed = await a.alerts.updateRule(workspace, rule.id, { threshold: 40, cooldownMs: 60_000 });
-    expect(changed).toMatchObject({ before: { threshold: 60, revision: 0 }, after: { threshold: 40, cooldownMs: 60_000, revision: 1, state: "firing", lastCheckedAt: null } });
+    expect(changed).toMatchObject({
+      before: { threshold: 60, revision: 0 },
+      after: { threshold: 40, cooldownMs: 60_000, revision: 1, state: "firing", lastCheckedAt: null },
+    });
     expect(await b.alerts.recordCheck(stale, { ...check("firing"), basis: "score:2" }, null)).toBe(false);
     expect(await a.alerts.checks(workspace, rule.id)).toHaveLength(1);
 
@@ -237,7 +295,9 @@ describe.each(STORE_KINDS)("alerts store (%s)", (kind) => {
     expect((await a.alerts.checks(workspace, rule.id)).map((c) => c.basis).sort()).toEqual(["score:1", "score:1#1"]);
 
     // Only what changes is written: the same threshold again is no new revision; another destination is checked to be this workspace's.
-    expect(await a.alerts.updateRule(workspace, rule.id, { threshold: 40, destinationId: other.id })).toMatchObject({ after: { revision: 1, destinationId: other.id } });
+    expect(await a.alerts.updateRule(workspace, rule.id, { threshold: 40, destinationId: other.id })).toMatchObject({
+      after: { revision: 1, destinationId: other.id },
+    });
     const foreign = await a.alerts.createDestination((await a.workspaces.workspaceForKey("svc_sk_test_alert_edit_0002")).id, destinationInput(3));
     expect(await a.alerts.updateRule(workspace, rule.id, { destinationId: foreign.id })).toBe("destination");
     expect(await a.alerts.updateRule(workspace, "rule_AAAAAAAAAAAAAAAA", { threshold: 1 })).toBeUndefined();
@@ -246,7 +306,8 @@ describe.each(STORE_KINDS)("alerts store (%s)", (kind) => {
   it("the digest's Send now counts with tests and retries", async () => {
     const [a, b] = await twoInstances(kind);
     const workspace = (await a.workspaces.workspaceForKey("svc_sk_test_alert_sends_0001")).id;
-    for (let i = 0; i < MANUAL_SENDS_PER_WINDOW; i++) expect((await (i % 2 ? a : b).alerts.takeManualSend(workspace, i % 3 === 0 ? "digest" : "test")).allowed).toBe(true);
+    for (let i = 0; i < MANUAL_SENDS_PER_WINDOW; i++)
+      expect((await (i % 2 ? a : b).alerts.takeManualSend(workspace, i % 3 === 0 ? "digest" : "test")).allowed).toBe(true);
     expect(await a.alerts.takeManualSend(workspace, "digest")).toEqual({ allowed: false, retryAfterMs: MANUAL_SEND_WINDOW_MS });
   });
 });

@@ -4,13 +4,15 @@
 // the transaction that inserts one, after the workspace's row is locked: two creates at once cannot
 // both pass the bound. A note's `updated_at` is its version: an update names the version it read,
 // and is applied in one statement only if the note still has it; it then moves strictly forward
-// (max(now, previous + 1)), so two changes within one millisecond still differ.
-// Every function takes the workspace first; no query reads or writes a note without it.
+// (max(now, previous + 1)), so two changes within one millisecond still differ. What a note may hold
+// is judged once, before it reaches the store (lib/annotations/schema.ts: real calendar days, a span
+// forwards, text and author trimmed and within their bounds): the store keeps what it is given, and
+// judges only what needs the stored note (a new date past its stored end). Every function takes the
+// workspace first; no query reads or writes a note without it.
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { sql, type Kysely, type Selectable } from "kysely";
-import { ANNOTATION_AUTHOR_MAX, ANNOTATION_TEXT_MAX, ANNOTATIONS_PER_WORKSPACE, characterCount } from "@/lib/annotations/limits";
-import { calendarDayNumber } from "@/lib/data-api/params";
+import { ANNOTATIONS_PER_WORKSPACE } from "@/lib/annotations/limits";
 import { StoreInputError, StoreLimitError, workspaceGone } from "./errors";
 import type { AnnotationsTable, StoreTables, WorkspaceId } from "./schema";
 import { lockWorkspace } from "./workspace-lock";
@@ -50,28 +52,6 @@ function toAnnotation(row: Pick<Selectable<AnnotationsTable>, (typeof COLUMNS)[n
   return { id: row.id, date: row.date, endDate: row.end_date, text: row.text, author: row.author, createdAt: row.created_at, updatedAt: row.updated_at };
 }
 
-function checkDay(date: string, param: string): void {
-  if (calendarDayNumber(date) === null) throw new StoreInputError(`${param} must be a calendar date YYYY-MM-DD between 2000 and 2100, e.g. 2026-11-03`, param);
-}
-
-function checkText(text: string): string {
-  const trimmed = text.trim();
-  if (trimmed === "") throw new StoreInputError("text must not be empty", "text");
-  if (characterCount(trimmed) > ANNOTATION_TEXT_MAX) throw new StoreInputError(`text must be at most ${ANNOTATION_TEXT_MAX} characters`, "text");
-  return trimmed;
-}
-
-/** The author trimmed, an empty one as none. */
-function checkAuthor(author: string | null | undefined): string | null {
-  const trimmed = author?.trim() ?? "";
-  if (characterCount(trimmed) > ANNOTATION_AUTHOR_MAX) throw new StoreInputError(`author must be at most ${ANNOTATION_AUTHOR_MAX} characters`, "author");
-  return trimmed === "" ? null : trimmed;
-}
-
-function checkSpan(date: string, endDate: string | null): void {
-  if (endDate !== null && endDate < date) throw new StoreInputError("end_date must not be before date", "end_date");
-}
-
 export function annotationsContext(deps: AnnotationsDeps) {
   const { db } = deps;
 
@@ -85,8 +65,6 @@ export function annotationsContext(deps: AnnotationsDeps) {
 
     /** The notes touching the days `from`..`to` (both inclusive): a span counts if any of its days is in them. By date, then creation. */
     async list(workspace: WorkspaceId, range: { from: string; to: string }): Promise<Annotation[]> {
-      checkDay(range.from, "from");
-      checkDay(range.to, "to");
       const rows = await db
         .selectFrom("annotations")
         .select(COLUMNS)
@@ -102,25 +80,39 @@ export function annotationsContext(deps: AnnotationsDeps) {
 
     /** How many notes the workspace keeps. */
     async count(workspace: WorkspaceId): Promise<number> {
-      const row = await db.selectFrom("annotations").select((eb) => eb.fn.countAll<number | string>().as("n")).where("workspace_id", "=", workspace).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom("annotations")
+        .select((eb) => eb.fn.countAll<number | string>().as("n"))
+        .where("workspace_id", "=", workspace)
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     },
 
-    /** Keeps a new note; over the workspace's bound a StoreLimitError, bad input a StoreInputError naming the field. */
+    /** Keeps a new note (as its schema admitted it); over the workspace's bound a StoreLimitError. */
     async create(workspace: WorkspaceId, input: NewAnnotation): Promise<Annotation> {
-      checkDay(input.date, "date");
       const endDate = input.endDate ?? null;
-      if (endDate !== null) checkDay(endDate, "end_date");
-      checkSpan(input.date, endDate);
-      const text = checkText(input.text);
-      const author = checkAuthor(input.author);
+      const { text } = input;
+      const author = input.author ?? null;
       const now = deps.now();
-      const row = { id: `ann_${randomBytes(16).toString("base64url")}`, workspace_id: workspace, date: input.date, end_date: endDate, text, author, created_at: now, updated_at: now };
+      const row = {
+        id: `ann_${randomBytes(16).toString("base64url")}`,
+        workspace_id: workspace,
+        date: input.date,
+        end_date: endDate,
+        text,
+        author,
+        created_at: now,
+        updated_at: now,
+      };
       return db.transaction().execute(async (tx) => {
         // A concurrent create counts after this one's insert; a workspace merged into another or
         // deleted since the request found it is gone (workspace-data.ts).
         if (!(await lockWorkspace(tx, workspace))) throw workspaceGone();
-        const { n } = await tx.selectFrom("annotations").select((eb) => eb.fn.countAll<number | string>().as("n")).where("workspace_id", "=", workspace).executeTakeFirstOrThrow();
+        const { n } = await tx
+          .selectFrom("annotations")
+          .select((eb) => eb.fn.countAll<number | string>().as("n"))
+          .where("workspace_id", "=", workspace)
+          .executeTakeFirstOrThrow();
         if (Number(n) >= ANNOTATIONS_PER_WORKSPACE) {
           throw new StoreLimitError(`This workspace keeps at most ${ANNOTATIONS_PER_WORKSPACE} notes; delete one to add another.`);
         }
@@ -136,19 +128,17 @@ export function annotationsContext(deps: AnnotationsDeps) {
      * (conflict, with the note as it is), or the stored dates refusing the change (a StoreInputError).
      */
     async update(workspace: WorkspaceId, id: string, updatedAt: number, changes: AnnotationChanges): Promise<UpdateOutcome> {
-      if (changes.date !== undefined) checkDay(changes.date, "date");
-      if (changes.endDate !== undefined && changes.endDate !== null) checkDay(changes.endDate, "end_date");
-      if (changes.date !== undefined && changes.endDate !== undefined) checkSpan(changes.date, changes.endDate);
       const set: Partial<Pick<AnnotationsTable, "date" | "end_date" | "text" | "author" | "updated_at">> = {
         ...(changes.date !== undefined ? { date: changes.date } : {}),
         ...(changes.endDate !== undefined ? { end_date: changes.endDate } : {}),
-        ...(changes.text !== undefined ? { text: checkText(changes.text) } : {}),
-        ...(changes.author !== undefined ? { author: checkAuthor(changes.author) } : {}),
+        ...(changes.text !== undefined ? { text: changes.text } : {}),
+        ...(changes.author !== undefined ? { author: changes.author } : {}),
         updated_at: Math.max(deps.now(), updatedAt + 1),
       };
       let query = db.updateTable("annotations").set(set).where("workspace_id", "=", workspace).where("id", "=", id).where("updated_at", "=", updatedAt);
       // Only one of the two given: the other side of the span is the stored one.
-      if (changes.date !== undefined && changes.endDate === undefined) query = query.where((eb) => eb.or([eb("end_date", "is", null), eb("end_date", ">=", changes.date!)]));
+      if (changes.date !== undefined && changes.endDate === undefined)
+        query = query.where((eb) => eb.or([eb("end_date", "is", null), eb("end_date", ">=", changes.date!)]));
       if (changes.endDate != null && changes.date === undefined) query = query.where("date", "<=", changes.endDate);
       const row = await query.returning(COLUMNS).executeTakeFirst();
       if (row) return { outcome: "updated", note: toAnnotation(row) };

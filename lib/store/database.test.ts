@@ -11,8 +11,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { LOCK_FILE, StoreLockedError } from "./data-dir-lock";
 import { EMBEDDED_FILE, openStoreDatabase, redactDatabaseUrl, type StoreDatabase } from "./database";
 import { SCHEMA_VERSION } from "./migrations";
-import { startStoreHolder, type StoreHolder } from "./test-holder";
-import { STORE_KINDS, storesForFile } from "./test-stores";
+import { startStoreHolder, type StoreHolder } from "@/testing/store-holder";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 
 const stores = storesForFile();
 const opened: StoreDatabase[] = [];
@@ -67,7 +67,11 @@ describe("the embedded database", () => {
     expect(other.line).toBe(`open ${other.pid} ${SCHEMA_VERSION}`);
     const refused = await openStoreDatabase({ dataDir: dir }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(StoreLockedError);
-    expect((refused as Error).message).toMatch(new RegExp(`^the embedded store in ${dir} is in use by process ${other.pid} \\(running since \\d{4}-.*\\): stop that process, or give this one another DATA_DIR`));
+    expect((refused as Error).message).toMatch(
+      new RegExp(
+        `^the embedded store in ${dir} is in use by process ${other.pid} \\(running since \\d{4}-.*\\): stop that process, or give this one another DATA_DIR`,
+      ),
+    );
     // The refused attempt left the holder's lock as it was.
     expect(lockOf(dir).pid).toBe(other.pid);
 
@@ -123,11 +127,35 @@ describe.each(STORE_KINDS)("migrations (%s)", (kind) => {
     const config = await stores.config(kind);
     const first = await open(config);
     expect(first.schema).toBe(SCHEMA_VERSION);
-    const secret = async (db: StoreDatabase) => (await db.db.selectFrom("store_meta").select("value").where("key", "=", "fingerprint_secret").executeTakeFirstOrThrow()).value;
+    const secret = async (db: StoreDatabase) =>
+      (await db.db.selectFrom("store_meta").select("value").where("key", "=", "fingerprint_secret").executeTakeFirstOrThrow()).value;
     const before = await secret(first);
     expect(before).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    for (const table of ["workspaces", "workspace_keys", "jobs", "score_snapshots", "ranking_snapshots", "daily_figures", "annotations", "saved_views", "alert_destinations", "alert_rules", "alert_checks", "alert_events", "alert_deliveries", "alert_attempts", "alert_digests", "activity", "alert_manual_sends"] as const) {
-      expect(await first.db.selectFrom(table).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).toEqual({ n: expect.anything() });
+    for (const table of [
+      "workspaces",
+      "workspace_keys",
+      "jobs",
+      "score_snapshots",
+      "ranking_snapshots",
+      "daily_figures",
+      "annotations",
+      "saved_views",
+      "alert_destinations",
+      "alert_rules",
+      "alert_checks",
+      "alert_events",
+      "alert_deliveries",
+      "alert_attempts",
+      "alert_digests",
+      "activity",
+      "alert_manual_sends",
+    ] as const) {
+      expect(
+        await first.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow(),
+      ).toEqual({ n: expect.anything() });
     }
     await first.close();
     opened.pop();
@@ -135,7 +163,14 @@ describe.each(STORE_KINDS)("migrations (%s)", (kind) => {
     expect(again.schema).toBe(SCHEMA_VERSION);
     expect(await secret(again)).toBe(before);
     const ran = await sql<{ name: string }>`select name from store_migrations order by name`.execute(again.db);
-    expect(ran.rows.map((r) => r.name)).toEqual(["0001_workspaces_jobs_snapshots", "0002_annotations_saved_views", "0003_alerts", "0004_activity", "0005_alert_sending", "0006_alert_rule_edits_digest_sends"]);
+    expect(ran.rows.map((r) => r.name)).toEqual([
+      "0001_workspaces_jobs_snapshots",
+      "0002_annotations_saved_views",
+      "0003_alerts",
+      "0004_activity",
+      "0005_alert_sending",
+      "0006_alert_rule_edits_digest_sends",
+    ]);
   });
 
   it("a database migrated by a newer version of the dashboard is refused, saying so", async () => {

@@ -30,8 +30,7 @@ export class StoreConflictError extends Error {
  * The request's workspace went while it was being served: merged into another (a key linked) or
  * deleted. Made again, the request finds the workspace its key opens now.
  */
-export const workspaceGone = () =>
-  new StoreConflictError("This workspace was just merged into another one or deleted. Reload the page and try again.");
+export const workspaceGone = () => new StoreConflictError("This workspace was just merged into another one or deleted. Reload the page and try again.");
 
 /** The workspace already keeps as many of something as it may (200 saved views, 1,000 notes): 422
  * `limit_reached`, nothing written. */

@@ -67,7 +67,15 @@ export function jobsContext(deps: { db: Kysely<StoreTables> }) {
      */
     async takeOver(key: SlotKey, instance: string, now: number, leaseUntil: number, maxAttempts: number): Promise<boolean> {
       const k = where(key);
-      const current = await db.selectFrom("jobs").select(["claimed_by", "attempts"]).where("name", "=", k.name).where("scope", "=", k.scope).where("slot", "=", k.slot).where("state", "=", "running").where("lease_until", "<", now).executeTakeFirst();
+      const current = await db
+        .selectFrom("jobs")
+        .select(["claimed_by", "attempts"])
+        .where("name", "=", k.name)
+        .where("scope", "=", k.scope)
+        .where("slot", "=", k.slot)
+        .where("state", "=", "running")
+        .where("lease_until", "<", now)
+        .executeTakeFirst();
       if (!current || current.attempts >= maxAttempts) return false;
       // Compare-and-set on who held it and how often it was tried: of two instances taking over at
       // once, the second finds the row changed and updates nothing.
@@ -134,7 +142,14 @@ export function jobsContext(deps: { db: Kysely<StoreTables> }) {
 
     /** Runs of `name` still running whose lease ran out before `now` (candidates to take over). */
     async expired(name: string, now: number): Promise<JobRun[]> {
-      const rows = await db.selectFrom("jobs").selectAll().where("name", "=", name).where("state", "=", "running").where("lease_until", "<", now).orderBy("slot").execute();
+      const rows = await db
+        .selectFrom("jobs")
+        .selectAll()
+        .where("name", "=", name)
+        .where("state", "=", "running")
+        .where("lease_until", "<", now)
+        .orderBy("slot")
+        .execute();
       return rows.map(toRun);
     },
 
@@ -147,7 +162,13 @@ export function jobsContext(deps: { db: Kysely<StoreTables> }) {
 
     /** The latest slot of each scope of `name` ever claimed: where each scope's catch-up starts from. */
     async latestSlots(name: string): Promise<Map<string, number>> {
-      const rows = await db.selectFrom("jobs").select(["scope"]).select((eb) => eb.fn.max("slot").as("slot")).where("name", "=", name).groupBy("scope").execute();
+      const rows = await db
+        .selectFrom("jobs")
+        .select(["scope"])
+        .select((eb) => eb.fn.max("slot").as("slot"))
+        .where("name", "=", name)
+        .groupBy("scope")
+        .execute();
       return new Map(rows.map((r) => [r.scope, r.slot]));
     },
 
@@ -159,7 +180,12 @@ export function jobsContext(deps: { db: Kysely<StoreTables> }) {
 
     /** The latest slot of `name` (and scope) ever claimed, or null: where a catch-up starts from. */
     async latestSlot(name: string, scope = ""): Promise<number | null> {
-      const row = await db.selectFrom("jobs").select((eb) => eb.fn.max("slot").as("slot")).where("name", "=", name).where("scope", "=", scope).executeTakeFirst();
+      const row = await db
+        .selectFrom("jobs")
+        .select((eb) => eb.fn.max("slot").as("slot"))
+        .where("name", "=", name)
+        .where("scope", "=", scope)
+        .executeTakeFirst();
       return row?.slot ?? null;
     },
 

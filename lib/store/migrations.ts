@@ -32,7 +32,12 @@ const migrations: Record<string, Migration> = {
         .addColumn("id", "text", (c) => c.primaryKey())
         .addColumn("created_at", "bigint", (c) => c.notNull())
         .addColumn("time_zone", "text", (c) => c.notNull().defaultTo("UTC"))
-        .addColumn("watching", "text", (c) => c.notNull().defaultTo("off").check(sql`watching in ('off', 'on', 'paused')`))
+        .addColumn("watching", "text", (c) =>
+          c
+            .notNull()
+            .defaultTo("off")
+            .check(sql`watching in ('off', 'on', 'paused')`),
+        )
         .addColumn("paused_reason", "text")
         .addColumn("watch_key_sealed", "text")
         .addColumn("history_since", "bigint")
@@ -150,7 +155,12 @@ const migrations: Record<string, Migration> = {
         .addColumn("url_sealed", "text", (c) => c.notNull())
         .addColumn("url_hint", "text", (c) => c.notNull())
         .addColumn("secret_sealed", "text")
-        .addColumn("status", "text", (c) => c.notNull().defaultTo("active").check(sql`status in ('active', 'stopped')`))
+        .addColumn("status", "text", (c) =>
+          c
+            .notNull()
+            .defaultTo("active")
+            .check(sql`status in ('active', 'stopped')`),
+        )
         .addColumn("stopped_reason", "text")
         .addColumn("created_at", "bigint", (c) => c.notNull())
         .execute();
@@ -167,7 +177,12 @@ const migrations: Record<string, Migration> = {
         .addColumn("threshold", "double precision")
         .addColumn("destination_id", "text", (c) => c.notNull().references("alert_destinations.id").onDelete("cascade"))
         .addColumn("cooldown_ms", "bigint", (c) => c.notNull())
-        .addColumn("state", "text", (c) => c.notNull().defaultTo("ok").check(sql`state in ('ok', 'firing')`))
+        .addColumn("state", "text", (c) =>
+          c
+            .notNull()
+            .defaultTo("ok")
+            .check(sql`state in ('ok', 'firing')`),
+        )
         .addColumn("detail", "text")
         .addColumn("last_checked_at", "bigint")
         .addColumn("last_changed_at", "bigint")
@@ -272,7 +287,10 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable("alert_destinations").addColumn("inflight_delivery", "text").execute();
       await db.schema.alterTable("alert_destinations").addColumn("inflight_until", "bigint").execute();
       await db.schema.alterTable("alert_destinations").addColumn("last_claimed_at", "bigint").execute();
-      await db.schema.alterTable("alert_destinations").addColumn("timeouts_in_row", "integer", (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable("alert_destinations")
+        .addColumn("timeouts_in_row", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
       await db.schema.alterTable("alert_destinations").addColumn("resting_until", "bigint").execute();
       // A destination's next due delivery, and how many wait for it (the bound), without a scan.
       await db.schema.createIndex("alert_deliveries_by_destination").on("alert_deliveries").columns(["destination_id", "status", "next_attempt_at"]).execute();
@@ -295,7 +313,10 @@ const migrations: Record<string, Migration> = {
       // A rule's threshold can be changed: each change counts up `revision`, and a check is kept per
       // basis and revision, so the rule is judged again, under its new threshold, against the
       // snapshot or day it was last judged on (a check under the old one cannot overwrite the state).
-      await db.schema.alterTable("alert_rules").addColumn("revision", "integer", (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable("alert_rules")
+        .addColumn("revision", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
 
       // The digest's "Send now" counts against the same 10 a minute as a test and a retry. The rows
       // count for a minute only, so the table is made again with the kind admitted rather than
@@ -338,7 +359,9 @@ export async function migrate(db: Kysely<unknown>): Promise<number> {
   const found = await schemaVersion(db);
   if (found === SCHEMA_VERSION) return found;
   if (found !== undefined && found > SCHEMA_VERSION) {
-    throw new MigrationError(`the database is at schema ${found}, made by a newer version of the dashboard (this one knows up to schema ${SCHEMA_VERSION}): run the newer version`);
+    throw new MigrationError(
+      `the database is at schema ${found}, made by a newer version of the dashboard (this one knows up to schema ${SCHEMA_VERSION}): run the newer version`,
+    );
   }
   const migrator = new Migrator({ db, provider, migrationTableName: "store_migrations", migrationLockTableName: "store_migrations_lock" });
   const { error, results } = await migrator.migrateToLatest();

@@ -6,11 +6,11 @@
 // workspace's slot once across instances, at most `concurrency` at once per instance, a slow
 // workspace holding back no other, catch-up and takeover per workspace.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { housekeepingJob } from "./background";
+import { housekeepingJob } from "./housekeeping";
 import type { StoreKind } from "./database";
 import { createJobScheduler, dailySlotAt, HOUR_MS, hourlySlot, type JobDefinition, type JobScheduler, type SlotRun } from "./scheduler";
 import type { Store } from "./store";
-import { STORE_KINDS, storesForFile } from "./test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 
 const stores = storesForFile();
 const T0 = Date.UTC(2026, 10, 20, 9, 0, 0);
@@ -111,7 +111,14 @@ describe.each(STORE_KINDS)("background jobs (%s)", (kind) => {
     const [storeA, storeB] = await twoInstances(kind);
     let t = T0 + MIN;
     const attempts: SlotRun["attempt"][] = [];
-    const def: JobDefinition = { name: "snap", slotOf: hourlySlot, catchUp: "latest", leaseMs: 5 * MIN, maxAttempts: 3, run: async ({ attempt }) => void attempts.push(attempt) };
+    const def: JobDefinition = {
+      name: "snap",
+      slotOf: hourlySlot,
+      catchUp: "latest",
+      leaseMs: 5 * MIN,
+      maxAttempts: 3,
+      run: async ({ attempt }) => void attempts.push(attempt),
+    };
     // An instance claimed 09:00 and died: its row stays "running" with a lease until 09:06.
     expect(await storeA.jobs.claim({ name: "snap", slot: T0 }, "dead", t, t + 5 * MIN)).toBe(true);
     const b = scheduler(storeB, [def], () => t, "b");
@@ -138,7 +145,11 @@ describe.each(STORE_KINDS)("background jobs (%s)", (kind) => {
     }
     t += 2 * MIN;
     await b.tick();
-    expect(await storeA.jobs.run({ name: "snap", slot: T0 + HOUR_MS })).toMatchObject({ state: "failed", attempts: 3, outcome: expect.stringMatching(/abandoned/) });
+    expect(await storeA.jobs.run({ name: "snap", slot: T0 + HOUR_MS })).toMatchObject({
+      state: "failed",
+      attempts: 3,
+      outcome: expect.stringMatching(/abandoned/),
+    });
   });
 
   it("a stalled run loses its slot to the instance that takes it over: its late finish changes nothing", async () => {
@@ -147,11 +158,24 @@ describe.each(STORE_KINDS)("background jobs (%s)", (kind) => {
     let release!: () => void;
     const stalled = new Promise<void>((resolve) => (release = resolve));
     let aborted: unknown;
-    const a = scheduler(storeA, [{ name: "slow", slotOf: hourlySlot, catchUp: "latest", leaseMs: 5 * MIN, run: async ({ signal }) => {
-      signal.addEventListener("abort", () => (aborted = signal.reason));
-      await stalled;
-      return "a finished late";
-    } }], () => t, "a");
+    const a = scheduler(
+      storeA,
+      [
+        {
+          name: "slow",
+          slotOf: hourlySlot,
+          catchUp: "latest",
+          leaseMs: 5 * MIN,
+          run: async ({ signal }) => {
+            signal.addEventListener("abort", () => (aborted = signal.reason));
+            await stalled;
+            return "a finished late";
+          },
+        },
+      ],
+      () => t,
+      "a",
+    );
     const b = scheduler(storeB, [{ name: "slow", slotOf: hourlySlot, catchUp: "latest", leaseMs: 5 * MIN, run: async () => "b took over" }], () => t, "b");
     const aTick = a.tick();
     await vi.waitFor(async () => expect((await storeA.jobs.run({ name: "slow", slot: T0 }))?.claimedBy).toBe("a"));
@@ -172,11 +196,18 @@ describe.each(STORE_KINDS)("background jobs (%s)", (kind) => {
     const long = new Promise<void>((resolve) => (finish = resolve));
     let stoppedWith: unknown;
     const def = (run: JobDefinition["run"]): JobDefinition => ({ name: "long", slotOf: hourlySlot, catchUp: "latest", leaseMs: 5 * MIN, run });
-    const a = scheduler(storeA, [def(async ({ signal }) => {
-      signal.addEventListener("abort", () => (stoppedWith = signal.reason));
-      await long;
-      return "a done";
-    })], () => t, "a");
+    const a = scheduler(
+      storeA,
+      [
+        def(async ({ signal }) => {
+          signal.addEventListener("abort", () => (stoppedWith = signal.reason));
+          await long;
+          return "a done";
+        }),
+      ],
+      () => t,
+      "a",
+    );
     const bAttempts: number[] = [];
     const b = scheduler(storeB, [def(async ({ attempt }) => void bAttempts.push(attempt))], () => t, "b");
     const aFirst = a.tick();
@@ -204,10 +235,22 @@ describe.each(STORE_KINDS)("background jobs (%s)", (kind) => {
   it("a failing run is kept as failed with its message; the next slot runs as usual", async () => {
     const store = await stores.open(kind);
     let t = T0;
-    const s = scheduler(store, [{ name: "flaky", slotOf: hourlySlot, catchUp: "latest", run: async ({ slot }) => {
-      if (slot === T0) throw new Error("upstream 503 (request req_123)");
-      return "ok";
-    } }], () => t, "a");
+    const s = scheduler(
+      store,
+      [
+        {
+          name: "flaky",
+          slotOf: hourlySlot,
+          catchUp: "latest",
+          run: async ({ slot }) => {
+            if (slot === T0) throw new Error("upstream 503 (request req_123)");
+            return "ok";
+          },
+        },
+      ],
+      () => t,
+      "a",
+    );
     await s.tick();
     t += HOUR_MS;
     await s.tick();
@@ -227,7 +270,16 @@ describe.each(STORE_KINDS)("background jobs (%s)", (kind) => {
       jobs: async () => store.jobs,
       definitions: [
         { name: "tick", slotOf: (x) => Math.floor(x / MIN) * MIN, catchUp: "latest", run: async ({ slot }) => void ran.push(slot) },
-        { name: "hang", slotOf: hourlySlot, catchUp: "latest", run: (r) => new Promise((_, reject) => { signal = r.signal; r.signal.addEventListener("abort", () => reject(r.signal.reason)); }) },
+        {
+          name: "hang",
+          slotOf: hourlySlot,
+          catchUp: "latest",
+          run: (r) =>
+            new Promise((_, reject) => {
+              signal = r.signal;
+              r.signal.addEventListener("abort", () => reject(r.signal.reason));
+            }),
+        },
       ],
       tickMs: MIN,
       log: quiet,
@@ -282,7 +334,16 @@ describe.each(STORE_KINDS)("background jobs (%s)", (kind) => {
     const b = scheduler(storeB, [job("b")], () => t, "b");
     const first = Promise.all([a.tick(), b.tick()]);
     // The five others are done while the slow one still runs.
-    await vi.waitFor(async () => expect((await storeA.jobs.runs("per-workspace", { allScopes: true })).filter((r) => r.state === "done").map((r) => r.scope).sort()).toEqual(scopes.slice(1)), 10_000);
+    await vi.waitFor(
+      async () =>
+        expect(
+          (await storeA.jobs.runs("per-workspace", { allScopes: true }))
+            .filter((r) => r.state === "done")
+            .map((r) => r.scope)
+            .sort(),
+        ).toEqual(scopes.slice(1)),
+      10_000,
+    );
     // Ticking again meanwhile (within the slow run's lease) queues nothing twice.
     t += 2 * MIN;
     await Promise.all([a.tick(), b.tick()]);
@@ -292,13 +353,25 @@ describe.each(STORE_KINDS)("background jobs (%s)", (kind) => {
 
     const runs = await storeA.jobs.runs("per-workspace", { allScopes: true });
     expect(runs.map((r) => r.scope).sort()).toEqual(scopes);
-    for (const run of runs) expect(run).toMatchObject({ slot: T0, state: "done", attempts: 1, outcome: `collected ${run.scope}`, claimedBy: ran.find((r) => r.scope === run.scope)!.by });
+    for (const run of runs)
+      expect(run).toMatchObject({
+        slot: T0,
+        state: "done",
+        attempts: 1,
+        outcome: `collected ${run.scope}`,
+        claimedBy: ran.find((r) => r.scope === run.scope)!.by,
+      });
     expect(new Set(ran.map((r) => r.by))).toEqual(new Set(["a", "b"]));
     expect(Math.max(...most.values())).toBeLessThanOrEqual(2);
     // The next hour: each workspace once more.
     t = T0 + HOUR_MS + MIN;
     await Promise.all([a.tick(), b.tick()]);
-    expect(ran.filter((r) => r.slot === T0 + HOUR_MS).map((r) => r.scope).sort()).toEqual(scopes);
+    expect(
+      ran
+        .filter((r) => r.slot === T0 + HOUR_MS)
+        .map((r) => r.scope)
+        .sort(),
+    ).toEqual(scopes);
     expect(await storeB.jobs.runs("per-workspace", { allScopes: true, limit: 100 })).toHaveLength(12);
     expect(await storeB.jobs.runs("per-workspace", { scope: "ws_c" })).toHaveLength(2);
   });
@@ -333,7 +406,11 @@ describe.each(STORE_KINDS)("background jobs (%s)", (kind) => {
     t += 5 * MIN + 1;
     await third.tick();
     expect(ran.slice(6)).toEqual(["x 4 #2"]);
-    expect(await store.jobs.run({ name: "each-workspace", scope: "x", slot: T0 + 4 * HOUR_MS })).toMatchObject({ state: "done", attempts: 2, claimedBy: "third" });
+    expect(await store.jobs.run({ name: "each-workspace", scope: "x", slot: T0 + 4 * HOUR_MS })).toMatchObject({
+      state: "done",
+      attempts: 2,
+      claimedBy: "third",
+    });
   });
 
   it("a `latest` job's workspace slot still waiting for a free run when the next hour begins is not run late: the new slot is", async () => {
@@ -412,13 +489,22 @@ describe.each(STORE_KINDS)("housekeeping of the activity (%s)", (kind) => {
     const day = 86_400_000;
     let t = T0;
     const store = await stores.open(kind, { now: () => t });
-    const [a, b] = [(await store.workspaces.workspaceForKey("svc_sk_test_housekeeping_a")).id, (await store.workspaces.workspaceForKey("svc_sk_test_housekeeping_b")).id];
+    const [a, b] = [
+      (await store.workspaces.workspaceForKey("svc_sk_test_housekeeping_a")).id,
+      (await store.workspaces.workspaceForKey("svc_sk_test_housekeeping_b")).id,
+    ];
     await store.activity.record(a, { keyHint: "svc_sk_test_…ng_a", action: "watching.started", subject: "" });
     await store.activity.record(b, { keyHint: "svc_sk_test_…ng_b", action: "watching.started", subject: "" });
     t = T0 + 60 * day;
     await store.activity.record(a, { keyHint: "svc_sk_test_…ng_a", action: "watching.stopped", subject: "" });
     const now = T0 + 100 * day;
-    const summary = await housekeepingJob(async () => store, { keepDays: 30, alertsKeepDays: 90 }).run({ slot: dailySlotAt(3)(now), scope: "", attempt: 1, now: () => now, signal: new AbortController().signal });
+    const summary = await housekeepingJob(async () => store, { keepDays: 30, alertsKeepDays: 90 }).run({
+      slot: dailySlotAt(3)(now),
+      scope: "",
+      attempt: 1,
+      now: () => now,
+      signal: new AbortController().signal,
+    });
     expect(summary).toMatch(/, 2 activity records older than 90 days$/);
     t = now;
     expect((await store.activity.list(a)).map((r) => r.action)).toEqual(["watching.stopped"]);
@@ -455,6 +541,8 @@ describe("the scheduler without a store", () => {
     const def: JobDefinition = { name: "same", slotOf: hourlySlot, catchUp: "latest", run: async () => {} };
     const jobs = async () => Promise.reject(new Error("unused"));
     expect(() => createJobScheduler({ jobs, definitions: [def, def] })).toThrow(/two jobs are named same/);
-    expect(() => createJobScheduler({ jobs, definitions: [{ ...def, leaseMs: 60_000 }], tickMs: 30_000 })).toThrow(/lease of same must be at least three ticks \(90000 ms\)/);
+    expect(() => createJobScheduler({ jobs, definitions: [{ ...def, leaseMs: 60_000 }], tickMs: 30_000 })).toThrow(
+      /lease of same must be at least three ticks \(90000 ms\)/,
+    );
   });
 });

@@ -204,7 +204,8 @@ export function createJobScheduler(options: SchedulerOptions): JobScheduler {
   async function abandonDead(jobs: Jobs, def: JobDefinition, t: number): Promise<void> {
     const maxAttempts = def.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
     await jobs.abandon(def.name, t, `abandoned: its instance stopped renewing the lease ${maxAttempts} times`, { maxAttempts });
-    if (def.catchUp === "latest") await jobs.abandon(def.name, t, "abandoned: its instance stopped renewing the lease, and a later slot is due", { before: def.slotOf(t) });
+    if (def.catchUp === "latest")
+      await jobs.abandon(def.name, t, "abandoned: its instance stopped renewing the lease, and a later slot is due", { before: def.slotOf(t) });
   }
 
   /**
@@ -330,9 +331,7 @@ export function createJobScheduler(options: SchedulerOptions): JobScheduler {
       options.definitions
         // A job run per scope is never skipped: its scopes queue, each slot at most once.
         .filter((def) => (def.scopes !== undefined || !busy.has(def.name)) && !stopped)
-        .map((def) =>
-          tickJob(jobs, def).catch((error: unknown) => log.warn(`[jobs] ${def.name}: ${describeError(error)}`)),
-        ),
+        .map((def) => tickJob(jobs, def).catch((error: unknown) => log.warn(`[jobs] ${def.name}: ${describeError(error)}`))),
     );
   }
 

@@ -13,7 +13,7 @@ import type { WorkspaceId } from "./schema";
 import { SEALED } from "./sealed";
 import { sealSecret, type SealingSecrets } from "./secrets";
 import type { Store } from "./store";
-import { STORE_KINDS, storesForFile } from "./test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 
 const stores = storesForFile();
 
@@ -36,7 +36,13 @@ async function keep(store: Store, n: number): Promise<Kept> {
     const hook = await store.alerts.createDestination(ws.id, { kind: "webhook", name: `Hook ${i}`, url, urlHint: "https://receiver.example/…", secret });
     kept.destinations.push({ id: hook.id, url, secret });
     const slackUrl = `https://hooks.slack.com/services/T${i}/${randomBytes(6).toString("hex")}`;
-    const slack = await store.alerts.createDestination(ws.id, { kind: "slack", name: `Slack ${i}`, url: slackUrl, urlHint: "https://hooks.slack.com/…", secret: null });
+    const slack = await store.alerts.createDestination(ws.id, {
+      kind: "slack",
+      name: `Slack ${i}`,
+      url: slackUrl,
+      urlHint: "https://hooks.slack.com/…",
+      secret: null,
+    });
     kept.destinations.push({ id: slack.id, url: slackUrl, secret: null });
   }
   return kept;
@@ -52,7 +58,11 @@ async function expectAllOpen(store: Store, kept: Kept): Promise<void> {
 }
 
 /** A store whose secrets the test changes as an operator would between starts. */
-async function rotatable(kind: StoreKind | Awaited<ReturnType<typeof stores.config>>, first: SealingSecrets, options: { batchSize?: number; countsTtlMs?: number; now?: () => number } = {}) {
+async function rotatable(
+  kind: StoreKind | Awaited<ReturnType<typeof stores.config>>,
+  first: SealingSecrets,
+  options: { batchSize?: number; countsTtlMs?: number; now?: () => number } = {},
+) {
   let secrets = first;
   const { now, ...sealed } = options;
   const store = await stores.open(kind, { secrets: () => secrets, sealed, ...(now ? { now } : {}) });
@@ -65,7 +75,9 @@ describe.each(STORE_KINDS)("sealed values (%s)", (kind) => {
     const database = await openStoreDatabase(await stores.config(kind));
     const tables = await database.db.introspection.getTables().finally(() => database.close());
     const inSchema = tables.flatMap((t) => t.columns.filter((c) => c.name.endsWith("_sealed")).map((c) => `${t.name}.${c.name}`)).sort();
-    const registered = Object.values(SEALED).map((c) => `${c.table}.${c.column}`).sort();
+    const registered = Object.values(SEALED)
+      .map((c) => `${c.table}.${c.column}`)
+      .sort();
     expect(inSchema).toEqual(registered);
     expect(registered).toEqual(["alert_destinations.secret_sealed", "alert_destinations.url_sealed", "workspaces.watch_key_sealed"]);
     for (const c of Object.values(SEALED)) expect(tables.find((t) => t.name === c.table)!.columns.map((col) => col.name)).toContain(c.rowKey);
@@ -145,7 +157,10 @@ describe.each(STORE_KINDS)("sealed values (%s)", (kind) => {
     expect(store.sealed.counts()).toEqual({ underPrevious: 0, unreadable: 4 });
 
     const ws = lost.workspaces[0]!;
-    await expect(store.workspaces.watchingKey(ws.id)).rejects.toMatchObject({ code: "sealed_unreadable", message: expect.stringMatching(/neither its SESSION_SECRET nor its SESSION_SECRET_PREVIOUS/) });
+    await expect(store.workspaces.watchingKey(ws.id)).rejects.toMatchObject({
+      code: "sealed_unreadable",
+      message: expect.stringMatching(/neither its SESSION_SECRET nor its SESSION_SECRET_PREVIOUS/),
+    });
     await expect(store.alerts.openDestination(lost.destinations[0]!.id)).rejects.toMatchObject({ code: "sealed_unreadable" });
     expect(await store.workspaces.workspace(ws.id)).toMatchObject({ watching: "on", pausedReason: null });
     expect(await store.workspaces.watchedWorkspaces()).toContain(ws.id);

@@ -44,7 +44,13 @@ export type SealedColumn = {
   readonly label: string;
 };
 
-function sealedColumn<T extends Table>(table: T, column: SealedColumnName<T>, rowKey: RowKeyName<T>, label: string, aad: (rowKey: string) => string): SealedColumn {
+function sealedColumn<T extends Table>(
+  table: T,
+  column: SealedColumnName<T>,
+  rowKey: RowKeyName<T>,
+  label: string,
+  aad: (rowKey: string) => string,
+): SealedColumn {
   return { table, column, rowKey, aad, label };
 }
 
@@ -135,17 +141,27 @@ export function sealedValuesContext(deps: SealedValuesDeps) {
 
   /** Writes `next` only if the row still holds `expected`: a concurrent change or another sweep wins. */
   async function compareAndSet(column: SealedColumn, rowKey: string, expected: string, next: string): Promise<boolean> {
-    const result = await sql`update ${sql.table(column.table)} set ${sql.ref(column.column)} = ${next} where ${sql.ref(column.rowKey)} = ${rowKey} and ${sql.ref(column.column)} = ${expected}`.execute(db);
+    const result =
+      await sql`update ${sql.table(column.table)} set ${sql.ref(column.column)} = ${next} where ${sql.ref(column.rowKey)} = ${rowKey} and ${sql.ref(column.column)} = ${expected}`.execute(
+        db,
+      );
     return (result.numAffectedRows ?? 0n) > 0n;
   }
 
   async function readOne(column: SealedColumn, rowKey: string): Promise<string | null> {
-    const { rows } = await sql<{ sealed: string | null }>`select ${sql.ref(column.column)} as sealed from ${sql.table(column.table)} where ${sql.ref(column.rowKey)} = ${rowKey}`.execute(db);
+    const { rows } = await sql<{
+      sealed: string | null;
+    }>`select ${sql.ref(column.column)} as sealed from ${sql.table(column.table)} where ${sql.ref(column.rowKey)} = ${rowKey}`.execute(db);
     return rows[0]?.sealed ?? null;
   }
 
   /** Where a value stands after the sweep looked at it (and sealed it again when it could). */
-  async function settle(secrets: SealingSecrets, column: SealedColumn, rowKey: string, sealed: string): Promise<"current" | "resealed" | "previous" | "unreadable" | "gone"> {
+  async function settle(
+    secrets: SealingSecrets,
+    column: SealedColumn,
+    rowKey: string,
+    sealed: string,
+  ): Promise<"current" | "resealed" | "previous" | "unreadable" | "gone"> {
     let text = sealed;
     for (let tries = 0; tries < SETTLE_TRIES; tries++) {
       const opened = openSecret(secrets, column.aad(rowKey), text);
@@ -169,7 +185,10 @@ export function sealedValuesContext(deps: SealedValuesDeps) {
       // rows in the same order.
       let after: string | undefined;
       for (;;) {
-        const { rows } = await sql<{ row_key: string; sealed: string }>`select ${sql.ref(column.rowKey)} as row_key, ${sql.ref(column.column)} as sealed from ${sql.table(column.table)} where ${sql.ref(column.column)} is not null${
+        const { rows } = await sql<{
+          row_key: string;
+          sealed: string;
+        }>`select ${sql.ref(column.rowKey)} as row_key, ${sql.ref(column.column)} as sealed from ${sql.table(column.table)} where ${sql.ref(column.column)} is not null${
           after === undefined ? sql`` : sql` and ${sql.ref(column.rowKey)} > ${after}`
         } order by ${sql.ref(column.rowKey)} limit ${batchSize}`.execute(db);
         for (const row of rows) {
@@ -221,7 +240,9 @@ export function sealedValuesContext(deps: SealedValuesDeps) {
           }
         } catch (error) {
           // The value was read: what needed it goes on, and the next read or sweep seals it again.
-          log(`[store] could not seal ${column.table}.${column.column} of ${rowKey} again under SESSION_SECRET: ${error instanceof Error ? error.message : String(error)}`);
+          log(
+            `[store] could not seal ${column.table}.${column.column} of ${rowKey} again under SESSION_SECRET: ${error instanceof Error ? error.message : String(error)}`,
+          );
         }
       }
       return opened.value;
@@ -249,7 +270,8 @@ export function sealedValuesContext(deps: SealedValuesDeps) {
      * instance may have sealed or written values since, and a health check must not wait for it.
      */
     counts(): SealedCounts | undefined {
-      if (!last || deps.now() - last.at >= countsTtlMs) void sweep().catch((error: unknown) => log(`[store] counting the sealed values failed: ${error instanceof Error ? error.message : String(error)}`));
+      if (!last || deps.now() - last.at >= countsTtlMs)
+        void sweep().catch((error: unknown) => log(`[store] counting the sealed values failed: ${error instanceof Error ? error.message : String(error)}`));
       return last && { ...last.counts };
     },
   };

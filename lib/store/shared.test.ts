@@ -9,14 +9,16 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SCHEMA_VERSION } from "@/lib/store/migrations";
-import { GET as health } from "@/app/api/health/route";
 import { setServerContext } from "@/lib/server/context";
-import { startBackgroundJobs } from "./background";
+import { startBackgroundJobs } from "@/lib/server/background";
 import { StoreUnavailableError } from "./errors";
 import { closeSharedStore, sharedStore } from "./shared";
 import { openStore } from "./store";
-import { startStoreHolder, type StoreHolder } from "./test-holder";
-import { storesForFile } from "./test-stores";
+import { startStoreHolder, type StoreHolder } from "@/testing/store-holder";
+import { storesForFile } from "@/testing/stores";
+import { routeFileAt } from "@/testing/api-routes";
+
+const { GET: health } = await routeFileAt("health");
 
 const stores = storesForFile();
 const SECRET = "shared-store-test-session-secret-0123456789";
@@ -54,7 +56,12 @@ describe("the process's store", () => {
     expect(existsSync(path.join(dataDir, "store.db"))).toBe(true);
     // The sealed values are counted in the background of the start: the same sweep, awaited here.
     await store.sealed.sweep();
-    expect(await healthBody()).toEqual({ ok: true, instance: expect.stringMatching(/^[0-9a-f]{8}$/), redis: "off", store: { kind: "embedded", schema: SCHEMA_VERSION, sealed_under_previous: 0, sealed_unreadable: 0 } });
+    expect(await healthBody()).toEqual({
+      ok: true,
+      instance: expect.stringMatching(/^[0-9a-f]{8}$/),
+      redis: "off",
+      store: { kind: "embedded", schema: SCHEMA_VERSION, sealed_under_previous: 0, sealed_unreadable: 0 },
+    });
   });
 
   it("is never opened while the app is being built, and no job scheduler starts there", async () => {
@@ -115,10 +122,22 @@ describe("the process's store", () => {
     const before = await openStore({ dataDir }, { secrets: () => ({ current: OLD }) });
     const ws = await before.workspaces.workspaceForKey(KEY);
     await before.workspaces.setWatching(ws.id, KEY);
-    const hook = await before.alerts.createDestination(ws.id, { kind: "webhook", name: "Hook", url: "https://receiver.example/hook", urlHint: "https://receiver.example/…", secret: "whsec_rotation" });
+    const hook = await before.alerts.createDestination(ws.id, {
+      kind: "webhook",
+      name: "Hook",
+      url: "https://receiver.example/hook",
+      urlHint: "https://receiver.example/…",
+      secret: "whsec_rotation",
+    });
     await before.close();
     const elsewhere = await openStore({ dataDir }, { secrets: () => ({ current: LOST }) });
-    await elsewhere.alerts.createDestination(ws.id, { kind: "slack", name: "Lost", url: "https://hooks.slack.com/services/lost", urlHint: "https://hooks.slack.com/…", secret: null });
+    await elsewhere.alerts.createDestination(ws.id, {
+      kind: "slack",
+      name: "Lost",
+      url: "https://hooks.slack.com/services/lost",
+      urlHint: "https://hooks.slack.com/…",
+      secret: null,
+    });
     await elsewhere.close();
 
     process.env.SESSION_SECRET_PREVIOUS = OLD;
@@ -127,7 +146,9 @@ describe("the process's store", () => {
     await (await sharedStore()).sealed.sweep();
     expect(await healthBody()).toMatchObject({ store: { kind: "embedded", schema: SCHEMA_VERSION, sealed_under_previous: 0, sealed_unreadable: 1 } });
     expect(infos).toContain("[store] sealed 3 value(s) again under SESSION_SECRET (1 watched keys, 1 destination URLs, 1 destination signing secrets)");
-    expect(warnings.filter((w) => w.includes("open with neither SESSION_SECRET nor SESSION_SECRET_PREVIOUS"))).toEqual([expect.stringMatching(/^\[store\] 1 sealed value\(s\) .*\(1 destination URLs\): left as they are/)]);
+    expect(warnings.filter((w) => w.includes("open with neither SESSION_SECRET nor SESSION_SECRET_PREVIOUS"))).toEqual([
+      expect.stringMatching(/^\[store\] 1 sealed value\(s\) .*\(1 destination URLs\): left as they are/),
+    ]);
     await closeSharedStore();
 
     // SESSION_SECRET_PREVIOUS removed, as health allows: everything opens under the new secret alone.

@@ -111,7 +111,8 @@ export async function closeSharedStore(): Promise<void> {
   }
 }
 
-export type StoreHealth = { kind: Store["kind"]; schema: number; sealed_under_previous: number | null; sealed_unreadable: number | null } | { unavailable: string };
+export type StoreHealth =
+  { kind: Store["kind"]; schema: number; sealed_under_previous: number | null; sealed_unreadable: number | null } | { unavailable: string };
 
 /**
  * What /api/health says about `store`: its kind, schema, and how many sealed values still need

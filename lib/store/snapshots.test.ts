@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { ScoreSnapshot } from "./snapshots";
 import type { Store } from "./store";
-import { STORE_KINDS, storesForFile } from "./test-stores";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
 
 const stores = storesForFile();
 const DAY = 86_400_000;
@@ -39,10 +39,17 @@ describe.each(STORE_KINDS)("snapshots (%s)", (kind) => {
     const history = await store.snapshots.scoreHistory(a, { from: T0, to: T0 + 2 * DAY });
     expect(history).toEqual([
       { at: T0, recordedAt: T0 + 10 * DAY, score: 69, direction: "down", change: 2, breakdown: { visibility: 68, sentiment: 70, authority: 67, coverage: 71 } },
-      { at: T0 + 2 * DAY, recordedAt: T0 + 10 * DAY, score: 71, direction: "up", change: 2, breakdown: { visibility: 70, sentiment: 72, authority: 69, coverage: 73 } },
+      {
+        at: T0 + 2 * DAY,
+        recordedAt: T0 + 10 * DAY,
+        score: 71,
+        direction: "up",
+        change: 2,
+        breakdown: { visibility: 70, sentiment: 72, authority: 69, coverage: 73 },
+      },
     ]);
     // Inclusive bounds; a range with nothing is empty (gaps stay gaps).
-    expect((await store.snapshots.scoreHistory(a, { from: T0 + 1, to: T0 + 2 * DAY - 1 }))).toEqual([]);
+    expect(await store.snapshots.scoreHistory(a, { from: T0 + 1, to: T0 + 2 * DAY - 1 })).toEqual([]);
     expect((await store.snapshots.scoreHistory(b, { from: 0, to: T0 + 100 * DAY })).map((s) => s.score)).toEqual([50]);
     expect(await store.snapshots.latestScoreAt(a)).toBe(T0 + 2 * DAY);
     expect(await store.snapshots.latestScoreAt((await store.workspaces.workspaceForKey("svc_sk_live_history_c_0123456789")).id)).toBeNull();
@@ -62,8 +69,18 @@ describe.each(STORE_KINDS)("snapshots (%s)", (kind) => {
   it("unreadable values are kept as null; odd numbers never become values", async () => {
     const store = await stores.open(kind);
     const { a } = await twoWorkspaces(store);
-    await store.snapshots.recordScore(a, { at: T0, score: Number.NaN, direction: null, change: null, breakdown: { visibility: Infinity, sentiment: null, authority: 3.5, coverage: null } });
-    expect((await store.snapshots.scoreHistory(a, { from: T0, to: T0 }))[0]).toMatchObject({ score: null, direction: null, breakdown: { visibility: null, sentiment: null, authority: 3.5, coverage: null } });
+    await store.snapshots.recordScore(a, {
+      at: T0,
+      score: Number.NaN,
+      direction: null,
+      change: null,
+      breakdown: { visibility: Infinity, sentiment: null, authority: 3.5, coverage: null },
+    });
+    expect((await store.snapshots.scoreHistory(a, { from: T0, to: T0 }))[0]).toMatchObject({
+      score: null,
+      direction: null,
+      breakdown: { visibility: null, sentiment: null, authority: 3.5, coverage: null },
+    });
     await expect(store.snapshots.recordScore(a, score(-1, 1))).rejects.toMatchObject({ param: "at" });
     await expect(store.snapshots.scoreHistory(a, { from: 1.5, to: 2 })).rejects.toMatchObject({ param: "from" });
   });
@@ -87,7 +104,8 @@ describe.each(STORE_KINDS)("snapshots (%s)", (kind) => {
     let now = T0;
     const store = await stores.open(kind, { now: () => now });
     const { a, b } = await twoWorkspaces(store);
-    const put = (date: string, data: unknown, tz = "Europe/Berlin", replace = false) => store.snapshots.putDailyFigures(a, { kind: "sources", date, tz, data }, { replace });
+    const put = (date: string, data: unknown, tz = "Europe/Berlin", replace = false) =>
+      store.snapshots.putDailyFigures(a, { kind: "sources", date, tz, data }, { replace });
     expect(await put("2026-01-02", { visitors: 12 })).toBe(true);
     expect(await put("2026-01-01", { visitors: 10 })).toBe(true);
     expect(await put("2026-01-02", { visitors: 0 })).toBe(false);
@@ -101,7 +119,9 @@ describe.each(STORE_KINDS)("snapshots (%s)", (kind) => {
       { date: "2026-01-01", tz: "Europe/Berlin", kind: "sources", data: { visitors: 11 }, recordedAt: T0 + DAY },
       { date: "2026-01-02", tz: "Europe/Berlin", kind: "sources", data: { visitors: 12 }, recordedAt: T0 },
     ]);
-    expect((await store.snapshots.dailyFigures(a, { kind: "sources", tz: "UTC", from: "2026-01-02", to: "2026-01-02" })).map((d) => d.data)).toEqual([{ visitors: 12 }]);
+    expect((await store.snapshots.dailyFigures(a, { kind: "sources", tz: "UTC", from: "2026-01-02", to: "2026-01-02" })).map((d) => d.data)).toEqual([
+      { visitors: 12 },
+    ]);
     expect(await store.snapshots.dailyFigures(a, { kind: "sources", tz: "Europe/Berlin", from: "2026-01-03", to: "2026-01-31" })).toEqual([]);
   });
 

@@ -120,7 +120,11 @@ export function snapshotsContext(deps: SnapshotsDeps) {
 
     /** The `at` of the latest score snapshot of `workspace` (what a reader compares `updated_at` with). */
     async latestScoreAt(workspace: WorkspaceId): Promise<number | null> {
-      const row = await db.selectFrom("score_snapshots").select((eb) => eb.fn.max("at").as("at")).where("workspace_id", "=", workspace).executeTakeFirst();
+      const row = await db
+        .selectFrom("score_snapshots")
+        .select((eb) => eb.fn.max("at").as("at"))
+        .where("workspace_id", "=", workspace)
+        .executeTakeFirst();
       return row?.at ?? null;
     },
 
@@ -155,7 +159,11 @@ export function snapshotsContext(deps: SnapshotsDeps) {
 
     /** The `at` of the latest ranking snapshot of `workspace`, or null. */
     async latestRankingAt(workspace: WorkspaceId): Promise<number | null> {
-      const row = await db.selectFrom("ranking_snapshots").select((eb) => eb.fn.max("at").as("at")).where("workspace_id", "=", workspace).executeTakeFirst();
+      const row = await db
+        .selectFrom("ranking_snapshots")
+        .select((eb) => eb.fn.max("at").as("at"))
+        .where("workspace_id", "=", workspace)
+        .executeTakeFirst();
       return row?.at ?? null;
     },
 
@@ -164,11 +172,22 @@ export function snapshotsContext(deps: SnapshotsDeps) {
      * as it is (false), unless `replace`: figures of a closed day taken later may have lost rows to
      * the upstream's retention, so the first complete reading wins by default.
      */
-    async putDailyFigures(workspace: WorkspaceId, figures: { kind: string; date: string; tz: string; data: unknown }, options: { replace?: boolean } = {}): Promise<boolean> {
+    async putDailyFigures(
+      workspace: WorkspaceId,
+      figures: { kind: string; date: string; tz: string; data: unknown },
+      options: { replace?: boolean } = {},
+    ): Promise<boolean> {
       checkKind(figures.kind);
       checkDay(figures.date, "date");
       checkZone(figures.tz);
-      const values = { workspace_id: workspace, kind: figures.kind, date: figures.date, tz: figures.tz, data: JSON.stringify(figures.data ?? null), recorded_at: deps.now() };
+      const values = {
+        workspace_id: workspace,
+        kind: figures.kind,
+        date: figures.date,
+        tz: figures.tz,
+        data: JSON.stringify(figures.data ?? null),
+        recorded_at: deps.now(),
+      };
       const written = await db
         .insertInto("daily_figures")
         .values(values)

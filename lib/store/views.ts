@@ -1,13 +1,14 @@
 // Saved views: a page of the app and its query kept under a name, for the whole workspace (everyone
 // with one of its keys sees, opens, renames and deletes them). Names are unique per workspace without
 // case (`name_key`: the name trimmed and lower-cased); a workspace keeps at most MAX_SAVED_VIEWS.
-// What a query may hold is the route's to judge (lib/server/view-routes.ts, against each page's
-// declared parameters): the store keeps the page and the query as given. Every function takes the
-// workspace first, and no query reads or writes a row of another workspace.
+// What a view may hold is judged once, before it reaches the store (lib/views/schema.ts: the name
+// trimmed and within MAX_VIEW_NAME, the query of the page's own parameters): the store keeps what it
+// is given. Every function takes the workspace first, and no query reads or writes a row of another
+// workspace.
 import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Kysely, Selectable } from "kysely";
-import { StoreConflictError, StoreInputError, StoreLimitError, workspaceGone } from "./errors";
+import { StoreConflictError, StoreLimitError, workspaceGone } from "./errors";
 import type { SavedViewsTable, StoreTables, WorkspaceId } from "./schema";
 import { lockWorkspace } from "./workspace-lock";
 
@@ -28,16 +29,8 @@ export type ViewsDeps = { db: Kysely<StoreTables>; now: () => number };
 
 export type Views = ReturnType<typeof viewsContext>;
 
-/** The name as kept (trimmed) and its key (lower-cased), or a 400 naming `name`. */
-export function viewName(raw: string): { name: string; key: string } {
-  const name = raw.trim();
-  const length = [...name].length;
-  if (length === 0) throw new StoreInputError("name must not be empty: give the view a name.", "name");
-  if (length > MAX_VIEW_NAME) throw new StoreInputError(`name must be at most ${MAX_VIEW_NAME} characters (this one has ${length}).`, "name");
-  // A line break or another control character would break the header's one-line list.
-  if (/[\u0000-\u001f\u007f]/.test(name)) throw new StoreInputError("name must be one line of text, without control characters.", "name");
-  return { name, key: name.toLowerCase() };
-}
+/** What makes two names one: the name without case. */
+const nameKey = (name: string) => name.toLowerCase();
 
 /** `name` with " (n)" after it (a merge's answer to a taken name), cut so the whole stays within MAX_VIEW_NAME characters. */
 export function numberedViewName(name: string, n: number): string {
@@ -47,7 +40,12 @@ export function numberedViewName(name: string, n: number): string {
   return `${chars.length > room ? chars.slice(0, room).join("").trimEnd() : name}${suffix}`;
 }
 
-const nameTaken = (name: string) => new StoreConflictError(`A view named "${name}" already exists in this workspace (names are compared without case). Choose another name.`, "name_taken", "name");
+const nameTaken = (name: string) =>
+  new StoreConflictError(
+    `A view named "${name}" already exists in this workspace (names are compared without case). Choose another name.`,
+    "name_taken",
+    "name",
+  );
 
 function toView(row: Pick<Selectable<SavedViewsTable>, "id" | "name" | "path" | "query" | "created_at">): SavedView {
   return { id: row.id, name: row.name, path: row.path, query: JSON.parse(row.query) as Record<string, string>, createdAt: row.created_at };
@@ -68,21 +66,34 @@ export function viewsContext(deps: ViewsDeps) {
   return {
     /** The workspace's views, by name (without case), then by when they were made. */
     async list(workspace: WorkspaceId): Promise<SavedView[]> {
-      const rows = await db.selectFrom("saved_views").select(COLUMNS).where("workspace_id", "=", workspace).orderBy("name_key").orderBy("created_at").orderBy("id").execute();
+      const rows = await db
+        .selectFrom("saved_views")
+        .select(COLUMNS)
+        .where("workspace_id", "=", workspace)
+        .orderBy("name_key")
+        .orderBy("created_at")
+        .orderBy("id")
+        .execute();
       return rows.map(toView);
     },
 
-    /** Saves a view: 409 `name_taken` for a name taken (any case), 422 `limit_reached` at MAX_SAVED_VIEWS. */
+    /** Saves a view (its name as checked: trimmed, within MAX_VIEW_NAME): 409 `name_taken` for a name taken (any case), 422 `limit_reached` at MAX_SAVED_VIEWS. */
     async create(workspace: WorkspaceId, view: { name: string; path: string; query: Record<string, string> }): Promise<SavedView> {
-      const { name, key } = viewName(view.name);
+      const { name } = view;
+      const key = nameKey(name);
       const now = deps.now();
       const id = `view_${randomBytes(16).toString("base64url")}`;
       return db.transaction().execute(async (tx) => {
         // Two saves at once cannot both count 199 and both insert; a workspace merged into another or
         // deleted since the request found it is gone (workspace-data.ts).
         if (!(await lockWorkspace(tx, workspace))) throw workspaceGone();
-        const { count } = await tx.selectFrom("saved_views").select((eb) => eb.fn.countAll<number | string>().as("count")).where("workspace_id", "=", workspace).executeTakeFirstOrThrow();
-        if (Number(count) >= MAX_SAVED_VIEWS) throw new StoreLimitError(`This workspace already keeps ${MAX_SAVED_VIEWS} saved views, the most it may. Delete one to save another.`);
+        const { count } = await tx
+          .selectFrom("saved_views")
+          .select((eb) => eb.fn.countAll<number | string>().as("count"))
+          .where("workspace_id", "=", workspace)
+          .executeTakeFirstOrThrow();
+        if (Number(count) >= MAX_SAVED_VIEWS)
+          throw new StoreLimitError(`This workspace already keeps ${MAX_SAVED_VIEWS} saved views, the most it may. Delete one to save another.`);
         const inserted = await tx
           .insertInto("saved_views")
           .values({ id, workspace_id: workspace, name, name_key: key, path: view.path, query: JSON.stringify(view.query), created_at: now, updated_at: now })
@@ -95,8 +106,8 @@ export function viewsContext(deps: ViewsDeps) {
     },
 
     /** Renames a view of the workspace; undefined when it has no such view; 409 `name_taken`. */
-    async rename(workspace: WorkspaceId, id: string, newName: string): Promise<SavedView | undefined> {
-      const { name, key } = viewName(newName);
+    async rename(workspace: WorkspaceId, id: string, name: string): Promise<SavedView | undefined> {
+      const key = nameKey(name);
       try {
         const row = await db
           .updateTable("saved_views")

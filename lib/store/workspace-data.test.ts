@@ -11,7 +11,7 @@ import { openStoreDatabase, type StoreKind } from "./database";
 import { StoreConflictError } from "./errors";
 import type { StoreTables, WorkspaceId } from "./schema";
 import { createStore, type Store } from "./store";
-import { STORE_KINDS, storesForFile, TEST_SECRETS } from "./test-stores";
+import { STORE_KINDS, storesForFile, TEST_SECRETS } from "@/testing/stores";
 import { DEPLOYMENT_TABLES, KEPT_THROUGH, workspaceTables } from "./workspace-data";
 
 const stores = storesForFile();
@@ -39,8 +39,20 @@ async function openWithDb(kind: StoreKind, options: { now?: () => number } = {})
 async function catalogue(kind: StoreKind, db: Kysely<StoreTables>): Promise<Map<string, string[]>> {
   const rows =
     kind === "postgres"
-      ? (await sql<{ t: string; c: string }>`select table_name as t, column_name as c from information_schema.columns where table_schema = current_schema()`.execute(db)).rows
-      : (await sql<{ t: string; c: string }>`select m.name as t, p.name as c from sqlite_master m join pragma_table_info(m.name) p where m.type = 'table' and m.name not like 'sqlite_%'`.execute(db)).rows;
+      ? (
+          await sql<{
+            t: string;
+            c: string;
+          }>`select table_name as t, column_name as c from information_schema.columns where table_schema = current_schema()`.execute(db)
+        ).rows
+      : (
+          await sql<{
+            t: string;
+            c: string;
+          }>`select m.name as t, p.name as c from sqlite_master m join pragma_table_info(m.name) p where m.type = 'table' and m.name not like 'sqlite_%'`.execute(
+            db,
+          )
+        ).rows;
   const tables = new Map<string, string[]>();
   for (const { t, c } of rows) tables.set(t, [...(tables.get(t) ?? []), c]);
   return tables;
@@ -54,7 +66,11 @@ async function rowsOf(db: Kysely<StoreTables>, workspace: WorkspaceId): Promise<
     counts[table] = Number(rows[0]!.n);
   }
   for (const [table, parent] of Object.entries(KEPT_THROUGH)) {
-    const { rows } = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table)} as child join ${sql.table(parent)} as parent on parent.id = child.rule_id where parent.workspace_id = ${workspace}`.execute(db);
+    const { rows } = await sql<{
+      n: number | string;
+    }>`select count(*) as n from ${sql.table(table)} as child join ${sql.table(parent)} as parent on parent.id = child.rule_id where parent.workspace_id = ${workspace}`.execute(
+      db,
+    );
     counts[table] = Number(rows[0]!.n);
   }
   return counts;
@@ -66,19 +82,38 @@ async function rowsOf(db: Kysely<StoreTables>, workspace: WorkspaceId): Promise<
  */
 async function fill(store: Store, workspace: WorkspaceId, tag: string, options: { ats: number[]; view: string; day?: { data: unknown } }): Promise<void> {
   for (const at of options.ats) {
-    await store.snapshots.recordScore(workspace, { at, score: 60, direction: "up", change: 1, breakdown: { visibility: 1, sentiment: 2, authority: 3, coverage: 4 } });
+    await store.snapshots.recordScore(workspace, {
+      at,
+      score: 60,
+      direction: "up",
+      change: 1,
+      breakdown: { visibility: 1, sentiment: 2, authority: 3, coverage: 4 },
+    });
     await store.snapshots.recordRanking(workspace, { at, entries: [{ rank: 1, name: tag, score: 60, change: 0, is_workspace: true }] });
   }
   await store.snapshots.putDailyFigures(workspace, { kind: "sources", date: "2026-10-01", tz: "UTC", data: options.day?.data ?? { from: tag } });
   await store.annotations.create(workspace, { date: "2026-10-02", text: `note of ${tag}` });
   await store.views.create(workspace, { name: options.view, path: "/visitors", query: { source: "chatgpt" } });
-  const destination = await store.alerts.createDestination(workspace, { kind: "webhook", name: `hook ${tag}`, url: `https://${tag}.example/hook`, urlHint: `https://${tag}.example/…hook`, secret: "whsec_c2VjcmV0" });
+  const destination = await store.alerts.createDestination(workspace, {
+    kind: "webhook",
+    name: `hook ${tag}`,
+    url: `https://${tag}.example/hook`,
+    urlHint: `https://${tag}.example/…hook`,
+    secret: "whsec_c2VjcmV0",
+  });
   const rule = (await store.alerts.createRule(workspace, { kind: "score_below", threshold: 50, destinationId: destination.id, cooldownMs: HOUR }))!;
   await store.alerts.recordCheck(rule, { basis: `score:${tag}`, at: T0, state: "ok", value: 60, message: "fine" }, null);
   const [delivery] = (await store.alerts.enqueue(workspace, { dedupeKey: `test:${tag}`, type: "test", body: { tag } }, [destination.id]))!;
   const claimed = await store.alerts.claimNext(destination.id, "instance-1", Date.now() + HOUR, Date.now() + 2 * HOUR);
   expect(claimed).toMatchObject({ id: delivery!.id });
-  await store.alerts.finishAttempt(claimed!, "instance-1", { at: T0, status: "delivered", responseStatus: 200, error: null, durationMs: 12, nextAttemptAt: null });
+  await store.alerts.finishAttempt(claimed!, "instance-1", {
+    at: T0,
+    status: "delivered",
+    responseStatus: 200,
+    error: null,
+    durationMs: 12,
+    nextAttemptAt: null,
+  });
   expect(await store.alerts.takeManualSend(workspace, "test")).toEqual({ allowed: true });
   await store.alerts.setDigest(workspace, destination.id);
   await store.activity.record(workspace, { keyHint: `svc_sk_live_…${tag}`, action: "destination.added", subject: `hook ${tag}` });
@@ -95,7 +130,9 @@ describe.each(STORE_KINDS)("what the store keeps per workspace (%s)", (kind) => 
     expect(withWorkspace.sort()).toEqual([...workspaceTables].sort());
     for (const [table, columns] of tables) {
       if (columns.includes("workspace_id")) continue;
-      expect(`${table}: ${DEPLOYMENT_TABLES.includes(table) || table in KEPT_THROUGH ? "accounted for" : "neither a workspace's (workspace-data.ts KEPT_THROUGH) nor the deployment's (DEPLOYMENT_TABLES)"}`).toBe(`${table}: accounted for`);
+      expect(
+        `${table}: ${DEPLOYMENT_TABLES.includes(table) || table in KEPT_THROUGH ? "accounted for" : "neither a workspace's (workspace-data.ts KEPT_THROUGH) nor the deployment's (DEPLOYMENT_TABLES)"}`,
+      ).toBe(`${table}: accounted for`);
     }
   });
 
@@ -149,7 +186,13 @@ describe.each(STORE_KINDS)("what the store keeps per workspace (%s)", (kind) => 
     const { store } = await openWithDb(kind, { now: () => now });
     const a = (await store.workspaces.workspaceForKey(KEY_A)).id;
     const b = (await store.workspaces.workspaceForKey(KEY_B)).id;
-    await store.snapshots.recordScore(a, { at: T0, score: 61, direction: "up", change: 1, breakdown: { visibility: 1, sentiment: 1, authority: 1, coverage: 1 } });
+    await store.snapshots.recordScore(a, {
+      at: T0,
+      score: 61,
+      direction: "up",
+      change: 1,
+      breakdown: { visibility: 1, sentiment: 1, authority: 1, coverage: 1 },
+    });
     await store.snapshots.putDailyFigures(a, { kind: "sources", date: "2026-10-01", tz: "UTC", data: "a, earlier" });
     await store.snapshots.putDailyFigures(a, { kind: "sources", date: "2026-10-03", tz: "UTC", data: "a, later" });
     const long = "x".repeat(80);
@@ -157,7 +200,13 @@ describe.each(STORE_KINDS)("what the store keeps per workspace (%s)", (kind) => 
     await store.views.create(a, { name: "Mine", path: "/", query: {} });
     await store.views.create(a, { name: "Mine (2)", path: "/", query: {} });
     now += HOUR;
-    await store.snapshots.recordScore(b, { at: T0, score: 99, direction: "up", change: 1, breakdown: { visibility: 9, sentiment: 9, authority: 9, coverage: 9 } });
+    await store.snapshots.recordScore(b, {
+      at: T0,
+      score: 99,
+      direction: "up",
+      change: 1,
+      breakdown: { visibility: 9, sentiment: 9, authority: 9, coverage: 9 },
+    });
     await store.snapshots.putDailyFigures(b, { kind: "sources", date: "2026-10-01", tz: "UTC", data: "b, later" });
     now -= 2 * HOUR;
     await store.snapshots.putDailyFigures(b, { kind: "sources", date: "2026-10-03", tz: "UTC", data: "b, earlier" });
@@ -217,7 +266,15 @@ describe.each(STORE_KINDS)("what the store keeps per workspace (%s)", (kind) => 
     await store.workspaces.setWatching(a, KEY_A);
     const before = await rowsOf(db, a);
     for (const table of tableNames()) expect(`${table}: ${before[table]! > 0}`).toBe(`${table}: true`);
-    expect(await store.workspaces.keptSummary(a)).toEqual({ snapshots: 2, notes: 1, views: 1, alertDestinations: 1, alertRules: 1, keptKey: true, activity: 1 });
+    expect(await store.workspaces.keptSummary(a)).toEqual({
+      snapshots: 2,
+      notes: 1,
+      views: 1,
+      alertDestinations: 1,
+      alertRules: 1,
+      keptKey: true,
+      activity: 1,
+    });
     const otherBefore = await rowsOf(db, other);
 
     const gone = await store.workspaces.deleteWorkspace(a);
@@ -231,7 +288,15 @@ describe.each(STORE_KINDS)("what the store keeps per workspace (%s)", (kind) => 
     expect(await store.workspaces.deleteWorkspace(a)).toBeUndefined();
     const fresh = await store.workspaces.workspaceForKey(KEY_A);
     expect(fresh.id).not.toBe(a);
-    expect(await store.workspaces.keptSummary(fresh.id)).toEqual({ snapshots: 0, notes: 0, views: 0, alertDestinations: 0, alertRules: 0, keptKey: false, activity: 0 });
+    expect(await store.workspaces.keptSummary(fresh.id)).toEqual({
+      snapshots: 0,
+      notes: 0,
+      views: 0,
+      alertDestinations: 0,
+      alertRules: 0,
+      keptKey: false,
+      activity: 0,
+    });
     expect((await store.workspaces.workspaceForKey(KEY_B)).id).not.toBe(fresh.id);
   });
 
@@ -267,7 +332,9 @@ describe.each(STORE_KINDS)("what the store keeps per workspace (%s)", (kind) => 
         ? store.annotations.create(b, { date: "2026-10-05", text: `racing note ${i}` }).then(() => `note ${i}`)
         : i % 3 === 1
           ? store.views.create(b, { name: `Racing ${i}`, path: "/", query: {} }).then(() => `view ${i}`)
-          : store.snapshots.recordScore(b, { at: T0 + i, score: i, direction: "up", change: 0, breakdown: { visibility: 0, sentiment: 0, authority: 0, coverage: 0 } }).then(() => `score ${i}`),
+          : store.snapshots
+              .recordScore(b, { at: T0 + i, score: i, direction: "up", change: 0, breakdown: { visibility: 0, sentiment: 0, authority: 0, coverage: 0 } })
+              .then(() => `score ${i}`),
     );
     const [merge, ...outcomes] = await Promise.allSettled([store.workspaces.linkKey(a, KEY_B), ...writes]);
     expect(merge.status).toBe("fulfilled");
@@ -305,7 +372,13 @@ describe.each(STORE_KINDS)("what the store keeps per workspace (%s)", (kind) => 
         ? store.annotations.create(a, { date: "2026-10-05", text: `racing note ${i}` })
         : i % 3 === 1
           ? store.views.create(a, { name: `Racing ${i}`, path: "/", query: {} })
-          : store.snapshots.recordScore(a, { at: T0 + i, score: i, direction: "up", change: 0, breakdown: { visibility: 0, sentiment: 0, authority: 0, coverage: 0 } }),
+          : store.snapshots.recordScore(a, {
+              at: T0 + i,
+              score: i,
+              direction: "up",
+              change: 0,
+              breakdown: { visibility: 0, sentiment: 0, authority: 0, coverage: 0 },
+            }),
     );
     const [deleted, ...outcomes] = await Promise.allSettled([store.workspaces.deleteWorkspace(a), ...writes]);
     expect(deleted.status).toBe("fulfilled");

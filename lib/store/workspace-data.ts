@@ -60,7 +60,13 @@ const mergeDailyFigures: MergeRows = async (tx, from, into) => {
 /** Views keep their names; one whose name `into` already has (without case) gets " (2)", " (3)"… */
 const mergeSavedViews: MergeRows = async (tx, from, into) => {
   const taken = new Set((await tx.selectFrom("saved_views").select("name_key").where("workspace_id", "=", into).execute()).map((r) => r.name_key));
-  const incoming = await tx.selectFrom("saved_views").select(["id", "name", "name_key"]).where("workspace_id", "=", from).orderBy("created_at").orderBy("id").execute();
+  const incoming = await tx
+    .selectFrom("saved_views")
+    .select(["id", "name", "name_key"])
+    .where("workspace_id", "=", from)
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
   for (const view of incoming) {
     let name = view.name;
     let key = view.name_key;

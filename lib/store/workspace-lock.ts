@@ -8,6 +8,10 @@ import type { StoreTables, WorkspaceId } from "./schema";
 
 /** Locks `workspace`'s row for the rest of `tx`; false when there is no such workspace. */
 export async function lockWorkspace(tx: Transaction<StoreTables>, workspace: WorkspaceId): Promise<boolean> {
-  const locked = await tx.updateTable("workspaces").set({ time_zone: sql`time_zone` }).where("id", "=", workspace).executeTakeFirst();
+  const locked = await tx
+    .updateTable("workspaces")
+    .set({ time_zone: sql`time_zone` })
+    .where("id", "=", workspace)
+    .executeTakeFirst();
   return locked.numUpdatedRows > 0n;
 }

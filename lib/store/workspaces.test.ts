@@ -9,7 +9,7 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { StoreConflictError } from "./errors";
 import type { WorkspaceId } from "./schema";
-import { STORE_KINDS, storesForFile, TEST_SECRETS } from "./test-stores";
+import { STORE_KINDS, storesForFile, TEST_SECRETS } from "@/testing/stores";
 
 const stores = storesForFile();
 
@@ -23,11 +23,20 @@ describe.each(STORE_KINDS)("workspaces (%s)", (kind) => {
     const store = await stores.open(kind, { now: () => t });
     const a = await store.workspaces.workspaceForKey(KEY_A);
     t += 1000;
-    expect(a).toEqual({ id: expect.stringMatching(/^ws_[A-Za-z0-9_-]{22}$/), createdAt: 1_700_000_000_000, timeZone: "UTC", watching: "off", pausedReason: null, historySince: null });
+    expect(a).toEqual({
+      id: expect.stringMatching(/^ws_[A-Za-z0-9_-]{22}$/),
+      createdAt: 1_700_000_000_000,
+      timeZone: "UTC",
+      watching: "off",
+      pausedReason: null,
+      historySince: null,
+    });
     expect(await store.workspaces.workspaceForKey(KEY_A)).toEqual(a);
     const b = await store.workspaces.workspaceForKey(KEY_B);
     expect(b.id).not.toBe(a.id);
-    expect(await store.workspaces.linkedKeys(a.id)).toEqual([{ id: store.workspaces.linkIdOf(KEY_A), keyHint: "svc_sk_live_…cdef", linkedAt: 1_700_000_000_000 }]);
+    expect(await store.workspaces.linkedKeys(a.id)).toEqual([
+      { id: store.workspaces.linkIdOf(KEY_A), keyHint: "svc_sk_live_…cdef", linkedAt: 1_700_000_000_000 },
+    ]);
     expect(await store.workspaces.workspace(b.id)).toEqual(b);
     expect(await store.workspaces.workspace("ws_nope" as WorkspaceId)).toBeUndefined();
   });
@@ -45,13 +54,20 @@ describe.each(STORE_KINDS)("workspaces (%s)", (kind) => {
     // Linking the same key again answers the link made before.
     expect(await store.workspaces.linkKey(a.id, KEY_A2)).toEqual({ ...link, merged: false });
     // B's key had opened a workspace of its own: it is now a's (workspace-data.test.ts moves its rows).
-    expect(await store.workspaces.linkKey(a.id, KEY_B)).toEqual({ id: store.workspaces.linkIdOf(KEY_B), keyHint: "svc_sk_test_…8899", linkedAt: t, merged: true });
+    expect(await store.workspaces.linkKey(a.id, KEY_B)).toEqual({
+      id: store.workspaces.linkIdOf(KEY_B),
+      keyHint: "svc_sk_test_…8899",
+      linkedAt: t,
+      merged: true,
+    });
     expect(await store.workspaces.workspace(b.id)).toBeUndefined();
     expect((await store.workspaces.workspaceForKey(KEY_B)).id).toBe(a.id);
     expect((await store.workspaces.linkedKeys(a.id)).map((k) => k.keyHint)).toEqual(["svc_sk_live_…cdef", "svc_sk_live_…dcba", "svc_sk_test_…8899"]);
     // The workspace merged away cannot link anything any more.
     await expect(store.workspaces.linkKey(b.id, "svc_sk_live_unlinked_key_123456789")).rejects.toBeInstanceOf(StoreConflictError);
-    await expect(store.workspaces.linkKey("ws_nope" as WorkspaceId, "svc_sk_live_unlinked_key_123456789")).rejects.toThrow(/merged into another one or deleted/);
+    await expect(store.workspaces.linkKey("ws_nope" as WorkspaceId, "svc_sk_live_unlinked_key_123456789")).rejects.toThrow(
+      /merged into another one or deleted/,
+    );
   });
 
   it("two instances seeing a new key at once make one workspace", async () => {

@@ -98,7 +98,11 @@ export function workspacesContext(deps: WorkspacesDeps) {
   /** The public id of the link of the key with fingerprint `fp` (see LinkedKey.id). */
   const linkId = (fp: string) => `lk_${createHmac("sha256", deps.fingerprintSecret).update(`linked key\n${fp}`).digest("base64url").slice(0, 22)}`;
 
-  const toLinkedKey = (row: { fingerprint: string; key_hint: string; linked_at: number }): LinkedKey => ({ id: linkId(row.fingerprint), keyHint: row.key_hint, linkedAt: row.linked_at });
+  const toLinkedKey = (row: { fingerprint: string; key_hint: string; linked_at: number }): LinkedKey => ({
+    id: linkId(row.fingerprint),
+    keyHint: row.key_hint,
+    linkedAt: row.linked_at,
+  });
 
   async function byFingerprint(fp: string): Promise<Workspace | undefined> {
     const row = await db
@@ -170,7 +174,11 @@ export function workspacesContext(deps: WorkspacesDeps) {
           const other = before?.workspace_id;
           const locked = await lockWorkspaces(tx, deps.postgres, other && other !== workspace ? [workspace, other] : [workspace]);
           if (!locked.has(workspace)) throw workspaceGone();
-          const row = await tx.selectFrom("workspace_keys").select(["fingerprint", "workspace_id", "key_hint", "linked_at"]).where("fingerprint", "=", fp).executeTakeFirst();
+          const row = await tx
+            .selectFrom("workspace_keys")
+            .select(["fingerprint", "workspace_id", "key_hint", "linked_at"])
+            .where("fingerprint", "=", fp)
+            .executeTakeFirst();
           if (row?.workspace_id !== other) return "again";
           if (!row) {
             const inserted = await tx
@@ -217,9 +225,15 @@ export function workspacesContext(deps: WorkspacesDeps) {
       const row = rows.find((r) => linkId(r.fingerprint) === id);
       if (!row) return undefined;
       if (row.fingerprint === fingerprint(ownKey)) {
-        throw new StoreConflictError("This is the key you are signed in with: it cannot be unlinked here. Sign in with another key of this workspace to unlink it.");
+        throw new StoreConflictError(
+          "This is the key you are signed in with: it cannot be unlinked here. Sign in with another key of this workspace to unlink it.",
+        );
       }
-      const { numDeletedRows } = await db.deleteFrom("workspace_keys").where("workspace_id", "=", workspace).where("fingerprint", "=", row.fingerprint).executeTakeFirst();
+      const { numDeletedRows } = await db
+        .deleteFrom("workspace_keys")
+        .where("workspace_id", "=", workspace)
+        .where("fingerprint", "=", row.fingerprint)
+        .executeTakeFirst();
       return numDeletedRows > 0n ? toLinkedKey(row) : undefined;
     },
 
@@ -241,7 +255,11 @@ export function workspacesContext(deps: WorkspacesDeps) {
     /** What `workspace` keeps, counted: what deleting it would delete. */
     async keptSummary(workspace: WorkspaceId): Promise<KeptSummary> {
       const count = async (table: "annotations" | "saved_views" | "alert_destinations" | "alert_rules" | "activity") => {
-        const { n } = await db.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as("n")).where("workspace_id", "=", workspace).executeTakeFirstOrThrow();
+        const { n } = await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number | string>().as("n"))
+          .where("workspace_id", "=", workspace)
+          .executeTakeFirstOrThrow();
         return Number(n);
       };
       // A score and a ranking read at one instant are one snapshot to a reader.
@@ -261,7 +279,8 @@ export function workspacesContext(deps: WorkspacesDeps) {
 
     /** Sets the IANA zone of the workspace's days; an unknown zone is a StoreInputError naming `time_zone`. */
     async setTimeZone(workspace: WorkspaceId, timeZone: string): Promise<Workspace> {
-      if (!isTimeZoneName(timeZone)) throw new StoreInputError(`time_zone must be an IANA time zone name, e.g. Europe/Berlin (got "${timeZone.slice(0, 64)}")`, "time_zone");
+      if (!isTimeZoneName(timeZone))
+        throw new StoreInputError(`time_zone must be an IANA time zone name, e.g. Europe/Berlin (got "${timeZone.slice(0, 64)}")`, "time_zone");
       await db.updateTable("workspaces").set({ time_zone: timeZone }).where("id", "=", workspace).execute();
       return requireWorkspace(workspace);
     },
@@ -352,7 +371,11 @@ export function workspacesContext(deps: WorkspacesDeps) {
       return { watching: absorbed.watching, paused_reason: absorbed.paused_reason, watch_key_sealed: moved };
     } catch (error) {
       if (!isSealedUnreadable(error)) throw error;
-      return { watching: "paused", paused_reason: "The key kept for watching the linked key's workspace could not be read by this server (its secret changed): set watching again.", watch_key_sealed: null };
+      return {
+        watching: "paused",
+        paused_reason: "The key kept for watching the linked key's workspace could not be read by this server (its secret changed): set watching again.",
+        watch_key_sealed: null,
+      };
     }
   }
 }

@@ -1,11 +1,25 @@
 import { describe, expect, it } from "vitest";
-import { insightsParams, mentionPageParams, parseQuery, visitorListParams, visitorPageParams } from "@/lib/data-api/params";
+import { mentionPageParams, parseQuery, visitorListParams, visitorPageParams } from "@/lib/data-api/params";
+import { insightsParams } from "@/lib/insights/schema";
 import { ALERT_WRITE_LIMITS } from "@/lib/alerts/write-limit";
 import { MAX_DESTINATIONS, MAX_RULES } from "@/lib/store/alerts";
-import { ALERT_BOUNDS, alertErrorText, exportErrorText, filterProblemText, loadErrorText, noteErrorText, rangeProblemText, signInErrorText, thresholdBoundsText, type RangeField, type RangeProblem } from "./messages";
+import {
+  ALERT_BOUNDS,
+  alertErrorText,
+  exportErrorText,
+  filterProblemText,
+  loadErrorText,
+  noteErrorText,
+  rangeProblemText,
+  signInErrorText,
+  thresholdBoundsText,
+  type RangeField,
+  type RangeProblem,
+} from "./messages";
 
 /** Words a developer would write and a marketer would not read: paths, status codes, API terms. */
-const DEVELOPER_WORDS = /\/api|\/v1|\/visitors|\/intelligence|\bHTTP\b|\b[45]\d\d\b|ISO 8601|IANA|\bparam\b|must be|\bupstream\b|Data API|\bendpoint\b|\bquery\b|YYYY|\btz\b|\bnull\b|\bundefined\b/i;
+const DEVELOPER_WORDS =
+  /\/api|\/v1|\/visitors|\/intelligence|\bHTTP\b|\b[45]\d\d\b|ISO 8601|IANA|\bparam\b|must be|\bupstream\b|Data API|\bendpoint\b|\bquery\b|YYYY|\btz\b|\bnull\b|\bundefined\b/i;
 
 const plain = (text: string) => {
   expect(text, text).not.toMatch(DEVELOPER_WORDS);
@@ -85,12 +99,16 @@ describe("widget errors", () => {
   });
 
   it("tells the causes apart", () => {
-    expect(loadErrorText({ status: 503, code: "rate_limited", retryAfter: 38 }, "x")).toBe("This workspace has used up its requests for the moment. Try again in 38 s.");
+    expect(loadErrorText({ status: 503, code: "rate_limited", retryAfter: 38 }, "x")).toBe(
+      "This workspace has used up its requests for the moment. Try again in 38 s.",
+    );
     expect(loadErrorText({ status: 0, code: "network_error" }, "x")).toMatch(/dashboard's server could not be reached/);
     expect(loadErrorText({ status: 502, code: "network_error" }, "x")).toMatch(/Workspace Analytics could not be reached/);
     expect(loadErrorText({ status: 400, code: "invalid_parameter", param: "limit" }, "x")).toBe("Show between 1 and 100 rows per page.");
     // A list or an insight over the listing cap asks for what helps: a shorter range.
-    expect(loadErrorText({ status: 422, code: "listing_too_large" }, "mentions")).toBe("This range holds more data than the dashboard goes through at once. Choose a shorter range.");
+    expect(loadErrorText({ status: 422, code: "listing_too_large" }, "mentions")).toBe(
+      "This range holds more data than the dashboard goes through at once. Choose a shorter range.",
+    );
     expect(filterProblemText("query")).toMatch(/^Type the question .* 1 to 1,000 characters/);
   });
 });
@@ -121,7 +139,19 @@ describe("sign-in failures", () => {
 });
 
 describe("export failures in the tray", () => {
-  it.each(["export_too_large", "too_many_exports", "download_stopped", "download_idle", "export_lost", "export_failed", "upstream_error", "rate_limited", "unexpected_response", "session_expired", "whatever"])("%s", (code) => {
+  it.each([
+    "export_too_large",
+    "too_many_exports",
+    "download_stopped",
+    "download_idle",
+    "export_lost",
+    "export_failed",
+    "upstream_error",
+    "rate_limited",
+    "unexpected_response",
+    "session_expired",
+    "whatever",
+  ])("%s", (code) => {
     plain(exportErrorText({ code }));
   });
 
@@ -164,7 +194,11 @@ describe("alerts: a refused or failed write, said by field, code and status", ()
     [{ status: 422, code: "limit_reached" }, "rule", /50 rules/],
     [{ status: 409, code: "not_retryable" }, "delivery", /cannot be sent again/],
     [{ status: 409, code: "queue_full" }, "delivery", /^This destination already has 100 deliveries waiting/],
-    [{ status: 429, code: "too_many_requests", retryAfter: 45 }, "test", /^“Send a test”, “Retry” and the digest’s “Send now” can be used 10 times a minute in a workspace, together\. Try again in 45 s(econds)?\.$/],
+    [
+      { status: 429, code: "too_many_requests", retryAfter: 45 },
+      "test",
+      /^“Send a test”, “Retry” and the digest’s “Send now” can be used 10 times a minute in a workspace, together\. Try again in 45 s(econds)?\.$/,
+    ],
     [{ status: 429, code: "too_many_requests" }, "digest", /10 times a minute.*Try again in a minute\.$/],
     [{ status: 409, code: "digest_off" }, "digest", /^The digest goes nowhere yet: choose where it goes and save, then send it\.$/],
     [{ status: 429, code: "too_many_requests" }, "delivery", /10 times a minute.*Try again in a minute\.$/],

@@ -18,7 +18,8 @@ const EXAMPLE_DATE = { from: "2026-11-01", to: "2026-11-30" } as const;
 
 /** The sentence the header's comparison shows for a comparison it cannot use (lib/range/comparison.ts). */
 export function comparisonProblemText(problem: { param: "compare" | "compare_from" | "compare_to"; reason: "unknown_kind" | "not_a_date" | "length" }): string {
-  if (problem.reason === "unknown_kind") return "The comparison in this link is not one the dashboard knows. Choose the previous period, the same days a year before, or a custom window.";
+  if (problem.reason === "unknown_kind")
+    return "The comparison in this link is not one the dashboard knows. Choose the previous period, the same days a year before, or a custom window.";
   if (problem.reason === "length") return "The comparison in this link does not have as many days as the range. Choose its first day again.";
   const end = problem.param === "compare_from" ? "first" : "last";
   return `The comparison's ${end} day is not a date the dashboard can use. Type it as year-month-day, e.g. 2026-10-01.`;
@@ -38,7 +39,9 @@ export function rangeProblemText(field: RangeField, problem: RangeProblem): stri
     case "missing":
       return `Enter a ${end}, e.g. ${EXAMPLE_DATE[field]}.`;
     case "backwards":
-      return field === "from" ? "The start date is after the end date. Swap them, or pick another date." : "The end date is before the start date. Swap them, or pick another date.";
+      return field === "from"
+        ? "The start date is after the end date. Swap them, or pick another date."
+        : "The end date is before the start date. Swap them, or pick another date.";
     case "too_long":
       return `This range is longer than ${INSIGHTS_MAX_DAYS} days. Choose a later start date or an earlier end date.`;
     case "mixed":
@@ -133,7 +136,8 @@ export function loadErrorText(error: ErrorFacts, what: string): string {
   }
   if (code === "upstream_timeout" || status === 504) return "Workspace Analytics took too long to answer. Try again.";
   if (code === "network_error") return "Workspace Analytics could not be reached. Try again in a moment.";
-  if (code === "unexpected_response" || code === "redirect_rejected") return "Workspace Analytics sent data the dashboard could not read. If it happens again, pass the request ID on to support.";
+  if (code === "unexpected_response" || code === "redirect_rejected")
+    return "Workspace Analytics sent data the dashboard could not read. If it happens again, pass the request ID on to support.";
   if (code === "listing_changed") return "The data changed while it was being counted. Try again to get exact figures.";
   // A range whose rows are more than the dashboard goes through for one answer (INSIGHTS_MAX_LISTED_ROWS).
   if (code === "listing_too_large") return "This range holds more data than the dashboard goes through at once. Choose a shorter range.";
@@ -162,7 +166,8 @@ export function noteErrorText(error: ErrorFacts): string {
   }
   if (status === 413) return `The note is too long. Write it in at most ${formatNumber(ANNOTATION_TEXT_MAX)} characters.`;
   if (status === 404) return "This note was deleted meanwhile, perhaps by a teammate.";
-  if (status === 422 || code === "limit_reached") return `This workspace already keeps ${formatNumber(ANNOTATIONS_PER_WORKSPACE)} notes. Delete one to add another.`;
+  if (status === 422 || code === "limit_reached")
+    return `This workspace already keeps ${formatNumber(ANNOTATIONS_PER_WORKSPACE)} notes. Delete one to add another.`;
   if (status === 403) return "The note was not saved: reload this page and try again.";
   if (code === "store_unavailable" || status === 503) return "Notes cannot be saved right now. Try again shortly.";
   return loadErrorText(error, "this note");
@@ -172,19 +177,37 @@ export function noteErrorText(error: ErrorFacts): string {
 export function signInErrorText(error: ErrorFacts): { title: string; message: string; field: boolean } {
   const { status, code } = error;
   if (status === 400 || status === 413 || code === "invalid_parameter") {
-    return { title: "That is not an API key", message: "A workspace API key starts with svc_sk_live_ or svc_sk_test_. Copy it again from your workspace's settings.", field: true };
+    return {
+      title: "That is not an API key",
+      message: "A workspace API key starts with svc_sk_live_ or svc_sk_test_. Copy it again from your workspace's settings.",
+      field: true,
+    };
   }
-  if (status === 401) return { title: "Key rejected", message: "This key is not valid, or it was revoked. Check that you copied all of it, or create a new key in your workspace.", field: true };
+  if (status === 401)
+    return {
+      title: "Key rejected",
+      message: "This key is not valid, or it was revoked. Check that you copied all of it, or create a new key in your workspace.",
+      field: true,
+    };
   if (status === 429 || code === "too_many_attempts") {
     const wait = error.retryAfter ? `in ${formatDuration(error.retryAfter)}` : "in a minute";
     return { title: "Too many attempts", message: `Too many sign-ins failed from here. Try again ${wait}.`, field: false };
   }
   if (code === "csrf_rejected" || status === 403) return { title: "Sign in from this page", message: "Reload this page and sign in again.", field: false };
-  if (code === "demo_unavailable") return { title: "Demo workspaces are not available", message: "Sign in with your workspace's API key instead.", field: false };
-  if (code === "rate_limited") return { title: "Workspace Analytics is busy", message: "Your key may be fine: too many requests are being made with it right now. Try again in a few seconds.", field: false };
-  if (code === "network_error") return { title: "Workspace Analytics could not be reached", message: "The key was not checked. Try again in a moment.", field: false };
-  if (code === "upstream_timeout" || status === 504) return { title: "Workspace Analytics did not answer in time", message: "The key was not checked. Try again.", field: false };
-  if (status !== undefined && status >= 500) return { title: "Workspace Analytics is having problems", message: "Your key may be fine. Try again shortly.", field: false };
+  if (code === "demo_unavailable")
+    return { title: "Demo workspaces are not available", message: "Sign in with your workspace's API key instead.", field: false };
+  if (code === "rate_limited")
+    return {
+      title: "Workspace Analytics is busy",
+      message: "Your key may be fine: too many requests are being made with it right now. Try again in a few seconds.",
+      field: false,
+    };
+  if (code === "network_error")
+    return { title: "Workspace Analytics could not be reached", message: "The key was not checked. Try again in a moment.", field: false };
+  if (code === "upstream_timeout" || status === 504)
+    return { title: "Workspace Analytics did not answer in time", message: "The key was not checked. Try again.", field: false };
+  if (status !== undefined && status >= 500)
+    return { title: "Workspace Analytics is having problems", message: "Your key may be fine. Try again shortly.", field: false };
   return { title: "Sign-in failed", message: "Try again.", field: false };
 }
 
@@ -214,7 +237,15 @@ export type AlertSubject = "destination" | "rule" | "digest" | "test" | "deliver
  * characters, a cooldown of at most a week, 100 deliveries waiting per destination, 10 tests and
  * retries a minute (the store's and the routes' own; a test holds them equal).
  */
-export const ALERT_BOUNDS = { destinations: 20, destinationsPerMinute: 10, rules: 50, nameMax: 80, cooldownMax: 10_080, waitingPerDestination: 100, manualSendsPerMinute: 10 } as const;
+export const ALERT_BOUNDS = {
+  destinations: 20,
+  destinationsPerMinute: 10,
+  rules: 50,
+  nameMax: 80,
+  cooldownMax: 10_080,
+  waitingPerDestination: 100,
+  manualSendsPerMinute: 10,
+} as const;
 
 /** What a rule's threshold may be, by its kind (the routes' bounds): the form's hint, and the sentence when the route refuses it. */
 export function thresholdBoundsText(kind: RuleKind): string {
@@ -247,7 +278,8 @@ export function alertErrorText(error: ErrorFacts, subject: AlertSubject, kind?: 
       case "name":
         return `Name the destination in 1 to ${formatNumber(ALERT_BOUNDS.nameMax)} characters.`;
       case "url":
-        if (kind === "slack") return "Paste the address Slack gave for the channel's incoming webhook: it starts with https://hooks.slack.com/services/. For any other address, choose Webhook.";
+        if (kind === "slack")
+          return "Paste the address Slack gave for the channel's incoming webhook: it starts with https://hooks.slack.com/services/. For any other address, choose Webhook.";
         return "This address cannot receive alerts. Use a full web address, such as https://example.com/hooks; addresses on a private network or on the dashboard's own machine are refused.";
       case "threshold":
         return kind && kind !== "slack" && kind !== "webhook" ? thresholdBoundsText(kind) : "Type a number for the threshold.";
@@ -262,7 +294,8 @@ export function alertErrorText(error: ErrorFacts, subject: AlertSubject, kind?: 
   if (code === "destination_stopped") return "This destination is stopped, so nothing is sent there. Delete it and add it again to send there.";
   if (code === "digest_off") return "The digest goes nowhere yet: choose where it goes and save, then send it.";
   if (code === "limit_reached" || code === "too_many" || status === 422) {
-    if (subject === "destination") return `This workspace already has ${formatNumber(ALERT_BOUNDS.destinations)} destinations, the most it may. Delete one to add another.`;
+    if (subject === "destination")
+      return `This workspace already has ${formatNumber(ALERT_BOUNDS.destinations)} destinations, the most it may. Delete one to add another.`;
     if (subject === "rule") return `This workspace already has ${formatNumber(ALERT_BOUNDS.rules)} rules, the most it may. Delete one to add another.`;
   }
   if (status === 429 && subject === "destination") {
@@ -270,7 +303,8 @@ export function alertErrorText(error: ErrorFacts, subject: AlertSubject, kind?: 
     return `This workspace added ${formatNumber(ALERT_BOUNDS.destinationsPerMinute)} destinations in the last minute, the most it may. Try again ${wait}.`;
   }
   if (code === "not_retryable") return "This delivery cannot be sent again: it was delivered, it is being tried again already, or its destination is stopped.";
-  if (code === "queue_full") return `This destination already has ${formatNumber(ALERT_BOUNDS.waitingPerDestination)} deliveries waiting, the most it may. Retry when some have gone out.`;
+  if (code === "queue_full")
+    return `This destination already has ${formatNumber(ALERT_BOUNDS.waitingPerDestination)} deliveries waiting, the most it may. Retry when some have gone out.`;
   if ((subject === "test" || subject === "delivery" || subject === "digest") && (status === 429 || code === "too_many_requests")) {
     const wait = error.retryAfter ? `in ${formatDuration(error.retryAfter)}` : "in a minute";
     return `“Send a test”, “Retry” and the digest’s “Send now” can be used ${formatNumber(ALERT_BOUNDS.manualSendsPerMinute)} times a minute in a workspace, together. Try again ${wait}.`;
@@ -282,7 +316,8 @@ export function alertErrorText(error: ErrorFacts, subject: AlertSubject, kind?: 
     if (subject === "destination" || subject === "test") return "This destination was deleted meanwhile, perhaps by a teammate.";
   }
   // A key refused what the rule watches (the score, the ranking) is refused its kept history too.
-  if (subject === "preview" && code === "forbidden") return "The key you signed in with has no access to what this rule watches, so its history is not shown either.";
+  if (subject === "preview" && code === "forbidden")
+    return "The key you signed in with has no access to what this rule watches, so its history is not shown either.";
   if (status === 403) return "Nothing was changed: reload this page and try again.";
   if (code === "store_unavailable" || status === 503) return "Alerts cannot be read or changed right now. Try again shortly.";
   return loadErrorText(error, subject === "preview" ? "the history for the preview" : "the alerts");

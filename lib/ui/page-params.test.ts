@@ -9,7 +9,7 @@ import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { proxy } from "@/proxy";
 import { relativeRangeSearch } from "@/lib/range/api-period";
-import { sessionCookie } from "@/lib/server/test-support";
+import { sessionCookie } from "@/testing/in-process";
 import { isQueryPage, legacyHighlightSearch, PAGE_PARAMS } from "./page-params";
 
 const APP_DIR = path.resolve(__dirname, "../../app/(app)");
@@ -52,14 +52,21 @@ describe("each page's parameters, declared once", () => {
   it("a relative range opens as the days it means when opened, in the URL's zone or else the viewer's", () => {
     const at = (iso: string) => Date.parse(iso);
     const search = (q: string) => new URLSearchParams(q);
-    expect(relativeRangeSearch(search("range=7d&source=chatgpt"), "UTC", at("2026-11-18T10:00:00Z"))).toBe("?from=2026-11-12&source=chatgpt&to=2026-11-18&tz=UTC");
+    expect(relativeRangeSearch(search("range=7d&source=chatgpt"), "UTC", at("2026-11-18T10:00:00Z"))).toBe(
+      "?from=2026-11-12&source=chatgpt&to=2026-11-18&tz=UTC",
+    );
     // A week later the same link is the week before that day.
-    expect(relativeRangeSearch(search("range=7d&source=chatgpt"), "UTC", at("2026-11-25T10:00:00Z"))).toBe("?from=2026-11-19&source=chatgpt&to=2026-11-25&tz=UTC");
+    expect(relativeRangeSearch(search("range=7d&source=chatgpt"), "UTC", at("2026-11-25T10:00:00Z"))).toBe(
+      "?from=2026-11-19&source=chatgpt&to=2026-11-25&tz=UTC",
+    );
     // 23:30 UTC is already the next day in Berlin: the viewer's zone counts, and the URL's `tz` wins over it.
     expect(relativeRangeSearch(search("range=today"), "Europe/Berlin", at("2026-11-18T23:30:00Z"))).toBe("?from=2026-11-19&to=2026-11-19&tz=Europe%2FBerlin");
-    expect(relativeRangeSearch(search("range=30d&tz=America/New_York"), "Europe/Berlin", at("2026-11-18T23:30:00Z"))).toBe("?from=2026-10-20&to=2026-11-18&tz=America%2FNew_York");
+    expect(relativeRangeSearch(search("range=30d&tz=America/New_York"), "Europe/Berlin", at("2026-11-18T23:30:00Z"))).toBe(
+      "?from=2026-10-20&to=2026-11-18&tz=America%2FNew_York",
+    );
     // Nothing to send on: no range, dates given (they win), a value that is not a preset, two values.
-    for (const q of ["source=chatgpt", "range=7d&from=2026-11-01", "range=8d", "range=7d&range=30d"]) expect(relativeRangeSearch(search(q), "UTC", at("2026-11-18T10:00:00Z")), q).toBeNull();
+    for (const q of ["source=chatgpt", "range=7d&from=2026-11-01", "range=8d", "range=7d&range=30d"])
+      expect(relativeRangeSearch(search(q), "UTC", at("2026-11-18T10:00:00Z")), q).toBeNull();
   });
 });
 

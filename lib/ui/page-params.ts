@@ -1,6 +1,6 @@
 // The one declaration of each page's own URL parameters: the pages that take a query (their
 // search-params.ts build their parsers from it, the overview reads its URL through it) and the saved
-// views route (lib/server/view-routes.ts), which stores a query only when it holds the page's own
+// views' schema (lib/views/schema.ts), which stores a query only when it holds the page's own
 // parameters. A parameter added to a page here is known to both at once; a test fails if a page's
 // parsers and this list part ways.
 import { RANGE_PRESETS, type RangePresetId } from "@/lib/range/date-range";
@@ -16,7 +16,7 @@ export const PAGE_PARAMS = {
   // `sort`: conversion by source.
   "/": [...RANGE, ...COMPARE, "period", "sort"],
   "/visitors": ["source", "intent", "converted", ...RANGE, "limit", "offset"],
-  // `query` (a question) and `competitor` are filters the dashboard applies itself (lib/server/lists).
+  // `query` (a question) and `competitor` are filters the dashboard applies itself (lib/lists).
   "/mentions": ["platform", "sentiment", "query", "competitor", ...RANGE, "limit", "offset"],
   // `platform`: the one AI platform sentiment over time shows (all without); `sort`: the platforms'
   // chain; `competitor_sort`: the competitors named with us.

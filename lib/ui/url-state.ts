@@ -10,4 +10,3 @@ export function sortSearchParams(search: URLSearchParams): URLSearchParams {
 
 /** Builds a view's query string (`?a=1&b=2`, or "") from its parsers' values, null values left out. */
 export const urlSerializer = <P extends ParserMap>(parsers: P) => createSerializer(parsers, { processUrlSearchParams: sortSearchParams });
-

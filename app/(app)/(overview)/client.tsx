@@ -81,8 +81,8 @@ function EmptyWorkspaceNotice() {
     <div className="notice" role="status" data-testid="empty-workspace">
       <p className={styles.notice}>
         <strong>This workspace has no visitors yet.</strong> Workspace Analytics has no visitor of any date for the workspace this key belongs to, so every
-        figure below is 0. Visitors appear once the workspace&apos;s site sends its traffic; if you expected data here, sign in with a key of the workspace
-        you meant (<Link href="/settings">Settings</Link> shows which key is in use).
+        figure below is 0. Visitors appear once the workspace&apos;s site sends its traffic; if you expected data here, sign in with a key of the workspace you
+        meant (<Link href="/settings">Settings</Link> shows which key is in use).
       </p>
     </div>
   );
@@ -139,7 +139,11 @@ function Funnel({ period, headingId }: { period: Period; headingId: string }) {
   const query = useWidgetQuery(apiQuery(browserApi, "/analytics/funnel", { query: { period } }));
   const bars = query.data ? toFunnelChartData(query.data.data) : [];
   return funnelFrame(
-    <QueryView query={query} isEmpty={(f) => !f.unreadable && f.data.every((s) => s.count === 0)} empty={<EmptyState title={`No visitors in the ${periodWindowLabel(period)}`} />}>
+    <QueryView
+      query={query}
+      isEmpty={(f) => !f.unreadable && f.data.every((s) => s.count === 0)}
+      empty={<EmptyState title={`No visitors in the ${periodWindowLabel(period)}`} />}
+    >
       {(f) => (
         <>
           <FunnelTable bars={bars} windowLabel={periodWindowLabel(period)} window={windowOf(f)} />
@@ -187,21 +191,13 @@ function ScoreCard() {
 
 function ScoreValue() {
   const score = useWidgetQuery(apiQuery(browserApi, "/intelligence/score", {}));
-  return (
-    <QueryView query={score}>
-      {(s) => <ScoreSummary score={s} change={<ScoreChange score={s} />} />}
-    </QueryView>
-  );
+  return <QueryView query={score}>{(s) => <ScoreSummary score={s} change={<ScoreChange score={s} />} />}</QueryView>;
 }
 
 function RankingTop() {
   const ranking = useWidgetQuery(apiQuery(browserApi, "/intelligence/ranking", {}));
   return (
-    <QueryView
-      query={ranking}
-      isEmpty={(r) => r.data.length === 0 && !r.unreadable}
-      empty={<EmptyState title="No competitors tracked yet" />}
-    >
+    <QueryView query={ranking} isEmpty={(r) => r.data.length === 0 && !r.unreadable} empty={<EmptyState title="No competitors tracked yet" />}>
       {(r) => (
         <>
           <TopRanking ranking={r} />

@@ -30,7 +30,11 @@ function readOverviewUrl(raw: Search, viewerTz: string, nowMs: number = Date.now
   // valid one without a range never gets here: proxy.ts sends it on to its range.
   const checked = search.period === null ? null : parseQuery(periodParams, { period: search.period });
   const { range } = resolveDateRange(search, viewerTz, nowMs);
-  return { period: periodForRange(range, nowMs).period, range, ...(checked && !checked.success ? { periodError: "The period in this link cannot be used" } : {}) };
+  return {
+    period: periodForRange(range, nowMs).period,
+    range,
+    ...(checked && !checked.success ? { periodError: "The period in this link cannot be used" } : {}),
+  };
 }
 
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<Search> }) {

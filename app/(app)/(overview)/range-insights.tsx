@@ -22,21 +22,27 @@ import { ChangeBadge } from "@/components/ui/change-badge";
 import { OVERVIEW_COLUMNS, TRAFFIC_COLUMNS } from "@/lib/columns/analytics";
 import { AI_SOURCE_GROUP, isAiSource } from "@/lib/data-api/constants";
 import { formatDateRange, formatPercent, formatPlatformList, formatZone } from "@/lib/format/format";
-import type { SourcesInsight } from "@/lib/server/insights/sources";
-import type { TrendInsight } from "@/lib/server/insights/trend";
+import type { SourcesInsight } from "@/lib/insights/sources";
+import type { TrendInsight } from "@/lib/insights/trend";
 import { apiQuery, browserApi } from "@/lib/queries/api";
 import { answerWindow, comparisonLabel, comparisonName, type Comparison, type ComparedAnswer } from "@/lib/range/comparison";
 import { type DateRange } from "@/lib/range/date-range";
 import { insightsQuery, useComparison } from "@/lib/range/use-comparison";
 import { Kpi, KpiSkeleton, PendingNote } from "./kpi";
 import styles from "./overview.module.css";
+import { figureTest } from "@/lib/stats/significance";
 
 /**
  * The labels of a range's answer: its window, the dates it was compared with (`previous`), that
  * window named ("the same days a year before (…)") and its name in a legend, all read from the answer.
  */
 function windowLabels(answer: ComparedAnswer) {
-  return { window: formatDateRange(answer), previous: formatDateRange(answerWindow(answer)), compared: comparisonLabel(answer), previousName: comparisonName(answer) };
+  return {
+    window: formatDateRange(answer),
+    previous: formatDateRange(answerWindow(answer)),
+    compared: comparisonLabel(answer),
+    previousName: comparisonName(answer),
+  };
 }
 
 const rangeQuery = (range: DateRange, comparison: Comparison) => ({ query: insightsQuery(range, comparison) });
@@ -49,7 +55,11 @@ const counting = (what: string, range: DateRange) => `Counting ${what} for ${for
 /** The cards of the range's charts and tables, whatever the state of their answers. */
 const CARDS = {
   trend: { title: "Trend", description: "Visitors, AI visitors and conversions over the range, the window compared with drawn behind", testId: "trend-card" },
-  sources: { title: "Conversion by source", description: "Visitors, conversions and rate per source, AI platforms set apart; each links to its visitors", testId: "sources-card" },
+  sources: {
+    title: "Conversion by source",
+    description: "Visitors, conversions and rate per source, AI platforms set apart; each links to its visitors",
+    testId: "sources-card",
+  },
 } satisfies Record<string, CardHead>;
 
 /** The sources' card, its download among its actions once the answer is in (rendered with it, so the server's HTML and the browser's first render agree). */
@@ -129,7 +139,9 @@ function RangeKpis({ range, comparison }: { range: DateRange; comparison: Compar
                 testId="range-kpi-visitors"
                 value={now.visitors}
                 href={visitorsHref(shown)}
-                foot={<ChangeBadge current={now.visitors} previous={then.visitors} unit="count" {...compare} />}
+                foot={
+                  <ChangeBadge current={now.visitors} previous={then.visitors} significance={figureTest("visitors", now, then)} unit="count" {...compare} />
+                }
               />
               <Kpi
                 label="AI visitors"
@@ -138,7 +150,13 @@ function RangeKpis({ range, comparison }: { range: DateRange; comparison: Compar
                 href={visitorsHref(shown, { source: AI_SOURCE_GROUP })}
                 foot={
                   <>
-                    <ChangeBadge current={now.ai_visitors} previous={then.ai_visitors} unit="count" {...compare} />
+                    <ChangeBadge
+                      current={now.ai_visitors}
+                      previous={then.ai_visitors}
+                      significance={figureTest("ai_visitors", now, then)}
+                      unit="count"
+                      {...compare}
+                    />
                     <span data-testid="range-kpi-ai-share">{formatPercent(now.ai_share)} of visitors</span>
                   </>
                 }
@@ -148,18 +166,39 @@ function RangeKpis({ range, comparison }: { range: DateRange; comparison: Compar
                 testId="range-kpi-conversions"
                 value={now.conversions}
                 href={visitorsHref(shown, { converted: true })}
-                foot={<ChangeBadge current={now.conversions} previous={then.conversions} unit="count" {...compare} />}
+                foot={
+                  <ChangeBadge
+                    current={now.conversions}
+                    previous={then.conversions}
+                    significance={figureTest("conversions", now, then)}
+                    unit="count"
+                    {...compare}
+                  />
+                }
               />
               <Kpi
                 label="Conversion rate"
                 testId="range-kpi-rate"
                 display={formatPercent(now.conversion_rate)}
-                foot={<ChangeBadge current={now.conversion_rate} previous={then.conversion_rate} unit="rate" {...compare} />}
+                foot={
+                  <ChangeBadge
+                    current={now.conversion_rate}
+                    previous={then.conversion_rate}
+                    significance={figureTest("conversion_rate", now, then)}
+                    unit="rate"
+                    {...compare}
+                  />
+                }
               />
             </PendingAnswer>
             <div className={styles.kpiNote}>
               <p className="small muted" data-testid="range-kpi-note">
-                {labels.window} ({formatZone(shown.tz)}), changes against {labels.compared}; a visitor counts on the day it was first seen. AI visitors came from {formatPlatformList()}.
+                {labels.window} ({formatZone(shown.tz)}), changes against {labels.compared}; a visitor counts on the day it was first seen. AI visitors came
+                from {formatPlatformList()}.{" "}
+                <span data-testid="significance-note">
+                  A grey change marked &ldquo;within normal variation&rdquo; is one that chance alone makes with this many visitors; a coloured one is beyond it
+                  (chance would make it less than 1 time in 20). Hover or focus a change for its test.
+                </span>
               </p>
               {!pending && <KpiDownload trend={trend} />}
             </div>
@@ -213,18 +252,19 @@ function TrendCard({ range, comparison }: { range: DateRange; comparison: Compar
 }
 
 function SourcesCard({ range, comparison }: { range: DateRange; comparison: Comparison }) {
-  const { query, shown, pending, labels } = useRangeInsight(apiQuery(browserApi, "/insights/sources", rangeQuery(range, comparison)), range, "visitors and conversions by source");
+  const { query, shown, pending, labels } = useRangeInsight(
+    apiQuery(browserApi, "/insights/sources", rangeQuery(range, comparison)),
+    range,
+    "visitors and conversions by source",
+  );
   return sourcesFrame(
-    <QueryView
-      query={query}
-      isEmpty={(s) => s.data.every((r) => r.visitors === 0 && r.previous.visitors === 0)}
-      empty={<NoVisitors window={labels.window} />}
-    >
+    <QueryView query={query} isEmpty={(s) => s.data.every((r) => r.visitors === 0 && r.previous.visitors === 0)} empty={<NoVisitors window={labels.window} />}>
       {(s) => (
         <PendingAnswer pending={Boolean(pending)}>
           {pending && <PendingNote>{pending}</PendingNote>}
           <p className="small muted">
-            {labels.window}; changes against {labels.compared}. Each source&apos;s visitors and conversions open them, and so do the AI platforms&apos; together.
+            {labels.window}; changes against {labels.compared}. Each source&apos;s visitors and conversions open them, and so do the AI platforms&apos;
+            together.
           </p>
           <ConversionBySourceTable rows={s.data} windowLabel={labels.window} previousLabel={labels.previous} window={shown} />
         </PendingAnswer>

@@ -43,9 +43,9 @@ export function IntelligenceClient() {
         <div>
           <h1>Intelligence</h1>
           <p>
-            The AI Positioning Score: how AI platforms position the brand, and where it ranks against competitors. Over time: {formatDateRange(range)} ({formatZone(range.tz)}),
-            from the snapshots this dashboard kept. The score and the ranking are Workspace Analytics&apos; latest, whatever the range; the score&apos;s change, and what
-            moved alongside it, are over the score&apos;s own 30 days.
+            The AI Positioning Score: how AI platforms position the brand, and where it ranks against competitors. Over time: {formatDateRange(range)} (
+            {formatZone(range.tz)}), from the snapshots this dashboard kept. The score and the ranking are Workspace Analytics&apos; latest, whatever the range;
+            the score&apos;s change, and what moved alongside it, are over the score&apos;s own 30 days.
           </p>
         </div>
       </div>
@@ -84,9 +84,17 @@ function scoreHistoryFrame(body: ReactNode, history?: ScoreHistory) {
   return (
     <Card
       title="Score over time"
-      description={history ? `The score and its components per day, ${formatDateRange(history)} (${formatZone(history.tz)})` : "The score and its components per day of the range"}
+      description={
+        history
+          ? `The score and its components per day, ${formatDateRange(history)} (${formatZone(history.tz)})`
+          : "The score and its components per day of the range"
+      }
       testId="score-history-card"
-      actions={history && rows.length > 0 ? <CsvDownloadButton filename={historyName("score_history", history)} columns={SCORE_HISTORY_COLUMNS} rows={rows} /> : undefined}
+      actions={
+        history && rows.length > 0 ? (
+          <CsvDownloadButton filename={historyName("score_history", history)} columns={SCORE_HISTORY_COLUMNS} rows={rows} />
+        ) : undefined
+      }
     >
       {body}
     </Card>
@@ -113,9 +121,17 @@ function rankHistoryFrame(body: ReactNode, history?: RankingHistory) {
   return (
     <Card
       title="Rank over time"
-      description={history ? `Our rank and every competitor's per day, ${formatDateRange(history)} (${formatZone(history.tz)})` : "Our rank and every competitor's per day of the range"}
+      description={
+        history
+          ? `Our rank and every competitor's per day, ${formatDateRange(history)} (${formatZone(history.tz)})`
+          : "Our rank and every competitor's per day of the range"
+      }
       testId="rank-history-card"
-      actions={history && rows.length > 0 ? <CsvDownloadButton filename={historyName("rank_history", history)} columns={RANK_HISTORY_COLUMNS} rows={rows} /> : undefined}
+      actions={
+        history && rows.length > 0 ? (
+          <CsvDownloadButton filename={historyName("rank_history", history)} columns={RANK_HISTORY_COLUMNS} rows={rows} />
+        ) : undefined
+      }
     >
       {body}
     </Card>
@@ -136,7 +152,14 @@ function RankHistoryCard({ range }: { range: DateRange }) {
   );
 }
 
-const updatedOr = (updatedAt: string | undefined, otherwise: string) => (updatedAt ? <>Updated <DateTime iso={updatedAt} /></> : otherwise);
+const updatedOr = (updatedAt: string | undefined, otherwise: string) =>
+  updatedAt ? (
+    <>
+      Updated <DateTime iso={updatedAt} />
+    </>
+  ) : (
+    otherwise
+  );
 
 function scoreFrame(body: ReactNode, updatedAt?: string) {
   return (
@@ -198,11 +221,7 @@ function rankingFrame(body: ReactNode, ranking?: Ranking) {
 function RankingCard() {
   const ranking = useWidgetQuery(rankingQuery);
   return rankingFrame(
-    <QueryView
-      query={ranking}
-      isEmpty={noRows}
-      empty={<EmptyState title="No competitors tracked yet" />}
-    >
+    <QueryView query={ranking} isEmpty={noRows} empty={<EmptyState title="No competitors tracked yet" />}>
       {(r) => <RankingTable ranking={r} />}
     </QueryView>,
     ranking.data,

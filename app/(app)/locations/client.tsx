@@ -29,14 +29,18 @@ import {
 import styles from "@/components/locations/locations.module.css";
 import { formatDateRange, formatNumber, formatZone } from "@/lib/format/format";
 import { apiQuery, browserApi } from "@/lib/queries/api";
-import type { CountriesInsight } from "@/lib/server/insights/countries";
+import type { CountriesInsight } from "@/lib/insights/countries";
 import type { Comparison } from "@/lib/range/comparison";
 import type { DateRange } from "@/lib/range/date-range";
 import { insightsQuery, useComparison } from "@/lib/range/use-comparison";
 import { locationsSearchParams } from "./search-params";
 
 const CARDS = {
-  map: { title: "Where visitors come from", description: "Countries shaded by the figure chosen; a country opens its top cities", testId: "locations-map-card" },
+  map: {
+    title: "Where visitors come from",
+    description: "Countries shaded by the figure chosen; a country opens its top cities",
+    testId: "locations-map-card",
+  },
   countries: { title: "Countries", description: "Visitors, AI visitors, conversions and rate per country, each with its change", testId: "countries-card" },
   cities: { title: "Top cities", testId: "cities-card" },
 } satisfies Record<string, CardHead>;
@@ -63,7 +67,11 @@ export function LocationsClient() {
         <MapCard range={range} comparison={comparison} metric={metric} selected={country} />
       </Widget>
       {country && (
-        <Widget what="the top cities" card={{ ...CARDS.cities, title: `Top cities in ${countryName(country)}` }} loading={<Counting range={range} what="visitors by city" lines={4} />}>
+        <Widget
+          what="the top cities"
+          card={{ ...CARDS.cities, title: `Top cities in ${countryName(country)}` }}
+          loading={<Counting range={range} what="visitors by city" lines={4} />}
+        >
           <CitiesCard range={range} comparison={comparison} country={country} />
         </Widget>
       )}
@@ -125,7 +133,12 @@ function MapCard({ range, comparison, metric, selected }: { range: DateRange; co
               ))}
             </ul>
           </div>
-          <WorldMap rows={c.data} metric={metric} selected={selected} onSelect={(code) => router.push(withCountry(new URLSearchParams(search.toString()), code), { scroll: false })} />
+          <WorldMap
+            rows={c.data}
+            metric={metric}
+            selected={selected}
+            onSelect={(code) => router.push(withCountry(new URLSearchParams(search.toString()), code), { scroll: false })}
+          />
           <p className="small muted" data-testid="map-note">
             The map is drawn for the eye; the list of countries below holds every figure, the countries too small to see and the visitors of unknown country.
           </p>
@@ -177,14 +190,16 @@ function CitiesCard({ range, comparison, country }: { range: DateRange; comparis
         return (
           <PendingAnswer pending={query.isPlaceholderData} className="stack">
             <p className="small muted" ref={heading} tabIndex={-1} data-testid="cities-window">
-              {countryName(country)}, {formatDateRange(c)} ({formatZone(c.tz)}): the cities with the most visitors first seen there. Cities cannot be
-              filtered in the visitor list either, so they are figures, not links; visitors without a city are “City not known”.{" "}
+              {countryName(country)}, {formatDateRange(c)} ({formatZone(c.tz)}): the cities with the most visitors first seen there. Cities cannot be filtered
+              in the visitor list either, so they are figures, not links; visitors without a city are “City not known”.{" "}
               <Link href={closeHref} scroll={false} prefetch={false} data-testid="cities-close">
                 Back to all countries
               </Link>
             </p>
             {cities.length === 0 ? (
-              <EmptyState title={`No visitor first seen in ${countryName(country)} in this range`}>Pick another country in the table, or a longer range in the header.</EmptyState>
+              <EmptyState title={`No visitor first seen in ${countryName(country)} in this range`}>
+                Pick another country in the table, or a longer range in the header.
+              </EmptyState>
             ) : (
               <CitiesTable cities={cities} caption={`Top cities in ${countryName(country)}, ${formatDateRange(c)}`} />
             )}

@@ -88,7 +88,9 @@ function MentionCard({ mention: m }: { mention: Mention }) {
         <span className="visually-hidden">Query: </span>
         {m.query === undefined ? <span className="muted">{MISSING}</span> : `“${m.query}”`}
       </p>
-      <blockquote className="mention-snippet" data-content="upstream">{m.response_snippet ?? MISSING}</blockquote>
+      <blockquote className="mention-snippet" data-content="upstream">
+        {m.response_snippet ?? MISSING}
+      </blockquote>
       <div className="mention-foot small">
         <span className="muted">Competitors named:</span>{" "}
         {m.competitors_mentioned && m.competitors_mentioned.length > 0 ? (

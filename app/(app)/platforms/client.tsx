@@ -24,14 +24,26 @@ import { apiQuery, browserApi } from "@/lib/queries/api";
 import { rangeParams, type DateRange } from "@/lib/range/date-range";
 import type { Comparison } from "@/lib/range/comparison";
 import { insightsQuery, useComparison } from "@/lib/range/use-comparison";
-import type { CompetitorsInsight } from "@/lib/server/insights/competitors";
-import type { PlatformsInsight } from "@/lib/server/insights/platforms";
+import type { CompetitorsInsight } from "@/lib/insights/competitors";
+import type { PlatformsInsight } from "@/lib/insights/platforms";
 
 /** The page's cards, whatever the state of their answers. */
 const CARDS = {
-  platforms: { title: "From mention to conversion", description: "Per AI platform: mentions, the visitors it sent, conversions and rate; sentiment and average position", testId: "platforms-card" },
-  sentiment: { title: "Sentiment over time", description: "How AI platforms talked about the brand, mentions by sentiment per day (per week beyond 31 days)", testId: "sentiment-card" },
-  competitors: { title: "Competitors named with us", description: "Share of voice: how many of the range's mentions name each competitor", testId: "competitors-card" },
+  platforms: {
+    title: "From mention to conversion",
+    description: "Per AI platform: mentions, the visitors it sent, conversions and rate; sentiment and average position",
+    testId: "platforms-card",
+  },
+  sentiment: {
+    title: "Sentiment over time",
+    description: "How AI platforms talked about the brand, mentions by sentiment per day (per week beyond 31 days)",
+    testId: "sentiment-card",
+  },
+  competitors: {
+    title: "Competitors named with us",
+    description: "Share of voice: how many of the range's mentions name each competitor",
+    testId: "competitors-card",
+  },
 } satisfies Record<string, CardHead>;
 
 export function PlatformsClient() {
@@ -42,7 +54,8 @@ export function PlatformsClient() {
         <div>
           <h1>AI platforms</h1>
           <p>
-            {formatDateRange(range)} ({formatZone(range.tz)}): which AI platforms mention the brand, how they talk about it, and whether the visitors they send convert.
+            {formatDateRange(range)} ({formatZone(range.tz)}): which AI platforms mention the brand, how they talk about it, and whether the visitors they send
+            convert.
           </p>
         </div>
       </div>
@@ -69,7 +82,8 @@ function PlatformsCard({ range, comparison }: { range: DateRange; comparison: Co
           <PlatformList answer={p} />
           {p.unreadable && (
             <p className="notice notice-warning small" data-testid="unreadable-notice">
-              {formatNumber(p.unreadable.count)} mention{p.unreadable.count === 1 ? "" : "s"} of these days could not be placed in a day or a platform and {p.unreadable.count === 1 ? "is" : "are"} not counted above.
+              {formatNumber(p.unreadable.count)} mention{p.unreadable.count === 1 ? "" : "s"} of these days could not be placed in a day or a platform and{" "}
+              {p.unreadable.count === 1 ? "is" : "are"} not counted above.
             </p>
           )}
         </PendingAnswer>
@@ -117,7 +131,7 @@ function SentimentCard({ range }: { range: DateRange }) {
 const competitorsFrame = cardFrame(CARDS.competitors);
 
 function toCompetitorRows(c: CompetitorsInsight): CompetitorTableRow[] {
-  // Each name opens the range's mentions naming it: the dashboard filters them itself (lib/server/lists).
+  // Each name opens the range's mentions naming it: the dashboard filters them itself (lib/lists).
   return c.data.map((r) => ({ name: r.name, mentions: r.mentions, share: r.share, ...r.sentiment, href: mentionsHref(c, { competitor: r.name }) }));
 }
 

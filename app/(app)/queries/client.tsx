@@ -46,7 +46,8 @@ export function QueriesClient() {
         <div>
           <h1>Queries</h1>
           <p>
-            {formatDateRange(range)} ({formatZone(range.tz)}): the questions people put to AI platforms whose answers mention the brand, and where the brand stands in them.
+            {formatDateRange(range)} ({formatZone(range.tz)}): the questions people put to AI platforms whose answers mention the brand, and where the brand
+            stands in them.
           </p>
         </div>
       </div>
@@ -58,7 +59,15 @@ export function QueriesClient() {
   );
 }
 
-function QueryFiltersForm({ filters, range, onChange }: { filters: QueryFilters; range: DateRange; onChange: (next: { platform?: string | null; never_first?: string | null }) => void }) {
+function QueryFiltersForm({
+  filters,
+  range,
+  onChange,
+}: {
+  filters: QueryFilters;
+  range: DateRange;
+  onChange: (next: { platform?: string | null; never_first?: string | null }) => void;
+}) {
   // The route's refusal of a filter is said on its field: the table's own query, read from the cache
   // without suspending (the form stays while the table loads).
   // Once hydrated: the answer may reach the browser before hydration, and the form must match the server's HTML until then.
@@ -122,8 +131,8 @@ function QuestionsCard({ range, filters }: { range: DateRange; filters: QueryFil
             A question opens its {filters.platform ? `${LABELS[filters.platform] ?? filters.platform} ` : ""}mentions of the range, as many as its figure here.
           </p>
           <p className="small muted" data-testid="queries-total-note">
-            The totals after the questions add up their mentions; an average position and the share named first cannot be added up from the
-            questions&apos; own, so they read {MISSING} there.
+            The totals after the questions add up their mentions; an average position and the share named first cannot be added up from the questions&apos; own,
+            so they read {MISSING} there.
           </p>
         </PendingAnswer>
       )}

@@ -32,79 +32,82 @@ export function SettingsClient({ environment, keyHint, theme }: { environment: "
 
   return (
     <>
-    <div className="stack" style={{ maxWidth: 760 }}>
-      <div className="page-header">
-        <div>
-          <h1>Settings</h1>
-          <p>The API key you signed in with, who changed this workspace&apos;s settings, your time zone, how the dashboard looks, its alerts, and what it keeps.</p>
-        </div>
-      </div>
-      <Card title="API key" testId="key-card">
-        <dl className="details">
+      <div className="stack" style={{ maxWidth: 760 }}>
+        <div className="page-header">
           <div>
-            <dt>Data</dt>
-            <dd data-testid="environment">
-              {environment === "test" ? (
-                <>
-                  <span className="badge badge-test">Test data</span> <span className="small muted">made up, not your live workspace</span>
-                </>
-              ) : (
-                <>
-                  <span className="badge badge-success">Live</span> <span className="small muted">your workspace&apos;s real data</span>
-                </>
-              )}
-            </dd>
-          </div>
-          <div>
-            <dt>Key</dt>
-            <dd className="mono" data-testid="key-hint">
-              {keyHint}
-            </dd>
-          </div>
-        </dl>
-        <p className="small muted" style={{ marginTop: 16 }}>
-          Only the start and end of the key are shown; the whole key stays on the dashboard&apos;s server. To use another key, sign out and sign in with it.
-        </p>
-        <div style={{ marginTop: 16 }} className="card-actions">
-          <button type="button" className="button button-danger" onClick={() => void doSignOut()} disabled={signingOut} data-testid="sign-out">
-            {signingOut ? "Signing out…" : "Sign out"}
-          </button>
-          {error && (
-            <p className="field-error" role="alert">
-              {error}
+            <h1>Settings</h1>
+            <p>
+              The API key you signed in with, who changed this workspace&apos;s settings, your time zone, how the dashboard looks, its alerts, and what it
+              keeps.
             </p>
-          )}
-        </div>
-      </Card>
-      <WatchingCard />
-      <ActivityCard keyHint={keyHint} />
-      <TimeZoneCard />
-      <Card title="Appearance">
-        <fieldset className="theme-choice">
-          <legend className="field-label">Theme</legend>
-          <div className="segmented" role="group" aria-label="Theme">
-            {THEMES.map((t) => (
-              <button
-                key={t}
-                type="button"
-                aria-pressed={choice === t}
-                onClick={() => {
-                  setChoice(t);
-                  applyTheme(t);
-                  notifyThemeChange();
-                }}
-              >
-                {t === "system" ? "Follow system" : t === "light" ? "Light" : "Dark"}
-              </button>
-            ))}
           </div>
-        </fieldset>
-      </Card>
-    </div>
-    <AlertsSection />
-    <div className="stack" style={{ maxWidth: 760, marginTop: 24 }}>
-      <DeleteKeptCard />
-    </div>
+        </div>
+        <Card title="API key" testId="key-card">
+          <dl className="details">
+            <div>
+              <dt>Data</dt>
+              <dd data-testid="environment">
+                {environment === "test" ? (
+                  <>
+                    <span className="badge badge-test">Test data</span> <span className="small muted">made up, not your live workspace</span>
+                  </>
+                ) : (
+                  <>
+                    <span className="badge badge-success">Live</span> <span className="small muted">your workspace&apos;s real data</span>
+                  </>
+                )}
+              </dd>
+            </div>
+            <div>
+              <dt>Key</dt>
+              <dd className="mono" data-testid="key-hint">
+                {keyHint}
+              </dd>
+            </div>
+          </dl>
+          <p className="small muted" style={{ marginTop: 16 }}>
+            Only the start and end of the key are shown; the whole key stays on the dashboard&apos;s server. To use another key, sign out and sign in with it.
+          </p>
+          <div style={{ marginTop: 16 }} className="card-actions">
+            <button type="button" className="button button-danger" onClick={() => void doSignOut()} disabled={signingOut} data-testid="sign-out">
+              {signingOut ? "Signing out…" : "Sign out"}
+            </button>
+            {error && (
+              <p className="field-error" role="alert">
+                {error}
+              </p>
+            )}
+          </div>
+        </Card>
+        <WatchingCard />
+        <ActivityCard keyHint={keyHint} />
+        <TimeZoneCard />
+        <Card title="Appearance">
+          <fieldset className="theme-choice">
+            <legend className="field-label">Theme</legend>
+            <div className="segmented" role="group" aria-label="Theme">
+              {THEMES.map((t) => (
+                <button
+                  key={t}
+                  type="button"
+                  aria-pressed={choice === t}
+                  onClick={() => {
+                    setChoice(t);
+                    applyTheme(t);
+                    notifyThemeChange();
+                  }}
+                >
+                  {t === "system" ? "Follow system" : t === "light" ? "Light" : "Dark"}
+                </button>
+              ))}
+            </div>
+          </fieldset>
+        </Card>
+      </div>
+      <AlertsSection />
+      <div className="stack" style={{ maxWidth: 760, marginTop: 24 }}>
+        <DeleteKeptCard />
+      </div>
     </>
   );
 }

@@ -1,17 +1,12 @@
-// GET /api/{route} - every route of the BFF's table (lib/server/routes.ts: the Data API endpoints of
-// lib/data-api/endpoints.ts, plus BFF-only routes), validated there; any other /api path, with any
-// method, is the JSON 404 in the shared error shape (never Next's HTML page), and another method on a
-// route of the table is a 405 (HEAD too: it would spend upstream calls on an answer nobody reads).
-// Routes with their own folder (session, export, health) take precedence. Every handler is mounted
-// through sameSiteOnly (cross-site requests refused with 403).
-import { sameSiteOnly } from "@/lib/server/csrf";
-import { handleApiGet, handleApiOther } from "@/lib/server/routes";
+// Any /api path no route file serves, with any method: the JSON 404 in the shared error shape (never
+// Next's HTML page). Every route is a file of its own under app/api (lib/server/route.ts); a route file
+// takes precedence over this catch-all.
+import { noSuchRoute } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";
-export const GET = sameSiteOnly(handleApiGet);
-export const HEAD = sameSiteOnly(handleApiOther);
-export const POST = sameSiteOnly(handleApiOther);
-export const PUT = sameSiteOnly(handleApiOther);
-export const PATCH = sameSiteOnly(handleApiOther);
-export const DELETE = sameSiteOnly(handleApiOther);
-export const OPTIONS = sameSiteOnly(handleApiOther);
+export const GET = noSuchRoute;
+export const POST = noSuchRoute;
+export const PUT = noSuchRoute;
+export const PATCH = noSuchRoute;
+export const DELETE = noSuchRoute;
+export const OPTIONS = noSuchRoute;

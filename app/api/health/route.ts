@@ -8,9 +8,9 @@
 // be reached). `degraded` while Redis or the store is away: the instance still serves what needs
 // neither, so this stays a 200.
 import { randomBytes } from "node:crypto";
-import { sameSiteOnly } from "@/lib/server/csrf";
-import { redisState } from "@/lib/server/redis/connection";
 import { serverContext } from "@/lib/server/context";
+import { redisState } from "@/lib/shared-state/redis/connection";
+import { route } from "@/lib/server/route";
 import { storeHealth } from "@/lib/store/shared";
 
 export const dynamic = "force-dynamic";
@@ -18,7 +18,7 @@ export const dynamic = "force-dynamic";
 // Random per process: tells instances apart behind a load balancer without publishing host names or pids.
 const instance = randomBytes(4).toString("hex");
 
-export const GET = sameSiteOnly(async () => {
+export const GET = route({ access: "public", subject: "the health check" }, async () => {
   const [redis, store] = await Promise.all([redisState(), storeHealth(serverContext().store)]);
   const storeFields = "unavailable" in store ? { store: "unavailable", store_error: store.unavailable } : { store };
   const degraded = redis === "unavailable" || "unavailable" in store;

@@ -28,7 +28,9 @@ export const COMPETITOR_TABLE_COLUMNS: readonly TableColumn<CompetitorTableRow>[
     width: "30%",
     cell: (r) => (
       <span className="score-cell">
-        <span className="score-cell-value" data-testid="competitor-share">{formatPercent(r.share)}</span>
+        <span className="score-cell-value" data-testid="competitor-share">
+          {formatPercent(r.share)}
+        </span>
         <span className="rank-bar" aria-hidden="true">
           <span className="rank-bar-fill" style={{ width: `${Math.max(0, Math.min(100, r.share ?? 0))}%` }} />
         </span>

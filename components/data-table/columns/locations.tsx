@@ -8,9 +8,10 @@ import type { Sort } from "@/components/data-table/table-sort";
 import { ChangeBadge, type ChangeUnit } from "@/components/ui/change-badge";
 import { CITY_COLUMNS, COUNTRY_COLUMNS } from "@/lib/columns/locations";
 import { formatNumber, formatPercent } from "@/lib/format/format";
-import type { CityRow, CountryFigures } from "@/lib/server/insights/countries";
+import type { CityRow, CountryFigures } from "@/lib/insights/countries";
 import { columnsFor, type TableColumn } from "../table-column";
 import styles from "./columns.module.css";
+import { judge } from "@/lib/stats/significance";
 
 /** A country's row: `code` as the route names it, `country` its name as read (what sorts it), its figures now and in the window compared. */
 export type CountryTableRow = CountryFigures & { code: string; country: string; previous: CountryFigures; href: string };
@@ -26,7 +27,8 @@ function figure(key: keyof CountryFigures, unit: ChangeUnit, window: string): Ta
   return countries.column(key, {
     cell: (r) => (
       <>
-        <span className={styles.figure}>{text(r[key])}</span> <ChangeBadge current={r[key]} previous={r.previous[key]} unit={unit} window={window} compact />
+        <span className={styles.figure}>{text(r[key])}</span>{" "}
+        <ChangeBadge current={r[key]} previous={r.previous[key]} significance={judge(r, key)} unit={unit} window={window} compact />
       </>
     ),
   });
@@ -56,7 +58,11 @@ export const countryRowKey = (r: CountryTableRow): string => r.code;
 
 const cities = columnsFor<CityTableRow>()(CITY_COLUMNS);
 
-export const CITY_TABLE_COLUMNS: readonly TableColumn<CityTableRow>[] = [cities.column("city", { rowHeader: true, cardTitle: true }), cities.column("visitors"), cities.column("conversions")];
+export const CITY_TABLE_COLUMNS: readonly TableColumn<CityTableRow>[] = [
+  cities.column("city", { rowHeader: true, cardTitle: true }),
+  cities.column("visitors"),
+  cities.column("conversions"),
+];
 
 /** A country's cities, most visitors first; `city_sort` in the URL, so it leaves the countries' order alone. */
 export const CITY_TABLE_SORT: { param: string; defaultSort: Sort } = { param: "city_sort", defaultSort: { id: "visitors", desc: true } };

@@ -2,7 +2,7 @@
 // The visitor table: filters in the URL, paging with the total, a link to each visitor, export. The
 // table is a widget streaming on its own; the filters show at once, each with the error the server
 // gives for its parameter. "All AI platforms" (`source=ai`, what the overview's AI visitors opens) is
-// one list the dashboard makes itself from the four platforms' (lib/server/lists).
+// one list the dashboard makes itself from the four platforms' (lib/lists).
 import { VISITOR_TABLE_COLUMNS, visitorRowKey } from "@/components/data-table/columns/visitors";
 import { DataTable } from "@/components/data-table/data-table";
 import { SelectField, SuggestField } from "@/components/filters/fields";

@@ -58,7 +58,11 @@ export function VisitorClient({ id }: { id: string }) {
       <Widget what="this visitor" card={DETAILS_CARD} loading={<SkeletonLines lines={4} />}>
         <DetailsCard id={id} />
       </Widget>
-      <Widget what="this visitor's timeline" frame={(body) => timelineFrame(body, <OrderToggle order={order} onOrder={(o) => void setOrder({ order: o })} />)} loading={<SkeletonLines lines={6} height={28} />}>
+      <Widget
+        what="this visitor's timeline"
+        frame={(body) => timelineFrame(body, <OrderToggle order={order} onOrder={(o) => void setOrder({ order: o })} />)}
+        loading={<SkeletonLines lines={6} height={28} />}
+      >
         <TimelineCard id={id} order={order} onOrder={(o) => void setOrder({ order: o })} />
       </Widget>
     </div>
@@ -69,11 +73,7 @@ const DETAILS_CARD: CardHead = { title: "Details", testId: "visitor-details" };
 
 function DetailsCard({ id }: { id: string }) {
   const visitor = useWidgetQuery(apiQuery(browserApi, "/visitors/:id", { params: { id } }));
-  return (
-    <QueryView query={visitor}>
-      {(v) => <VisitorDetails visitor={v} />}
-    </QueryView>
-  );
+  return <QueryView query={visitor}>{(v) => <VisitorDetails visitor={v} />}</QueryView>;
 }
 
 /** How each field of a visitor reads on its page; the labels and their order are the visitor's columns. */
@@ -95,7 +95,18 @@ function VisitorDetails({ visitor }: { visitor: Visitor }) {
     <dl className="details">
       {VISITOR_COLUMNS.map(({ key, label, kind }) => (
         // Times say their zone in the label, as the visitor table's headings do.
-        <Item key={key} label={kind === "timestamp" ? <>{label} (<ZoneName />)</> : label}>
+        <Item
+          key={key}
+          label={
+            kind === "timestamp" ? (
+              <>
+                {label} (<ZoneName />)
+              </>
+            ) : (
+              label
+            )
+          }
+        >
           {DETAILS[key](visitor)}
         </Item>
       ))}
@@ -155,11 +166,7 @@ function TimelineCard({ id, order, onOrder }: { id: string; order: TimelineOrder
     </>
   ) : undefined;
   return timelineFrame(
-    <QueryView
-      query={timeline}
-      isEmpty={noRows}
-      empty={<EmptyState title="No activity recorded for this visitor" />}
-    >
+    <QueryView query={timeline} isEmpty={noRows} empty={<EmptyState title="No activity recorded for this visitor" />}>
       {(t) => (
         <>
           <UnreadableNotice unreadable={t.unreadable} noun={["event", "events"]} />

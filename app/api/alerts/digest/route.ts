@@ -1,7 +1,11 @@
-// GET /api/alerts/digest - where the weekly digest goes; PUT {destination_id | null} - sets it (lib/alerts/routes.ts).
+// GET /api/alerts/digest - where the weekly digest goes; PUT {destination_id | null, time_zone?} - sets it (lib/alerts/routes.ts).
 import { getDigest, putDigest } from "@/lib/alerts/routes";
-import { sameSiteOnly } from "@/lib/server/csrf";
+import { DIGEST_SETTING_EXAMPLE, digestSetting } from "@/lib/alerts/schema";
+import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";
-export const GET = sameSiteOnly(getDigest);
-export const PUT = sameSiteOnly(putDigest);
+export const GET = route({ access: "session", store: true, subject: "the weekly digest" }, getDigest);
+export const PUT = route(
+  { access: "session", write: true, store: true, body: digestSetting, bodyExample: DIGEST_SETTING_EXAMPLE, subject: "setting the weekly digest" },
+  putDigest,
+);

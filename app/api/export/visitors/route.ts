@@ -1,8 +1,9 @@
-// GET /api/export/visitors - every visitor matching the filters (source, intent, converted, from, to) as a CSV or JSON download (format=csv|csv-excel|json).
-// HEAD is a 405: it would start an export whose body nobody reads.
-import { sameSiteOnly } from "@/lib/server/csrf";
-import { exportHead, exportVisitors } from "@/lib/server/export/handlers";
+// GET /api/export/visitors - every visitor matching the filters (source, intent, converted, from, to) as a CSV or JSON download (format=csv|csv-excel|json; lib/exports/handlers.ts).
+// HEAD is a 405: it would start an export whose body nobody reads. The filters are read by the handler, which records a refusal under the export's id for the tray.
+import { EXPORT_HEAD_REFUSED, EXPORT_SUBJECT, handleExport } from "@/lib/exports/handlers";
+import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";
-export const GET = sameSiteOnly(exportVisitors);
-export const HEAD = sameSiteOnly(exportHead);
+export const GET = route({ access: "session", subject: EXPORT_SUBJECT.visitors, headRefused: EXPORT_HEAD_REFUSED }, ({ session }, req) =>
+  handleExport(session, req, "visitors"),
+);
