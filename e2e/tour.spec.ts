@@ -9,7 +9,9 @@
 // the tour. Three browsers: New York, light, on a first visit (no zone cookie yet); Kolkata, dark,
 // with the viewer's zone Berlin chosen; and a phone. Each test walks a group of visits in one browser
 // context, a new page per visit with its cookies set afresh, while the context's cache keeps the
-// app's scripts; the groups run in parallel.
+// app's scripts; the groups run in parallel. The tour signs in with keys of its own (derived from the
+// demo keys: the same data, a workspace of its own), so no other spec's notes, views or watching
+// change what a page shows while the tour reads it.
 import { readdirSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
@@ -17,7 +19,8 @@ import { NAV_PAGES } from "../lib/ui/pages";
 import { expectNoHorizontalOverflow, expectNoSeriousViolations } from "./helpers/a11y";
 import { utcDate } from "./helpers/clock";
 import { sandboxGet } from "./helpers/sandbox";
-import { BASE_URL, signIn, type DemoKind } from "./helpers/session";
+import { deriveDemoKey } from "../sandbox/keys";
+import { BASE_URL, signInWithKey, type DemoKind } from "./helpers/session";
 
 test.describe.configure({ mode: "parallel" });
 
@@ -220,7 +223,7 @@ for (const browser of browsers) {
           await context.clearCookies();
           if (browser.cookies.length) await context.addCookies(browser.cookies.map((c) => ({ ...c, url: BASE_URL })));
           const page = await context.newPage();
-          if (visit.as) await signIn(page, visit.as, { zone: !browser.firstVisit });
+          if (visit.as) await signInWithKey(page, deriveDemoKey(visit.as, "tour"), { zone: !browser.firstVisit });
           const url = visit.url.replace(ID, encodeURIComponent(visitorId));
           // The signed-in pages' shell stores the zone (not the sign-in page's, nor the app-wide 404 page).
           const reloads = browser.firstVisit && visit.as !== null && visit.shell !== false;
