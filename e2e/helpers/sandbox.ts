@@ -1,7 +1,7 @@
 // Direct access to the sandbox Data API from tests: the same query the dashboard makes, straight to
 // the upstream with a demo key, so a page's numbers can be compared with the API's own answer; and
 // the sandbox's admin endpoints to inject and clear faults.
-import { DEMO_KEYS } from "../../sandbox/keys";
+import { DEMO_KEYS, maskKey } from "../../sandbox/keys";
 
 export const SANDBOX_URL = `http://127.0.0.1:${Number(process.env.E2E_SANDBOX_PORT ?? 4117)}`;
 export { DEMO_KEYS };
@@ -64,6 +64,16 @@ export const hold = (key: string, paths: string[], query?: Record<string, string
 export const release = (key: string, count: number) => holdControl({ key, release: count });
 /** Ends `key`'s hold: everything waiting goes on. */
 export const endHold = (key: string) => holdControl({ key, end: true });
+
+/** `key`'s hold as the sandbox counts it: requests waiting now, and those that went on since it started. */
+export async function holdState(key: string): Promise<{ waiting: number; passed: number }> {
+  const res = await fetch(`${SANDBOX_URL}/sandbox/holds`);
+  if (!res.ok) throw new Error(`sandbox holds: HTTP ${res.status}`);
+  const { holds } = (await res.json()) as { holds: Array<{ key: string; waiting: number; passed: number }> };
+  const found = holds.find((h) => h.key === maskKey(key));
+  if (!found) throw new Error(`no hold on ${maskKey(key)}`);
+  return found;
+}
 
 export const numberText = (n: number) => new Intl.NumberFormat("en-US").format(n);
 

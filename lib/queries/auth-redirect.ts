@@ -10,6 +10,19 @@ export function signInUrl(currentPath: string, reason: "expired" | "signed-out" 
 
 let redirecting = false;
 
+/**
+ * Signing out on purpose: until it settles, a 401 from a query still on the wire (the server revoked
+ * the session a moment before it answered) must not send the user to "your session expired" instead
+ * of "signed out". Returns the function to call when the sign-out failed and the session goes on.
+ */
+export function holdAuthRedirects(): () => void {
+  const was = redirecting;
+  redirecting = true;
+  return () => {
+    redirecting = was;
+  };
+}
+
 export function handleAuthError(error: unknown): void {
   if (typeof window === "undefined" || redirecting) return;
   if (errorStatus(error) !== 401) return;
