@@ -162,7 +162,25 @@ async function problemsOf(page: Page, url: string, status: number, reloads: bool
       status !== 200 && m.location().url === documentUrl && m.text() === `Failed to load resource: the server responded with a status of ${status} (Not Found)`;
     if (!ownStatus) problems.push(`console.${m.type()}: ${m.text()} (${m.location().url})`);
   });
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  // A hydration mismatch (React's #418-#425) names no element in a production build: keep the page as
+  // the server sent it and as the browser had it at that moment, so the report shows what differed.
+  let sentHtml = "";
+  page.on("response", async (r) => {
+    if (r.request().isNavigationRequest() && r.frame() === page.mainFrame() && r.status() === 200) sentHtml = await r.text().catch(() => "");
+  });
+  page.on("pageerror", async (e) => {
+    problems.push(`pageerror: ${e.message}`);
+    if (!/Minified React error #4(1[89]|2[0-5])/.test(e.message)) return;
+    const shownHtml = await page.evaluate(() => document.documentElement.outerHTML).catch(() => "");
+    await test.info().attach(`hydration mismatch on ${url}: as sent.html`, { body: sentHtml, contentType: "text/html" });
+    await test.info().attach(`hydration mismatch on ${url}: as shown.html`, { body: shownHtml, contentType: "text/html" });
+    // And in the run's output, which is all a CI run keeps: the texts only one of the two has.
+    const texts = (html: string) =>
+      new Set([...html.replace(/<script[\s\S]*?<\/script>/g, "").matchAll(/>([^<>]+)</g)].map((m) => m[1]!.trim()).filter(Boolean));
+    const [sent, shown] = [texts(sentHtml), texts(shownHtml)];
+    const only = (a: Set<string>, b: Set<string>) => [...a].filter((t) => !b.has(t)).slice(0, 20);
+    console.log(`hydration mismatch on ${url}\n  only as sent: ${JSON.stringify(only(sent, shown))}\n  only as shown: ${JSON.stringify(only(shown, sent))}`);
+  });
   // The status of the page as finally loaded (a first visit's page of a few bytes, then a redirect, come first).
   let documentStatus: number | undefined;
   page.on("response", (r) => {
