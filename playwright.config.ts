@@ -58,7 +58,8 @@ export default defineConfig({
     // local storage and IndexedDB cleared, extra pages closed, options applied again); a test that sets
     // an option a reused context cannot take (`locale`, `timezoneId`…) gets a fresh one. Summed test
     // time on one run each, same build and machine: 787 s with a context per test, 583 and 658 s shared.
-    // No test here grants permissions or changes geolocation, offline or extra headers (not reset).
+    // Not reset: permissions granted (alerts.spec.ts grants the clipboard; no test checks its absence),
+    // geolocation, offline and extra headers (no test sets these).
     { name: "chromium", dependencies: ["clock"], use: { ...devices["Desktop Chrome"], channel: undefined, reuseContext: true } },
   ],
   // The production entry (`npm start`, scripts/run.ts): the front server with Next in-process, and the
