@@ -2,6 +2,7 @@
 // session and send the user to sign in, coming back to the same view afterwards.
 import { sendJson } from "./api";
 import { errorStatus } from "./error-status";
+import { hardNavigate } from "@/lib/ui/hard-navigate";
 
 export function signInUrl(currentPath: string, reason: "expired" | "signed-out" = "expired"): string {
   const next = new URLSearchParams({ next: currentPath, reason });
@@ -33,5 +34,5 @@ export function handleAuthError(error: unknown): void {
   // straight back to `next`.
   void sendJson("DELETE", "/api/session")
     .catch(() => undefined)
-    .finally(() => window.location.assign(signInUrl(here)));
+    .finally(() => hardNavigate(signInUrl(here)));
 }
