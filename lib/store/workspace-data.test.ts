@@ -94,6 +94,14 @@ async function fill(store: Store, workspace: WorkspaceId, tag: string, options: 
   await store.snapshots.putDailyFigures(workspace, { kind: "sources", date: "2026-10-01", tz: "UTC", data: options.day?.data ?? { from: tag } });
   await store.annotations.create(workspace, { date: "2026-10-02", text: `note of ${tag}` });
   await store.views.create(workspace, { name: options.view, path: "/visitors", query: { source: "chatgpt" } });
+  await store.shares.create(workspace, {
+    name: `link of ${tag}`,
+    path: "/platforms",
+    query: {},
+    token: `token-of-${tag}`,
+    passwordHash: null,
+    expiresAt: null,
+  });
   const destination = await store.alerts.createDestination(workspace, {
     kind: "webhook",
     name: `hook ${tag}`,

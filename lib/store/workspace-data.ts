@@ -101,6 +101,8 @@ export const WORKSPACE_TABLES: { readonly [T in WorkspaceTable]: MergeRows } = {
   alert_destinations: moveAll("alert_destinations"),
   annotations: moveAll("annotations"),
   saved_views: mergeSavedViews,
+  // Links keep their tokens (unique across workspaces), so every link shared still opens.
+  shares: moveAll("shares"),
   daily_figures: mergeDailyFigures,
   ranking_snapshots: moveUnlessHeld("ranking_snapshots", ["at"]),
   score_snapshots: moveUnlessHeld("score_snapshots", ["at"]),
