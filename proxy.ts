@@ -13,7 +13,10 @@
 //   or the viewer's zone (its cookie); a browser without the cookie is sent on after its page has
 //   stored the zone and loaded again, so a first visit reads the viewer's days, not UTC's;
 // - an older mentions link, `/mentions?highlight=<question>` (what a row of /queries opened before the
-//   list could be filtered by question), is sent on to `/mentions?query=<question>`, the filter.
+//   list could be filtered by question), is sent on to `/mentions?query=<question>`, the filter;
+// - a share link's page (`/s/{token}`) needs no session, its relative range is sent on to dates the
+//   same way, and it says `noindex` and `no-referrer`; it stores the viewer's zone itself, once the
+//   link has opened (app/s/[token]/page.tsx), so a link that does not open is a 404 at once.
 // API routes are left out of the matcher: running the proxy cost each BFF request ~0.5 ms of CPU
 // (bench/bff.bench.ts). They answer 401 themselves, in the shared error shape, and their security
 // headers are static (JSON runs no scripts, so no nonce) and come from `headers()` in next.config.mjs.
@@ -55,8 +58,11 @@ export function securityHeaders(csp: string): Record<string, string> {
   };
 }
 
+/** A share link's page (`/s/{token}`): open without a session, read-only, its own headers. */
+const isSharedPage = (pathname: string): boolean => pathname.startsWith("/s/");
+
 function isPage(pathname: string): boolean {
-  return pathname !== "/api" && !PUBLIC_PAGES.has(pathname);
+  return pathname !== "/api" && !PUBLIC_PAGES.has(pathname) && !isSharedPage(pathname);
 }
 
 /** A browser loading a page (not Next's own requests for a route's data or a prefetch). */
@@ -86,8 +92,10 @@ export async function proxy(request: NextRequest) {
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
   const https = request.nextUrl.protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
   const csp = contentSecurityPolicy(nonce, { dev: process.env.NODE_ENV === "development", https });
-  const headers = securityHeaders(csp);
   const { pathname, search } = request.nextUrl;
+  const shared = isSharedPage(pathname);
+  // A shared page is never indexed, and tells no other site where a click on it came from.
+  const headers = { ...securityHeaders(csp), ...(shared ? { "Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex, nofollow" } : {}) };
 
   let session: Session | null = null;
   if (isPage(pathname)) {
@@ -139,7 +147,7 @@ export async function proxy(request: NextRequest) {
     return response;
   }
 
-  if (isQueryPage(pathname)) {
+  if (isQueryPage(pathname) || shared) {
     const params = request.nextUrl.searchParams;
     const now = Date.now();
     // The viewer's zone (a cookie this server cannot read is UTC); the link's `tz` wins over it.

@@ -13,7 +13,7 @@ import {
   unlockCookieOpens,
   unlockCookieValue,
 } from "./access";
-import { SHARE_TOKEN_PATTERN } from "./schema";
+import { SHARE_TOKEN_PATTERN } from "./pages";
 
 const SECRET = "share-access-test-secret-0123456789abcdef";
 const PREVIOUS = "share-access-test-previous-0123456789abcd";

@@ -16,7 +16,7 @@ import { rateBudgetForKey } from "@/lib/server/upstream";
 import type { Share } from "@/lib/store/shares";
 import type { Store } from "@/lib/store/store";
 import { TtlMap } from "@/lib/ttl-map";
-import { SHARED_READS, type SharedPage } from "./schema";
+import { SHARED_READS, type SharedPage } from "./pages";
 
 /** How long one reading serves a link's viewers. */
 export const SHARED_CACHE_MS = 5 * 60 * 1000;

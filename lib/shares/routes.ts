@@ -25,7 +25,8 @@ import {
   unlockCookieValue,
 } from "./access";
 import { readShared, watchingRequired } from "./reads";
-import { SHARE_TOKEN_PATTERN, type changedShare, type newShare, type unlockBody } from "./schema";
+import { SHARE_TOKEN_PATTERN } from "./pages";
+import type { changedShare, newShare, unlockBody } from "./schema";
 
 /** What the routes answer for a link. */
 export type ShareBody = {

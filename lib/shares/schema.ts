@@ -1,32 +1,9 @@
 // What a share link may hold, checked once, here, before anything reaches the store: a name as a saved
 // view's; one of the five pages that may be shared (never a list of visitors, mentions, Settings or
-// anything else) with that page's own parameters; an optional password; an optional expiry. What the
-// shared page may read is declared here too (SHARED_READS): the routes each page's widgets ask, and
-// nothing else. No `server-only`: Settings and the share dialog take the same rules.
+// anything else: pages.ts) with that page's own parameters; an optional password; an optional expiry.
 import { z } from "zod";
 import { pageQuery, viewName } from "@/lib/views/schema";
-
-/** The pages a link may share, and the reads each one's widgets make (as /api paths). */
-export const SHARED_READS = {
-  "/": ["/analytics/overview", "/analytics/funnel", "/intelligence/score", "/intelligence/ranking", "/insights/trend", "/insights/sources", "/annotations"],
-  "/platforms": ["/insights/platforms", "/insights/sentiment", "/insights/competitors", "/intelligence/score", "/intelligence/ranking", "/history/score"],
-  "/locations": ["/insights/countries"],
-  "/queries": ["/insights/queries"],
-  "/intelligence": ["/intelligence/score", "/intelligence/ranking", "/history/score", "/history/ranking", "/annotations"],
-} as const satisfies Record<string, readonly string[]>;
-
-export type SharedPage = keyof typeof SHARED_READS;
-
-export const SHARED_PAGES = Object.keys(SHARED_READS) as SharedPage[];
-
-export const isSharedPage = (path: string): path is SharedPage => Object.hasOwn(SHARED_READS, path);
-
-/** A password's bounds, in characters. */
-export const MIN_PASSWORD = 6;
-export const MAX_PASSWORD = 128;
-
-/** A token as made (lib/shares/access.ts: 24 random bytes, base64url); anything else opens nothing. */
-export const SHARE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{32}$/;
+import { isSharedPage, MAX_PASSWORD, MIN_PASSWORD, SHARED_PAGES } from "./pages";
 
 const sharedPath = z.unknown().transform((path, ctx) => {
   if (typeof path === "string" && isSharedPage(path)) return path;

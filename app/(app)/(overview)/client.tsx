@@ -9,7 +9,7 @@
 // from the kept history (components/intelligence/score-change.tsx). Each widget has its own query and so its own loading,
 // empty and error state, and streams in on its own (components/states/widget.tsx).
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
+import { AppLink as Link } from "@/components/shares/shared-view";
 import { useId, type ReactNode } from "react";
 import { toFunnelChartData } from "@/components/charts/funnel-chart-data";
 import { FunnelTable } from "@/components/charts/funnel-table";
