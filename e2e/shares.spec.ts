@@ -135,3 +135,30 @@ test("Settings counts the openings; a revoked link is the one page of a link tha
   await expect(anonymous.getByTestId("share-gone")).toHaveText(unknownText!);
   await viewer.close();
 });
+
+test("each page that may be shared opens read-only: every read answered, nothing leading out", async ({ page, browser }) => {
+  await signInWithKey(page, KEY);
+  const viewer = await browser.newContext();
+  const anonymous = await viewer.newPage();
+  for (const path of ["/", "/locations", "/queries", "/intelligence"]) {
+    const made = await page.request.post(`${BASE_URL}/api/shares`, {
+      headers: { Origin: BASE_URL },
+      data: { name: `Shared ${path}`, path, query: { range: "30d" } },
+    });
+    expect(made.status(), await made.text()).toBe(201);
+    const url = new URL(((await made.json()) as { url: string }).url).pathname;
+    const refused: string[] = [];
+    const onResponse = (res: { url(): string; status(): number }) => {
+      if (res.url().includes("/api/") && res.status() >= 400) refused.push(`${res.status()} ${res.url()}`);
+    };
+    anonymous.on("response", onResponse);
+    await anonymous.goto(url);
+    await expect(anonymous.getByRole("heading", { level: 1 })).toBeVisible();
+    await waitForWidgets(anonymous);
+    anonymous.off("response", onResponse);
+    expect(refused, path).toEqual([]);
+    expect(await linksOut(anonymous, url), path).toEqual([]);
+    await expect(anonymous.getByRole("button", { name: "Add note" })).toHaveCount(0);
+  }
+  await viewer.close();
+});

@@ -3,7 +3,16 @@
 // page's routes serve these and nothing else), a password's bounds, and a token's form.
 /** The pages a link may share, and the reads each one's widgets make (as /api paths). */
 export const SHARED_READS = {
-  "/": ["/analytics/overview", "/analytics/funnel", "/intelligence/score", "/intelligence/ranking", "/insights/trend", "/insights/sources", "/annotations"],
+  "/": [
+    "/analytics/overview",
+    "/analytics/funnel",
+    "/intelligence/score",
+    "/intelligence/ranking",
+    "/insights/trend",
+    "/insights/sources",
+    "/history/score",
+    "/annotations",
+  ],
   "/platforms": [
     "/insights/platforms",
     "/insights/sentiment",
@@ -15,7 +24,7 @@ export const SHARED_READS = {
   ],
   "/locations": ["/insights/countries"],
   "/queries": ["/insights/queries"],
-  "/intelligence": ["/intelligence/score", "/intelligence/ranking", "/history/score", "/history/ranking", "/annotations"],
+  "/intelligence": ["/intelligence/score", "/intelligence/ranking", "/history/score", "/history/ranking", "/insights/platforms", "/annotations"],
 } as const satisfies Record<string, readonly string[]>;
 
 export type SharedPage = keyof typeof SHARED_READS;

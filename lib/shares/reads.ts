@@ -4,8 +4,10 @@
 // comparison a viewer chose) for 5 minutes, and one reading serves every viewer asking at once. All
 // shared links of a workspace together spend at most a fifth of the key's per-minute budget: the
 // upstream calls each reading made are counted per workspace over the last minute, and past the fifth
-// a reading not cached is "busy, try again in a minute" (503). Notes keep their text, never who wrote
-// them. Both the cache and the count are this instance's (see docs/operations.md).
+// a reading not cached is "busy, try again in a minute" (503). What the key sends while a workspace's
+// readings run counts as theirs (a member's reads at the same moment too: the fifth is kept on the
+// safe side). Notes keep their text, never who wrote them. Both the cache and the count are this
+// instance's (see docs/operations.md).
 import "server-only";
 import type { ApiPath } from "@/lib/queries/server-api";
 import { serverApi } from "@/lib/queries/server-api";
@@ -30,10 +32,13 @@ type SharedReadsState = {
   inFlight: Map<string, Promise<Kept>>;
   /** Per workspace: the upstream calls its links' readings made, with when. */
   spent: Map<string, { at: number; calls: number }[]>;
+  /** Per workspace: readings running now, and the key's calls of the last minute when the first of them began. */
+  running: Map<string, { count: number; sentAtStart: number; readings: number }>;
 };
 
 const g = globalThis as typeof globalThis & { __waSharedReads?: SharedReadsState };
-const state = (): SharedReadsState => (g.__waSharedReads ??= { cache: new TtlMap({ maxEntries: 5_000 }), inFlight: new Map(), spent: new Map() });
+const state = (): SharedReadsState =>
+  (g.__waSharedReads ??= { cache: new TtlMap({ maxEntries: 5_000 }), inFlight: new Map(), spent: new Map(), running: new Map() });
 
 /** Forgets every cached reading and count (tests). */
 export function resetSharedReads(): void {
@@ -93,20 +98,28 @@ export async function readShared(deps: { store: Store; now: () => number }, shar
   if (spentLastMinute(share.workspace, deps.now()) >= allowed) throw busy();
 
   const session: Session = { ...toPageSession(apiKey), sessionId: `share-${share.id}`, expiresAt: Number.MAX_SAFE_INTEGER };
+  // The calls the key sent while this workspace's readings ran (from the first one's start to the last
+  // one's end, so readings running together are counted once), at least one per reading.
+  const run = s.running.get(share.workspace) ?? { count: 0, sentAtStart: budget.sentLastMinute, readings: 0 };
+  run.count += 1;
+  run.readings += 1;
+  s.running.set(share.workspace, run);
   const reading = (async () => {
-    const before = rateBudgetForKey(apiKey).sentLastMinute;
     try {
       const body = withoutPeople(path, await serverApi(session).get(path as ApiPath, { query } as never));
       const kept = { body, readAt: deps.now() };
       s.cache.set(key, kept, SHARED_CACHE_MS);
       return kept;
     } finally {
-      // Every call sent meanwhile counts (another reader's too): the fifth is kept conservatively.
-      const calls = Math.max(1, rateBudgetForKey(apiKey).sentLastMinute - before);
-      const list = s.spent.get(share.workspace) ?? [];
-      list.push({ at: deps.now(), calls });
-      s.spent.set(share.workspace, list);
       s.inFlight.delete(key);
+      run.count -= 1;
+      if (run.count === 0) {
+        s.running.delete(share.workspace);
+        const calls = Math.max(run.readings, rateBudgetForKey(apiKey).sentLastMinute - run.sentAtStart);
+        const list = s.spent.get(share.workspace) ?? [];
+        list.push({ at: deps.now(), calls });
+        s.spent.set(share.workspace, list);
+      }
     }
   })();
   s.inFlight.set(key, reading);

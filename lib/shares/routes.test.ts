@@ -4,8 +4,8 @@
 // `no-referrer`; a password opens the link through its unlock route (wrong ones 401, then 429); every
 // link that does not open answers the same 404; answers are cached per link and query; notes lose
 // their author; nothing answered holds the key or the token's hash.
-import { afterEach, describe, expect, it } from "vitest";
-import { DEMO_KEYS } from "@/sandbox/keys";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { DEMO_KEYS, deriveDemoKey } from "@/sandbox/keys";
 import { routeFileAt } from "@/testing/api-routes";
 import { call, callApi, ORIGIN, serverStoresForFile, sessionCookie, upstreamForFile, type ErrorJson } from "@/testing/in-process";
 import { STORE_KINDS } from "@/testing/stores";
@@ -118,7 +118,7 @@ describe.each(STORE_KINDS)("share links routes (%s)", (kind) => {
     expect(notes.text).not.toContain("Ana Example");
 
     // Reads this page does not make, and personal data of any page, are not there.
-    for (const path of ["/visitors", "/insights/platforms", "/mentions", "/visitors/vis_1", "/export/visitors", "/workspace"])
+    for (const path of ["/visitors", "/insights/countries", "/mentions", "/visitors/vis_1", "/export/visitors", "/workspace"])
       expect((await read(token, path)).status, path).toBe(404);
 
     // One reading serves every viewer of the link and query for 5 minutes.
@@ -165,6 +165,28 @@ describe.each(STORE_KINDS)("share links routes (%s)", (kind) => {
     for (const answer of answers) expect({ status: answer.status, body: answer.body }).toEqual({ status: 404, body: answers[0]!.body });
     expect(answers[0]!.body).toEqual({ error: { code: "not_found", message: "This link does not exist or has expired." } });
     for (const t of tokens.slice(0, 3)) expect((await unlock(t, "whatever1")).body).toEqual(answers[0]!.body);
+  });
+
+  it("all links of a workspace together spend at most a fifth of the key's per-minute budget, then are busy", async () => {
+    // A budget of 10 calls a minute: the links may spend 2.
+    vi.stubEnv("DATA_API_RATE_BUDGET", "5/s,10/min");
+    try {
+      await storeFor(kind);
+      const key = deriveDemoKey("pro", `sharecap${kind}`);
+      await watch(key);
+      const made = await share({ name: "Score", path: "/intelligence", query: {} }, key);
+      const token = tokenOf(made.body.url);
+      const answers = [];
+      for (const path of ["/intelligence/score", "/intelligence/ranking", "/history/score?from=2026-11-01&to=2026-11-07&tz=UTC"])
+        answers.push(await read(token, path));
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 503]);
+      expect(answers[2]!.body).toMatchObject({ error: { code: "shared_budget_spent" } });
+      expect(answers[2]!.headers.get("retry-after")).toBe("60");
+      // What was read stays served from the cache.
+      expect((await read(token, "/intelligence/score")).status).toBe(200);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it("a link of a workspace no longer watched says so", async () => {
