@@ -6,8 +6,8 @@
 // `noindex` and `no-referrer`. None of them writes anything.
 import { beforeAll, describe, expect, it } from "vitest";
 import { deriveDemoKey } from "@/sandbox/keys";
-import type { ApiClient } from "@/testing/production";
-import { expectRefusal, signedIn, signedOut, type Refusal } from "@/testing/system";
+import { fromAddress, type ApiClient } from "@/testing/production";
+import { expectRefusal, production, signedIn, signedOut, type Refusal } from "@/testing/system";
 import type { ShareBody } from "./routes";
 
 let api: ApiClient;
@@ -136,5 +136,29 @@ describe("share links: viewers, without a session", () => {
       status: 429,
       code: "too_many_attempts",
     });
+  });
+});
+
+describe("share links: a shared page's loads", () => {
+  it("are 60 a minute per client, then a 429 page that says to wait; another client is not held back", async () => {
+    const { base } = production();
+    const load = (address: string) =>
+      fetch(`${base}/s/${"C".repeat(32)}`, {
+        headers: { accept: "text/html", "sec-fetch-dest": "document" },
+        dispatcher: fromAddress(address).dispatcher,
+      } as RequestInit);
+    const statuses: number[] = [];
+    for (let i = 0; i < 61; i++) {
+      const res = await load("127.3.0.9");
+      await res.text();
+      statuses.push(res.status);
+    }
+    expect(statuses.slice(0, 60).every((s) => s === 404)).toBe(true);
+    expect(statuses[60]).toBe(429);
+    const other = await load("127.3.0.10");
+    await other.text();
+    expect(other.status).toBe(404);
+    expect(other.headers.get("x-robots-tag")).toMatch(/noindex/);
+    expect(other.headers.get("referrer-policy")).toBe("no-referrer");
   });
 });
