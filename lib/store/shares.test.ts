@@ -117,6 +117,8 @@ describe.each(STORE_KINDS)("share links (%s)", (kind) => {
     const store = await stores.open(kind);
     const [a] = await twoWorkspaces(store);
     await store.shares.create(a, link());
+    // Settings' confirmation names them among what goes.
+    expect(await store.workspaces.keptSummary(a)).toMatchObject({ shares: 1 });
     await store.workspaces.deleteWorkspace(a);
     expect(await store.shares.byToken(TOKEN)).toBeUndefined();
   });

@@ -280,6 +280,7 @@ describe.each(STORE_KINDS)("what the store keeps per workspace (%s)", (kind) => 
       views: 1,
       alertDestinations: 1,
       alertRules: 1,
+      shares: 1,
       keptKey: true,
       activity: 1,
     });
@@ -302,6 +303,7 @@ describe.each(STORE_KINDS)("what the store keeps per workspace (%s)", (kind) => 
       views: 0,
       alertDestinations: 0,
       alertRules: 0,
+      shares: 0,
       keptKey: false,
       activity: 0,
     });
