@@ -68,7 +68,7 @@ export function ShareLinksCard() {
           ))}
         </ul>
       )}
-      <span className="visually-hidden" role="status">
+      <span className="visually-hidden" role="status" data-testid="share-links-status">
         {said}
       </span>
     </Card>
