@@ -149,6 +149,7 @@ describe.each(STORE_KINDS)("migrations (%s)", (kind) => {
       "alert_digests",
       "activity",
       "alert_manual_sends",
+      "kept_days",
     ] as const) {
       expect(
         await first.db
@@ -170,6 +171,7 @@ describe.each(STORE_KINDS)("migrations (%s)", (kind) => {
       "0004_activity",
       "0005_alert_sending",
       "0006_alert_rule_edits_digest_sends",
+      "0007_kept_days",
     ]);
   });
 
