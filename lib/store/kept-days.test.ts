@@ -4,9 +4,15 @@
 // input is refused naming what is wrong, merging two workspaces keeps of the same day the one
 // confirmed later, and deleting a workspace deletes its kept days.
 import { describe, expect, it } from "vitest";
+import type { WorkspaceId } from "@/lib/store/schema";
+import type { Store } from "@/lib/store/store";
 import { STORE_KINDS, storesForFile } from "@/testing/stores";
 
 const stores = storesForFile();
+
+/** The kept rows of one figure. */
+const readOne = async (store: Store, workspace: WorkspaceId, figure: string, spans: Array<{ startMs: number; endMs: number }>) =>
+  (await store.keptDays.read(workspace, [figure], spans)).get(figure)!;
 const DAY = 86_400_000;
 const D0 = Date.UTC(2026, 10, 1);
 const day = (i: number, offset = 0) => ({ startMs: D0 + i * DAY + offset, endMs: D0 + (i + 1) * DAY + offset });
@@ -26,7 +32,7 @@ describe.each(STORE_KINDS)("kept days (%s)", (kind) => {
     ]);
     await store.keptDays.keep(b, [{ figure: "vd2", ...day(0), data: { visitors: 500 }, checks: { rows: 500 } }]);
 
-    const read = await store.keptDays.read(a, "vd2", [day(0), day(1), day(2)]);
+    const read = await readOne(store, a, "vd2", [day(0), day(1), day(2)]);
     expect([...read.keys()]).toEqual(expect.arrayContaining([`${day(0).startMs}-${day(0).endMs}`, `${day(1).startMs}-${day(1).endMs}`]));
     expect(read.size).toBe(2);
     expect(read.get(`${day(1).startMs}-${day(1).endMs}`)).toEqual({
@@ -36,21 +42,21 @@ describe.each(STORE_KINDS)("kept days (%s)", (kind) => {
       keptAt: now,
       checkedAt: now,
     });
-    expect((await store.keptDays.read(b, "vd2", [day(0)])).get(`${day(0).startMs}-${day(0).endMs}`)?.data).toEqual({ visitors: 500 });
-    expect((await store.keptDays.read(a, "md2", [day(0), day(1)])).size).toBe(0);
+    expect((await readOne(store, b, "vd2", [day(0)])).get(`${day(0).startMs}-${day(0).endMs}`)?.data).toEqual({ visitors: 500 });
+    expect((await readOne(store, a, "md2", [day(0), day(1)])).size).toBe(0);
 
     now += DAY;
     await store.keptDays.confirm(a, ["vd2", "cd2"], [day(1)]);
-    const confirmed = await store.keptDays.read(a, "vd2", [day(0), day(1)]);
+    const confirmed = await readOne(store, a, "vd2", [day(0), day(1)]);
     expect(confirmed.get(`${day(1).startMs}-${day(1).endMs}`)).toMatchObject({ keptAt: now - DAY, checkedAt: now, data: { visitors: 11 } });
     expect(confirmed.get(`${day(0).startMs}-${day(0).endMs}`)).toMatchObject({ checkedAt: now - DAY });
-    expect((await store.keptDays.read(a, "cd2", [day(1)])).get(`${day(1).startMs}-${day(1).endMs}`)).toMatchObject({ checkedAt: now });
+    expect((await readOne(store, a, "cd2", [day(1)])).get(`${day(1).startMs}-${day(1).endMs}`)).toMatchObject({ checkedAt: now });
     // Another workspace's same day is not touched.
-    expect((await store.keptDays.read(b, "vd2", [day(0)])).get(`${day(0).startMs}-${day(0).endMs}`)).toMatchObject({ checkedAt: now - DAY });
+    expect((await readOne(store, b, "vd2", [day(0)])).get(`${day(0).startMs}-${day(0).endMs}`)).toMatchObject({ checkedAt: now - DAY });
 
     now += DAY;
     await store.keptDays.keep(a, [{ figure: "vd2", ...day(1), data: { visitors: 12 }, checks: { rows: 12, converted: 3 } }]);
-    expect((await store.keptDays.read(a, "vd2", [day(1)])).get(`${day(1).startMs}-${day(1).endMs}`)).toEqual({
+    expect((await readOne(store, a, "vd2", [day(1)])).get(`${day(1).startMs}-${day(1).endMs}`)).toEqual({
       ...day(1),
       data: { visitors: 12 },
       checks: { rows: 12, converted: 3 },
@@ -69,14 +75,14 @@ describe.each(STORE_KINDS)("kept days (%s)", (kind) => {
     await store.keptDays.keep(a, many);
     const read = await store.keptDays.read(
       a,
-      "qd2",
+      ["qd2", "vd2"],
       Array.from({ length: 366 }, (_, i) => day(i)),
     );
-    expect(read.size).toBe(366);
-    expect(read.get(`${day(365).startMs}-${day(365).endMs}`)?.data).toEqual({ i: 365 });
+    expect([read.get("qd2")!.size, read.get("vd2")!.size]).toEqual([366, 366]);
+    expect(read.get("qd2")!.get(`${day(365).startMs}-${day(365).endMs}`)?.data).toEqual({ i: 365 });
     await expect(store.keptDays.keep(a, [{ figure: "VD2; drop", ...day(0), data: 1, checks: {} }])).rejects.toMatchObject({ param: "figure" });
     await expect(store.keptDays.keep(a, [{ figure: "vd2", startMs: D0, endMs: D0, data: 1, checks: {} }])).rejects.toMatchObject({ param: "span" });
-    await expect(store.keptDays.read(a, "vd2", [{ startMs: 1.5, endMs: 3 }])).rejects.toMatchObject({ param: "span" });
+    await expect(store.keptDays.read(a, ["vd2"], [{ startMs: 1.5, endMs: 3 }])).rejects.toMatchObject({ param: "span" });
   });
 
   it("merging two workspaces keeps of the same day the one confirmed later; deleting a workspace deletes its kept days", async () => {
@@ -103,12 +109,12 @@ describe.each(STORE_KINDS)("kept days (%s)", (kind) => {
     await store.keptDays.confirm(a, ["vd2"], [day(1)]);
 
     await store.workspaces.linkKey(a, keyB);
-    const merged = await store.keptDays.read(a, "vd2", [day(0), day(1), day(2)]);
+    const merged = await readOne(store, a, "vd2", [day(0), day(1), day(2)]);
     expect([0, 1, 2].map((i) => merged.get(`${day(i).startMs}-${day(i).endMs}`)?.data)).toEqual(["b, later", "a, later", "b only"]);
 
     expect(await store.workspaces.deleteWorkspace(a)).toBeDefined();
     const again = (await store.workspaces.workspaceForKey(keyA)).id;
-    expect((await store.keptDays.read(again, "vd2", [day(0), day(1), day(2)])).size).toBe(0);
+    expect((await readOne(store, again, "vd2", [day(0), day(1), day(2)])).size).toBe(0);
     expect(await store.keptDays.size(a)).toEqual({ days: 0, bytes: 0 });
   });
 });

@@ -56,19 +56,22 @@ export function keptDaysContext(deps: KeptDaysDeps) {
   const { db } = deps;
 
   return {
-    /** The kept rows of `figure` for `spans` (those kept), by `spanKey`: one query. */
-    async read(workspace: WorkspaceId, figure: string, spans: readonly KeptSpan[]): Promise<Map<string, KeptDay>> {
-      checkFigure(figure);
-      const found = new Map<string, KeptDay>();
-      if (spans.length === 0) return found;
+    /**
+     * The kept rows of each of `figures` for `spans` (those kept), by figure and then by `spanKey`:
+     * one query, however many figures.
+     */
+    async read(workspace: WorkspaceId, figures: readonly string[], spans: readonly KeptSpan[]): Promise<Map<string, Map<string, KeptDay>>> {
+      figures.forEach(checkFigure);
+      const found = new Map<string, Map<string, KeptDay>>(figures.map((f) => [f, new Map()]));
+      if (spans.length === 0 || figures.length === 0) return found;
       spans.forEach(checkSpan);
       const wanted = new Set(spans.map(spanKey));
       const starts = spans.map((s) => s.startMs);
       const rows = await db
         .selectFrom("kept_days")
-        .select(["start_ms", "end_ms", "data", "checks", "kept_at", "checked_at"])
+        .select(["figure", "start_ms", "end_ms", "data", "checks", "kept_at", "checked_at"])
         .where("workspace_id", "=", workspace)
-        .where("figure", "=", figure)
+        .where("figure", "in", [...new Set(figures)])
         .where("start_ms", ">=", Math.min(...starts))
         .where("start_ms", "<=", Math.max(...starts))
         .execute();
@@ -76,7 +79,7 @@ export function keptDaysContext(deps: KeptDaysDeps) {
         const span = { startMs: Number(r.start_ms), endMs: Number(r.end_ms) };
         const key = spanKey(span);
         if (!wanted.has(key)) continue;
-        found.set(key, {
+        found.get(r.figure)?.set(key, {
           ...span,
           data: JSON.parse(r.data) as unknown,
           checks: parseChecks(r.checks),

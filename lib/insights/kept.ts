@@ -1,0 +1,175 @@
+// The one place where the insights' figures of closed days meet the store: a day's summary of every
+// dimension (visitors by source, by country and city; mentions by platform and competitor, by
+// question) and every count of a closed span are kept per workspace (lib/store/kept-days.ts) when a
+// listing or a count produced them, in one write per listing (and one per round of counts), and read
+// back for any range, after a restart and on every instance, before the upstream is asked.
+// - Closed only: a day (or span) is kept once it has ended; today is always read from the upstream.
+// - Late changes: a kept day younger than a week (FINAL_AFTER_MS) is checked again when read if the
+//   upstream last confirmed it more than DAY_RECHECK_MINUTES ago. Counts first, the cheapest calls
+//   that can show a change: per run of consecutive due days one count per check of its list (visitors:
+//   all, converted; mentions: all), against the sums the listing counted; equal, the days are
+//   confirmed (for every dimension of that list) and answered; different, the run is halved until the
+//   days that moved are found, and only those are listed again (the new listing keeps them anew). A
+//   kept count of a span with a young day is simply counted again. Older days are final.
+// - The answers stay exact: what is answered from a kept day is the very entry the listing made, so
+//   every route answers the same from kept days as from the upstream.
+// A day whose rows include one the listing could not place (an unreadable first_seen) is counted by
+// the upstream but not by the listing: it is listed again at each due check while it is young.
+import "server-only";
+import { spanKey, type KeptDay, type KeptDayWrite, type KeptSpan } from "@/lib/store/kept-days";
+import { runsOf, spanOf, type Day, type DaySpan } from "./range";
+import { dimensionKeysOf } from "./registry";
+import type { DayEntry, InsightsContext, ListedResource } from "./types";
+
+/** What checking a kept day needs of its list: its name, its checks and how it counts. */
+type CheckedList = { noun: string; checks: ReadonlyArray<{ name: string; filter?: "converted" }>; count: ListedResource<never>["count"] };
+
+/** A dimension as its kept days need it: its key (the figure) and its list. */
+export type KeptDimension = { key: string; resource: CheckedList };
+
+/** How old a day must be (from its end) before it is final: never checked again. */
+export const FINAL_AFTER_MS = 7 * 86_400_000;
+
+/** The figure a dimension's days are kept under: its key without the colon (`vd2:` is `vd2`). */
+const figureOf = (dim: { key: string }) => dim.key.replace(/:$/, "");
+
+/** The figure a visitor count is kept under: `vc:<source or *>:<converted or *>`. */
+export const countFigure = (cell: { source?: string; converted?: true }) => `vc:${cell.source ?? "*"}:${cell.converted ? "converted" : "*"}`;
+
+const hasInstants = (span: KeptSpan) => span.endMs > span.startMs;
+
+/** Whether a kept figure must be confirmed upstream before it is answered. */
+function isDue(ictx: InsightsContext, row: KeptDay): boolean {
+  const now = ictx.now();
+  return now - row.endMs < FINAL_AFTER_MS && now - row.checkedAt >= ictx.kept!.recheckMs;
+}
+
+/**
+ * Keeps the closed days of a listing: every dimension's entry of each day, with the day's counts
+ * of the list's checks, in one write.
+ */
+export async function keepListed(
+  ictx: InsightsContext,
+  dimensions: ReadonlyArray<{ key: string }>,
+  span: DaySpan,
+  byDimension: ReadonlyMap<string, ReadonlyMap<string, DayEntry<unknown>>>,
+  checks: ReadonlyArray<Record<string, number>>,
+): Promise<void> {
+  if (!ictx.kept) return;
+  const now = ictx.now();
+  const rows: KeptDayWrite[] = [];
+  for (const dim of dimensions) {
+    const entries = byDimension.get(dim.key);
+    if (!entries) continue;
+    span.days.forEach((d, i) => {
+      const entry = entries.get(spanKey(d));
+      if (entry && hasInstants(d) && d.endMs <= now) rows.push({ figure: figureOf(dim), startMs: d.startMs, endMs: d.endMs, data: entry, checks: checks[i]! });
+    });
+  }
+  await ictx.kept.keep(rows);
+}
+
+/**
+ * Fills `into` with the kept entries of `dim` for the closed days of `days` it lacks (one read of
+ * the store), after confirming upstream those due for a check; a day found changed is left out (it
+ * is listed again by the caller). What is answered from here is also put in the insights store.
+ */
+export async function readKeptDays<S>(ictx: InsightsContext, dim: KeptDimension, days: readonly Day[], into: Map<string, DayEntry<S>>): Promise<void> {
+  if (!ictx.kept) return;
+  const now = ictx.now();
+  const closed = days.filter((d) => !into.has(spanKey(d)) && hasInstants(d) && d.endMs <= now);
+  if (closed.length === 0) return;
+  const figure = figureOf(dim);
+  const rows = (await ictx.kept.read([figure], closed)).get(figure) ?? new Map<string, KeptDay>();
+  const ready: Array<[Day, KeptDay]> = [];
+  const due: Array<[Day, KeptDay]> = [];
+  for (const d of closed) {
+    const row = rows.get(spanKey(d));
+    if (row) (isDue(ictx, row) ? due : ready).push([d, row]);
+  }
+  if (due.length > 0) ready.push(...(await checkKeptDays(ictx, dim.resource, due)));
+  for (const [d, row] of ready) into.set(spanKey(d), row.data as DayEntry<S>);
+  await ictx.store.setMany(ready.map(([d, row]) => ({ key: dim.key + spanKey(d), value: row.data, ttlMs: ictx.ttlFor(d.endMs) })));
+}
+
+/** `meta.total` of `resource` over `span` with `check`'s filter, asked of the Data API itself, shared by concurrent checks. */
+function countCheck(ictx: InsightsContext, resource: CheckedList, span: KeptSpan, check: { name: string; filter?: "converted" }): Promise<number | undefined> {
+  return ictx.state.flights.run(
+    `kept-check:${resource.noun}:${spanKey(span)}:${check.name}`,
+    (signal) =>
+      resource.count(
+        ictx.api,
+        { from: new Date(span.startMs).toISOString(), to: new Date(span.endMs - 1).toISOString(), ...(check.filter ? { filter: check.filter } : {}) },
+        { signal, fresh: true },
+      ),
+    ictx.signal,
+  );
+}
+
+/**
+ * Confirms `due` kept days of `resource` upstream: per run of consecutive days, one count per check
+ * against the sums kept; a run that differs is halved until the days that moved are found. The
+ * days confirmed are marked for every dimension of the list and answered; the others are left out.
+ */
+async function checkKeptDays(ictx: InsightsContext, resource: CheckedList, due: ReadonlyArray<[Day, KeptDay]>): Promise<Array<[Day, KeptDay]>> {
+  const rowOf = new Map(due.map(([d, row]) => [spanKey(d), row]));
+  const unchanged: Day[] = [];
+  const same = async (days: Day[]): Promise<boolean> => {
+    const span = spanOf(days);
+    for (const check of resource.checks) {
+      const kept = days.reduce((n, d) => n + (rowOf.get(spanKey(d))!.checks[check.name] ?? Number.NaN), 0);
+      if ((await countCheck(ictx, resource, span, check)) !== kept) return false;
+    }
+    return true;
+  };
+  const settle = async (days: Day[]): Promise<void> => {
+    if (await same(days)) unchanged.push(...days);
+    else if (days.length > 1) {
+      const mid = days.length >> 1;
+      await Promise.all([settle(days.slice(0, mid)), settle(days.slice(mid))]);
+    }
+  };
+  await Promise.all(runsOf(due.map(([d]) => d)).map((run) => settle(run.days)));
+  await ictx.kept!.confirm(
+    dimensionKeysOf(resource.noun).map((key) => figureOf({ key })),
+    unchanged.map((d) => ({ startMs: d.startMs, endMs: d.endMs })),
+  );
+  return unchanged.map((d) => [d, rowOf.get(spanKey(d))!]);
+}
+
+/** A visitor count to find among the kept ones: its insights-store key, figure and span. */
+export type KeptCount = { key: string; figure: string; span: KeptSpan };
+
+/**
+ * The kept values of `counts` whose spans are closed and not due for a check (one read of the
+ * store), by key; each also put in the insights store. A due one is left to be counted again (the
+ * count is its own check).
+ */
+export async function readKeptCounts(ictx: InsightsContext, counts: readonly KeptCount[]): Promise<Map<string, number>> {
+  const found = new Map<string, number>();
+  if (!ictx.kept) return found;
+  const now = ictx.now();
+  const closed = counts.filter((c) => hasInstants(c.span) && c.span.endMs <= now);
+  if (closed.length === 0) return found;
+  const rows = await ictx.kept.read(
+    [...new Set(closed.map((c) => c.figure))],
+    closed.map((c) => c.span),
+  );
+  for (const c of closed) {
+    const row = rows.get(c.figure)?.get(spanKey(c.span));
+    if (row && typeof row.data === "number" && !isDue(ictx, row)) found.set(c.key, row.data);
+  }
+  await ictx.store.setMany(closed.flatMap((c) => (found.has(c.key) ? [{ key: c.key, value: found.get(c.key), ttlMs: ictx.ttlFor(c.span.endMs) }] : [])));
+  return found;
+}
+
+/** Keeps the counts of closed spans just counted, in one write. */
+export async function keepCounts(ictx: InsightsContext, counted: ReadonlyArray<KeptCount & { value: number }>): Promise<void> {
+  if (!ictx.kept) return;
+  const now = ictx.now();
+  await ictx.kept.keep(
+    counted
+      .filter((c) => hasInstants(c.span) && c.span.endMs <= now)
+      .map((c) => ({ figure: c.figure, startMs: c.span.startMs, endMs: c.span.endMs, data: c.value, checks: { rows: c.value } })),
+  );
+}
