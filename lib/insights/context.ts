@@ -29,6 +29,8 @@ function insightsNamespace(apiKey: string): string {
 }
 
 const said = new Set<string>();
+/** When this process last noted each key's zone (keyed by the key's id and the zone). */
+const zonesNoted = new Map<string, number>();
 /** Says a store failure of the kept days once per message (never with the key: the store knows only its fingerprint). */
 function warnOnce(what: string, error: unknown): void {
   const line = `[insights] ${what}: ${error instanceof Error ? error.message : String(error)}`;
@@ -70,6 +72,16 @@ function keptAccess(apiKey: string, recheckMs: number): KeptAccess {
     async confirm(figures, spans) {
       const at = await open();
       await at?.store.keptDays.confirm(at.workspace, figures, spans).catch((error: unknown) => warnOnce("checked days could not be marked", error));
+    },
+    async noteZone(tz) {
+      // Once an hour per key and zone in this process: a write per day would do, one per request would not.
+      const memo = `${keyId(apiKey)}\n${tz}`;
+      const now = serverContext().now();
+      if ((zonesNoted.get(memo) ?? -Infinity) > now - 3_600_000) return;
+      if (zonesNoted.size > 10_000) zonesNoted.clear();
+      zonesNoted.set(memo, now);
+      const at = await open();
+      await at?.store.keptDays.noteZone(at.workspace, tz).catch((error: unknown) => warnOnce("the zone read in could not be noted", error));
     },
   };
 }

@@ -42,7 +42,7 @@ const EXTRA: Record<string, Record<string, string>> = { countries: { country: "U
  * A fresh process as the server sees it: no insights figures in memory, fresh clients, the clock
  * where the test moved it; the kept days on or off, the database the test's.
  */
-function restart(keepDays: boolean): void {
+function restart(keepDays: boolean, strategy: "auto" | "count" = "auto"): void {
   discardKey(KEY);
   // The sandbox's rate-limit windows and log start over too (the key's budget is the new process's).
   sandbox().reset();
@@ -50,7 +50,7 @@ function restart(keepDays: boolean): void {
   overrideContext({
     now: clock,
     stores: { ...serverContext().stores, insights: createMemoryInsightsStore({ now: clock }) },
-    insights: { strategy: "auto", gatherMs: 25, keepDays },
+    insights: { strategy, gatherMs: 25, keepDays },
   });
 }
 
@@ -172,6 +172,43 @@ describe.each(STORE_KINDS)("the days the store keeps (%s)", (kind) => {
     restart(true);
     expect(await trend(range)).toEqual(truth);
     expect(calls()).toEqual([]);
+  });
+});
+
+describe.each(STORE_KINDS)("kept counts, where the planner counts (%s)", (kind) => {
+  it("counts of closed spans and days are kept; after a restart none is asked again; once due, a run of days is checked with one count per figure and a span counted again", async () => {
+    await serverStore(kind, { now: clock });
+    moved = 0;
+    const range = { from: "2026-11-05", to: "2026-11-19" };
+    const read = async () => {
+      const out = [];
+      for (const route of ["trend", "sources"]) {
+        const res = await callApi(`/api/insights/${route}?${new URLSearchParams({ ...range, bucket: "day" })}`, { cookie });
+        expect(res.status, res.text.slice(0, 300)).toBe(200);
+        out.push(res.body);
+      }
+      return out;
+    };
+    restart(false, "count");
+    const upstream = await read();
+    restart(true, "count");
+    expect(await read()).toEqual(upstream);
+    expect(calls().length).toBeGreaterThan(100);
+    restart(true, "count");
+    expect(await read()).toEqual(upstream);
+    expect(calls()).toEqual([]);
+
+    moved = 61 * MINUTE;
+    restart(true, "count");
+    expect(await read()).toEqual(upstream);
+    const asked = calls();
+    expect(asked.every((c) => c.path === "/v1/visitors" && c.query.get("limit") === "1")).toBe(true);
+    // The trend's six figures of the young days (2026-11-13 to 19), one count each over the run; the
+    // sources' 18 figures of the range (which holds young days) counted again; the previous period's are final.
+    const over = (c: { query: URLSearchParams }) => `${c.query.get("from")}..${c.query.get("to")}`;
+    expect(asked.filter((c) => over(c) === "2026-11-13T00:00:00.000Z..2026-11-19T23:59:59.999Z")).toHaveLength(6);
+    expect(asked.filter((c) => over(c) === "2026-11-05T00:00:00.000Z..2026-11-19T23:59:59.999Z")).toHaveLength(18);
+    expect(asked).toHaveLength(24);
   });
 });
 

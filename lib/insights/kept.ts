@@ -10,12 +10,14 @@
 //   all, converted; mentions: all), against the sums the listing counted; equal, the days are
 //   confirmed (for every dimension of that list) and answered; different, the run is halved until the
 //   days that moved are found, and only those are listed again (the new listing keeps them anew). A
-//   kept count of a span with a young day is simply counted again. Older days are final.
+//   kept count of a span with a young day is counted again, except that due counts of consecutive
+//   days (a trend's) are first checked together with one count of their run. Older days are final.
 // - The answers stay exact: what is answered from a kept day is the very entry the listing made, so
 //   every route answers the same from kept days as from the upstream.
 // A day whose rows include one the listing could not place (an unreadable first_seen) is counted by
 // the upstream but not by the listing: it is listed again at each due check while it is young.
 import "server-only";
+import type { Source } from "@/lib/data-api/constants";
 import { spanKey, type KeptDay, type KeptDayWrite, type KeptSpan } from "@/lib/store/kept-days";
 import { runsOf, spanOf, type Day, type DaySpan } from "./range";
 import { dimensionKeysOf } from "./registry";
@@ -155,12 +157,68 @@ export async function readKeptCounts(ictx: InsightsContext, counts: readonly Kep
     [...new Set(closed.map((c) => c.figure))],
     closed.map((c) => c.span),
   );
+  const due = new Map<string, Array<{ count: KeptCount; value: number }>>();
   for (const c of closed) {
     const row = rows.get(c.figure)?.get(spanKey(c.span));
-    if (row && typeof row.data === "number" && !isDue(ictx, row)) found.set(c.key, row.data);
+    if (!row || typeof row.data !== "number") continue;
+    if (!isDue(ictx, row)) found.set(c.key, row.data);
+    else due.set(c.figure, [...(due.get(c.figure) ?? []), { count: c, value: row.data }]);
   }
+  // Due counts of consecutive spans (a trend's days) are checked together: one count of the run
+  // against their sum; equal, all are confirmed; else each is counted again by the caller.
+  await Promise.all(
+    [...due].flatMap(([figure, counts]) =>
+      runsOfSpans(counts).map(async (run) => {
+        if (run.length < 2) return;
+        const span = { startMs: run[0]!.count.span.startMs, endMs: run.at(-1)!.count.span.endMs };
+        if ((await countFigureOver(ictx, figure, span)) !== run.reduce((n, r) => n + r.value, 0)) return;
+        for (const r of run) found.set(r.count.key, r.value);
+        await ictx.kept!.confirm(
+          [figure],
+          run.map((r) => r.count.span),
+        );
+      }),
+    ),
+  );
   await ictx.store.setMany(closed.flatMap((c) => (found.has(c.key) ? [{ key: c.key, value: found.get(c.key), ttlMs: ictx.ttlFor(c.span.endMs) }] : [])));
   return found;
+}
+
+/** `counts` (of one figure) as runs of consecutive spans, each in order. */
+function runsOfSpans<T extends { count: KeptCount }>(counts: readonly T[]): T[][] {
+  const sorted = [...counts].sort((a, b) => a.count.span.startMs - b.count.span.startMs);
+  const runs: T[][] = [];
+  for (const c of sorted) {
+    const last = runs.at(-1)?.at(-1);
+    if (last && last.count.span.endMs === c.count.span.startMs) runs.at(-1)!.push(c);
+    else runs.push([c]);
+  }
+  return runs;
+}
+
+/** A visitor count figure (`vc:<source or *>:<converted or *>`) counted upstream over `span`, asked of the Data API itself. */
+function countFigureOver(ictx: InsightsContext, figure: string, span: KeptSpan): Promise<number | undefined> {
+  const [, source, converted] = figure.split(":");
+  return ictx.state.flights.run(
+    `kept-check:${figure}:${spanKey(span)}`,
+    async (signal) =>
+      (
+        await ictx.api.get(
+          "/visitors",
+          {
+            query: {
+              from: new Date(span.startMs).toISOString(),
+              to: new Date(span.endMs - 1).toISOString(),
+              limit: 1,
+              ...(source && source !== "*" ? { source: source as Source } : {}),
+              ...(converted === "converted" ? { converted: "true" as const } : {}),
+            },
+          },
+          { signal, fresh: true },
+        )
+      ).meta.total,
+    ictx.signal,
+  );
 }
 
 /** Keeps the counts of closed spans just counted, in one write. */

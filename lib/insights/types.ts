@@ -44,6 +44,8 @@ export type KeptAccess = {
   read(figures: readonly string[], spans: readonly KeptSpan[]): Promise<Map<string, Map<string, KeptDay>>>;
   keep(days: readonly KeptDayWrite[]): Promise<void>;
   confirm(figures: readonly string[], spans: readonly KeptSpan[]): Promise<void>;
+  /** Notes that the insights were read in `tz` (the zones watching keeps yesterday's days in). */
+  noteZone(tz: string): Promise<void>;
   /** How long a kept day younger than a week is trusted before it is checked again (DAY_RECHECK_MINUTES). */
   recheckMs: number;
 };

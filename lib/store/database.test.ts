@@ -150,6 +150,7 @@ describe.each(STORE_KINDS)("migrations (%s)", (kind) => {
       "activity",
       "alert_manual_sends",
       "kept_days",
+      "kept_zones",
     ] as const) {
       expect(
         await first.db

@@ -85,6 +85,22 @@ describe.each(STORE_KINDS)("kept days (%s)", (kind) => {
     await expect(store.keptDays.read(a, ["vd2"], [{ startMs: 1.5, endMs: 3 }])).rejects.toMatchObject({ param: "span" });
   });
 
+  it("the zones the members read in: the latest first, since a time, at most a number; a bad zone refused", async () => {
+    let now = D0;
+    const store = await stores.open(kind, { now: () => now });
+    const a = (await store.workspaces.workspaceForKey("svc_sk_test_kept_f_0123456789")).id;
+    const b = (await store.workspaces.workspaceForKey("svc_sk_test_kept_g_0123456789")).id;
+    for (const tz of ["UTC", "Europe/Berlin", "Asia/Kolkata", "UTC"]) {
+      await store.keptDays.noteZone(a, tz);
+      now += DAY;
+    }
+    await store.keptDays.noteZone(b, "America/New_York");
+    expect(await store.keptDays.zones(a, D0, 5)).toEqual(["UTC", "Asia/Kolkata", "Europe/Berlin"]);
+    expect(await store.keptDays.zones(a, D0 + 2 * DAY, 5)).toEqual(["UTC", "Asia/Kolkata"]);
+    expect(await store.keptDays.zones(a, D0, 1)).toEqual(["UTC"]);
+    await expect(store.keptDays.noteZone(a, "Nowhere/City")).rejects.toMatchObject({ param: "tz" });
+  });
+
   it("merging two workspaces keeps of the same day the one confirmed later; deleting a workspace deletes its kept days", async () => {
     let now = D0 + 40 * DAY;
     const store = await stores.open(kind, { now: () => now });

@@ -10,6 +10,7 @@
 // insights, which made them) and never reads or writes a row without its workspace.
 import "server-only";
 import { sql, type Kysely } from "kysely";
+import { isTimeZoneName } from "@/lib/data-api/params";
 import { StoreInputError } from "./errors";
 import type { StoreTables, WorkspaceId } from "./schema";
 
@@ -145,6 +146,31 @@ export function keptDaysContext(deps: KeptDaysDeps) {
           .where((eb) => eb.or(some.map((s) => eb.and([eb("start_ms", "=", s.startMs), eb("end_ms", "=", s.endMs)]))))
           .execute();
       }
+    },
+
+    /** Notes that the workspace's members read the insights in `tz` now. */
+    async noteZone(workspace: WorkspaceId, tz: string): Promise<void> {
+      if (!isTimeZoneName(tz)) throw new StoreInputError("tz must be an IANA time zone name", "tz");
+      const at = deps.now();
+      await db
+        .insertInto("kept_zones")
+        .values({ workspace_id: workspace, tz, read_at: at })
+        .onConflict((oc) => oc.columns(["workspace_id", "tz"]).doUpdateSet({ read_at: at }))
+        .execute();
+    },
+
+    /** The zones the workspace's members read the insights in since `since`, the latest first, at most `max`. */
+    async zones(workspace: WorkspaceId, since: number, max: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom("kept_zones")
+        .select("tz")
+        .where("workspace_id", "=", workspace)
+        .where("read_at", ">=", since)
+        .orderBy("read_at", "desc")
+        .orderBy("tz")
+        .limit(max)
+        .execute();
+      return rows.map((r) => r.tz);
     },
 
     /** How many rows `workspace` keeps and their size in bytes (the figures' and checks' JSON). */

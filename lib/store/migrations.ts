@@ -353,6 +353,15 @@ const migrations: Record<string, Migration> = {
         .addColumn("checked_at", "bigint", (c) => c.notNull())
         .addPrimaryKeyConstraint("kept_days_day", ["workspace_id", "figure", "start_ms", "end_ms"])
         .execute();
+      // The zones a workspace's members read the insights in, and when last: the daily collection of
+      // a watched workspace keeps yesterday's days in each of them.
+      await db.schema
+        .createTable("kept_zones")
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("tz", "text", (c) => c.notNull())
+        .addColumn("read_at", "bigint", (c) => c.notNull())
+        .addPrimaryKeyConstraint("kept_zones_zone", ["workspace_id", "tz"])
+        .execute();
 
       await setSchemaVersion(db, 7);
     },

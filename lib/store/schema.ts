@@ -102,6 +102,14 @@ export interface KeptDaysTable {
   checked_at: number;
 }
 
+export interface KeptZonesTable {
+  workspace_id: WorkspaceId;
+  /** An IANA zone the workspace's members read the insights in. */
+  tz: string;
+  /** When last. */
+  read_at: number;
+}
+
 export interface AnnotationsTable {
   id: string;
   workspace_id: WorkspaceId;
@@ -262,6 +270,7 @@ export interface StoreTables {
   ranking_snapshots: RankingSnapshotsTable;
   daily_figures: DailyFiguresTable;
   kept_days: KeptDaysTable;
+  kept_zones: KeptZonesTable;
   annotations: AnnotationsTable;
   saved_views: SavedViewsTable;
   alert_destinations: AlertDestinationsTable;

@@ -95,6 +95,7 @@ async function fill(store: Store, workspace: WorkspaceId, tag: string, options: 
   }
   await store.snapshots.putDailyFigures(workspace, { kind: "sources", date: "2026-10-01", tz: "UTC", data: options.day?.data ?? { from: tag } });
   await store.keptDays.keep(workspace, [{ figure: "vd2", startMs: DAY_START, endMs: DAY_START + 24 * HOUR, data: { from: tag }, checks: { rows: 1 } }]);
+  await store.keptDays.noteZone(workspace, "Europe/Berlin");
   await store.annotations.create(workspace, { date: "2026-10-02", text: `note of ${tag}` });
   await store.views.create(workspace, { name: options.view, path: "/visitors", query: { source: "chatgpt" } });
   const destination = await store.alerts.createDestination(workspace, {
@@ -163,7 +164,7 @@ describe.each(STORE_KINDS)("what the store keeps per workspace (%s)", (kind) => 
     expect(await store.workspaces.workspace(b)).toBeUndefined();
     const afterA = await rowsOf(db, a);
     // Rows that cannot clash add up; the kept-once ones below.
-    const keptOnce: Record<string, number> = { score_snapshots: 1, ranking_snapshots: 1, daily_figures: 1, kept_days: 1, alert_digests: 1 };
+    const keptOnce: Record<string, number> = { score_snapshots: 1, ranking_snapshots: 1, daily_figures: 1, kept_days: 1, kept_zones: 1, alert_digests: 1 };
     for (const table of tableNames()) expect([table, afterA[table]]).toEqual([table, beforeA[table]! + beforeB[table]! - (keptOnce[table] ?? 0)]);
     expect(await rowsOf(db, bystander)).toEqual(beforeC);
 
