@@ -278,6 +278,7 @@ describe.each(STORE_KINDS)("what the store keeps per workspace (%s)", (kind) => 
       alertRules: 1,
       keptKey: true,
       activity: 1,
+      keptDays: 1,
     });
     const otherBefore = await rowsOf(db, other);
 
@@ -300,6 +301,7 @@ describe.each(STORE_KINDS)("what the store keeps per workspace (%s)", (kind) => 
       alertRules: 0,
       keptKey: false,
       activity: 0,
+      keptDays: 0,
     });
     expect((await store.workspaces.workspaceForKey(KEY_B)).id).not.toBe(fresh.id);
   });
