@@ -89,9 +89,27 @@ export async function readKeptDays<S>(ictx: InsightsContext, dim: KeptDimension,
     const row = rows.get(spanKey(d));
     if (row) (isDue(ictx, row) ? due : ready).push([d, row]);
   }
-  if (due.length > 0) ready.push(...(await checkKeptDays(ictx, dim.resource, due)));
+  const remember = (days: ReadonlyArray<[Day, KeptDay]>) =>
+    ictx.store.setMany(days.map(([d, row]) => ({ key: dim.key + spanKey(d), value: row.data, ttlMs: ictx.ttlFor(d.endMs) })));
+  if (due.length > 0) {
+    // Another request may have just checked them (its answer is then in the insights store): read it
+    // once more rather than counting again.
+    const cached = await ictx.store.getMany(due.map(([d]) => dim.key + spanKey(d)));
+    const unchecked = due.filter((_, i) => cached[i] === undefined);
+    due.forEach(([d], i) => cached[i] !== undefined && into.set(spanKey(d), cached[i] as DayEntry<S>));
+    if (unchecked.length > 0) {
+      const confirmed = await checkKeptDays(ictx, dim.resource, unchecked);
+      // In the insights store first, then marked in the kept days: a request reading either meanwhile counts nothing again.
+      await remember(confirmed);
+      await ictx.kept.confirm(
+        dimensionKeysOf(dim.resource.noun).map((key) => figureOf({ key })),
+        confirmed.map(([d]) => ({ startMs: d.startMs, endMs: d.endMs })),
+      );
+      for (const [d, row] of confirmed) into.set(spanKey(d), row.data as DayEntry<S>);
+    }
+  }
   for (const [d, row] of ready) into.set(spanKey(d), row.data as DayEntry<S>);
-  await ictx.store.setMany(ready.map(([d, row]) => ({ key: dim.key + spanKey(d), value: row.data, ttlMs: ictx.ttlFor(d.endMs) })));
+  await remember(ready);
 }
 
 /** `meta.total` of `resource` over `span` with `check`'s filter, asked of the Data API itself, shared by concurrent checks. */
@@ -109,9 +127,10 @@ function countCheck(ictx: InsightsContext, resource: CheckedList, span: KeptSpan
 }
 
 /**
- * Confirms `due` kept days of `resource` upstream: per run of consecutive days, one count per check
- * against the sums kept; a run that differs is halved until the days that moved are found. The
- * days confirmed are marked for every dimension of the list and answered; the others are left out.
+ * Checks `due` kept days of `resource` upstream: per run of consecutive days, one count per check
+ * against the sums kept; a run that differs is halved until the days that moved are found. Answers
+ * the days found unchanged (the caller marks them, for every dimension of the list); the others are
+ * left out.
  */
 async function checkKeptDays(ictx: InsightsContext, resource: CheckedList, due: ReadonlyArray<[Day, KeptDay]>): Promise<Array<[Day, KeptDay]>> {
   const rowOf = new Map(due.map(([d, row]) => [spanKey(d), row]));
@@ -132,10 +151,6 @@ async function checkKeptDays(ictx: InsightsContext, resource: CheckedList, due: 
     }
   };
   await Promise.all(runsOf(due.map(([d]) => d)).map((run) => settle(run.days)));
-  await ictx.kept!.confirm(
-    dimensionKeysOf(resource.noun).map((key) => figureOf({ key })),
-    unchanged.map((d) => ({ startMs: d.startMs, endMs: d.endMs })),
-  );
   return unchanged.map((d) => [d, rowOf.get(spanKey(d))!]);
 }
 
