@@ -7,8 +7,8 @@
 // check). Upstream calls and wall time for each, through the BFF's route handlers against the
 // sandbox in its own process; the answers after the restart are checked against the cold ones.
 // Then the store's size for a year of the 1,000,000-visitor workspace: every figure of three closed
-// days read through the routes, its kept rows measured, and a year of such days written to a new
-// embedded store whose file is measured. Each scenario runs in a child process (a fresh key budget,
+// days read through the routes, its kept rows measured, and a year of such days (with the counts a
+// daily read of the last 30 days' overview leaves) written to a new embedded store whose files are measured. Each scenario runs in a child process (a fresh key budget,
 // a fresh server and store). KEPT_BENCH_ONLY=<id> runs one scenario.
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -48,6 +48,12 @@ type Result = { id: string; cold: Step; warm: Step; movedOn: Step; same: boolean
 type SizeResult = { id: string; perDay: Record<string, number>; countsPerDay: number; yearRows: number; yearFileBytes: number; yearDataBytes: number };
 
 const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** The counts conversion by source is made of: each source's visitors and conversions. */
+const SOURCE_FIGURES = ["chatgpt", "claude", "perplexity", "gemini", "organic", "direct", "paid", "social", "referral"].flatMap((s) => [
+  `vc:${s}:*`,
+  `vc:${s}:converted`,
+]);
 
 async function server(dataDir: string, visitors: number, now: number) {
   process.env.DATA_DIR = dataDir;
@@ -152,13 +158,23 @@ async function runSize(): Promise<SizeResult> {
       const span = { startMs: yearStart + d * DAY, endMs: yearStart + (d + 1) * DAY };
       await year.keptDays.keep(yearWorkspace, [
         ...template.map((t) => ({ ...t, ...span })),
-        // The counts a day's overview leaves when the planner counts (as at 1,000,000 visitors): six per day.
+        // The counts a day's overview leaves when the planner counts (as at 1,000,000 visitors): six per day,
         ...["vc:*:*", "vc:*:converted", "vc:chatgpt:*", "vc:perplexity:*", "vc:claude:*", "vc:gemini:*"].map((figure) => ({
           figure,
           ...span,
           data: 4000,
           checks: { rows: 4000 },
         })),
+        // and the last 30 days' overview read every day: its sources' 18 counts of the range and of the 30 days before.
+        ...SOURCE_FIGURES.flatMap((figure) =>
+          [0, 30].map((back) => ({
+            figure,
+            startMs: span.endMs - (back + 30) * DAY,
+            endMs: span.endMs - back * DAY,
+            data: 120_000,
+            checks: { rows: 120_000 },
+          })),
+        ),
       ]);
     }
     const size = await year.keptDays.size(yearWorkspace);
