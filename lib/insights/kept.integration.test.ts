@@ -5,12 +5,14 @@
 // ending today reads today only; and the check schedule on the server's clock: a young day is
 // trusted for DAY_RECHECK_MINUTES, then confirmed with counts only (one per check of each list for a
 // run of days), a day a week old is final, and a kept day that no longer matches the upstream is
-// found by its counts and listed again, alone, so the answer is the upstream's again.
+// found by its counts and listed again, alone, so the answer is the upstream's again. A store that
+// cannot be reached leaves every answer to the Data API, the same.
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { serverContext } from "@/lib/server/context";
 import { createMemoryInsightsStore } from "@/lib/shared-state/insights";
 import { discardKey } from "@/lib/server/upstream";
+import { StoreUnavailableError } from "@/lib/store/errors";
 import type { Store } from "@/lib/store/store";
 import { STORE_KINDS } from "@/testing/stores";
 import { callApi, insightRoutes, serverContextPerTest, serverStoresForFile, sessionCookie, TEST_NOW, upstreamForFile } from "@/testing/in-process";
@@ -172,6 +174,26 @@ describe.each(STORE_KINDS)("the days the store keeps (%s)", (kind) => {
     restart(true);
     expect(await trend(range)).toEqual(truth);
     expect(calls()).toEqual([]);
+  });
+});
+
+describe("a store that cannot be reached", () => {
+  it("every route answers from the Data API, the same as without kept days, and the log says so once without the key", async () => {
+    moved = 0;
+    restart(false);
+    const upstream = await answers(QUERIES[1]!);
+    restart(true);
+    overrideContext({ store: () => Promise.reject(new StoreUnavailableError("the store could not be opened: the disk is full")) });
+    const warned: string[] = [];
+    const warn = console.warn;
+    console.warn = (line: unknown) => void warned.push(String(line));
+    try {
+      expect(await answers(QUERIES[1]!)).toEqual(upstream);
+    } finally {
+      console.warn = warn;
+    }
+    expect(warned.filter((l) => l.includes("the kept days could not be reached"))).toHaveLength(1);
+    expect(warned.join("\n")).not.toContain(KEY);
   });
 });
 
