@@ -3,7 +3,8 @@
 // question) and every count of a closed span are kept per workspace (lib/store/kept-days.ts) when a
 // listing or a count produced them, in one write per listing (and one per round of counts), and read
 // back for any range, after a restart and on every instance, before the upstream is asked.
-// - Closed only: a day (or span) is kept once it has ended; today is always read from the upstream.
+// - Closed only: a day (or span) is kept once it had ended before the listing (or count) that read it
+//   began; today is always read from the upstream.
 // - Late changes: a kept day younger than a week (FINAL_AFTER_MS) is checked again when read if the
 //   upstream last confirmed it more than DAY_RECHECK_MINUTES ago. Counts first, the cheapest calls
 //   that can show a change: per run of consecutive due days one count per check of its list (visitors:
@@ -47,8 +48,8 @@ function isDue(ictx: InsightsContext, row: KeptDay): boolean {
 }
 
 /**
- * Keeps the closed days of a listing: every dimension's entry of each day, with the day's counts
- * of the list's checks, in one write.
+ * Keeps the days of a listing that had ended when it began (`startedAt`): every dimension's entry of
+ * each day, with the day's counts of the list's checks, in one write.
  */
 export async function keepListed(
   ictx: InsightsContext,
@@ -56,9 +57,10 @@ export async function keepListed(
   span: DaySpan,
   byDimension: ReadonlyMap<string, ReadonlyMap<string, DayEntry<unknown>>>,
   checks: ReadonlyArray<Record<string, number>>,
+  startedAt: number,
 ): Promise<void> {
   if (!ictx.kept) return;
-  const now = ictx.now();
+  const now = startedAt;
   const rows: KeptDayWrite[] = [];
   for (const dim of dimensions) {
     const entries = byDimension.get(dim.key);
@@ -236,10 +238,10 @@ function countFigureOver(ictx: InsightsContext, figure: string, span: KeptSpan):
   );
 }
 
-/** Keeps the counts of closed spans just counted, in one write. */
-export async function keepCounts(ictx: InsightsContext, counted: ReadonlyArray<KeptCount & { value: number }>): Promise<void> {
+/** Keeps the counts just counted of spans that had ended when the counting began (`startedAt`), in one write. */
+export async function keepCounts(ictx: InsightsContext, counted: ReadonlyArray<KeptCount & { value: number }>, startedAt: number): Promise<void> {
   if (!ictx.kept) return;
-  const now = ictx.now();
+  const now = startedAt;
   await ictx.kept.keep(
     counted
       .filter((c) => hasInstants(c.span) && c.span.endMs <= now)

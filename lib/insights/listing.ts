@@ -347,6 +347,9 @@ export function startListing<Row extends { id: string }>(
   const run: SharedRun<ListingOutcome> = new SharedRun(
     async (signal) => {
       const own: InsightsContext = { ...ictx, signal };
+      // Only days that had ended when the listing began are kept: a day closing while it is read was
+      // not read whole.
+      const startedAt = own.now();
       const read = await listDaysInto(own, span, dimensions, options);
       if (read.kind === "too_large") return read;
       const settled = read.exact ? read : options.complete ? await options.complete(own, span, dimensions, read) : null;
@@ -367,7 +370,7 @@ export function startListing<Row extends { id: string }>(
         });
         await own.store.setMany(writes);
         // The closed days of every dimension in one write to the workspace's kept days.
-        await keepListed(own, dimensions, span, byDimension, settled.checks);
+        await keepListed(own, dimensions, span, byDimension, settled.checks, startedAt);
       }
       return { kind: "listed", exact: settled !== null, total: read.total, byDimension };
     },

@@ -300,11 +300,13 @@ export async function visitorCounts(ictx: InsightsContext, windows: readonly Day
       // A listing that could not be exact leaves its days to counting.
       if (listed.every((l) => l?.kind === "listed" && l.byDimension.has(VISITOR_DAYS.key))) continue;
     }
+    const countedFrom = ictx.now();
     await eachBounded(open, (c, signal) => countCell({ ...ictx, signal }, c).then((v) => values.set(cellKey(c), v)), ictx.signal);
-    // The counts of closed spans, kept in one write.
+    // The counts of spans closed before counting began, kept in one write.
     await keepCounts(
       ictx,
       open.map((c) => ({ ...keptCount(c), value: values.get(cellKey(c))! })),
+      countedFrom,
     );
     break;
   }
