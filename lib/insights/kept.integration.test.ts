@@ -6,7 +6,8 @@
 // trusted for DAY_RECHECK_MINUTES, then confirmed with counts only (one per check of each list for a
 // run of days), a day a week old is final, and a kept day that no longer matches the upstream is
 // found by its counts and listed again, alone, so the answer is the upstream's again. A store that
-// cannot be reached leaves every answer to the Data API, the same.
+// cannot be reached leaves every answer to the Data API, the same; a day that ends while it is read
+// is not kept.
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { serverContext } from "@/lib/server/context";
@@ -174,6 +175,35 @@ describe.each(STORE_KINDS)("the days the store keeps (%s)", (kind) => {
     restart(true);
     expect(await trend(range)).toEqual(truth);
     expect(calls()).toEqual([]);
+  });
+});
+
+describe.each(STORE_KINDS)("a day that ends while it is read (%s)", (kind) => {
+  it("is not kept (it was not read whole); the day before it, ended when the listing began, is", async () => {
+    const store = await serverStore(kind, { now: clock });
+    const workspace = (await store.workspaces.workspaceForKey(KEY)).id;
+    const setClock = (iso: string) => {
+      moved = Date.parse(iso) - (Date.now() - SHIFT);
+    };
+    // Two seconds before midnight (UTC) on the server's clock: 2026-11-19 is today.
+    setClock("2026-11-19T23:59:58Z");
+    restart(true);
+    // Midnight passes as soon as the listing's first page has been asked for.
+    const transport = serverContext().fetch;
+    overrideContext({
+      fetch: async (url, init) => {
+        const res = await transport(url, init);
+        if (new URL(url).pathname.endsWith("/visitors")) setClock("2026-11-20T00:00:05Z");
+        return res;
+      },
+    });
+    // The countries of the 19th against the 18th: one listing of both days.
+    const res = await callApi("/api/insights/countries?from=2026-11-19&to=2026-11-19", { cookie });
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
+    const day = (date: string) => ({ startMs: Date.parse(`${date}T00:00:00Z`), endMs: Date.parse(`${date}T00:00:00Z`) + DAY });
+    const kept = await store.keptDays.read(workspace, ["cd2", "vd2"], [day("2026-11-18"), day("2026-11-19")]);
+    expect([...kept.get("cd2")!.keys()]).toEqual([`${day("2026-11-18").startMs}-${day("2026-11-18").endMs}`]);
+    expect([...kept.get("vd2")!.keys()]).toEqual([`${day("2026-11-18").startMs}-${day("2026-11-18").endMs}`]);
   });
 });
 

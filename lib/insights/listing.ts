@@ -340,16 +340,16 @@ export function startListing<Row extends { id: string }>(
   resource: ListedResource<Row>,
   dimensions: ReadonlyArray<Dimension<Row>>,
   span: DaySpan,
-  options: { first?: ListEnvelope<Row>; fresh?: boolean; complete?: CompleteListing } = {},
+  options: { first?: ListEnvelope<Row>; fresh?: boolean; complete?: CompleteListing; startedAt?: number } = {},
 ): SharedRun<ListingOutcome> {
   const keys = span.days.map((d) => inFlightKey(resource, d));
   const listings = ictx.state.listings;
   const run: SharedRun<ListingOutcome> = new SharedRun(
     async (signal) => {
       const own: InsightsContext = { ...ictx, signal };
-      // Only days that had ended when the listing began are kept: a day closing while it is read was
-      // not read whole.
-      const startedAt = own.now();
+      // Only days that had ended when the listing began (its first page was asked for, when given) are
+      // kept: a day closing while it is read was not read whole.
+      const startedAt = options.startedAt ?? own.now();
       const read = await listDaysInto(own, span, dimensions, options);
       if (read.kind === "too_large") return read;
       const settled = read.exact ? read : options.complete ? await options.complete(own, span, dimensions, read) : null;

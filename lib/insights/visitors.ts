@@ -200,6 +200,8 @@ async function plan(ictx: InsightsContext, span: DaySpan, cells: VisitorCell[], 
   const run: SharedRun<Planned> = new SharedRun(async (signal) => {
     const own: InsightsContext = { ...ictx, signal };
     let first: ListEnvelope<Visitor>;
+    // When the listing began: its days that had ended by then can be kept (kept.ts).
+    const startedAt = ictx.now();
     try {
       [first] = await Promise.all([visitorPage(own, span, 0), new Promise((r) => setTimeout(r, ictx.policy.gatherMs))]);
     } finally {
@@ -217,7 +219,7 @@ async function plan(ictx: InsightsContext, span: DaySpan, cells: VisitorCell[], 
     if (total === undefined && !entry.mustList) return null;
     const pagesLeft = Math.ceil((total ?? 0) / PAGE_SIZE_MAX) - 1;
     if (!entry.mustList && strategy === "auto" && pagesLeft > entry.cells.size) return null;
-    const outcome = await startListing(own, VISITORS, dimensionsOf(VISITORS), span, { first, complete: completeMovedListing }).join(signal);
+    const outcome = await startListing(own, VISITORS, dimensionsOf(VISITORS), span, { first, startedAt, complete: completeMovedListing }).join(signal);
     if (outcome.kind === "listed" && !outcome.byDimension.has(VISITOR_DAYS.key)) {
       // Counting answers this span from now on: seconds if the list kept moving (it may settle), as
       // long as its days last if a row cannot be read (it stays so).
