@@ -3,15 +3,18 @@
 // exports tray of the app shell shows its progress on every page, through navigation and a reload,
 // until the download completes with every row; Cancel in the tray stops it and saves nothing; an
 // upstream failure mid-way fails the download and the tray says why, with the request id. The tray
-// stays out of the way: dismissed is dismissed across reloads and tabs, a finished export is a
-// one-line notice, a phone starts with it hidden, and no page's end is ever under it.
+// stays out of the way, as boxes in a real layout: a finished export's notice is a line high, and no
+// page's end is ever under it, on a phone or at 1440 px. What the tray shows in each state (said once,
+// dismissed across reloads, Hide remembered, a phone starting hidden) is its component test's
+// (components/export/exports-tray.test.tsx).
 import { readFile } from "node:fs/promises";
 import Papa from "papaparse";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { utcDate, zoneDayEnd, zoneMidnight } from "./helpers/clock";
-import { clearFaults, DEMO_KEYS, numberText, SANDBOX_URL, sandboxGet, setFaults } from "./helpers/sandbox";
+import { deriveDemoKey } from "../sandbox/keys";
+import { clearFaults, endHold, hold, holdState, numberText, release, SANDBOX_URL, sandboxGet, setFaults } from "./helpers/sandbox";
 import { expectNoSeriousViolations } from "./helpers/a11y";
-import { BASE_URL, openPage, signIn, waitForWidgets } from "./helpers/session";
+import { BASE_URL, openPage, signIn, signInWithKey } from "./helpers/session";
 
 type List<T> = { data: T[]; meta: { total: number } };
 type Row = Record<string, unknown>;
@@ -28,14 +31,17 @@ async function allRows(resource: "visitors" | "mentions", filters: string, key?:
 
 type LogEntry = { key: string; path: string; query: string; status: number; request_id: string };
 
-/** Export page requests (limit=100) the sandbox has seen from the "limited" demo key, in this run so far. */
-async function exportPageLog(): Promise<LogEntry[]> {
+/** Export page requests (limit=100) of /visitors the sandbox has answered for `key`, in this run so far. */
+async function exportPageLog(key: string): Promise<LogEntry[]> {
   const stats = (await (await fetch(`${SANDBOX_URL}/sandbox/stats`)).json()) as { log: LogEntry[] };
-  const hint = `…${DEMO_KEYS.limited.slice(-4)}`;
+  const hint = `…${key.slice(-4)}`;
   return stats.log.filter((e) => e.key === hint && e.path === "/v1/visitors" && /(^|&)limit=100(&|$)/.test(e.query));
 }
 
-const exportPagesSeen = async () => (await exportPageLog()).length;
+const exportPagesSeen = async (key: string) => (await exportPageLog(key)).length;
+
+/** An export's pages (limit=100), as the sandbox holds them; a list's own page (limit=20) is never held. */
+const EXPORT_PAGES = { limit: "100" };
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -231,25 +237,31 @@ test.describe("CSV for Excel as a German browser in Berlin opens it", () => {
   });
 });
 
-test.describe("long exports (faults limited to the 'limited' demo key)", () => {
-  // The sandbox keeps one fault rule per key scope: clearing ours leaves other specs' rules alone.
+test.describe("long exports (each on a key of its own, its export's pages held by the sandbox)", () => {
+  /** Each test's own key (derived: its own budget, faults and holds; the last four characters tell its log apart). */
+  const keys = { travels: deriveDemoKey("pro", "exporttravels"), cancel: deriveDemoKey("pro", "exportcancel"), fails: deriveDemoKey("pro", "exportfails") };
   test.afterEach(async () => {
-    await clearFaults([DEMO_KEYS.limited]);
+    for (const key of Object.values(keys)) {
+      await endHold(key);
+      await clearFaults([key]);
+    }
   });
 
   /**
-   * Signs in with the limited key (Pro plan, its own rate limit), slows its /visitors pages by
-   * `latencyMs` so the export is still running while the test looks at it, and starts a CSV export
-   * of every visitor. Returns the download (its event) and the export's tray item.
+   * Signs in with `key`, holds its export pages at the sandbox so the export is still running while
+   * the test looks at it, starts a CSV export of every visitor and lets its first page through.
+   * Returns the download (its event) and the export's tray item.
    */
-  async function startSlowExport(page: Page, latencyMs: number) {
-    await signIn(page, "limited");
+  async function startHeldExport(page: Page, key: string) {
+    await signInWithKey(page, key);
     await openPage(page, "/visitors");
-    const total = (await sandboxGet<List<Row>>("/visitors?limit=1", DEMO_KEYS.limited)).meta.total;
+    const total = (await sandboxGet<List<Row>>("/visitors?limit=1", key)).meta.total;
     const { button } = await exportButton(page, "visitors", total);
-    await setFaults({ latencyMs, paths: ["/visitors"], keys: [DEMO_KEYS.limited] });
+    await hold(key, ["/visitors"], EXPORT_PAGES);
     const downloading = page.waitForEvent("download", { timeout: 30_000 });
     await button.click();
+    // The browser's download starts with the first page.
+    await release(key, 1);
     const item = exportItem(page);
     return { total, item, bar: item.getByRole("progressbar"), download: await downloading };
   }
@@ -264,29 +276,36 @@ test.describe("long exports (faults limited to the 'limited' demo key)", () => {
   }
 
   test("the download goes on through three other pages and a reload, the tray following it, and holds every row", async ({ page }) => {
-    test.setTimeout(150_000);
-    const { total, bar, download } = await startSlowExport(page, 1500);
+    test.setTimeout(120_000);
+    const key = keys.travels;
+    const { total, bar, download } = await startHeldExport(page, key);
     await expect(bar).toHaveAttribute("aria-valuemax", String(total));
     let rows = await progressPast(bar, 0);
     await expectNoSeriousViolations(page, "/visitors with an export running in the tray", '[data-testid="exports-tray"]');
 
-    // Three other pages, by the navigation and by loading a URL: the tray shows the export moving on each.
+    // Three other pages, by the navigation and by loading a URL: the tray shows the export moving on
+    // each, a page let through at a time.
     const nav = page.getByRole("navigation", { name: "Main" });
     await nav.getByRole("link", { name: "Mentions" }).click();
     await expect(page).toHaveURL(/\/mentions/);
+    await release(key, 1);
     rows = await progressPast(bar, rows);
     await page.goto("/settings");
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await release(key, 1);
     rows = await progressPast(bar, rows);
     await nav.getByRole("link", { name: "Intelligence" }).click();
     await expect(page).toHaveURL(/\/intelligence/);
+    await release(key, 1);
     rows = await progressPast(bar, rows);
     // A full reload loses nothing: the list is the server's.
     await page.reload();
+    await release(key, 1);
     await progressPast(bar, rows);
     await expect(exportItem(page).getByTestId("export-detail")).toContainText(/of [\d,]+ rows · (about .* left|waiting)/);
 
-    // The browser's own download completes with every row.
+    // Let the rest go: the browser's own download completes with every row.
+    await endHold(key);
     expect(await download.failure()).toBeNull();
     const text = await readFile((await download.path())!, "utf8");
     const parsed = parseCsv(text);
@@ -300,8 +319,9 @@ test.describe("long exports (faults limited to the 'limited' demo key)", () => {
   });
 
   test("Cancel in the tray stops the download and the upstream paging; no file is saved", async ({ page }) => {
-    const before = await exportPagesSeen();
-    const { total, item, bar, download } = await startSlowExport(page, 400);
+    const key = keys.cancel;
+    const before = await exportPagesSeen(key);
+    const { total, item, bar, download } = await startHeldExport(page, key);
     await progressPast(bar, 0);
     await item.getByRole("button", { name: /^Cancel/ }).click();
 
@@ -313,19 +333,25 @@ test.describe("long exports (faults limited to the 'limited' demo key)", () => {
     // The keyboard user's place moves to the item's Dismiss button.
     await expect(item.getByRole("button", { name: /^Dismiss/ })).toBeFocused();
 
-    // The server stopped paging the upstream within a page (pages already on the wire may land).
-    await page.waitForTimeout(1000);
-    const settled = await exportPagesSeen();
+    // The server stopped paging the upstream. The page it was waiting for is given up (the sandbox
+    // no longer holds any request of the key), and then, with the way opened for every page a running
+    // export would ask for at once, none comes: the hold lets nothing more through.
+    await expect.poll(async () => (await holdState(key)).waiting, { timeout: 15_000, message: "the held page should be given up" }).toBe(0);
+    const { passed } = await holdState(key);
+    await release(key, 1_000);
     await page.waitForTimeout(1500);
-    expect(await exportPagesSeen()).toBe(settled);
-    expect(settled - before).toBeLessThan(Math.ceil(total / 100));
+    expect((await holdState(key)).passed).toBe(passed);
+    await endHold(key);
+    expect((await exportPagesSeen(key)) - before).toBeLessThan(Math.ceil(total / 100));
   });
 
   test("an upstream failure mid-way fails the download, and the tray says why with the request id", async ({ page }) => {
-    const { item, bar, download } = await startSlowExport(page, 400);
+    const key = keys.fails;
+    const { item, bar, download } = await startHeldExport(page, key);
     await progressPast(bar, 0);
-    // From now on every page fails, beyond the server's retries.
-    await setFaults({ errorCount: 10_000, paths: ["/visitors"], keys: [DEMO_KEYS.limited] });
+    // From now on every page fails, beyond the server's retries; the held ones too once let go.
+    await setFaults({ errorCount: 10_000, paths: ["/visitors"], keys: [key] });
+    await endHold(key);
 
     expect(await download.failure()).not.toBeNull();
     await expect(download.path()).rejects.toThrow();
@@ -337,7 +363,7 @@ test.describe("long exports (faults limited to the 'limited' demo key)", () => {
     await expect(error).not.toContainText("(500)");
     // The id is that of a page request the upstream failed (its X-Request-ID), not one the app made up.
     const shown = /Request ID: (req_[A-Za-z0-9]+)/.exec((await error.textContent()) ?? "")?.[1];
-    const failed = (await exportPageLog()).filter((e) => e.status === 500).map((e) => e.request_id);
+    const failed = (await exportPageLog(key)).filter((e) => e.status === 500).map((e) => e.request_id);
     expect(failed).toContain(shown);
 
     // A failure is not news to leave behind: it follows the viewer to the next page and a second tab
@@ -356,31 +382,28 @@ test.describe("long exports (faults limited to the 'limited' demo key)", () => {
 });
 
 test.describe("the exports tray stays out of the way", () => {
-  // Slow exports use the 'limited' key's faults, as the long exports above do: in this file, so the two
-  // never run at once.
+  // Each test that keeps an export running holds its pages at the sandbox, on a key of its own.
+  const keys = { notice: deriveDemoKey("pro", "traynotice"), phone: deriveDemoKey("pro", "trayphone"), wide: deriveDemoKey("pro", "traywide") };
   test.afterEach(async () => {
-    await clearFaults([DEMO_KEYS.limited]);
+    for (const key of Object.values(keys)) await endHold(key);
   });
 
   const tray = (page: Page) => page.getByTestId("exports-tray");
 
-  /** Waits for the tray's next answer from the server, so what it shows is what the server lists. */
-  const nextStatus = (page: Page) => page.waitForResponse((r) => r.url().includes("/api/export/status") && r.ok());
-
   /**
-   * With the limited key, an export of the list at `path` that runs slowly: each of its pages from the
-   * Data API delayed by `latencyMs` (and every other request of that key to the same resource).
-   * Returns once the tray lists it as running; `download` is the browser's download, when it starts.
+   * With `key`, an export of the list at `path` kept running: its pages from the Data API held at the
+   * sandbox (each going on by itself after `maxMs`) until the test ends the hold. Returns once the tray
+   * lists it as running; `download` is the browser's download, when it starts.
    */
-  async function startSlowExportOf(page: Page, path: string, latencyMs: number) {
+  async function startHeldExportOf(page: Page, key: string, path: string, maxMs?: number) {
     const resource = path.startsWith("/mentions") ? "mentions" : "visitors";
-    await signIn(page, "limited");
+    await signInWithKey(page, key);
     await openPage(page, path);
     const filters = path.split("?")[1] ?? "";
-    const total = (await sandboxGet<List<Row>>(`/${resource}?${filters}&limit=1`, DEMO_KEYS.limited)).meta.total;
+    const total = (await sandboxGet<List<Row>>(`/${resource}?${filters}&limit=1`, key)).meta.total;
     const { button } = await exportButton(page, resource, total);
-    await setFaults({ latencyMs, paths: [`/${resource}`], keys: [DEMO_KEYS.limited] });
-    const download = page.waitForEvent("download", { timeout: latencyMs + 30_000 });
+    await hold(key, [`/${resource}`], EXPORT_PAGES, maxMs);
+    const download = page.waitForEvent("download", { timeout: 45_000 });
     // A test that cancels before the first page never gets the download: not an error of its own.
     download.catch(() => undefined);
     await button.click();
@@ -424,51 +447,10 @@ test.describe("the exports tray stays out of the way", () => {
 
   const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
-  test("a finished export is said once: gone on the next page, after a reload and in other tabs; a new export still shows, announced", async ({ page }) => {
-    test.setTimeout(180_000);
-    const { download } = await exportList(page, "visitors", "source=gemini&converted=true");
-    expect(await download.failure()).toBeNull();
-    const item = exportItem(page);
-    await expect(item).toHaveAttribute("data-state", "complete");
-    const id = (await item.getAttribute("data-export-id"))!;
-    // The live region said so, though the export was done by the tray's first answer.
-    await expect(page.getByTestId("exports-announcer")).toContainText("Visitors export done");
-
-    // Another tab opened now: old news there, not shown.
-    const other = await page.context().newPage();
-    const answered = nextStatus(other);
-    await openPage(other, "/mentions");
-    await answered;
-    await expect(tray(other)).toHaveCount(0);
-
-    // Leaving the page it was said on takes it away, for good: the next page, a reload, the way back.
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Mentions" }).click();
-    await expect(page).toHaveURL(/\/mentions/);
-    await expect(tray(page)).toHaveCount(0);
-    await page.reload();
-    await waitForWidgets(page);
-    await expect(tray(page)).toHaveCount(0);
-    await page.goBack();
-    await expect(page).toHaveURL(/\/visitors/);
-    await expect(tray(page)).toHaveCount(0);
-    // The server still lists it (for an hour): it is this browser that has said it.
-    const listed = (await (await page.request.get("/api/export/status")).json()) as { data: { id: string }[] };
-    expect(listed.data.map((e) => e.id)).toContain(id);
-
-    // A new export has a new id: it shows, and is said.
-    const { button } = await exportButton(page, "visitors", (await allRows("visitors", "source=gemini&converted=true")).length);
-    const downloading = page.waitForEvent("download");
-    await button.click();
-    await downloading;
-    const fresh = exportItem(page);
-    await expect(fresh).toHaveAttribute("data-state", "complete");
-    expect(await fresh.getAttribute("data-export-id")).not.toBe(id);
-  });
-
   test("a finished export shrinks to a one-line notice", async ({ page }) => {
     test.setTimeout(120_000);
     await page.setViewportSize({ width: 1440, height: 900 });
-    const { item, total, download: downloading } = await startSlowExportOf(page, "/visitors?source=gemini", 4000);
+    const { item, total, download: downloading } = await startHeldExportOf(page, keys.notice, "/visitors?source=gemini");
     await expect(item.getByRole("progressbar")).toBeVisible();
     await expect(tray(page).getByRole("button", { name: /^Hide/ })).toBeVisible();
     // Read at one instant with the progress bar, so it is the running tray's size.
@@ -477,7 +459,7 @@ test.describe("the exports tray stays out of the way", () => {
     );
     expect(running.bar).toBe(true);
 
-    await clearFaults([DEMO_KEYS.limited]);
+    await endHold(keys.notice);
     const download = await downloading;
     expect(await download.failure()).toBeNull();
     await expect(item).toHaveAttribute("data-state", "complete", { timeout: 30_000 });
@@ -496,9 +478,10 @@ test.describe("the exports tray stays out of the way", () => {
   test("on a 375 px phone the tray starts hidden and never covers the page's end", async ({ page }) => {
     test.setTimeout(150_000);
     await page.setViewportSize({ width: 375, height: 812 });
-    // The mentions' pages each delayed 12 s (under the client's 15 s timeout), eight at a time: about
-    // a minute in all. The overview lists no mentions, so it loads at its own pace meanwhile.
-    const { item } = await startSlowExportOf(page, "/mentions", 12_000);
+    // The mentions' pages held, each going on after 12 s (under the client's 15 s timeout), eight at a
+    // time: about a minute in all, kept until cancelled. The overview lists no mentions, so it loads at
+    // its own pace meanwhile.
+    const { item } = await startHeldExportOf(page, keys.phone, "/mentions", 12_000);
     const toggle = tray(page).getByRole("button", { name: /^Show/ });
     await expect(toggle).toHaveAttribute("aria-expanded", "false");
     await expect(item.getByRole("progressbar")).toBeHidden();
@@ -535,7 +518,7 @@ test.describe("the exports tray stays out of the way", () => {
   test("at 1440 px the table's last columns end above the tray, and Hide survives a reload", async ({ page }) => {
     test.setTimeout(120_000);
     await page.setViewportSize({ width: 1440, height: 900 });
-    const { item } = await startSlowExportOf(page, "/visitors", 4000);
+    const { item } = await startHeldExportOf(page, keys.wide, "/visitors");
     await expect(tray(page)).toHaveAttribute("data-folded", "false");
     await expect(item.getByRole("progressbar")).toBeVisible();
     const { main, last, tray: box } = await boxesAtTheEnd(page);

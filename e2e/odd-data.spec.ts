@@ -234,9 +234,17 @@ test("an upstream that echoes the key: not in any page's HTML (the dehydrated st
   expect(JSON.stringify(await sandboxGet("/visitors?limit=5&offset=0", KEY))).toContain(KEY);
 
   const seen: string[] = [];
-  page.on("response", async (res) => {
+  // Each API answer the browser got, read whole before the checks below (a handler still reading when
+  // the test ended once met its page closed, and failed the test).
+  const reading: Promise<void>[] = [];
+  page.on("response", (res) => {
     if (!res.url().includes("/api/")) return;
-    seen.push(`${res.url()} ${JSON.stringify(await res.allHeaders())} ${await res.text().catch(() => "")}`);
+    reading.push(
+      (async () => {
+        const headers = await res.allHeaders().catch(() => ({}));
+        seen.push(`${res.url()} ${JSON.stringify(headers)} ${await res.text().catch(() => "")}`);
+      })(),
+    );
   });
   for (const path of ["/", "/visitors?limit=100", `/visitors/${id}`, "/mentions?limit=100", "/intelligence", "/settings"]) {
     // The server-rendered HTML, with the React Query state the server prefetched into it.
@@ -247,6 +255,7 @@ test("an upstream that echoes the key: not in any page's HTML (the dehydrated st
     await waitForWidgets(page);
     seen.push(`${path} DOM ${await page.content()}`);
   }
+  await Promise.all(reading);
   const all = seen.join("\n");
   expect(all).toContain("could not be read");
   expect(all).not.toContain(KEY);

@@ -11,6 +11,7 @@ import { parseClockMove, SandboxClock } from "./clock";
 import { DEFAULT_SEED, DEFAULT_VISITORS, MAX_VISITORS } from "./config";
 import { mentionListQuery, noQuery, periodQuery, readQuery, visitorListQuery } from "./contract";
 import { faultsSchema, FaultState } from "./faults";
+import { holdBodySchema, Holds } from "./holds";
 import { SCORE_INTERVAL_MS } from "./intelligence";
 import { authenticate, KEY_INFO, keyInfo, maskKey, type KeyInfo } from "./keys";
 import { mentionJson, queryMentions } from "./mentions";
@@ -140,6 +141,7 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
   const limiter = new RateLimiter();
   const faults = new FaultState();
   faults.set(options.faults);
+  const holds = new Holds();
   /** Keys revoked at run time (POST /sandbox/revoked): 401 until given back. */
   const revoked = new Set<string>();
 
@@ -231,6 +233,9 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
         res.off("close", release);
       }
     }
+    await holds.wait(apiPath, url.searchParams, key.key, res);
+    // A caller that gave up while its request was held gets no answer (and the log no entry).
+    if (res.destroyed || req.socket.destroyed) return;
     const action = faults.actionFor(apiPath, key.key);
     if (action.kind === "rate_limit") {
       send(errorReply(429, "rate_limit_exceeded", "Rate limit exceeded (injected by the sandbox)", undefined, { ...headers, "Retry-After": 1 }));
@@ -304,6 +309,30 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
         faults.set(parsed.data);
         return { status: 200, body: faults.get() };
       }
+      case "GET /sandbox/holds":
+        return { status: 200, body: holds.list(maskKey) };
+      case "POST /sandbox/holds": {
+        let body: unknown;
+        try {
+          body = await readJsonBody(req);
+        } catch {
+          return errorReply(400, "invalid_parameter", 'The body must be JSON: {"key", "paths"}, {"key", "release": n} or {"key", "end": true}', "body");
+        }
+        const parsed = holdBodySchema.safeParse(body);
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0]!;
+          const field = String(issue.path[0] ?? "body");
+          return errorReply(
+            400,
+            "invalid_parameter",
+            `The body must be {"key", "paths", "query"?, "maxMs"?}, {"key", "release": n} or {"key", "end": true}${field === "body" ? "" : ` (${field})`}`,
+            field,
+          );
+        }
+        const refused = holds.apply(parsed.data, maskKey);
+        if (refused) return errorReply(400, "invalid_parameter", refused.message, refused.param);
+        return { status: 200, body: holds.list(maskKey) };
+      }
       case "GET /sandbox/revoked":
         return { status: 200, body: revokedJson() };
       case "POST /sandbox/revoked": {
@@ -343,6 +372,7 @@ export async function startSandbox(opts: Partial<SandboxOptions> = {}): Promise<
       "/sandbox/clock",
       "/sandbox/history",
       "/sandbox/revoked",
+      "/sandbox/holds",
     ];
     if (known.includes(path)) return errorReply(405, "method_not_allowed", `Method ${method} is not allowed on ${path}`);
     return notFound("No such sandbox endpoint");

@@ -3,7 +3,10 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { POLL_MS } from "../lib/alerts/deliver";
+import { SEND_TIMEOUT_MS } from "../lib/alerts/send";
 import { dashboardEnvSchema } from "../lib/config/env-schema";
+import { DEFAULT_TICK_MS } from "../lib/store/scheduler";
 import { sandboxEnvSchema } from "../sandbox/config";
 import { documentedVariables, ENV_EXAMPLE_PATH, renderEnvExample } from "./env-example";
 
@@ -39,5 +42,10 @@ describe(".env.example", () => {
     // A description attached before `.optional()` stays on the inner schema and is lost.
     expect(() => documentedVariables(z.object({ LOST: z.string().meta({ description: "x" }).optional() }))).toThrow(/LOST needs \.meta/);
     expect(() => documentedVariables(z.object({ VAGUE: z.string().optional().meta({ description: "x" }) }))).toThrow(/VAGUE has no default/);
+  });
+
+  it("gives the background timings the defaults their modules have (the env only overrides them)", () => {
+    const defaults = dashboardEnvSchema.parse({});
+    expect([defaults.JOBS_TICK_MS, defaults.ALERTS_POLL_MS, defaults.ALERTS_SEND_TIMEOUT_MS]).toEqual([DEFAULT_TICK_MS, POLL_MS, SEND_TIMEOUT_MS]);
   });
 });

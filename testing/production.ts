@@ -91,7 +91,7 @@ export async function signIn(base: string, body: { demo: string } | { apiKey: st
     ...(from ? { dispatcher: from.dispatcher } : {}),
   } as RequestInit);
   const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0]!;
-  if (res.status !== 200 || !cookie) throw new Error(`sign-in failed: HTTP ${res.status}`);
+  if (res.status !== 200 || !cookie) throw new Error(`sign-in failed: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
   return cookie;
 }
 
@@ -119,7 +119,9 @@ export type ApiClient = {
  * server counts per client (sign-in and linking attempts) is then this client's alone.
  */
 export type ClientAddress = { address: string; dispatcher: Agent };
-export const fromAddress = (address: string): ClientAddress => ({ address, dispatcher: new Agent({ connect: { localAddress: address } }) });
+// undici takes the source address as the Agent's own option: under `connect` it is ignored, and every
+// such client was 127.0.0.1.
+export const fromAddress = (address: string): ClientAddress => ({ address, dispatcher: new Agent({ localAddress: address }) });
 
 /**
  * Calls /api as the app's own pages do: with the session `cookie` (none: signed out) and this

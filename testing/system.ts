@@ -3,13 +3,14 @@
 // pages do (signed in with a sandbox key, or signed out), and the assertion of a refusal.
 import { expect, inject } from "vitest";
 import { DEMO_KEYS } from "../sandbox/keys";
-import { apiClient, signIn, type Answer, type ApiClient, type ErrorBody } from "./production";
+import { apiClient, fromAddress, signIn, type Answer, type ApiClient, type ErrorBody } from "./production";
 
 /**
  * The key (and so the workspace) of each file: the files share one server and its store, and fill
  * their workspace up to its bounds, so no two of them work in the same one. All but `empty` read the
  * sandbox's demo workspace upstream. `linking` also tries to link `views`' key and `writeRoutes`' key
- * into its own, which is refused and changes neither.
+ * into its own, which is refused and changes neither. The other files take keys derived from a demo
+ * key with a label of their own (`deriveDemoKey`), each a workspace and a budget of its own.
  */
 export const WORKSPACE_KEYS = {
   views: DEMO_KEYS.free,
@@ -25,14 +26,23 @@ export const OTHER_SITE = "https://elsewhere.example";
 /** The layer's production server. */
 export const production = () => inject("production");
 
+/**
+ * This file's client: a loopback address of its own (127.1.x.y, drawn when the file loads; each file
+ * loads this module afresh), for the sign-ins and the requests of `signedIn` and `signedOut`. What
+ * the server counts per client (failed sign-ins, keys tried through linking: 10 a minute) is then
+ * each file's own, however the files are ordered: a file refused from another site on every write
+ * route no longer spends the allowance of the file that runs next.
+ */
+const FILE_CLIENT = fromAddress(`127.1.${1 + Math.floor(Math.random() * 254)}.${1 + Math.floor(Math.random() * 254)}`);
+
 /** A client signed in with `apiKey` (one of the sandbox's keys) through POST /api/session. */
 export async function signedIn(apiKey: string): Promise<ApiClient> {
   const { base } = production();
-  return apiClient(base, await signIn(base, { apiKey }));
+  return apiClient(base, await signIn(base, { apiKey }, FILE_CLIENT), FILE_CLIENT);
 }
 
 /** A client without a session (still this app's own Origin). */
-export const signedOut = (): ApiClient => apiClient(production().base);
+export const signedOut = (): ApiClient => apiClient(production().base, undefined, FILE_CLIENT);
 
 /** A refusal as the contract names it: the status, the error shape's code, and the field it names (if any). */
 export type Refusal = { status: number; code: string; param?: string };

@@ -9,6 +9,7 @@ import { isDataApiError } from "@/lib/data-api/errors";
 import { sendJson } from "@/lib/queries/api";
 import { getQueryClient } from "@/lib/queries/get-query-client";
 import { safeNextPath } from "@/lib/ui/safe-next";
+import { hardNavigate } from "@/lib/ui/hard-navigate";
 import { signInErrorText } from "@/lib/ui/messages";
 import { useHydrated } from "@/lib/ui/use-hydrated";
 import type { DemoOption } from "./demos";
@@ -52,7 +53,7 @@ export function SignInForm({ next, reason, demos }: { next: string; reason?: key
     // Nothing cached under an earlier session may show for this one.
     getQueryClient().clear();
     // Checked again here: the browser never navigates with a value it was merely handed.
-    window.location.assign(safeNextPath(next));
+    hardNavigate(safeNextPath(next));
   }
 
   return (

@@ -426,10 +426,19 @@ function RuleItem({ rule, destination, destinations, onSave, deleting, onDelete 
   const editButton = useRef<HTMLButtonElement>(null);
   const state = ruleState(rule);
   const sentence = ruleSentence(rule);
+  // Focus goes back to the Edit button once the form has gone. After a save the form closes from an
+  // awaited answer, not from an event, and React may render it later than the next frame: so the
+  // focus moves when the render is committed, not in a frame callback that could find no button yet.
+  const refocusEdit = useRef(false);
   const closeEdit = () => {
+    refocusEdit.current = true;
     setEditing(false);
-    requestAnimationFrame(() => editButton.current?.focus());
   };
+  useEffect(() => {
+    if (editing || !refocusEdit.current) return;
+    refocusEdit.current = false;
+    editButton.current?.focus();
+  }, [editing]);
 
   return (
     <li className={styles.item} data-testid="rule-item">

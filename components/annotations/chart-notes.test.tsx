@@ -8,10 +8,14 @@
 // error states; a teammate's change said with their text (409); a delete confirmed first; markup in
 // a note shown as text.
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { hydrateRoot, type Root } from "react-dom/client";
+import { renderToString } from "react-dom/server";
 import { Line, LineChart, XAxis } from "recharts";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { appRoutesAsFetch, preloadRoutes } from "@/testing/app-fetch";
 import { renderWithProviders } from "@/components/test-utils/render";
+import { apiQuery, browserApi } from "@/lib/queries/api";
 import type { AnnotationJson } from "@/lib/annotations/limits";
 import { StoreUnavailableError } from "@/lib/store/errors";
 import type { WorkspaceId } from "@/lib/store/schema";
@@ -281,5 +285,40 @@ describe("newNoteDay", () => {
     expect(newNoteDay({ from: "2026-11-01", to: "2026-11-30", tz: "Europe/Berlin" }, at)).toBe("2026-11-19");
     expect(newNoteDay({ from: "2026-10-01", to: "2026-10-31", tz: "UTC" }, at)).toBe("2026-10-31");
     expect(newNoteDay({ from: "2026-12-01", to: "2026-12-31", tz: "UTC" }, at)).toBe("2026-12-01");
+  });
+});
+
+describe("hydration", () => {
+  it("a chart hydrating after the page's notes have arrived renders what the server sent, then the notes", async () => {
+    await note("2026-11-03", "Launch day");
+    // The server's HTML: nothing prefetched, so the notes are loading.
+    const serverClient = new QueryClient();
+    const ui = (client: QueryClient) => (
+      <QueryClientProvider client={client}>
+        <ChartNotes range={RANGE} buckets={BUCKETS} subject="the trend">
+          {(view) => <p data-testid="marks-given">{view.marks.length}</p>}
+        </ChartNotes>
+      </QueryClientProvider>
+    );
+    const html = renderToString(ui(serverClient));
+    expect(html).toContain("Loading notes…");
+
+    // The browser: another chart of the page has already read the same notes when this one hydrates.
+    const browserClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Number.POSITIVE_INFINITY } } });
+    await browserClient.fetchQuery({ ...apiQuery(browserApi, "/annotations", { query: RANGE }) });
+    const container = document.createElement("div");
+    container.innerHTML = html;
+    document.body.appendChild(container);
+    const mismatches: unknown[] = [];
+    let root: Root | undefined;
+    await act(async () => {
+      root = hydrateRoot(container, ui(browserClient), { onRecoverableError: (error) => mismatches.push(error) });
+    });
+    expect(mismatches).toEqual([]);
+    // Once hydrated, the notes the cache holds show at once.
+    await waitFor(() => expect(within(container).getByText("Launch day")).toBeTruthy());
+    expect(within(container).getByTestId("marks-given").textContent).toBe("1");
+    act(() => root!.unmount());
+    container.remove();
   });
 });

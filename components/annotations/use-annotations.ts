@@ -5,17 +5,31 @@
 // whole family, so every chart of every range on the page reads its notes again. Writes go to the
 // same routes with JSON bodies (`sendJson`, lib/queries/api.ts); a failure is a NoteWriteError with the
 // route's status, code and field, and for a 409 the note as it is now (`current`).
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import type { AnnotationJson } from "@/lib/annotations/limits";
 import { isDataApiError } from "@/lib/data-api/errors";
 import { apiQuery, browserApi, sendJson } from "@/lib/queries/api";
+import { useHydrated } from "@/lib/ui/use-hydrated";
 
 export type NotesRange = { from: string; to: string; tz: string };
 
 export const NOTES_KEY = ["annotations"] as const;
 
-export function useNotes(range: NotesRange) {
-  return useQuery({ ...apiQuery(browserApi, "/annotations", { query: range }), refetchOnWindowFocus: "always" });
+/** The notes of a range as a chart shows them: pending, failed (keeping what was read before), or read. */
+export type NotesView = Pick<UseQueryResult<{ data: AnnotationJson[] }>, "data" | "isPending" | "isError" | "error" | "refetch">;
+
+/**
+ * The notes of a range. The pages do not prefetch them, so the server renders every chart's notes as
+ * loading; the browser does too until the page has hydrated, even when the notes are already in its
+ * cache: one chart's fetch can answer before another chart, in a widget streamed in later, hydrates,
+ * and that chart rendering the notes would differ from the server's HTML (a hydration mismatch, seen
+ * on /intelligence, whose two history charts read the same notes).
+ */
+export function useNotes(range: NotesRange): NotesView {
+  const query = useQuery({ ...apiQuery(browserApi, "/annotations", { query: range }), refetchOnWindowFocus: "always" });
+  const hydrated = useHydrated();
+  if (hydrated) return query;
+  return { data: undefined, isPending: true, isError: false, error: null, refetch: query.refetch };
 }
 
 export class NoteWriteError extends Error {

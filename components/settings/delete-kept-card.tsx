@@ -11,6 +11,7 @@ import { useDisplayTimeZone } from "@/components/range/display-time-zone";
 import { Card } from "@/components/ui/card";
 import { formatCount, formatDate } from "@/lib/format/format";
 import { getQueryClient } from "@/lib/queries/get-query-client";
+import { hardNavigate } from "@/lib/ui/hard-navigate";
 import { deleteEverythingKept, OFFLINE, useWorkspaceInfo, type WorkspaceInfo } from "@/lib/queries/workspace";
 
 /** The word to type: the same the route asks for. */
@@ -80,8 +81,8 @@ export function DeleteKeptCard() {
     }
     // The session has ended: nothing this tab holds belongs to anyone any more.
     getQueryClient().clear();
-    // eslint-disable-next-line @next/next/no-location-assign-relative-destination -- deliberate hard navigation: the session is gone
-    window.location.assign("/sign-in?reason=deleted");
+    // The session is gone with the workspace.
+    hardNavigate("/sign-in?reason=deleted");
   }
 
   return (

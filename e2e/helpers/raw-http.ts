@@ -1,7 +1,8 @@
-// Raw HTTP/1.1 over a socket, for requests that fetch and Playwright will not send as written:
-// `OPTIONS *`, `TRACE`, paths with bad percent-encoding or dot segments, and requests from a chosen
-// loopback source address (127.0.0.0/8 is all loopback on Linux), so a test can be "another client".
-// Also used by the front server's unit test against its own server (`base`); no Playwright imports.
+// Raw HTTP/1.1 over a socket, for requests that fetch will not send as written: `OPTIONS *`, `TRACE`,
+// paths with bad percent-encoding or dot segments, and requests from a chosen loopback source address
+// (127.0.0.0/8 is all loopback on Linux), so a test can be "another client". Used by the system tests
+// against the layer's production server and by the front server's unit test against its own
+// (`base`), and by the sign-in body bench; no Playwright imports.
 import { connect, type Socket } from "node:net";
 
 export type RawResponse = { status: number; headers: Record<string, string>; body: string };
@@ -52,14 +53,6 @@ function dechunk(body: string): string {
     out += rest.slice(eol + 2, eol + 2 + size);
     rest = rest.slice(eol + 2 + size + 2);
   }
-}
-
-/** A JSON POST /api/session from `localAddress`, as a browser page of this app would send it. */
-export function rawSignIn(body: unknown, options: { localAddress?: string; headers?: Record<string, string> } = {}): Promise<RawResponse> {
-  const payload = JSON.stringify(body);
-  const headers = { "Content-Type": "application/json", Origin: DASHBOARD, "Content-Length": String(Buffer.byteLength(payload)), ...options.headers };
-  const head = [`POST /api/session HTTP/1.1`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)].join("\r\n");
-  return rawRequest(head, { body: payload, localAddress: options.localAddress });
 }
 
 export type RawUpload = { response: string; sent: number; error: string | null };

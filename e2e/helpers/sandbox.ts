@@ -1,7 +1,7 @@
 // Direct access to the sandbox Data API from tests: the same query the dashboard makes, straight to
 // the upstream with a demo key, so a page's numbers can be compared with the API's own answer; and
 // the sandbox's admin endpoints to inject and clear faults.
-import { DEMO_KEYS } from "../../sandbox/keys";
+import { DEMO_KEYS, maskKey } from "../../sandbox/keys";
 
 export const SANDBOX_URL = `http://127.0.0.1:${Number(process.env.E2E_SANDBOX_PORT ?? 4117)}`;
 export { DEMO_KEYS };
@@ -47,6 +47,33 @@ export async function setFaults(faults: Faults): Promise<void> {
 
 /** Removes the fault rule of these keys only (the sandbox keeps one rule per key scope). */
 export const clearFaults = (keys: string[]) => setFaults({ keys });
+
+async function holdControl(body: Record<string, unknown>): Promise<void> {
+  const res = await fetch(`${SANDBOX_URL}/sandbox/holds`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`sandbox holds: HTTP ${res.status} ${await res.text()}`);
+}
+
+/**
+ * Holds `key`'s requests on `paths` (with `query`'s values, e.g. `{limit: "100"}`: an export's pages,
+ * not a list's) unanswered until released (sandbox/README.md, holds); each goes on by itself after
+ * `maxMs` (default 10 s, under the dashboard's 15 s upstream timeout).
+ */
+export const hold = (key: string, paths: string[], query?: Record<string, string>, maxMs?: number) =>
+  holdControl({ key, paths, ...(query ? { query } : {}), ...(maxMs !== undefined ? { maxMs } : {}) });
+/** Lets `count` of `key`'s held requests go (the longest waiting first, then the next to come). */
+export const release = (key: string, count: number) => holdControl({ key, release: count });
+/** Ends `key`'s hold: everything waiting goes on. */
+export const endHold = (key: string) => holdControl({ key, end: true });
+
+/** `key`'s hold as the sandbox counts it: requests waiting now, and those that went on since it started. */
+export async function holdState(key: string): Promise<{ waiting: number; passed: number }> {
+  const res = await fetch(`${SANDBOX_URL}/sandbox/holds`);
+  if (!res.ok) throw new Error(`sandbox holds: HTTP ${res.status}`);
+  const { holds } = (await res.json()) as { holds: Array<{ key: string; waiting: number; passed: number }> };
+  const found = holds.find((h) => h.key === maskKey(key));
+  if (!found) throw new Error(`no hold on ${maskKey(key)}`);
+  return found;
+}
 
 export const numberText = (n: number) => new Intl.NumberFormat("en-US").format(n);
 

@@ -19,10 +19,10 @@ export async function signIn(page: Page, demo: DemoKind = "pro", options: { zone
 }
 
 /** Signs in with a pasted key (any key the upstream accepts, e.g. a sandbox key the sign-in page does not offer). */
-export async function signInWithKey(page: Page, apiKey: string): Promise<void> {
+export async function signInWithKey(page: Page, apiKey: string, options: { zone?: boolean } = {}): Promise<void> {
   const res = await page.request.post(`${BASE_URL}/api/session`, { data: { apiKey }, headers: { Origin: BASE_URL } });
   expect(res.status(), await res.text()).toBe(200);
-  await keepBrowserZone(page);
+  if (options.zone !== false) await keepBrowserZone(page);
 }
 
 /** The viewer's zone cookie as the sign-in page stores it: the browser's own zone. */

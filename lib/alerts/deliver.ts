@@ -31,8 +31,8 @@ export const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
  * and keeping its outcome after it. Past the lease another instance may claim the delivery again.
  */
 export const LEASE_MARGIN_MS = 10_000;
-/** How often the sender looks for due deliveries without being told. */
-const POLL_MS = 5_000;
+/** How often the sender looks for due deliveries without being told (ALERTS_POLL_MS in the server). */
+export const POLL_MS = 5_000;
 /** Sends at once per instance: requests waiting on receivers cost little, so many may. */
 export const CONCURRENCY = 32;
 /** Of those, the most one workspace may hold: the rest stay for the others. */

@@ -19,6 +19,8 @@ export function alertsDeliverer(instance?: string): Deliverer {
     store: () => serverContext().store(),
     now: () => serverContext().now(),
     instance: instance ?? newInstanceId(),
+    pollMs: getEnv().alerts.pollMs,
+    sendTimeoutMs: getEnv().alerts.sendTimeoutMs,
     send: (url, secret, message, sendOptions) => httpSender(getEnv().webhookAllowPrivate, () => serverContext().now())(url, secret, message, sendOptions),
   }));
 }

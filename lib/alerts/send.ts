@@ -11,6 +11,7 @@ import https from "node:https";
 import { Webhook } from "standardwebhooks";
 import { checkedLookup, isDestinationRefused, parseDestinationUrl } from "./destination-url";
 
+/** One send's timeout (ALERTS_SEND_TIMEOUT_MS in the server). */
 export const SEND_TIMEOUT_MS = 10_000;
 
 /** What one attempt came to: the receiver's status (null when none came back) and what went wrong. */

@@ -152,6 +152,18 @@ export const dashboardEnvSchema = z.object({
       description:
         "Whether alert destinations may be on private, loopback or link-local addresses (a receiver on your own network, a test receiver; Slack destinations are Slack's own addresses either way). Off, such URLs are refused, so a webhook cannot be aimed at the dashboard's own network.",
     }),
+  JOBS_TICK_MS: wholeNumber(1_000, 100_000, " of milliseconds").default(30_000).meta({
+    description:
+      "How often each instance's background jobs look for due work (the hourly collection, the digest, housekeeping), in ms: how late a slot may start, and how often a run renews its lease. Leave it; the tests of several instances shorten it.",
+  }),
+  ALERTS_POLL_MS: wholeNumber(100, 60_000, " of milliseconds").default(5_000).meta({
+    description:
+      "How often each instance's alert sender looks for due deliveries without being told (retries, and sends another instance left behind), in ms. New alerts leave at once either way.",
+  }),
+  ALERTS_SEND_TIMEOUT_MS: wholeNumber(1_000, 60_000, " of milliseconds").default(10_000).meta({
+    description:
+      "How long one alert delivery may take, from connecting to the receiver's answer, in ms; past it the attempt failed (timed out) and is tried again later. A claim on a delivery lasts this plus 10 s.",
+  }),
   COOKIE_SECURE: z.enum(COOKIE_SECURE_MODES, { error: 'must be "auto", "always" or "never"' }).default("auto").meta({
     description:
       "The session cookie's Secure flag. `auto` sets it unless the request is plain http to a loopback host (localhost, 127.x, ::1); X-Forwarded-Proto: https or any other Host means Secure. `always` / `never` override; `never` only for plain http on a LAN address.",

@@ -5,9 +5,12 @@
 // and the ranking), and stays run after both have ticked again; both instances answer the same
 // /api/workspace. An alert rule set before they start fires on the first snapshot and reaches a real
 // receiver once; a rule added through one instance fires once when both read the next day's score at
-// the same moment. A receiver answering in about 9 s gets each of 8 deliveries (queued in the store,
-// and "Send a test" through both instances) once, one request at a time, every attempt kept (the
-// sender before this put up to 11 requests in flight at such a receiver, and sent some twice).
+// the same moment. A receiver answering in 2 s, near the send's timeout, gets each of 8 deliveries
+// (queued in the store, and "Send a test" through both instances) once, one request at a time, every
+// attempt kept, while both senders poll four times a second (the sender before this put up to 11
+// requests in flight at such a receiver, and sent some twice). The instances run with their
+// background timings shortened (JOBS_TICK_MS, ALERTS_POLL_MS, ALERTS_SEND_TIMEOUT_MS: the same
+// properties, seconds instead of minutes of waiting); the defaults' behaviour is the unit tests'.
 // Run after the build (`npm run test:cluster`, part of `npm test`).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
@@ -30,6 +33,13 @@ let store: Store;
 let receiver: Receiver;
 let secret: string;
 let workspace: WorkspaceId;
+
+/** The instances' timings (their defaults: 30 s, 5 s, 10 s). */
+const TICK_MS = 2_000;
+const POLL_MS = 250;
+const SEND_TIMEOUT_MS = 3_500;
+/** How long the slow receiver takes to answer: most of the timeout, many polls of both senders long. */
+const SLOW_ANSWER_MS = 2_000;
 const dataDir = mkdtempSync(path.join(tmpdir(), "wa-cluster-history-"));
 
 beforeAll(async () => {
@@ -45,7 +55,18 @@ beforeAll(async () => {
   const destination = await store.alerts.createDestination(ws.id, { kind: "webhook", name: "Receiver", url: receiver.url, urlHint: "…", secret });
   await store.alerts.createRule(ws.id, { kind: "score_below", threshold: 100, destinationId: destination.id, cooldownMs: 0 });
   // The response cache off: a read after the sandbox's clock moved is the new score at once.
-  cluster = await startCluster({ instances: 2, redis: false, env: { DATABASE_URL: databaseUrl, WEBHOOK_ALLOW_PRIVATE: "true", DATA_API_CACHE_TTL_MS: "0" } });
+  cluster = await startCluster({
+    instances: 2,
+    redis: false,
+    env: {
+      DATABASE_URL: databaseUrl,
+      WEBHOOK_ALLOW_PRIVATE: "true",
+      DATA_API_CACHE_TTL_MS: "0",
+      JOBS_TICK_MS: String(TICK_MS),
+      ALERTS_POLL_MS: String(POLL_MS),
+      ALERTS_SEND_TIMEOUT_MS: String(SEND_TIMEOUT_MS),
+    },
+  });
 }, 180_000);
 
 afterAll(async () => {
@@ -73,8 +94,8 @@ describe("two instances sharing one PostgreSQL", () => {
     const runsOf = () => store.jobs.runs(HOURLY_JOB, { scope: workspace });
     const run = await until("the hourly slot to be run", async () => (await runsOf()).find((r) => r.slot >= slot && r.state === "done"), 40_000);
     expect(run.outcome).toMatch(/^hourly: 2 kept/);
-    // Both instances tick every 30 s: after another round of ticks the slot is still run once.
-    await new Promise((r) => setTimeout(r, 32_000));
+    // After two more ticks of both instances the slot is still run once.
+    await new Promise((r) => setTimeout(r, 2 * TICK_MS + 1_000));
     const runs = (await runsOf()).filter((r) => r.slot === run.slot);
     expect(runs).toHaveLength(1);
     expect(runs[0]!.attempts).toBe(1);
@@ -121,19 +142,19 @@ describe("two instances sharing one PostgreSQL", () => {
     const reads = await Promise.all([a, b].map((base) => fetch(`${base}/api/intelligence/score`, { headers: { cookie } })));
     expect(reads.map((r) => r.status)).toEqual([200, 200]);
     await receiver.waitFor(2, 20_000);
-    // Both instances poll every 5 s: after two rounds of it, still one delivery of each event.
-    await new Promise((r) => setTimeout(r, 11_000));
+    // After a dozen polls of both senders, still one delivery of each event.
+    await new Promise((r) => setTimeout(r, 12 * POLL_MS));
     expect(receiver.received).toHaveLength(2);
     expect(receiver.received.every((r) => verifySignature(secret, r))).toBe(true);
     expect(new Set(receiver.received.map((r) => r.headers["webhook-id"])).size).toBe(2);
     expect(receiver.received.map((r) => (r.json as { type: string }).type)).toEqual(["alert.firing", "alert.firing"]);
   }, 90_000);
 
-  it("send to a receiver answering in about 9 s one request at a time: each delivery once, every attempt kept", async () => {
+  it("send to a receiver answering near the timeout one request at a time: each delivery once, every attempt kept", async () => {
     const slow = await startReceiver();
     try {
       const count = 8;
-      slow.answer(...Array.from({ length: count }, () => ({ status: 200, delayMs: 9_000 })));
+      slow.answer(...Array.from({ length: count }, () => ({ status: 200, delayMs: SLOW_ANSWER_MS })));
       const destination = await store.alerts.createDestination(workspace, { kind: "webhook", name: "Slow receiver", url: slow.url, urlHint: "…", secret });
       // Five queued in the store (both instances' senders find them), three tests through both instances.
       for (let i = 0; i < count - 3; i++) {
@@ -149,9 +170,9 @@ describe("two instances sharing one PostgreSQL", () => {
         const sent = await fetch(`${base}/api/alerts/destinations/${destination.id}/test`, { method: "POST", headers: { cookie, origin: base } });
         expect(sent.status).toBe(202);
       }
-      await slow.waitFor(count, 150_000);
-      // The last answer, then two more polls of both senders: nothing is sent again.
-      await new Promise((r) => setTimeout(r, 20_000));
+      await slow.waitFor(count, 60_000);
+      // The last answer, then more than a send's timeout of polls by both senders: nothing is sent again.
+      await new Promise((r) => setTimeout(r, SEND_TIMEOUT_MS + 8 * POLL_MS));
       expect(slow.received).toHaveLength(count);
       expect(new Set(slow.received.map((r) => r.headers["webhook-id"])).size).toBe(count);
       expect(slow.received.every((r) => verifySignature(secret, r))).toBe(true);
@@ -162,5 +183,5 @@ describe("two instances sharing one PostgreSQL", () => {
     } finally {
       await slow.close();
     }
-  }, 200_000);
+  }, 120_000);
 });

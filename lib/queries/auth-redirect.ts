@@ -2,6 +2,7 @@
 // session and send the user to sign in, coming back to the same view afterwards.
 import { sendJson } from "./api";
 import { errorStatus } from "./error-status";
+import { hardNavigate } from "@/lib/ui/hard-navigate";
 
 export function signInUrl(currentPath: string, reason: "expired" | "signed-out" = "expired"): string {
   const next = new URLSearchParams({ next: currentPath, reason });
@@ -9,6 +10,19 @@ export function signInUrl(currentPath: string, reason: "expired" | "signed-out" 
 }
 
 let redirecting = false;
+
+/**
+ * Signing out on purpose: until it settles, a 401 from a query still on the wire (the server revoked
+ * the session a moment before it answered) must not send the user to "your session expired" instead
+ * of "signed out". Returns the function to call when the sign-out failed and the session goes on.
+ */
+export function holdAuthRedirects(): () => void {
+  const was = redirecting;
+  redirecting = true;
+  return () => {
+    redirecting = was;
+  };
+}
 
 export function handleAuthError(error: unknown): void {
   if (typeof window === "undefined" || redirecting) return;
@@ -20,5 +34,5 @@ export function handleAuthError(error: unknown): void {
   // straight back to `next`.
   void sendJson("DELETE", "/api/session")
     .catch(() => undefined)
-    .finally(() => window.location.assign(signInUrl(here)));
+    .finally(() => hardNavigate(signInUrl(here)));
 }

@@ -16,6 +16,7 @@ import { housekeepingJob } from "@/lib/store/housekeeping";
 import { createJobScheduler, type JobDefinition, type JobScheduler } from "@/lib/store/scheduler";
 import { isBuildPhase } from "@/lib/store/shared";
 import { serverContext } from "./context";
+import { getEnv } from "./env";
 
 /** Who listens to whom: alert rules are checked after each snapshot or day history keeps, and told when watching pauses. */
 export function subscribeDomains(): void {
@@ -40,6 +41,7 @@ export function startBackgroundJobs(): JobScheduler | undefined {
       jobs: async () => (await serverContext().store()).jobs,
       definitions: backgroundJobs(),
       now: () => serverContext().now(),
+      tickMs: getEnv().jobsTickMs,
     });
     g.__waBackgroundJobs.start();
     alertsDeliverer(g.__waBackgroundJobs.instance).start();

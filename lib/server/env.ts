@@ -52,6 +52,10 @@ export type ServerEnv = {
   publicUrl?: string;
   /** Whether alert destinations may be private, loopback or link-local addresses. */
   webhookAllowPrivate: boolean;
+  /** Between two ticks of the background jobs (JOBS_TICK_MS). */
+  jobsTickMs: number;
+  /** The alert sender's poll (ALERTS_POLL_MS) and one send's timeout (ALERTS_SEND_TIMEOUT_MS). */
+  alerts: { pollMs: number; sendTimeoutMs: number };
   production: boolean;
 };
 
@@ -115,6 +119,8 @@ export function getEnv(): ServerEnv {
     store: { ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}), dataDir: path.resolve(config.DATA_DIR) },
     ...(config.PUBLIC_URL ? { publicUrl: config.PUBLIC_URL.replace(/\/+$/, "") } : {}),
     webhookAllowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+    jobsTickMs: config.JOBS_TICK_MS,
+    alerts: { pollMs: config.ALERTS_POLL_MS, sendTimeoutMs: config.ALERTS_SEND_TIMEOUT_MS },
     production,
   };
   g.__waEnv = { fingerprint, env };

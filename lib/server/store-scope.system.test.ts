@@ -38,7 +38,7 @@ describe("a workspace's rules, from the production server", () => {
   });
 
   it("guessed keys through linking are refused as at sign-in: after the client's allowance, 429 with Retry-After", async () => {
-    // A client of its own: what it spends is counted for it alone (the other files sign in from 127.0.0.1).
+    // A client of its own: what it spends is counted for it alone (each file has a client address of its own: testing/system.ts).
     const from = fromAddress("127.0.0.23");
     const client = apiClient(production().base, await signIn(production().base, { apiKey: deriveDemoKey("pro", "guesser") }, from), from);
     const statuses: number[] = [];

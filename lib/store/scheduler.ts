@@ -98,7 +98,8 @@ export type JobScheduler = {
 const DEFAULT_LEASE_MS = 5 * 60_000;
 const DEFAULT_MAX_ATTEMPTS = 3;
 const DEFAULT_MAX_CATCH_UP = 24;
-const DEFAULT_TICK_MS = 30_000;
+/** Between two ticks (JOBS_TICK_MS in the server). */
+export const DEFAULT_TICK_MS = 30_000;
 const DEFAULT_CONCURRENCY = 4;
 
 export function newInstanceId(): string {

@@ -1,29 +1,36 @@
-// The insights routes through the production entry and `next start` (the built bundle, not the
-// route table in-process): each answers for a signed-in demo key with its documented shape, and a
-// bad parameter is the 400 naming it. (Their numbers and upstream calls are checked in
-// lib/insights, where no other test shares the sandbox.)
-import { expect, test, type APIRequestContext } from "@playwright/test";
-import { shiftDate, utcDate, yearBefore, zoneMidnight } from "./helpers/clock";
+// The insights routes through the production entry (the built bundle, not the route table
+// in-process; testing/system-setup.ts): each answers for a signed-in key with its documented shape,
+// and a bad parameter is the 400 naming it. (Their numbers and upstream calls are checked in-process
+// in the insights' own tests. Moved from the end-to-end tests: no browser is needed.)
+import { beforeAll, expect, it } from "vitest";
+import { shiftDate, utcDate, yearBefore, zoneMidnight } from "@/e2e/helpers/clock";
+import { deriveDemoKey } from "@/sandbox/keys";
+import type { ApiClient } from "./production";
+import { expectRefusal, signedIn } from "./system";
 
 // The last 30 days in Berlin, the 30 before, and 30 days some five months earlier (a custom comparison).
 const RANGE = { from: utcDate(-29), to: utcDate(0) };
 const PREVIOUS = { from: shiftDate(RANGE.from, -30), to: shiftDate(RANGE.from, -1) };
 const CUSTOM = { from: utcDate(-150), to: utcDate(-121) };
 
-async function signedIn(request: APIRequestContext, baseURL: string): Promise<void> {
-  const res = await request.post("/api/session", { data: { demo: "pro" }, headers: { origin: baseURL } });
-  expect(res.status()).toBe(200);
+let api: ApiClient;
+beforeAll(async () => {
+  api = await signedIn(deriveDemoKey("pro", "insightsapi"));
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+async function answer(path: string): Promise<Json> {
+  const res = await api.call<Json>("GET", `/api/insights/${path}`);
+  expect(res.status, path).toBe(200);
+  return res.body;
 }
 
-test("GET /api/insights/trend|sources|platforms|competitors answer for the range", async ({ request, baseURL }) => {
-  await signedIn(request, baseURL!);
+it("GET /api/insights/trend|sources|platforms|competitors answer for the range", async () => {
   const query = `from=${RANGE.from}&to=${RANGE.to}&tz=Europe/Berlin`;
   const [trend, sources, platforms, competitors] = await Promise.all(
-    ["trend", "sources", "platforms", "competitors"].map(async (route) => {
-      const res = await request.get(`/api/insights/${route}?${query}`);
-      expect(res.status(), route).toBe(200);
-      return res.json();
-    }),
+    ["trend", "sources", "platforms", "competitors"].map((route) => answer(`${route}?${query}`)),
   );
   expect(trend).toMatchObject({ from: RANGE.from, to: RANGE.to, tz: "Europe/Berlin", bucket: "day" });
   expect(trend.data).toHaveLength(30);
@@ -49,21 +56,7 @@ test("GET /api/insights/trend|sources|platforms|competitors answer for the range
   expect(competitors.data.length).toBeGreaterThan(0);
 });
 
-test("a bad time zone or range is a 400 naming the parameter", async ({ request, baseURL }) => {
-  await signedIn(request, baseURL!);
-  for (const [query, param] of [
-    ["tz=Mars%2FOlympus_Mons", "tz"],
-    ["from=2026-11-10&to=2026-11-01", "from"],
-    ["bucket=month", "bucket"],
-  ]) {
-    const res = await request.get(`/api/insights/platforms?${query}`);
-    expect(res.status(), query).toBe(400);
-    expect((await res.json()).error).toMatchObject({ code: "invalid_parameter", param });
-  }
-});
-
-test("GET /api/insights/countries|queries answer for the range; compare=year and custom say their window", async ({ request, baseURL }) => {
-  await signedIn(request, baseURL!);
+it("GET /api/insights/countries|queries answer for the range; compare=year and custom say their window", async () => {
   const range = `from=${RANGE.from}&to=${RANGE.to}&tz=Europe/Berlin`;
   const [countries, queries, year, custom] = await Promise.all(
     [
@@ -71,11 +64,7 @@ test("GET /api/insights/countries|queries answer for the range; compare=year and
       `queries?${range}&platform=claude`,
       `sources?${range}&compare=year`,
       `trend?${range}&compare=custom&compare_from=${CUSTOM.from}&compare_to=${CUSTOM.to}`,
-    ].map(async (path) => {
-      const res = await request.get(`/api/insights/${path}`);
-      expect(res.status(), path).toBe(200);
-      return res.json();
-    }),
+    ].map(answer),
   );
   expect(countries).toMatchObject({ from: RANGE.from, to: RANGE.to, tz: "Europe/Berlin", compare: PREVIOUS });
   expect(countries.data[0]).toMatchObject({ country: "US", previous: { visitors: expect.any(Number) } });
@@ -87,15 +76,13 @@ test("GET /api/insights/countries|queries answer for the range; compare=year and
   expect(custom.previous[0].start).toBe(zoneMidnight(CUSTOM.from, "Europe/Berlin"));
 });
 
-test("a comparison of another length, or a bad country, is a 400 naming the parameter", async ({ request, baseURL }) => {
-  await signedIn(request, baseURL!);
-  for (const [path, param] of [
-    ["trend?from=2026-11-01&to=2026-11-07&compare=custom&compare_from=2026-10-01&compare_to=2026-10-31", "compare_to"],
-    ["countries?country=Germany", "country"],
-    ["queries?never_first=yes", "never_first"],
-  ]) {
-    const res = await request.get(`/api/insights/${path}`);
-    expect(res.status(), path).toBe(400);
-    expect((await res.json()).error).toMatchObject({ code: "invalid_parameter", param });
-  }
+it.each([
+  ["platforms?tz=Mars%2FOlympus_Mons", "tz"],
+  ["platforms?from=2026-11-10&to=2026-11-01", "from"],
+  ["platforms?bucket=month", "bucket"],
+  ["trend?from=2026-11-01&to=2026-11-07&compare=custom&compare_from=2026-10-01&compare_to=2026-10-31", "compare_to"],
+  ["countries?country=Germany", "country"],
+  ["queries?never_first=yes", "never_first"],
+])("a bad parameter is a 400 naming it: %s", async (path, param) => {
+  expectRefusal(await api.call("GET", `/api/insights/${path}`), { status: 400, code: "invalid_parameter", param }, path);
 });
