@@ -54,9 +54,10 @@ export const dashboardEnvSchema = z.object({
       description:
         "How long the insights keep figures of closed days (per-day summaries, counts of ranges that ended before now), per key, in ms; 0 keeps none. Closed days are taken as final: a later change to one (an earlier visitor converting) shows after at most this long.",
     }),
-  INSIGHTS_OPEN_TTL_MS: wholeNumber(0, 600_000, " of milliseconds")
-    .default(30_000)
-    .meta({ description: "How long the insights keep figures that include today (still changing), per key, in ms; 0 keeps none." }),
+  INSIGHTS_OPEN_TTL_MS: wholeNumber(0, 600_000, " of milliseconds").default(30_000).meta({
+    description:
+      "How long the insights keep figures that include today (still changing), per key, in ms; 0 keeps none. With the days the store keeps on, today's figures so far are kept there too for this long, so every instance and a restarted server answer them until then.",
+  }),
   INSIGHTS_MAX_LISTED_ROWS: wholeNumber(100, OFFSET_MAX, "").default(DEFAULT_INSIGHTS_MAX_LISTED_ROWS).meta({
     description:
       "The most rows one insights listing may read (the visitors or mentions of a range and its previous period, by the upstream's meta.total). Over it, visitor figures are counted instead and mention figures are refused (422) with a message to choose a shorter range, so an absurd total never plans an endless listing.",

@@ -1,13 +1,14 @@
 // The days the store keeps, against the sandbox over HTTP, on the embedded database and on
 // PostgreSQL: every insights route (read from the route table) answers exactly the same from kept
 // days as from the upstream, in several zones and comparisons; after a restart (a fresh insights
-// store and fresh clients, the same database) a range of closed days costs no call and a range
-// ending today reads today only; and the check schedule on the server's clock: a young day is
+// store and fresh clients, the same database) a range of closed days costs no call, nor today's
+// figures so far while they are fresh (INSIGHTS_OPEN_TTL_MS), and then a range ending today reads
+// today only; and the check schedule on the server's clock: a young day is
 // trusted for DAY_RECHECK_MINUTES, then confirmed with counts only (one per check of each list for a
 // run of days), a day a week old is final, and a kept day that no longer matches the upstream is
 // found by its counts and listed again, alone, so the answer is the upstream's again. A store that
 // cannot be reached leaves every answer to the Data API, the same; a day that ends while it is read
-// is not kept.
+// is not kept as closed (it is read again once over).
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { serverContext } from "@/lib/server/context";
@@ -21,6 +22,8 @@ import type { TrendInsight } from "./trend";
 
 const KEY = DEMO_KEYS.pro;
 const MINUTE = 60_000;
+/** INSIGHTS_OPEN_TTL_MS's default: how long today's figures so far are answered without a read. */
+const OPEN_TTL_MS = 30_000;
 const DAY = 86_400_000;
 // The server's clock: the sandbox's "now" plus whatever a test moves it by, running as real time runs
 // (the key's budget and the scheduler need time that passes).
@@ -84,7 +87,7 @@ const QUERIES: Array<Record<string, string>> = [
 ];
 
 describe.each(STORE_KINDS)("the days the store keeps (%s)", (kind) => {
-  it("every route answers the same from kept days as from the upstream; after a restart closed days cost no call and today is read alone", async () => {
+  it("every route answers the same from kept days as from the upstream; after a restart closed days cost no call, today's figures none while they are fresh, and then today is read alone", async () => {
     const store = await serverStore(kind, { now: clock });
     moved = 0;
     for (const query of QUERIES) {
@@ -97,10 +100,18 @@ describe.each(STORE_KINDS)("the days the store keeps (%s)", (kind) => {
       restart(true);
       const warm = await answers(query);
       expect(warm).toEqual(upstream);
+      // Within the open-day cache time (INSIGHTS_OPEN_TTL_MS) today's figures so far are kept too.
+      expect(calls()).toEqual([]);
+      // Past it, today is read again, and only today: every call's window starts at today's start
+      // in the zone, or later.
+      moved += OPEN_TTL_MS + 1_000;
+      restart(true);
+      expect(await answers(query)).toEqual(upstream);
       const tz = query.tz ?? "UTC";
       const todayStart = todayStartIn(tz);
-      // Only today is read: every call's window starts at today's start in the zone, or later.
-      for (const c of calls()) expect(Date.parse(c.query.get("from")!) >= todayStart, `${c.path}?${c.query}`).toBe(true);
+      const todays = calls();
+      if (query.to === undefined || query.to >= new Date(clock()).toISOString().slice(0, 10)) expect(todays.length).toBeGreaterThan(0);
+      for (const c of todays) expect(Date.parse(c.query.get("from")!) >= todayStart, `${c.path}?${c.query}`).toBe(true);
     }
     const kept = await store.keptDays.size((await store.workspaces.workspaceForKey(KEY)).id);
     expect(kept.days).toBeGreaterThan(100);
@@ -179,7 +190,7 @@ describe.each(STORE_KINDS)("the days the store keeps (%s)", (kind) => {
 });
 
 describe.each(STORE_KINDS)("a day that ends while it is read (%s)", (kind) => {
-  it("is not kept (it was not read whole); the day before it, ended when the listing began, is", async () => {
+  it("is not kept as closed (it was not read whole, only as today so far); the day before it, ended when the listing began, is", async () => {
     const store = await serverStore(kind, { now: clock });
     const workspace = (await store.workspaces.workspaceForKey(KEY)).id;
     const setClock = (iso: string) => {
@@ -202,8 +213,21 @@ describe.each(STORE_KINDS)("a day that ends while it is read (%s)", (kind) => {
     expect(res.status, res.text.slice(0, 300)).toBe(200);
     const day = (date: string) => ({ startMs: Date.parse(`${date}T00:00:00Z`), endMs: Date.parse(`${date}T00:00:00Z`) + DAY });
     const kept = await store.keptDays.read(workspace, ["cd2", "vd2"], [day("2026-11-18"), day("2026-11-19")]);
-    expect([...kept.get("cd2")!.keys()]).toEqual([`${day("2026-11-18").startMs}-${day("2026-11-18").endMs}`]);
-    expect([...kept.get("vd2")!.keys()]).toEqual([`${day("2026-11-18").startMs}-${day("2026-11-18").endMs}`]);
+    for (const figure of ["cd2", "vd2"]) {
+      const rows = kept.get(figure)!;
+      // The 18th read whole (after its end); the 19th, if kept, as read before its end: today so far.
+      expect(rows.get(`${day("2026-11-18").startMs}-${day("2026-11-18").endMs}`)!.keptAt).toBeGreaterThanOrEqual(day("2026-11-18").endMs);
+      const partial = rows.get(`${day("2026-11-19").startMs}-${day("2026-11-19").endMs}`);
+      if (partial) expect(partial.keptAt).toBeLessThan(day("2026-11-19").endMs);
+    }
+    // So the next read, now that the 19th is over, lists the 19th again (and the 18th not).
+    restart(true);
+    calls();
+    const again = await callApi("/api/insights/countries?from=2026-11-19&to=2026-11-19", { cookie });
+    expect(again.status, again.text.slice(0, 300)).toBe(200);
+    const listed = calls().filter((c) => c.path === "/v1/visitors" && c.query.get("limit") !== "1");
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.every((c) => c.query.get("from")!.startsWith("2026-11-19"))).toBe(true);
   });
 });
 

@@ -1,7 +1,8 @@
 // The days the store keeps, through the production build (`npm start`) restarted between two reads
 // of the same range, on the layer's store (embedded: the same DATA_DIR; PostgreSQL: the same
 // database): after the restart the insights of a range of closed days answer exactly as before it
-// without one call to the Data API, and a range ending today asks for today only. Its own servers
+// without one call to the Data API, so does a range ending today while today's figures are fresh
+// (INSIGHTS_OPEN_TTL_MS), and past that it asks for today only. Its own servers
 // and sandbox process (counting the calls), not the layer's shared one, as it restarts them.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -48,9 +49,11 @@ describe("the days the store keeps, across a restart of the production server", 
       production().store === "postgres"
         ? { DATABASE_URL: await (postgres = await startTestPostgres()).createDatabase() }
         : { DATA_DIR: path.join(dataDir, "store") };
-    const start = () => {
+    // Today's figures so far are answered from the store for INSIGHTS_OPEN_TTL_MS after they were
+    // read: ten minutes here (a restart falls within it), then none (today is read again).
+    const start = (openTtlMs = 600_000) => {
       logs.push(path.join(dataDir, `server-${logs.length + 1}.log`));
-      return startProductionServer({ DATA_API_BASE_URL: sandbox!.baseUrl, ...store }, { logFile: logs.at(-1)! });
+      return startProductionServer({ DATA_API_BASE_URL: sandbox!.baseUrl, INSIGHTS_OPEN_TTL_MS: String(openTtlMs), ...store }, { logFile: logs.at(-1)! });
     };
 
     const closed = { from: date(now - 30 * 86_400_000), to: date(now - 86_400_000) };
@@ -80,6 +83,15 @@ describe("the days the store keeps, across a restart of the production server", 
     expect(await read(server.base, cookie, closed)).toEqual(before);
     expect(await calls(seen)).toEqual([]);
 
+    // Today's figures so far, read minutes ago at most: kept too.
+    seen = (await sandbox.stats()).log.length;
+    expect(await read(server.base, cookie, withToday)).toEqual(beforeToday);
+    expect(await calls(seen)).toEqual([]);
+    await server.stop();
+    server = undefined;
+
+    // Restarted to trust today's figures no time at all: today alone is read again.
+    server = await start(0);
     seen = (await sandbox.stats()).log.length;
     const afterToday = await read(server.base, cookie, withToday);
     // The sandbox's data ends at its start, so today's figures are the same as before the restart.

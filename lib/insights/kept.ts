@@ -3,8 +3,12 @@
 // question) and every count of a closed span are kept per workspace (lib/store/kept-days.ts) when a
 // listing or a count produced them, in one write per listing (and one per round of counts), and read
 // back for any range, after a restart and on every instance, before the upstream is asked.
-// - Closed only: a day (or span) is kept once it had ended before the listing (or count) that read it
-//   began; today is always read from the upstream.
+// - Closed days are final once read whole: a day (or span) is kept as closed once it had ended before
+//   the listing (or count) that read it began. Today's figures so far are kept too, with the instant
+//   they were read, and answered as long as the insights' cache holds an open day
+//   (INSIGHTS_OPEN_TTL_MS, 30 s): on every instance and across a restart, never longer than one
+//   process would have answered them from memory. A row read before its day ended is never taken for
+//   the closed day (its listing replaces it).
 // - Late changes: a kept day younger than a week (FINAL_AFTER_MS) is checked again when read if the
 //   upstream last confirmed it more than DAY_RECHECK_MINUTES ago. Counts first, the cheapest calls
 //   that can show a change: per run of consecutive due days one count per check of its list (visitors:
@@ -41,10 +45,35 @@ export const countFigure = (cell: { source?: string; converted?: true }) => `vc:
 
 const hasInstants = (span: KeptSpan) => span.endMs > span.startMs;
 
+/** Whether `span` is over at `now` (a closed day or span), or still open (today). */
+const isClosed = (span: KeptSpan, now: number) => span.endMs <= now;
+
+/**
+ * Whether a kept row may answer for its span at `now`: a closed span's row read after it ended
+ * (whole), or an open span's row read less than the open-day cache time ago (today so far).
+ */
+function answers(ictx: InsightsContext, row: KeptDay, now: number): boolean {
+  if (isClosed(row, now)) return row.keptAt >= row.endMs;
+  return ictx.ttl.openMs > 0 && now - row.keptAt < ictx.ttl.openMs;
+}
+
+/**
+ * How long the insights' cache may hold a figure answered from a kept row: a closed span's usual
+ * time; an open one's what is left of its open-day time, counted from when it was read.
+ */
+function cacheTime(ictx: InsightsContext, span: KeptSpan, row: KeptDay | undefined): number {
+  const now = ictx.now();
+  if (isClosed(span, now) || !row) return ictx.ttlFor(span.endMs);
+  return Math.max(1, ictx.ttl.openMs - (now - row.keptAt));
+}
+
+/** Whether today's figures are kept (the open-day cache time is not zero). */
+const keepsOpen = (ictx: InsightsContext) => ictx.ttl.openMs > 0;
+
 /** Whether a kept figure must be confirmed upstream before it is answered. */
 function isDue(ictx: InsightsContext, row: KeptDay): boolean {
   const now = ictx.now();
-  return now - row.endMs < FINAL_AFTER_MS && now - row.checkedAt >= ictx.kept!.recheckMs;
+  return isClosed(row, now) && now - row.endMs < FINAL_AFTER_MS && now - row.checkedAt >= ictx.kept!.recheckMs;
 }
 
 /**
@@ -67,7 +96,10 @@ export async function keepListed(
     if (!entries) continue;
     span.days.forEach((d, i) => {
       const entry = entries.get(spanKey(d));
-      if (entry && hasInstants(d) && d.endMs <= now) rows.push({ figure: figureOf(dim), startMs: d.startMs, endMs: d.endMs, data: entry, checks: checks[i]! });
+      if (!entry || !hasInstants(d)) return;
+      // As read when the listing began: a closed day's row then shows it was read whole.
+      if (isClosed(d, now) || keepsOpen(ictx))
+        rows.push({ figure: figureOf(dim), startMs: d.startMs, endMs: d.endMs, data: entry, checks: checks[i]!, readAt: now });
     });
   }
   await ictx.kept.keep(rows);
@@ -81,18 +113,18 @@ export async function keepListed(
 export async function readKeptDays<S>(ictx: InsightsContext, dim: KeptDimension, days: readonly Day[], into: Map<string, DayEntry<S>>): Promise<void> {
   if (!ictx.kept) return;
   const now = ictx.now();
-  const closed = days.filter((d) => !into.has(spanKey(d)) && hasInstants(d) && d.endMs <= now);
-  if (closed.length === 0) return;
+  const wanted = days.filter((d) => !into.has(spanKey(d)) && hasInstants(d) && (isClosed(d, now) || keepsOpen(ictx)));
+  if (wanted.length === 0) return;
   const figure = figureOf(dim);
-  const rows = (await ictx.kept.read([figure], closed)).get(figure) ?? new Map<string, KeptDay>();
+  const rows = (await ictx.kept.read([figure], wanted)).get(figure) ?? new Map<string, KeptDay>();
   const ready: Array<[Day, KeptDay]> = [];
   const due: Array<[Day, KeptDay]> = [];
-  for (const d of closed) {
+  for (const d of wanted) {
     const row = rows.get(spanKey(d));
-    if (row) (isDue(ictx, row) ? due : ready).push([d, row]);
+    if (row && answers(ictx, row, now)) (isDue(ictx, row) ? due : ready).push([d, row]);
   }
   const remember = (days: ReadonlyArray<[Day, KeptDay]>) =>
-    ictx.store.setMany(days.map(([d, row]) => ({ key: dim.key + spanKey(d), value: row.data, ttlMs: ictx.ttlFor(d.endMs) })));
+    ictx.store.setMany(days.map(([d, row]) => ({ key: dim.key + spanKey(d), value: row.data, ttlMs: cacheTime(ictx, d, row) })));
   if (due.length > 0) {
     // Another request may have just checked them (its answer is then in the insights store): read it
     // once more rather than counting again.
@@ -168,16 +200,16 @@ export async function readKeptCounts(ictx: InsightsContext, counts: readonly Kep
   const found = new Map<string, number>();
   if (!ictx.kept) return found;
   const now = ictx.now();
-  const closed = counts.filter((c) => hasInstants(c.span) && c.span.endMs <= now);
-  if (closed.length === 0) return found;
+  const wanted = counts.filter((c) => hasInstants(c.span) && (isClosed(c.span, now) || keepsOpen(ictx)));
+  if (wanted.length === 0) return found;
   const rows = await ictx.kept.read(
-    [...new Set(closed.map((c) => c.figure))],
-    closed.map((c) => c.span),
+    [...new Set(wanted.map((c) => c.figure))],
+    wanted.map((c) => c.span),
   );
   const due = new Map<string, Array<{ count: KeptCount; value: number }>>();
-  for (const c of closed) {
+  for (const c of wanted) {
     const row = rows.get(c.figure)?.get(spanKey(c.span));
-    if (!row || typeof row.data !== "number") continue;
+    if (!row || typeof row.data !== "number" || !answers(ictx, row, now)) continue;
     if (!isDue(ictx, row)) found.set(c.key, row.data);
     else due.set(c.figure, [...(due.get(c.figure) ?? []), { count: c, value: row.data }]);
   }
@@ -197,7 +229,11 @@ export async function readKeptCounts(ictx: InsightsContext, counts: readonly Kep
       }),
     ),
   );
-  await ictx.store.setMany(closed.flatMap((c) => (found.has(c.key) ? [{ key: c.key, value: found.get(c.key), ttlMs: ictx.ttlFor(c.span.endMs) }] : [])));
+  await ictx.store.setMany(
+    wanted.flatMap((c) =>
+      found.has(c.key) ? [{ key: c.key, value: found.get(c.key), ttlMs: cacheTime(ictx, c.span, rows.get(c.figure)?.get(spanKey(c.span))) }] : [],
+    ),
+  );
   return found;
 }
 
@@ -244,7 +280,14 @@ export async function keepCounts(ictx: InsightsContext, counted: ReadonlyArray<K
   const now = startedAt;
   await ictx.kept.keep(
     counted
-      .filter((c) => hasInstants(c.span) && c.span.endMs <= now)
-      .map((c) => ({ figure: c.figure, startMs: c.span.startMs, endMs: c.span.endMs, data: c.value, checks: { rows: c.value } })),
+      .filter((c) => hasInstants(c.span) && (isClosed(c.span, now) || keepsOpen(ictx)))
+      .map((c) => ({
+        figure: c.figure,
+        startMs: c.span.startMs,
+        endMs: c.span.endMs,
+        data: c.value,
+        checks: { rows: c.value },
+        readAt: now,
+      })),
   );
 }

@@ -25,7 +25,11 @@ export type KeptDay = KeptSpan & {
   checkedAt: number;
 };
 
-export type KeptDayWrite = KeptSpan & { figure: string; data: unknown; checks: Record<string, number> };
+/**
+ * A figure to keep. `readAt`, for a day not yet over (today's figures so far), is when it was read:
+ * kept and checked as of then, so a reader can tell how old it is; without it, as of the write.
+ */
+export type KeptDayWrite = KeptSpan & { figure: string; data: unknown; checks: Record<string, number>; readAt?: number };
 
 export type KeptDaysDeps = { db: Kysely<StoreTables>; now: () => number };
 
@@ -100,6 +104,8 @@ export function keptDaysContext(deps: KeptDaysDeps) {
       for (const d of days) {
         checkFigure(d.figure);
         checkSpan(d);
+        if (d.readAt !== undefined && (!Number.isSafeInteger(d.readAt) || d.readAt < 0))
+          throw new StoreInputError("readAt must be epoch milliseconds", "readAt");
       }
       const at = deps.now();
       const values = days.map((d) => ({
@@ -109,8 +115,8 @@ export function keptDaysContext(deps: KeptDaysDeps) {
         end_ms: d.endMs,
         data: JSON.stringify(d.data ?? null),
         checks: JSON.stringify(d.checks),
-        kept_at: at,
-        checked_at: at,
+        kept_at: d.readAt ?? at,
+        checked_at: d.readAt ?? at,
       }));
       await db.transaction().execute(async (tx) => {
         for (let i = 0; i < values.length; i += BATCH) {
