@@ -132,7 +132,7 @@ export function WatchingCard() {
           <p className="small muted" id={`${id}-means`}>
             Turning watching on keeps this key on the dashboard&apos;s server, encrypted, so history is collected every hour while nobody is signed in. Turning
             it off deletes the kept key at once; the history already kept stays. Either way the insights&apos; figures of closed days are kept once read, and
-            answered from here; today is always read from the Data API, and a day younger than a week is checked again.
+            answered from here; today is read from Workspace Analytics, and a day younger than a week is checked again.
           </p>
           <div className="card-actions" style={{ flexWrap: "wrap" }}>
             {info.watching !== "on" && (
