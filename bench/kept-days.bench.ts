@@ -213,6 +213,8 @@ const chosen = (id: string) => !process.env.KEPT_BENCH_ONLY || id === process.en
 
 export async function run(): Promise<void> {
   const missed: string[] = [];
+  // Past the open-day time today is read again: said apart, as it is today's reading, not the kept days'.
+  const staleOver: string[] = [];
   console.log(
     `${"plan".padEnd(9)} ${"days".padEnd(4)} ${"page".padEnd(9)} | ${"cold".padEnd(24)} | ${"warm after a restart".padEnd(24)} | ${"warm, today read again".padEnd(24)} | after a day moved on`,
   );
@@ -223,6 +225,7 @@ export async function run(): Promise<void> {
     );
     if (!r.same) missed.push(`${s.id}: answers differ`);
     if (r.warm.seconds >= 1 || r.warm.upstream > 12) missed.push(`${s.id}: warm ${describe(r.warm)}`);
+    if (r.warmStale.seconds >= 1 || r.warmStale.upstream > 12) staleOver.push(`${s.id}: ${describe(r.warmStale)}`);
   }
   if (chosen("size-1m")) {
     const r = await runBenchChild<SizeResult>(self, "size-1m", { KEPT_BENCH_CHILD: "1" });
@@ -236,6 +239,11 @@ export async function run(): Promise<void> {
     );
     if (r.yearFileBytes >= 50_000_000) missed.push("a year of the 1M workspace: 50 MB or more");
   }
+  console.log(
+    staleOver.length === 0
+      ? "warm with today read again (past the open-day time): every page < 1 s and at most 12 calls"
+      : `warm with today read again (past the open-day time), over 1 s or 12 calls: ${staleOver.join("; ")} (today's figures counted)`,
+  );
   console.log(
     missed.length === 0 ? "every goal met (warm after a restart: < 1 s and at most 12 calls; a year under 50 MB)" : `GOALS MISSED: ${missed.join("; ")}`,
   );
