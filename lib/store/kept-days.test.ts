@@ -83,6 +83,25 @@ describe.each(STORE_KINDS)("kept days (%s)", (kind) => {
     await expect(store.keptDays.keep(a, [{ figure: "VD2; drop", ...day(0), data: 1, checks: {} }])).rejects.toMatchObject({ param: "figure" });
     await expect(store.keptDays.keep(a, [{ figure: "vd2", startMs: D0, endMs: D0, data: 1, checks: {} }])).rejects.toMatchObject({ param: "span" });
     await expect(store.keptDays.read(a, ["vd2"], [{ startMs: 1.5, endMs: 3 }])).rejects.toMatchObject({ param: "span" });
+    await expect(store.keptDays.keep(a, [{ figure: "vd2", ...day(0), data: 1, checks: {}, readAt: -1 }])).rejects.toMatchObject({ param: "readAt" });
+  });
+
+  it("a figure read before it was written (today so far) is kept and checked as of its reading, so a reader can tell its age", async () => {
+    const store = await stores.open(kind);
+    const a = (await store.workspaces.workspaceForKey("svc_sk_test_kept_d_0123456789")).id;
+    const readAt = day(0).startMs + 3_600_000;
+    await store.keptDays.keep(a, [
+      { figure: "vc:*:*", ...day(0), data: 40, checks: { rows: 40 }, readAt },
+      { figure: "vc:*:converted", ...day(0), data: 4, checks: { rows: 4 } },
+    ]);
+    const read = await store.keptDays.read(a, ["vc:*:*", "vc:*:converted"], [day(0)]);
+    const key = `${day(0).startMs}-${day(0).endMs}`;
+    expect(read.get("vc:*:*")!.get(key)).toMatchObject({ data: 40, keptAt: readAt, checkedAt: readAt });
+    // Without it, as of the write (the store's clock, later than the reading here).
+    expect(read.get("vc:*:converted")!.get(key)!.keptAt).toBeGreaterThan(readAt);
+    // Read again later (the day over): the row is replaced, with its new reading.
+    await store.keptDays.keep(a, [{ figure: "vc:*:*", ...day(0), data: 52, checks: { rows: 52 }, readAt: day(0).endMs + 60_000 }]);
+    expect((await store.keptDays.read(a, ["vc:*:*"], [day(0)])).get("vc:*:*")!.get(key)).toMatchObject({ data: 52, keptAt: day(0).endMs + 60_000 });
   });
 
   it("the zones the members read in: the latest first, since a time, at most a number; a bad zone refused", async () => {
