@@ -23,6 +23,8 @@ export type Kept = {
   shares: number;
   kept_key: boolean;
   activity: number;
+  /** Figures of closed days kept for the insights. */
+  kept_days: number;
 };
 export type WorkspaceInfo = {
   watching: Watching;

@@ -122,7 +122,7 @@ describe("the embedded database", () => {
   });
 });
 
-/** Every migration, by name: the schema version is the last one's number (7 is another branch's, not here yet). */
+/** Every migration, by name: the schema version is the last one's number. */
 const MIGRATIONS = [
   "0001_workspaces_jobs_snapshots",
   "0002_annotations_saved_views",
@@ -130,6 +130,7 @@ const MIGRATIONS = [
   "0004_activity",
   "0005_alert_sending",
   "0006_alert_rule_edits_digest_sends",
+  "0007_kept_days",
   "0008_shares",
 ];
 
@@ -160,6 +161,8 @@ describe.each(STORE_KINDS)("migrations (%s)", (kind) => {
       "alert_digests",
       "activity",
       "alert_manual_sends",
+      "kept_days",
+      "kept_zones",
     ] as const) {
       expect(
         await first.db

@@ -36,6 +36,8 @@ export type KeptBody = {
   shares: number;
   kept_key: boolean;
   activity: number;
+  /** Figures of closed days kept for the insights. */
+  kept_days: number;
 };
 
 export type WorkspaceBody = {
@@ -66,6 +68,7 @@ const keptBody = (k: KeptSummary): KeptBody => ({
   shares: k.shares,
   kept_key: k.keptKey,
   activity: k.activity,
+  kept_days: k.keptDays,
 });
 
 /** The workspace as it is. */
