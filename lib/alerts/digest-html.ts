@@ -101,8 +101,8 @@ function list(title: string, items: string[]): string {
 const unavailable = (what: string, why: string) =>
   `<p class="wa-muted" style="margin:0 0 24px;font-size:14px;line-height:20px;color:${LIGHT.muted};">${esc(what)} could not be read this time (${esc(why)}).</p>`;
 
-/** The digest as a self-contained HTML e-mail (see the top of this file); `subject` is its title. */
-export function digestHtml(d: DigestFigures, subject: string): string {
+/** The digest as a self-contained HTML e-mail (`footer`: HTML put last, e.g. how to unsubscribe). */
+export function digestHtml(d: DigestFigures, subject: string, footer?: string): string {
   const week = formatDateRange(d.week);
   const before = formatDateRange(d.previous);
   const parts: string[] = [];
@@ -181,13 +181,41 @@ export function digestHtml(d: DigestFigures, subject: string): string {
       ),
     );
 
-  if (d.url) {
-    parts.push(
-      `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 8px;"><tr><td class="wa-button" style="background:${LIGHT.button};border-radius:6px;">` +
-        `<a href="${esc(d.url)}" class="wa-button" style="display:inline-block;padding:10px 18px;font-family:${FONT};font-size:14px;font-weight:600;line-height:20px;color:${LIGHT.buttonText};text-decoration:none;">Open the week in the dashboard</a></td></tr></table>`,
-    );
-  }
+  if (d.url) parts.push(mailButton(d.url, "Open the week in the dashboard"));
+  if (footer) parts.push(footer);
 
+  return mailDocument({
+    subject,
+    kicker: "Weekly digest · Workspace Analytics",
+    title: week,
+    lead: `Monday to Sunday in ${esc(formatZone(d.tz))}, against the week before (${esc(before)}). A grey change is within normal variation: chance alone makes it with counts this small.`,
+    body: parts.join("\n"),
+  });
+}
+
+/** A link drawn as a button (a table cell, as mail clients draw it), to `url`. */
+export function mailButton(url: string, label: string): string {
+  return (
+    `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 8px;"><tr><td class="wa-button" style="background:${LIGHT.button};border-radius:6px;">` +
+    `<a href="${esc(url)}" class="wa-button" style="display:inline-block;padding:10px 18px;font-family:${FONT};font-size:14px;font-weight:600;line-height:20px;color:${LIGHT.buttonText};text-decoration:none;">${esc(label)}</a></td></tr></table>`
+  );
+}
+
+/** A paragraph of the message (`html` already escaped); `muted` for the small print. */
+export function mailParagraph(html: string, muted = false): string {
+  return muted
+    ? `<p class="wa-muted" style="margin:16px 0 0;font-size:12px;line-height:18px;color:${LIGHT.muted};">${html}</p>`
+    : `<p class="wa-text" style="margin:0 0 16px;font-size:14px;line-height:20px;color:${LIGHT.text};">${html}</p>`;
+}
+
+/** `text` escaped for HTML. */
+export const escapeHtml = esc;
+
+/**
+ * One self-contained e-mail document (see the top of this file): `kicker` above the title, `lead`
+ * and `body` HTML already escaped.
+ */
+export function mailDocument({ subject, kicker, title, lead, body }: { subject: string; kicker: string; title: string; lead: string; body: string }): string {
   // Narrow screens (the clients that read media queries): the page's margins give their room to the figures.
   const narrow = `@media (max-width: 420px) {
   .wa-outer { padding:8px 0 !important; }
@@ -226,10 +254,10 @@ ${dark}
 <tr><td align="center" class="wa-outer" style="padding:16px 8px;">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" class="wa-card" style="max-width:600px;background:${LIGHT.card};border-radius:8px;">
 <tr><td class="wa-text wa-inner" style="padding:20px 16px;font-family:${FONT};color:${LIGHT.text};">
-<p class="wa-muted" style="margin:0;font-size:13px;line-height:18px;color:${LIGHT.muted};">Weekly digest · Workspace Analytics</p>
-<h1 class="wa-text" style="margin:4px 0 4px;font-size:22px;line-height:28px;font-weight:700;color:${LIGHT.text};">${esc(week)}</h1>
-<p class="wa-muted" style="margin:0 0 24px;font-size:14px;line-height:20px;color:${LIGHT.muted};">Monday to Sunday in ${esc(formatZone(d.tz))}, against the week before (${esc(before)}). A grey change is within normal variation: chance alone makes it with counts this small.</p>
-${parts.join("\n")}
+<p class="wa-muted" style="margin:0;font-size:13px;line-height:18px;color:${LIGHT.muted};">${esc(kicker)}</p>
+<h1 class="wa-text" style="margin:4px 0 4px;font-size:22px;line-height:28px;font-weight:700;color:${LIGHT.text};">${esc(title)}</h1>
+<p class="wa-muted" style="margin:0 0 24px;font-size:14px;line-height:20px;color:${LIGHT.muted};">${lead}</p>
+${body}
 </td></tr>
 </table>
 </td></tr>
