@@ -92,6 +92,14 @@ const withChange = (figure: string, pair: Pair) => {
   return `${esc(figure)}<br><span class="${toneClass(c.tone)}" style="${toneStyle(c.tone)}font-size:12px;">${esc(c.text)}</span>`;
 };
 
+/** A figure's name, linked to the page that shows it when there is one (underlined: not told by colour alone). */
+const figureLink = (label: string, url: string | undefined) =>
+  url ? `<a href="${esc(url)}" class="wa-text" style="color:${LIGHT.text};text-decoration:underline;">${esc(label)}</a>` : esc(label);
+
+/** A line linking to a page, under the section it belongs to. */
+const pageLink = (url: string, label: string) =>
+  `<p style="margin:-16px 0 24px;font-size:13px;line-height:18px;"><a href="${esc(url)}" class="wa-link" style="color:${LIGHT.button};text-decoration:underline;">${esc(label)}</a></p>`;
+
 /** A section of sentences (negative mentions, notes): a heading and a list. */
 function list(title: string, items: string[]): string {
   return `<h2 class="wa-text" style="margin:0 0 8px;font-size:16px;line-height:22px;font-weight:600;color:${LIGHT.text};">${esc(title)}</h2>
@@ -110,12 +118,20 @@ export function digestHtml(d: DigestFigures, subject: string, footer?: string): 
   if (d.totals.ok) {
     const { visitors, aiVisitors, conversions } = d.totals.value;
     // Each change under this week's figure, beside the one it is compared with (a column of its own would not fit a phone).
-    const row = (label: string, pair: Pair) => [esc(label), withChange(formatNumber(pair.now), pair), esc(formatNumber(pair.before))];
+    const row = (label: string, pair: Pair, url: string | undefined) => [
+      figureLink(label, url),
+      withChange(formatNumber(pair.now), pair),
+      esc(formatNumber(pair.before)),
+    ];
     parts.push(
       table(
         "The week",
         [{ label: "" }, { label: "This week", numeric: true }, { label: "Week before", numeric: true }],
-        [row("Visitors", visitors), row("From AI platforms", aiVisitors), row("Conversions", conversions)],
+        [
+          row("Visitors", visitors, d.links?.visitors),
+          row("From AI platforms", aiVisitors, d.links?.aiVisitors),
+          row("Conversions", conversions, d.links?.conversions),
+        ],
       ),
     );
   } else parts.push(unavailable("The week's visitors", d.totals.unavailable));
@@ -126,13 +142,17 @@ export function digestHtml(d: DigestFigures, subject: string, footer?: string): 
       const c = d.score.change;
       const tone = c === null || Math.abs(c) < 0.05 ? "flat" : c > 0 ? "up" : "down";
       const text = c === null ? "no reading a week before" : `${c >= 0 ? "+" : "−"}${Math.abs(c).toFixed(1)} points on the week`;
-      rows.push([esc("AI Positioning Score"), esc(d.score.now.toFixed(1)), `<span class="${toneClass(tone)}" style="${toneStyle(tone)}">${esc(text)}</span>`]);
+      rows.push([
+        figureLink("AI Positioning Score", d.links?.score),
+        esc(d.score.now.toFixed(1)),
+        `<span class="${toneClass(tone)}" style="${toneStyle(tone)}">${esc(text)}</span>`,
+      ]);
     }
     if (d.rank) {
       const moved = d.rank.was !== null && d.rank.was !== d.rank.now;
       const tone = !moved ? "flat" : d.rank.now < d.rank.was! ? "up" : "down";
       rows.push([
-        esc("Rank"),
+        figureLink("Rank", d.links?.rank),
         esc(`${d.rank.now}\u00a0of\u00a0${d.rank.of}`),
         `<span class="${toneClass(tone)}" style="${toneStyle(tone)}">${esc(moved ? `was ${d.rank.was}` : d.rank.was === null ? "no ranking a week before" : "unchanged")}</span>`,
       ]);
@@ -154,6 +174,7 @@ export function digestHtml(d: DigestFigures, subject: string, footer?: string): 
         ]),
       ),
     );
+    if (d.links) parts.push(pageLink(d.links.platforms, "The AI platforms of the week in the dashboard"));
   } else parts.push(unavailable("The AI platforms", d.platforms.unavailable));
 
   if (!d.negativeMentions.ok) parts.push(unavailable("Negative mentions", d.negativeMentions.unavailable));
@@ -181,6 +202,7 @@ export function digestHtml(d: DigestFigures, subject: string, footer?: string): 
       ),
     );
 
+  if (d.notes.length > 0 && d.links) parts.push(pageLink(d.links.notes, "The notes on the dashboard's chart"));
   if (d.url) parts.push(mailButton(d.url, "Open the week in the dashboard"));
   if (footer) parts.push(footer);
 
@@ -231,6 +253,7 @@ export function mailDocument({ subject, kicker, title, lead, body }: { subject: 
   .wa-down { color:${DARK.down} !important; }
   td.wa-button { background:${DARK.button} !important; }
   a.wa-button { color:${DARK.buttonText} !important; }
+  a.wa-link { color:${DARK.button} !important; }
 }`;
 
   return `<!doctype html>

@@ -28,6 +28,15 @@ const figures: DigestFigures = {
   negativeMentions: { ok: true, value: [] },
   notes: [{ date: "2026-11-18", endDate: null, text: "<b>Webinar</b> & launch" }],
   url: "https://dash.example.com/?from=2026-11-16&to=2026-11-22",
+  links: {
+    visitors: "https://dash.example.com/?from=2026-11-16&to=2026-11-22&v",
+    aiVisitors: "https://dash.example.com/platforms?from=2026-11-16&to=2026-11-22&a",
+    conversions: "https://dash.example.com/?from=2026-11-16&to=2026-11-22&c",
+    score: "https://dash.example.com/intelligence?from=2026-11-16&to=2026-11-22&s",
+    rank: "https://dash.example.com/intelligence?from=2026-11-16&to=2026-11-22&r",
+    platforms: "https://dash.example.com/platforms?from=2026-11-16&to=2026-11-22&p",
+    notes: "https://dash.example.com/?from=2026-11-16&to=2026-11-22&n",
+  },
 };
 
 const header = (mail: ParsedMail, name: string) => mail.headerLines.find((h) => h.key === name.toLowerCase())?.line.replace(/^[^:]+:\s*/, "");
@@ -108,8 +117,12 @@ describe("e-mail through a loopback SMTP server", () => {
     expect(html).toContain("<caption");
     expect(html).toContain("within normal variation"); // 21 against 19 AI visitors: chance alone
     expect(html).toContain("&lt;b&gt;Webinar&lt;/b&gt; &amp; launch");
-    expect(links(html)).toEqual([figures.url, UNSUBSCRIBE]);
+    // One link per figure, to its page, then the week and unsubscribe.
+    const l = figures.links!;
+    expect(links(html)).toEqual([l.visitors, l.aiVisitors, l.conversions, l.score, l.rank, l.platforms, l.notes, figures.url, UNSUBSCRIBE]);
     expect(mail.text).toContain("From mention to conversion, per platform");
+    expect(mail.text).toContain(`  Visitors: ${l.visitors}`);
+    expect(mail.text).toContain("Rank: 2 of 8 (was 3)");
     expect(mail.text).toContain(UNSUBSCRIBE);
   });
 
