@@ -47,12 +47,23 @@ export type Sender = (
   options: { timeoutMs: number },
 ) => Promise<SendResult>;
 
+/**
+ * Sends an event to an e-mail destination (email.ts through SMTP_URL in the server, the loopback
+ * server in tests): `addressRefused` when the mail server refused the address for good.
+ */
+export type MailSender = (destination: OpenDestination, event: { id: string; body: EventBody }) => Promise<SendResult & { addressRefused: boolean }>;
+
+/** What an attempt to an e-mail destination says on a server without SMTP_URL. */
+export const NO_SMTP = "Not sent: this server has no SMTP_URL (the mail server of e-mail destinations). It is tried again later, by this server or another.";
+
 export type DelivererOptions = {
   store: () => Promise<Store>;
   now: () => number;
   instance: string;
   /** POSTs a message within `timeoutMs` (send.ts in the server; the same in tests, to a real receiver). */
   send: Sender;
+  /** Sends to e-mail destinations; without it (no SMTP_URL) their deliveries wait, saying why. */
+  sendMail?: MailSender;
   log?: (line: string) => void;
   pollMs?: number;
   /** A send's timeout (default SEND_TIMEOUT_MS); the lease of each claim is this plus LEASE_MARGIN_MS. */
@@ -171,8 +182,12 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       await finish("failed", { status: null, error: "the destination or the event was deleted" }, null);
       return "kept";
     }
-    if (destination.status === "stopped") {
-      await finish("failed", { status: null, error: destination.stoppedReason ?? "the destination is stopped" }, null);
+    if (destination.status !== "active") {
+      await finish("failed", { status: null, error: destination.stoppedReason ?? `the destination is ${destination.status}` }, null);
+      return "kept";
+    }
+    if (destination.kind === "email" && !options.sendMail) {
+      await finish("retrying", { status: null, error: NO_SMTP }, waitForSecretAt(attempt, options.now()));
       return "kept";
     }
     // Sent only if the whole send fits in the lease: past it another instance may claim it again.
@@ -181,14 +196,27 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       log(`[alerts] delivery ${delivery.id}: its claim would run out before the send could end; left for the next look`);
       return "given back";
     }
-    const result = await options.send(
-      destination.url,
-      destination.secret,
-      { id: event.id, at: started, body: bodyFor(destination.kind, event.body as EventBody) },
-      { timeoutMs },
-    );
+    const result =
+      destination.kind === "email"
+        ? await options.sendMail!(destination, { id: event.id, body: event.body as EventBody })
+        : await options.send(
+            destination.url,
+            destination.secret,
+            { id: event.id, at: started, body: bodyFor(destination.kind, event.body as EventBody) },
+            { timeoutMs },
+          );
     if (result.ok) {
       await finish("delivered", result, null);
+      return "kept";
+    }
+    if ("addressRefused" in result && result.addressRefused) {
+      await finish("failed", result, null);
+      const on = new Date(options.now()).toISOString().slice(0, 16).replace("T", " ");
+      await store.alerts.stopDestination(
+        destination.id,
+        `The mail server refused the address on ${on} UTC (${result.status}): nothing more is sent there. Delete this destination and add the right address.`,
+      );
+      log(`[alerts] destination ${destination.id}: the mail server refused its address; stopped`);
       return "kept";
     }
     if (result.status === 410) {

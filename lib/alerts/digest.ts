@@ -318,6 +318,8 @@ export function digestEvent(d: DigestFigures, now: number): EventBody {
       message: `The week of ${d.week.from} to ${d.week.to} against the week before: ${headline(d).join("; ")}.`,
       sections,
       ...(d.url ? { url: d.url } : {}),
+      // For the e-mail's tables only: bodyFor() leaves it out of what webhooks and Slack receive.
+      figures: d,
     },
   };
 }

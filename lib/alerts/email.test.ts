@@ -6,10 +6,26 @@
 // light and dark. A 4xx at RCPT TO is a failed attempt to try again, a 5xx a refused address (the
 // destination stops), and neither error names the address in full.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { randomBytes } from "node:crypto";
+import { STORE_KINDS, storesForFile } from "@/testing/stores";
+import { TEST_NOW } from "@/testing/in-process";
+import { BACKOFF_MS, createDeliverer } from "./deliver";
 import type { ParsedMail } from "mailparser";
 import { startSmtpReceiver, type SmtpReceiver } from "@/testing/smtp-receiver";
 import { digestEvent, type DigestFigures } from "./digest";
-import { addressHint, confirmationMail, createMailer, eventMail, fromDomain, mailFailure, maskAddresses, smtpOptions, type Mailer } from "./email";
+import {
+  addressHint,
+  confirmationMail,
+  createMailer,
+  emailSender,
+  eventMail,
+  fromDomain,
+  mailFailure,
+  maskAddresses,
+  smtpOptions,
+  unsubscribePath,
+  type Mailer,
+} from "./email";
 import type { EventBody } from "./messages";
 
 const FROM = "Workspace Analytics <alerts@example.com>";
@@ -183,5 +199,102 @@ describe("e-mail's small parts", () => {
     expect(mailFailure(e({ code: "EENVELOPE", command: "RCPT TO", responseCode: 550 }))).toMatchObject({ status: 550, addressRefused: true });
     expect(mailFailure(e({ code: "EMESSAGE", command: "DATA", responseCode: 554 }))).toMatchObject({ status: 554, addressRefused: false });
     expect(mailFailure(e({ code: "ETIMEDOUT" }))).toMatchObject({ status: null, timedOut: true });
+  });
+});
+
+describe.each(STORE_KINDS)("e-mail destinations through the alert sender (%s)", (kind) => {
+  const stores = storesForFile();
+  const T0 = Date.parse(TEST_NOW);
+  let now = T0;
+  let smtp: SmtpReceiver;
+  let mailer: Mailer;
+  beforeAll(async () => {
+    smtp = await startSmtpReceiver();
+    mailer = createMailer({ smtpUrl: smtp.url, from: FROM, timeoutMs: 5_000 });
+  });
+  afterAll(async () => {
+    mailer.close();
+    await smtp.close();
+  });
+
+  async function setup(to: string) {
+    now = T0;
+    const store = await stores.open(kind, { now: () => now });
+    const workspace = (await store.workspaces.workspaceForKey(`svc_sk_test_email_${randomBytes(6).toString("hex")}`)).id;
+    const made = await store.alerts.createEmailDestination(workspace, { name: "Maria", to, toHint: addressHint(to) });
+    const sender = createDeliverer({
+      store: async () => store,
+      now: () => now,
+      instance: "a",
+      send: () => Promise.reject(new Error("no webhook here")),
+      sendMail: emailSender(mailer, "https://dash.example.com"),
+      log: () => {},
+    });
+    let n = 0;
+    const enqueue = (body: EventBody) => store.alerts.enqueue(workspace, { dedupeKey: `k${n++}`, type: body.type, body }, [made.destination.id]);
+    return { store, workspace, ...made, sender, enqueue };
+  }
+  const firing: EventBody = { type: "alert.firing", timestamp: TEST_NOW, data: { message: "The score fell to 55", url: "https://dash.example.com/" } };
+
+  it("sends nothing to an unconfirmed address; once confirmed, the alert and the digest (drawn from its figures) arrive with its own unsubscribe link", async () => {
+    const to = `a${randomBytes(4).toString("hex")}@example.org`;
+    const { store, workspace, sender, enqueue, confirmToken, unsubscribeToken, destination } = await setup(to);
+    expect(await enqueue(firing)).toEqual([]);
+    expect(await sender.deliverDue()).toBe(0);
+    expect(smtp.arrived.filter((a) => a.to.includes(to))).toHaveLength(0);
+
+    await store.alerts.confirmEmail(confirmToken);
+    await enqueue(firing);
+    await enqueue(digestEvent(figures, T0));
+    expect(await sender.deliverDue()).toBe(2);
+    const mine = smtp.arrived.filter((a) => a.to.includes(to));
+    // One at a time to a destination, in either order (both were due at once).
+    mine.sort((x, y) => String(x.mail.subject).localeCompare(String(y.mail.subject)));
+    expect(mine.map((a) => a.mail.subject)).toEqual(["Alert: The score fell to 55", expect.stringMatching(/^Weekly digest, /)]);
+    const unsubscribe = `https://dash.example.com${unsubscribePath(unsubscribeToken)}`;
+    for (const { mail } of mine) {
+      expect(header(mail, "List-Unsubscribe")).toBe(`<${unsubscribe}>`);
+      expect(header(mail, "List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
+      expect(mail.messageId).toMatch(/^<evt_[A-Za-z0-9_-]{16}@example\.com>$/);
+      expect(unsubscribe).not.toContain(destination.id);
+    }
+    expect(String(mine[1]!.mail.html)).toContain("<caption");
+    expect(links(String(mine[1]!.mail.html))).toContain(figures.links!.score);
+    expect((await store.alerts.attempts(workspace)).map((a) => a.status)).toEqual(["delivered", "delivered"]);
+    await store.close();
+  });
+
+  it("tries a 4xx again after the webhooks' first wait, and stops the destination on a 5xx refusal of the address, saying why", async () => {
+    const busy = `b${randomBytes(4).toString("hex")}@example.org`;
+    const first = await setup(busy);
+    await first.store.alerts.confirmEmail(first.confirmToken);
+    smtp.refuse(busy, 451);
+    await first.enqueue(firing);
+    expect(await first.sender.deliverDue()).toBe(1);
+    expect(await first.store.alerts.attempts(first.workspace)).toEqual([
+      expect.objectContaining({ status: "retrying", responseStatus: 451, error: expect.stringMatching(/^the mail server answered 451/) }),
+    ]);
+    expect(smtp.arrived.filter((a) => a.to.includes(busy))).toHaveLength(0);
+    now += BACKOFF_MS[0];
+    expect(await first.sender.deliverDue()).toBe(1);
+    expect(smtp.arrived.filter((a) => a.to.includes(busy))).toHaveLength(1);
+    expect((await first.store.alerts.attempts(first.workspace)).map((a) => a.status)).toEqual(["delivered", "retrying"]);
+    await first.store.close();
+
+    const gone = `g${randomBytes(4).toString("hex")}@example.org`;
+    const second = await setup(gone);
+    await second.store.alerts.confirmEmail(second.confirmToken);
+    smtp.refuse(gone, 550, 10);
+    await second.enqueue(firing);
+    await second.enqueue({ ...firing, type: "alert.resolved" });
+    expect(await second.sender.deliverDue()).toBe(1);
+    const [attempt] = await second.store.alerts.attempts(second.workspace);
+    expect(attempt).toMatchObject({ status: "failed", responseStatus: 550 });
+    expect(attempt!.error).not.toContain(gone);
+    const stopped = await second.store.alerts.destination(second.workspace, second.destination.id);
+    expect(stopped).toMatchObject({ status: "stopped", stoppedReason: expect.stringMatching(/^The mail server refused the address on .+ \(550\)/) });
+    now += BACKOFF_MS[4];
+    expect(await second.sender.deliverDue()).toBe(0);
+    await second.store.close();
   });
 });

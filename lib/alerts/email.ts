@@ -14,6 +14,7 @@ import type { DigestFigures } from "./digest";
 import { digestSubject } from "./digest";
 import { digestHtml, escapeHtml, mailButton, mailDocument, mailParagraph } from "./digest-html";
 import { eventText, type EventBody } from "./messages";
+import type { MailSender } from "./deliver";
 import type { SendResult } from "./send";
 
 /** An address as shown and logged: its first character and its domain ("m…@example.com"). */
@@ -83,7 +84,12 @@ const TITLES: Record<EventBody["type"], string> = {
  * weekly digest drawn from its figures (tables, each change and whether it is within normal
  * variation) when `figures` are given, from its sections otherwise.
  */
-export function eventMail(event: EventBody, destinationName: string, unsubscribeUrl: string, figures?: DigestFigures): MailContent {
+export function eventMail(
+  event: EventBody,
+  destinationName: string,
+  unsubscribeUrl: string,
+  figures: DigestFigures | undefined = event.data.figures,
+): MailContent {
   const foot = footer(destinationName, unsubscribeUrl);
   const title = TITLES[event.type] ?? "Workspace Analytics";
   const text = `${eventText(event)}\n\n${foot.text}`;
@@ -200,5 +206,32 @@ export function createMailer(config: {
     close() {
       transport.close();
     },
+  };
+}
+
+/** The path of an e-mail destination's one-click unsubscribe link (the page, and the POST of RFC 8058). */
+export const unsubscribePath = (token: string) => `/mail/unsubscribe/${token}`;
+
+/**
+ * The alert sender's e-mail side (deliver.ts `sendMail`): an event to an e-mail destination through
+ * `mailer`, its links on `publicUrl` (PUBLIC_URL: the background has no request to take an origin
+ * from, so without it nothing is sent and the attempt says why). The unsubscribe token is the one
+ * sealed with the destination (`secret`).
+ */
+export function emailSender(mailer: Mailer, publicUrl: string | undefined): MailSender {
+  return async (destination, event) => {
+    if (!publicUrl || destination.secret === null) {
+      return {
+        status: null,
+        ok: false,
+        retryAfterMs: null,
+        error: "Not sent: an e-mail needs PUBLIC_URL on this server for its unsubscribe link.",
+        timedOut: false,
+        addressRefused: false,
+      };
+    }
+    const unsubscribeUrl = `${publicUrl}${unsubscribePath(destination.secret)}`;
+    const content = eventMail(event.body, destination.name, unsubscribeUrl);
+    return mailer.send({ ...content, to: destination.url, unsubscribeUrl, id: event.id });
   };
 }

@@ -8,6 +8,8 @@
 // and `>` escaped, as Slack asks, and on one line (a line break in a name cannot start a line of its
 // own that looks like the message's), in blocks marked verbatim (no automatic mentions or links).
 
+import type { DigestFigures } from "./digest";
+
 export type EventType = "alert.firing" | "alert.resolved" | "digest.weekly" | "test";
 
 export type EventBody = {
@@ -22,6 +24,8 @@ export type EventBody = {
     url?: string;
     /** The digest's sections, as lines, each with the pages that show its figures (digest.weekly). */
     sections?: { title: string; lines: string[]; links?: { label: string; url: string }[] }[];
+    /** The digest's figures, for its e-mail's tables (digest-html.ts): kept with the event, never sent to a webhook or Slack. */
+    figures?: DigestFigures;
   };
 };
 
@@ -138,5 +142,7 @@ export function eventText(event: EventBody): string {
 
 /** The bytes a destination receives for `event`. */
 export function bodyFor(kind: "slack" | "webhook", event: EventBody): string {
-  return JSON.stringify(kind === "slack" ? slackBody(event) : event);
+  if (kind === "slack") return JSON.stringify(slackBody(event));
+  const { figures: _figures, ...data } = event.data;
+  return JSON.stringify({ ...event, data });
 }

@@ -9,9 +9,22 @@ import { newInstanceId } from "@/lib/store/scheduler";
 import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
 import { checkRule, checkRules, notifyPaused, type CheckOutcome } from "./check";
-import { createDeliverer, httpSender, type Deliverer } from "./deliver";
+import { createDeliverer, httpSender, NO_SMTP, type Deliverer } from "./deliver";
+import { createMailer, emailSender, type Mailer } from "./email";
 
-const g = globalThis as typeof globalThis & { __waAlertsDeliverer?: Deliverer };
+const g = globalThis as typeof globalThis & { __waAlertsDeliverer?: Deliverer; __waMailer?: { smtpUrl: string; from: string; mailer: Mailer } };
+
+/** This process's mailer on SMTP_URL (one pooled transport; made again if the configuration changed), or undefined without it. */
+export function processMailer(): Mailer | undefined {
+  const { mail, alerts } = getEnv();
+  if (!mail) return undefined;
+  const held = g.__waMailer;
+  if (held && held.smtpUrl === mail.smtpUrl && held.from === mail.from) return held.mailer;
+  held?.mailer.close();
+  const mailer = createMailer({ smtpUrl: mail.smtpUrl, from: mail.from, timeoutMs: alerts.sendTimeoutMs });
+  g.__waMailer = { ...mail, mailer };
+  return mailer;
+}
 
 /** This process's sender (made on first use; its loop runs once `start()` is called). */
 export function alertsDeliverer(instance?: string): Deliverer {
@@ -22,6 +35,13 @@ export function alertsDeliverer(instance?: string): Deliverer {
     pollMs: getEnv().alerts.pollMs,
     sendTimeoutMs: getEnv().alerts.sendTimeoutMs,
     send: (url, secret, message, sendOptions) => httpSender(getEnv().webhookAllowPrivate, () => serverContext().now())(url, secret, message, sendOptions),
+    // E-mail destinations are made only with SMTP_URL set; a server without it leaves their deliveries waiting, saying why.
+    sendMail: (destination, event) => {
+      const mailer = processMailer();
+      return mailer
+        ? emailSender(mailer, getEnv().publicUrl)(destination, event)
+        : Promise.resolve({ status: null, ok: false, retryAfterMs: null, error: NO_SMTP, timedOut: false, addressRefused: false });
+    },
   }));
 }
 

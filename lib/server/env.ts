@@ -50,6 +50,8 @@ export type ServerEnv = {
   store: { databaseUrl?: string; dataDir: string };
   /** The dashboard's public address (PUBLIC_URL, no trailing slash), for links in messages. */
   publicUrl?: string;
+  /** The mail server of e-mail destinations (SMTP_URL) and who e-mails are from (MAIL_FROM); unset: no e-mail destinations. */
+  mail?: { smtpUrl: string; from: string };
   /** Whether alert destinations may be private, loopback or link-local addresses. */
   webhookAllowPrivate: boolean;
   /** Between two ticks of the background jobs (JOBS_TICK_MS). */
@@ -118,6 +120,7 @@ export function getEnv(): ServerEnv {
     ...(config.REDIS_URL ? { redis: { url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX } } : {}),
     store: { ...(config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : {}), dataDir: path.resolve(config.DATA_DIR) },
     ...(config.PUBLIC_URL ? { publicUrl: config.PUBLIC_URL.replace(/\/+$/, "") } : {}),
+    ...(config.SMTP_URL && config.MAIL_FROM ? { mail: { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM.trim() } } : {}),
     webhookAllowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
     jobsTickMs: config.JOBS_TICK_MS,
     alerts: { pollMs: config.ALERTS_POLL_MS, sendTimeoutMs: config.ALERTS_SEND_TIMEOUT_MS },

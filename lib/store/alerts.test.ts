@@ -311,3 +311,112 @@ describe.each(STORE_KINDS)("alerts store (%s)", (kind) => {
     expect(await a.alerts.takeManualSend(workspace, "digest")).toEqual({ allowed: false, retryAfterMs: MANUAL_SEND_WINDOW_MS });
   });
 });
+
+describe.each(STORE_KINDS)("e-mail destinations (%s)", (kind) => {
+  const email = { name: "Maria", to: "maria.lopez@example.org", toHint: "m…@example.org" };
+
+  it("are kept unconfirmed, the address and the unsubscribe token sealed, the tokens kept only as hashes; nothing is queued for them until confirmed", async () => {
+    const store = await stores.open(kind);
+    const workspace = (await store.workspaces.workspaceForKey("svc_sk_test_email_dest_0001")).id;
+    const { destination, confirmToken, unsubscribeToken } = await store.alerts.createEmailDestination(workspace, email);
+    expect(destination).toMatchObject({ kind: "email", name: "Maria", urlHint: "m…@example.org", status: "unconfirmed", confirmedAt: null });
+    expect(confirmToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(unsubscribeToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(confirmToken).not.toBe(unsubscribeToken);
+    // What the screen reads says neither the address nor a token.
+    const listed = JSON.stringify(await store.alerts.destinations(workspace));
+    for (const secret of [email.to, confirmToken, unsubscribeToken]) expect(listed).not.toContain(secret);
+    expect(await store.alerts.openDestination(destination.id)).toMatchObject({ url: email.to, secret: unsubscribeToken, status: "unconfirmed" });
+
+    // Unconfirmed: an alert or a digest for it makes no delivery.
+    const body = { type: "test", timestamp: new Date(T0).toISOString(), data: { message: "x" } };
+    expect(await store.alerts.enqueue(workspace, { dedupeKey: `${kind}:e1`, type: "test", body }, [destination.id])).toEqual([]);
+    await store.close();
+  });
+
+  it("a confirmation token confirms once (a wrong or spent one confirms nothing), and an unsubscribe token stops it, failing what waited", async () => {
+    const now = { t: T0 };
+    const store = await stores.open(kind, { now: () => now.t });
+    const workspace = (await store.workspaces.workspaceForKey("svc_sk_test_email_dest_0002")).id;
+    const { destination, confirmToken, unsubscribeToken } = await store.alerts.createEmailDestination(workspace, email);
+
+    expect(await store.alerts.destinationByToken("confirm", confirmToken)).toMatchObject({ id: destination.id, status: "unconfirmed" });
+    expect(await store.alerts.destinationByToken("confirm", unsubscribeToken)).toBeUndefined();
+    expect(await store.alerts.destinationByToken("confirm", destination.id)).toBeUndefined();
+    expect(await store.alerts.confirmEmail(unsubscribeToken)).toBeUndefined();
+    expect(await store.alerts.confirmEmail("not a token")).toBeUndefined();
+    now.t = T0 + 60_000;
+    expect(await store.alerts.confirmEmail(confirmToken)).toMatchObject({ id: destination.id, status: "active", confirmedAt: T0 + 60_000 });
+    expect(await store.alerts.confirmEmail(confirmToken)).toBeUndefined();
+    expect(await store.alerts.destinationByToken("confirm", confirmToken)).toBeUndefined();
+
+    const body = { type: "test", timestamp: new Date(T0).toISOString(), data: { message: "x" } };
+    const [delivery] = (await store.alerts.enqueue(workspace, { dedupeKey: `${kind}:e2`, type: "test", body }, [destination.id]))!;
+    expect(delivery).toMatchObject({ status: "pending" });
+
+    expect(await store.alerts.unsubscribeEmail(confirmToken)).toBeUndefined();
+    expect(await store.alerts.unsubscribeEmail(unsubscribeToken)).toMatchObject({ id: destination.id, status: "unsubscribed" });
+    expect(await store.alerts.unsubscribeEmail(unsubscribeToken)).toMatchObject({ status: "unsubscribed" });
+    expect(await store.alerts.destination(workspace, destination.id)).toMatchObject({
+      status: "unsubscribed",
+      stoppedReason: expect.stringContaining("unsubscribed"),
+    });
+    expect(await store.alerts.delivery(delivery!.id)).toMatchObject({ status: "failed" });
+    // Nothing new is queued for it.
+    expect(await store.alerts.enqueue(workspace, { dedupeKey: `${kind}:e3`, type: "test", body }, [destination.id])).toEqual([]);
+    await store.close();
+  });
+});
+
+describe("migration 0009 (e-mail destinations) on SQLite", () => {
+  it("keeps every destination and everything under it (rules, checks, deliveries, attempts, the digest) while it admits the new kind and statuses", async () => {
+    const { default: Database } = await import("better-sqlite3");
+    const { Kysely, SqliteDialect } = await import("kysely");
+    const { migrateUpTo } = await import("./migrations");
+    const sqlite = new Database(":memory:");
+    sqlite.pragma("foreign_keys = ON");
+    const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: sqlite }) });
+    await migrateUpTo(db, "0008_shares");
+    sqlite.exec(`
+      insert into workspaces (id, created_at) select 'ws_1', 1 where not exists (select 1 from workspaces);
+    `);
+    const ws = (sqlite.prepare("select id from workspaces limit 1").get() as { id: string }).id;
+    sqlite
+      .prepare(
+        "insert into alert_destinations (id, workspace_id, kind, name, url_sealed, url_hint, status, created_at) values ('dst_1', ?, 'webhook', 'Ops', 'sealed', 'hint', 'active', 1)",
+      )
+      .run(ws);
+    sqlite
+      .prepare(
+        "insert into alert_rules (id, workspace_id, kind, threshold, destination_id, cooldown_ms, state, created_at) values ('rule_1', ?, 'score_below', 50, 'dst_1', 0, 'ok', 1)",
+      )
+      .run(ws);
+    sqlite.prepare("insert into alert_checks (rule_id, basis, at, state, message) values ('rule_1', 'b1', 1, 'ok', 'fine')").run();
+    sqlite.prepare("insert into alert_events (id, workspace_id, dedupe_key, type, body, created_at) values ('evt_1', ?, 'k1', 'test', '{}', 1)").run(ws);
+    sqlite
+      .prepare(
+        "insert into alert_deliveries (id, workspace_id, event_id, destination_id, status, created_at) values ('dlv_1', ?, 'evt_1', 'dst_1', 'delivered', 1)",
+      )
+      .run(ws);
+    sqlite
+      .prepare("insert into alert_attempts (delivery_id, attempt, workspace_id, at, status, duration_ms) values ('dlv_1', 1, ?, 1, 'delivered', 5)")
+      .run(ws);
+    sqlite.prepare("insert into alert_digests (workspace_id, destination_id, created_at) values (?, 'dst_1', 1)").run(ws);
+
+    await migrateUpTo(db, "0009_email_destinations");
+    const count = (table: string) => (sqlite.prepare(`select count(*) as n from ${table}`).get() as { n: number }).n;
+    expect(["alert_destinations", "alert_rules", "alert_checks", "alert_deliveries", "alert_attempts", "alert_digests"].map(count)).toEqual([1, 1, 1, 1, 1, 1]);
+    expect(sqlite.prepare("select name from sqlite_master where name like '%_0009'").all()).toEqual([]);
+    expect(sqlite.pragma("foreign_key_check")).toEqual([]);
+    sqlite
+      .prepare(
+        "insert into alert_destinations (id, workspace_id, kind, name, url_sealed, url_hint, status, created_at) values ('dst_2', ?, 'email', 'M', 's', 'h', 'unconfirmed', 1)",
+      )
+      .run(ws);
+    expect(() => sqlite.prepare("update alert_destinations set status = 'paused' where id = 'dst_2'").run()).toThrow(/CHECK/);
+    // Deleting the destination still takes what is under it.
+    sqlite.prepare("delete from alert_destinations where id = 'dst_1'").run();
+    expect(["alert_rules", "alert_checks", "alert_deliveries", "alert_attempts", "alert_digests"].map(count)).toEqual([0, 0, 0, 0, 0]);
+    await db.destroy();
+  });
+});

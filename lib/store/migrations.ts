@@ -7,7 +7,7 @@
 // A migration also records its number as `schema_version` in store_meta, which /api/health reports.
 // Never edit a migration that has shipped: add the next one.
 import { randomBytes } from "node:crypto";
-import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from "kysely";
+import { Migrator, SqliteAdapter, sql, type Kysely, type Migration, type MigrationProvider } from "kysely";
 
 /** Writes the schema version into store_meta (every migration ends with it). */
 async function setSchemaVersion(db: Kysely<unknown>, version: number): Promise<void> {
@@ -392,6 +392,72 @@ const migrations: Record<string, Migration> = {
       await setSchemaVersion(db, 8);
     },
   },
+  "0009_email_destinations": {
+    async up(db: Kysely<unknown>) {
+      // E-mail destinations (lib/store/alerts/destinations.ts): kind `email`, and two more statuses,
+      // `unconfirmed` (nothing but the confirmation is sent) and `unsubscribed` (its recipient said
+      // stop). The address is sealed in `url_sealed` as a URL is, its hint in `url_hint`; the
+      // unsubscribe token, needed in every message, is sealed in `secret_sealed` (an e-mail has no
+      // signing secret); `confirm_hash` and `unsubscribe_hash` (SHA-256 of the tokens) find the
+      // destination from a link; neither token is kept in clear.
+      if (db.getExecutor().adapter instanceof SqliteAdapter) {
+        // SQLite cannot change a check constraint, and dropping the table would delete what refers to
+        // it (foreign keys are on, and cannot be turned off inside the migration's transaction): the
+        // destinations and everything under them are copied aside, the table made again with the
+        // new checks, and all of it put back, every column by name.
+        const tables = ["alert_destinations", "alert_rules", "alert_checks", "alert_deliveries", "alert_attempts", "alert_digests"] as const;
+        for (const t of tables) await sql`create table ${sql.raw(`${t}_0009`)} as select * from ${sql.table(t)}`.execute(db);
+        await db.schema.dropTable("alert_destinations").execute();
+        await db.schema
+          .createTable("alert_destinations")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+          .addColumn("kind", "text", (c) => c.notNull().check(sql`kind in ('slack', 'webhook', 'email')`))
+          .addColumn("name", "text", (c) => c.notNull())
+          .addColumn("url_sealed", "text", (c) => c.notNull())
+          .addColumn("url_hint", "text", (c) => c.notNull())
+          .addColumn("secret_sealed", "text")
+          .addColumn("status", "text", (c) =>
+            c
+              .notNull()
+              .defaultTo("active")
+              .check(sql`status in ('active', 'unconfirmed', 'unsubscribed', 'stopped')`),
+          )
+          .addColumn("stopped_reason", "text")
+          .addColumn("created_at", "bigint", (c) => c.notNull())
+          .addColumn("inflight_by", "text")
+          .addColumn("inflight_delivery", "text")
+          .addColumn("inflight_until", "bigint")
+          .addColumn("last_claimed_at", "bigint")
+          .addColumn("timeouts_in_row", "integer", (c) => c.notNull().defaultTo(0))
+          .addColumn("resting_until", "bigint")
+          .execute();
+        await db.schema.createIndex("alert_destinations_by_workspace").on("alert_destinations").column("workspace_id").execute();
+        for (const t of tables) {
+          const { rows } = await sql<{ name: string }>`select name from pragma_table_info(${`${t}_0009`})`.execute(db);
+          const columns = sql.join(rows.map((r) => sql.ref(r.name)));
+          // The copies of the tables under the destinations are what was deleted with them: put back in order.
+          if (t !== "alert_destinations") await sql`delete from ${sql.table(t)}`.execute(db);
+          await sql`insert into ${sql.table(t)} (${columns}) select ${columns} from ${sql.raw(`${t}_0009`)}`.execute(db);
+          await sql`drop table ${sql.raw(`${t}_0009`)}`.execute(db);
+        }
+      } else {
+        await sql`alter table alert_destinations drop constraint alert_destinations_kind_check`.execute(db);
+        await sql`alter table alert_destinations add constraint alert_destinations_kind_check check (kind in ('slack', 'webhook', 'email'))`.execute(db);
+        await sql`alter table alert_destinations drop constraint alert_destinations_status_check`.execute(db);
+        await sql`alter table alert_destinations add constraint alert_destinations_status_check check (status in ('active', 'unconfirmed', 'unsubscribed', 'stopped'))`.execute(
+          db,
+        );
+      }
+      await db.schema.alterTable("alert_destinations").addColumn("confirm_hash", "text").execute();
+      await db.schema.alterTable("alert_destinations").addColumn("unsubscribe_hash", "text").execute();
+      await db.schema.alterTable("alert_destinations").addColumn("confirmed_at", "bigint").execute();
+      await db.schema.createIndex("alert_destinations_confirm").on("alert_destinations").column("confirm_hash").unique().execute();
+      await db.schema.createIndex("alert_destinations_unsubscribe").on("alert_destinations").column("unsubscribe_hash").unique().execute();
+
+      await setSchemaVersion(db, 9);
+    },
+  },
 };
 
 /** The schema version this code migrates to: the number of its last migration (a number may be missing). */
@@ -404,6 +470,13 @@ export class MigrationError extends Error {
     super(message, options);
     this.name = "MigrationError";
   }
+}
+
+/** Runs the migrations up to `name` and no further (tests of a migration against the schema before it). */
+export async function migrateUpTo(db: Kysely<unknown>, name: string): Promise<void> {
+  const migrator = new Migrator({ db, provider, migrationTableName: "store_migrations", migrationLockTableName: "store_migrations_lock" });
+  const { error } = await migrator.migrateTo(name);
+  if (error) throw error;
 }
 
 /**

@@ -160,7 +160,9 @@ export interface SharesTable {
   updated_at: number;
 }
 
-export type DestinationKind = "slack" | "webhook";
+export type DestinationKind = "slack" | "webhook" | "email";
+/** `unconfirmed`: an e-mail address not confirmed yet; `unsubscribed`: its recipient said stop; `stopped`: the receiver refused it for good. */
+export type DestinationStatus = "active" | "unconfirmed" | "unsubscribed" | "stopped";
 export type RuleState = "ok" | "firing";
 export type DeliveryStatus = "pending" | "sending" | "delivered" | "failed";
 export type AttemptStatus = "delivered" | "retrying" | "failed";
@@ -176,9 +178,14 @@ export interface AlertDestinationsTable {
   url_hint: string;
   /** A signed webhook's `whsec_` secret, sealed; null for Slack. */
   secret_sealed: string | null;
-  status: "active" | "stopped";
+  status: DestinationStatus;
   stopped_reason: string | null;
   created_at: number;
+  /** SHA-256 (base64url) of an e-mail destination's confirmation token, until it is confirmed; null otherwise. */
+  confirm_hash: string | null;
+  /** SHA-256 (base64url) of an e-mail destination's unsubscribe token (the token itself sealed in `secret_sealed`). */
+  unsubscribe_hash: string | null;
+  confirmed_at: number | null;
   /** The instance sending to it now, the delivery it sends, and until when it holds it (one attempt's lease). */
   inflight_by: string | null;
   inflight_delivery: string | null;

@@ -1,6 +1,7 @@
 // Alert destinations: where alerts go, their URL and signing secret sealed (sealed.ts) and opened only
 // for sending; at most MAX_DESTINATIONS per workspace; a receiver that answers 410 stops its destination.
 import "server-only";
+import { createHash, randomBytes } from "node:crypto";
 import type { Selectable } from "kysely";
 import { StoreLimitError } from "../errors";
 import type { AlertDestinationsTable, DestinationKind, WorkspaceId } from "../schema";
@@ -56,6 +57,9 @@ export function destinationQueries(deps: AlertsDeps) {
         status: "active" as const,
         stopped_reason: null,
         created_at: deps.now(),
+        confirm_hash: null,
+        unsubscribe_hash: null,
+        confirmed_at: null,
         inflight_by: null,
         inflight_delivery: null,
         inflight_until: null,
@@ -70,6 +74,103 @@ export function destinationQueries(deps: AlertsDeps) {
         return tx.insertInto("alert_destinations").values(values).returningAll().executeTakeFirstOrThrow();
       });
       return toDestination(row, deps.now());
+    },
+
+    /**
+     * Keeps an e-mail destination, `unconfirmed` (nothing but its confirmation is sent): the address
+     * sealed as a URL is, the unsubscribe token sealed as a secret is, and both tokens' hashes to find
+     * it from a link. Answers the tokens, in clear this once (the confirmation e-mail carries both).
+     */
+    async createEmailDestination(
+      workspace: WorkspaceId,
+      input: { name: string; to: string; toHint: string },
+    ): Promise<{ destination: Destination; confirmToken: string; unsubscribeToken: string }> {
+      const id = newId("dst");
+      const confirmToken = linkToken();
+      const unsubscribeToken = linkToken();
+      const values = {
+        id,
+        workspace_id: workspace,
+        kind: "email" as const,
+        name: input.name,
+        url_sealed: deps.sealed.seal(SEALED.destinationUrl, id, input.to),
+        url_hint: input.toHint,
+        secret_sealed: deps.sealed.seal(SEALED.destinationSecret, id, unsubscribeToken),
+        status: "unconfirmed" as const,
+        stopped_reason: null,
+        created_at: deps.now(),
+        confirm_hash: tokenHash(confirmToken),
+        unsubscribe_hash: tokenHash(unsubscribeToken),
+        confirmed_at: null,
+        inflight_by: null,
+        inflight_delivery: null,
+        inflight_until: null,
+        last_claimed_at: null,
+        timeouts_in_row: 0,
+        resting_until: null,
+      };
+      const row = await db.transaction().execute(async (tx) => {
+        if ((await countLocked(tx, "alert_destinations", workspace)) >= MAX_DESTINATIONS) {
+          throw new StoreLimitError(`This workspace already has ${MAX_DESTINATIONS} alert destinations, the most it may. Delete one to add another.`);
+        }
+        return tx.insertInto("alert_destinations").values(values).returningAll().executeTakeFirstOrThrow();
+      });
+      return { destination: toDestination(row, deps.now()), confirmToken, unsubscribeToken };
+    },
+
+    /** The e-mail destination a link's token names (`which`: the confirmation's or the unsubscribe's), or undefined. */
+    async destinationByToken(which: "confirm" | "unsubscribe", token: string): Promise<Destination | undefined> {
+      if (!isLinkToken(token)) return undefined;
+      const row = await db
+        .selectFrom("alert_destinations")
+        .selectAll()
+        .where(which === "confirm" ? "confirm_hash" : "unsubscribe_hash", "=", tokenHash(token))
+        .where("kind", "=", "email")
+        .executeTakeFirst();
+      return row ? toDestination(row, deps.now()) : undefined;
+    },
+
+    /**
+     * Confirms the e-mail destination of a confirmation token: `active` from now on, the token spent.
+     * Undefined when no unconfirmed destination has it (spent, deleted, or never made).
+     */
+    async confirmEmail(token: string): Promise<Destination | undefined> {
+      if (!isLinkToken(token)) return undefined;
+      const row = await db
+        .updateTable("alert_destinations")
+        .set({ status: "active", confirm_hash: null, confirmed_at: deps.now() })
+        .where("confirm_hash", "=", tokenHash(token))
+        .where("kind", "=", "email")
+        .where("status", "=", "unconfirmed")
+        .returningAll()
+        .executeTakeFirst();
+      return row ? toDestination(row, deps.now()) : undefined;
+    },
+
+    /**
+     * Unsubscribes the e-mail destination of an unsubscribe token: nothing more is sent there (what
+     * waited fails, saying so). The same answer again for a destination already unsubscribed;
+     * undefined when no destination has the token.
+     */
+    async unsubscribeEmail(token: string): Promise<Destination | undefined> {
+      if (!isLinkToken(token)) return undefined;
+      return db.transaction().execute(async (tx) => {
+        const row = await tx
+          .updateTable("alert_destinations")
+          .set({ status: "unsubscribed", confirm_hash: null, stopped_reason: "Its recipient unsubscribed: nothing more is sent there." })
+          .where("unsubscribe_hash", "=", tokenHash(token))
+          .where("kind", "=", "email")
+          .returningAll()
+          .executeTakeFirst();
+        if (!row) return undefined;
+        await tx
+          .updateTable("alert_deliveries")
+          .set({ status: "failed", next_attempt_at: null, lease_until: null, claimed_by: null })
+          .where("destination_id", "=", row.id)
+          .where("status", "=", "pending")
+          .execute();
+        return toDestination(row, deps.now());
+      });
     },
 
     /** Deletes a destination with its rules, deliveries and the digest going there; false when unknown. */
@@ -99,3 +200,9 @@ export function destinationQueries(deps: AlertsDeps) {
     },
   };
 }
+
+/** A link's token: 32 random bytes, base64url (43 characters). */
+const linkToken = () => randomBytes(32).toString("base64url");
+const isLinkToken = (token: string) => /^[A-Za-z0-9_-]{43}$/.test(token);
+/** What is kept of a link's token: its SHA-256 (the token is random, so no salt or slow hash is needed). */
+const tokenHash = (token: string) => createHash("sha256").update(token).digest("base64url");

@@ -10,6 +10,7 @@ import type {
   AlertRulesTable,
   AttemptStatus,
   DestinationKind,
+  DestinationStatus,
   RuleState,
   StoreTables,
   WorkspaceId,
@@ -34,7 +35,9 @@ export type Destination = {
   kind: DestinationKind;
   name: string;
   urlHint: string;
-  status: "active" | "stopped";
+  status: DestinationStatus;
+  /** When an e-mail destination's recipient confirmed it (null before, and for the other kinds). */
+  confirmedAt: number | null;
   stoppedReason: string | null;
   /** Until when it rests after timing out REST_AFTER_TIMEOUTS times in a row; null when it does not rest now. */
   restingUntil: number | null;
@@ -104,6 +107,7 @@ export function toDestination(row: Selectable<AlertDestinationsTable>, now: numb
     name: row.name,
     urlHint: row.url_hint,
     status: row.status,
+    confirmedAt: row.confirmed_at,
     stoppedReason: row.stopped_reason,
     restingUntil,
     createdAt: row.created_at,
