@@ -166,6 +166,9 @@ describe.each(STORE_KINDS)("alerts from the background jobs (%s)", (kind) => {
     expect(platforms!.lines).toHaveLength(4);
     expect(platforms!.links).toEqual([{ label: "AI platforms", url: `https://analytics.example.com/platforms${week_}` }]);
     expect(notes!.lines).toEqual(["2026-11-18: Webinar with partners"]);
+    // The figures kept with the event for the e-mail's tables are not the webhook's.
+    expect(body.data).not.toHaveProperty("figures");
+    expect(r!.body).not.toContain('"figures"');
 
     // One run for the workspace, at 14:00 UTC: the later slots found its digest made and gave it none.
     const runs = await a.jobs.runs(DIGEST_JOB, { scope: workspace, limit: 100 });
