@@ -77,9 +77,21 @@ describe("getEnv", () => {
     ["PUBLIC_URL", "dash.example.com", /^PUBLIC_URL must be the dashboard's http\(s\) address/],
     ["PUBLIC_URL", "https://dash.example.com/?x=1", /^PUBLIC_URL must be/],
     ["WEBHOOK_ALLOW_PRIVATE", "yes", /^WEBHOOK_ALLOW_PRIVATE must be "true" or "false"/],
+    ["SMTP_URL", "mail.example.com:587", /^SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/],
+    ["SMTP_URL", "https://mail.example.com", /^SMTP_URL must be/],
+    ["MAIL_FROM", "Workspace Analytics", /^MAIL_FROM must be an address, or a name and an address/],
   ])("%s=%s is refused, saying what to set", (name, value, message) => {
     setEnv({ [name]: value });
     expect(configError()).toMatch(message);
+  });
+
+  it("e-mail: SMTP_URL with MAIL_FROM (required with it), or neither", () => {
+    setEnv({ SMTP_URL: undefined, MAIL_FROM: undefined });
+    expect(getEnv()).not.toHaveProperty("mail");
+    setEnv({ SMTP_URL: "smtps://alerts:s%40cret@mail.example.com:465" });
+    expect(configError()).toMatch(/^MAIL_FROM must be set with SMTP_URL/);
+    setEnv({ MAIL_FROM: " Workspace Analytics <alerts@example.com> " });
+    expect(getEnv().mail).toEqual({ smtpUrl: "smtps://alerts:s%40cret@mail.example.com:465", from: "Workspace Analytics <alerts@example.com>" });
   });
 
   it("tells how to start when DATA_API_BASE_URL is unset", () => {
