@@ -94,6 +94,7 @@ async function fill(store: Store, workspace: WorkspaceId, tag: string, options: 
   await store.snapshots.putDailyFigures(workspace, { kind: "sources", date: "2026-10-01", tz: "UTC", data: options.day?.data ?? { from: tag } });
   await store.annotations.create(workspace, { date: "2026-10-02", text: `note of ${tag}` });
   await store.views.create(workspace, { name: options.view, path: "/visitors", query: { source: "chatgpt" } });
+  await store.tokens.create(workspace, { name: `token of ${tag}`, token: `wa_token-of-${tag}`, hint: "wa_…" + tag.slice(-4), expiresAt: null });
   const destination = await store.alerts.createDestination(workspace, {
     kind: "webhook",
     name: `hook ${tag}`,
