@@ -16,11 +16,12 @@ export type { StoreResource } from "./key-standing";
 
 /**
  * Who may call a route. `public`: anyone (sign-in, the health check, the demo keys); `session`: a
- * signed-in session, whose key the handler uses (401 without one). Later access kinds join here with
- * their own part of the handler's context: `token` (an API token and its scopes) and `share` (a share
- * link's page, read-only, without a session).
+ * signed-in session, whose key the handler uses (401 without one), or, for a read, a read-only access
+ * token of the workspace as bearer (token-access.ts), whose kept key the handler uses as a session's;
+ * `token`: an access token only (the MCP endpoint), its handler given the same parts. A later `share`
+ * (a share link's page, read-only, without a session) joins here with its own part.
  */
-export type RouteAccess = "public" | "session";
+export type RouteAccess = "public" | "session" | "token";
 
 /**
  * A path parameter's rule: by default a value that fails it (after decoding once more) is a 400 naming
@@ -77,7 +78,7 @@ type BodyOf<D> = D extends { body: infer B extends z.ZodType } ? z.output<B> : u
 export type SessionPart = { session: Session; api: DataApi };
 
 /** What a handler is given for declaration `D`: its checked input, and the parts its access and scope bring. */
-export type RouteContext<D> = { params: ParamsOf<D>; query: QueryOf<D>; body: BodyOf<D>; signal?: AbortSignal } & (D extends { access: "session" }
+export type RouteContext<D> = { params: ParamsOf<D>; query: QueryOf<D>; body: BodyOf<D>; signal?: AbortSignal } & (D extends { access: "session" | "token" }
   ? SessionPart
   : Record<never, never>) &
   (D extends { store: true | StoreResource } ? { scope: StoreScope } : Record<never, never>);
