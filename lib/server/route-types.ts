@@ -53,8 +53,26 @@ export type RouteDeclaration = {
   store?: true | StoreResource;
   /** An attempt that could guess a key (key-attempts.ts): counted per client and session before anything is read; only a success gives it back. */
   keyAttempts?: "sign-in" | "linking";
+  /**
+   * The MCP tools this read is offered as (lib/mcp): each named, described for a model, taking the
+   * query's parameters (its input schema made from `query`) and answering the route's JSON, or the
+   * part `answer` takes of it. A route declared with tools is a tool by this alone.
+   */
+  tools?: readonly ToolDeclaration[];
   /** HEAD is refused (405) with this reason: its headers would cost what GET costs (upstream calls, an export) for a body nobody reads. */
   headRefused?: string;
+};
+
+/** An MCP tool a read is offered as (RouteDeclaration `tools`). */
+export type ToolDeclaration = {
+  /** snake_case, unique among the tools. */
+  name: string;
+  /** What it answers, for a model choosing a tool: one or two sentences. */
+  description: string;
+  /** The part of the route's JSON the tool answers (its structured content); the whole JSON without it. */
+  answer?: (json: never) => unknown;
+  /** A short summary of the answer a model can quote; a generic one (the range, how many items) without it. */
+  summary?: (answer: never) => string;
 };
 
 /** The store, the session's workspace, and who is asking: the key, and its hint for the activity list. */

@@ -114,7 +114,8 @@ export function route(declaration: RouteDeclaration & { handler?: unknown }, giv
     // A public route (sign-in, sign-out, the session's own) never reads a token: it is the cookie's.
     const bearer = declaration.access === "public" ? undefined : bearerToken(req.headers.get("authorization"));
     try {
-      if (declaration.write && bearer !== undefined) throw tokenReadOnly();
+      // A token only reads what a session may change; a `token` route's POST (MCP) is its way in.
+      if (declaration.write && declaration.access === "session" && bearer !== undefined) throw tokenReadOnly();
       if (declaration.write && !isSameOrigin(req)) throw sameOriginRejected();
       const parts = declaration.access === "public" ? {} : await sessionParts(declaration, await accessSession(req, declaration, bearer));
       if (declaration.keyAttempts) attempt = await beginKeyAttempt(req, declaration.keyAttempts);

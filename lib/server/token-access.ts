@@ -38,7 +38,7 @@ export const invalidToken = () =>
   finalError({ status: 401, code: "invalid_token", message: "This access token is not valid: it is unknown, revoked or expired. Make a new one in Settings." });
 
 export const tokenRequired = () =>
-  finalError({ status: 401, code: "invalid_token", message: "This endpoint takes an access token: send Authorization: Bearer wa_… (Settings makes one)." });
+  finalError({ status: 401, code: "unauthorized", message: "This endpoint takes an access token: send Authorization: Bearer wa_… (Settings makes one)." });
 
 export const tokenReadOnly = () =>
   finalError({ status: 403, code: "token_read_only", message: "Access tokens only read: this change needs a signed-in session in the dashboard." });
