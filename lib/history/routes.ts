@@ -22,6 +22,7 @@ import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
 import { demoHistoryOf, ensureDemoHistory, type DemoHistory } from "./demo-history";
 import { recordingsSettled, recordOnRead } from "./on-read";
+import { rankingHistorySummary, scoreHistorySummary } from "./summaries";
 
 const DEFAULT_DAYS = 30;
 
@@ -80,6 +81,7 @@ const scoreHistoryRoute = defineRoute(
         name: "score_history",
         description:
           "The brand's AI visibility score as the dashboard recorded it over the range (each snapshot with its direction, change and breakdown), oldest first; `since` is the first ever kept.",
+        summary: scoreHistorySummary,
       },
     ],
   },
@@ -107,6 +109,7 @@ const rankingHistoryRoute = defineRoute(
         name: "ranking_history",
         description:
           "The competitive ranking (rank, name, score, which entry is the brand) at each snapshot the dashboard recorded over the range, oldest first: who passed whom.",
+        summary: rankingHistorySummary,
       },
     ],
   },

@@ -116,6 +116,9 @@ async function jsonOf(answer: unknown): Promise<JsonObject> {
   return JSON.parse(JSON.stringify(answer)) as JsonObject;
 }
 
+/** The fields that name an item, in the order one is chosen (ids name nothing to a person). */
+const LABEL_FIELDS = ["name", "source", "platform", "country", "query", "text", "date", "at", "start"];
+
 /** A short summary a model can quote: the range and how many items, the first ones named. */
 export function genericSummary(name: string, answer: JsonObject): string {
   const range =
@@ -130,7 +133,8 @@ export function genericSummary(name: string, answer: JsonObject): string {
     .slice(0, 3)
     .map((item) => {
       if (typeof item !== "object" || item === null) return undefined;
-      const label = Object.values(item).find((v) => typeof v === "string");
+      const record = item as Record<string, unknown>;
+      const label = LABEL_FIELDS.map((key) => record[key]).find((v) => typeof v === "string");
       return typeof label === "string" ? label.slice(0, 80) : undefined;
     })
     .filter((l): l is string => l !== undefined);
