@@ -14,7 +14,16 @@ export type Watching = "off" | "on" | "paused";
 /** A key linked to the workspace; `current` is the one this session signed in with. */
 export type LinkedKey = { id: string; key_hint: string; linked_at: string; current: boolean };
 /** What deleting everything would delete, counted. */
-export type Kept = { snapshots: number; notes: number; views: number; alert_destinations: number; alert_rules: number; kept_key: boolean; activity: number };
+export type Kept = {
+  snapshots: number;
+  notes: number;
+  views: number;
+  alert_destinations: number;
+  alert_rules: number;
+  kept_key: boolean;
+  activity: number;
+  tokens: number;
+};
 export type WorkspaceInfo = {
   watching: Watching;
   paused_reason?: string;

@@ -275,6 +275,7 @@ describe.each(STORE_KINDS)("what the store keeps per workspace (%s)", (kind) => 
       alertRules: 1,
       keptKey: true,
       activity: 1,
+      tokens: 1,
     });
     const otherBefore = await rowsOf(db, other);
 
@@ -297,6 +298,7 @@ describe.each(STORE_KINDS)("what the store keeps per workspace (%s)", (kind) => 
       alertRules: 0,
       keptKey: false,
       activity: 0,
+      tokens: 0,
     });
     expect((await store.workspaces.workspaceForKey(KEY_B)).id).not.toBe(fresh.id);
   });

@@ -61,6 +61,8 @@ export type KeptSummary = {
   keptKey: boolean;
   /** Records of the activity list (who changed what). */
   activity: number;
+  /** Access tokens (lib/store/tokens.ts). */
+  tokens: number;
 };
 
 export type WorkspacesDeps = {
@@ -254,7 +256,7 @@ export function workspacesContext(deps: WorkspacesDeps) {
 
     /** What `workspace` keeps, counted: what deleting it would delete. */
     async keptSummary(workspace: WorkspaceId): Promise<KeptSummary> {
-      const count = async (table: "annotations" | "saved_views" | "alert_destinations" | "alert_rules" | "activity") => {
+      const count = async (table: "annotations" | "saved_views" | "alert_destinations" | "alert_rules" | "activity" | "tokens") => {
         const { n } = await db
           .selectFrom(table)
           .select((eb) => eb.fn.countAll<number | string>().as("n"))
@@ -266,15 +268,16 @@ export function workspacesContext(deps: WorkspacesDeps) {
       const { rows } = await sql<{ n: number | string }>`select count(*) as n from (
         select at from score_snapshots where workspace_id = ${workspace}
         union select at from ranking_snapshots where workspace_id = ${workspace}) as instants`.execute(db);
-      const [notes, views, alertDestinations, alertRules, activity, row] = await Promise.all([
+      const [notes, views, alertDestinations, alertRules, activity, tokens, row] = await Promise.all([
         count("annotations"),
         count("saved_views"),
         count("alert_destinations"),
         count("alert_rules"),
         count("activity"),
+        count("tokens"),
         db.selectFrom("workspaces").select("watch_key_sealed").where("id", "=", workspace).executeTakeFirst(),
       ]);
-      return { snapshots: Number(rows[0]?.n ?? 0), notes, views, alertDestinations, alertRules, keptKey: Boolean(row?.watch_key_sealed), activity };
+      return { snapshots: Number(rows[0]?.n ?? 0), notes, views, alertDestinations, alertRules, keptKey: Boolean(row?.watch_key_sealed), activity, tokens };
     },
 
     /** Sets the IANA zone of the workspace's days; an unknown zone is a StoreInputError naming `time_zone`. */

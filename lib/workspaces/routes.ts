@@ -35,6 +35,7 @@ export type KeptBody = {
   alert_rules: number;
   kept_key: boolean;
   activity: number;
+  tokens: number;
 };
 
 export type WorkspaceBody = {
@@ -64,6 +65,7 @@ const keptBody = (k: KeptSummary): KeptBody => ({
   alert_rules: k.alertRules,
   kept_key: k.keptKey,
   activity: k.activity,
+  tokens: k.tokens,
 });
 
 /** The workspace as it is. */
