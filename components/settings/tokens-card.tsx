@@ -96,37 +96,20 @@ export function TokensCard() {
           </p>
         )}
         {list.length > 0 && (
-          <div className="activity-list">
-            <table className="table" data-testid="tokens-table">
-              <caption className="visually-hidden">Access tokens of this workspace</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Token</th>
-                  <th scope="col">Made</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Revoke</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((token) => (
-                  <TokenRow
-                    key={token.id}
-                    token={token}
-                    tz={tz}
-                    onRevoked={async () => {
-                      setStatus(`Token ${token.name} (${token.hint}) revoked: it stops working at once.`);
-                      if (made?.id === token.id) setMade(null);
-                      await refresh();
-                    }}
-                  />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ul className="linked-keys" aria-label="Access tokens of this workspace" data-testid="tokens-list">
+            {list.map((token) => (
+              <TokenRow
+                key={token.id}
+                token={token}
+                tz={tz}
+                onRevoked={async () => {
+                  setStatus(`Token ${token.name} (${token.hint}) revoked: it stops working at once.`);
+                  if (made?.id === token.id) setMade(null);
+                  await refresh();
+                }}
+              />
+            ))}
+          </ul>
         )}
         {made && (
           <div className="token-made" data-testid="token-made">
@@ -150,7 +133,7 @@ export function TokensCard() {
                 Copy
               </button>
             </div>
-            <p className="small muted">
+            <p className="small muted" style={{ overflowWrap: "anywhere" }}>
               Send it as <code>Authorization: Bearer {made.hint}</code> to any of the dashboard&apos;s reads, or connect an AI assistant to{" "}
               <code data-testid="mcp-url">{origin}/api/mcp</code> with that header.
             </p>
@@ -232,41 +215,43 @@ function TokenRow({ token, tz, onRevoked }: { token: AccessToken; tz: string; on
   }
 
   return (
-    <tr data-testid="token-row">
-      <td>{token.name}</td>
-      <td className="mono">{token.hint}</td>
-      <td>{formatDate(token.created_at, tz)}</td>
-      <td>{token.last_used_at ? formatDateTime(token.last_used_at, tz) : "Never"}</td>
-      <td>{token.expires_at ? `${expired ? "Expired " : ""}${formatDate(token.expires_at, tz)}` : "Never"}</td>
-      <td>
-        {!confirming ? (
+    <li data-testid="token-row">
+      <div className="linked-key-row">
+        <strong>{token.name}</strong>
+        <span className="mono">{token.hint}</span>
+        <span className="small muted">
+          made {formatDate(token.created_at, tz)}; {token.last_used_at ? `last used ${formatDateTime(token.last_used_at, tz)}` : "never used"};{" "}
+          {token.expires_at ? `${expired ? "expired" : "expires"} ${formatDate(token.expires_at, tz)}` : "never expires"}
+        </span>
+        {!confirming && (
           <button type="button" className="button button-small button-danger" aria-label={`Revoke token ${token.name}`} onClick={() => setConfirming(true)}>
             Revoke
           </button>
-        ) : (
-          <span role="group" aria-label={`Revoke token ${token.name}?`}>
-            <span className="small">Scripts and assistants using it stop working at once.</span>{" "}
-            <button
-              type="button"
-              className="button button-small button-danger"
-              disabled={busy}
-              onClick={() => void revoke()}
-              data-testid="token-revoke-confirm"
-              autoFocus
-            >
-              {busy ? "Revoking…" : "Revoke"}
-            </button>{" "}
-            <button type="button" className="button button-small button-secondary" onClick={() => setConfirming(false)}>
-              Keep
-            </button>
-          </span>
         )}
-        {error && (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
-        )}
-      </td>
-    </tr>
+      </div>
+      {confirming && (
+        <div className="linked-key-row" role="group" aria-label={`Revoke token ${token.name}?`}>
+          <span className="small">Scripts and assistants using it stop working at once.</span>
+          <button
+            type="button"
+            className="button button-small button-danger"
+            disabled={busy}
+            onClick={() => void revoke()}
+            data-testid="token-revoke-confirm"
+            autoFocus
+          >
+            {busy ? "Revoking…" : "Revoke"}
+          </button>
+          <button type="button" className="button button-small button-secondary" onClick={() => setConfirming(false)}>
+            Keep
+          </button>
+        </div>
+      )}
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </li>
   );
 }
