@@ -4,7 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { makeToken, tokenHint } from "@/lib/tokens/token";
 import { bearerToken, TOKEN_PATTERN } from "./token-access";
-import { createTokenLimiter, TOKEN_REQUESTS_PER_MINUTE } from "./token-rate-limit";
+import { redisForFile } from "@/testing/redis-links";
+import { createSharedTokenLimiter, createTokenLimiter, TOKEN_REQUESTS_PER_MINUTE } from "./token-rate-limit";
 
 describe("tokens", () => {
   it("are wa_ and 32 random bytes, shown after as their last 4 characters", () => {
@@ -36,25 +37,36 @@ describe("tokens", () => {
   });
 });
 
+const redis = redisForFile();
+
 describe("each token's requests a minute", () => {
-  it(`lets ${TOKEN_REQUESTS_PER_MINUTE} through in a minute, then says how long to wait; another token counts apart`, () => {
+  it(`lets ${TOKEN_REQUESTS_PER_MINUTE} through in a minute, then says how long to wait; another token counts apart`, async () => {
     let t = 1_000_000;
     const limiter = createTokenLimiter({ now: () => t });
-    for (let n = 0; n < TOKEN_REQUESTS_PER_MINUTE; n++) expect(limiter.take("a")).toBeNull();
-    expect(limiter.take("a")).toBe(60);
-    expect(limiter.take("b")).toBeNull();
+    for (let n = 0; n < TOKEN_REQUESTS_PER_MINUTE; n++) expect(await limiter.take("a")).toBeNull();
+    expect(await limiter.take("a")).toBe(60);
+    expect(await limiter.take("b")).toBeNull();
     t += 59_001;
-    expect(limiter.take("a")).toBe(1);
+    expect(await limiter.take("a")).toBe(1);
     t += 999;
-    expect(limiter.take("a")).toBeNull();
+    expect(await limiter.take("a")).toBeNull();
   });
 
-  it("stays bounded with many tokens, dropping ended windows first", () => {
+  it("stays bounded with many tokens, dropping ended windows first", async () => {
     let t = 0;
     const limiter = createTokenLimiter({ now: () => t, perMinute: 1 });
-    for (let n = 0; n < 10_000; n++) limiter.take(`old${n}`);
+    for (let n = 0; n < 10_000; n++) await limiter.take(`old${n}`);
     t += 60_000;
-    expect(limiter.take("new")).toBeNull();
-    expect(limiter.take("new")).toBe(60);
+    expect(await limiter.take("new")).toBeNull();
+    expect(await limiter.take("new")).toBe(60);
+  });
+
+  it("with Redis, counts across instances: two of them together let 120 through, then both refuse", async () => {
+    const [a, b] = [createSharedTokenLimiter(await redis.link()), createSharedTokenLimiter(await redis.link())];
+    const id = `tok_${Date.now()}`;
+    const answers = await Promise.all(Array.from({ length: TOKEN_REQUESTS_PER_MINUTE + 6 }, (_, i) => (i % 2 === 0 ? a : b).take(id)));
+    expect(answers.filter((w) => w === null)).toHaveLength(TOKEN_REQUESTS_PER_MINUTE);
+    for (const wait of answers.filter((w) => w !== null)) expect(wait).toBeGreaterThanOrEqual(1);
+    expect(await a.take("another")).toBeNull();
   });
 });

@@ -3,7 +3,7 @@
 // wrapper (route.ts) asks here when a request carries an Authorization header: a write is refused
 // (403 `token_read_only`) before the token is even looked up; a bad, revoked or expired token is a 401
 // with `WWW-Authenticate: Bearer error="invalid_token"`; each token has TOKEN_REQUESTS_PER_MINUTE (429
-// with Retry-After). A token reads with the workspace's kept key (watching): without it, 409
+// with Retry-After; shared by the instances through Redis when they share one). A token reads with the workspace's kept key (watching): without it, 409
 // `watching_required`. What the handler gets is a session of that key, named by the token's id, so
 // every read a session makes runs unchanged. A token never reaches a route declared `public` (sign-in,
 // sign-out, the session's own routes read only the cookie).
@@ -13,7 +13,7 @@ import { serverContext } from "./context";
 import { finalError } from "./http";
 import type { Session } from "./session";
 import { toPageSession } from "./session";
-import { createTokenLimiter, type TokenLimiter } from "./token-rate-limit";
+import { createSharedTokenLimiter, createTokenLimiter, type TokenLimiter } from "./token-rate-limit";
 
 /** A token's form: `wa_`, then 43 base64url characters (32 bytes). */
 export const TOKEN_PATTERN = /^wa_[A-Za-z0-9_-]{43}$/;
@@ -52,9 +52,10 @@ const watchingRequired = () =>
 
 const g = globalThis as typeof globalThis & { __waTokenLimiter?: TokenLimiter };
 
-/** The process's one limiter (route bundles share it), on the server context's clock. */
+/** The process's one limiter (route bundles share it): shared through Redis when the instances share one, else on the server context's clock. */
 function limiter(): TokenLimiter {
-  return (g.__waTokenLimiter ??= createTokenLimiter({ now: () => serverContext().now() }));
+  const redis = serverContext().redis;
+  return (g.__waTokenLimiter ??= redis ? createSharedTokenLimiter(redis) : createTokenLimiter({ now: () => serverContext().now() }));
 }
 
 /** For tests: a fresh count for every token. */
@@ -72,7 +73,7 @@ export async function tokenSession(token: string | null): Promise<Session & { to
   const store = await serverContext().store();
   const found = await store.tokens.byToken(token);
   if (!found) throw invalidToken();
-  const wait = limiter().take(found.id);
+  const wait = await limiter().take(found.id);
   if (wait !== null) {
     throw finalError({
       status: 429,
