@@ -21,7 +21,9 @@ const initialEnv = (g.__vitestInitialEnv ??= { ...process.env, DATA_DIR: workerD
 for (const name of Object.keys(process.env)) if (!(name in initialEnv)) delete process.env[name];
 Object.assign(process.env, initialEnv);
 setRuntimeFlags({ frontServer: false, embeddedSandboxOrigin: null });
-resetServerContext();
+// The insights keep closed days in the store only where a test asks for it (with a store of its own):
+// the worker's store outlives this file, and other files' sandboxes answer other rows under the same keys.
+resetServerContext({ insights: { keepDays: false } });
 // A file that set REDIS_URL leaves no client reconnecting to its stopped redis-server behind.
 await closeSharedRedis();
 await closeSharedStore();

@@ -9,8 +9,12 @@
 // 1,000,000 visitors; and what they cost right after the overview's widgets (nothing, where the
 // overview listed). Their totals are checked against the sandbox's own counts too (visitors, AI
 // visitors and conversions summed over the countries; mentions per platform over the questions).
-// Each scenario runs in a child process: a fresh key budget and a fresh server.
+// Each scenario runs in a child process: a fresh key budget, a fresh server and an empty store (so its
+// kept days, lib/insights/kept.ts, make no "cold" run warm).
 // INSIGHTS_BENCH_PART=overview|dimensions runs one part only, INSIGHTS_BENCH_ONLY=<id> one scenario.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { BENCH_SESSION_SECRET, benchChildMain, processSandbox, runBenchChild, type SandboxProcess } from "./support";
 
@@ -71,7 +75,13 @@ async function check(sandbox: SandboxProcess, key: string, a: Answers, from: str
   return out;
 }
 
+/** A new, empty store for the child (the insights keep closed days there: a bench's "cold" is cold). */
+function freshDataDir(): void {
+  process.env.DATA_DIR = mkdtempSync(path.join(tmpdir(), "wa-insights-bench-"));
+}
+
 async function runScenario(scenario: Scenario): Promise<Result> {
+  freshDataDir();
   const { DEMO_KEYS } = await import("../sandbox/keys");
   const sandbox = await processSandbox(scenario.visitors, new Date().toISOString());
   process.env.DATA_API_BASE_URL = sandbox.baseUrl;
@@ -195,6 +205,7 @@ async function loadDimensions(
 }
 
 async function runDimensionScenario(scenario: DimensionScenario): Promise<DimensionResult> {
+  freshDataDir();
   const { DEMO_KEYS } = await import("../sandbox/keys");
   const sandbox = await processSandbox(scenario.visitors, new Date().toISOString());
   process.env.DATA_API_BASE_URL = sandbox.baseUrl;

@@ -11,7 +11,7 @@ import { startSandbox, type Sandbox } from "@/sandbox/server";
 import { setRuntimeFlags } from "@/lib/server/runtime-flags";
 import { SESSION_COOKIE, sealSession } from "@/lib/server/session";
 import type { StoreKind } from "@/lib/store/database";
-import type { Store } from "@/lib/store/store";
+import type { Store, StoreOptions } from "@/lib/store/store";
 import { storesForFile } from "./stores";
 
 export const TEST_NOW = "2026-11-20T12:00:00Z";
@@ -103,14 +103,14 @@ export function serverContextPerTest(): (overrides: Parameters<typeof setServerC
 }
 
 /**
- * A fresh store of `kind` per test, made the server's (the context's store replaced for that test):
- * what the routes' tests over both databases start from.
+ * A fresh store of `kind` per test (`options` for its clock), made the server's (the context's store
+ * replaced for that test): what the routes' tests over both databases start from.
  */
-export function serverStoresForFile(): (kind: StoreKind) => Promise<Store> {
+export function serverStoresForFile(): (kind: StoreKind, options?: Partial<StoreOptions>) => Promise<Store> {
   const stores = storesForFile();
   const overrideContext = serverContextPerTest();
-  return async (kind) => {
-    const store = await stores.open(kind);
+  return async (kind, options) => {
+    const store = await stores.open(kind, options);
     overrideContext({ store: async () => store });
     return store;
   };

@@ -13,7 +13,7 @@ import { startTestPostgres, type TestPostgres } from "./postgres";
 import { distDir, hasBuild, startProductionServer } from "./production";
 import { processSandbox } from "./sandbox-process";
 
-export type SystemServer = { base: string; sandboxBase: string };
+export type SystemServer = { base: string; sandboxBase: string; store: "embedded" | "postgres" };
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -43,7 +43,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     throw error;
   }
   console.log(`[system] ${project.name}: production server at ${server.base} (up in ${Date.now() - started} ms), log ${logFile}`);
-  project.provide("production", { base: server.base, sandboxBase: sandbox.baseUrl.replace(/\/v1$/, "") });
+  project.provide("production", { base: server.base, sandboxBase: sandbox.baseUrl.replace(/\/v1$/, ""), store: onPostgres ? "postgres" : "embedded" });
 
   return async () => {
     await Promise.all([server.stop(), sandbox.close()]);

@@ -32,6 +32,8 @@ export function whatGoes(info: WorkspaceInfo, tz: string): string[] {
       `${formatCount(kept.alert_destinations, "alert destination")} and ${formatCount(kept.alert_rules, "alert rule")}, with their deliveries and the weekly digest`,
     );
   }
+  if (kept.kept_days > 0)
+    lines.push(`The insights' figures of closed days kept (${formatCount(kept.kept_days, "figure")}): read again from Workspace Analytics when next asked`);
   if (kept.kept_key) lines.push("The key kept for watching: nothing is collected in the background any more");
   if (kept.tokens > 0)
     lines.push(`${formatCount(kept.tokens, "access token")}: the scripts and assistants using ${kept.tokens === 1 ? "it" : "them"} stop working`);

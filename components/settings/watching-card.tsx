@@ -29,7 +29,7 @@ const STATE_TEXT: Record<Watching, { badge: string; badgeClass: string; text: st
   on: {
     badge: "On",
     badgeClass: "badge-success",
-    text: "The score and ranking are collected every hour, and the day's figures once a day, even while nobody is signed in.",
+    text: "The score and ranking are collected every hour, and the day's figures once a day (yesterday's kept in every zone your team reads the insights in, so the morning's first visit is answered from the store), even while nobody is signed in.",
   },
   paused: {
     badge: "Paused",
@@ -131,7 +131,8 @@ export function WatchingCard() {
           </div>
           <p className="small muted" id={`${id}-means`}>
             Turning watching on keeps this key on the dashboard&apos;s server, encrypted, so history is collected every hour while nobody is signed in. Turning
-            it off deletes the kept key at once; the history already kept stays.
+            it off deletes the kept key at once; the history already kept stays. Either way the insights&apos; figures of closed days are kept once read, and
+            answered from here; today is read from Workspace Analytics, and a day younger than a week is checked again.
           </p>
           <div className="card-actions" style={{ flexWrap: "wrap" }}>
             {info.watching !== "on" && (

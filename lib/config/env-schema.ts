@@ -54,13 +54,20 @@ export const dashboardEnvSchema = z.object({
       description:
         "How long the insights keep figures of closed days (per-day summaries, counts of ranges that ended before now), per key, in ms; 0 keeps none. Closed days are taken as final: a later change to one (an earlier visitor converting) shows after at most this long.",
     }),
-  INSIGHTS_OPEN_TTL_MS: wholeNumber(0, 600_000, " of milliseconds")
-    .default(30_000)
-    .meta({ description: "How long the insights keep figures that include today (still changing), per key, in ms; 0 keeps none." }),
+  INSIGHTS_OPEN_TTL_MS: wholeNumber(0, 600_000, " of milliseconds").default(30_000).meta({
+    description:
+      "How long the insights keep figures that include today (still changing), per key, in ms; 0 keeps none. With the days the store keeps on, today's figures so far are kept there too for this long, so every instance and a restarted server answer them until then.",
+  }),
   INSIGHTS_MAX_LISTED_ROWS: wholeNumber(100, OFFSET_MAX, "").default(DEFAULT_INSIGHTS_MAX_LISTED_ROWS).meta({
     description:
       "The most rows one insights listing may read (the visitors or mentions of a range and its previous period, by the upstream's meta.total). Over it, visitor figures are counted instead and mention figures are refused (422) with a message to choose a shorter range, so an absurd total never plans an endless listing.",
   }),
+  DAY_RECHECK_MINUTES: wholeNumber(0, 7 * 24 * 60, " of minutes")
+    .default(60)
+    .meta({
+      description:
+        "How long a kept day younger than a week is trusted before it is checked again when read, in minutes: the insights keep every closed day's figures in the store, and such a day is counted again upstream (listed again only when a count differs), so a visitor of last Tuesday who converts today shows on last Tuesday. Days a week old or more are final. 0 checks a young day on every read.",
+    }),
   DATA_API_TIMEOUT_MS: wholeNumber(100, 120_000, " of milliseconds")
     .default(DEFAULT_TIMEOUT_MS)
     .meta({ description: "Timeout of one upstream attempt in ms, from sending to the end of the body." }),

@@ -4,7 +4,9 @@
 // - daily: the overview of each period (kind `overview:<period>`, dated the day it was read in the
 //   workspace's time zone), and for each closed day not yet kept among the last few, the insights
 //   figures of that day alone: per source (kind `sources`: visitors, conversions, rate) and per AI
-//   platform (kind `platforms`: mentions, sentiment, average position, visitors, conversions).
+//   platform (kind `platforms`: mentions, sentiment, average position, visitors, conversions); and
+//   yesterday's days of every insights dimension kept (lib/insights/kept.ts) in the workspace's zone
+//   and in each zone its members read the insights in lately.
 // Every upstream call goes through the key's scheduler at background priority: after everything a
 // person or an export asks for, within the bulk share of the key's budget, so collecting never
 // causes a 429 and never makes anyone wait. A key the upstream refuses (401) pauses watching with
@@ -19,6 +21,9 @@ import { insightsContext, type InsightsContext } from "@/lib/insights/context";
 import { platformsInsight } from "@/lib/insights/platforms";
 import { resolveRange } from "@/lib/insights/range";
 import { sourcesInsight } from "@/lib/insights/sources";
+import { countriesInsight } from "@/lib/insights/countries";
+import { queriesInsight } from "@/lib/insights/queries";
+import { insightsCountriesParams, insightsQueriesParams } from "@/lib/insights/schema";
 import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
 import { recordScoreAndRanking } from "./record";
@@ -27,6 +32,11 @@ export type CollectKind = "hourly" | "daily";
 
 /** How many closed days back a daily run looks for days not kept yet (after a downtime). */
 export const CLOSED_DAYS_CAUGHT_UP = 3;
+
+/** The zones a daily run keeps yesterday's days in: the workspace's own and those its members read in lately, at most this many. */
+const MAX_KEPT_ZONES = 5;
+/** How recently a zone must have been read in to be kept (30 days). */
+const KEPT_ZONES_SINCE_MS = 30 * 86_400_000;
 
 export type CollectContext = {
   store: Store;
@@ -173,5 +183,28 @@ async function daily(ctx: CollectContext, workspaceId: WorkspaceId, apiKey: stri
         result.recorded.push(`platforms:${date}`);
       }
     }
+  }
+
+  // Yesterday's figures of every dimension kept (lib/insights/kept.ts) in the workspace's zone and in
+  // every zone its members read the insights in lately, so the first visit of the day finds them in
+  // the store: a listing keeps every dimension of its list, so the four reads cost one visitor and
+  // one mention listing of the day (counts where the planner counts), nothing where it is kept.
+  if (!ictx.kept) return;
+  const zones = [...new Set([tz, ...(await ctx.store.keptDays.zones(workspaceId, ctx.now() - KEPT_ZONES_SINCE_MS, MAX_KEPT_ZONES))])];
+  for (const zone of zones.slice(0, MAX_KEPT_ZONES)) {
+    const yesterday = addDays(todayIn(zone, ctx.now()), -1);
+    const query = { from: yesterday, to: yesterday, tz: zone };
+    const range = resolveRange({ ...query, bucket: "day" }, ctx.now());
+    const name = `days:${zone}:${yesterday}`;
+    const kept = await attempt(name, async () => {
+      await Promise.all([
+        sourcesInsight(ictx, range),
+        platformsInsight(ictx, range),
+        countriesInsight(ictx, range, insightsCountriesParams.parse(query)),
+        queriesInsight(ictx, range, insightsQueriesParams.parse(query)),
+      ]);
+      return true;
+    });
+    if (kept) result.recorded.push(name);
   }
 }

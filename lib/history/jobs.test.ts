@@ -12,6 +12,8 @@ import { DEMO_KEYS, REVOKED_KEY } from "@/sandbox/keys";
 import { serverCollectContext } from "@/lib/history/collect";
 import { DAILY_JOB, HOURLY_JOB, historyJobs } from "@/lib/history/jobs";
 import { serverContextPerTest, TEST_NOW, upstreamForFile } from "@/testing/in-process";
+import { serverContext } from "@/lib/server/context";
+import { createMemoryInsightsStore } from "@/lib/shared-state/insights";
 import type { StoreKind } from "@/lib/store/database";
 import { createJobScheduler, HOUR_MS, type JobScheduler } from "@/lib/store/scheduler";
 import type { Store } from "@/lib/store/store";
@@ -213,5 +215,48 @@ describe.each(STORE_KINDS)("history jobs (%s)", (kind) => {
     await runUntil(T0 + 3 * HOUR_MS, [one]);
     expect(sandbox().stats().byPath["/intelligence/score"]).toBe(1);
     expect(await a.snapshots.scoreHistory(ws, { from: 0, to: now })).not.toEqual([]);
+  });
+});
+
+describe.each(STORE_KINDS)("watching keeps yesterday's days (%s)", (kind) => {
+  it("the daily run keeps yesterday's figures of every dimension in the workspace's zone and in each zone its members read in", async () => {
+    const [a] = await fresh(kind);
+    // Nothing of another test's in the insights' memory: what is kept here was read here.
+    overrideContext({
+      insights: { strategy: "auto", gatherMs: 25, keepDays: true },
+      stores: { ...serverContext().stores, insights: createMemoryInsightsStore({ now: clock }) },
+    });
+    const watched = (await a.workspaces.workspaceForKey(DEMO_KEYS.pro)).id;
+    await a.workspaces.setWatching(watched, DEMO_KEYS.pro);
+    // A member read the insights in Kolkata lately (the routes note it).
+    await a.keptDays.noteZone(watched, "Asia/Kolkata");
+    const daily = createJobScheduler({
+      jobs: async () => a.jobs,
+      definitions: historyJobs({ store: async () => a, context: serverCollectContext }).filter((j) => j.name === DAILY_JOB),
+      now: clock,
+      instance: "one",
+      log: quiet,
+    });
+    // The daily slot is 01:00 UTC: run the day after TEST_NOW's, so "yesterday" is 2026-11-20.
+    now = Date.parse("2026-11-21T01:05:00Z");
+    await daily.tick();
+    const runs = await a.jobs.runs(DAILY_JOB, { scope: watched, limit: 10 });
+    expect(runs.map((r) => r.state)).toEqual(["done"]);
+    const yesterday = (tz: string) => {
+      const start = tz === "UTC" ? Date.parse("2026-11-20T00:00:00Z") : Date.parse("2026-11-19T18:30:00Z");
+      return { startMs: start, endMs: start + 86_400_000 };
+    };
+    for (const tz of ["UTC", "Asia/Kolkata"]) {
+      const kept = await a.keptDays.read(watched, ["vd2", "cd2", "md2", "qd1"], [yesterday(tz)]);
+      expect([tz, [...kept].map(([figure, days]) => [figure, days.size])]).toEqual([
+        tz,
+        [
+          ["vd2", 1],
+          ["cd2", 1],
+          ["md2", 1],
+          ["qd1", 1],
+        ],
+      ]);
+    }
   });
 });

@@ -10,10 +10,13 @@ import { SingleFlight } from "@/lib/data-api/cache";
 import { serverContext, upstreamFor, type Upstream } from "@/lib/server/context";
 import { getEnv } from "@/lib/server/env";
 import { keyId } from "@/lib/server/key-id";
+import type { WorkspaceId } from "@/lib/store/schema";
+import type { Store } from "@/lib/store/store";
 // Every day summariser registers with the registry as its module loads: all are loaded before any
 // computation can start a listing, so every listing folds every dimension of its list.
 import "./summarisers";
-import type { InsightsContext, KeyState } from "./types";
+import { FINAL_AFTER_MS } from "./kept";
+import type { InsightsContext, KeptAccess, KeyState } from "./types";
 
 export type { InsightsContext } from "./types";
 
@@ -23,6 +26,64 @@ const states = new WeakMap<Upstream, KeyState>();
 /** The store namespace of a key: a keyed hash of the upstream and the key, never the key itself. */
 function insightsNamespace(apiKey: string): string {
   return keyId(`${getEnv().dataApiBaseUrl}\n${apiKey}`);
+}
+
+const said = new Set<string>();
+/** When this process last noted each key's zone (keyed by the key's id and the zone). */
+const zonesNoted = new Map<string, number>();
+/** Says a store failure of the kept days once per message (never with the key: the store knows only its fingerprint). */
+function warnOnce(what: string, error: unknown): void {
+  const line = `[insights] ${what}: ${error instanceof Error ? error.message : String(error)}`;
+  if (said.has(line)) return;
+  if (said.size > 100) said.clear();
+  said.add(line);
+  console.warn(line);
+}
+
+/**
+ * The kept days of the workspace `apiKey` opens, found on first use (one query), through the
+ * server context's store. The store failing (unreachable, the workspace deleted meanwhile) reads as
+ * nothing kept and keeps nothing: the answer comes from the upstream, as without a store.
+ */
+function keptAccess(apiKey: string, recheckMs: number): KeptAccess {
+  let opened: Promise<{ store: Store; workspace: WorkspaceId } | undefined> | undefined;
+  const open = () =>
+    (opened ??= (async () => {
+      const store = await serverContext().store();
+      return { store, workspace: (await store.workspaces.workspaceForKey(apiKey)).id };
+    })().catch((error: unknown) => {
+      warnOnce("the kept days could not be reached; reading from the Data API", error);
+      return undefined;
+    }));
+  return {
+    recheckMs,
+    async read(figures, spans) {
+      const at = await open();
+      if (!at) return new Map();
+      return at.store.keptDays.read(at.workspace, figures, spans).catch((error: unknown) => {
+        warnOnce("the kept days could not be read; reading from the Data API", error);
+        return new Map();
+      });
+    },
+    async keep(days) {
+      const at = await open();
+      await at?.store.keptDays.keep(at.workspace, days).catch((error: unknown) => warnOnce("days read could not be kept", error));
+    },
+    async confirm(figures, spans) {
+      const at = await open();
+      await at?.store.keptDays.confirm(at.workspace, figures, spans).catch((error: unknown) => warnOnce("checked days could not be marked", error));
+    },
+    async noteZone(tz) {
+      // Once an hour per key and zone in this process: a write per day would do, one per request would not.
+      const memo = `${keyId(apiKey)}\n${tz}`;
+      const now = serverContext().now();
+      if ((zonesNoted.get(memo) ?? -Infinity) > now - 3_600_000) return;
+      if (zonesNoted.size > 10_000) zonesNoted.clear();
+      zonesNoted.set(memo, now);
+      const at = await open();
+      await at?.store.keptDays.noteZone(at.workspace, tz).catch((error: unknown) => warnOnce("the zone read in could not be noted", error));
+    },
+  };
 }
 
 export function insightsContext(apiKey: string): InsightsContext {
@@ -35,6 +96,7 @@ export function insightsContext(apiKey: string): InsightsContext {
   }
   const env = getEnv();
   const ttl = env.insightsTtl;
+  const keep = server.insights.keepDays === true;
   return {
     api: upstream.api,
     store: server.stores.insights.namespace(insightsNamespace(apiKey), apiKey),
@@ -43,6 +105,13 @@ export function insightsContext(apiKey: string): InsightsContext {
     now: server.now,
     ttl,
     maxListedRows: env.insightsMaxListedRows,
-    ttlFor: (endMs) => (endMs <= server.now() ? ttl.closedMs : ttl.openMs),
+    // With kept days, a closed day younger than a week is held here no longer than it is trusted
+    // without a check, so the check happens when it is due (kept.ts).
+    ttlFor: (endMs) => {
+      const now = server.now();
+      if (endMs > now) return ttl.openMs;
+      return keep && now - endMs < FINAL_AFTER_MS ? Math.min(ttl.closedMs, env.dayRecheckMs) : ttl.closedMs;
+    },
+    ...(keep ? { kept: keptAccess(apiKey, env.dayRecheckMs) } : {}),
   };
 }

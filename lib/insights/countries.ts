@@ -86,16 +86,50 @@ export const COUNTRY_DAYS = registerDimension<Visitor, CountryTally, CountryDay>
     t.cities.set(name, [city[0] + 1, city[1] + c]);
     return row.source !== undefined && row.converted !== undefined;
   },
-  finish: (day) =>
-    [...day].map(([country, t]) => ({
+  finish: (day) => {
+    const named = boundedCities(day);
+    return [...day].map(([country, t]) => ({
       country,
       visitors: t.visitors,
       ai: t.ai,
       conversions: t.conversions,
       rated: t.rated,
-      cities: [...t.cities].map(([name, [v, c]]) => [name, v, c]),
-    })),
+      cities: named.get(country)!,
+    }));
+  },
 });
+
+/** The most cities a day keeps by name, over all its countries; the rest are summed as OTHER_CITIES in their country. */
+export const MAX_CITIES_PER_DAY = 500;
+/** What the cities past the day's bound are called, in their country. */
+export const OTHER_CITIES = "(other cities)";
+
+/**
+ * Each country's cities of a day, at most MAX_CITIES_PER_DAY named in all (those with the most
+ * visitors, then by country and name), the rest of each country summed as OTHER_CITIES: a day of a
+ * large workspace stays a bounded row in the store, and its countries' totals stay exact.
+ */
+function boundedCities(day: CountryTally): Map<string, CountryDay[number]["cities"]> {
+  const all = [...day].flatMap(([country, t]) => [...t.cities].map(([name, [v, c]]) => ({ country, name, v, c })));
+  const byCountry = new Map<string, CountryDay[number]["cities"]>([...day.keys()].map((country) => [country, []]));
+  const kept =
+    all.length <= MAX_CITIES_PER_DAY
+      ? all
+      : [...all]
+          .sort((a, b) => b.v - a.v || (a.country < b.country ? -1 : a.country > b.country ? 1 : 0) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+          .slice(0, MAX_CITIES_PER_DAY);
+  const named = new Set(kept);
+  const other = new Map<string, [number, number]>();
+  for (const city of all) {
+    if (named.has(city)) byCountry.get(city.country)!.push([city.name, city.v, city.c]);
+    else {
+      const sum = other.get(city.country) ?? [0, 0];
+      other.set(city.country, [sum[0] + city.v, sum[1] + city.c]);
+    }
+  }
+  for (const [country, [v, c]] of other) byCountry.get(country)!.push([OTHER_CITIES, v, c]);
+  return byCountry;
+}
 
 /** Each country's figures over `days`. */
 function byCountry(days: ReadonlyArray<DayEntry<CountryDay>>): Map<string, Tally> {

@@ -48,12 +48,12 @@ export async function dimensionDays<Row, S>(ictx: InsightsContext, dim: Dimensio
   const resource = dim.resource;
   // A day the zone skipped has no instant, so no row: known without asking.
   const found = new Map<string, DayEntry<S>>(days.filter(isEmptySpan).map((d) => [dayKey(d), { summary: dim.finish(dim.empty()) }]));
-  await readStoredDays(ictx, dim.key, days, found);
+  await readStoredDays(ictx, dim, days, found);
   let missing = days.filter((d) => !found.has(dayKey(d)));
   if (missing.some((d) => !isListing(ictx, resource, d))) {
     // A listing may have stored these days and ended while the store was read: read once more
-    // before listing them a second time.
-    await readStoredDays(ictx, dim.key, missing, found);
+    // before listing them a second time (the insights store only: the kept days were just read).
+    await readStoredDays(ictx, dim, missing, found, { kept: false });
     missing = missing.filter((d) => !found.has(dayKey(d)));
   }
   const unlisted = new Set(missing.filter((d) => !isListing(ictx, resource, d)).map(dayKey));

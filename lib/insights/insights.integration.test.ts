@@ -5,7 +5,8 @@
 // time-zone code. Several ranges and zones: UTC, a negative offset, half-hour offsets, clock
 // changes inside the range; day and week buckets; comparisons with the previous period, the same
 // days a year before and custom windows (apart from the range, or overlapping it); and both
-// planner strategies (counting, listing), which must give identical answers. The empty workspace
+// planner strategies (counting, listing), which must give identical answers, and the days the store
+// kept (lib/insights/kept.ts), read after a restart. The empty workspace
 // gives zeros and nulls. Every change's `significant` and `p_values` against a reference written the
 // plain way here: every outcome's probability summed (log-factorials added up one by one), never
 // with the app's statistics.
@@ -14,7 +15,7 @@ import { DEMO_KEYS } from "@/sandbox/keys";
 import { serverContext, type InsightsPolicy } from "@/lib/server/context";
 import { createMemoryInsightsStore } from "@/lib/shared-state/insights";
 import { onFakeTime } from "@/lib/fake-time";
-import { callApi, comparedInsightRoutes, insightRoutes, serverContextPerTest, sessionCookie, upstreamForFile } from "@/testing/in-process";
+import { callApi, comparedInsightRoutes, insightRoutes, serverContextPerTest, serverStoresForFile, sessionCookie, upstreamForFile } from "@/testing/in-process";
 import { discardKey, rateBudgetForKey } from "@/lib/server/upstream";
 import type { CompetitorsInsight } from "./competitors";
 import type { CountriesInsight } from "./countries";
@@ -29,6 +30,7 @@ type RawMention = { id: string; query: string; platform: string; sentiment: stri
 
 const sandbox = upstreamForFile({ visitors: 2000 });
 const overrideContext = serverContextPerTest();
+const serverStore = serverStoresForFile();
 let visitors: RawVisitor[];
 let mentions: RawMention[];
 
@@ -449,6 +451,25 @@ describe("every insights number against the sandbox's rows, bucketed independent
   });
 
   describe.each(CASES)("$name", (c) => {
+    it("kept days: after a restart every route answers exactly from the days the store kept", async () => {
+      await serverStore("embedded");
+      freshContext({ keepDays: true }, DEMO_KEYS.pro);
+      await askAll(c, DEMO_KEYS.pro);
+      // A restart: the insights' memory and the key's clients gone, the store kept.
+      freshContext({ keepDays: true }, DEMO_KEYS.pro);
+      const got = await askAll(c, DEMO_KEYS.pro);
+      const { queriesOf: _, ...answers } = expected(c);
+      expect(got).toEqual(judged(answers));
+      // Days closed on the server's clock (the real one: the sandbox's rows end before it) came from the store.
+      const closed = c.to < new Date().toISOString().slice(0, 10);
+      if (closed)
+        expect(
+          sandbox()
+            .stats()
+            .log.filter((l) => l.path.startsWith("/v1/")),
+        ).toEqual([]);
+    });
+
     it.each(["count", "list"] as const)("strategy %s: every route is exact", async (strategy) => {
       freshContext({ strategy }, DEMO_KEYS.pro);
       const got = await askAll(c, DEMO_KEYS.pro);

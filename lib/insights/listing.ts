@@ -19,11 +19,13 @@
 // dimension), and listings in flight that later requests for any of their days join (a shared run,
 // ended when its last waiter leaves).
 import "server-only";
-import type { CallOptions, DataApi } from "@/lib/data-api/api";
 import { SharedRun, withScope } from "@/lib/data-api/cache";
 import { PAGE_SIZE_MAX } from "@/lib/data-api/constants";
 import type { ListEnvelope, Mention, Visitor } from "@/lib/data-api/schemas";
-import type { DayEntry, InsightsContext, ListingOutcome } from "./types";
+import { keepListed, readKeptDays, type KeptDimension } from "./kept";
+import type { DayEntry, DaySummariser, Dimension, InsightsContext, ListedResource, ListingOutcome } from "./types";
+
+export type { DaySummariser, Dimension, ListedResource } from "./types";
 import type { Day, DaySpan } from "./range";
 
 export const dayKey = (d: { startMs: number; endMs: number }) => `${d.startMs}-${d.endMs}`;
@@ -122,54 +124,26 @@ export function dayIndexOf(days: readonly Day[], t: number): number {
   return -1;
 }
 
-/** A Data API list the insights read, and the field that puts one of its rows in a day. */
-export type ListedResource<Row> = {
-  /** "visitors", "mentions": for messages. */
-  noun: string;
-  page: (api: DataApi, query: { from: string; to: string; limit: number; offset: number }, options: CallOptions) => Promise<ListEnvelope<Row>>;
-  /** The instant that places a row in its day; undefined when it has none readable. */
-  placedAt: (row: Row) => string | undefined;
-};
-
 export const VISITORS: ListedResource<Visitor> = {
   noun: "visitors",
   page: (api, query, options) => api.get("/visitors", { query }, options),
   placedAt: (row) => row.first_seen,
+  // A visitor recorded late changes its day's rows; one converting later, its conversions.
+  checks: [
+    { name: "rows", holds: () => true },
+    { name: "converted", filter: "converted", holds: (row) => row.converted === true },
+  ],
+  count: async (api, { from, to, filter }, options) =>
+    (await api.get("/visitors", { query: { from, to, limit: 1, ...(filter === "converted" ? { converted: "true" as const } : {}) } }, options)).meta.total,
 };
 
 export const MENTIONS: ListedResource<Mention> = {
   noun: "mentions",
   page: (api, query, options) => api.get("/mentions", { query }, options),
   placedAt: (row) => row.created_at,
+  checks: [{ name: "rows", holds: () => true }],
+  count: async (api, { from, to }, options) => (await api.get("/mentions", { query: { from, to, limit: 1 } }, options)).meta.total,
 };
-
-/**
- * How a listing's rows become one summary per day (the pluggable part of the pipeline): a day's
- * tally while rows arrive (`Tally`), and what is kept of it (`Summary`, JSON for the store).
- */
-export type DaySummariser<Row, Tally, Summary = Tally> = {
-  resource: ListedResource<Row>;
-  /** A day with nothing in it yet. */
-  empty: () => Tally;
-  // Method syntax: a summariser of its own tally type is one of `DaySummariser<Row, unknown>` (a
-  // listing hands each summariser only the tallies it made).
-  /** Folds a row placed in this day into its tally; false when the row cannot be summed exactly. */
-  add(day: Tally, row: Row): boolean;
-  /** The day's summary once every row is in. */
-  finish(day: Tally): Summary;
-  /**
-   * Whether one row that cannot be placed or summed (or an unreadable item) spoils the whole
-   * listing, which then stops at once (visitors: counting answers instead, exactly); otherwise such
-   * rows are counted as `unplaced` and reported (mentions: there is nothing else to count them with).
-   */
-  strict: boolean;
-};
-
-/**
- * A summariser whose day summaries are kept: `key` prefixes them in the insights store. Every
- * dimension of a resource is folded by every listing of that resource (dimensions.ts).
- */
-export type Dimension<Row, Tally = unknown, Summary = unknown> = DaySummariser<Row, Tally, Summary> & { key: string };
 
 export type DayListing<Summary> =
   /** Read through: a summary per day of the span (in order), the rows that fit no day, and whether it was exact. */
@@ -179,9 +153,18 @@ export type DayListing<Summary> =
   /** A strict summariser met a row it cannot place or sum: the listing stopped there. */
   | { kind: "unsummable" };
 
-/** One listing folded into several summarisers: per summariser its days, or null where a strict one met a row it cannot sum. */
+/**
+ * One listing folded into several summarisers: per summariser its days, or null where a strict one
+ * met a row it cannot sum; and per day the counts of its list's checks (`ListedResource.checks`).
+ */
 export type MultiListing =
-  | { kind: "summed"; per: Array<{ days: unknown[]; unplaced: number } | null>; total: number | undefined; exact: boolean }
+  | {
+      kind: "summed";
+      per: Array<{ days: unknown[]; unplaced: number } | null>;
+      checks: Array<Record<string, number>>;
+      total: number | undefined;
+      exact: boolean;
+    }
   | { kind: "too_large"; total: number; max: number };
 
 /** Why the pool stopped on its own (not an abort from outside, not a failure). */
@@ -219,10 +202,13 @@ export async function listDaysInto<Row extends { id: string }>(
   const finish = () => summarisers.map((s, k) => (spoiled[k] ? null : { days: tallies[k]!.map((t) => s.finish(t)), unplaced: unreadable + unfit[k]! }));
   const spoiled = summarisers.map(() => false);
   const unfit = summarisers.map(() => 0);
+  const resource = summarisers[0]!.resource;
+  // Per day, the rows each check of the list counts (what a late change would move).
+  const counted = span.days.map(() => resource.checks.map(() => 0));
+  const checks = () => counted.map((c) => Object.fromEntries(resource.checks.map((k, j) => [k.name, c[j]!])));
   // Items without an id (in the total, never folded).
   let unreadable = 0;
-  if (isEmptySpan(span)) return { kind: "summed", per: finish(), total: 0, exact: true };
-  const resource = summarisers[0]!.resource;
+  if (isEmptySpan(span)) return { kind: "summed", per: finish(), checks: checks(), total: 0, exact: true };
   const page: PageAt<Row> = (offset, signal) =>
     resource.page(ictx.api, { ...listBounds(span), limit: PAGE_SIZE_MAX, offset }, { signal, ...(options.fresh ? { fresh: true } : {}) });
   const read = await readListing(
@@ -231,6 +217,7 @@ export async function listDaysInto<Row extends { id: string }>(
     (row) => {
       const at = resource.placedAt(row);
       const i = at === undefined ? -1 : dayIndexOf(span.days, Date.parse(at));
+      if (i >= 0) resource.checks.forEach((c, j) => c.holds(row) && counted[i]![j]!++);
       summarisers.forEach((s, k) => {
         if (i < 0 || !s.add(tallies[k]![i], row)) unfit[k]!++;
       });
@@ -247,7 +234,7 @@ export async function listDaysInto<Row extends { id: string }>(
   );
   if (read.kind === "too_large") return read;
   unreadable = read.unreadable;
-  return { kind: "summed", per: finish(), total: read.total, exact: read.exact };
+  return { kind: "summed", per: finish(), checks: checks(), total: read.total, exact: read.exact };
 }
 
 /** The page of a Data API list at `offset` (PAGE_SIZE_MAX rows), through the key's client. */
@@ -353,13 +340,16 @@ export function startListing<Row extends { id: string }>(
   resource: ListedResource<Row>,
   dimensions: ReadonlyArray<Dimension<Row>>,
   span: DaySpan,
-  options: { first?: ListEnvelope<Row>; fresh?: boolean; complete?: CompleteListing } = {},
+  options: { first?: ListEnvelope<Row>; fresh?: boolean; complete?: CompleteListing; startedAt?: number } = {},
 ): SharedRun<ListingOutcome> {
   const keys = span.days.map((d) => inFlightKey(resource, d));
   const listings = ictx.state.listings;
   const run: SharedRun<ListingOutcome> = new SharedRun(
     async (signal) => {
       const own: InsightsContext = { ...ictx, signal };
+      // Only days that had ended when the listing began (its first page was asked for, when given) are
+      // kept: a day closing while it is read was not read whole.
+      const startedAt = options.startedAt ?? own.now();
       const read = await listDaysInto(own, span, dimensions, options);
       if (read.kind === "too_large") return read;
       const settled = read.exact ? read : options.complete ? await options.complete(own, span, dimensions, read) : null;
@@ -379,6 +369,8 @@ export function startListing<Row extends { id: string }>(
           byDimension.set(dim.key, entries);
         });
         await own.store.setMany(writes);
+        // The closed days of every dimension in one write to the workspace's kept days.
+        await keepListed(own, dimensions, span, byDimension, settled.checks, startedAt);
       }
       return { kind: "listed", exact: settled !== null, total: read.total, byDimension };
     },
@@ -398,13 +390,24 @@ export const listingsFor = (ictx: InsightsContext, resource: { noun: string }, d
 /** Whether a listing of `resource` is in flight for `day`. */
 export const isListing = (ictx: InsightsContext, resource: { noun: string }, day: Day): boolean => ictx.state.listings.has(inFlightKey(resource, day));
 
-/** Fills `into` with the stored summaries of `days` it does not hold yet (one read of the store). */
-export async function readStoredDays<S>(ictx: InsightsContext, prefix: string, days: readonly Day[], into: Map<string, S>): Promise<void> {
+/**
+ * Fills `into` with the stored entries of `dim` for `days` it does not hold yet: the insights store
+ * first (one read), then, unless `kept` is false, the workspace's kept days for the closed ones
+ * (kept.ts: one read of the store, and a check upstream of those due for one).
+ */
+export async function readStoredDays<S>(
+  ictx: InsightsContext,
+  dim: KeptDimension,
+  days: readonly Day[],
+  into: Map<string, DayEntry<S>>,
+  options: { kept?: boolean } = {},
+): Promise<void> {
   const wanted = days.map(dayKey).filter((k) => !into.has(k));
-  const hits = await ictx.store.getMany(wanted.map((k) => prefix + k));
+  const hits = await ictx.store.getMany(wanted.map((k) => dim.key + k));
   wanted.forEach((k, i) => {
-    if (hits[i] !== undefined) into.set(k, hits[i] as S);
+    if (hits[i] !== undefined) into.set(k, hits[i] as DayEntry<S>);
   });
+  if (options.kept !== false) await readKeptDays(ictx, dim, days, into);
 }
 
 /**

@@ -32,7 +32,15 @@ export type QueryRow = {
   first_share: number | null;
   sentiment: Sentiments;
 };
-export type QueriesInsight = { from: string; to: string; tz: string; data: QueryRow[]; unreadable?: { count: number } };
+export type QueriesInsight = {
+  from: string;
+  to: string;
+  tz: string;
+  data: QueryRow[];
+  /** Mentions of questions past a day's bound (MAX_QUESTIONS_PER_DAY), kept only as a count. */
+  other?: { mentions: number };
+  unreadable?: { count: number };
+};
 
 type Tally = Sentiments & { mentions: number; positionSum: number; positions: number; best: number | null; worst: number | null; first: number };
 /** One query's mentions of a day on one platform (`platform` null: missing or not one of the four), and its written forms. */
@@ -79,8 +87,44 @@ export const QUERY_DAYS = registerDimension<Mention, Map<string, QueryPlatformDa
     }
     return true;
   },
-  finish: (day) => [...day.values()].map(({ written, ...t }) => ({ ...t, forms: [...written] })),
+  finish: (day) => boundedQuestions([...day.values()].map(({ written, ...t }) => ({ ...t, forms: [...written] }))),
 });
+
+/** The most questions a day keeps by name; the rest are summed per platform under OTHER_QUESTIONS. */
+export const MAX_QUESTIONS_PER_DAY = 500;
+/** The key the questions past a day's bound are summed under: empty, which no question's key is (questionKey). */
+const OTHER_QUESTIONS = "";
+
+const addTally = (into: Tally, t: Tally): void => {
+  for (const k of ["mentions", "positive", "neutral", "negative", "positionSum", "positions", "first"] as const) into[k] += t[k];
+  if (t.best !== null) into.best = Math.min(into.best ?? t.best, t.best);
+  if (t.worst !== null) into.worst = Math.max(into.worst ?? t.worst, t.worst);
+};
+
+/**
+ * A day's questions, at most MAX_QUESTIONS_PER_DAY by name (those with the most mentions, then by
+ * key), the rest summed per platform under OTHER_QUESTIONS: a day of a large workspace stays a
+ * bounded row in the store.
+ */
+function boundedQuestions(rows: QueryDay): QueryDay {
+  const mentions = new Map<string, number>();
+  for (const r of rows) mentions.set(r.key, (mentions.get(r.key) ?? 0) + r.mentions);
+  if (mentions.size <= MAX_QUESTIONS_PER_DAY) return rows;
+  const named = new Set(
+    [...mentions]
+      .sort(([a, x], [b, y]) => y - x || byName(a, b))
+      .slice(0, MAX_QUESTIONS_PER_DAY)
+      .map(([key]) => key),
+  );
+  const other = new Map<Platform | null, QueryPlatformDay>();
+  for (const r of rows) {
+    if (named.has(r.key)) continue;
+    let o = other.get(r.platform);
+    if (!o) other.set(r.platform, (o = { ...emptyTally(), key: OTHER_QUESTIONS, platform: r.platform, forms: [] }));
+    addTally(o, r);
+  }
+  return [...rows.filter((r) => named.has(r.key)), ...other.values()];
+}
 
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -92,13 +136,14 @@ export async function queriesInsight(ictx: InsightsContext, range: InsightRange,
       if (query.platform && t.platform !== query.platform) continue;
       let g = groups.get(t.key);
       if (!g) groups.set(t.key, (g = { ...emptyTally(), platforms: { chatgpt: 0, claude: 0, perplexity: 0, gemini: 0 }, forms: new Map() }));
-      for (const k of ["mentions", "positive", "neutral", "negative", "positionSum", "positions", "first"] as const) g[k] += t[k];
-      if (t.best !== null) g.best = Math.min(g.best ?? t.best, t.best);
-      if (t.worst !== null) g.worst = Math.max(g.worst ?? t.worst, t.worst);
+      addTally(g, t);
       if (t.platform) g.platforms[t.platform] += t.mentions;
       for (const [form, n] of t.forms) g.forms.set(form, (g.forms.get(form) ?? 0) + n);
     }
   }
+  // Questions past a day's bound are no question of their own: said as a count of mentions.
+  const other = groups.get(OTHER_QUESTIONS);
+  groups.delete(OTHER_QUESTIONS);
   const data = [...groups]
     .map(([key, g]): QueryRow => ({
       key,
@@ -115,5 +160,10 @@ export async function queriesInsight(ictx: InsightsContext, range: InsightRange,
     .filter((row) => query.never_first !== "true" || row.first_share === 0)
     .sort((a, b) => b.mentions - a.mentions || byName(a.key, b.key));
   const unreadable = unplacedRows(days);
-  return { ...windowOf(range), data, ...(unreadable > 0 ? { unreadable: { count: unreadable } } : {}) };
+  return {
+    ...windowOf(range),
+    data,
+    ...(other ? { other: { mentions: other.mentions } } : {}),
+    ...(unreadable > 0 ? { unreadable: { count: unreadable } } : {}),
+  };
 }

@@ -6,7 +6,7 @@
 // without a listing of its own. A leaf: it imports types only, so a summariser can register without
 // importing the listings that use it; summarisers.ts loads every summariser's module, before any
 // insights context exists (context.ts).
-import type { Dimension, ListedResource } from "./listing";
+import type { Dimension, ListedResource } from "./types";
 
 const byResource = new Map<string, ReadonlyArray<Dimension<unknown>>>();
 
@@ -23,4 +23,9 @@ export function registerDimension<Row, Tally, Summary>(dimension: Dimension<Row,
 /** Every dimension registered for `resource`'s list, in the order they registered. */
 export function dimensionsOf<Row>(resource: ListedResource<Row>): ReadonlyArray<Dimension<Row>> {
   return (byResource.get(resource.noun) ?? []) as unknown as ReadonlyArray<Dimension<Row>>;
+}
+
+/** The keys of every dimension registered for the list called `noun` (what a kept day of it is kept under). */
+export function dimensionKeysOf(noun: string): string[] {
+  return (byResource.get(noun) ?? []).map((d) => d.key);
 }

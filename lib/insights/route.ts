@@ -39,6 +39,8 @@ export function insightRoute<T, Q extends z.ZodObject = typeof insightsParams>(
       // The flight's signal aborts when the last request for this answer leaves, and once it settles
       // (so calls a failure elsewhere in it left running stop too).
       // Every `previous: {…}` of the answer gets its `significant` and `p_values` (lib/stats/significance.ts).
+      // The zone is noted for watching (kept.ts), never holding the answer up.
+      void ictx.kept?.noteZone(range.tz);
       return ictx.state.flights.run(id, async (signal) => withSignificance(await answer({ ...ictx, signal }, range, params)), ctx.signal);
     },
   );

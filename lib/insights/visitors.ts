@@ -35,6 +35,7 @@ import {
   VISITORS,
   type CompleteListing,
 } from "./listing";
+import { countFigure, keepCounts, readKeptCounts, type KeptCount } from "./kept";
 import { spanOf, type Day, type DaySpan } from "./range";
 import { registerDimension, dimensionsOf } from "./registry";
 import type { DayEntry, InsightsContext, ListingOutcome, PendingPlan } from "./types";
@@ -47,6 +48,9 @@ export type VisitorDay = { visitors: number; conversions: number; bySource: numb
 
 /** A plan's outcome: the listing it ran, or null to count. */
 type Planned = ListingOutcome | null;
+
+/** A figure as the kept days name it (kept.ts). */
+const keptCount = (c: VisitorCell): KeptCount => ({ key: cellKey(c), figure: countFigure(c), span: c.span });
 
 const cellKey = (c: VisitorCell) => `vc:${dayKey(c.span)}:${c.source ?? "*"}:${c.converted ? "converted" : "*"}`;
 const unlistableKey = (span: DaySpan) => `vx:${dayKey(span)}`;
@@ -158,14 +162,16 @@ const completeMovedListing: CompleteListing = async (ictx, span, dimensions, rea
   if (missing.length > MAX_DAYS_TO_REREAD) return null;
   const reread = await Promise.all(missing.map((i) => listDaysInto(ictx, spanOf([span.days[i]!]), dimensions, { fresh: true })));
   const per = read.per.map((p) => p && { days: [...p.days], unplaced: p.unplaced });
+  const checks = [...read.checks];
   for (const [k, again] of reread.entries()) {
     if (again.kind !== "summed" || !again.exact) return null;
+    checks.splice(missing[k]!, 1, again.checks[0]!);
     again.per.forEach((p, d) => {
       if (!p) per[d] = null;
       else per[d]?.days.splice(missing[k]!, 1, p.days[0]);
     });
   }
-  return { ...read, per, exact: true };
+  return { ...read, per, checks, exact: true };
 };
 
 /**
@@ -194,6 +200,8 @@ async function plan(ictx: InsightsContext, span: DaySpan, cells: VisitorCell[], 
   const run: SharedRun<Planned> = new SharedRun(async (signal) => {
     const own: InsightsContext = { ...ictx, signal };
     let first: ListEnvelope<Visitor>;
+    // When the listing began: its days that had ended by then can be kept (kept.ts).
+    const startedAt = ictx.now();
     try {
       [first] = await Promise.all([visitorPage(own, span, 0), new Promise((r) => setTimeout(r, ictx.policy.gatherMs))]);
     } finally {
@@ -211,7 +219,7 @@ async function plan(ictx: InsightsContext, span: DaySpan, cells: VisitorCell[], 
     if (total === undefined && !entry.mustList) return null;
     const pagesLeft = Math.ceil((total ?? 0) / PAGE_SIZE_MAX) - 1;
     if (!entry.mustList && strategy === "auto" && pagesLeft > entry.cells.size) return null;
-    const outcome = await startListing(own, VISITORS, dimensionsOf(VISITORS), span, { first, complete: completeMovedListing }).join(signal);
+    const outcome = await startListing(own, VISITORS, dimensionsOf(VISITORS), span, { first, startedAt, complete: completeMovedListing }).join(signal);
     if (outcome.kind === "listed" && !outcome.byDimension.has(VISITOR_DAYS.key)) {
       // Counting answers this span from now on: seconds if the list kept moving (it may settle), as
       // long as its days last if a row cannot be read (it stays so).
@@ -260,7 +268,8 @@ export async function visitorCounts(ictx: InsightsContext, windows: readonly Day
   const unique = [...new Map(cells.map((c) => [cellKey(c), c])).values()];
   // Each pass answers more from what is stored or was just listed; at worst the last one counts.
   for (let pass = 0; ; pass++) {
-    await readStoredDays(ictx, VISITOR_DAYS.key, all, entries);
+    // The kept days once (a day found changed there is listed, not checked again).
+    await readStoredDays(ictx, VISITOR_DAYS, all, entries, { kept: pass === 0 });
     const open: VisitorCell[] = [];
     const unknown: VisitorCell[] = [];
     for (const c of unique) {
@@ -271,11 +280,19 @@ export async function visitorCounts(ictx: InsightsContext, windows: readonly Day
     }
     // The stored counts of the rest, in one read.
     const stored = await ictx.store.getMany(unknown.map(cellKey));
+    const notStored: VisitorCell[] = [];
     unknown.forEach((c, i) => {
       const value = stored[i];
       if (typeof value === "number") values.set(cellKey(c), value);
-      else open.push(c);
+      else notStored.push(c);
     });
+    // Then the kept counts of closed spans (once: one read of the store).
+    const kept = pass === 0 ? await readKeptCounts(ictx, notStored.map(keptCount)) : new Map<string, number>();
+    for (const c of notStored) {
+      const value = kept.get(cellKey(c));
+      if (value !== undefined) values.set(cellKey(c), value);
+      else open.push(c);
+    }
     if (open.length === 0) break;
     const missing = all.filter((d) => !entries.has(dayKey(d)) && open.some((c) => c.span.startMs <= d.startMs && d.endMs <= c.span.endMs));
     if (pass < 3 && missing.length > 0) {
@@ -285,7 +302,14 @@ export async function visitorCounts(ictx: InsightsContext, windows: readonly Day
       // A listing that could not be exact leaves its days to counting.
       if (listed.every((l) => l?.kind === "listed" && l.byDimension.has(VISITOR_DAYS.key))) continue;
     }
+    const countedFrom = ictx.now();
     await eachBounded(open, (c, signal) => countCell({ ...ictx, signal }, c).then((v) => values.set(cellKey(c), v)), ictx.signal);
+    // The counts of spans closed before counting began, kept in one write.
+    await keepCounts(
+      ictx,
+      open.map((c) => ({ ...keptCount(c), value: values.get(cellKey(c))! })),
+      countedFrom,
+    );
     break;
   }
   return cells.map((c) => values.get(cellKey(c))!);

@@ -22,6 +22,8 @@ export type Kept = {
   alert_rules: number;
   kept_key: boolean;
   activity: number;
+  /** Figures of closed days kept for the insights. */
+  kept_days: number;
   tokens: number;
 };
 export type WorkspaceInfo = {

@@ -46,6 +46,12 @@ export type InsightsPolicy = {
   strategy: "auto" | "count" | "list";
   /** How long routes asking for the same window are gathered into one plan (ms; see planner.ts). */
   gatherMs: number;
+  /**
+   * Whether the insights keep the figures of closed days in the store, per workspace
+   * (lib/insights/kept.ts): on in the server; unit tests leave it off unless they test it, as a
+   * worker's store outlives a test file while the files' sandboxes differ under the same keys.
+   */
+  keepDays?: boolean;
 };
 
 /** One key's view of the Data API: its client, and the scheduler (rate budget) and cache behind it. */
@@ -118,7 +124,7 @@ function defaultContext(): ServerContext {
           insights: createMemoryInsightsStore({ now }),
           keyVerdicts: createMemoryKeyVerdictStore({ now }),
         },
-    insights: { strategy: "auto", gatherMs: 25 },
+    insights: { strategy: "auto", gatherMs: 25, keepDays: true },
     runningExports: new Map(),
     upstreams: new Map(),
     redis,
@@ -137,10 +143,18 @@ function heartbeatOf(link: RedisLink): InstanceHeartbeat {
   return beat;
 }
 
-const g = globalThis as typeof globalThis & { __waServerContext?: ServerContext };
+const g = globalThis as typeof globalThis & { __waServerContext?: ServerContext; __waContextDefaults?: ContextDefaults };
+
+/** What a test process sets over every fresh default context (resetServerContext). */
+type ContextDefaults = { insights?: Partial<InsightsPolicy> };
 
 export function serverContext(): ServerContext {
-  return (g.__waServerContext ??= defaultContext());
+  if (!g.__waServerContext) {
+    const made = defaultContext();
+    const defaults = g.__waContextDefaults;
+    g.__waServerContext = defaults?.insights ? { ...made, insights: { ...made.insights, ...defaults.insights } } : made;
+  }
+  return g.__waServerContext;
 }
 
 /**
@@ -156,11 +170,13 @@ export function setServerContext(overrides: Partial<Omit<ServerContext, "upstrea
 }
 
 /**
- * Drops the whole context, so the next use makes a fresh default one. For test files that share a
- * process (vitest.setup.ts): each starts without the clients, budgets and stores of the one before.
+ * Drops the whole context, so the next use makes a fresh default one (with `defaults` over it, from
+ * then on). For test files that share a process (vitest.setup.ts): each starts without the clients,
+ * budgets and stores of the one before.
  */
-export function resetServerContext(): void {
+export function resetServerContext(defaults?: ContextDefaults): void {
   g.__waServerContext = undefined;
+  if (defaults) g.__waContextDefaults = defaults;
 }
 
 /** Registry key: the base URL and a hash of the key (the raw key is not kept as a map key). */

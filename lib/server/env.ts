@@ -35,6 +35,8 @@ export type ServerEnv = {
   insightsTtl: { closedMs: number; openMs: number };
   /** The most rows one insights listing may read (INSIGHTS_MAX_LISTED_ROWS). */
   insightsMaxListedRows: number;
+  /** How long a kept day younger than a week is trusted before it is checked again (DAY_RECHECK_MINUTES, in ms). */
+  dayRecheckMs: number;
   /** A fixed per-key budget instead of the plan learned from the headers (DATA_API_RATE_BUDGET). */
   rateBudget?: { perSecond: number; perMinute: number };
   /** The most rows one export may hold; a larger view is refused with a message to narrow it. */
@@ -108,6 +110,7 @@ export function getEnv(): ServerEnv {
     timeoutMs: config.DATA_API_TIMEOUT_MS,
     insightsTtl: { closedMs: config.INSIGHTS_CLOSED_TTL_MS, openMs: config.INSIGHTS_OPEN_TTL_MS },
     insightsMaxListedRows: config.INSIGHTS_MAX_LISTED_ROWS,
+    dayRecheckMs: config.DAY_RECHECK_MINUTES * 60_000,
     ...(config.DATA_API_RATE_BUDGET ? { rateBudget: parseBudget(config.DATA_API_RATE_BUDGET) } : {}),
     exportMaxRows: config.EXPORT_MAX_ROWS,
     trustedProxies: parseTrustedProxies(config.TRUSTED_PROXIES),

@@ -334,8 +334,39 @@ const migrations: Record<string, Migration> = {
       await setSchemaVersion(db, 6);
     },
   },
-  // Numbers 7 (kept_days) and 8 (shares) are other branches'; a database knows its migrations by
-  // name, so a gap is fine.
+  "0007_kept_days": {
+    async up(db: Kysely<unknown>) {
+      // The insights' figures of closed days, kept per workspace so a range read once answers its
+      // closed days from here after a restart and on every instance (lib/store/kept-days.ts). A day is
+      // named by its instants (its first and its end, which its zone and date decide); `figure` is
+      // what was summed (a dimension of a listing, or one count); `checks` the counts a late change
+      // would move, compared by the recheck of a day younger than a week.
+      await db.schema
+        .createTable("kept_days")
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("figure", "text", (c) => c.notNull())
+        .addColumn("start_ms", "bigint", (c) => c.notNull())
+        .addColumn("end_ms", "bigint", (c) => c.notNull())
+        .addColumn("data", "text", (c) => c.notNull())
+        .addColumn("checks", "text", (c) => c.notNull())
+        .addColumn("kept_at", "bigint", (c) => c.notNull())
+        .addColumn("checked_at", "bigint", (c) => c.notNull())
+        .addPrimaryKeyConstraint("kept_days_day", ["workspace_id", "figure", "start_ms", "end_ms"])
+        .execute();
+      // The zones a workspace's members read the insights in, and when last: the daily collection of
+      // a watched workspace keeps yesterday's days in each of them.
+      await db.schema
+        .createTable("kept_zones")
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("tz", "text", (c) => c.notNull())
+        .addColumn("read_at", "bigint", (c) => c.notNull())
+        .addPrimaryKeyConstraint("kept_zones_zone", ["workspace_id", "tz"])
+        .execute();
+
+      await setSchemaVersion(db, 7);
+    },
+  },
+  // Number 8 (shares) is another branch's; a database knows its migrations by name, so a gap is fine.
   "0009_tokens": {
     async up(db: Kysely<unknown>) {
       // Read-only access tokens (lib/store/tokens.ts). A token is never kept in clear: `token_hash`

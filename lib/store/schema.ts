@@ -85,6 +85,31 @@ export interface DailyFiguresTable {
   recorded_at: number;
 }
 
+export interface KeptDaysTable {
+  workspace_id: WorkspaceId;
+  /** What was summed: a dimension of a listing (`vd2`, `cd2`, `md2`, `qd2`) or one count (`vc:chatgpt:converted`). */
+  figure: string;
+  /** The day's (or counted span's) first instant and its end (epoch ms, end exclusive). */
+  start_ms: number;
+  end_ms: number;
+  /** JSON: the figure. */
+  data: string;
+  /** JSON: the counts a late change would move ({"rows": 12, "converted": 3}). */
+  checks: string;
+  /** When it was read from the upstream. */
+  kept_at: number;
+  /** When the upstream last confirmed it (kept_at, or a later recheck). */
+  checked_at: number;
+}
+
+export interface KeptZonesTable {
+  workspace_id: WorkspaceId;
+  /** An IANA zone the workspace's members read the insights in. */
+  tz: string;
+  /** When last. */
+  read_at: number;
+}
+
 export interface AnnotationsTable {
   id: string;
   workspace_id: WorkspaceId;
@@ -258,6 +283,8 @@ export interface StoreTables {
   score_snapshots: ScoreSnapshotsTable;
   ranking_snapshots: RankingSnapshotsTable;
   daily_figures: DailyFiguresTable;
+  kept_days: KeptDaysTable;
+  kept_zones: KeptZonesTable;
   annotations: AnnotationsTable;
   saved_views: SavedViewsTable;
   alert_destinations: AlertDestinationsTable;

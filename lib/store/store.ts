@@ -1,6 +1,6 @@
 // The store as the rest of the server uses it: an opened database (database.ts) with each domain's
-// functions bound to it (workspaces, snapshots, jobs, views, annotations, alerts, activity, tokens),
-// and the registry of what it keeps sealed (sealed.ts: resealing after a rotation, and its counts for health).
+// functions bound to it (workspaces, snapshots, kept days, jobs, views, annotations, alerts, activity,
+// tokens), and the registry of what it keeps sealed (sealed.ts: resealing after a rotation, and its counts for health).
 // Route handlers and jobs reach it through the server context (`serverContext().store()`), never
 // through SQL of their own; tests make their own with `openStore` and inject it there.
 import "server-only";
@@ -10,6 +10,7 @@ import { alertsContext, type Alerts } from "./alerts";
 import { annotationsContext, type Annotations } from "./annotations";
 import { openStoreDatabase, type PostgresOptions, type StoreConfig, type StoreDatabase, type StoreKind } from "./database";
 import { jobsContext, type Jobs } from "./jobs";
+import { keptDaysContext, type KeptDays } from "./kept-days";
 import { sealedValuesContext, type SealedValues } from "./sealed";
 import type { SealingSecrets } from "./secrets";
 import { snapshotsContext, type Snapshots } from "./snapshots";
@@ -25,6 +26,8 @@ export type Store = {
   readonly location: string;
   readonly workspaces: Workspaces;
   readonly snapshots: Snapshots;
+  /** The insights' figures of closed days (kept-days.ts). */
+  readonly keptDays: KeptDays;
   readonly jobs: Jobs;
   readonly views: Views;
   readonly annotations: Annotations;
@@ -61,6 +64,7 @@ export async function createStore(database: StoreDatabase, options: StoreOptions
     location: database.location,
     workspaces: workspacesContext({ db, postgres: database.kind === "postgres", fingerprintSecret: meta.value, sealed, now }),
     snapshots: snapshotsContext({ db, now }),
+    keptDays: keptDaysContext({ db, now }),
     jobs: jobsContext({ db }),
     views: viewsContext({ db, now }),
     annotations: annotationsContext({ db, now }),

@@ -25,6 +25,8 @@ const KEY_B = "svc_sk_live_merge_other_key_9876543210ab";
 const KEY_C = "svc_sk_live_merge_bystander_00112233445";
 const T0 = Date.UTC(2026, 9, 1, 6);
 const HOUR = 3_600_000;
+/** The kept day every workspace of these tests holds (1 October 2026 in UTC). */
+const DAY_START = Date.UTC(2026, 9, 1);
 
 /** A store whose database the test can also read directly (closed after the test). */
 async function openWithDb(kind: StoreKind, options: { now?: () => number } = {}): Promise<{ store: Store; db: Kysely<StoreTables> }> {
@@ -92,6 +94,8 @@ async function fill(store: Store, workspace: WorkspaceId, tag: string, options: 
     await store.snapshots.recordRanking(workspace, { at, entries: [{ rank: 1, name: tag, score: 60, change: 0, is_workspace: true }] });
   }
   await store.snapshots.putDailyFigures(workspace, { kind: "sources", date: "2026-10-01", tz: "UTC", data: options.day?.data ?? { from: tag } });
+  await store.keptDays.keep(workspace, [{ figure: "vd2", startMs: DAY_START, endMs: DAY_START + 24 * HOUR, data: { from: tag }, checks: { rows: 1 } }]);
+  await store.keptDays.noteZone(workspace, "Europe/Berlin");
   await store.annotations.create(workspace, { date: "2026-10-02", text: `note of ${tag}` });
   await store.views.create(workspace, { name: options.view, path: "/visitors", query: { source: "chatgpt" } });
   await store.tokens.create(workspace, { name: `token of ${tag}`, token: `wa_token-of-${tag}`, hint: "wa_…" + tag.slice(-4), expiresAt: null });
@@ -161,7 +165,7 @@ describe.each(STORE_KINDS)("what the store keeps per workspace (%s)", (kind) => 
     expect(await store.workspaces.workspace(b)).toBeUndefined();
     const afterA = await rowsOf(db, a);
     // Rows that cannot clash add up; the kept-once ones below.
-    const keptOnce: Record<string, number> = { score_snapshots: 1, ranking_snapshots: 1, daily_figures: 1, alert_digests: 1 };
+    const keptOnce: Record<string, number> = { score_snapshots: 1, ranking_snapshots: 1, daily_figures: 1, kept_days: 1, kept_zones: 1, alert_digests: 1 };
     for (const table of tableNames()) expect([table, afterA[table]]).toEqual([table, beforeA[table]! + beforeB[table]! - (keptOnce[table] ?? 0)]);
     expect(await rowsOf(db, bystander)).toEqual(beforeC);
 
@@ -275,6 +279,7 @@ describe.each(STORE_KINDS)("what the store keeps per workspace (%s)", (kind) => 
       alertRules: 1,
       keptKey: true,
       activity: 1,
+      keptDays: 1,
       tokens: 1,
     });
     const otherBefore = await rowsOf(db, other);
@@ -298,6 +303,7 @@ describe.each(STORE_KINDS)("what the store keeps per workspace (%s)", (kind) => 
       alertRules: 0,
       keptKey: false,
       activity: 0,
+      keptDays: 0,
       tokens: 0,
     });
     expect((await store.workspaces.workspaceForKey(KEY_B)).id).not.toBe(fresh.id);

@@ -57,6 +57,29 @@ const mergeDailyFigures: MergeRows = async (tx, from, into) => {
   await moveUnlessHeld("daily_figures", ["kind", "tz", "date"])(tx, from, into);
 };
 
+/**
+ * The same kept day of the same figure in both: the one the upstream confirmed later wins (a day
+ * younger than a week may have changed upstream since the other was read).
+ */
+const mergeKeptDays: MergeRows = async (tx, from, into) => {
+  await sql`delete from kept_days
+    where workspace_id = ${into}
+    and exists (select 1 from kept_days as other where other.workspace_id = ${from}
+      and other.figure = kept_days.figure and other.start_ms = kept_days.start_ms and other.end_ms = kept_days.end_ms
+      and other.checked_at > kept_days.checked_at)`.execute(tx);
+  await moveUnlessHeld("kept_days", ["figure", "start_ms", "end_ms"])(tx, from, into);
+};
+
+/** The zones both workspaces' members read in, each once, with its latest reading. */
+const mergeKeptZones: MergeRows = async (tx, from, into) => {
+  await sql`delete from kept_zones
+    where workspace_id = ${into}
+    and exists (select 1 from kept_zones as other where other.workspace_id = ${from} and other.tz = kept_zones.tz and other.read_at > kept_zones.read_at)`.execute(
+    tx,
+  );
+  await moveUnlessHeld("kept_zones", ["tz"])(tx, from, into);
+};
+
 /** Views keep their names; one whose name `into` already has (without case) gets " (2)", " (3)"… */
 const mergeSavedViews: MergeRows = async (tx, from, into) => {
   const taken = new Set((await tx.selectFrom("saved_views").select("name_key").where("workspace_id", "=", into).execute()).map((r) => r.name_key));
@@ -104,6 +127,9 @@ export const WORKSPACE_TABLES: { readonly [T in WorkspaceTable]: MergeRows } = {
   // Tokens keep their hashes (unique across workspaces), so every token made still opens the merged one.
   tokens: moveAll("tokens"),
   daily_figures: mergeDailyFigures,
+  kept_days: mergeKeptDays,
+  // A zone both read in: the later reading stays.
+  kept_zones: mergeKeptZones,
   ranking_snapshots: moveUnlessHeld("ranking_snapshots", ["at"]),
   score_snapshots: moveUnlessHeld("score_snapshots", ["at"]),
   // Both lists become one, in time order; the next record trims it to its bound (activity.ts).

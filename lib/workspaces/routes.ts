@@ -35,6 +35,8 @@ export type KeptBody = {
   alert_rules: number;
   kept_key: boolean;
   activity: number;
+  /** Figures of closed days kept for the insights. */
+  kept_days: number;
   tokens: number;
 };
 
@@ -65,6 +67,7 @@ const keptBody = (k: KeptSummary): KeptBody => ({
   alert_rules: k.alertRules,
   kept_key: k.keptKey,
   activity: k.activity,
+  kept_days: k.keptDays,
   tokens: k.tokens,
 });
 

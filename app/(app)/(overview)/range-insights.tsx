@@ -19,6 +19,7 @@ import { EmptyState, PendingAnswer, QueryView, Skeleton } from "@/components/sta
 import { useWidgetQuery, Widget } from "@/components/states/widget";
 import { cardFrame, type CardHead } from "@/components/ui/card";
 import { ChangeBadge } from "@/components/ui/change-badge";
+import { ReadNote } from "@/components/ui/read-note";
 import { OVERVIEW_COLUMNS, TRAFFIC_COLUMNS } from "@/lib/columns/analytics";
 import { AI_SOURCE_GROUP, isAiSource } from "@/lib/data-api/constants";
 import { formatDateRange, formatPercent, formatPlatformList, formatZone } from "@/lib/format/format";
@@ -202,6 +203,7 @@ function RangeKpis({ range, comparison }: { range: DateRange; comparison: Compar
               </p>
               {!pending && <KpiDownload trend={trend} />}
             </div>
+            <ReadNote answer={trend} readAt={query.dataUpdatedAt} className="small muted" />
           </>
         );
       }}

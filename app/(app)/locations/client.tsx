@@ -13,6 +13,7 @@ import { useCallback, useEffect, useMemo, useRef } from "react";
 import { Counting, WindowNote } from "@/components/platforms/range-notes";
 import { EmptyState, PendingAnswer, QueryView, UnreadableNotice } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
+import { ReadNote } from "@/components/ui/read-note";
 import { type CardHead } from "@/components/ui/card";
 import { WorldMap } from "@/components/locations/lazy-map";
 import { CitiesTable, CountriesTable } from "@/components/locations/location-tables";
@@ -167,6 +168,7 @@ function CountriesCard({ range, comparison, selected }: { range: DateRange; comp
                 ? ` ${formatNumber(unknown.visitors)} visitor${unknown.visitors === 1 ? "" : "s"} had no country or one that is not a two-letter code: counted as “Unknown country”, not left out.`
                 : ""}
             </p>
+            <ReadNote answer={c} readAt={query.dataUpdatedAt} className="small muted" />
           </PendingAnswer>
         );
       }}

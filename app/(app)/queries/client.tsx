@@ -17,9 +17,10 @@ import { QuestionsTable } from "@/components/queries/questions-table";
 import styles from "@/components/queries/queries.module.css";
 import { EmptyState, PendingAnswer, QueryView, UnreadableNotice } from "@/components/states/states";
 import { useWidgetQuery, Widget } from "@/components/states/widget";
+import { ReadNote } from "@/components/ui/read-note";
 import type { CardHead } from "@/components/ui/card";
 import { LABELS, PLATFORMS } from "@/lib/data-api/constants";
-import { formatDateRange, formatZone, MISSING } from "@/lib/format/format";
+import { formatDateRange, formatNumber, formatZone, MISSING } from "@/lib/format/format";
 import { apiQuery, browserApi } from "@/lib/queries/api";
 import { invalidParamOf } from "@/lib/queries/error-status";
 import type { DateRange } from "@/lib/range/date-range";
@@ -134,6 +135,13 @@ function QuestionsCard({ range, filters }: { range: DateRange; filters: QueryFil
             The totals after the questions add up their mentions; an average position and the share named first cannot be added up from the questions&apos; own,
             so they read {MISSING} there.
           </p>
+          {q.other && (
+            <p className="small muted" data-testid="queries-other-note">
+              {formatNumber(q.other.mentions)} mention{q.other.mentions === 1 ? "" : "s"} of questions past a day&apos;s 500 most asked are counted in no
+              question above.
+            </p>
+          )}
+          <ReadNote answer={q} readAt={query.dataUpdatedAt} className="small muted" />
         </PendingAnswer>
       )}
     </QueryView>
