@@ -54,7 +54,8 @@ export async function mcpResponse(req: Request, session: Session): Promise<Respo
   try {
     return await transport.handleRequest(req);
   } finally {
-    // With JSON answers the response is whole when handleRequest returns: nothing stays open.
-    await server.close();
+    // With JSON answers the response is whole when handleRequest returns: closing only lets go of
+    // the server and transport, so it is not waited for (awaited, it cost ~0.6 ms a request).
+    server.close().catch(() => undefined);
   }
 }
