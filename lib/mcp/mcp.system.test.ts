@@ -4,7 +4,7 @@
 // parameters (a GET of the route with the same token); a bad argument a tool error naming it; the
 // refusals of POST /api/mcp: no token (401 with WWW-Authenticate), a session's cookie instead (401),
 // a revoked token (401 `invalid_token`, the client cannot connect), another site's Origin (403),
-// GET /api/mcp (405).
+// GET and DELETE /api/mcp (405).
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -112,6 +112,10 @@ describe("the MCP endpoint from the production server, through the SDK's client"
     expect((await postRaw({ authorization: `Bearer ${token}` })).status).toBe(200);
     const get = await api.call("GET", "/api/mcp");
     expectRefusal(get, { status: 405, code: "method_not_allowed" });
+    // No session to end: the front server refuses DELETE where no route file exports it.
+    const del = await fetch(`${production().base}/api/mcp`, { method: "DELETE", headers: { authorization: `Bearer ${token}` } });
+    expect(del.status).toBe(405);
+    expect(del.headers.get("allow")).toContain("POST");
 
     const other = await api.call<{ id: string; token: string }>("POST", "/api/tokens", { body: { name: "to revoke" } });
     expect((await api.call("DELETE", `/api/tokens/${other.body.id}`)).status).toBe(204);
