@@ -173,6 +173,7 @@ describe.each(STORE_KINDS)("migrations (%s)", (kind) => {
       "0005_alert_sending",
       "0006_alert_rule_edits_digest_sends",
       "0007_kept_days",
+      "0009_tokens",
     ]);
   });
 
@@ -180,7 +181,9 @@ describe.each(STORE_KINDS)("migrations (%s)", (kind) => {
     const config = await stores.config(kind);
     const database = await open(config);
     const future = SCHEMA_VERSION + 1;
-    await sql`insert into store_migrations (name, timestamp) values (${`000${future}_from_the_future`}, '2027-01-01T00:00:00.000Z')`.execute(database.db);
+    await sql`insert into store_migrations (name, timestamp) values (${`${String(future).padStart(4, "0")}_from_the_future`}, '2027-01-01T00:00:00.000Z')`.execute(
+      database.db,
+    );
     await sql`update store_meta set value = ${String(future)} where key = 'schema_version'`.execute(database.db);
     await database.close();
     opened.pop();
@@ -198,7 +201,8 @@ describe("PostgreSQL", () => {
     const meta = await sql<{ key: string }>`select key from store_meta order by key`.execute(databases[0]!.db);
     expect(meta.rows.map((r) => r.key)).toEqual(["fingerprint_secret", "schema_version"]);
     const ran = await sql<{ name: string }>`select name from store_migrations`.execute(databases[3]!.db);
-    expect(ran.rows).toHaveLength(SCHEMA_VERSION);
+    // 8 is another branch's migration, not here yet.
+    expect(ran.rows).toHaveLength(8);
   });
 
   it("reads bigints as numbers on the store's pool, and leaves pg's global parsers alone", async () => {

@@ -366,10 +366,31 @@ const migrations: Record<string, Migration> = {
       await setSchemaVersion(db, 7);
     },
   },
+  // Number 8 (shares) is another branch's; a database knows its migrations by name, so a gap is fine.
+  "0009_tokens": {
+    async up(db: Kysely<unknown>) {
+      // Read-only access tokens (lib/store/tokens.ts). A token is never kept in clear: `token_hash`
+      // (an HMAC under the store's fingerprint secret) finds it; `hint` is what lists show (`wa_…abcd`).
+      await db.schema
+        .createTable("tokens")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("token_hash", "text", (c) => c.notNull().unique())
+        .addColumn("hint", "text", (c) => c.notNull())
+        .addColumn("name", "text", (c) => c.notNull())
+        .addColumn("expires_at", "bigint")
+        .addColumn("last_used_at", "bigint")
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("tokens_by_workspace").on("tokens").columns(["workspace_id", "created_at"]).execute();
+
+      await setSchemaVersion(db, 9);
+    },
+  },
 };
 
-/** The schema version this code migrates to: the number of migrations. */
-export const SCHEMA_VERSION = Object.keys(migrations).length;
+/** The schema version this code migrates to: the number of its last migration (a number may be missing). */
+export const SCHEMA_VERSION = Math.max(...Object.keys(migrations).map((name) => Number(name.slice(0, 4))));
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

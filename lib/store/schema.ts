@@ -138,6 +138,20 @@ export interface SavedViewsTable {
   updated_at: number;
 }
 
+/** A read-only access token of a workspace (lib/store/tokens.ts). */
+export interface TokensTable {
+  id: string;
+  workspace_id: WorkspaceId;
+  /** HMAC of the token under the store's fingerprint secret: how a token is found, never the token. */
+  token_hash: string;
+  /** What lists show of it: `wa_…abcd`. */
+  hint: string;
+  name: string;
+  expires_at: number | null;
+  last_used_at: number | null;
+  created_at: number;
+}
+
 export type DestinationKind = "slack" | "webhook";
 export type RuleState = "ok" | "firing";
 export type DeliveryStatus = "pending" | "sending" | "delivered" | "failed";
@@ -282,4 +296,5 @@ export interface StoreTables {
   alert_digests: AlertDigestsTable;
   alert_manual_sends: AlertManualSendsTable;
   activity: ActivityTable;
+  tokens: TokensTable;
 }

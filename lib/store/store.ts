@@ -1,6 +1,6 @@
 // The store as the rest of the server uses it: an opened database (database.ts) with each domain's
-// functions bound to it (workspaces, snapshots, kept days, jobs, views, annotations, alerts, activity), and the
-// registry of what it keeps sealed (sealed.ts: resealing after a rotation, and its counts for health).
+// functions bound to it (workspaces, snapshots, kept days, jobs, views, annotations, alerts, activity,
+// tokens), and the registry of what it keeps sealed (sealed.ts: resealing after a rotation, and its counts for health).
 // Route handlers and jobs reach it through the server context (`serverContext().store()`), never
 // through SQL of their own; tests make their own with `openStore` and inject it there.
 import "server-only";
@@ -14,6 +14,7 @@ import { keptDaysContext, type KeptDays } from "./kept-days";
 import { sealedValuesContext, type SealedValues } from "./sealed";
 import type { SealingSecrets } from "./secrets";
 import { snapshotsContext, type Snapshots } from "./snapshots";
+import { tokensContext, type Tokens } from "./tokens";
 import { viewsContext, type Views } from "./views";
 import { workspacesContext, type Workspaces } from "./workspaces";
 
@@ -32,6 +33,7 @@ export type Store = {
   readonly annotations: Annotations;
   readonly alerts: Alerts;
   readonly activity: Activity;
+  readonly tokens: Tokens;
   /** Every value sealed under the session secret: the start-up sweep after a rotation, and counts. */
   readonly sealed: SealedValues;
   /** One round trip to the database: rejects while it cannot be reached (health). */
@@ -68,6 +70,7 @@ export async function createStore(database: StoreDatabase, options: StoreOptions
     annotations: annotationsContext({ db, now }),
     alerts: alertsContext({ db, now, sealed }),
     activity: activityContext({ db, now }),
+    tokens: tokensContext({ db, now, fingerprintSecret: meta.value }),
     sealed,
     ping: async () => {
       await sql`select 1`.execute(db);

@@ -98,6 +98,7 @@ async function fill(store: Store, workspace: WorkspaceId, tag: string, options: 
   await store.keptDays.noteZone(workspace, "Europe/Berlin");
   await store.annotations.create(workspace, { date: "2026-10-02", text: `note of ${tag}` });
   await store.views.create(workspace, { name: options.view, path: "/visitors", query: { source: "chatgpt" } });
+  await store.tokens.create(workspace, { name: `token of ${tag}`, token: `wa_token-of-${tag}`, hint: "wa_…" + tag.slice(-4), expiresAt: null });
   const destination = await store.alerts.createDestination(workspace, {
     kind: "webhook",
     name: `hook ${tag}`,
@@ -279,6 +280,7 @@ describe.each(STORE_KINDS)("what the store keeps per workspace (%s)", (kind) => 
       keptKey: true,
       activity: 1,
       keptDays: 1,
+      tokens: 1,
     });
     const otherBefore = await rowsOf(db, other);
 
@@ -302,6 +304,7 @@ describe.each(STORE_KINDS)("what the store keeps per workspace (%s)", (kind) => 
       keptKey: false,
       activity: 0,
       keptDays: 0,
+      tokens: 0,
     });
     expect((await store.workspaces.workspaceForKey(KEY_B)).id).not.toBe(fresh.id);
   });

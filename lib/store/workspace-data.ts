@@ -124,6 +124,8 @@ export const WORKSPACE_TABLES: { readonly [T in WorkspaceTable]: MergeRows } = {
   alert_destinations: moveAll("alert_destinations"),
   annotations: moveAll("annotations"),
   saved_views: mergeSavedViews,
+  // Tokens keep their hashes (unique across workspaces), so every token made still opens the merged one.
+  tokens: moveAll("tokens"),
   daily_figures: mergeDailyFigures,
   kept_days: mergeKeptDays,
   // A zone both read in: the later reading stays.

@@ -63,6 +63,8 @@ export type KeptSummary = {
   activity: number;
   /** Figures of closed days kept for the insights (a dimension's day, or a count). */
   keptDays: number;
+  /** Access tokens (lib/store/tokens.ts). */
+  tokens: number;
 };
 
 export type WorkspacesDeps = {
@@ -256,7 +258,7 @@ export function workspacesContext(deps: WorkspacesDeps) {
 
     /** What `workspace` keeps, counted: what deleting it would delete. */
     async keptSummary(workspace: WorkspaceId): Promise<KeptSummary> {
-      const count = async (table: "annotations" | "saved_views" | "alert_destinations" | "alert_rules" | "activity" | "kept_days") => {
+      const count = async (table: "annotations" | "saved_views" | "alert_destinations" | "alert_rules" | "activity" | "kept_days" | "tokens") => {
         const { n } = await db
           .selectFrom(table)
           .select((eb) => eb.fn.countAll<number | string>().as("n"))
@@ -268,16 +270,27 @@ export function workspacesContext(deps: WorkspacesDeps) {
       const { rows } = await sql<{ n: number | string }>`select count(*) as n from (
         select at from score_snapshots where workspace_id = ${workspace}
         union select at from ranking_snapshots where workspace_id = ${workspace}) as instants`.execute(db);
-      const [notes, views, alertDestinations, alertRules, activity, keptDays, row] = await Promise.all([
+      const [notes, views, alertDestinations, alertRules, activity, keptDays, tokens, row] = await Promise.all([
         count("annotations"),
         count("saved_views"),
         count("alert_destinations"),
         count("alert_rules"),
         count("activity"),
         count("kept_days"),
+        count("tokens"),
         db.selectFrom("workspaces").select("watch_key_sealed").where("id", "=", workspace).executeTakeFirst(),
       ]);
-      return { snapshots: Number(rows[0]?.n ?? 0), notes, views, alertDestinations, alertRules, keptKey: Boolean(row?.watch_key_sealed), activity, keptDays };
+      return {
+        snapshots: Number(rows[0]?.n ?? 0),
+        notes,
+        views,
+        alertDestinations,
+        alertRules,
+        keptKey: Boolean(row?.watch_key_sealed),
+        activity,
+        keptDays,
+        tokens,
+      };
     },
 
     /** Sets the IANA zone of the workspace's days; an unknown zone is a StoreInputError naming `time_zone`. */

@@ -37,6 +37,7 @@ export type KeptBody = {
   activity: number;
   /** Figures of closed days kept for the insights. */
   kept_days: number;
+  tokens: number;
 };
 
 export type WorkspaceBody = {
@@ -67,6 +68,7 @@ const keptBody = (k: KeptSummary): KeptBody => ({
   kept_key: k.keptKey,
   activity: k.activity,
   kept_days: k.keptDays,
+  tokens: k.tokens,
 });
 
 /** The workspace as it is. */

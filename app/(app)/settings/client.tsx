@@ -11,6 +11,7 @@ import { TimeZoneCard } from "@/components/range/time-zone-setting";
 import { AlertsSection } from "@/components/alerts/alerts-section";
 import { ActivityCard } from "@/components/settings/activity-card";
 import { DeleteKeptCard } from "@/components/settings/delete-kept-card";
+import { TokensCard } from "@/components/settings/tokens-card";
 import { WatchingCard } from "@/components/settings/watching-card";
 import { Card } from "@/components/ui/card";
 import { applyTheme, THEMES, type ThemeChoice } from "@/lib/ui/theme";
@@ -80,6 +81,7 @@ export function SettingsClient({ environment, keyHint, theme }: { environment: "
           </div>
         </Card>
         <WatchingCard />
+        <TokensCard />
         <ActivityCard keyHint={keyHint} />
         <TimeZoneCard />
         <Card title="Appearance">
