@@ -13,6 +13,12 @@ const API_SECURITY_HEADERS = [
   { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=()" },
 ];
 
+/** A share link's answers: the viewer's browser tells no other site where it came from, and nothing is indexed. */
+const SHARED_HEADERS = [
+  { key: "Referrer-Policy", value: "no-referrer" },
+  { key: "X-Robots-Tag", value: "noindex, nofollow" },
+];
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
@@ -24,7 +30,11 @@ const nextConfig = {
   // native addon, which a bundler cannot copy at all.
   serverExternalPackages: ["undici", "ioredis", "better-sqlite3", "pg"],
   async headers() {
-    return [{ source: "/api/:path*", headers: API_SECURITY_HEADERS }];
+    return [
+      { source: "/api/:path*", headers: API_SECURITY_HEADERS },
+      // A share link's reads (after the rule above, so these win): never indexed, no referrer.
+      { source: "/api/shared/:path*", headers: SHARED_HEADERS },
+    ];
   },
   // Browsers ask for /favicon.ico where a page's head names no icon (a not-found page streamed after
   // its head): the app's icon, rather than a 404 in the console.

@@ -13,14 +13,21 @@
 //   or the viewer's zone (its cookie); a browser without the cookie is sent on after its page has
 //   stored the zone and loaded again, so a first visit reads the viewer's days, not UTC's;
 // - an older mentions link, `/mentions?highlight=<question>` (what a row of /queries opened before the
-//   list could be filtered by question), is sent on to `/mentions?query=<question>`, the filter.
+//   list could be filtered by question), is sent on to `/mentions?query=<question>`, the filter;
+// - a share link's page (`/s/{token}`) needs no session, its relative range is sent on to dates the
+//   same way, and it says `noindex` and `no-referrer`; it stores the viewer's zone itself, once the
+//   link has opened (app/s/[token]/page.tsx), so a link that does not open is a 404 at once; a client
+//   loading shared pages more than 60 times a minute gets a 429 page.
 // API routes are left out of the matcher: running the proxy cost each BFF request ~0.5 ms of CPU
 // (bench/bff.bench.ts). They answer 401 themselves, in the shared error shape, and their security
 // headers are static (JSON runs no scripts, so no nonce) and come from `headers()` in next.config.mjs.
 import { NextResponse, type NextRequest } from "next/server";
 import { legacyPeriodSearch, relativeRangeSearch } from "@/lib/range/api-period";
 import { parseViewerTimeZone, VIEWER_TZ_COOKIE } from "@/lib/range/viewer-time-zone";
+import { clientKey } from "@/lib/server/client-address";
+import { getEnv } from "@/lib/server/env";
 import { SESSION_COOKIE, sessionResealCookie, unsealSession, type Session } from "@/lib/server/session";
+import { createSignInThrottle } from "@/lib/server/sign-in-throttle";
 import { isQueryPage, legacyHighlightSearch } from "@/lib/ui/page-params";
 import { safeNextPath } from "@/lib/ui/safe-next";
 
@@ -55,8 +62,16 @@ export function securityHeaders(csp: string): Record<string, string> {
   };
 }
 
+/** A share link's page (`/s/{token}`): open without a session, read-only, its own headers. */
+const isSharedPage = (pathname: string): boolean => pathname.startsWith("/s/");
+
+/** A shared page's loads per client: 60 a minute (each is a page of figures read for nobody signed in). */
+export const SHARED_PAGE_LOADS_PER_MINUTE = 60;
+const g = globalThis as typeof globalThis & { __waSharedPageLoads?: ReturnType<typeof createSignInThrottle> };
+const sharedPageLoads = () => (g.__waSharedPageLoads ??= createSignInThrottle({ points: SHARED_PAGE_LOADS_PER_MINUTE, durationSec: 60 }));
+
 function isPage(pathname: string): boolean {
-  return pathname !== "/api" && !PUBLIC_PAGES.has(pathname);
+  return pathname !== "/api" && !PUBLIC_PAGES.has(pathname) && !isSharedPage(pathname);
 }
 
 /** A browser loading a page (not Next's own requests for a route's data or a prefetch). */
@@ -86,8 +101,23 @@ export async function proxy(request: NextRequest) {
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
   const https = request.nextUrl.protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
   const csp = contentSecurityPolicy(nonce, { dev: process.env.NODE_ENV === "development", https });
-  const headers = securityHeaders(csp);
   const { pathname, search } = request.nextUrl;
+  const shared = isSharedPage(pathname);
+  // A shared page is never indexed, and tells no other site where a click on it came from.
+  const headers = { ...securityHeaders(csp), ...(shared ? { "Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex, nofollow" } : {}) };
+
+  if (shared && isDocumentRequest(request)) {
+    const wait = await sharedPageLoads().begin(clientKey(request, getEnv().trustedProxies));
+    if (wait > 0) {
+      const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex, nofollow"><title>Too many page loads</title></head><body><main><h1>Too many page loads</h1><p>This shared page was loaded too often from here. Try again in a minute.</p></main></body></html>`;
+      const response = new NextResponse(body, {
+        status: 429,
+        headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Retry-After": String(wait) },
+      });
+      for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
+      return response;
+    }
+  }
 
   let session: Session | null = null;
   if (isPage(pathname)) {
@@ -139,7 +169,7 @@ export async function proxy(request: NextRequest) {
     return response;
   }
 
-  if (isQueryPage(pathname)) {
+  if (isQueryPage(pathname) || shared) {
     const params = request.nextUrl.searchParams;
     const now = Date.now();
     // The viewer's zone (a cookie this server cannot read is UTC); the link's `tz` wins over it.

@@ -27,6 +27,9 @@ test.describe.configure({ mode: "parallel" });
 /** Pages outside the navigation, by their route pattern. */
 const OTHER_PAGES = ["/visitors/[id]", "/sign-in"] as const;
 
+/** Pages another spec tours, axe in both themes and 375 px: a share link's page needs a link made first (shares.spec.ts). */
+const TOURED_ELSEWHERE = ["/s/[token]"] as const;
+
 /** Each app/**\/page.tsx as its route: route groups left out ("(app)"), dynamic segments as written ("[id]"). */
 function pageRoutes(dir = join(__dirname, "..", "app")): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -213,7 +216,7 @@ async function problemsOf(page: Page, url: string, status: number, reloads: bool
 
 test("this tour visits every page of the app, axe checks each in both themes and the phone each", () => {
   const visited = new Set<string>([...NAV_PAGES.map((p) => p.href), ...OTHER_PAGES]);
-  expect(pageRoutes().sort()).toEqual([...visited].sort());
+  expect(pageRoutes().sort()).toEqual([...visited, ...TOURED_ELSEWHERE].sort());
   const route = (v: Visit) => v.url.split("?")[0]!.replace(ID, "[id]");
   for (const b of browsers) for (const page of visited) expect(b.visits.map(route), `${b.title}: ${page}`).toContain(page);
   const [light, dark] = browsers.map((b) =>

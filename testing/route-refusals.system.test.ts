@@ -18,8 +18,8 @@ type Check = { path: string; refusal: Refusal };
 type Row =
   /** Refusals of this route checked here (GET unless `method` says otherwise). */
   | { checks: Check[] }
-  /** The system test file (from the repository's root) that checks this route's own refusals. */
-  | { checkedIn: string }
+  /** The system test file (from the repository's root) that checks this route's own refusals; `public`: called without a session. */
+  | { checkedIn: string; public?: true }
   /** Why the route refuses nothing a caller sends (besides what every route refuses). */
   | { none: string };
 
@@ -46,6 +46,7 @@ const VIEWS = "lib/views/routes.system.test.ts";
 const WORKSPACES = "lib/workspaces/routes.system.test.ts";
 const STORE_SCOPE = "lib/server/store-scope.system.test.ts";
 const SECURITY = "testing/security.system.test.ts";
+const SHARES = "lib/shares/routes.system.test.ts";
 const SIGN_IN = "testing/sign-in-abuse.system.test.ts";
 const TOKENS = "lib/tokens/routes.system.test.ts";
 const MCP = "lib/mcp/mcp.system.test.ts";
@@ -123,6 +124,13 @@ const TABLE: Record<string, Row> = {
     ],
   },
   "GET /api/session": { checkedIn: SECURITY },
+  "GET /api/shared/[token]/[group]": { checkedIn: SHARES, public: true },
+  "GET /api/shared/[token]/[group]/[name]": { checkedIn: SHARES, public: true },
+  "POST /api/shared/[token]/unlock": { checkedIn: SHARES, public: true },
+  "GET /api/shares": { none: "the workspace's share links, no parameters" },
+  "POST /api/shares": { checkedIn: SHARES },
+  "PATCH /api/shares/[id]": { checkedIn: SHARES },
+  "DELETE /api/shares/[id]": { checkedIn: SHARES },
   "POST /api/session": { checkedIn: SIGN_IN },
   "DELETE /api/session": { checkedIn: SECURITY },
   "GET /api/session/demo-keys": { none: "public: the sandbox's demo keys when it is the upstream, no parameters" },
@@ -167,7 +175,7 @@ const ROUTES = apiRouteFiles().flatMap(({ segments, methods }) =>
 const nameOf = (r: { method: HttpMethod; template: string }) => `${r.method} ${r.template}`;
 
 /** Routes anyone may call: their rows say `public`. */
-const isPublic = (row: Row) => "none" in row && row.none.startsWith("public");
+const isPublic = (row: Row) => ("none" in row && row.none.startsWith("public")) || ("public" in row && row.public === true);
 
 const SIGN_IN_ROUTES = new Set(["GET /api/session", "POST /api/session", "DELETE /api/session"]);
 

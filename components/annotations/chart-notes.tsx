@@ -6,6 +6,7 @@
 // announced in a polite live region. A save on a note a teammate changed meanwhile (409) says so in
 // plain words with their text, and lets the user save theirs over it or keep the teammate's.
 // Every text is rendered as text, never as markup.
+import { useSharedView } from "@/components/shares/shared-view";
 import { useCallback, useId, useMemo, useRef, useState, type ReactNode } from "react";
 import type { AnnotationJson } from "@/lib/annotations/limits";
 import { isDataApiError } from "@/lib/data-api/errors";
@@ -36,6 +37,7 @@ const failureText = (error: unknown) => (error instanceof NoteWriteError ? noteE
 
 function NoteItem({
   note,
+  readOnly,
   editing,
   onEdit,
   onClose,
@@ -43,6 +45,8 @@ function NoteItem({
   onDeleted,
 }: {
   note: AnnotationJson;
+  /** A shared page's viewer reads the notes, never changes them. */
+  readOnly: boolean;
   editing: boolean;
   onEdit: () => void;
   onClose: () => void;
@@ -105,7 +109,7 @@ function NoteItem({
         </span>
         {note.author ? <span className="small muted">— {note.author}</span> : null}
       </div>
-      {confirming ? (
+      {readOnly ? null : confirming ? (
         <div className={styles.itemActions} role="group" aria-label={`Delete the note of ${noteDays(note)}?`}>
           <span className="small">Delete this note?</span>
           <button
@@ -192,6 +196,7 @@ export function ChartNotes({
 }) {
   const notes = useNotes(range);
   const { create } = useNoteWrites();
+  const readOnly = useSharedView() !== null;
   const [layer, setLayer] = useState<HTMLDivElement | null>(null);
   const [editing, setEditing] = useState<Editing>(null);
   const [announcement, setAnnouncement] = useState("");
@@ -203,11 +208,12 @@ export function ChartNotes({
   const marks = useMemo(() => noteMarks(list, buckets), [list, buckets]);
   const pickDate = useCallback(
     (date: string) => {
+      if (readOnly) return;
       setEditing({ kind: "new", date });
       // The form is below the chart: bring it into view for a pointer user who clicked up there.
       requestAnimationFrame(() => panel?.scrollIntoView?.({ block: "nearest" }));
     },
-    [panel],
+    [panel, readOnly],
   );
   const view: ChartNotesView = { marks, buckets, layer, pickDate };
 
@@ -237,7 +243,7 @@ export function ChartNotes({
           <h3 id={headingId} className={styles.panelTitle}>
             Notes on {subject}
           </h3>
-          {editing?.kind !== "new" && (
+          {!readOnly && editing?.kind !== "new" && (
             <button
               ref={addButton}
               type="button"
@@ -283,6 +289,7 @@ export function ChartNotes({
               <NoteItem
                 key={note.id}
                 note={note}
+                readOnly={readOnly}
                 editing={editing?.kind === "edit" && editing.id === note.id}
                 onEdit={() => setEditing({ kind: "edit", id: note.id })}
                 onClose={() => setEditing(null)}

@@ -5,7 +5,7 @@
 // cells; this gives the table, its caption and column headers (sortable ones when given the table's
 // order: components/data-table/use-table-sort.ts), the bar cell and the group header, so every such
 // table looks and reads alike.
-import Link from "next/link";
+import { AppLink as Link } from "@/components/shares/shared-view";
 import type { ReactNode } from "react";
 import { SortHeader, type HeaderSort } from "@/components/data-table/sort-controls";
 import styles from "./charts.module.css";

@@ -5,7 +5,7 @@
 // and the first stage. The count's column is headed by the period ("Last 30 days up to now"), so no
 // count reads as the date range's figure of the same name. A count the visitor list can show opens
 // it (visitors, conversions); the others say why they cannot.
-import Link from "next/link";
+import { AppLink as Link } from "@/components/shares/shared-view";
 import { useId } from "react";
 import { formatNumber, formatPercent } from "@/lib/format/format";
 import styles from "./charts.module.css";

@@ -5,7 +5,7 @@
 // and conversions open their one list (`source=ai`) the same way.
 // Each column sorts the rows within their group (`sort` in the URL); all sources' totals close the
 // table, their counts opening the range's visitors and converted ones.
-import Link from "next/link";
+import { AppLink as Link } from "@/components/shares/shared-view";
 import sortStyles from "@/components/data-table/sort.module.css";
 import { useTableSort } from "@/components/data-table/use-table-sort";
 import { ChangeBadge } from "@/components/ui/change-badge";

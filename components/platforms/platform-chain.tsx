@@ -4,7 +4,7 @@
 // drawn and in numbers) and where it placed the brand (average position). A card on phones, a row
 // from tablet widths up (platforms.module.css, by the list's own width). The list closes with all
 // AI platforms together (PlatformsTotal).
-import Link from "next/link";
+import { AppLink as Link } from "@/components/shares/shared-view";
 import { ChangeBadge, ChangeBase } from "@/components/ui/change-badge";
 import { LABELS } from "@/lib/data-api/constants";
 import { ARROWS, formatDecimal, formatNumber, formatPercent, MISSING, type ChangeDirection } from "@/lib/format/format";

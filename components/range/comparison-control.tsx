@@ -12,6 +12,7 @@ import { calendarDayNumber } from "@/lib/data-api/params";
 import { formatDateRange } from "@/lib/format/format";
 import { previousRange } from "@/lib/range/date-range";
 import { comparisonButtonLabel, customWindowFrom, yearBeforeRange, type CompareKind } from "@/lib/range/comparison";
+import { useSharedView } from "@/components/shares/shared-view";
 import { useComparison } from "@/lib/range/use-comparison";
 import { comparisonProblemText } from "@/lib/ui/messages";
 import { isQueryPage, PAGE_PARAMS } from "@/lib/ui/page-params";
@@ -24,7 +25,10 @@ export function pageCompares(pathname: string): boolean {
 }
 
 export function ComparisonControl() {
-  return pageCompares(usePathname()) ? <ComparisonChooser /> : null;
+  // On a shared page (/s/{token}) the page is the one the link shares.
+  const shared = useSharedView();
+  const pathname = usePathname();
+  return pageCompares(shared?.path ?? pathname) ? <ComparisonChooser /> : null;
 }
 
 function ComparisonChooser() {

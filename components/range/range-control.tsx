@@ -5,7 +5,7 @@
 // applies (by the routes' own schema), and a URL's bad value is shown on its field, in plain words. On a
 // page the range does not drive (range-scope.ts) the control gives way to a plain note of what that
 // page shows, and of the range kept for the others.
-import Link from "next/link";
+import { AppLink as Link } from "@/components/shares/shared-view";
 import { usePathname } from "next/navigation";
 import { useId, useRef, useState, type FormEvent } from "react";
 import { ChevronDownIcon, CalendarIcon } from "@/components/shell/shell-icons";

@@ -32,6 +32,7 @@ export function whatGoes(info: WorkspaceInfo, tz: string): string[] {
       `${formatCount(kept.alert_destinations, "alert destination")} and ${formatCount(kept.alert_rules, "alert rule")}, with their deliveries and the weekly digest`,
     );
   }
+  if (kept.shares > 0) lines.push(`${formatCount(kept.shares, "share link")}: they stop opening at once`);
   if (kept.kept_days > 0)
     lines.push(`The insights' figures of closed days kept (${formatCount(kept.kept_days, "figure")}): read again from Workspace Analytics when next asked`);
   if (kept.kept_key) lines.push("The key kept for watching: nothing is collected in the background any more");

@@ -1,6 +1,7 @@
 // The signed-in frame of every page: skip link, header with navigation, the date range and its time
 // zone (every time on the page is shown in that zone), the workspace's plan and the key's environment ("Test data" for a test key), the theme
-// toggle, the saved views ("Views"; "Save view" beside the range on the pages that take a query),
+// toggle, the saved views ("Views"; "Save view" beside the range on the pages that take a query, and
+// "Share" on the five pages that may be shared),
 // the account menu (Settings, sign out), the main landmark the skip link targets, and the
 // exports tray (downloads running or just finished, on every page).
 import Link from "next/link";
@@ -9,6 +10,7 @@ import { DisplayTimeZoneProvider } from "@/components/range/display-time-zone";
 import { ComparisonControl } from "@/components/range/comparison-control";
 import { RangeControl } from "@/components/range/range-control";
 import { ExportsTray } from "@/components/export/exports-tray";
+import { SharePage } from "@/components/shares/share-page";
 import { SaveView } from "@/components/views/save-view";
 import { ViewsMenu } from "@/components/views/views-menu";
 import { LogoIcon } from "@/components/ui/icons";
@@ -60,6 +62,7 @@ export function AppShell({ account, children }: { account: AccountInfo; children
             <RangeControl />
             <ComparisonControl />
             <SaveView />
+            <SharePage />
           </div>
         </div>
       </header>

@@ -2,7 +2,7 @@
 // Loading, empty and error states shared by every widget, and <QueryView>, which picks the right one
 // for a React Query result so each widget loads and fails on its own.
 import type { UseQueryResult } from "@tanstack/react-query";
-import Link from "next/link";
+import { AppLink as Link } from "@/components/shares/shared-view";
 import { createContext, use, type ReactNode } from "react";
 import type { Unreadable } from "@/lib/data-api/schemas";
 import { formatNumber } from "@/lib/format/format";

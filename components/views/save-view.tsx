@@ -21,7 +21,7 @@ import styles from "./views.module.css";
 export const MAX_NAME = 80;
 
 /** The preset the header's range is, when the URL sets one as dates (a choice of fixed or relative then). */
-function rangePreset(state: AppRange): RangePresetId | null {
+export function rangePreset(state: AppRange): RangePresetId | null {
   const { explicit, problems, instants, range, nowMs } = state;
   if (!explicit || problems.from || problems.to || problems.tz || instants.from || instants.to) return null;
   return presetOf(range, nowMs);

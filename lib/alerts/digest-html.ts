@@ -92,6 +92,14 @@ const withChange = (figure: string, pair: Pair) => {
   return `${esc(figure)}<br><span class="${toneClass(c.tone)}" style="${toneStyle(c.tone)}font-size:12px;">${esc(c.text)}</span>`;
 };
 
+/** A figure's name, linked to the page that shows it when there is one (underlined: not told by colour alone). */
+const figureLink = (label: string, url: string | undefined) =>
+  url ? `<a href="${esc(url)}" class="wa-text" style="color:${LIGHT.text};text-decoration:underline;">${esc(label)}</a>` : esc(label);
+
+/** A line linking to a page, under the section it belongs to. */
+const pageLink = (url: string, label: string) =>
+  `<p style="margin:-16px 0 24px;font-size:13px;line-height:18px;"><a href="${esc(url)}" class="wa-link" style="color:${LIGHT.button};text-decoration:underline;">${esc(label)}</a></p>`;
+
 /** A section of sentences (negative mentions, notes): a heading and a list. */
 function list(title: string, items: string[]): string {
   return `<h2 class="wa-text" style="margin:0 0 8px;font-size:16px;line-height:22px;font-weight:600;color:${LIGHT.text};">${esc(title)}</h2>
@@ -101,8 +109,8 @@ function list(title: string, items: string[]): string {
 const unavailable = (what: string, why: string) =>
   `<p class="wa-muted" style="margin:0 0 24px;font-size:14px;line-height:20px;color:${LIGHT.muted};">${esc(what)} could not be read this time (${esc(why)}).</p>`;
 
-/** The digest as a self-contained HTML e-mail (see the top of this file); `subject` is its title. */
-export function digestHtml(d: DigestFigures, subject: string): string {
+/** The digest as a self-contained HTML e-mail (`footer`: HTML put last, e.g. how to unsubscribe). */
+export function digestHtml(d: DigestFigures, subject: string, footer?: string): string {
   const week = formatDateRange(d.week);
   const before = formatDateRange(d.previous);
   const parts: string[] = [];
@@ -110,12 +118,20 @@ export function digestHtml(d: DigestFigures, subject: string): string {
   if (d.totals.ok) {
     const { visitors, aiVisitors, conversions } = d.totals.value;
     // Each change under this week's figure, beside the one it is compared with (a column of its own would not fit a phone).
-    const row = (label: string, pair: Pair) => [esc(label), withChange(formatNumber(pair.now), pair), esc(formatNumber(pair.before))];
+    const row = (label: string, pair: Pair, url: string | undefined) => [
+      figureLink(label, url),
+      withChange(formatNumber(pair.now), pair),
+      esc(formatNumber(pair.before)),
+    ];
     parts.push(
       table(
         "The week",
         [{ label: "" }, { label: "This week", numeric: true }, { label: "Week before", numeric: true }],
-        [row("Visitors", visitors), row("From AI platforms", aiVisitors), row("Conversions", conversions)],
+        [
+          row("Visitors", visitors, d.links?.visitors),
+          row("From AI platforms", aiVisitors, d.links?.aiVisitors),
+          row("Conversions", conversions, d.links?.conversions),
+        ],
       ),
     );
   } else parts.push(unavailable("The week's visitors", d.totals.unavailable));
@@ -126,13 +142,17 @@ export function digestHtml(d: DigestFigures, subject: string): string {
       const c = d.score.change;
       const tone = c === null || Math.abs(c) < 0.05 ? "flat" : c > 0 ? "up" : "down";
       const text = c === null ? "no reading a week before" : `${c >= 0 ? "+" : "−"}${Math.abs(c).toFixed(1)} points on the week`;
-      rows.push([esc("AI Positioning Score"), esc(d.score.now.toFixed(1)), `<span class="${toneClass(tone)}" style="${toneStyle(tone)}">${esc(text)}</span>`]);
+      rows.push([
+        figureLink("AI Positioning Score", d.links?.score),
+        esc(d.score.now.toFixed(1)),
+        `<span class="${toneClass(tone)}" style="${toneStyle(tone)}">${esc(text)}</span>`,
+      ]);
     }
     if (d.rank) {
       const moved = d.rank.was !== null && d.rank.was !== d.rank.now;
       const tone = !moved ? "flat" : d.rank.now < d.rank.was! ? "up" : "down";
       rows.push([
-        esc("Rank"),
+        figureLink("Rank", d.links?.rank),
         esc(`${d.rank.now}\u00a0of\u00a0${d.rank.of}`),
         `<span class="${toneClass(tone)}" style="${toneStyle(tone)}">${esc(moved ? `was ${d.rank.was}` : d.rank.was === null ? "no ranking a week before" : "unchanged")}</span>`,
       ]);
@@ -154,6 +174,7 @@ export function digestHtml(d: DigestFigures, subject: string): string {
         ]),
       ),
     );
+    if (d.links) parts.push(pageLink(d.links.platforms, "The AI platforms of the week in the dashboard"));
   } else parts.push(unavailable("The AI platforms", d.platforms.unavailable));
 
   if (!d.negativeMentions.ok) parts.push(unavailable("Negative mentions", d.negativeMentions.unavailable));
@@ -181,13 +202,42 @@ export function digestHtml(d: DigestFigures, subject: string): string {
       ),
     );
 
-  if (d.url) {
-    parts.push(
-      `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 8px;"><tr><td class="wa-button" style="background:${LIGHT.button};border-radius:6px;">` +
-        `<a href="${esc(d.url)}" class="wa-button" style="display:inline-block;padding:10px 18px;font-family:${FONT};font-size:14px;font-weight:600;line-height:20px;color:${LIGHT.buttonText};text-decoration:none;">Open the week in the dashboard</a></td></tr></table>`,
-    );
-  }
+  if (d.notes.length > 0 && d.links) parts.push(pageLink(d.links.notes, "The notes on the dashboard's chart"));
+  if (d.url) parts.push(mailButton(d.url, "Open the week in the dashboard"));
+  if (footer) parts.push(footer);
 
+  return mailDocument({
+    subject,
+    kicker: "Weekly digest · Workspace Analytics",
+    title: week,
+    lead: `Monday to Sunday in ${esc(formatZone(d.tz))}, against the week before (${esc(before)}). A grey change is within normal variation: chance alone makes it with counts this small.`,
+    body: parts.join("\n"),
+  });
+}
+
+/** A link drawn as a button (a table cell, as mail clients draw it), to `url`. */
+export function mailButton(url: string, label: string): string {
+  return (
+    `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 8px;"><tr><td class="wa-button" style="background:${LIGHT.button};border-radius:6px;">` +
+    `<a href="${esc(url)}" class="wa-button" style="display:inline-block;padding:10px 18px;font-family:${FONT};font-size:14px;font-weight:600;line-height:20px;color:${LIGHT.buttonText};text-decoration:none;">${esc(label)}</a></td></tr></table>`
+  );
+}
+
+/** A paragraph of the message (`html` already escaped); `muted` for the small print. */
+export function mailParagraph(html: string, muted = false): string {
+  return muted
+    ? `<p class="wa-muted" style="margin:16px 0 0;font-size:12px;line-height:18px;color:${LIGHT.muted};">${html}</p>`
+    : `<p class="wa-text" style="margin:0 0 16px;font-size:14px;line-height:20px;color:${LIGHT.text};">${html}</p>`;
+}
+
+/** `text` escaped for HTML. */
+export const escapeHtml = esc;
+
+/**
+ * One self-contained e-mail document (see the top of this file): `kicker` above the title, `lead`
+ * and `body` HTML already escaped.
+ */
+export function mailDocument({ subject, kicker, title, lead, body }: { subject: string; kicker: string; title: string; lead: string; body: string }): string {
   // Narrow screens (the clients that read media queries): the page's margins give their room to the figures.
   const narrow = `@media (max-width: 420px) {
   .wa-outer { padding:8px 0 !important; }
@@ -203,6 +253,7 @@ export function digestHtml(d: DigestFigures, subject: string): string {
   .wa-down { color:${DARK.down} !important; }
   td.wa-button { background:${DARK.button} !important; }
   a.wa-button { color:${DARK.buttonText} !important; }
+  a.wa-link { color:${DARK.button} !important; }
 }`;
 
   return `<!doctype html>
@@ -226,10 +277,10 @@ ${dark}
 <tr><td align="center" class="wa-outer" style="padding:16px 8px;">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" class="wa-card" style="max-width:600px;background:${LIGHT.card};border-radius:8px;">
 <tr><td class="wa-text wa-inner" style="padding:20px 16px;font-family:${FONT};color:${LIGHT.text};">
-<p class="wa-muted" style="margin:0;font-size:13px;line-height:18px;color:${LIGHT.muted};">Weekly digest · Workspace Analytics</p>
-<h1 class="wa-text" style="margin:4px 0 4px;font-size:22px;line-height:28px;font-weight:700;color:${LIGHT.text};">${esc(week)}</h1>
-<p class="wa-muted" style="margin:0 0 24px;font-size:14px;line-height:20px;color:${LIGHT.muted};">Monday to Sunday in ${esc(formatZone(d.tz))}, against the week before (${esc(before)}). A grey change is within normal variation: chance alone makes it with counts this small.</p>
-${parts.join("\n")}
+<p class="wa-muted" style="margin:0;font-size:13px;line-height:18px;color:${LIGHT.muted};">${esc(kicker)}</p>
+<h1 class="wa-text" style="margin:4px 0 4px;font-size:22px;line-height:28px;font-weight:700;color:${LIGHT.text};">${esc(title)}</h1>
+<p class="wa-muted" style="margin:0 0 24px;font-size:14px;line-height:20px;color:${LIGHT.muted};">${lead}</p>
+${body}
 </td></tr>
 </table>
 </td></tr>

@@ -89,7 +89,29 @@ export type DigestFigures = {
   negativeMentions: Part<{ platform: string; query: string; snippet: string }[]>;
   notes: { date: string; endDate: string | null; text: string }[];
   url?: string;
+  /** One link per figure, to the page that shows it for the week (with PUBLIC_URL only). */
+  links?: DigestLinks;
 };
+
+/** The digest's figures, each with the page of the dashboard that shows it. */
+export const DIGEST_FIGURE_PAGES = {
+  visitors: "/",
+  aiVisitors: "/platforms",
+  conversions: "/",
+  score: "/intelligence",
+  rank: "/intelligence",
+  platforms: "/platforms",
+  notes: "/",
+} as const;
+export type DigestLinks = Record<keyof typeof DIGEST_FIGURE_PAGES, string>;
+
+/** The figures' links for the week `from`–`to` in `tz`, or undefined without PUBLIC_URL. */
+export function digestLinks(publicUrl: string | undefined, from: string, to: string, tz: string): DigestLinks | undefined {
+  if (!publicUrl) return undefined;
+  return Object.fromEntries(
+    Object.entries(DIGEST_FIGURE_PAGES).map(([figure, page]) => [figure, dashboardLink(publicUrl, page, { from, to, tz })!]),
+  ) as DigestLinks;
+}
 
 export type DigestInput = {
   store: Store;
@@ -195,6 +217,7 @@ export async function readDigest(input: DigestInput): Promise<DigestFigures> {
 
   const notes = (await store.annotations.list(workspace, { from, to })).map((n) => ({ date: n.date, endDate: n.endDate, text: n.text }));
   const url = dashboardLink(input.publicUrl, "/", { from, to, tz });
+  const links = digestLinks(input.publicUrl, from, to, tz);
   return {
     week: { from, to },
     previous: { from: addDays(from, -7), to: addDays(from, -1) },
@@ -206,6 +229,7 @@ export async function readDigest(input: DigestInput): Promise<DigestFigures> {
     negativeMentions,
     notes,
     ...(url ? { url } : {}),
+    ...(links ? { links } : {}),
   };
 }
 
@@ -226,12 +250,45 @@ function headline(d: DigestFigures): string[] {
   return lines;
 }
 
-const DIGEST_SECTIONS = { platforms: "From mention to conversion, per platform", negative: "Negative mentions", notes: "Notes of the week" } as const;
+const DIGEST_SECTIONS = {
+  week: "The week against the week before",
+  platforms: "From mention to conversion, per platform",
+  negative: "Negative mentions",
+  notes: "Notes of the week",
+} as const;
 
 /** The digest as the event a webhook receives (and Slack's message is made from), made at `now`. */
 export function digestEvent(d: DigestFigures, now: number): EventBody {
-  const sections: { title: string; lines: string[] }[] = [];
+  const sections: NonNullable<EventBody["data"]["sections"]> = [];
+  // The week's figures one per line, each with its change and whether chance alone makes it, and its page.
+  const week: string[] = [];
+  const weekLinks: { label: string; url: string }[] = [];
+  const figure = (label: string, line: string, url: string | undefined) => {
+    week.push(`${label}: ${line}`);
+    if (url) weekLinks.push({ label, url });
+  };
+  if (d.totals.ok) {
+    const { visitors, aiVisitors, conversions } = d.totals.value;
+    const said = (p: Pair) => `${count(p.now)} against ${count(p.before)} (${pct(p.now, p.before)})`;
+    figure("Visitors", said(visitors), d.links?.visitors);
+    figure("From AI platforms", said(aiVisitors), d.links?.aiVisitors);
+    figure("Conversions", said(conversions), d.links?.conversions);
+  } else week.push(`Visitors could not be read this time (${d.totals.unavailable}).`);
+  if (d.score)
+    figure(
+      "AI Positioning Score",
+      `${d.score.now.toFixed(1)}${d.score.change !== null ? `, ${signedPoints(d.score.change)} points on the week` : ", no reading a week before"}`,
+      d.links?.score,
+    );
+  if (d.rank)
+    figure(
+      "Rank",
+      `${d.rank.now} of ${d.rank.of}${d.rank.was === null ? ", no ranking a week before" : d.rank.was !== d.rank.now ? ` (was ${d.rank.was})` : ", unchanged"}`,
+      d.links?.rank,
+    );
+  sections.push({ title: DIGEST_SECTIONS.week, lines: week, ...(weekLinks.length > 0 ? { links: weekLinks } : {}) });
   sections.push({
+    ...(d.links ? { links: [{ label: "AI platforms", url: d.links.platforms }] } : {}),
     title: DIGEST_SECTIONS.platforms,
     lines: d.platforms.ok
       ? d.platforms.value.map(
@@ -250,6 +307,7 @@ export function digestEvent(d: DigestFigures, now: number): EventBody {
   });
   if (d.notes.length > 0)
     sections.push({
+      ...(d.links ? { links: [{ label: "Notes", url: d.links.notes }] } : {}),
       title: DIGEST_SECTIONS.notes,
       lines: d.notes.map((n) => `${n.endDate && n.endDate !== n.date ? `${n.date} to ${n.endDate}` : n.date}: ${n.text}`),
     });

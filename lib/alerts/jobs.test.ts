@@ -146,9 +146,26 @@ describe.each(STORE_KINDS)("alerts from the background jobs (%s)", (kind) => {
       /^The week of 2026-11-16 to 2026-11-22 against the week before: [\d,]+ visitors \([+−]\d+\.\d%(, within normal variation)?\), [\d,]+ from AI platforms \([+−]\d+\.\d%(, within normal variation)?\), [\d,]+ conversions \([+−]\d+\.\d%(, within normal variation)?\); AI Positioning Score 66\.5, −3\.5 points on the week/,
     );
     expect(body.data.url).toBe("https://analytics.example.com/?from=2026-11-16&to=2026-11-22&tz=America%2FNew_York");
-    expect(body.data.sections!.map((s) => s.title)).toEqual(["From mention to conversion, per platform", "Negative mentions", "Notes of the week"]);
-    expect(body.data.sections![0]!.lines).toHaveLength(4);
-    expect(body.data.sections![2]!.lines).toEqual(["2026-11-18: Webinar with partners"]);
+    expect(body.data.sections!.map((s) => s.title)).toEqual([
+      "The week against the week before",
+      "From mention to conversion, per platform",
+      "Negative mentions",
+      "Notes of the week",
+    ]);
+    // Each figure on a line with its change (and whether chance alone makes it), and a link to its page.
+    const [week, platforms, , notes] = body.data.sections!;
+    expect(week!.lines[0]).toMatch(/^Visitors: [\d,]+ against [\d,]+ \([+−]\d+\.\d%(, within normal variation)?\)$/);
+    expect(week!.lines.slice(3)).toEqual(["AI Positioning Score: 66.5, −3.5 points on the week"]);
+    const week_ = "?from=2026-11-16&to=2026-11-22&tz=America%2FNew_York";
+    expect(week!.links).toEqual([
+      { label: "Visitors", url: `https://analytics.example.com/${week_}` },
+      { label: "From AI platforms", url: `https://analytics.example.com/platforms${week_}` },
+      { label: "Conversions", url: `https://analytics.example.com/${week_}` },
+      { label: "AI Positioning Score", url: `https://analytics.example.com/intelligence${week_}` },
+    ]);
+    expect(platforms!.lines).toHaveLength(4);
+    expect(platforms!.links).toEqual([{ label: "AI platforms", url: `https://analytics.example.com/platforms${week_}` }]);
+    expect(notes!.lines).toEqual(["2026-11-18: Webinar with partners"]);
 
     // One run for the workspace, at 14:00 UTC: the later slots found its digest made and gave it none.
     const runs = await a.jobs.runs(DIGEST_JOB, { scope: workspace, limit: 100 });

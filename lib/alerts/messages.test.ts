@@ -3,7 +3,7 @@
 // read as a mention or a link survives in `text` or in any block, every name stays on its line, and
 // long digests are cut between lines within Slack's limits, never inside an escape.
 import { describe, expect, it } from "vitest";
-import { notesSentence, slackBody, type EventBody } from "./messages";
+import { eventText, notesSentence, slackBody, type EventBody } from "./messages";
 
 const HOSTILE_NOTE = "<!channel> <https://evil.example/login|Re-authenticate> now";
 const HOSTILE_COMPETITOR = "Acme\n• <@U012AB3CD> says: <!here> click <https://evil.example|here> & win";
@@ -79,6 +79,37 @@ describe("Slack bodies", () => {
       "*Notes of the week*",
       "• 2026-11-19: &lt;!channel&gt; &lt;https://evil.example/login|Re-authenticate&gt; now &gt; quoted",
     ]);
+  });
+
+  it("the digest's figures each have a button to their page in Slack, and a line with the address in the text", () => {
+    const event = {
+      type: "digest.weekly" as const,
+      timestamp: "2026-11-23T09:00:00.000Z",
+      data: {
+        message: "The week of 2026-11-16 to 2026-11-22.",
+        sections: [
+          {
+            title: "The week against the week before",
+            lines: ["Visitors: 1,045 against 835 (+25.1%)", "From AI platforms: 21 against 19 (+10.5%, within normal variation)"],
+            links: [
+              { label: "Visitors", url: "https://dash.example.com/?from=2026-11-16" },
+              { label: "From AI platforms", url: "https://dash.example.com/platforms?from=2026-11-16" },
+            ],
+          },
+        ],
+      },
+    };
+    const body = slackBody(event);
+    expect(body.blocks[3]).toEqual({
+      type: "actions",
+      elements: [
+        { type: "button", text: { type: "plain_text", text: "Visitors" }, url: "https://dash.example.com/?from=2026-11-16" },
+        { type: "button", text: { type: "plain_text", text: "From AI platforms" }, url: "https://dash.example.com/platforms?from=2026-11-16" },
+      ],
+    });
+    expect(eventText(event)).toContain(
+      "• From AI platforms: 21 against 19 (+10.5%, within normal variation)\n  Visitors: https://dash.example.com/?from=2026-11-16\n  From AI platforms: https://dash.example.com/platforms?from=2026-11-16",
+    );
   });
 
   it("a long digest section keeps Slack's 3,000 characters by whole lines and says how many were left out; a long message is cut outside any escape", () => {

@@ -20,8 +20,8 @@ export type EventBody = {
     previous?: number | null;
     message: string;
     url?: string;
-    /** The digest's sections, as lines (digest.weekly). */
-    sections?: { title: string; lines: string[] }[];
+    /** The digest's sections, as lines, each with the pages that show its figures (digest.weekly). */
+    sections?: { title: string; lines: string[]; links?: { label: string; url: string }[] }[];
   };
 };
 
@@ -102,6 +102,13 @@ export function slackBody(event: EventBody): { text: string; blocks: unknown[] }
   for (const section of event.data.sections ?? []) {
     if (section.lines.length === 0) continue;
     blocks.push({ type: "section", text: mrkdwn(sectionText(section.title, section.lines)) });
+    // One button per figure, to its page (Slack allows 25 elements in an actions block).
+    const links = (section.links ?? []).slice(0, 25);
+    if (links.length > 0)
+      blocks.push({
+        type: "actions",
+        elements: links.map((l) => ({ type: "button", text: { type: "plain_text", text: oneLine(l.label).slice(0, 75) }, url: l.url })),
+      });
   }
   if (event.data.url) {
     blocks.push({ type: "actions", elements: [{ type: "button", text: { type: "plain_text", text: "Open in the dashboard" }, url: event.data.url }] });
@@ -118,7 +125,12 @@ export function slackBody(event: EventBody): { text: string; blocks: unknown[] }
 export function eventText(event: EventBody): string {
   const parts = [`${HEADINGS[event.type] ?? "Workspace Analytics"} · Workspace Analytics`, event.data.message];
   for (const section of event.data.sections ?? []) {
-    if (section.lines.length > 0) parts.push([section.title, ...section.lines.map((line) => `• ${oneLine(line)}`)].join("\n"));
+    if (section.lines.length > 0)
+      parts.push(
+        [section.title, ...section.lines.map((line) => `• ${oneLine(line)}`), ...(section.links ?? []).map((l) => `  ${oneLine(l.label)}: ${l.url}`)].join(
+          "\n",
+        ),
+      );
   }
   if (event.data.url) parts.push(`Open in the dashboard: ${event.data.url}`);
   return parts.join("\n\n");

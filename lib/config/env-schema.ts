@@ -141,8 +141,8 @@ export const dashboardEnvSchema = z.object({
     })
     .optional()
     .meta({
-      description: "The dashboard's public address, for links in digests and alerts sent by the background jobs.",
-      whenUnset: "messages carry no links",
+      description: "The dashboard's public address, for links in digests and alerts sent by the background jobs, and the address of share links (/s/…).",
+      whenUnset: "messages carry no links, and a share link takes the address the member's browser used",
       example: "https://dashboard.example.com",
     }),
   WEBHOOK_ALLOW_PRIVATE: z
@@ -152,6 +152,29 @@ export const dashboardEnvSchema = z.object({
     .meta({
       description:
         "Whether alert destinations may be on private, loopback or link-local addresses (a receiver on your own network, a test receiver; Slack destinations are Slack's own addresses either way). Off, such URLs are refused, so a webhook cannot be aimed at the dashboard's own network.",
+    }),
+  SMTP_URL: z
+    .string()
+    .refine((u) => /^smtps?:\/\/[^\s/?#]+\/?$/.test(u) && URL.canParse(u), {
+      error: "must be an smtp:// or smtps:// URL of the mail server, e.g. smtp://user:pass@mail.example.com:587 or smtps://user:pass@mail.example.com:465",
+    })
+    .optional()
+    .meta({
+      description:
+        "The mail server e-mail destinations are sent through: smtp:// (STARTTLS when the server offers it, usually port 587) or smtps:// (TLS from the start, usually port 465), with the user and password in the URL (percent-encoded).",
+      whenUnset: "no e-mail destinations, Settings says so",
+      example: "smtp://alerts:secret@mail.example.com:587",
+    }),
+  MAIL_FROM: z
+    .string()
+    .refine((v) => /^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/.test(v.trim()), {
+      error: 'must be an address, or a name and an address, e.g. "Workspace Analytics <alerts@example.com>"',
+    })
+    .optional()
+    .meta({
+      description: "Who e-mails are from: an address, or a name and an address.",
+      whenUnset: "required when SMTP_URL is set (the server does not start without it)",
+      example: "Workspace Analytics <alerts@example.com>",
     }),
   JOBS_TICK_MS: wholeNumber(1_000, 100_000, " of milliseconds").default(30_000).meta({
     description:
@@ -184,7 +207,12 @@ export function declaredEnv(source: Readonly<Record<string, string | undefined>>
  */
 export function parseDashboardEnv(source: Readonly<Record<string, string | undefined>>): { ok: true; env: DashboardEnv } | { ok: false; problems: string[] } {
   const parsed = dashboardEnvSchema.safeParse(declaredEnv(source));
-  if (parsed.success) return { ok: true, env: parsed.data };
+  if (parsed.success) {
+    if (parsed.data.SMTP_URL !== undefined && parsed.data.MAIL_FROM === undefined) {
+      return { ok: false, problems: ['MAIL_FROM must be set with SMTP_URL: who e-mails are from, e.g. "Workspace Analytics <alerts@example.com>"'] };
+    }
+    return { ok: true, env: parsed.data };
+  }
   // One line per variable: its first problem is enough to say what to set.
   const problems = new Map<string, string>();
   for (const issue of parsed.error.issues) {

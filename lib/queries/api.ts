@@ -83,9 +83,21 @@ async function callJson<T>(url: string, init: RequestInit, noContent: boolean, s
   return body as T;
 }
 
+/** A shared page's address (`/s/{token}`): its reads go to that link's own routes. */
+const SHARED_PAGE = /^\/s\/([A-Za-z0-9_-]{32})\/?$/;
+
+/**
+ * Where the browser's reads go: `/api`, or on a shared page (a link for people without the key) that
+ * link's `/api/shared/{token}`, which serves the reads its page makes and nothing else.
+ */
+function apiBase(): string {
+  const shared = typeof window === "undefined" ? null : SHARED_PAGE.exec(window.location.pathname);
+  return shared ? `/api/shared/${shared[1]}` : "/api";
+}
+
 /** The URL of a route of this app's API for an input (path parameters URL-encoded, query sorted). */
 export function apiUrl(path: ApiPath, input: { params?: Readonly<Record<string, string>>; query?: object }): string {
-  return `/api${withQuery(fillPath(path, input.params), input.query as QueryValues | undefined)}`;
+  return `${apiBase()}${withQuery(fillPath(path, input.params), input.query as QueryValues | undefined)}`;
 }
 
 export const browserApi: ApiTransport = {

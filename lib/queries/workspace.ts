@@ -20,6 +20,7 @@ export type Kept = {
   views: number;
   alert_destinations: number;
   alert_rules: number;
+  shares: number;
   kept_key: boolean;
   activity: number;
   /** Figures of closed days kept for the insights. */

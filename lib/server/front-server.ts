@@ -37,12 +37,16 @@ let writeRoutes: { exact: Record<string, readonly string[]>; patterns: { segment
 function writeRouteTableOnce() {
   if (!writeRoutes) {
     const exact = writeRouteTable();
-    // Where several patterns match, the one whose first `*` comes later wins (a static segment beats a dynamic one, as in Next).
-    const firstStar = (segments: string[]) => segments.indexOf("*");
+    // Where several patterns match, a static segment beats a dynamic one at the first place they
+    // differ, as in Next (/api/shared/*/unlock before /api/shared/*/*).
+    const moreSpecific = (a: string[], b: string[]) => {
+      for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] === "*") !== (b[i] === "*")) return a[i] === "*" ? 1 : -1;
+      return 0;
+    };
     const patterns = Object.entries(exact)
       .filter(([pattern]) => pattern.includes("*"))
       .map(([pattern, methods]) => ({ segments: pattern.split("/"), methods }))
-      .sort((a, b) => firstStar(b.segments) - firstStar(a.segments));
+      .sort((a, b) => moreSpecific(a.segments, b.segments));
     writeRoutes = { exact, patterns };
   }
   return writeRoutes;

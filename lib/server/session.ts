@@ -241,7 +241,8 @@ function secureFor(req: Request): boolean {
   return !isLoopbackHost(hostname);
 }
 
-function cookieAttributes(req: Request, maxAge: number): string {
+/** The attributes of the app's cookies (a share link's unlock cookie too): host-wide, HttpOnly, Lax, Secure as `secureFor` says. */
+export function cookieAttributes(req: Request, maxAge: number): string {
   return `Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secureFor(req) ? "; Secure" : ""}`;
 }
 

@@ -366,7 +366,32 @@ const migrations: Record<string, Migration> = {
       await setSchemaVersion(db, 7);
     },
   },
-  // Number 8 (shares) is another branch's; a database knows its migrations by name, so a gap is fine.
+  "0008_shares": {
+    async up(db: Kysely<unknown>) {
+      // A page of the app shared as a read-only link (lib/store/shares.ts). The token is never kept in
+      // clear: `token_hash` (an HMAC under the store's fingerprint secret) finds the link, and
+      // `token_sealed` shows it to members again. `password_hash` is scrypt's, with its salt and costs.
+      await db.schema
+        .createTable("shares")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("token_hash", "text", (c) => c.notNull().unique())
+        .addColumn("token_sealed", "text", (c) => c.notNull())
+        .addColumn("name", "text", (c) => c.notNull())
+        .addColumn("path", "text", (c) => c.notNull())
+        .addColumn("query", "text", (c) => c.notNull())
+        .addColumn("password_hash", "text")
+        .addColumn("expires_at", "bigint")
+        .addColumn("opened_count", "bigint", (c) => c.notNull().defaultTo(0))
+        .addColumn("last_opened_at", "bigint")
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .addColumn("updated_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("shares_by_workspace").on("shares").columns(["workspace_id", "created_at"]).execute();
+
+      await setSchemaVersion(db, 8);
+    },
+  },
   "0009_tokens": {
     async up(db: Kysely<unknown>) {
       // Read-only access tokens (lib/store/tokens.ts). A token is never kept in clear: `token_hash`

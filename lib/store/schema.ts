@@ -138,6 +138,28 @@ export interface SavedViewsTable {
   updated_at: number;
 }
 
+/** A page shared as a read-only link (lib/store/shares.ts). */
+export interface SharesTable {
+  id: string;
+  workspace_id: WorkspaceId;
+  /** HMAC of the token under the store's fingerprint secret: how a link is found. */
+  token_hash: string;
+  /** The token, sealed: how members see the link again. */
+  token_sealed: string;
+  name: string;
+  /** One of the five shareable pages (`/`, `/platforms`…). */
+  path: string;
+  /** JSON object of that page's own parameters. */
+  query: string;
+  /** scrypt's hash of the password (`scrypt$N$r$p$salt$hash`), or null without one. */
+  password_hash: string | null;
+  expires_at: number | null;
+  opened_count: number;
+  last_opened_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
 /** A read-only access token of a workspace (lib/store/tokens.ts). */
 export interface TokensTable {
   id: string;
@@ -296,5 +318,6 @@ export interface StoreTables {
   alert_digests: AlertDigestsTable;
   alert_manual_sends: AlertManualSendsTable;
   activity: ActivityTable;
+  shares: SharesTable;
   tokens: TokensTable;
 }

@@ -21,11 +21,15 @@ const A = "rotation-test-secret-A-0123456789abcdefghij";
 const B = "rotation-test-secret-B-0123456789abcdefghij";
 const NOBODY = "rotation-test-secret-nobody-has-0123456789";
 
-type Kept = { workspaces: { id: WorkspaceId; key: string }[]; destinations: { id: string; url: string; secret: string | null }[] };
+type Kept = {
+  workspaces: { id: WorkspaceId; key: string }[];
+  destinations: { id: string; url: string; secret: string | null }[];
+  shares: { workspace: WorkspaceId; id: string; token: string }[];
+};
 
-/** `n` watched workspaces, each with a signed webhook and a Slack destination (no secret). */
+/** `n` watched workspaces, each with a signed webhook, a Slack destination (no secret) and a share link. */
 async function keep(store: Store, n: number): Promise<Kept> {
-  const kept: Kept = { workspaces: [], destinations: [] };
+  const kept: Kept = { workspaces: [], destinations: [], shares: [] };
   for (let i = 0; i < n; i++) {
     const key = `svc_sk_test_rotation_${i}_${randomBytes(8).toString("hex")}`;
     const ws = await store.workspaces.workspaceForKey(key);
@@ -44,17 +48,22 @@ async function keep(store: Store, n: number): Promise<Kept> {
       secret: null,
     });
     kept.destinations.push({ id: slack.id, url: slackUrl, secret: null });
+    const token = randomBytes(16).toString("base64url");
+    const share = await store.shares.create(ws.id, { name: `Link ${i}`, path: "/", query: {}, token, passwordHash: null, expiresAt: null });
+    kept.shares.push({ workspace: ws.id, id: share.id, token });
   }
   return kept;
 }
 
-/** How many sealed values `kept` holds: a watched key, and a URL per destination plus a secret per webhook. */
-const valuesOf = (kept: Kept) => kept.workspaces.length + kept.destinations.length + kept.destinations.filter((d) => d.secret !== null).length;
+/** How many sealed values `kept` holds: a watched key, a URL per destination plus a secret per webhook, and a token per link. */
+const valuesOf = (kept: Kept) =>
+  kept.workspaces.length + kept.destinations.length + kept.destinations.filter((d) => d.secret !== null).length + kept.shares.length;
 
 /** Every kept value opens (under whatever secrets the store has now) to what was kept. */
 async function expectAllOpen(store: Store, kept: Kept): Promise<void> {
   for (const w of kept.workspaces) expect(await store.workspaces.watchingKey(w.id)).toBe(w.key);
   for (const d of kept.destinations) expect(await store.alerts.openDestination(d.id)).toMatchObject({ url: d.url, secret: d.secret });
+  for (const s of kept.shares) expect(await store.shares.share(s.workspace, s.id)).toMatchObject({ token: s.token });
 }
 
 /** A store whose secrets the test changes as an operator would between starts. */
@@ -79,7 +88,7 @@ describe.each(STORE_KINDS)("sealed values (%s)", (kind) => {
       .map((c) => `${c.table}.${c.column}`)
       .sort();
     expect(inSchema).toEqual(registered);
-    expect(registered).toEqual(["alert_destinations.secret_sealed", "alert_destinations.url_sealed", "workspaces.watch_key_sealed"]);
+    expect(registered).toEqual(["alert_destinations.secret_sealed", "alert_destinations.url_sealed", "shares.token_sealed", "workspaces.watch_key_sealed"]);
     for (const c of Object.values(SEALED)) expect(tables.find((t) => t.name === c.table)!.columns.map((col) => col.name)).toContain(c.rowKey);
   });
 
@@ -87,7 +96,7 @@ describe.each(STORE_KINDS)("sealed values (%s)", (kind) => {
     const { store, use } = await rotatable(kind, { current: A }, { batchSize: 3 });
     const kept = await keep(store, 4);
     const values = valuesOf(kept);
-    expect(values).toBe(16);
+    expect(values).toBe(20);
 
     use({ current: B, previous: A });
     const report = await store.sealed.sweep();
@@ -96,6 +105,7 @@ describe.each(STORE_KINDS)("sealed values (%s)", (kind) => {
       watchKey: { values: 4, resealed: 4, underPrevious: 0, unreadable: 0 },
       destinationUrl: { values: 8, resealed: 8, underPrevious: 0, unreadable: 0 },
       destinationSecret: { values: 4, resealed: 4, underPrevious: 0, unreadable: 0 },
+      shareToken: { values: 4, resealed: 4, underPrevious: 0, unreadable: 0 },
     });
     expect(store.sealed.counts()).toEqual({ underPrevious: 0, unreadable: 0 });
     // Nothing is left for a second sweep.
@@ -154,7 +164,7 @@ describe.each(STORE_KINDS)("sealed values (%s)", (kind) => {
     const report = await store.sealed.sweep();
     expect(report).toMatchObject({ resealed: valuesOf(kept), underPrevious: 0, unreadable: valuesOf(lost) });
     expect(report.columns.watchKey).toEqual({ values: 3, resealed: 2, underPrevious: 0, unreadable: 1 });
-    expect(store.sealed.counts()).toEqual({ underPrevious: 0, unreadable: 4 });
+    expect(store.sealed.counts()).toEqual({ underPrevious: 0, unreadable: 5 });
 
     const ws = lost.workspaces[0]!;
     await expect(store.workspaces.watchingKey(ws.id)).rejects.toMatchObject({
@@ -165,7 +175,9 @@ describe.each(STORE_KINDS)("sealed values (%s)", (kind) => {
     expect(await store.workspaces.workspace(ws.id)).toMatchObject({ watching: "on", pausedReason: null });
     expect(await store.workspaces.watchedWorkspaces()).toContain(ws.id);
     expect((await store.alerts.destination(ws.id, lost.destinations[0]!.id))!.status).toBe("active");
-    expect(store.sealed.counts()).toEqual({ underPrevious: 0, unreadable: 4 });
+    // A link whose token no secret opens still opens by its hash; only showing it again waits.
+    expect(await store.shares.byToken(lost.shares[0]!.token)).toMatchObject({ id: lost.shares[0]!.id, token: null });
+    expect(store.sealed.counts()).toEqual({ underPrevious: 0, unreadable: 5 });
 
     // Left as it was: the instance that has its secret opens every one of them, unchanged.
     use({ current: NOBODY });
@@ -239,6 +251,6 @@ describe.each(STORE_KINDS)("sealed values (%s)", (kind) => {
     t += 1_000;
     // Stale now: answered as it was while a sweep runs behind it, whose counts the next answers have.
     expect(store.sealed.counts()).toEqual({ underPrevious: 0, unreadable: 0 });
-    await expect.poll(() => store.sealed.counts()).toEqual({ underPrevious: 0, unreadable: 4 });
+    await expect.poll(() => store.sealed.counts()).toEqual({ underPrevious: 0, unreadable: 5 });
   });
 });

@@ -62,6 +62,7 @@ export const SEALED = {
   watchKey: sealedColumn("workspaces", "watch_key_sealed", "id", "watched keys", (id) => `workspace:${id}:watch-key`),
   destinationUrl: sealedColumn("alert_destinations", "url_sealed", "id", "destination URLs", (id) => `alert-destination-url:${id}`),
   destinationSecret: sealedColumn("alert_destinations", "secret_sealed", "id", "destination signing secrets", (id) => `alert-destination-secret:${id}`),
+  shareToken: sealedColumn("shares", "token_sealed", "id", "share link tokens", (id) => `share-token:${id}`),
 } as const satisfies Record<string, SealedColumn>;
 
 export type SealedName = keyof typeof SEALED;

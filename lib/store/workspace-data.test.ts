@@ -98,6 +98,14 @@ async function fill(store: Store, workspace: WorkspaceId, tag: string, options: 
   await store.keptDays.noteZone(workspace, "Europe/Berlin");
   await store.annotations.create(workspace, { date: "2026-10-02", text: `note of ${tag}` });
   await store.views.create(workspace, { name: options.view, path: "/visitors", query: { source: "chatgpt" } });
+  await store.shares.create(workspace, {
+    name: `link of ${tag}`,
+    path: "/platforms",
+    query: {},
+    token: `token-of-${tag}`,
+    passwordHash: null,
+    expiresAt: null,
+  });
   await store.tokens.create(workspace, { name: `token of ${tag}`, token: `wa_token-of-${tag}`, hint: "wa_…" + tag.slice(-4), expiresAt: null });
   const destination = await store.alerts.createDestination(workspace, {
     kind: "webhook",
@@ -277,6 +285,7 @@ describe.each(STORE_KINDS)("what the store keeps per workspace (%s)", (kind) => 
       views: 1,
       alertDestinations: 1,
       alertRules: 1,
+      shares: 1,
       keptKey: true,
       activity: 1,
       keptDays: 1,
@@ -301,6 +310,7 @@ describe.each(STORE_KINDS)("what the store keeps per workspace (%s)", (kind) => 
       views: 0,
       alertDestinations: 0,
       alertRules: 0,
+      shares: 0,
       keptKey: false,
       activity: 0,
       keptDays: 0,

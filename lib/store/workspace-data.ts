@@ -124,6 +124,8 @@ export const WORKSPACE_TABLES: { readonly [T in WorkspaceTable]: MergeRows } = {
   alert_destinations: moveAll("alert_destinations"),
   annotations: moveAll("annotations"),
   saved_views: mergeSavedViews,
+  // Links keep their tokens (unique across workspaces), so every link shared still opens.
+  shares: moveAll("shares"),
   // Tokens keep their hashes (unique across workspaces), so every token made still opens the merged one.
   tokens: moveAll("tokens"),
   daily_figures: mergeDailyFigures,

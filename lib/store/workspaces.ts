@@ -57,6 +57,8 @@ export type KeptSummary = {
   views: number;
   alertDestinations: number;
   alertRules: number;
+  /** Share links (which stop opening). */
+  shares: number;
   /** Whether a key is kept for watching (on, or paused with its key). */
   keptKey: boolean;
   /** Records of the activity list (who changed what). */
@@ -258,7 +260,7 @@ export function workspacesContext(deps: WorkspacesDeps) {
 
     /** What `workspace` keeps, counted: what deleting it would delete. */
     async keptSummary(workspace: WorkspaceId): Promise<KeptSummary> {
-      const count = async (table: "annotations" | "saved_views" | "alert_destinations" | "alert_rules" | "activity" | "kept_days" | "tokens") => {
+      const count = async (table: "annotations" | "saved_views" | "alert_destinations" | "alert_rules" | "activity" | "kept_days" | "shares" | "tokens") => {
         const { n } = await db
           .selectFrom(table)
           .select((eb) => eb.fn.countAll<number | string>().as("n"))
@@ -270,13 +272,14 @@ export function workspacesContext(deps: WorkspacesDeps) {
       const { rows } = await sql<{ n: number | string }>`select count(*) as n from (
         select at from score_snapshots where workspace_id = ${workspace}
         union select at from ranking_snapshots where workspace_id = ${workspace}) as instants`.execute(db);
-      const [notes, views, alertDestinations, alertRules, activity, keptDays, tokens, row] = await Promise.all([
+      const [notes, views, alertDestinations, alertRules, activity, keptDays, shares, tokens, row] = await Promise.all([
         count("annotations"),
         count("saved_views"),
         count("alert_destinations"),
         count("alert_rules"),
         count("activity"),
         count("kept_days"),
+        count("shares"),
         count("tokens"),
         db.selectFrom("workspaces").select("watch_key_sealed").where("id", "=", workspace).executeTakeFirst(),
       ]);
@@ -286,6 +289,7 @@ export function workspacesContext(deps: WorkspacesDeps) {
         views,
         alertDestinations,
         alertRules,
+        shares,
         keptKey: Boolean(row?.watch_key_sealed),
         activity,
         keptDays,

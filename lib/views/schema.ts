@@ -13,8 +13,8 @@ const MAX_VALUE_LENGTH = 500;
 
 const PAGES = Object.keys(PAGE_PARAMS).join(", ");
 
-/** The name as kept: trimmed, one line, 1 to MAX_VIEW_NAME characters. */
-const viewName = z.string({ error: "name must be a string: what the view is called." }).transform((raw, ctx) => {
+/** The name as kept: trimmed, one line, 1 to MAX_VIEW_NAME characters (share links name theirs the same way). */
+export const viewName = z.string({ error: "name must be a string: what the view is called." }).transform((raw, ctx) => {
   const name = raw.trim();
   const length = [...name].length;
   const problem =
@@ -37,8 +37,8 @@ const page = z.unknown().transform((path, ctx) => {
   return z.NEVER;
 });
 
-/** The page's own parameters of `query` (paging dropped), or the first problem with it. */
-function pageQuery(path: keyof typeof PAGE_PARAMS, query: unknown): { query: Record<string, string> } | { problem: string } {
+/** The page's own parameters of `query` (paging dropped), or the first problem with it (share links check theirs the same way). */
+export function pageQuery(path: keyof typeof PAGE_PARAMS, query: unknown): { query: Record<string, string> } | { problem: string } {
   if (typeof query !== "object" || query === null || Array.isArray(query))
     return { problem: "query must be an object of the page's parameters, each a string." };
   const own: readonly string[] = PAGE_PARAMS[path];

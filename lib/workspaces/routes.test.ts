@@ -55,7 +55,7 @@ const later = () => {
   clockAhead += 1000;
 };
 
-const NOTHING_KEPT = { snapshots: 0, notes: 0, views: 0, alert_destinations: 0, alert_rules: 0, kept_key: false, activity: 0, kept_days: 0, tokens: 0 };
+const NOTHING_KEPT = { snapshots: 0, notes: 0, views: 0, alert_destinations: 0, alert_rules: 0, shares: 0, kept_key: false, activity: 0, kept_days: 0, tokens: 0 };
 
 const write = (method: string, headers: Record<string, string> = {}, body?: string): RequestInit => ({
   method,
@@ -324,6 +324,7 @@ describe.each(STORE_KINDS)("workspace routes (%s)", (kind) => {
       views: 1,
       alert_destinations: 0,
       alert_rules: 0,
+      shares: 0,
       kept_key: true,
       activity: 2,
       kept_days: 0,

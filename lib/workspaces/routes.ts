@@ -33,6 +33,7 @@ export type KeptBody = {
   views: number;
   alert_destinations: number;
   alert_rules: number;
+  shares: number;
   kept_key: boolean;
   activity: number;
   /** Figures of closed days kept for the insights. */
@@ -65,6 +66,7 @@ const keptBody = (k: KeptSummary): KeptBody => ({
   views: k.views,
   alert_destinations: k.alertDestinations,
   alert_rules: k.alertRules,
+  shares: k.shares,
   kept_key: k.keptKey,
   activity: k.activity,
   kept_days: k.keptDays,

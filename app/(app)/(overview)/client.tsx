@@ -9,7 +9,7 @@
 // from the kept history (components/intelligence/score-change.tsx). Each widget has its own query and so its own loading,
 // empty and error state, and streams in on its own (components/states/widget.tsx).
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
+import { AppLink as Link, useSharedView } from "@/components/shares/shared-view";
 import { useId, type ReactNode } from "react";
 import { toFunnelChartData } from "@/components/charts/funnel-chart-data";
 import { FunnelTable } from "@/components/charts/funnel-table";
@@ -75,7 +75,9 @@ export function OverviewClient({ periodError }: { periodError?: string }) {
  * what to do, once, above the widgets. One counted request (limit=1); nothing while it is unknown.
  */
 function EmptyWorkspaceNotice() {
-  const query = useQuery(apiQuery(browserApi, "/visitors", { query: { limit: 1 } }));
+  // A shared page reads no visitor, not even their count: the notice is a member's.
+  const shared = useSharedView() !== null;
+  const query = useQuery({ ...apiQuery(browserApi, "/visitors", { query: { limit: 1 } }), enabled: !shared });
   if (query.data?.meta.total !== 0) return null;
   return (
     <div className="notice" role="status" data-testid="empty-workspace">

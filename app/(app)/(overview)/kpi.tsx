@@ -2,7 +2,7 @@
 // with. A figure that counts visitors is a real link to them (it opens in a new tab too, and looks
 // like a link); one that cannot open a list says why in its foot, tied to the figure by
 // aria-describedby so a screen reader hears the reason with the number.
-import Link from "next/link";
+import { AppLink as Link } from "@/components/shares/shared-view";
 import type { ReactNode } from "react";
 import { SkeletonLines } from "@/components/states/states";
 import { formatNumber } from "@/lib/format/format";

@@ -6,7 +6,7 @@
 // "Unknown country" row, never dropped. The Data API cannot list visitors by country, so a country
 // opens its cities here and the page says so, rather than linking to a list that would ignore it.
 // The tables (sortable, with totals; a card per row on a phone) are components/locations/location-tables.tsx.
-import Link from "next/link";
+import { AppLink as Link } from "@/components/shares/shared-view";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useQueryStates } from "nuqs";
 import { useCallback, useEffect, useMemo, useRef } from "react";

@@ -1,6 +1,6 @@
 "use client";
 // Settings: which environment the key belongs to, the key in masked form, history, watching and the
-// linked keys (components/settings/watching-card.tsx), who changed what (components/settings/activity-card.tsx),
+// linked keys (components/settings/watching-card.tsx), the share links (components/shares), who changed what (components/settings/activity-card.tsx),
 // the viewer's time zone, the theme choice, and sign out (which also clears every cached answer in
 // this tab); then, in the page's full width, alerts and the weekly digest (components/alerts); last,
 // deleting everything kept (components/settings/delete-kept-card.tsx).
@@ -11,6 +11,7 @@ import { TimeZoneCard } from "@/components/range/time-zone-setting";
 import { AlertsSection } from "@/components/alerts/alerts-section";
 import { ActivityCard } from "@/components/settings/activity-card";
 import { DeleteKeptCard } from "@/components/settings/delete-kept-card";
+import { ShareLinksCard } from "@/components/shares/share-links-card";
 import { TokensCard } from "@/components/settings/tokens-card";
 import { WatchingCard } from "@/components/settings/watching-card";
 import { Card } from "@/components/ui/card";
@@ -81,6 +82,7 @@ export function SettingsClient({ environment, keyHint, theme }: { environment: "
           </div>
         </Card>
         <WatchingCard />
+        <ShareLinksCard />
         <TokensCard />
         <ActivityCard keyHint={keyHint} />
         <TimeZoneCard />

@@ -2,7 +2,7 @@
 // the name titles a card and links to the range's mentions naming it (filtered by the dashboard, so
 // as many as its figure), the share draws a bar against 100%.
 // No totals row: a mention can name several competitors, so their counts and shares do not add up.
-import Link from "next/link";
+import { AppLink as Link } from "@/components/shares/shared-view";
 import { COMPETITOR_COLUMNS } from "@/lib/columns/competitors";
 import { formatCount, formatPercent } from "@/lib/format/format";
 import { columnsFor, type TableColumn } from "../table-column";

@@ -3,7 +3,7 @@
 // the comparison with the figure compared with (the window named once, in the table's caption and
 // the card's note, so `compact`); a city is a name and two counts (no link: the visitor list cannot
 // be filtered by city).
-import Link from "next/link";
+import { AppLink as Link } from "@/components/shares/shared-view";
 import type { Sort } from "@/components/data-table/table-sort";
 import { ChangeBadge, type ChangeUnit } from "@/components/ui/change-badge";
 import { CITY_COLUMNS, COUNTRY_COLUMNS } from "@/lib/columns/locations";

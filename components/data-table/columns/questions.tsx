@@ -2,7 +2,7 @@
 // names its row and titles its card, a link to its mentions of the range (as many as its figure);
 // in a card the mentions and the platforms' read down one block, the positions and the share named
 // first down another beside it, and the sentiment split runs across under them.
-import Link from "next/link";
+import { AppLink as Link } from "@/components/shares/shared-view";
 import type { Sort } from "@/components/data-table/table-sort";
 import { QUESTION_COLUMNS } from "@/lib/columns/queries";
 import { formatCount, formatDecimal, formatPercent } from "@/lib/format/format";

@@ -1,0 +1,15 @@
+// GET /api/shared/{token}/{group}/{name} - one read of a shared page (/insights/platforms…), for anyone with the link: only the reads its page makes (lib/shares/routes.ts).
+import { HEAD_COSTS_UPSTREAM } from "@/lib/server/route-types";
+import { route } from "@/lib/server/route";
+import { READ_SEGMENT, SHARE_TOKEN, sharedRead } from "@/lib/shares/routes";
+
+export const dynamic = "force-dynamic";
+export const GET = route(
+  {
+    access: "public",
+    pathParams: { token: SHARE_TOKEN, group: READ_SEGMENT, name: READ_SEGMENT },
+    headRefused: HEAD_COSTS_UPSTREAM,
+    subject: "the shared page",
+  },
+  sharedRead,
+);
