@@ -132,6 +132,7 @@ const MIGRATIONS = [
   "0006_alert_rule_edits_digest_sends",
   "0007_kept_days",
   "0008_shares",
+  "0009_tokens",
 ];
 
 describe.each(STORE_KINDS)("migrations (%s)", (kind) => {
