@@ -60,6 +60,9 @@ export function errorResponse(error: DataApiError, headers: HeadersInit = {}): R
  * this module may have made the error that this copy maps.
  */
 const finalBrand = errorBrand<DataApiError>("final-error");
+/** Whether `thrown` is an answer this app made itself (finalError), not an upstream error to map. */
+export const isFinalError = (thrown: unknown): boolean => finalBrand.is(thrown);
+
 export function finalError(init: ConstructorParameters<typeof DataApiError>[0]): DataApiError {
   const error = new DataApiError(init);
   finalBrand.mark(error);

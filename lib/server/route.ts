@@ -19,16 +19,17 @@
 import "server-only";
 import type { z } from "zod";
 import type { CallOptions } from "@/lib/data-api/api";
+import { isDataApiError } from "@/lib/data-api/errors";
 import { validatedParams, validatedQuery } from "@/lib/data-api/client";
 import { parseQuery } from "@/lib/data-api/params";
 import { crossSiteRejected, isCrossSiteFetch, isSameOrigin, sameOriginRejected } from "./csrf";
-import { apiNotFound, errorResponse, finalError, invalidParameter, json, responseForError, unauthorized } from "./http";
+import { apiNotFound, errorResponse, finalError, invalidParameter, isFinalError, json, responseForError, unauthorized } from "./http";
 import { beginKeyAttempt } from "./key-attempts";
 import { jsonBodyOf } from "./request-body";
 import type { MountedRoute, ReadContext, ReadDefinition, RouteDeclaration, RouteDefinition, RouteHandler } from "./route-types";
 import { getRequestSession, type Session } from "./session";
 import { sessionStoreScope } from "./store-scope";
-import { bearerToken, INVALID_TOKEN_CHALLENGE, TOKEN_CHALLENGE, tokenReadOnly, tokenRequired, tokenSession } from "./token-access";
+import { bearerToken, INVALID_TOKEN_CHALLENGE, keptKeyRefused, TOKEN_CHALLENGE, tokenReadOnly, tokenRequired, tokenSession } from "./token-access";
 import { dataApiForKey } from "./upstream";
 
 const mountedBrand = Symbol.for("workspace-analytics.mounted-route");
@@ -126,7 +127,9 @@ export function route(declaration: RouteDeclaration & { handler?: unknown }, giv
       await attempt?.succeeded();
       return answer instanceof Response ? answer : json(answer);
     } catch (thrown) {
-      const response = responseForError(req, thrown, declaration.subject);
+      // A token read with the kept key: the upstream refusing that key is no session's end (no cookie cleared).
+      const refusedKey = bearer !== undefined && isDataApiError(thrown) && !isFinalError(thrown) && thrown.status === 401;
+      const response = responseForError(req, refusedKey ? keptKeyRefused() : thrown, declaration.subject);
       if (response.status === 401 && (bearer !== undefined || declaration.access === "token")) {
         response.headers.set("WWW-Authenticate", bearer === undefined ? TOKEN_CHALLENGE : INVALID_TOKEN_CHALLENGE);
       }

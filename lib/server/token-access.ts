@@ -50,6 +50,18 @@ const watchingRequired = () =>
     message: "Tokens read with the key the dashboard keeps for this workspace, and it keeps none now: turn watching on in Settings.",
   });
 
+/**
+ * The Data API refused the kept key while a token read with it (revoked or no longer valid upstream):
+ * the workspace's matter (a member signs in with a working key and watches again), never a session's,
+ * so no cookie is cleared and the token itself stays valid.
+ */
+export const keptKeyRefused = () =>
+  finalError({
+    status: 409,
+    code: "watching_required",
+    message: "The Data API refused the key this workspace keeps for its tokens: a member signs in with a working key and turns watching on again in Settings.",
+  });
+
 const g = globalThis as typeof globalThis & { __waTokenLimiter?: TokenLimiter };
 
 /** The process's one limiter (route bundles share it): shared through Redis when the instances share one, else on the server context's clock. */

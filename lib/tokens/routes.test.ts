@@ -4,7 +4,7 @@
 // opens as bearer: the reads a session opens (the Data API's, the store's), never a write (403
 // `token_read_only`, nothing changed) nor the session's own routes; a bad, revoked or expired token
 // a 401 with WWW-Authenticate; 120 requests a minute per token (429 with Retry-After); a workspace that
-// stopped watching a 409.
+// stopped watching a 409, and so is its kept key refused upstream (no cookie cleared).
 import { beforeEach, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { resetTokenLimits } from "@/lib/server/token-access";
@@ -19,7 +19,7 @@ const { GET: tokensGet, POST: tokensPost } = await routeFileAt("tokens");
 const { DELETE: tokenDelete } = await routeFileAt("tokens/[id]");
 const { DELETE: watchDelete, PUT: watchPut } = await routeFileAt("workspace/watch");
 
-upstreamForFile();
+const sandbox = upstreamForFile();
 const storeFor = serverStoresForFile();
 beforeEach(() => resetTokenLimits());
 
@@ -156,5 +156,22 @@ describe.each(STORE_KINDS)("access tokens (%s)", (kind) => {
     expect(res.body.error.code).toBe("watching_required");
     await watch();
     expect((await callApi("/api/views", bearer(token))).status).toBe(200);
+  });
+
+  it("the kept key refused upstream is a 409 of the workspace, never a session's end: no cookie cleared, the token still valid", async () => {
+    await storeFor(kind);
+    await watch();
+    const { token } = (await make({ name: "reader" })).body;
+    sandbox().revokeKey(DEMO_KEYS.pro);
+    try {
+      const res = await callApi<ErrorJson>(`/api/visitors?limit=3&search=${kind}-refused`, bearer(token));
+      expect(res.status).toBe(409);
+      expect(res.body.error.code).toBe("watching_required");
+      expect(res.headers.get("set-cookie")).toBeNull();
+      expect(res.headers.get("www-authenticate")).toBeNull();
+    } finally {
+      sandbox().revokeKey(DEMO_KEYS.pro, false);
+    }
+    expect((await callApi(`/api/visitors?limit=3&search=${kind}-given-back`, bearer(token))).status).toBe(200);
   });
 });
