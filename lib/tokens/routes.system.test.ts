@@ -104,8 +104,9 @@ describe("what a token opens", () => {
           path: `/api/${r.segments.map((s) => (isDynamic(s) ? "tok_AAAAAAAAAAAAAAAA" : s)).join("/")}`,
         })),
       )
-      // Signing in and out is the cookie's (public); the MCP endpoint is a token's own (its POST reads).
-      .filter((w) => w.path !== "/api/session" && w.path !== "/api/mcp");
+      // Signing in and out is the cookie's (public); the MCP endpoint is a token's own (its POST reads);
+      // a share link's unlock is the link's (public: its token in the path, never a bearer's).
+      .filter((w) => w.path !== "/api/session" && w.path !== "/api/mcp" && !w.path.startsWith("/api/shared/"));
     expect(writes.length).toBeGreaterThan(15);
     for (const { method, path } of writes) {
       expectRefusal(await withToken(reader.token, method, path, { name: "x" }), { status: 403, code: "token_read_only" }, `${method} ${path}`);
