@@ -55,7 +55,18 @@ const later = () => {
   clockAhead += 1000;
 };
 
-const NOTHING_KEPT = { snapshots: 0, notes: 0, views: 0, alert_destinations: 0, alert_rules: 0, shares: 0, kept_key: false, activity: 0, kept_days: 0, tokens: 0 };
+const NOTHING_KEPT = {
+  snapshots: 0,
+  notes: 0,
+  views: 0,
+  alert_destinations: 0,
+  alert_rules: 0,
+  shares: 0,
+  kept_key: false,
+  activity: 0,
+  kept_days: 0,
+  tokens: 0,
+};
 
 const write = (method: string, headers: Record<string, string> = {}, body?: string): RequestInit => ({
   method,
