@@ -48,6 +48,8 @@ const STORE_SCOPE = "lib/server/store-scope.system.test.ts";
 const SECURITY = "testing/security.system.test.ts";
 const SHARES = "lib/shares/routes.system.test.ts";
 const SIGN_IN = "testing/sign-in-abuse.system.test.ts";
+const TOKENS = "lib/tokens/routes.system.test.ts";
+const MCP = "lib/mcp/mcp.system.test.ts";
 
 /** "METHOD /api/…" as the route's folders name it, e.g. "GET /api/visitors/[id]". */
 const TABLE: Record<string, Row> = {
@@ -112,6 +114,8 @@ const TABLE: Record<string, Row> = {
   "GET /api/insights/trend": insight("trend"),
   "GET /api/intelligence/ranking": { none: "the workspace's ranking, no parameters" },
   "GET /api/intelligence/score": { none: "the workspace's score, no parameters" },
+  "GET /api/mcp": { none: "public: a 405 for anyone, the MCP endpoint takes POST only (stateless: no stream to open)" },
+  "POST /api/mcp": { checkedIn: MCP },
   "GET /api/mentions": {
     checks: [
       { path: "/api/mentions?platform=nope", refusal: bad("platform") },
@@ -130,6 +134,9 @@ const TABLE: Record<string, Row> = {
   "POST /api/session": { checkedIn: SIGN_IN },
   "DELETE /api/session": { checkedIn: SECURITY },
   "GET /api/session/demo-keys": { none: "public: the sandbox's demo keys when it is the upstream, no parameters" },
+  "GET /api/tokens": { none: "the workspace's access tokens, no parameters" },
+  "POST /api/tokens": { checkedIn: TOKENS },
+  "DELETE /api/tokens/[id]": { checkedIn: TOKENS },
   "GET /api/views": { none: "the workspace's saved views, no parameters" },
   "POST /api/views": { checkedIn: VIEWS },
   "PATCH /api/views/[id]": { checkedIn: VIEWS },

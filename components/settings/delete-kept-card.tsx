@@ -36,6 +36,8 @@ export function whatGoes(info: WorkspaceInfo, tz: string): string[] {
   if (kept.kept_days > 0)
     lines.push(`The insights' figures of closed days kept (${formatCount(kept.kept_days, "figure")}): read again from Workspace Analytics when next asked`);
   if (kept.kept_key) lines.push("The key kept for watching: nothing is collected in the background any more");
+  if (kept.tokens > 0)
+    lines.push(`${formatCount(kept.tokens, "access token")}: the scripts and assistants using ${kept.tokens === 1 ? "it" : "them"} stop working`);
   if (kept.activity > 0) lines.push(`The activity list: ${formatCount(kept.activity, "change")} and the keys that made them`);
   const others = info.linked_keys.filter((k) => !k.current).length;
   lines.push(

@@ -74,6 +74,7 @@ async function keepSome(): Promise<void> {
   await store.workspaces.linkKey(ws, DEMO_KEYS.free);
   await store.activity.record(ws, { keyHint: "svc_sk_test_…9d1f", action: "watching.started", subject: "" });
   await store.activity.record(ws, { keyHint: "svc_sk_test_…9d1f", action: "key.linked", subject: "svc_sk_test_…5b2d" });
+  await store.tokens.create(ws, { name: "Script", token: `wa_${"t".repeat(43)}`, hint: "wa_…tttt", expiresAt: null });
 }
 
 describe("Delete everything kept", () => {
@@ -97,6 +98,7 @@ describe("Delete everything kept", () => {
       "1 saved view",
       "1 alert destination and 1 alert rule, with their deliveries and the weekly digest",
       "The key kept for watching: nothing is collected in the background any more",
+      "1 access token: the scripts and assistants using it stop working",
       "The activity list: 2 changes and the keys that made them",
       "The links of this workspace's 2 keys: each opens a new, empty workspace when next used",
     ]);

@@ -9,6 +9,17 @@ import { expect, type Page } from "@playwright/test";
  * it for ever); check such a document on a page of its own.
  */
 export async function expectNoSeriousViolations(page: Page, label: string, include?: string, exclude?: string): Promise<void> {
+  // At rest: no answer being replaced (aria-busy, shown dimmed while the next one loads) and no finite
+  // transition running (the dimming's own fade), so axe judges the colours people read, not a fade.
+  await page
+    .waitForFunction(
+      () =>
+        !document.querySelector('[aria-busy="true"]') &&
+        document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity),
+      undefined,
+      { timeout: 10_000 },
+    )
+    .catch(() => undefined);
   let builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]);
   if (include) builder = builder.include(include);
   if (exclude) builder = builder.exclude(exclude);

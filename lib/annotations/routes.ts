@@ -36,7 +36,14 @@ const notFound = () => finalError({ status: 404, code: "not_found", message: "Th
 /** GET /api/annotations?from&to&tz: the notes touching the range, by date. */
 export const annotationRoutes = {
   "/annotations": defineRoute(
-    { access: "session", store: true, query: historyParams, subject: NOTES_SUBJECT, headRefused: HEAD_COSTS_UPSTREAM },
+    {
+      access: "session",
+      store: true,
+      query: historyParams,
+      subject: NOTES_SUBJECT,
+      headRefused: HEAD_COSTS_UPSTREAM,
+      tools: [{ name: "notes", description: "The team's notes on days of the range (a launch, a campaign, an outage): what happened when a figure moved." }],
+    },
     async ({ scope: { store, workspace }, query }: { scope: StoreScope; query: HistoryParams }): Promise<{ data: AnnotationJson[] }> => {
       const range = resolveHistoryRange(query, serverContext().now());
       const notes = await store.annotations.list(workspace, { from: range.from, to: range.to });

@@ -22,6 +22,7 @@ import type { WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
 import { demoHistoryOf, ensureDemoHistory, type DemoHistory } from "./demo-history";
 import { recordingsSettled, recordOnRead } from "./on-read";
+import { rankingHistorySummary, scoreHistorySummary } from "./summaries";
 
 const DEFAULT_DAYS = 30;
 
@@ -69,7 +70,21 @@ const instants = (r: HistoryRange) => ({ from: r.startMs, to: r.endMs - 1 });
 const windowOf = (r: HistoryRange) => ({ from: r.from, to: r.to, tz: r.tz });
 
 const scoreHistoryRoute = defineRoute(
-  { access: "session", store: "/intelligence/score", query: historyParams, subject: "the score's history", headRefused: HEAD_COSTS_UPSTREAM },
+  {
+    access: "session",
+    store: "/intelligence/score",
+    query: historyParams,
+    subject: "the score's history",
+    headRefused: HEAD_COSTS_UPSTREAM,
+    tools: [
+      {
+        name: "score_history",
+        description:
+          "The brand's AI visibility score as the dashboard recorded it over the range (each snapshot with its direction, change and breakdown), oldest first; `since` is the first ever kept.",
+        summary: scoreHistorySummary,
+      },
+    ],
+  },
   async (ctx: HistoryContext) => {
     const { store, workspace, since, demo, range } = await scopeOf(ctx, "/intelligence/score");
     const rows = await store.snapshots.scoreHistory(workspace, instants(range));
@@ -83,7 +98,21 @@ const scoreHistoryRoute = defineRoute(
 );
 
 const rankingHistoryRoute = defineRoute(
-  { access: "session", store: "/intelligence/ranking", query: historyParams, subject: "the ranking's history", headRefused: HEAD_COSTS_UPSTREAM },
+  {
+    access: "session",
+    store: "/intelligence/ranking",
+    query: historyParams,
+    subject: "the ranking's history",
+    headRefused: HEAD_COSTS_UPSTREAM,
+    tools: [
+      {
+        name: "ranking_history",
+        description:
+          "The competitive ranking (rank, name, score, which entry is the brand) at each snapshot the dashboard recorded over the range, oldest first: who passed whom.",
+        summary: rankingHistorySummary,
+      },
+    ],
+  },
   async (ctx: HistoryContext) => {
     const { store, workspace, since, demo, range } = await scopeOf(ctx, "/intelligence/ranking");
     const rows = await store.snapshots.rankingHistory(workspace, instants(range));

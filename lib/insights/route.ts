@@ -9,7 +9,7 @@
 import "server-only";
 import type { z } from "zod";
 import { insightsParams, type InsightsParams } from "@/lib/insights/schema";
-import { defineRoute, HEAD_COSTS_UPSTREAM, type SessionPart } from "@/lib/server/route-types";
+import { defineRoute, HEAD_COSTS_UPSTREAM, type SessionPart, type ToolDeclaration } from "@/lib/server/route-types";
 import { withSignificance } from "@/lib/stats/significance";
 import { insightsContext, type InsightsContext } from "./context";
 import { resolveRange, type InsightRange } from "./range";
@@ -18,15 +18,17 @@ import { resolveRange, type InsightRange } from "./range";
  * The route of an insight: `answer` computes it for a key, a resolved range and the validated query
  * (`query`, by default the shared range's schema; an insight with a `previous` takes
  * `insightsCompareParams`, whose `compare` the range resolves). Mounted by its route file
- * (app/api/insights/<name>/route.ts) from the table of routes.ts.
+ * (app/api/insights/<name>/route.ts) from the table of routes.ts; offered to AI assistants as the MCP
+ * `tools` it declares (lib/mcp), with the same parameters and answer.
  */
 export function insightRoute<T, Q extends z.ZodObject = typeof insightsParams>(
   subject: string,
   answer: (ictx: InsightsContext, range: InsightRange, query: z.output<Q>) => Promise<T>,
   query?: Q,
+  tools?: readonly ToolDeclaration[],
 ) {
   return defineRoute(
-    { access: "session", query: (query ?? insightsParams) as Q, subject, headRefused: HEAD_COSTS_UPSTREAM },
+    { access: "session", query: (query ?? insightsParams) as Q, subject, headRefused: HEAD_COSTS_UPSTREAM, ...(tools ? { tools } : {}) },
     (ctx: SessionPart & { query: z.output<Q>; signal?: AbortSignal }): Promise<T> => {
       const ictx = insightsContext(ctx.session.apiKey);
       const params = ctx.query;

@@ -63,7 +63,19 @@ function sharedMatchingMentions(apiKey: string, q: MentionFilters, signal: Abort
 
 /** GET /api/mentions: the Data API's mention list, filtered here by `query` and `competitor` when asked. */
 export const mentionsRoute = defineRoute(
-  { access: "session", query: mentionPageParams, subject: "the mentions", headRefused: HEAD_COSTS_UPSTREAM },
+  {
+    access: "session",
+    query: mentionPageParams,
+    subject: "the mentions",
+    headRefused: HEAD_COSTS_UPSTREAM,
+    tools: [
+      {
+        name: "mentions",
+        description:
+          "Mentions of the brand in AI assistants' answers, newest first: platform, question, position, sentiment, competitors named; filter by platform, sentiment, dates, `query` or `competitor`; `limit` at most 100, `offset` to page.",
+      },
+    ],
+  },
   async ({ api, session, query: q, signal }): Promise<MentionList> => {
     if (!filtersMentions(q)) {
       return api.get("/mentions", { query: { ...upstreamMentionFilters(q), limit: q.limit, offset: q.offset } }, signal ? { signal } : {});

@@ -25,6 +25,7 @@ export type Kept = {
   activity: number;
   /** Figures of closed days kept for the insights. */
   kept_days: number;
+  tokens: number;
 };
 export type WorkspaceInfo = {
   watching: Watching;

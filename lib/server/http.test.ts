@@ -43,8 +43,14 @@ describe("errorResponse: Retry-After", () => {
 /** The modules whose errors the route layer maps, loaded once more: other classes than this file's. */
 async function secondCopies() {
   vi.resetModules();
-  const [store, env, dataApi, http] = await Promise.all([import("@/lib/store/errors"), import("./env"), import("@/lib/data-api/errors"), import("./http")]);
-  return { store, env, dataApi, http };
+  const [store, env, dataApi, http, sealed] = await Promise.all([
+    import("@/lib/store/errors"),
+    import("./env"),
+    import("@/lib/data-api/errors"),
+    import("./http"),
+    import("@/lib/store/sealed"),
+  ]);
+  return { store, env, dataApi, http, sealed };
 }
 type Copies = Awaited<ReturnType<typeof secondCopies>>;
 type Expected = { status: number; code: string; param?: string; endSession?: boolean };
@@ -79,6 +85,11 @@ describe("errorForBrowser: an error made by another copy of its module", () => {
     ],
     ["the store unavailable", (c) => new c.store.StoreUnavailableError("locked"), { status: 503, code: "store_unavailable" }],
     ["a configuration error", (c) => new c.env.ConfigError("SESSION_SECRET is not set."), { status: 503, code: "not_configured" }],
+    [
+      "a kept value no configured secret opens (an instance with another SESSION_SECRET)",
+      (c) => new c.sealed.SealedUnreadableError({ table: "workspaces", column: "watch_key_sealed" } as never, "ws_1"),
+      { status: 503, code: "store_unavailable" },
+    ],
     [
       "an error this app answers itself (409)",
       (c) => c.http.finalError({ status: 409, code: "destination_stopped", message: "stopped" }),

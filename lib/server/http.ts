@@ -8,6 +8,7 @@ import { DataApiError, isDataApiError } from "@/lib/data-api/errors";
 import { MAX_RETRY_AFTER_SECONDS } from "@/lib/data-api/rate-limit";
 import { errorBrand } from "@/lib/error-brand";
 import { isStoreConflictError, isStoreInputError, isStoreLimitError, isStoreUnavailableError } from "@/lib/store/errors";
+import { isSealedUnreadable } from "@/lib/store/sealed";
 import { isConfigError } from "./env";
 import { sessionClearCookie } from "./session";
 
@@ -59,6 +60,9 @@ export function errorResponse(error: DataApiError, headers: HeadersInit = {}): R
  * this module may have made the error that this copy maps.
  */
 const finalBrand = errorBrand<DataApiError>("final-error");
+/** Whether `thrown` is an answer this app made itself (finalError), not an upstream error to map. */
+export const isFinalError = (thrown: unknown): boolean => finalBrand.is(thrown);
+
 export function finalError(init: ConstructorParameters<typeof DataApiError>[0]): DataApiError {
   const error = new DataApiError(init);
   finalBrand.mark(error);
@@ -167,6 +171,20 @@ export function errorForBrowser(thrown: unknown, subject: Subject = "this data",
     console.warn(`[store] ${thrown.message}`);
     return {
       error: new DataApiError({ status: 503, code: thrown.code, message: "This app's database cannot be used right now; try again shortly.", retryAfter: 5 }),
+      endSession: false,
+    };
+  }
+  if (isSealedUnreadable(thrown)) {
+    // A value kept under a secret this instance lacks (SESSION_SECRET differs between instances, or
+    // was changed without SESSION_SECRET_PREVIOUS): the operator's to fix, never a bug's 500.
+    console.error(`[store] ${thrown.message}`);
+    return {
+      error: new DataApiError({
+        status: 503,
+        code: "store_unavailable",
+        message: "This server cannot open what the dashboard keeps for this workspace right now; try again shortly.",
+        retryAfter: 5,
+      }),
       endSession: false,
     };
   }

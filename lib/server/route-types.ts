@@ -16,11 +16,12 @@ export type { StoreResource } from "./key-standing";
 
 /**
  * Who may call a route. `public`: anyone (sign-in, the health check, the demo keys); `session`: a
- * signed-in session, whose key the handler uses (401 without one). Later access kinds join here with
- * their own part of the handler's context: `token` (an API token and its scopes) and `share` (a share
- * link's page, read-only, without a session).
+ * signed-in session, whose key the handler uses (401 without one), or, for a read, a read-only access
+ * token of the workspace as bearer (token-access.ts), whose kept key the handler uses as a session's;
+ * `token`: an access token only (the MCP endpoint), its handler given the same parts. A later `share`
+ * (a share link's page, read-only, without a session) joins here with its own part.
  */
-export type RouteAccess = "public" | "session";
+export type RouteAccess = "public" | "session" | "token";
 
 /**
  * A path parameter's rule: by default a value that fails it (after decoding once more) is a 400 naming
@@ -52,8 +53,26 @@ export type RouteDeclaration = {
   store?: true | StoreResource;
   /** An attempt that could guess a key (key-attempts.ts): counted per client and session before anything is read; only a success gives it back. */
   keyAttempts?: "sign-in" | "linking";
+  /**
+   * The MCP tools this read is offered as (lib/mcp): each named, described for a model, taking the
+   * query's parameters (its input schema made from `query`) and answering the route's JSON, or the
+   * part `answer` takes of it. A route declared with tools is a tool by this alone.
+   */
+  tools?: readonly ToolDeclaration[];
   /** HEAD is refused (405) with this reason: its headers would cost what GET costs (upstream calls, an export) for a body nobody reads. */
   headRefused?: string;
+};
+
+/** An MCP tool a read is offered as (RouteDeclaration `tools`). */
+export type ToolDeclaration = {
+  /** snake_case, unique among the tools. */
+  name: string;
+  /** What it answers, for a model choosing a tool: one or two sentences. */
+  description: string;
+  /** The part of the route's JSON the tool answers (its structured content); the whole JSON without it. */
+  answer?: (json: never) => unknown;
+  /** A short summary of the answer a model can quote; a generic one (the range, how many items) without it. */
+  summary?: (answer: never) => string;
 };
 
 /** The store, the session's workspace, and who is asking: the key, and its hint for the activity list. */
@@ -77,7 +96,7 @@ type BodyOf<D> = D extends { body: infer B extends z.ZodType } ? z.output<B> : u
 export type SessionPart = { session: Session; api: DataApi };
 
 /** What a handler is given for declaration `D`: its checked input, and the parts its access and scope bring. */
-export type RouteContext<D> = { params: ParamsOf<D>; query: QueryOf<D>; body: BodyOf<D>; signal?: AbortSignal } & (D extends { access: "session" }
+export type RouteContext<D> = { params: ParamsOf<D>; query: QueryOf<D>; body: BodyOf<D>; signal?: AbortSignal } & (D extends { access: "session" | "token" }
   ? SessionPart
   : Record<never, never>) &
   (D extends { store: true | StoreResource } ? { scope: StoreScope } : Record<never, never>);

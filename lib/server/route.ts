@@ -6,7 +6,9 @@
 //     method, before any work (csrf.ts);
 //  2. HEAD where GET would spend upstream calls or start an export: 405 (Next answers HEAD with GET);
 //  3. a write not from this app's own pages (Origin): 403 `csrf_rejected`;
-//  4. the access: a session (401 without one) and the Data API with its key;
+//  4. the access: a session (401 without one) and the Data API with its key; or, where a session
+//     opens a read, a read-only access token as bearer (token-access.ts: a write with one is a 403
+//     `token_read_only`, a bad one a 401 with WWW-Authenticate); `token` routes (MCP) take a token only;
 //  5. the store's one scope, when declared (store-scope.ts: the key rechecked upstream, the workspace);
 //  6. an attempt that could guess a key, counted before anything is read (key-attempts.ts);
 //  7. the path's parameters, the JSON body and the query against their schemas (400 naming the field);
@@ -17,15 +19,17 @@
 import "server-only";
 import type { z } from "zod";
 import type { CallOptions } from "@/lib/data-api/api";
+import { isDataApiError } from "@/lib/data-api/errors";
 import { validatedParams, validatedQuery } from "@/lib/data-api/client";
 import { parseQuery } from "@/lib/data-api/params";
 import { crossSiteRejected, isCrossSiteFetch, isSameOrigin, sameOriginRejected } from "./csrf";
-import { apiNotFound, errorResponse, finalError, invalidParameter, json, responseForError, unauthorized } from "./http";
+import { apiNotFound, errorResponse, finalError, invalidParameter, isFinalError, json, responseForError, unauthorized } from "./http";
 import { beginKeyAttempt } from "./key-attempts";
 import { jsonBodyOf } from "./request-body";
 import type { MountedRoute, ReadContext, ReadDefinition, RouteDeclaration, RouteDefinition, RouteHandler } from "./route-types";
 import { getRequestSession, type Session } from "./session";
 import { sessionStoreScope } from "./store-scope";
+import { bearerToken, INVALID_TOKEN_CHALLENGE, keptKeyRefused, TOKEN_CHALLENGE, tokenReadOnly, tokenRequired, tokenSession } from "./token-access";
 import { dataApiForKey } from "./upstream";
 
 const mountedBrand = Symbol.for("workspace-analytics.mounted-route");
@@ -75,6 +79,16 @@ function pathParamsOf(declaration: RouteDeclaration, segments: Record<string, st
   return checked;
 }
 
+/**
+ * Who a request of a `session` or `token` route is: the session its bearer token opens when it
+ * carries one (`bearer` as bearerToken read it), else its cookie's (a `token` route takes no cookie).
+ */
+async function accessSession(req: Request, declaration: RouteDeclaration, bearer: string | null | undefined): Promise<Session> {
+  if (bearer !== undefined) return tokenSession(bearer);
+  if (declaration.access === "token") throw tokenRequired();
+  return requireSession(req);
+}
+
 /** The part of a handler's context that its access and scope bring, for `session`. */
 async function sessionParts(declaration: RouteDeclaration, session: Session) {
   const scope = declaration.store ? await sessionStoreScope(session, declaration.store === true ? undefined : declaration.store) : undefined;
@@ -90,7 +104,7 @@ export function route<const D extends RouteDeclaration, H extends RouteHandler<D
 export function route<Def extends RouteDefinition<RouteDeclaration, (ctx: never, req: Request) => Promise<unknown>>>(definition: Def): MountedRoute<Def>;
 export function route(declaration: RouteDeclaration & { handler?: unknown }, given?: unknown): MountedRoute {
   const handler = (given ?? declaration.handler) as (ctx: unknown, req: Request) => Promise<unknown>;
-  if (declaration.store && declaration.access !== "session") throw new Error(`${declaration.subject}: the store's scope needs a session`);
+  if (declaration.store && declaration.access === "public") throw new Error(`${declaration.subject}: the store's scope needs a session`);
   const definition = { ...declaration, handler };
   const mounted = async (req: Request, next?: { params: Promise<Record<string, string | string[] | undefined>> }): Promise<Response> => {
     if (isCrossSiteFetch(req)) return errorResponse(crossSiteRejected());
@@ -98,9 +112,13 @@ export function route(declaration: RouteDeclaration & { handler?: unknown }, giv
       return errorResponse(finalError({ status: 405, code: "method_not_allowed", message: declaration.headRefused }), { Allow: "GET" });
     }
     let attempt: { succeeded(): Promise<void> } | undefined;
+    // A public route (sign-in, sign-out, the session's own) never reads a token: it is the cookie's.
+    const bearer = declaration.access === "public" ? undefined : bearerToken(req.headers.get("authorization"));
     try {
+      // A token only reads what a session may change; a `token` route's POST (MCP) is its way in.
+      if (declaration.write && declaration.access === "session" && bearer !== undefined) throw tokenReadOnly();
       if (declaration.write && !isSameOrigin(req)) throw sameOriginRejected();
-      const parts = declaration.access === "session" ? await sessionParts(declaration, await requireSession(req)) : {};
+      const parts = declaration.access === "public" ? {} : await sessionParts(declaration, await accessSession(req, declaration, bearer));
       if (declaration.keyAttempts) attempt = await beginKeyAttempt(req, declaration.keyAttempts);
       const params = declaration.pathParams ? pathParamsOf(declaration, (await next?.params) ?? {}) : {};
       const body = declaration.body ? await jsonBodyOf(req, declaration.body, declaration.bodyExample ?? "{}") : undefined;
@@ -109,7 +127,13 @@ export function route(declaration: RouteDeclaration & { handler?: unknown }, giv
       await attempt?.succeeded();
       return answer instanceof Response ? answer : json(answer);
     } catch (thrown) {
-      return responseForError(req, thrown, declaration.subject);
+      // A token read with the kept key: the upstream refusing that key is no session's end (no cookie cleared).
+      const refusedKey = bearer !== undefined && isDataApiError(thrown) && !isFinalError(thrown) && thrown.status === 401;
+      const response = responseForError(req, refusedKey ? keptKeyRefused() : thrown, declaration.subject);
+      if (response.status === 401 && (bearer !== undefined || declaration.access === "token")) {
+        response.headers.set("WWW-Authenticate", bearer === undefined ? TOKEN_CHALLENGE : INVALID_TOKEN_CHALLENGE);
+      }
+      return response;
     }
   };
   Object.defineProperty(mounted, mountedBrand, { value: true });

@@ -368,7 +368,7 @@ describe.each(STORE_KINDS)("e-mail destinations (%s)", (kind) => {
   });
 });
 
-describe("migration 0009 (e-mail destinations) on SQLite", () => {
+describe("migration 0010 (e-mail destinations) on SQLite", () => {
   it("keeps every destination and everything under it (rules, checks, deliveries, attempts, the digest) while it admits the new kind and statuses", async () => {
     const { default: Database } = await import("better-sqlite3");
     const { Kysely, SqliteDialect } = await import("kysely");
@@ -403,7 +403,7 @@ describe("migration 0009 (e-mail destinations) on SQLite", () => {
       .run(ws);
     sqlite.prepare("insert into alert_digests (workspace_id, destination_id, created_at) values (?, 'dst_1', 1)").run(ws);
 
-    await migrateUpTo(db, "0009_email_destinations");
+    await migrateUpTo(db, "0010_email_destinations");
     const count = (table: string) => (sqlite.prepare(`select count(*) as n from ${table}`).get() as { n: number }).n;
     expect(["alert_destinations", "alert_rules", "alert_checks", "alert_deliveries", "alert_attempts", "alert_digests"].map(count)).toEqual([1, 1, 1, 1, 1, 1]);
     expect(sqlite.prepare("select name from sqlite_master where name like '%_0009'").all()).toEqual([]);

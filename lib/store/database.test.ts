@@ -132,7 +132,8 @@ const MIGRATIONS = [
   "0006_alert_rule_edits_digest_sends",
   "0007_kept_days",
   "0008_shares",
-  "0009_email_destinations",
+  "0009_tokens",
+  "0010_email_destinations",
 ];
 
 describe.each(STORE_KINDS)("migrations (%s)", (kind) => {

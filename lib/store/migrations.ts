@@ -392,7 +392,27 @@ const migrations: Record<string, Migration> = {
       await setSchemaVersion(db, 8);
     },
   },
-  "0009_email_destinations": {
+  "0009_tokens": {
+    async up(db: Kysely<unknown>) {
+      // Read-only access tokens (lib/store/tokens.ts). A token is never kept in clear: `token_hash`
+      // (an HMAC under the store's fingerprint secret) finds it; `hint` is what lists show (`wa_…abcd`).
+      await db.schema
+        .createTable("tokens")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("token_hash", "text", (c) => c.notNull().unique())
+        .addColumn("hint", "text", (c) => c.notNull())
+        .addColumn("name", "text", (c) => c.notNull())
+        .addColumn("expires_at", "bigint")
+        .addColumn("last_used_at", "bigint")
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("tokens_by_workspace").on("tokens").columns(["workspace_id", "created_at"]).execute();
+
+      await setSchemaVersion(db, 9);
+    },
+  },
+  "0010_email_destinations": {
     async up(db: Kysely<unknown>) {
       // E-mail destinations (lib/store/alerts/destinations.ts): kind `email`, and two more statuses,
       // `unconfirmed` (nothing but the confirmation is sent) and `unsubscribed` (its recipient said
@@ -455,7 +475,7 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex("alert_destinations_confirm").on("alert_destinations").column("confirm_hash").unique().execute();
       await db.schema.createIndex("alert_destinations_unsubscribe").on("alert_destinations").column("unsubscribe_hash").unique().execute();
 
-      await setSchemaVersion(db, 9);
+      await setSchemaVersion(db, 10);
     },
   },
 };

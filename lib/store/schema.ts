@@ -160,6 +160,20 @@ export interface SharesTable {
   updated_at: number;
 }
 
+/** A read-only access token of a workspace (lib/store/tokens.ts). */
+export interface TokensTable {
+  id: string;
+  workspace_id: WorkspaceId;
+  /** HMAC of the token under the store's fingerprint secret: how a token is found, never the token. */
+  token_hash: string;
+  /** What lists show of it: `wa_…abcd`. */
+  hint: string;
+  name: string;
+  expires_at: number | null;
+  last_used_at: number | null;
+  created_at: number;
+}
+
 export type DestinationKind = "slack" | "webhook" | "email";
 /** `unconfirmed`: an e-mail address not confirmed yet; `unsubscribed`: its recipient said stop; `stopped`: the receiver refused it for good. */
 export type DestinationStatus = "active" | "unconfirmed" | "unsubscribed" | "stopped";
@@ -312,4 +326,5 @@ export interface StoreTables {
   alert_manual_sends: AlertManualSendsTable;
   activity: ActivityTable;
   shares: SharesTable;
+  tokens: TokensTable;
 }

@@ -1,6 +1,6 @@
 // The store as the rest of the server uses it: an opened database (database.ts) with each domain's
 // functions bound to it (workspaces, snapshots, kept days, jobs, views, annotations, alerts, activity,
-// shares), and the registry of what it keeps sealed (sealed.ts: resealing after a rotation, and its counts for health).
+// shares, tokens), and the registry of what it keeps sealed (sealed.ts: resealing after a rotation, and its counts for health).
 // Route handlers and jobs reach it through the server context (`serverContext().store()`), never
 // through SQL of their own; tests make their own with `openStore` and inject it there.
 import "server-only";
@@ -15,6 +15,7 @@ import { sealedValuesContext, type SealedValues } from "./sealed";
 import type { SealingSecrets } from "./secrets";
 import { sharesContext, type Shares } from "./shares";
 import { snapshotsContext, type Snapshots } from "./snapshots";
+import { tokensContext, type Tokens } from "./tokens";
 import { viewsContext, type Views } from "./views";
 import { workspacesContext, type Workspaces } from "./workspaces";
 
@@ -34,6 +35,7 @@ export type Store = {
   readonly alerts: Alerts;
   readonly activity: Activity;
   readonly shares: Shares;
+  readonly tokens: Tokens;
   /** Every value sealed under the session secret: the start-up sweep after a rotation, and counts. */
   readonly sealed: SealedValues;
   /** One round trip to the database: rejects while it cannot be reached (health). */
@@ -71,6 +73,7 @@ export async function createStore(database: StoreDatabase, options: StoreOptions
     alerts: alertsContext({ db, now, sealed }),
     activity: activityContext({ db, now }),
     shares: sharesContext({ db, now, sealed, fingerprintSecret: meta.value }),
+    tokens: tokensContext({ db, now, fingerprintSecret: meta.value }),
     sealed,
     ping: async () => {
       await sql`select 1`.execute(db);

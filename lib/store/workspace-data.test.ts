@@ -106,6 +106,7 @@ async function fill(store: Store, workspace: WorkspaceId, tag: string, options: 
     passwordHash: null,
     expiresAt: null,
   });
+  await store.tokens.create(workspace, { name: `token of ${tag}`, token: `wa_token-of-${tag}`, hint: "wa_…" + tag.slice(-4), expiresAt: null });
   const destination = await store.alerts.createDestination(workspace, {
     kind: "webhook",
     name: `hook ${tag}`,
@@ -288,6 +289,7 @@ describe.each(STORE_KINDS)("what the store keeps per workspace (%s)", (kind) => 
       keptKey: true,
       activity: 1,
       keptDays: 1,
+      tokens: 1,
     });
     const otherBefore = await rowsOf(db, other);
 
@@ -312,6 +314,7 @@ describe.each(STORE_KINDS)("what the store keeps per workspace (%s)", (kind) => 
       keptKey: false,
       activity: 0,
       keptDays: 0,
+      tokens: 0,
     });
     expect((await store.workspaces.workspaceForKey(KEY_B)).id).not.toBe(fresh.id);
   });

@@ -126,6 +126,8 @@ export const WORKSPACE_TABLES: { readonly [T in WorkspaceTable]: MergeRows } = {
   saved_views: mergeSavedViews,
   // Links keep their tokens (unique across workspaces), so every link shared still opens.
   shares: moveAll("shares"),
+  // Tokens keep their hashes (unique across workspaces), so every token made still opens the merged one.
+  tokens: moveAll("tokens"),
   daily_figures: mergeDailyFigures,
   kept_days: mergeKeptDays,
   // A zone both read in: the later reading stays.

@@ -65,6 +65,8 @@ export type KeptSummary = {
   activity: number;
   /** Figures of closed days kept for the insights (a dimension's day, or a count). */
   keptDays: number;
+  /** Access tokens (lib/store/tokens.ts). */
+  tokens: number;
 };
 
 export type WorkspacesDeps = {
@@ -258,7 +260,7 @@ export function workspacesContext(deps: WorkspacesDeps) {
 
     /** What `workspace` keeps, counted: what deleting it would delete. */
     async keptSummary(workspace: WorkspaceId): Promise<KeptSummary> {
-      const count = async (table: "annotations" | "saved_views" | "alert_destinations" | "alert_rules" | "activity" | "kept_days" | "shares") => {
+      const count = async (table: "annotations" | "saved_views" | "alert_destinations" | "alert_rules" | "activity" | "kept_days" | "shares" | "tokens") => {
         const { n } = await db
           .selectFrom(table)
           .select((eb) => eb.fn.countAll<number | string>().as("n"))
@@ -270,7 +272,7 @@ export function workspacesContext(deps: WorkspacesDeps) {
       const { rows } = await sql<{ n: number | string }>`select count(*) as n from (
         select at from score_snapshots where workspace_id = ${workspace}
         union select at from ranking_snapshots where workspace_id = ${workspace}) as instants`.execute(db);
-      const [notes, views, alertDestinations, alertRules, activity, keptDays, shares, row] = await Promise.all([
+      const [notes, views, alertDestinations, alertRules, activity, keptDays, shares, tokens, row] = await Promise.all([
         count("annotations"),
         count("saved_views"),
         count("alert_destinations"),
@@ -278,6 +280,7 @@ export function workspacesContext(deps: WorkspacesDeps) {
         count("activity"),
         count("kept_days"),
         count("shares"),
+        count("tokens"),
         db.selectFrom("workspaces").select("watch_key_sealed").where("id", "=", workspace).executeTakeFirst(),
       ]);
       return {
@@ -290,6 +293,7 @@ export function workspacesContext(deps: WorkspacesDeps) {
         keptKey: Boolean(row?.watch_key_sealed),
         activity,
         keptDays,
+        tokens,
       };
     },
 

@@ -13,6 +13,7 @@ import {
   rangeProblemText,
   signInErrorText,
   thresholdBoundsText,
+  tokenErrorText,
   type RangeField,
   type RangeProblem,
 } from "./messages";
@@ -110,6 +111,22 @@ describe("widget errors", () => {
       "This range holds more data than the dashboard goes through at once. Choose a shorter range.",
     );
     expect(filterProblemText("query")).toMatch(/^Type the question .* 1 to 1,000 characters/);
+  });
+});
+
+describe("access token failures", () => {
+  it.each([
+    { status: 400, code: "invalid_parameter", param: "name" },
+    { status: 400, code: "invalid_parameter", param: "expires_at" },
+    { status: 400, code: "invalid_parameter", param: "body" },
+    { status: 409, code: "watching_required" },
+    { status: 422, code: "limit_reached" },
+    { status: 404, code: "not_found" },
+    { status: 401, code: "unauthorized" },
+    { status: 403, code: "csrf_rejected" },
+    ...ERRORS,
+  ])("$status $code $param", (error) => {
+    plain(tokenErrorText(error));
   });
 });
 

@@ -173,6 +173,22 @@ export function noteErrorText(error: ErrorFacts): string {
   return loadErrorText(error, "this note");
 }
 
+/** What Settings' access tokens card says when reading, making or revoking a token failed. */
+export function tokenErrorText(error: ErrorFacts): string {
+  const { status, code, param } = error;
+  if (status === 400 || code === "invalid_parameter") {
+    if (param === "name") return "Name the token in 1 to 80 characters on one line, e.g. Weekly report script.";
+    if (param === "expires_at") return "Choose when the token expires: a day in the future, at most a year away.";
+    return "The token could not be made: reload this page and try again.";
+  }
+  if (code === "watching_required") return "Tokens read with the key the dashboard keeps for this workspace: turn watching on first.";
+  if (status === 422 || code === "limit_reached") return "This workspace already has 20 access tokens, the most it may. Revoke one to make another.";
+  if (status === 404) return "This token was revoked meanwhile, perhaps by a teammate.";
+  if (status === 401) return "Your session has ended. Sign in again to manage access tokens.";
+  if (status === 403) return "The change was not made: reload this page and try again.";
+  return loadErrorText(error, "the access tokens");
+}
+
 /** A failed sign-in: its title and what to do, by the server's status and code (never its developer message). */
 export function signInErrorText(error: ErrorFacts): { title: string; message: string; field: boolean } {
   const { status, code } = error;

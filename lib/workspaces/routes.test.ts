@@ -55,7 +55,18 @@ const later = () => {
   clockAhead += 1000;
 };
 
-const NOTHING_KEPT = { snapshots: 0, notes: 0, views: 0, alert_destinations: 0, alert_rules: 0, shares: 0, kept_key: false, activity: 0, kept_days: 0 };
+const NOTHING_KEPT = {
+  snapshots: 0,
+  notes: 0,
+  views: 0,
+  alert_destinations: 0,
+  alert_rules: 0,
+  shares: 0,
+  kept_key: false,
+  activity: 0,
+  kept_days: 0,
+  tokens: 0,
+};
 
 const write = (method: string, headers: Record<string, string> = {}, body?: string): RequestInit => ({
   method,
@@ -310,6 +321,7 @@ describe.each(STORE_KINDS)("workspace routes (%s)", (kind) => {
     await call(watchPut, "/api/workspace/watch", { cookie: proCookie, init: write("PUT") });
     await store.annotations.create(ws, { date: "2026-11-02", text: "Campaign started" });
     await store.views.create(ws, { name: "AI visitors", path: "/visitors", query: {} });
+    await store.tokens.create(ws, { name: "Script", token: `wa_${"t".repeat(43)}`, hint: "wa_…tttt", expiresAt: null });
     await store.snapshots.recordScore(ws, {
       at: Date.UTC(2026, 10, 1),
       score: 60,
@@ -327,6 +339,7 @@ describe.each(STORE_KINDS)("workspace routes (%s)", (kind) => {
       kept_key: true,
       activity: 2,
       kept_days: 0,
+      tokens: 1,
     });
 
     // Anything but the word itself changes nothing.

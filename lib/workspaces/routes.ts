@@ -38,6 +38,7 @@ export type KeptBody = {
   activity: number;
   /** Figures of closed days kept for the insights. */
   kept_days: number;
+  tokens: number;
 };
 
 export type WorkspaceBody = {
@@ -69,6 +70,7 @@ const keptBody = (k: KeptSummary): KeptBody => ({
   kept_key: k.keptKey,
   activity: k.activity,
   kept_days: k.keptDays,
+  tokens: k.tokens,
 });
 
 /** The workspace as it is. */

@@ -12,6 +12,7 @@ import { AlertsSection } from "@/components/alerts/alerts-section";
 import { ActivityCard } from "@/components/settings/activity-card";
 import { DeleteKeptCard } from "@/components/settings/delete-kept-card";
 import { ShareLinksCard } from "@/components/shares/share-links-card";
+import { TokensCard } from "@/components/settings/tokens-card";
 import { WatchingCard } from "@/components/settings/watching-card";
 import { Card } from "@/components/ui/card";
 import { applyTheme, THEMES, type ThemeChoice } from "@/lib/ui/theme";
@@ -82,6 +83,7 @@ export function SettingsClient({ environment, keyHint, theme }: { environment: "
         </Card>
         <WatchingCard />
         <ShareLinksCard />
+        <TokensCard />
         <ActivityCard keyHint={keyHint} />
         <TimeZoneCard />
         <Card title="Appearance">
