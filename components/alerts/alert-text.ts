@@ -6,7 +6,7 @@ import { RULE_SENTENCES } from "@/lib/alerts/rule-sentence";
 import { JUDGED_ON, RULE_KINDS as RULE_KIND_LIST, THRESHOLDS } from "@/lib/alerts/rules";
 import { isDataApiError } from "@/lib/data-api/errors";
 import { fieldsIn, formatCount, formatDate, formatDateTime, formatNumber, formatZone } from "@/lib/format/format";
-import type { Delivery, Destination, Rule, RuleKind, RulePreview } from "@/lib/queries/alerts";
+import type { Delivery, Destination, DestinationKind, Rule, RuleKind, RulePreview } from "@/lib/queries/alerts";
 import { alertErrorText, thresholdBoundsText, type AlertSubject } from "@/lib/ui/messages";
 
 type ThresholdField = {
@@ -178,7 +178,7 @@ export const DELIVERY_STATUS: Record<Delivery["status"], { text: string; badge: 
   failed: { text: "Failed", badge: "badge-danger" },
 };
 
-export const DESTINATION_KINDS: Record<Destination["kind"], { name: string; urlHint: string; placeholder: string }> = {
+export const DESTINATION_KINDS: Record<DestinationKind, { name: string; urlHint: string; placeholder: string }> = {
   slack: {
     name: "Slack",
     urlHint: "The incoming webhook URL Slack gave you (https://hooks.slack.com/services/…).",
@@ -191,6 +191,9 @@ export const DESTINATION_KINDS: Record<Destination["kind"], { name: string; urlH
   },
 };
 
+/** A listed destination's kind in words (e-mail destinations are listed; this form does not add them yet). */
+export const destinationKindName = (kind: Destination["kind"]): string => (kind === "email" ? "E-mail" : DESTINATION_KINDS[kind].name);
+
 /** What a delivery's answer was: "HTTP 200", "HTTP 503, Service Unavailable", or the error alone. */
 export function responseText(delivery: Pick<Delivery, "response_status" | "error">): string {
   if (delivery.response_status !== null) return delivery.error ? `HTTP ${delivery.response_status}, ${delivery.error}` : `HTTP ${delivery.response_status}`;
@@ -201,7 +204,7 @@ export function responseText(delivery: Pick<Delivery, "response_status" | "error
 export const thresholdHint = (kind: RuleKind): string => thresholdBoundsText(kind);
 
 /** A failure in words a person can act on (lib/ui/messages.ts), never the route's own message. */
-export function problemText(error: unknown, subject: AlertSubject, kind?: RuleKind | Destination["kind"]): string {
+export function problemText(error: unknown, subject: AlertSubject, kind?: RuleKind | DestinationKind): string {
   return alertErrorText(isDataApiError(error) ? error : {}, subject, kind);
 }
 

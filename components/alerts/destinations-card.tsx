@@ -11,7 +11,7 @@ import { Card } from "@/components/ui/card";
 import { DateTime } from "@/components/ui/date-time";
 import { formatCount } from "@/lib/format/format";
 import { useAlertWrites, useDestinations, useDigest, useRules, type CreatedDestination, type Destination, type DestinationKind } from "@/lib/queries/alerts";
-import { DESTINATION_KINDS, fieldOf, problemText } from "./alert-text";
+import { DESTINATION_KINDS, destinationKindName, fieldOf, problemText } from "./alert-text";
 import styles from "./alerts.module.css";
 
 const FIELDS = ["kind", "name", "url"] as const;
@@ -67,7 +67,7 @@ export function DestinationsCard({ onTestSent }: { onTestSent: (deliveryId: stri
         setCreated(destination);
         setStatus(`Webhook ${destination.name} added. Copy its signing secret now: it will not be shown again.`);
       } else {
-        setStatus(`${DESTINATION_KINDS[destination.kind].name} destination ${destination.name} added.`);
+        setStatus(`${destinationKindName(destination.kind)} destination ${destination.name} added.`);
         focusField("name");
       }
     } catch (error) {
@@ -306,14 +306,14 @@ function DestinationItem({
     <li className={styles.item} data-testid="destination-item">
       <div className={styles.itemHead}>
         <span className={styles.itemName}>{d.name}</span>
-        <span className="badge badge-neutral">{DESTINATION_KINDS[d.kind].name}</span>
+        <span className="badge badge-neutral">{destinationKindName(d.kind)}</span>
         <span className={`badge ${stopped ? "badge-danger" : resting ? "badge-neutral" : "badge-success"}`} data-testid="destination-status">
           {stopped ? "Stopped" : resting ? "Resting" : "Active"}
         </span>
       </div>
       <p className={`mono small ${styles.hint}`} data-testid="destination-url">
         <span className="visually-hidden">URL, masked: </span>
-        {d.url_hint}
+        {d.url_hint ?? d.to_hint}
       </p>
       {stopped && (
         <p className="small" data-testid="destination-stopped">

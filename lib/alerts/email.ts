@@ -212,6 +212,9 @@ export function createMailer(config: {
 /** The path of an e-mail destination's one-click unsubscribe link (the page, and the POST of RFC 8058). */
 export const unsubscribePath = (token: string) => `/mail/unsubscribe/${token}`;
 
+/** The path of an e-mail destination's confirmation page (its button confirms: a GET confirms nothing). */
+export const confirmPath = (token: string) => `/mail/confirm/${token}`;
+
 /**
  * The alert sender's e-mail side (deliver.ts `sendMail`): an event to an e-mail destination through
  * `mailer`, its links on `publicUrl` (PUBLIC_URL: the background has no request to take an origin

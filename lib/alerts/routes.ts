@@ -33,10 +33,19 @@ import { digestEvent, digestSubject, lastFullWeek, nextDigestAt, readDigest, typ
 import { digestHtml } from "./digest-html";
 import { checkResolved, checkSlackWebhookUrl, isDestinationRefused, parseDestinationUrl, urlHint } from "./destination-url";
 import { eventText, type EventBody } from "./messages";
-import { alertsDeliverer, checkRuleNow } from "./runtime";
+import { addressHint, confirmationMail, confirmPath, unsubscribePath } from "./email";
+import { alertsDeliverer, checkRuleNow, processMailer } from "./runtime";
 import { ruleSentence } from "./rule-sentence";
 import { checkThreshold, isRuleKind, THRESHOLDS, type RuleKind } from "./rules";
-import type { deliveriesQuery, digestSetting, newDestination, newRule, ruleChanges, rulePreviewQuery } from "./schema";
+import {
+  checkEmailAddress,
+  type deliveriesQuery,
+  type digestSetting,
+  type newDestination,
+  type newRule,
+  type ruleChanges,
+  type rulePreviewQuery,
+} from "./schema";
 import { limitAlertWrite } from "./write-limit";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -45,7 +54,9 @@ const destinationJson = (d: Destination) => ({
   id: d.id,
   kind: d.kind,
   name: d.name,
-  url_hint: d.urlHint,
+  // An e-mail destination's hint is its address's ("m…@example.com"), answered as `to_hint`.
+  url_hint: d.kind === "email" ? null : d.urlHint,
+  to_hint: d.kind === "email" ? d.urlHint : null,
   status: d.status,
   stopped_reason: d.stoppedReason,
   resting_until: iso(d.restingUntil),
@@ -123,7 +134,10 @@ export async function listDestinations({ scope: { store, workspace } }: Scoped) 
 }
 
 /** POST /api/alerts/destinations {kind, name, url}: 201, with the signing secret of a webhook (once); 429 past 10 a minute. */
-export async function createDestination({ scope: { store, workspace, record }, body }: Scoped<{ body: z.output<typeof newDestination> }>): Promise<Response> {
+export async function createDestination({ scope, body }: Scoped<{ body: z.output<typeof newDestination> }>, req: Request): Promise<Response> {
+  const { store, workspace, record } = scope;
+  if (body.kind === "email") return createEmail(scope, { name: body.name, to: body.to }, req);
+  if (body.url === undefined) throw invalidParameter("url", "url must be a string: the receiver's address.");
   const allowPrivate = getEnv().webhookAllowPrivate;
   let url: URL;
   try {
@@ -140,6 +154,38 @@ export async function createDestination({ scope: { store, workspace, record }, b
   const destination = await store.alerts.createDestination(workspace, { kind: body.kind, name: body.name, url: url.toString(), urlHint: urlHint(url), secret });
   await record("destination.added", destinationSubject(destination));
   return json({ ...destinationJson(destination), ...(secret ? { secret } : {}) }, { status: 201 });
+}
+
+/**
+ * POST /api/alerts/destinations {kind: "email", name, to}: 201, `unconfirmed`, its confirmation sent at
+ * once (its links on PUBLIC_URL, else the origin the member's request came to). Without SMTP_URL a 400
+ * naming `kind`; a bad address a 400 naming `to`. A confirmation the server could not take is logged
+ * (the address masked) and tried no more: the member deletes it and adds it again; an address the
+ * server refuses stops the destination, saying why.
+ */
+async function createEmail(scope: StoreScope, input: { name: string; to: string | undefined }, req: Request): Promise<Response> {
+  const { store, workspace, record } = scope;
+  const mailer = processMailer();
+  if (!mailer) throw invalidParameter("kind", 'kind "email" needs a mail server: this dashboard has no SMTP_URL set.');
+  if (input.to === undefined) throw invalidParameter("to", "to must be a string: the one e-mail address to send to.");
+  const checked = checkEmailAddress(input.to);
+  if ("error" in checked) throw invalidParameter("to", checked.error);
+  await limitAlertWrite(workspace, "destination");
+  const made = await store.alerts.createEmailDestination(workspace, { name: input.name, to: checked.to, toHint: addressHint(checked.to) });
+  let destination = made.destination;
+  await record("destination.added", destinationSubject(destination));
+  const base = getEnv().publicUrl ?? new URL(req.url).origin;
+  const unsubscribeUrl = `${base}${unsubscribePath(made.unsubscribeToken)}`;
+  const content = confirmationMail({ destinationName: destination.name, confirmUrl: `${base}${confirmPath(made.confirmToken)}`, unsubscribeUrl });
+  const sent = await mailer.send({ ...content, to: checked.to, unsubscribeUrl, id: `confirm.${destination.id}.${randomBytes(6).toString("hex")}` });
+  if (!sent.ok) {
+    console.warn(`[alerts] workspace ${workspace}: the confirmation of destination ${destination.id} was not sent: ${sent.error ?? "unknown error"}`);
+    if (sent.addressRefused) {
+      await store.alerts.stopDestination(destination.id, `The mail server refused the address: ${sent.error ?? ""}`.trim());
+      destination = (await store.alerts.destination(workspace, destination.id)) ?? destination;
+    }
+  }
+  return json(destinationJson(destination), { status: 201 });
 }
 
 /** DELETE /api/alerts/destinations/{id}: 204 (its rules, deliveries and the digest going there go too). */

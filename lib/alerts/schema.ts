@@ -29,11 +29,21 @@ const nameField = z
 
 /** POST /api/alerts/destinations */
 export const newDestination = z.object({
-  kind: z.enum(["slack", "webhook"], { error: 'kind must be "slack" or "webhook".' }),
+  kind: z.enum(["slack", "webhook", "email"], { error: 'kind must be "slack", "webhook" or "email".' }),
   name: nameField,
-  url: z.string({ error: "url must be a string: the receiver's address." }),
+  // The receiver's URL (slack, webhook) or the one address (email): which one the kind needs is judged by the route.
+  url: z.string({ error: "url must be a string: the receiver's address." }).optional(),
+  to: z.string({ error: "to must be a string: the one e-mail address to send to." }).optional(),
 });
 export const NEW_DESTINATION_EXAMPLE = '{"kind": "webhook", "name": "Ops", "url": "https://example.com/hooks/analytics"}';
+
+/** An e-mail address a destination may send to: one address, at most 254 characters, a domain with a dot; trimmed. */
+export function checkEmailAddress(value: string): { to: string } | { error: string } {
+  const to = value.trim();
+  if (to.length === 0 || to.length > 254) return { error: "to must be one e-mail address of at most 254 characters." };
+  if (/[\u0000-\u001f\u007f\s<>,;"]/.test(to) || !z.email().safeParse(to).success) return { error: "to must be one e-mail address, like name@example.com." };
+  return { to };
+}
 
 export const COOLDOWN_MAX_MINUTES = 7 * 24 * 60;
 

@@ -15,11 +15,14 @@ import { getJson, sendJson } from "./api";
 export type DestinationKind = "slack" | "webhook";
 export type Destination = {
   id: string;
-  kind: DestinationKind;
+  /** `email` destinations are listed; Settings does not add them yet. */
+  kind: DestinationKind | "email";
   name: string;
   /** The URL as it may be shown: the server masks all but enough to recognise it. */
-  url_hint: string;
-  status: "active" | "stopped";
+  url_hint: string | null;
+  /** An e-mail destination's address as it may be shown (`m…@example.com`); null for the others. */
+  to_hint: string | null;
+  status: "active" | "unconfirmed" | "unsubscribed" | "stopped";
   stopped_reason: string | null;
   /** Until when nothing is sent there (it timed out 5 times in a row), or null. */
   resting_until: string | null;
