@@ -114,6 +114,19 @@ const TABLE: Record<string, Row> = {
   "GET /api/insights/trend": insight("trend"),
   "GET /api/intelligence/ranking": { none: "the workspace's ranking, no parameters" },
   "GET /api/intelligence/score": { none: "the workspace's score, no parameters" },
+  // Anyone holding an e-mail's link (no session); a token that cannot be one, or of nobody, is one 404.
+  "POST /api/mail/confirm/[token]": {
+    checks: [
+      { path: "/api/mail/confirm/short", refusal: notFound },
+      { path: `/api/mail/confirm/${"A".repeat(43)}`, refusal: notFound },
+    ],
+  },
+  "POST /api/mail/unsubscribe/[token]": {
+    checks: [
+      { path: "/api/mail/unsubscribe/short", refusal: notFound },
+      { path: `/api/mail/unsubscribe/${"A".repeat(43)}`, refusal: notFound },
+    ],
+  },
   "GET /api/mcp": { none: "public: a 405 for anyone, the MCP endpoint takes POST only (stateless: no stream to open)" },
   "POST /api/mcp": { checkedIn: MCP },
   "GET /api/mentions": {

@@ -2,7 +2,9 @@
 // before doing any work; same-origin, `none` and header-less requests pass. The routes are read from
 // the source, not listed here: every route file under app/api and each method it exports (HEAD by
 // GET's handler where a file has none, as Next answers it), the catch-all with a path no file serves.
-// A route added later is held to the same rule without touching this file.
+// A route added later is held to the same rule without touching this file; the one declared
+// exception (an e-mail's one-click unsubscribe, which mail clients post from their own sites) is
+// listed here, and nothing else may declare it.
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "@/sandbox/keys";
 import { apiRouteFiles, HTTP_METHODS, isCatchAll, isDynamic, routeModule, type HttpMethod } from "@/testing/api-routes";
@@ -48,6 +50,9 @@ async function targets(): Promise<Target[]> {
   return out;
 }
 
+/** The exception a route declares to refusing other sites' requests (route-types.ts `crossSite`), if any. */
+const crossSiteOf = (t: Target): string | undefined => (t.handler as { definition?: { crossSite?: string } }).definition?.crossSite;
+
 function send(t: Target, headers: Record<string, string>): Promise<Response> {
   const body = ["POST", "PUT", "PATCH"].includes(t.method) ? JSON.stringify({ demo: "pro" }) : undefined;
   const req = new Request(t.url, { method: t.method, headers, ...(body ? { body } : {}) });
@@ -86,9 +91,21 @@ describe("cross-site requests to /api", () => {
     expect(new Set(labels).size).toBe(labels.length);
   });
 
+  it("one route alone is declared open to other sites: an e-mail's one-click unsubscribe (RFC 8058), public and acting on its token alone", async () => {
+    const declared = (await targets()).filter((t) => crossSiteOf(t) !== undefined);
+    expect(declared.map((t) => [t.label, crossSiteOf(t)])).toEqual([["POST /api/mail/unsubscribe/vis_abc", "one-click-unsubscribe"]]);
+    for (const t of declared) {
+      // Another site's POST reaches the route, which reads no cookie: a token of nobody is its own 404.
+      const res = await send(t, { cookie, origin: "https://mail.example.net", "sec-fetch-site": "cross-site" });
+      expect(res.status, t.label).toBe(404);
+      expect(((await res.json()) as ErrorJson).error.code).toBe("not_found");
+      expect(res.headers.get("set-cookie"), t.label).toBeNull();
+    }
+  });
+
   it("are refused with 403 in the error shape on every route and method, before any work (no upstream call, no export, no cookie)", async () => {
     const upstreamBefore = sandbox().stats().requests;
-    for (const t of await targets()) {
+    for (const t of (await targets()).filter((t) => crossSiteOf(t) === undefined)) {
       for (const site of ["cross-site", "same-site"]) {
         // The victim's cookie and a matching Origin: only Sec-Fetch-Site tells the request apart.
         const res = await send(t, { cookie, origin: ORIGIN, "sec-fetch-site": site, "sec-fetch-mode": "navigate" });

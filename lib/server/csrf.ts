@@ -6,6 +6,8 @@
 //   runs, whatever its method. `same-origin` (this app's pages and their download links) and `none` (an address typed
 //   in the address bar, a bookmark) pass, and so do requests without the header: they do not come from
 //   a browser page and carry no ambient cookie risk (scripts, curl).
+//   One declared exception (route-types.ts `crossSite`): an e-mail's one-click unsubscribe, which a
+//   mail client posts from its own site; such a route is public (no cookie of this app is read).
 // - `isSameOrigin` is the stricter check of session-changing requests (sign-in, sign-out, cancel): a
 //   browser always sends Origin on POST/DELETE, so a foreign or `null` Origin is refused too.
 import "server-only";

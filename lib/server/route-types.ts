@@ -59,6 +59,13 @@ export type RouteDeclaration = {
    * part `answer` takes of it. A route declared with tools is a tool by this alone.
    */
   tools?: readonly ToolDeclaration[];
+  /**
+   * The one declared exception to refusing requests other sites start (csrf.ts): `access: "public"`
+   * only, so no cookie of this app is ever read. `"one-click-unsubscribe"`: an e-mail's
+   * `List-Unsubscribe-Post` (RFC 8058), which a mail client (a webmail's own site) posts; its token in
+   * the path is all it acts on.
+   */
+  crossSite?: "one-click-unsubscribe";
   /** HEAD is refused (405) with this reason: its headers would cost what GET costs (upstream calls, an export) for a body nobody reads. */
   headRefused?: string;
 };

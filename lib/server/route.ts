@@ -105,9 +105,11 @@ export function route<Def extends RouteDefinition<RouteDeclaration, (ctx: never,
 export function route(declaration: RouteDeclaration & { handler?: unknown }, given?: unknown): MountedRoute {
   const handler = (given ?? declaration.handler) as (ctx: unknown, req: Request) => Promise<unknown>;
   if (declaration.store && declaration.access === "public") throw new Error(`${declaration.subject}: the store's scope needs a session`);
+  if (declaration.crossSite && declaration.access !== "public") throw new Error(`${declaration.subject}: only a public route may be posted from other sites`);
   const definition = { ...declaration, handler };
   const mounted = async (req: Request, next?: { params: Promise<Record<string, string | string[] | undefined>> }): Promise<Response> => {
-    if (isCrossSiteFetch(req)) return errorResponse(crossSiteRejected());
+    // A route declared `crossSite` (public: no cookie read) is the one exception: route-types.ts.
+    if (isCrossSiteFetch(req) && !declaration.crossSite) return errorResponse(crossSiteRejected());
     if (req.method === "HEAD" && declaration.headRefused) {
       return errorResponse(finalError({ status: 405, code: "method_not_allowed", message: declaration.headRefused }), { Allow: "GET" });
     }
@@ -117,7 +119,7 @@ export function route(declaration: RouteDeclaration & { handler?: unknown }, giv
     try {
       // A token only reads what a session may change; a `token` route's POST (MCP) is its way in.
       if (declaration.write && declaration.access === "session" && bearer !== undefined) throw tokenReadOnly();
-      if (declaration.write && !isSameOrigin(req)) throw sameOriginRejected();
+      if (declaration.write && !declaration.crossSite && !isSameOrigin(req)) throw sameOriginRejected();
       const parts = declaration.access === "public" ? {} : await sessionParts(declaration, await accessSession(req, declaration, bearer));
       if (declaration.keyAttempts) attempt = await beginKeyAttempt(req, declaration.keyAttempts);
       const params = declaration.pathParams ? pathParamsOf(declaration, (await next?.params) ?? {}) : {};

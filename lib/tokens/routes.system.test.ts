@@ -105,8 +105,8 @@ describe("what a token opens", () => {
         })),
       )
       // Signing in and out is the cookie's (public); the MCP endpoint is a token's own (its POST reads);
-      // a share link's unlock is the link's (public: its token in the path, never a bearer's).
-      .filter((w) => w.path !== "/api/session" && w.path !== "/api/mcp" && !w.path.startsWith("/api/shared/"));
+      // a share link's unlock is the link's and an e-mail's links are theirs (public: a token in the path, never a bearer's).
+      .filter((w) => w.path !== "/api/session" && w.path !== "/api/mcp" && !w.path.startsWith("/api/shared/") && !w.path.startsWith("/api/mail/"));
     expect(writes.length).toBeGreaterThan(15);
     for (const { method, path } of writes) {
       expectRefusal(await withToken(reader.token, method, path, { name: "x" }), { status: 403, code: "token_read_only" }, `${method} ${path}`);
