@@ -18,6 +18,10 @@
 //   same way, and it says `noindex` and `no-referrer`; it stores the viewer's zone itself, once the
 //   link has opened (app/s/[token]/page.tsx), so a link that does not open is a 404 at once; a client
 //   loading shared pages more than 60 times a minute gets a 429 page.
+// - an e-mail's link pages (`/mail/confirm/{token}`, `/mail/unsubscribe/{token}`) need no session and
+//   say `noindex` and `no-referrer`; their buttons post (a GET changes nothing), and a mail client's
+//   one-click POST to the unsubscribe page's address (RFC 8058) is answered by its route
+//   (/api/mail/unsubscribe/{token}).
 // API routes are left out of the matcher: running the proxy cost each BFF request ~0.5 ms of CPU
 // (bench/bff.bench.ts). They answer 401 themselves, in the shared error shape, and their security
 // headers are static (JSON runs no scripts, so no nonce) and come from `headers()` in next.config.mjs.
@@ -65,13 +69,16 @@ export function securityHeaders(csp: string): Record<string, string> {
 /** A share link's page (`/s/{token}`): open without a session, read-only, its own headers. */
 const isSharedPage = (pathname: string): boolean => pathname.startsWith("/s/");
 
+/** An e-mail's link page (`/mail/confirm/{token}`, `/mail/unsubscribe/{token}`): open without a session, its button posts. */
+const isMailPage = (pathname: string): boolean => /^\/mail\/(confirm|unsubscribe)\/[^/]+$/.test(pathname);
+
 /** A shared page's loads per client: 60 a minute (each is a page of figures read for nobody signed in). */
 export const SHARED_PAGE_LOADS_PER_MINUTE = 60;
 const g = globalThis as typeof globalThis & { __waSharedPageLoads?: ReturnType<typeof createSignInThrottle> };
 const sharedPageLoads = () => (g.__waSharedPageLoads ??= createSignInThrottle({ points: SHARED_PAGE_LOADS_PER_MINUTE, durationSec: 60 }));
 
 function isPage(pathname: string): boolean {
-  return pathname !== "/api" && !PUBLIC_PAGES.has(pathname) && !isSharedPage(pathname);
+  return pathname !== "/api" && !PUBLIC_PAGES.has(pathname) && !isSharedPage(pathname) && !isMailPage(pathname);
 }
 
 /** A browser loading a page (not Next's own requests for a route's data or a prefetch). */
@@ -103,8 +110,15 @@ export async function proxy(request: NextRequest) {
   const csp = contentSecurityPolicy(nonce, { dev: process.env.NODE_ENV === "development", https });
   const { pathname, search } = request.nextUrl;
   const shared = isSharedPage(pathname);
-  // A shared page is never indexed, and tells no other site where a click on it came from.
-  const headers = { ...securityHeaders(csp), ...(shared ? { "Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex, nofollow" } : {}) };
+  const mail = isMailPage(pathname);
+  // A shared page or an e-mail's link page is never indexed, and tells no other site where a click on it came from (its token).
+  const headers = { ...securityHeaders(csp), ...(shared || mail ? { "Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex, nofollow" } : {}) };
+
+  // RFC 8058: a mail client's one-click POST goes to the List-Unsubscribe link, the page's own address;
+  // it is answered by the unsubscribe route (which accepts it from other sites). A GET only shows the page.
+  if (mail && request.method === "POST" && pathname.startsWith("/mail/unsubscribe/")) {
+    return NextResponse.rewrite(new URL(`/api${pathname}`, request.url));
+  }
 
   if (shared && isDocumentRequest(request)) {
     const wait = await sharedPageLoads().begin(clientKey(request, getEnv().trustedProxies));

@@ -297,5 +297,10 @@ describe("the write routes the front server lets through", () => {
     // A pattern's `*` is one segment, not none and not several.
     expect(writeMethods("/api/alerts/destinations//test")).toEqual([]);
     expect(writeMethods("/api/alerts/destinations/a/b/test")).toEqual([]);
+    // The one page address that takes a write: an e-mail's one-click unsubscribe (RFC 8058), handed to its route by proxy.ts.
+    expect(writeMethods("/mail/unsubscribe/tok")).toEqual(["POST"]);
+    expect(checkRequest("POST", "/mail/unsubscribe/tok")).toBeNull();
+    expect(checkRequest("POST", "/mail/confirm/tok")).toMatchObject({ status: 405 });
+    expect(checkRequest("POST", "/mail/unsubscribe/tok/x")).toMatchObject({ status: 405 });
   });
 });

@@ -36,7 +36,8 @@ let writeRoutes: { exact: Record<string, readonly string[]>; patterns: { segment
 
 function writeRouteTableOnce() {
   if (!writeRoutes) {
-    const exact = writeRouteTable();
+    // An e-mail's unsubscribe page takes RFC 8058's one-click POST at its own address (proxy.ts hands it to its route).
+    const exact: Record<string, readonly string[]> = { ...writeRouteTable(), "/mail/unsubscribe/*": ["POST"] };
     // Where several patterns match, a static segment beats a dynamic one at the first place they
     // differ, as in Next (/api/shared/*/unlock before /api/shared/*/*).
     const moreSpecific = (a: string[], b: string[]) => {
