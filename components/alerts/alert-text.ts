@@ -189,10 +189,29 @@ export const DESTINATION_KINDS: Record<DestinationKind, { name: string; urlHint:
     urlHint: "Any URL that receives JSON; each request is signed with a secret shown once, after adding it.",
     placeholder: "https://example.com/hooks/analytics",
   },
+  email: {
+    name: "E-mail",
+    urlHint: "One address. It gets an e-mail asking to confirm first, and nothing else until its recipient confirms; every e-mail has an unsubscribe link.",
+    placeholder: "maria@example.com",
+  },
 };
 
-/** A listed destination's kind in words (e-mail destinations are listed; this form does not add them yet). */
-export const destinationKindName = (kind: Destination["kind"]): string => (kind === "email" ? "E-mail" : DESTINATION_KINDS[kind].name);
+/** A listed destination's kind in words. */
+export const destinationKindName = (kind: Destination["kind"]): string => DESTINATION_KINDS[kind].name;
+
+/** A destination's state as its badge says it, and the badge's colour. */
+export function destinationState(d: Pick<Destination, "status" | "resting_until">): { text: string; badge: string } {
+  switch (d.status) {
+    case "stopped":
+      return { text: "Stopped", badge: "badge-danger" };
+    case "unsubscribed":
+      return { text: "Unsubscribed", badge: "badge-danger" };
+    case "unconfirmed":
+      return { text: "Waiting for confirmation", badge: "badge-neutral" };
+    default:
+      return d.resting_until !== null ? { text: "Resting", badge: "badge-neutral" } : { text: "Active", badge: "badge-success" };
+  }
+}
 
 /** What a delivery's answer was: "HTTP 200", "HTTP 503, Service Unavailable", or the error alone. */
 export function responseText(delivery: Pick<Delivery, "response_status" | "error">): string {

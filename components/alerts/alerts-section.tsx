@@ -66,20 +66,22 @@ function WatchingNotice() {
   );
 }
 
-export function AlertsSection() {
+/** `emailAvailable`: the dashboard has a mail server (SMTP_URL), so e-mail destinations can be added. */
+export function AlertsSection({ emailAvailable = false }: { emailAvailable?: boolean }) {
   const { awaited, await: awaitDelivery, seen } = useAwaitedDeliveries();
   return (
     <section className={styles.section} aria-labelledby="alerts-title" data-testid="alerts-section">
       <div className={styles.sectionHead}>
         <h2 id="alerts-title">Alerts and the weekly digest</h2>
         <p className="muted">
-          Be told when the score, the ranking, mentions or visitors move, in Slack or at your own URL, and get the week in one message every Monday.
+          Be told when the score, the ranking, mentions or visitors move, in Slack, at your own URL{emailAvailable ? " or by e-mail" : ""}, and get the week in
+          one message every Monday.
         </p>
       </div>
       <WatchingNotice />
       <div className={styles.columns}>
         <div className="stack">
-          <DestinationsCard onTestSent={awaitDelivery} />
+          <DestinationsCard onTestSent={awaitDelivery} emailAvailable={emailAvailable} />
           <DigestCard onSent={awaitDelivery} />
         </div>
         <RulesCard />

@@ -14,6 +14,7 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { startReceiver, verifySignature, type Receiver } from "@/testing/webhook-receiver";
+import { startSmtpReceiver } from "@/testing/smtp-receiver";
 import { appRoutesAsFetch, preloadRoutes, type SentRequest } from "@/testing/app-fetch";
 import { renderWithProviders } from "@/components/test-utils/render";
 import { DELIVERY_POLL_MS } from "@/lib/queries/alerts";
@@ -71,10 +72,10 @@ afterEach(async () => {
   await receiver.close();
 });
 
-const renderSection = () =>
+const renderSection = (props: { emailAvailable?: boolean } = {}) =>
   renderWithProviders(
     <ViewerTimeZoneProvider tz="UTC">
-      <AlertsSection />
+      <AlertsSection {...props} />
     </ViewerTimeZoneProvider>,
   );
 
@@ -150,6 +151,66 @@ describe("destinations", () => {
     expect(row.textContent).toContain("Receiver");
     expect(row.textContent).toContain("Test");
     expect(within(row).getByTestId("delivery-status").textContent).toBe("Delivered");
+  });
+
+  it("an e-mail address added by keyboard: a bad one said on its field; the confirmation arrives; listed masked, waiting, with no test", async () => {
+    const smtp = await startSmtpReceiver();
+    vi.stubEnv("SMTP_URL", smtp.url);
+    vi.stubEnv("MAIL_FROM", "Workspace Analytics <alerts@example.com>");
+    try {
+      const { user } = renderSection({ emailAvailable: true });
+      const card = await screen.findByTestId("destinations-card");
+      await within(card).findByTestId("destinations-empty");
+      expect(within(card).queryByTestId("destination-email-unavailable")).toBeNull();
+      await user.selectOptions(within(card).getByRole("combobox", { name: "Kind" }), "email");
+      await user.click(within(card).getByRole("textbox", { name: "Name" }));
+      await user.keyboard("Maria");
+      await user.tab();
+      const address = within(card).getByRole("textbox", { name: "E-mail address" });
+      expect(document.activeElement).toBe(address);
+      expect(address.getAttribute("type")).toBe("email");
+      await user.keyboard("maria@example{Enter}");
+      await waitFor(() => expect(address.getAttribute("aria-invalid")).toBe("true"));
+      expect(document.getElementById(`${address.id}-error`)!.textContent).toBe("Type one e-mail address, such as maria@example.com.");
+      expect(smtp.arrived).toEqual([]);
+
+      await user.clear(address);
+      await user.type(address, "maria.lopez@example.org{Enter}");
+      await waitFor(() =>
+        expect(within(card).getByTestId("destinations-status").textContent).toBe(
+          "Confirmation sent to m…@example.org. Nothing else goes to Maria until its recipient presses Confirm in that e-mail.",
+        ),
+      );
+      expect(sent.filter((s) => s.method === "POST").map((s) => s.body)).toEqual([
+        { kind: "email", name: "Maria", to: "maria@example" },
+        { kind: "email", name: "Maria", to: "maria.lopez@example.org" },
+      ]);
+      const [mail] = await smtp.waitFor(1);
+      expect(mail!.to).toEqual(["maria.lopez@example.org"]);
+      const item = await within(card).findByTestId("destination-item");
+      expect(within(item).getByTestId("destination-status").textContent).toBe("Waiting for confirmation");
+      expect(within(item).getByTestId("destination-url").textContent).toBe("Address, masked: m…@example.org");
+      expect(within(item).getByTestId("destination-unconfirmed").textContent).toContain("Confirm button");
+      expect(within(item).queryByRole("button", { name: /Send a test/ })).toBeNull();
+      expect(card.textContent).not.toContain("maria.lopez");
+    } finally {
+      vi.unstubAllEnvs();
+      const g = globalThis as { __waMailer?: { mailer: { close(): void } } };
+      g.__waMailer?.mailer.close();
+      delete g.__waMailer;
+      await smtp.close();
+    }
+  });
+
+  it("without a mail server, e-mail is offered disabled and Settings says what to set", async () => {
+    renderSection();
+    const card = await screen.findByTestId("destinations-card");
+    const option = within(card).getByRole("option", { name: "E-mail (no mail server set up)" }) as HTMLOptionElement;
+    expect(option.disabled).toBe(true);
+    const kind = within(card).getByRole("combobox", { name: "Kind" });
+    const help = within(card).getByTestId("destination-email-unavailable");
+    expect(kind.getAttribute("aria-describedby")).toContain(help.id);
+    expect(help.textContent).toContain("SMTP_URL");
   });
 
   it("a destination that timed out 5 times in a row says it rests and until when; an 11th test in a minute says when to try again", async () => {

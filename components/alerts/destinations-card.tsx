@@ -1,9 +1,11 @@
 "use client";
-// Settings' alert destinations: where alerts and the digest are sent (a Slack incoming webhook, or
-// any URL receiving signed JSON). The form adds one (a refused field is said on that field); a
-// webhook's signing secret is shown once, right after, with a copy button; the list shows each
-// destination's URL only as the server's masked hint, whether it was stopped and why or rests (it
-// timed out again and again) and until when, "Send a test"
+// Settings' alert destinations: where alerts and the digest are sent (a Slack incoming webhook, any
+// URL receiving signed JSON, or one e-mail address when the dashboard has a mail server). The form
+// adds one (a refused field is said on that field); a webhook's signing secret is shown once, right
+// after, with a copy button; an e-mail address waits for its recipient to confirm, and the card says
+// so (or that the mail server did not take the confirmation). The list shows each destination's URL
+// or address only as the server's masked hint, whether it waits for confirmation, was unsubscribed
+// or stopped and why, or rests (it timed out again and again) and until when, "Send a test"
 // (its delivery then shows under Deliveries) and a delete asked first, saying what else goes with it
 // (its rules; the digest, if it went there). Results are announced in the card's live region.
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
@@ -11,11 +13,19 @@ import { Card } from "@/components/ui/card";
 import { DateTime } from "@/components/ui/date-time";
 import { formatCount } from "@/lib/format/format";
 import { useAlertWrites, useDestinations, useDigest, useRules, type CreatedDestination, type Destination, type DestinationKind } from "@/lib/queries/alerts";
-import { DESTINATION_KINDS, destinationKindName, fieldOf, problemText } from "./alert-text";
+import { DESTINATION_KINDS, destinationKindName, destinationState, fieldOf, problemText } from "./alert-text";
 import styles from "./alerts.module.css";
 
-const FIELDS = ["kind", "name", "url"] as const;
+const FIELDS = ["kind", "name", "url", "to"] as const;
 type Field = (typeof FIELDS)[number];
+
+/** What the card says once an e-mail destination is added: what happens next, or what went wrong. */
+export function emailAddedText(d: Pick<CreatedDestination, "name" | "to_hint" | "status" | "stopped_reason" | "confirmation_sent">): string {
+  if (d.status === "stopped") return `The mail server refused ${d.to_hint ?? "the address"}, so ${d.name} is stopped. ${d.stopped_reason ?? ""}`.trim();
+  if (d.confirmation_sent === false)
+    return `${d.name} was added, but the mail server did not take its confirmation e-mail. Delete it and add it again to send the confirmation again.`;
+  return `Confirmation sent to ${d.to_hint ?? "the address"}. Nothing else goes to ${d.name} until its recipient presses Confirm in that e-mail.`;
+}
 
 /** What deleting a destination takes with it, asked before (`done` false) or said after. */
 export function deletionConsequences(rules: number, digestGoesThere: boolean, done = false): string {
@@ -27,7 +37,7 @@ export function deletionConsequences(rules: number, digestGoesThere: boolean, do
   return done ? "" : "No rule and no digest sends to it.";
 }
 
-export function DestinationsCard({ onTestSent }: { onTestSent: (deliveryId: string) => void }) {
+export function DestinationsCard({ onTestSent, emailAvailable = false }: { onTestSent: (deliveryId: string) => void; emailAvailable?: boolean }) {
   const id = useId();
   const destinations = useDestinations();
   const rules = useRules();
@@ -59,11 +69,16 @@ export function DestinationsCard({ onTestSent }: { onTestSent: (deliveryId: stri
     setStatus("");
     setCreated(null);
     try {
-      const destination = await createDestination.mutateAsync({ kind, name: name.trim(), url: url.trim() });
+      const destination = await createDestination.mutateAsync(
+        kind === "email" ? { kind, name: name.trim(), to: url.trim() } : { kind, name: name.trim(), url: url.trim() },
+      );
       createDestination.reset();
       setName("");
       setUrl("");
-      if (destination.secret) {
+      if (destination.kind === "email") {
+        setStatus(emailAddedText(destination));
+        focusField("name");
+      } else if (destination.secret) {
         setCreated(destination);
         setStatus(`Webhook ${destination.name} added. Copy its signing secret now: it will not be shown again.`);
       } else {
@@ -81,6 +96,8 @@ export function DestinationsCard({ onTestSent }: { onTestSent: (deliveryId: stri
   }
 
   const errorFor = (field: Field) => (fieldError?.field === field ? fieldError.message : null);
+  // The one address field: a URL, or for e-mail the recipient's address (the route calls it `to`).
+  const addressField: Field = kind === "email" ? "to" : "url";
   const described = (field: Field, help?: string) => [help, errorFor(field) ? `${id}-${field}-error` : undefined].filter(Boolean).join(" ") || undefined;
   const list = destinations.data ?? [];
 
@@ -89,7 +106,7 @@ export function DestinationsCard({ onTestSent }: { onTestSent: (deliveryId: stri
       title="Destinations"
       level={3}
       testId="destinations-card"
-      description="Where alerts and the weekly digest are sent: a Slack channel's incoming webhook, or any URL that receives signed JSON. Addresses and secrets are kept encrypted and shown masked."
+      description={`Where alerts and the weekly digest are sent: a Slack channel's incoming webhook, any URL that receives signed JSON${emailAvailable ? ", or an e-mail address" : ""}. Addresses and secrets are kept encrypted and shown masked.`}
     >
       <div className="stack" style={{ gap: 16 }}>
         {destinations.error ? (
@@ -163,14 +180,25 @@ export function DestinationsCard({ onTestSent }: { onTestSent: (deliveryId: stri
                 id={`${id}-kind`}
                 className="select"
                 value={kind}
-                onChange={(e) => setKind(e.target.value as DestinationKind)}
+                onChange={(e) => {
+                  setKind(e.target.value as DestinationKind);
+                  if (fieldError?.field === "url" || fieldError?.field === "to") setFieldError(null);
+                }}
                 aria-invalid={errorFor("kind") ? true : undefined}
-                aria-describedby={described("kind")}
+                aria-describedby={described("kind", emailAvailable ? undefined : `${id}-kind-help`)}
               >
                 <option value="slack">Slack</option>
                 <option value="webhook">Webhook (signed JSON)</option>
+                <option value="email" disabled={!emailAvailable}>
+                  {emailAvailable ? "E-mail" : "E-mail (no mail server set up)"}
+                </option>
               </select>
               <FieldError id={`${id}-kind-error`} message={errorFor("kind")} />
+              {!emailAvailable && (
+                <p id={`${id}-kind-help`} className="small muted" data-testid="destination-email-unavailable">
+                  E-mail needs a mail server: whoever runs this dashboard sets SMTP_URL and MAIL_FROM.
+                </p>
+              )}
             </div>
             <div className="field">
               <label htmlFor={`${id}-name`}>Name</label>
@@ -188,21 +216,23 @@ export function DestinationsCard({ onTestSent }: { onTestSent: (deliveryId: stri
             </div>
           </div>
           <div className="field">
-            <label htmlFor={`${id}-url`}>URL</label>
+            <label htmlFor={`${id}-${addressField}`}>{kind === "email" ? "E-mail address" : "URL"}</label>
             <input
-              id={`${id}-url`}
+              id={`${id}-${addressField}`}
               className="input mono"
-              inputMode="url"
+              type={kind === "email" ? "email" : "text"}
+              inputMode={kind === "email" ? "email" : "url"}
               autoComplete="off"
               spellCheck={false}
               value={url}
               onChange={(e) => setUrl(e.target.value)}
               placeholder={DESTINATION_KINDS[kind].placeholder}
-              aria-invalid={errorFor("url") ? true : undefined}
-              aria-describedby={described("url", `${id}-url-help`)}
+              aria-invalid={errorFor(addressField) ? true : undefined}
+              aria-describedby={described(addressField, `${id}-address-help`)}
+              data-testid="destination-address"
             />
-            <FieldError id={`${id}-url-error`} message={errorFor("url")} />
-            <p id={`${id}-url-help`} className="small muted">
+            <FieldError id={`${id}-${addressField}-error`} message={errorFor(addressField)} />
+            <p id={`${id}-address-help`} className="small muted">
               {DESTINATION_KINDS[kind].urlHint}
             </p>
           </div>
@@ -299,25 +329,31 @@ function DestinationItem({
   const deleteButton = useRef<HTMLButtonElement>(null);
   const confirmButton = useRef<HTMLButtonElement>(null);
   const consequences = deletionConsequences(rules, digestGoesThere);
-  const stopped = d.status === "stopped";
-  const resting = !stopped && d.resting_until !== null;
+  const state = destinationState(d);
+  const ended = d.status === "stopped" || d.status === "unsubscribed";
+  const resting = d.status === "active" && d.resting_until !== null;
 
   return (
     <li className={styles.item} data-testid="destination-item">
       <div className={styles.itemHead}>
         <span className={styles.itemName}>{d.name}</span>
         <span className="badge badge-neutral">{destinationKindName(d.kind)}</span>
-        <span className={`badge ${stopped ? "badge-danger" : resting ? "badge-neutral" : "badge-success"}`} data-testid="destination-status">
-          {stopped ? "Stopped" : resting ? "Resting" : "Active"}
+        <span className={`badge ${state.badge}`} data-testid="destination-status">
+          {state.text}
         </span>
       </div>
       <p className={`mono small ${styles.hint}`} data-testid="destination-url">
-        <span className="visually-hidden">URL, masked: </span>
+        <span className="visually-hidden">{d.kind === "email" ? "Address" : "URL"}, masked: </span>
         {d.url_hint ?? d.to_hint}
       </p>
-      {stopped && (
+      {ended && (
         <p className="small" data-testid="destination-stopped">
           {d.stopped_reason ?? "Nothing is sent here any more. To send here again, delete it and add it again."}
+        </p>
+      )}
+      {d.status === "unconfirmed" && (
+        <p className="small" data-testid="destination-unconfirmed">
+          Its recipient has been sent an e-mail with a Confirm button; nothing else goes there until they press it.
         </p>
       )}
       {resting && (
@@ -367,7 +403,7 @@ function DestinationItem({
         </div>
       ) : (
         <div className={styles.actions}>
-          {!stopped && (
+          {d.status === "active" && (
             <button
               type="button"
               className="button button-small button-secondary"

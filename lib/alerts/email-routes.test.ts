@@ -3,7 +3,9 @@
 // is a 201 `unconfirmed` with only the address's hint answered (url_hint null), its confirmation mail
 // sent at once with the confirmation page's and the unsubscribe's links (on PUBLIC_URL); without
 // SMTP_URL a 400 naming `kind`; a bad address a 400 naming `to`, keeping nothing; an address the
-// server refuses stops the destination, and neither the answer nor the list names the address in full.
+// server refuses stops the destination, and neither the answer nor the list names the address in full;
+// the answer says whether the confirmation went (a 4xx put off: not sent, still unconfirmed); "Send a
+// test" to an unconfirmed address is a 409 destination_unconfirmed.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { call, ORIGIN, serverContextPerTest, sessionCookie, TEST_NOW, upstreamForFile, type ErrorJson } from "@/testing/in-process";
 import type { StoreKind } from "@/lib/store/database";
@@ -14,6 +16,7 @@ import { routeFileAt } from "@/testing/api-routes";
 import { startSmtpReceiver, type SmtpReceiver } from "@/testing/smtp-receiver";
 
 const destinations = await routeFileAt("alerts/destinations");
+const destinationTest = await routeFileAt("alerts/destinations/[id]/test");
 
 upstreamForFile();
 const stores = storesForFile();
@@ -92,6 +95,7 @@ describe.each(STORE_KINDS)("e-mail destinations' routes (%s)", (kind) => {
       to_hint: "m…@example.org",
       status: "unconfirmed",
       stopped_reason: null,
+      confirmation_sent: true,
     });
     expect(created.text).not.toContain("maria.lopez");
 
@@ -114,6 +118,16 @@ describe.each(STORE_KINDS)("e-mail destinations' routes (%s)", (kind) => {
     expect(listed).toEqual([expect.objectContaining({ id: created.body.id, to_hint: "m…@example.org", url_hint: null, status: "unconfirmed" })]);
     // Sealed at rest, opened only for sending.
     expect((await store.alerts.openDestination(created.body.id))?.url).toBe(TO);
+
+    // Nothing but the confirmation goes there before it is confirmed: "Send a test" is refused, saying why.
+    const test = await call<ErrorJson>(destinationTest.POST, `/api/alerts/destinations/${created.body.id}/test`, {
+      cookie: await sessionCookie(DEMO_KEYS.pro),
+      init: { method: "POST", headers: { origin: ORIGIN } },
+      params: { id: created.body.id },
+    });
+    expect(test.status).toBe(409);
+    expect(test.body.error).toMatchObject({ code: "destination_unconfirmed" });
+    expect(smtp.arrived.length).toBe(before + 1);
   });
 
   it("without SMTP_URL, kind email is a 400 naming kind; a bad or missing address a 400 naming to; neither keeps anything or sends", async () => {
@@ -154,8 +168,25 @@ describe.each(STORE_KINDS)("e-mail destinations' routes (%s)", (kind) => {
     smtp.refuse(refusedTo, 550);
     const created = await add({ kind: "email", name: "Gone", to: refusedTo });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ to_hint: "g…@example.org", status: "stopped", stopped_reason: expect.stringContaining("refused the address") });
+    expect(created.body).toMatchObject({
+      to_hint: "g…@example.org",
+      status: "stopped",
+      stopped_reason: expect.stringContaining("refused the address"),
+      confirmation_sent: false,
+    });
     expect(created.text).not.toContain(refusedTo);
     expect(JSON.stringify(await list())).not.toContain(refusedTo);
+  });
+
+  it("a confirmation the mail server puts off (4xx) leaves the destination unconfirmed and says it was not sent", async () => {
+    withMail();
+    await storeFor(kind);
+    const laterTo = `later-${kind}@example.org`;
+    smtp.refuse(laterTo, 451);
+    const created = await add({ kind: "email", name: "Later", to: laterTo });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ status: "unconfirmed", stopped_reason: null, confirmation_sent: false });
+    // Only the create's answer says it: the list is the destinations as they are.
+    expect((await list())[0]).not.toHaveProperty("confirmation_sent");
   });
 });

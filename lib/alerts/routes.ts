@@ -185,7 +185,9 @@ async function createEmail(scope: StoreScope, input: { name: string; to: string 
       destination = (await store.alerts.destination(workspace, destination.id)) ?? destination;
     }
   }
-  return json(destinationJson(destination), { status: 201 });
+  // `confirmation_sent` (this answer only): whether the mail server took the confirmation, so the
+  // member knows to delete and add again when it did not.
+  return json({ ...destinationJson(destination), confirmation_sent: sent.ok }, { status: 201 });
 }
 
 /** DELETE /api/alerts/destinations/{id}: 204 (its rules, deliveries and the digest going there go too). */
@@ -200,11 +202,18 @@ export async function deleteDestination({ scope: { store, workspace, record }, p
 export async function testDestination({ scope: { store, workspace }, params: { id } }: Scoped<WithId>): Promise<Response> {
   const destination = await store.alerts.destination(workspace, id);
   if (!destination) throw notFound("destination");
-  if (destination.status === "stopped") {
+  if (destination.status === "stopped" || destination.status === "unsubscribed") {
     throw finalError({
       status: 409,
       code: "destination_stopped",
       message: destination.stoppedReason ?? "This destination is stopped: delete it and add it again.",
+    });
+  }
+  if (destination.status === "unconfirmed") {
+    throw finalError({
+      status: 409,
+      code: "destination_unconfirmed",
+      message: "This address has not confirmed yet: nothing but the confirmation e-mail is sent to it until its recipient confirms.",
     });
   }
   await takeManualSend(store, workspace, "test");

@@ -12,11 +12,10 @@ import type { RuleKind } from "@/lib/alerts/rules";
 import { ACTIVITY_KEY } from "./activity";
 import { getJson, sendJson } from "./api";
 
-export type DestinationKind = "slack" | "webhook";
+export type DestinationKind = "slack" | "webhook" | "email";
 export type Destination = {
   id: string;
-  /** `email` destinations are listed; Settings does not add them yet. */
-  kind: DestinationKind | "email";
+  kind: DestinationKind;
   name: string;
   /** The URL as it may be shown: the server masks all but enough to recognise it. */
   url_hint: string | null;
@@ -28,8 +27,13 @@ export type Destination = {
   resting_until: string | null;
   created_at: string;
 };
-/** The answer to a create: a webhook's signing secret comes with it, this once only. */
-export type CreatedDestination = Destination & { secret?: string };
+/**
+ * The answer to a create: a webhook's signing secret comes with it, this once only; an e-mail
+ * destination's says whether the mail server took its confirmation.
+ */
+export type CreatedDestination = Destination & { secret?: string; confirmation_sent?: boolean };
+/** What a create sends: a URL for Slack and webhooks, one address for e-mail. */
+export type NewDestination = { kind: "slack" | "webhook"; name: string; url: string } | { kind: "email"; name: string; to: string };
 
 export type { RuleKind };
 export type Rule = {
@@ -195,8 +199,7 @@ export function useAlertWrites() {
   // The answer holds a webhook's secret: the mutation cache lets it go as soon as nothing observes it
   // (the card resets it once it has taken the secret into its own state).
   const createDestination = useMutation({
-    mutationFn: async (input: { kind: DestinationKind; name: string; url: string }) =>
-      (await sendJson<CreatedDestination>("POST", `${base}/destinations`, input))!,
+    mutationFn: async (input: NewDestination) => (await sendJson<CreatedDestination>("POST", `${base}/destinations`, input))!,
     gcTime: 0,
     onSettled: () => refresh(alertsKeys.destinations),
   });

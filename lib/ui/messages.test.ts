@@ -199,7 +199,9 @@ describe("a note that could not be saved", () => {
 
 describe("alerts: a refused or failed write, said by field, code and status", () => {
   it.each([
-    [{ status: 400, code: "invalid_parameter", param: "kind" }, "destination", /^Choose Slack or Webhook\.$/],
+    [{ status: 400, code: "invalid_parameter", param: "kind" }, "destination", /^Choose Slack, Webhook or E-mail\.$/],
+    [{ status: 400, code: "invalid_parameter", param: "to" }, "destination", /^Type one e-mail address, such as maria@example\.com\.$/],
+    [{ status: 409, code: "destination_unconfirmed" }, "test", /has not confirmed yet/],
     [{ status: 400, code: "invalid_parameter", param: "kind" }, "rule", /what the rule watches/],
     [{ status: 400, code: "invalid_parameter", param: "name" }, "destination", /1 to 80 characters/],
     [{ status: 400, code: "invalid_parameter", param: "url" }, "destination", /private network/],
@@ -233,6 +235,13 @@ describe("alerts: a refused or failed write, said by field, code and status", ()
     const text = alertErrorText(facts, subject);
     plain(text);
     expect(text).toMatch(words);
+  });
+
+  it("e-mail chosen without a mail server is said to need one, never as a bad choice", () => {
+    const text = alertErrorText({ status: 400, code: "invalid_parameter", param: "kind" }, "destination", "email");
+    plain(text);
+    expect(text).toMatch(/^E-mail needs a mail server/);
+    expect(text).toContain("SMTP_URL");
   });
 
   it("the bounds it names are the store's and the routes' own", () => {

@@ -290,15 +290,20 @@ export function alertErrorText(error: ErrorFacts, subject: AlertSubject, kind?: 
   if (status === 400 || code === "invalid_parameter") {
     switch (param) {
       case "kind":
-        return subject === "destination" ? "Choose Slack or Webhook." : "Choose what the rule watches from the list.";
+        if (subject !== "destination") return "Choose what the rule watches from the list.";
+        return kind === "email"
+          ? "E-mail needs a mail server, and this dashboard has none set up (SMTP_URL). Choose Slack or Webhook, or ask whoever runs the dashboard to set one."
+          : "Choose Slack, Webhook or E-mail.";
       case "name":
         return `Name the destination in 1 to ${formatNumber(ALERT_BOUNDS.nameMax)} characters.`;
       case "url":
         if (kind === "slack")
           return "Paste the address Slack gave for the channel's incoming webhook: it starts with https://hooks.slack.com/services/. For any other address, choose Webhook.";
         return "This address cannot receive alerts. Use a full web address, such as https://example.com/hooks; addresses on a private network or on the dashboard's own machine are refused.";
+      case "to":
+        return "Type one e-mail address, such as maria@example.com.";
       case "threshold":
-        return kind && kind !== "slack" && kind !== "webhook" ? thresholdBoundsText(kind) : "Type a number for the threshold.";
+        return kind && kind !== "slack" && kind !== "webhook" && kind !== "email" ? thresholdBoundsText(kind) : "Type a number for the threshold.";
       case "destination_id":
         return "Choose where the rule sends to. Add a destination first if there is none.";
       case "cooldown_minutes":
@@ -307,6 +312,8 @@ export function alertErrorText(error: ErrorFacts, subject: AlertSubject, kind?: 
         return "The server could not read this form. Reload the page and try again.";
     }
   }
+  if (code === "destination_unconfirmed")
+    return "This address has not confirmed yet: nothing but the confirmation e-mail goes there until its recipient presses Confirm in it.";
   if (code === "destination_stopped") return "This destination is stopped, so nothing is sent there. Delete it and add it again to send there.";
   if (code === "digest_off") return "The digest goes nowhere yet: choose where it goes and save, then send it.";
   if (code === "limit_reached" || code === "too_many" || status === 422) {

@@ -17,7 +17,18 @@ import { WatchingCard } from "@/components/settings/watching-card";
 import { Card } from "@/components/ui/card";
 import { applyTheme, THEMES, type ThemeChoice } from "@/lib/ui/theme";
 
-export function SettingsClient({ environment, keyHint, theme }: { environment: "live" | "test"; keyHint: string; theme: ThemeChoice }) {
+export function SettingsClient({
+  environment,
+  keyHint,
+  theme,
+  emailAvailable = false,
+}: {
+  environment: "live" | "test";
+  keyHint: string;
+  theme: ThemeChoice;
+  /** The dashboard has a mail server (SMTP_URL): e-mail destinations can be added. */
+  emailAvailable?: boolean;
+}) {
   const [choice, setChoice] = useState<ThemeChoice>(theme);
   const [signingOut, setSigningOut] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -108,7 +119,7 @@ export function SettingsClient({ environment, keyHint, theme }: { environment: "
           </fieldset>
         </Card>
       </div>
-      <AlertsSection />
+      <AlertsSection emailAvailable={emailAvailable} />
       <div className="stack" style={{ maxWidth: 760, marginTop: 24 }}>
         <DeleteKeptCard />
       </div>
