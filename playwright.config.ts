@@ -7,6 +7,10 @@ import { defineConfig, devices } from "@playwright/test";
 const port = Number(process.env.E2E_PORT ?? 3107);
 const sandboxPort = Number(process.env.E2E_SANDBOX_PORT ?? 4117);
 export const SANDBOX_URL = `http://127.0.0.1:${sandboxPort}`;
+// The mail server the dashboard sends e-mail destinations' messages to, and the HTTP reader of what
+// arrived there (testing/mail-catcher.ts): e2e/helpers/mail.ts follows an e-mail's links.
+const smtpPort = Number(process.env.E2E_SMTP_PORT ?? sandboxPort + 10);
+export const MAIL_CATCHER_URL = `http://127.0.0.1:${smtpPort + 1}`;
 const executablePath = process.env.CHROMIUM_PATH || undefined;
 
 export default defineConfig({
@@ -65,29 +69,43 @@ export default defineConfig({
   // The production entry (`npm start`, scripts/run.ts): the front server with Next in-process, and the
   // embedded sandbox it starts as a child process on the test port (so the sign-in page offers its
   // demo keys, and tests reach it directly for faults and stats).
-  webServer: {
-    // A new store for every run: a store kept from an earlier run (in the system's temp directory)
-    // would hold that run's days and notes, and the tests count from today.
-    command: 'rm -rf "$DATA_DIR" && exec npx tsx scripts/run.ts start',
-    url: `http://127.0.0.1:${port}/api/health`,
-    env: {
-      PORT: String(port),
-      HOSTNAME: "127.0.0.1",
-      DATA_API_BASE_URL: "",
-      SANDBOX_PORT: String(sandboxPort),
-      // The real time, as the browser and this server read it: the sandbox's rows end now, and the
-      // tests count every date from the same clock (e2e/helpers/clock.ts). Empty, not left out, so a
-      // SANDBOX_NOW in the caller's environment cannot pin it to another day.
-      SANDBOX_NOW: "",
-      SESSION_SECRET: "e2e-only-session-secret-0123456789abcdef",
-      // The server's own embedded store, apart from the checkout's ./data (which `npm start` may hold),
-      // emptied before each run by the command above.
-      DATA_DIR: path.join(tmpdir(), `wa-e2e-data-${port}`),
-      NEXT_TELEMETRY_DISABLED: "1",
-      // Alerts' e2e sends to a receiver it starts on 127.0.0.1, which the app refuses otherwise.
-      WEBHOOK_ALLOW_PRIVATE: "true",
+  webServer: [
+    {
+      command: "exec npx tsx testing/mail-catcher.ts",
+      url: `${MAIL_CATCHER_URL}/health`,
+      env: { MAIL_CATCHER_SMTP_PORT: String(smtpPort), MAIL_CATCHER_PORT: String(smtpPort + 1) },
+      reuseExistingServer: false,
+      timeout: 60_000,
     },
-    reuseExistingServer: false,
-    timeout: 120_000,
-  },
+    {
+      // A new store for every run: a store kept from an earlier run (in the system's temp directory)
+      // would hold that run's days and notes, and the tests count from today.
+      command: 'rm -rf "$DATA_DIR" && exec npx tsx scripts/run.ts start',
+      url: `http://127.0.0.1:${port}/api/health`,
+      env: {
+        PORT: String(port),
+        HOSTNAME: "127.0.0.1",
+        DATA_API_BASE_URL: "",
+        SANDBOX_PORT: String(sandboxPort),
+        // The real time, as the browser and this server read it: the sandbox's rows end now, and the
+        // tests count every date from the same clock (e2e/helpers/clock.ts). Empty, not left out, so a
+        // SANDBOX_NOW in the caller's environment cannot pin it to another day.
+        SANDBOX_NOW: "",
+        SESSION_SECRET: "e2e-only-session-secret-0123456789abcdef",
+        // The server's own embedded store, apart from the checkout's ./data (which `npm start` may hold),
+        // emptied before each run by the command above.
+        DATA_DIR: path.join(tmpdir(), `wa-e2e-data-${port}`),
+        NEXT_TELEMETRY_DISABLED: "1",
+        // Alerts' e2e sends to a receiver it starts on 127.0.0.1, which the app refuses otherwise.
+        WEBHOOK_ALLOW_PRIVATE: "true",
+        // E-mail destinations go to the mail catcher above (any login; plain SMTP on loopback).
+        SMTP_URL: `smtp://e2e:e2e@127.0.0.1:${smtpPort}`,
+        // Required with SMTP_URL (every e-mail links back): this server's own address.
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        MAIL_FROM: "Workspace Analytics <alerts@e2e.example>",
+      },
+      reuseExistingServer: false,
+      timeout: 120_000,
+    },
+  ],
 });

@@ -23,7 +23,8 @@ export type SmtpReceiver = {
   close(): Promise<void>;
 };
 
-export async function startSmtpReceiver(): Promise<SmtpReceiver> {
+/** On a free port unless `port` is given (the end-to-end tests' mail catcher has a fixed one). */
+export async function startSmtpReceiver(options: { port?: number } = {}): Promise<SmtpReceiver> {
   const arrived: Arrived[] = [];
   const refusals = new Map<string, { code: number; times: number }>();
   const waiters: { n: number; resolve: () => void }[] = [];
@@ -80,7 +81,7 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
   });
   await new Promise<void>((resolve, reject) => {
     server.server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
   });
   const { port } = server.server.address() as AddressInfo;
   return {

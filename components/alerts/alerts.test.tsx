@@ -157,6 +157,7 @@ describe("destinations", () => {
     const smtp = await startSmtpReceiver();
     vi.stubEnv("SMTP_URL", smtp.url);
     vi.stubEnv("MAIL_FROM", "Workspace Analytics <alerts@example.com>");
+    vi.stubEnv("PUBLIC_URL", "https://dash.example.com");
     try {
       const { user } = renderSection({ emailAvailable: true });
       const card = await screen.findByTestId("destinations-card");

@@ -208,7 +208,7 @@ export function DestinationsCard({ onTestSent, emailAvailable = false }: { onTes
                 value={name}
                 onChange={(e) => setName(e.target.value)}
                 autoComplete="off"
-                placeholder="#marketing-alerts"
+                placeholder={kind === "email" ? "Maria, marketing lead" : kind === "slack" ? "#marketing-alerts" : "Ops receiver"}
                 aria-invalid={errorFor("name") ? true : undefined}
                 aria-describedby={described("name")}
               />

@@ -10,6 +10,9 @@ export const ACTIVITY_ACTIONS = {
   "key.unlinked": "Unlinked a key",
   "destination.added": "Added a destination",
   "destination.deleted": "Deleted a destination",
+  // Done by an e-mail destination's recipient, from the e-mail's link: the "key" is the masked address.
+  "destination.confirmed": "Confirmed an e-mail destination",
+  "destination.unsubscribed": "Unsubscribed from an e-mail destination",
   "rule.added": "Added an alert rule",
   "rule.changed": "Changed an alert rule",
   "rule.deleted": "Deleted an alert rule",

@@ -63,6 +63,8 @@ describe.each(STORE_KINDS)("e-mail links' routes (%s)", (kind) => {
     const again = await post(confirmRoute.POST, "confirm", confirmToken);
     expect(again.status).toBe(404);
     expect(again.body.error?.code).toBe("not_found");
+    // One line of the workspace's activity, by the masked address; the refused and spent tries none.
+    expect((await store.activity.list(workspace)).map((a) => [a.keyHint, a.action, a.subject])).toEqual([["m…@example.org", "destination.confirmed", "Maria"]]);
   });
 
   it("unsubscribe: RFC 8058's POST from a mail client's site stops the destination; the same answer again; the confirmation then spent", async () => {
@@ -80,6 +82,10 @@ describe.each(STORE_KINDS)("e-mail links' routes (%s)", (kind) => {
     expect((await post(unsubscribeRoute.POST, "unsubscribe", unsubscribeToken)).status).toBe(200);
     // An unsubscribed address cannot be confirmed after.
     expect((await post(confirmRoute.POST, "confirm", confirmToken)).status).toBe(404);
+    // One line of activity for the three posts: only the first changed anything.
+    expect((await store.activity.list(workspace)).map((a) => [a.keyHint, a.action, a.subject])).toEqual([
+      ["m…@example.org", "destination.unsubscribed", "Maria"],
+    ]);
   });
 
   it("a token that is not one, or of no destination, is one 404 on both routes and changes nothing", async () => {

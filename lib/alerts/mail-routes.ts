@@ -4,6 +4,7 @@
 // /api/mail/unsubscribe/{token}: the unsubscribe page's button, and RFC 8058's POST, which a mail
 // client sends from its own site: the route is declared `crossSite`, route-types.ts). A token is all
 // either acts on; one that is not ours, spent or unknown is one 404, and no answer names the address.
+// Each is a line of the workspace's activity list, its "key" the masked address that did it.
 import "server-only";
 import { finalError, json } from "@/lib/server/http";
 import { serverContext } from "@/lib/server/context";
@@ -20,6 +21,7 @@ export async function confirmMailRoute({ params: { token } }: { params: { token:
   const store = await serverContext().store();
   const destination = await store.alerts.confirmEmail(token);
   if (!destination) throw linkGone();
+  await store.activity.record(destination.workspaceId, { keyHint: destination.urlHint, action: "destination.confirmed", subject: destination.name });
   return json({ name: destination.name, status: destination.status });
 }
 
@@ -28,5 +30,8 @@ export async function unsubscribeMailRoute({ params: { token } }: { params: { to
   const store = await serverContext().store();
   const destination = await store.alerts.unsubscribeEmail(token);
   if (!destination) throw linkGone();
+  if (destination.changed) {
+    await store.activity.record(destination.workspaceId, { keyHint: destination.urlHint, action: "destination.unsubscribed", subject: destination.name });
+  }
   return json({ name: destination.name, status: destination.status });
 }

@@ -173,7 +173,7 @@ export const dashboardEnvSchema = z.object({
     .optional()
     .meta({
       description: "Who e-mails are from: an address, or a name and an address.",
-      whenUnset: "required when SMTP_URL is set (the server does not start without it)",
+      whenUnset: "required when SMTP_URL is set (the server does not start without it), as PUBLIC_URL is",
       example: "Workspace Analytics <alerts@example.com>",
     }),
   JOBS_TICK_MS: wholeNumber(1_000, 100_000, " of milliseconds").default(30_000).meta({
@@ -210,6 +210,15 @@ export function parseDashboardEnv(source: Readonly<Record<string, string | undef
   if (parsed.success) {
     if (parsed.data.SMTP_URL !== undefined && parsed.data.MAIL_FROM === undefined) {
       return { ok: false, problems: ['MAIL_FROM must be set with SMTP_URL: who e-mails are from, e.g. "Workspace Analytics <alerts@example.com>"'] };
+    }
+    // Every e-mail carries links back (confirm, unsubscribe), and the sender has no request to take an address from.
+    if (parsed.data.SMTP_URL !== undefined && parsed.data.PUBLIC_URL === undefined) {
+      return {
+        ok: false,
+        problems: [
+          "PUBLIC_URL must be set with SMTP_URL: every e-mail links back to the dashboard (to confirm, to unsubscribe), e.g. https://dashboard.example.com",
+        ],
+      };
     }
     return { ok: true, env: parsed.data };
   }

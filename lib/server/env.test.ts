@@ -85,12 +85,14 @@ describe("getEnv", () => {
     expect(configError()).toMatch(message);
   });
 
-  it("e-mail: SMTP_URL with MAIL_FROM (required with it), or neither", () => {
-    setEnv({ SMTP_URL: undefined, MAIL_FROM: undefined });
+  it("e-mail: SMTP_URL with MAIL_FROM and PUBLIC_URL (both required with it), or none", () => {
+    setEnv({ SMTP_URL: undefined, MAIL_FROM: undefined, PUBLIC_URL: undefined });
     expect(getEnv()).not.toHaveProperty("mail");
     setEnv({ SMTP_URL: "smtps://alerts:s%40cret@mail.example.com:465" });
     expect(configError()).toMatch(/^MAIL_FROM must be set with SMTP_URL/);
     setEnv({ MAIL_FROM: " Workspace Analytics <alerts@example.com> " });
+    expect(configError()).toMatch(/^PUBLIC_URL must be set with SMTP_URL: every e-mail links back/);
+    setEnv({ PUBLIC_URL: "https://dashboard.example.com" });
     expect(getEnv().mail).toEqual({ smtpUrl: "smtps://alerts:s%40cret@mail.example.com:465", from: "Workspace Analytics <alerts@example.com>" });
   });
 

@@ -132,9 +132,10 @@ export function destinationQueries(deps: AlertsDeps) {
 
     /**
      * Confirms the e-mail destination of a confirmation token: `active` from now on, the token spent.
-     * Undefined when no unconfirmed destination has it (spent, deleted, or never made).
+     * Undefined when no unconfirmed destination has it (spent, deleted, or never made). With its
+     * workspace, for the activity list.
      */
-    async confirmEmail(token: string): Promise<Destination | undefined> {
+    async confirmEmail(token: string): Promise<(Destination & { workspaceId: WorkspaceId }) | undefined> {
       if (!isLinkToken(token)) return undefined;
       const row = await db
         .updateTable("alert_destinations")
@@ -144,17 +145,25 @@ export function destinationQueries(deps: AlertsDeps) {
         .where("status", "=", "unconfirmed")
         .returningAll()
         .executeTakeFirst();
-      return row ? toDestination(row, deps.now()) : undefined;
+      return row ? { ...toDestination(row, deps.now()), workspaceId: row.workspace_id as WorkspaceId } : undefined;
     },
 
     /**
      * Unsubscribes the e-mail destination of an unsubscribe token: nothing more is sent there (what
      * waited fails, saying so). The same answer again for a destination already unsubscribed;
-     * undefined when no destination has the token.
+     * undefined when no destination has the token. With its workspace and whether this call changed
+     * it (false the second time), for the activity list.
      */
-    async unsubscribeEmail(token: string): Promise<Destination | undefined> {
+    async unsubscribeEmail(token: string): Promise<(Destination & { workspaceId: WorkspaceId; changed: boolean }) | undefined> {
       if (!isLinkToken(token)) return undefined;
       return db.transaction().execute(async (tx) => {
+        const before = await tx
+          .selectFrom("alert_destinations")
+          .select("status")
+          .where("unsubscribe_hash", "=", tokenHash(token))
+          .where("kind", "=", "email")
+          .executeTakeFirst();
+        if (!before) return undefined;
         const row = await tx
           .updateTable("alert_destinations")
           .set({ status: "unsubscribed", confirm_hash: null, stopped_reason: "Its recipient unsubscribed: nothing more is sent there." })
@@ -169,7 +178,7 @@ export function destinationQueries(deps: AlertsDeps) {
           .where("destination_id", "=", row.id)
           .where("status", "=", "pending")
           .execute();
-        return toDestination(row, deps.now());
+        return { ...toDestination(row, deps.now()), workspaceId: row.workspace_id as WorkspaceId, changed: before.status !== "unsubscribed" };
       });
     },
 
