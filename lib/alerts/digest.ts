@@ -380,9 +380,9 @@ export function digestJob(deps: DigestJobDeps): JobDefinition {
       const store = await deps.store();
       // A scope is only ever what `scopes` listed: a workspace id the store made.
       const workspaceId = scope as WorkspaceId;
-      const destinationId = await store.alerts.digest(workspaceId);
+      const digest = await store.alerts.digest(workspaceId);
       const ws = await store.workspaces.workspace(workspaceId);
-      if (destinationId === null || !ws) return "no digest any more";
+      if (digest === null || !ws) return "no digest any more";
       const timeZone = ws.timeZone;
       const moment = digestMoment(timeZone, now());
       if (now() - moment.at > DIGEST_GRACE_MS) return "not due";
@@ -403,7 +403,7 @@ export function digestJob(deps: DigestJobDeps): JobDefinition {
           now: now(),
           ...(publicUrl ? { publicUrl } : {}),
         });
-        const deliveries = await store.alerts.enqueue(workspaceId, { dedupeKey, type: body.type, body }, [destinationId]);
+        const deliveries = await store.alerts.enqueue(workspaceId, { dedupeKey, type: body.type, body }, [digest.destinationId]);
         if (!deliveries) return "made already";
         deps.delivered?.();
         return `digest of the week before ${moment.monday} made`;

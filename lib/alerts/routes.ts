@@ -428,7 +428,7 @@ async function latestDigest(scope: StoreScope, signal: AbortSignal | undefined):
  */
 export async function previewDigest({ scope, signal }: Scoped) {
   const { figures, tz, now } = await latestDigest(scope, signal);
-  const destination = await scope.store.alerts.digest(scope.workspace);
+  const digest = await scope.store.alerts.digest(scope.workspace);
   const subject = digestSubject(figures);
   return {
     subject,
@@ -436,7 +436,7 @@ export async function previewDigest({ scope, signal }: Scoped) {
     html: digestHtml(figures, subject),
     week: figures.week,
     time_zone: tz,
-    sends_at: destination === null ? null : iso(nextDigestAt(tz, now)),
+    sends_at: digest === null ? null : iso(nextDigestAt(tz, now)),
   };
 }
 
@@ -448,8 +448,8 @@ export async function previewDigest({ scope, signal }: Scoped) {
  */
 export async function sendDigest({ scope, signal }: Scoped): Promise<Response> {
   const { store, workspace } = scope;
-  const destinationId = await store.alerts.digest(workspace);
-  const destination = destinationId === null ? undefined : await store.alerts.destination(workspace, destinationId);
+  const digest = await store.alerts.digest(workspace);
+  const destination = digest === null ? undefined : await store.alerts.destination(workspace, digest.destinationId);
   if (!destination)
     throw finalError({ status: 409, code: "digest_off", message: "The weekly digest goes nowhere: choose where it goes first (PUT /api/alerts/digest)." });
   if (destination.status === "stopped") {
@@ -471,10 +471,10 @@ export async function sendDigest({ scope, signal }: Scoped): Promise<Response> {
 }
 
 async function digestJson(scope: StoreScope) {
-  const destination = await scope.store.alerts.digest(scope.workspace);
+  const digest = await scope.store.alerts.digest(scope.workspace);
   const ws = await scope.store.workspaces.workspace(scope.workspace);
   const tz = ws?.timeZone ?? "UTC";
-  return { destination_id: destination, next_at: destination === null ? null : iso(nextDigestAt(tz, serverContext().now())), time_zone: tz };
+  return { destination_id: digest?.destinationId ?? null, next_at: digest === null ? null : iso(nextDigestAt(tz, serverContext().now())), time_zone: tz };
 }
 
 /** GET /api/alerts/digest */
@@ -486,7 +486,7 @@ export const getDigest = ({ scope }: Scoped) => digestJson(scope);
  * sends the zone of the member who sets it up; left out, the zone stays as it was).
  */
 export async function putDigest({ scope, body }: Scoped<{ body: z.output<typeof digestSetting> }>) {
-  if (!(await scope.store.alerts.setDigest(scope.workspace, body.destination_id))) {
+  if ((await scope.store.alerts.setDigest(scope.workspace, body.destination_id)) === "unknown_destination") {
     throw finalError({ status: 404, code: "not_found", message: "This workspace has no destination with that id.", param: "destination_id" });
   }
   if (body.time_zone !== undefined) await scope.store.workspaces.setTimeZone(scope.workspace, body.time_zone);
