@@ -25,11 +25,19 @@ import { isDataApiError } from "@/lib/data-api/errors";
 import type { CollectContext } from "@/lib/history/collect";
 import { insightsContext } from "@/lib/insights/context";
 import { serverContext, upstreamFor } from "@/lib/server/context";
-import { MANUAL_SENDS_PER_WINDOW, MAX_WAITING_PER_DESTINATION, type Attempt, type Destination, type Rule, type RuleChanges } from "@/lib/store/alerts";
+import {
+  MANUAL_SENDS_PER_WINDOW,
+  MAX_WAITING_PER_DESTINATION,
+  type Attempt,
+  type Destination,
+  type DigestSetting,
+  type Rule,
+  type RuleChanges,
+} from "@/lib/store/alerts";
 import type { ManualSendKind, WorkspaceId } from "@/lib/store/schema";
 import type { Store } from "@/lib/store/store";
 import { nextCheckAt, previewRule } from "./check";
-import { digestEvent, digestSubject, lastFullWeek, nextDigestAt, readDigest, type DigestFigures } from "./digest";
+import { digestEvent, digestShare, digestSubject, lastFullWeek, nextDigestAt, readDigest, type DigestFigures } from "./digest";
 import { digestHtml } from "./digest-html";
 import { checkResolved, checkSlackWebhookUrl, isDestinationRefused, parseDestinationUrl, urlHint } from "./destination-url";
 import { eventText, type EventBody } from "./messages";
@@ -398,14 +406,23 @@ async function mayRead(apiKey: string, resource: StoreResource): Promise<boolean
   }
 }
 
-/** The figures of the latest full week in the workspace's zone, read with the session's key: what "Preview" shows and "Send now" sends. */
-async function latestDigest(scope: StoreScope, signal: AbortSignal | undefined): Promise<{ figures: DigestFigures; tz: string; now: number }> {
+/**
+ * The figures of the latest full week in the workspace's zone, read with the session's key: what
+ * "Preview" shows and "Send now" sends, its links through the share link chosen for it as the
+ * scheduled digest's are.
+ */
+async function latestDigest(
+  scope: StoreScope,
+  digest: DigestSetting | null,
+  signal: AbortSignal | undefined,
+): Promise<{ figures: DigestFigures; tz: string; now: number }> {
   const { store, workspace, apiKey } = scope;
   const tz = (await store.workspaces.workspace(workspace))?.timeZone ?? "UTC";
   const now = serverContext().now();
   // The score and rank come from kept history: shown only to a key the Data API lets read them.
   const [score, ranking] = await Promise.all([mayRead(apiKey, "/intelligence/score"), mayRead(apiKey, "/intelligence/ranking")]);
   const publicUrl = getEnv().publicUrl;
+  const share = await digestShare(store, workspace, digest?.shareId ?? null, now);
   const figures = await readDigest({
     store,
     ctx: readerContext(store, signal),
@@ -416,6 +433,7 @@ async function latestDigest(scope: StoreScope, signal: AbortSignal | undefined):
     now,
     kept: { score, ranking },
     ...(publicUrl ? { publicUrl } : {}),
+    ...(share !== undefined ? { share } : {}),
   });
   return { figures, tz, now };
 }
@@ -427,8 +445,8 @@ async function latestDigest(scope: StoreScope, signal: AbortSignal | undefined):
  * as a self-contained e-mail; `sends_at` when the scheduled one goes next (null while it is off).
  */
 export async function previewDigest({ scope, signal }: Scoped) {
-  const { figures, tz, now } = await latestDigest(scope, signal);
   const digest = await scope.store.alerts.digest(scope.workspace);
+  const { figures, tz, now } = await latestDigest(scope, digest, signal);
   const subject = digestSubject(figures);
   return {
     subject,
@@ -461,7 +479,7 @@ export async function sendDigest({ scope, signal }: Scoped): Promise<Response> {
   }
   // Counted before the week is read: reading it costs upstream calls.
   await takeManualSend(store, workspace, "digest");
-  const { figures, now } = await latestDigest(scope, signal);
+  const { figures, now } = await latestDigest(scope, digest, signal);
   const body = digestEvent(figures, now);
   const made = await store.alerts.enqueue(workspace, { dedupeKey: `digest-now:${workspace}:${randomBytes(8).toString("hex")}`, type: body.type, body }, [
     destination.id,

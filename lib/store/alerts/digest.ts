@@ -7,7 +7,7 @@ import type { WorkspaceId } from "../schema";
 import type { AlertsDeps } from "./shared";
 
 /** Where the digest goes, and the share link its links open (null: the dashboard's pages). */
-type DigestSetting = { destinationId: string; shareId: string | null };
+export type DigestSetting = { destinationId: string; shareId: string | null };
 
 /** A digest set, or which of its fields named nothing of the workspace's. */
 type DigestSetResult = "set" | "unknown_destination" | "unknown_share";

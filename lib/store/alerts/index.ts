@@ -14,6 +14,7 @@ import "server-only";
 import { deliveryQueries } from "./deliveries";
 import { destinationQueries } from "./destinations";
 import { digestQueries } from "./digest";
+export type { DigestSetting } from "./digest";
 import { eventQueries } from "./events";
 import { ruleQueries } from "./rules";
 import type { AlertsDeps } from "./shared";
