@@ -48,6 +48,7 @@ beforeAll(async () => {
     "/api/alerts/deliveries",
     "/api/alerts/rules",
     "/api/alerts/digest",
+    "/api/shares",
     "/api/workspace",
   ]);
 });
@@ -572,14 +573,103 @@ describe("the weekly digest", () => {
     const send = within(card).getByRole("button", { name: "Send now" });
     expect((send as HTMLButtonElement).disabled).toBe(true);
     expect(document.getElementById(send.getAttribute("aria-describedby")!)!.textContent).toBe("Choose where the digest goes and save, then send one now.");
+    // The destinations are read apart from the digest: chosen once listed.
+    await within(card).findByRole("option", { name: "Ops" });
     await user.selectOptions(within(card).getByRole("combobox", { name: "Send it to" }), "Ops");
     expect(within(card).getByTestId("digest-watch-offer").textContent).toContain("so the digest would not be sent");
     await user.click(within(card).getByRole("button", { name: "Start watching and save" }));
     await waitFor(() => expect(within(card).getByTestId("digest-status").textContent).toBe("Watching is on. The weekly digest goes to Ops."));
     expect(sent.filter((s) => s.method !== "GET").map((s) => `${s.method} ${s.url}`)).toEqual(["PUT /api/workspace/watch", "PUT /api/alerts/digest"]);
     // The digest goes at Monday 09:00 in the zone of the member who set it up.
-    expect(sent.find((s) => s.method === "PUT" && s.url === "/api/alerts/digest")?.body).toEqual({ destination_id: expect.any(String), time_zone: "UTC" });
+    expect(sent.find((s) => s.method === "PUT" && s.url === "/api/alerts/digest")?.body).toEqual({
+      destination_id: expect.any(String),
+      share_id: null,
+      time_zone: "UTC",
+    });
     await waitFor(() => expect((within(card).getByRole("button", { name: "Send now" }) as HTMLButtonElement).disabled).toBe(false));
     expect(within(card).queryByTestId("digest-watch-offer")).toBeNull();
+  });
+
+  /** A share link kept before the test, as the route would keep it. */
+  const keptShare = (name: string, path: string, expiresAt: number | null = null, on: WorkspaceId = ws) =>
+    store.shares.create(on, { name, path, query: {}, token: `${name}`.replace(/\W/g, "").padEnd(32, "0").slice(0, 32), passwordHash: null, expiresAt });
+  const describedBy = (element: HTMLElement) =>
+    (element.getAttribute("aria-describedby") ?? "")
+      .split(" ")
+      .filter(Boolean)
+      .map((id) => document.getElementById(id)!.textContent);
+  const LINKS_HELP = "For recipients without the key: only the figures of the shared page get a link, and it opens the shared page for the digest's week.";
+
+  it("without share links the links' choice is the dashboard pages, disabled, saying how to make one", async () => {
+    const ops = await keptDestination("Ops");
+    await store.workspaces.setWatching(ws, DEMO_KEYS.pro);
+    await store.alerts.setDigest(ws, ops.id);
+    renderIn("UTC");
+    const card = await screen.findByTestId("digest-card");
+    await within(card).findByTestId("digest-links-none");
+    const links = within(card).getByRole("combobox", { name: "Links in the digest" }) as HTMLSelectElement;
+    expect(links.disabled).toBe(true);
+    expect(links.value).toBe("");
+    expect([...links.options].map((o) => o.textContent)).toEqual(["Dashboard pages (recipients sign in with the key)"]);
+    expect(describedBy(links)).toEqual([LINKS_HELP, "Make a share link from a page's Share button to offer one here."]);
+  });
+
+  it("a share link chosen by keyboard is saved with the digest, kept and announced; one that no longer opens is refused on its field", async () => {
+    const ops = await keptDestination("Ops");
+    await store.workspaces.setWatching(ws, DEMO_KEYS.pro);
+    await store.alerts.setDigest(ws, ops.id);
+    const traffic = await keptShare("AI traffic", "/platforms");
+    const overview = await keptShare("Board", "/");
+    // Neither offered: one that expired, and another workspace's.
+    await keptShare("Old", "/", Date.now() - 60_000);
+    await keptShare("Theirs", "/", null, (await store.workspaces.workspaceForKey(DEMO_KEYS.free)).id);
+    const { user } = renderIn("UTC");
+    const card = await screen.findByTestId("digest-card");
+    const links = (await within(card).findByRole("combobox", { name: "Links in the digest" })) as HTMLSelectElement;
+    await waitFor(() => expect(links.options).toHaveLength(3));
+    await within(card).findByRole("option", { name: "Ops" });
+    // The dashboard pages first, then the links newest first (these two made in the same instant).
+    const offered = [...links.options].map((o) => o.textContent);
+    expect(offered[0]).toBe("Dashboard pages (recipients sign in with the key)");
+    expect(offered.slice(1).sort()).toEqual(["Share link: AI traffic (AI platforms)", "Share link: Board (Overview)"]);
+    expect(links.disabled).toBe(false);
+    expect(describedBy(links)).toEqual([LINKS_HELP]);
+
+    // By keyboard: from where it goes to its links, chosen, then to Save.
+    within(card).getByRole("combobox", { name: "Send it to" }).focus();
+    await user.tab();
+    expect(document.activeElement).toBe(links);
+    await user.selectOptions(links, "Share link: AI traffic (AI platforms)");
+    await user.tab();
+    const save = within(card).getByRole("button", { name: "Save" });
+    expect(document.activeElement).toBe(save);
+    await user.keyboard("{Enter}");
+    await waitFor(() =>
+      expect(within(card).getByTestId("digest-status").textContent).toBe("The weekly digest goes to Ops, its links through the share link AI traffic."),
+    );
+    expect(sent.filter((s) => s.method === "PUT").map((s) => s.body)).toEqual([{ destination_id: ops.id, share_id: traffic.id, time_zone: "UTC" }]);
+    expect(await store.alerts.digest(ws)).toEqual({ destinationId: ops.id, shareId: traffic.id });
+    expect(links.value).toBe(traffic.id);
+
+    // Revoked meanwhile (elsewhere): choosing another one still works; the one revoked is refused on its field.
+    await store.shares.remove(ws, overview.id);
+    await user.selectOptions(links, "Share link: Board (Overview)");
+    await user.click(within(card).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(links.getAttribute("aria-invalid")).toBe("true"));
+    const error = "That share link no longer opens (it was revoked or has expired). Choose another one, or the dashboard pages.";
+    expect(describedBy(links)).toEqual([error, LINKS_HELP]);
+    expect(within(card).getByRole("alert").textContent).toBe(error);
+    expect(await store.alerts.digest(ws)).toEqual({ destinationId: ops.id, shareId: traffic.id });
+
+    // Back to the dashboard pages: the error goes with the change, and the choice is saved.
+    await user.selectOptions(links, "Dashboard pages (recipients sign in with the key)");
+    expect(links.getAttribute("aria-invalid")).toBeNull();
+    await user.click(within(card).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(within(card).getByTestId("digest-status").textContent).toBe("The weekly digest goes to Ops."));
+    expect(await store.alerts.digest(ws)).toEqual({ destinationId: ops.id, shareId: null });
+
+    // Off: no links to choose.
+    await user.selectOptions(within(card).getByRole("combobox", { name: "Send it to" }), "Never (off)");
+    expect(links.disabled).toBe(true);
   });
 });

@@ -4,18 +4,29 @@
 // in the reader's too), "Preview" (the latest full week as its receivers read it, and as an e-mail in
 // a sandboxed frame) and "Send now" (one delivery of it, then listed under Deliveries), so nobody
 // waits a week to see one. While the workspace is not watched (the digest is read with its kept key)
-// the form offers to start watching with the choice (watch-offer.tsx). Results are announced in the
-// card's live region.
+// the form offers to start watching with the choice (watch-offer.tsx). What its links open: the
+// dashboard's pages (for recipients who sign in with the key), or one of the workspace's share links
+// that has not expired (for recipients without the key: only the figures of the shared page then link,
+// to the shared page for the digest's week). Results are announced in the card's live region, a
+// refused field's reason on that field.
 import { useId, useRef, useState, type FormEvent } from "react";
 import { useDisplayTimeZone } from "@/components/range/display-time-zone";
 import { Card } from "@/components/ui/card";
 import { formatDateRange } from "@/lib/format/format";
+import { usePageNow } from "@/components/ui/date-time";
 import { useAlertWrites, useDestinations, useDigest, useDigestPreview } from "@/lib/queries/alerts";
-import { digestTimeText, problemText } from "./alert-text";
+import { useShareLinks, type ShareLink } from "@/lib/queries/shares";
+import { isSharedPage, SHARED_PAGE_TITLES } from "@/lib/shares/pages";
+import { digestTimeText, fieldOf, problemText } from "./alert-text";
 import styles from "./alerts.module.css";
 import { useWatchOffer, WatchOffer } from "./watch-offer";
 
 const NEVER = "";
+/** The links' choice for the dashboard's pages (no share link). */
+const DASHBOARD = "";
+
+/** A share link as the links' choice names it: "Share link: AI traffic (AI platforms)". */
+const shareLabel = (link: ShareLink) => `Share link: ${link.name} (${isSharedPage(link.path) ? SHARED_PAGE_TITLES[link.path] : link.path})`;
 
 export function DigestCard({ onSent }: { onSent: (deliveryId: string) => void }) {
   const id = useId();
@@ -24,9 +35,14 @@ export function DigestCard({ onSent }: { onSent: (deliveryId: string) => void })
   const destinations = useDestinations();
   const { setDigest, sendDigest } = useAlertWrites();
   const watch = useWatchOffer();
-  // The choice being edited; null while it is the saved one.
+  const shares = useShareLinks();
+  const pageNow = usePageNow();
+  // The choices being edited; null while they are the saved ones.
   const [draft, setDraft] = useState<string | null>(null);
+  const [shareDraft, setShareDraft] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // Which field the error is about: the links' choice, or the form (shown under it).
+  const [errorField, setErrorField] = useState<"share_id" | null>(null);
   const [sendError, setSendError] = useState<string | null>(null);
   const [status, setStatus] = useState("");
   const [previewing, setPreviewing] = useState(false);
@@ -35,14 +51,24 @@ export function DigestCard({ onSent }: { onSent: (deliveryId: string) => void })
   const withWatching = useRef(true);
   const saved = digest.data?.destination_id ?? NEVER;
   const choice = draft ?? saved;
-  const dirty = choice !== saved;
+  const savedShare = digest.data?.share_id ?? DASHBOARD;
+  // Without a destination there is no digest, nor links to choose.
+  const shareChoice = choice === NEVER ? DASHBOARD : (shareDraft ?? savedShare);
+  const dirty = choice !== saved || shareChoice !== savedShare;
   const list = destinations.data ?? [];
+  // The links that still open (and the one saved, whatever this browser's clock says).
+  const shareList = (shares.data ?? []).filter(
+    (l) => l.id === savedShare || l.expires_at === null || pageNow === null || Date.parse(l.expires_at) > pageNow.getTime(),
+  );
   const offer = watch.offered && choice !== NEVER;
   const nameOf = (destinationId: string | null) => list.find((d) => d.id === destinationId)?.name;
+
+  const shareName = (shareId: string | null) => shareList.find((l) => l.id === shareId)?.name;
 
   async function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setError(null);
+    setErrorField(null);
     setStatus("");
     const watchToo = offer && withWatching.current;
     withWatching.current = true;
@@ -59,12 +85,24 @@ export function DigestCard({ onSent }: { onSent: (deliveryId: string) => void })
       }
     }
     try {
-      const next = await setDigest.mutateAsync({ destinationId: choice === NEVER ? null : choice, timeZone: tz });
+      const next = await setDigest.mutateAsync({
+        destinationId: choice === NEVER ? null : choice,
+        // Off, the links' choice goes with the digest: nothing to send.
+        ...(choice === NEVER ? {} : { shareId: shareChoice === DASHBOARD ? null : shareChoice }),
+        timeZone: tz,
+      });
       setDraft(null);
+      setShareDraft(null);
       const to = nameOf(next.destination_id);
-      setStatus(`${watchToo ? "Watching is on. " : ""}${to ? `The weekly digest goes to ${to}.` : "The weekly digest is off."}`);
+      const through = shareName(next.share_id);
+      setStatus(
+        `${watchToo ? "Watching is on. " : ""}${
+          to ? `The weekly digest goes to ${to}${through ? `, its links through the share link ${through}` : ""}.` : "The weekly digest is off."
+        }`,
+      );
     } catch (e) {
       if (watchToo) setStatus("Watching is on.");
+      setErrorField(fieldOf(e, ["share_id"] as const));
       setError(problemText(e, "digest"));
     }
   }
@@ -83,6 +121,12 @@ export function DigestCard({ onSent }: { onSent: (deliveryId: string) => void })
 
   const data = digest.data;
   const busy = setDigest.isPending || watch.starting;
+  const formError = error && errorField === null ? error : null;
+  const shareError = error && errorField === "share_id" ? error : null;
+  const noShares = shares.isSuccess && shareList.length === 0;
+  const linksHelp = [shareError ? `${id}-links-error` : null, `${id}-links-help`, noShares || shares.error ? `${id}-links-none` : null]
+    .filter(Boolean)
+    .join(" ");
   return (
     <Card
       title="Weekly digest"
@@ -107,8 +151,8 @@ export function DigestCard({ onSent }: { onSent: (deliveryId: string) => void })
                   className="select"
                   value={choice}
                   onChange={(e) => setDraft(e.target.value)}
-                  aria-invalid={error ? true : undefined}
-                  aria-describedby={error ? `${id}-error` : undefined}
+                  aria-invalid={formError ? true : undefined}
+                  aria-describedby={formError ? `${id}-error` : undefined}
                   data-testid="digest-destination"
                 >
                   <option value={NEVER}>Never (off)</option>
@@ -119,12 +163,55 @@ export function DigestCard({ onSent }: { onSent: (deliveryId: string) => void })
                   ))}
                 </select>
               </div>
-              {!offer && (
+            </div>
+            <div className="field">
+              <label htmlFor={`${id}-links`}>Links in the digest</label>
+              <select
+                id={`${id}-links`}
+                className="select"
+                value={shareChoice}
+                onChange={(e) => {
+                  setShareDraft(e.target.value);
+                  if (errorField === "share_id") setError(null);
+                }}
+                disabled={choice === NEVER || noShares}
+                aria-invalid={shareError ? true : undefined}
+                aria-describedby={linksHelp}
+                data-testid="digest-links"
+              >
+                <option value={DASHBOARD}>Dashboard pages (recipients sign in with the key)</option>
+                {shareList.map((l) => (
+                  <option key={l.id} value={l.id}>
+                    {shareLabel(l)}
+                  </option>
+                ))}
+              </select>
+              {shareError && (
+                <p id={`${id}-links-error`} className="field-error" role="alert">
+                  {shareError}
+                </p>
+              )}
+              <p id={`${id}-links-help`} className="small muted">
+                For recipients without the key: only the figures of the shared page get a link, and it opens the shared page for the digest&apos;s week.
+              </p>
+              {noShares && (
+                <p id={`${id}-links-none`} className="small muted" data-testid="digest-links-none">
+                  Make a share link from a page&apos;s Share button to offer one here.
+                </p>
+              )}
+              {shares.error && !noShares && (
+                <p id={`${id}-links-none`} className="small muted" data-testid="digest-links-none">
+                  The share links could not be read: {shares.error.message}
+                </p>
+              )}
+            </div>
+            {!offer && (
+              <div className={styles.actions}>
                 <button type="submit" className="button button-secondary" disabled={busy || !dirty} data-testid="digest-save">
                   {setDigest.isPending ? "Saving…" : "Save"}
                 </button>
-              )}
-            </div>
+              </div>
+            )}
             {offer && (
               <>
                 <WatchOffer id={`${id}-watch`} what="digest" paused={watch.paused} />
@@ -150,9 +237,9 @@ export function DigestCard({ onSent }: { onSent: (deliveryId: string) => void })
                 </div>
               </>
             )}
-            {error && (
+            {formError && (
               <p id={`${id}-error`} className="field-error" role="alert">
-                {error}
+                {formError}
               </p>
             )}
             <p className="small muted" data-testid="digest-next">

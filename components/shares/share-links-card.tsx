@@ -12,17 +12,9 @@ import { usePageNow } from "@/components/ui/date-time";
 import { formatDateTime, formatNumber } from "@/lib/format/format";
 import { ShareProblem, useShareLinks, useShareWrites, type ShareLink } from "@/lib/queries/shares";
 import { useWorkspaceInfo } from "@/lib/queries/workspace";
-import { isSharedPage, MAX_PASSWORD, MIN_PASSWORD } from "@/lib/shares/pages";
+import { isSharedPage, MAX_PASSWORD, MIN_PASSWORD, SHARED_PAGE_TITLES } from "@/lib/shares/pages";
 import { CopyLink, expiryInstant } from "./share-page";
 import styles from "./shares.module.css";
-
-const PAGE_TITLES: Record<string, string> = {
-  "/": "Overview",
-  "/platforms": "AI platforms",
-  "/locations": "Locations",
-  "/queries": "Questions",
-  "/intelligence": "Intelligence",
-};
 
 /** A link's range in words: "Last 30 days", "2026-11-01 to 2026-11-15", or the page's default. */
 export function rangeText(query: Record<string, string>): string {
@@ -122,7 +114,7 @@ function ShareLinkItem({ link, onSaid }: { link: ShareLink; onSaid: (text: strin
     <li className={styles.item} data-testid="share-link-item">
       <div className={styles.itemHead}>
         <strong>{link.name}</strong>
-        <span className="small muted">{isSharedPage(link.path) ? PAGE_TITLES[link.path] : link.path}</span>
+        <span className="small muted">{isSharedPage(link.path) ? SHARED_PAGE_TITLES[link.path] : link.path}</span>
       </div>
       <dl className={`small ${styles.facts}`}>
         <div>

@@ -18,6 +18,7 @@ export const ACTIVITY_ACTIONS = {
   "rule.deleted": "Deleted an alert rule",
   "digest.set": "Set where the weekly digest goes",
   "digest.stopped": "Stopped the weekly digest",
+  "digest.links": "Chose what the weekly digest's links open",
   "share.created": "Shared a page",
   "share.changed": "Changed a share link",
   "share.revoked": "Revoked a share link",

@@ -174,7 +174,7 @@ export function digestHtml(d: DigestFigures, subject: string, footer?: string): 
         ]),
       ),
     );
-    if (d.links) parts.push(pageLink(d.links.platforms, "The AI platforms of the week in the dashboard"));
+    if (d.links?.platforms) parts.push(pageLink(d.links.platforms, "The AI platforms of the week in the dashboard"));
   } else parts.push(unavailable("The AI platforms", d.platforms.unavailable));
 
   if (!d.negativeMentions.ok) parts.push(unavailable("Negative mentions", d.negativeMentions.unavailable));
@@ -202,7 +202,7 @@ export function digestHtml(d: DigestFigures, subject: string, footer?: string): 
       ),
     );
 
-  if (d.notes.length > 0 && d.links) parts.push(pageLink(d.links.notes, "The notes on the dashboard's chart"));
+  if (d.notes.length > 0 && d.links?.notes) parts.push(pageLink(d.links.notes, "The notes on the dashboard's chart"));
   if (d.url) parts.push(mailButton(d.url, "Open the week in the dashboard"));
   if (footer) parts.push(footer);
 

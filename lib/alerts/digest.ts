@@ -7,6 +7,11 @@
 // visitors they sent, their conversions), the score and rank a week apart from kept history, a few
 // negative mentions, and the week's notes. A part the upstream cannot give now (a 403, a 429) says
 // so in the digest instead of holding the rest back.
+// Its links (with PUBLIC_URL) go to the dashboard's page of each figure for the week, or, when the
+// workspace chose one of its share links for recipients without a key, to that link for the week,
+// from the figures of the shared page only (another page would ask them for a key). A share link
+// chosen that no longer opens (expired) leaves the digest without links: its recipients could open
+// neither.
 // The job runs hourly, one run per workspace whose digest is due (lib/store/scheduler.ts: each
 // workspace's slot claimed by one instance, a few at once per instance, so one slow workspace's
 // digest holds back no other's), and sends a workspace's digest within a day of its Monday 09:00;
@@ -21,12 +26,15 @@ import { serverCollectContext, type CollectContext } from "@/lib/history/collect
 import { AI_SOURCES, sourceLabelOf } from "@/lib/data-api/constants";
 import { formatDateRange } from "@/lib/format/format";
 import { addDays, todayIn } from "@/lib/range/calendar";
+import type { DateRange } from "@/lib/range/date-range";
+import { RANGE_PARAMS } from "@/lib/ui/page-params";
 import { getEnv } from "@/lib/server/env";
 import { platformsInsight } from "@/lib/insights/platforms";
 import { resolveRange } from "@/lib/insights/range";
 import { sourcesInsight } from "@/lib/insights/sources";
 import { hourlySlot, type JobDefinition } from "@/lib/store/scheduler";
 import type { WorkspaceId } from "@/lib/store/schema";
+import type { Share } from "@/lib/store/shares";
 import type { Store } from "@/lib/store/store";
 import { alertsDeliverer } from "./runtime";
 import { dashboardLink, type EventBody } from "./messages";
@@ -89,7 +97,10 @@ export type DigestFigures = {
   negativeMentions: Part<{ platform: string; query: string; snippet: string }[]>;
   notes: { date: string; endDate: string | null; text: string }[];
   url?: string;
-  /** One link per figure, to the page that shows it for the week (with PUBLIC_URL only). */
+  /**
+   * One link per figure, to the page that shows it for the week (with PUBLIC_URL only); through a
+   * share link, only the figures of the shared page have one.
+   */
   links?: DigestLinks;
 };
 
@@ -103,14 +114,72 @@ export const DIGEST_FIGURE_PAGES = {
   platforms: "/platforms",
   notes: "/",
 } as const;
-export type DigestLinks = Record<keyof typeof DIGEST_FIGURE_PAGES, string>;
+export type DigestLinks = Partial<Record<keyof typeof DIGEST_FIGURE_PAGES, string>>;
 
-/** The figures' links for the week `from`–`to` in `tz`, or undefined without PUBLIC_URL. */
-export function digestLinks(publicUrl: string | undefined, from: string, to: string, tz: string): DigestLinks | undefined {
-  if (!publicUrl) return undefined;
-  return Object.fromEntries(
-    Object.entries(DIGEST_FIGURE_PAGES).map(([figure, page]) => [figure, dashboardLink(publicUrl, page, { from, to, tz })!]),
-  ) as DigestLinks;
+/**
+ * The share link a digest's links open instead of the dashboard's pages, for recipients without a
+ * key: its token (the link is `/s/{token}`), its page and the query it was shared with.
+ */
+export type DigestShare = { token: string; path: string; query: Record<string, string> };
+
+/**
+ * What a shared page's query says about its range, dropped for the digest's week: the range itself
+ * (lib/ui/page-params.ts, with the overview's older `period`) and a custom comparison window, which
+ * is as long as the shared range and would not fit a week.
+ */
+const SHARE_RANGE_KEYS: readonly string[] = [...RANGE_PARAMS, "period", "compare_from", "compare_to"];
+
+/** The shared page's query for the week `from`–`to` in `tz`: its own parameters (filters, order, comparison) but its range, then the week's. */
+export function shareWeekQuery(query: Record<string, string>, from: string, to: string, tz: string): Record<string, string> {
+  const kept = Object.entries(query).filter(([name, value]) => !SHARE_RANGE_KEYS.includes(name) && !(name === "compare" && value === "custom"));
+  return { ...Object.fromEntries(kept), from, to, tz };
+}
+
+/**
+ * The address of `page` for the week: the dashboard's page without a share link (`share`
+ * undefined); through one, the link itself with the week's range, for its own page only (another
+ * page would ask its recipient for a key); none when the share link chosen no longer opens (null).
+ */
+function weekLink(publicUrl: string | undefined, page: string, week: DateRange, share: DigestShare | null | undefined): string | undefined {
+  if (share === undefined) return dashboardLink(publicUrl, page, { from: week.from, to: week.to, tz: week.tz });
+  if (share === null || share.path !== page) return undefined;
+  return dashboardLink(publicUrl, `/s/${share.token}`, shareWeekQuery(share.query, week.from, week.to, week.tz));
+}
+
+/**
+ * The figures' links for the week `from`–`to` in `tz`, or undefined without PUBLIC_URL: each to its
+ * dashboard page, or through `share` (the share link the digest is for) only those of its page;
+ * undefined when none is left.
+ */
+export function digestLinks(publicUrl: string | undefined, from: string, to: string, tz: string, share?: DigestShare | null): DigestLinks | undefined {
+  const entries = Object.entries(DIGEST_FIGURE_PAGES).flatMap(([figure, page]) => {
+    const url = weekLink(publicUrl, page, { from, to, tz }, share);
+    return url ? [[figure, url] as const] : [];
+  });
+  return entries.length > 0 ? (Object.fromEntries(entries) as DigestLinks) : undefined;
+}
+
+/** The digest's "open the dashboard" address: the overview of the week, or the share link's page (none when the one chosen no longer opens). */
+export function digestUrl(publicUrl: string | undefined, from: string, to: string, tz: string, share?: DigestShare | null): string | undefined {
+  return weekLink(publicUrl, share ? share.path : "/", { from, to, tz }, share);
+}
+
+/** The workspace's share link chosen for the digest while it opens (not expired; a revoked one is chosen no more), or undefined. */
+export async function chosenShare(store: Store, workspace: WorkspaceId, shareId: string | null, now: number): Promise<Share | undefined> {
+  if (shareId === null) return undefined;
+  const share = await store.shares.share(workspace, shareId);
+  return share && (share.expiresAt === null || share.expiresAt > now) ? share : undefined;
+}
+
+/**
+ * What the digest's links open, from the share link chosen (`shareId`): the dashboard's pages
+ * (undefined: none chosen), the share link, or nothing at all (null: the one chosen expired, or its
+ * sealed token opens with no secret this server has): its recipients have no key for the dashboard.
+ */
+export async function digestShare(store: Store, workspace: WorkspaceId, shareId: string | null, now: number): Promise<DigestShare | null | undefined> {
+  if (shareId === null) return undefined;
+  const share = await chosenShare(store, workspace, shareId, now);
+  return share?.token ? { token: share.token, path: share.path, query: share.query } : null;
 }
 
 export type DigestInput = {
@@ -123,6 +192,8 @@ export type DigestInput = {
   monday: string;
   now: number;
   publicUrl?: string;
+  /** The share link the links open (digestShare): left out, the dashboard's pages; null, no links. */
+  share?: DigestShare | null;
   /** What the key may read of kept history (a key refused the score upstream is refused its history too); both by default. */
   kept?: { score: boolean; ranking: boolean };
 };
@@ -216,8 +287,8 @@ export async function readDigest(input: DigestInput): Promise<DigestFigures> {
   });
 
   const notes = (await store.annotations.list(workspace, { from, to })).map((n) => ({ date: n.date, endDate: n.endDate, text: n.text }));
-  const url = dashboardLink(input.publicUrl, "/", { from, to, tz });
-  const links = digestLinks(input.publicUrl, from, to, tz);
+  const url = digestUrl(input.publicUrl, from, to, tz, input.share);
+  const links = digestLinks(input.publicUrl, from, to, tz, input.share);
   return {
     week: { from, to },
     previous: { from: addDays(from, -7), to: addDays(from, -1) },
@@ -288,7 +359,7 @@ export function digestEvent(d: DigestFigures, now: number): EventBody {
     );
   sections.push({ title: DIGEST_SECTIONS.week, lines: week, ...(weekLinks.length > 0 ? { links: weekLinks } : {}) });
   sections.push({
-    ...(d.links ? { links: [{ label: "AI platforms", url: d.links.platforms }] } : {}),
+    ...(d.links?.platforms ? { links: [{ label: "AI platforms", url: d.links.platforms }] } : {}),
     title: DIGEST_SECTIONS.platforms,
     lines: d.platforms.ok
       ? d.platforms.value.map(
@@ -307,7 +378,7 @@ export function digestEvent(d: DigestFigures, now: number): EventBody {
   });
   if (d.notes.length > 0)
     sections.push({
-      ...(d.links ? { links: [{ label: "Notes", url: d.links.notes }] } : {}),
+      ...(d.links?.notes ? { links: [{ label: "Notes", url: d.links.notes }] } : {}),
       title: DIGEST_SECTIONS.notes,
       lines: d.notes.map((n) => `${n.endDate && n.endDate !== n.date ? `${n.date} to ${n.endDate}` : n.date}: ${n.text}`),
     });
@@ -380,9 +451,9 @@ export function digestJob(deps: DigestJobDeps): JobDefinition {
       const store = await deps.store();
       // A scope is only ever what `scopes` listed: a workspace id the store made.
       const workspaceId = scope as WorkspaceId;
-      const destinationId = await store.alerts.digest(workspaceId);
+      const digest = await store.alerts.digest(workspaceId);
       const ws = await store.workspaces.workspace(workspaceId);
-      if (destinationId === null || !ws) return "no digest any more";
+      if (digest === null || !ws) return "no digest any more";
       const timeZone = ws.timeZone;
       const moment = digestMoment(timeZone, now());
       if (now() - moment.at > DIGEST_GRACE_MS) return "not due";
@@ -393,6 +464,7 @@ export function digestJob(deps: DigestJobDeps): JobDefinition {
       try {
         const ctx = (deps.context ?? serverCollectContext)(store, signal);
         const publicUrl = deps.publicUrl?.();
+        const share = await digestShare(store, workspaceId, digest.shareId, now());
         const body = await buildDigest({
           store,
           ctx,
@@ -402,8 +474,9 @@ export function digestJob(deps: DigestJobDeps): JobDefinition {
           monday: moment.monday,
           now: now(),
           ...(publicUrl ? { publicUrl } : {}),
+          ...(share !== undefined ? { share } : {}),
         });
-        const deliveries = await store.alerts.enqueue(workspaceId, { dedupeKey, type: body.type, body }, [destinationId]);
+        const deliveries = await store.alerts.enqueue(workspaceId, { dedupeKey, type: body.type, body }, [digest.destinationId]);
         if (!deliveries) return "made already";
         deps.delivered?.();
         return `digest of the week before ${moment.monday} made`;

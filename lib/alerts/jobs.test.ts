@@ -180,4 +180,44 @@ describe.each(STORE_KINDS)("alerts from the background jobs (%s)", (kind) => {
     expect(skipped.map((run) => new Date(run.slot).getUTCHours()).sort((x, y) => x - y)).toEqual([12, 13, 14, 15, 16, 17, 18, 19]);
     expect(skipped.every((run) => run.outcome === "skipped (watching is off)")).toBe(true);
   });
+
+  it("the scheduled digest through a share link: the shared page's figures link to it for the week, the others to nothing; one expired by Monday leaves no link", async () => {
+    const monday = Date.parse("2026-11-23T08:30:00Z");
+    const { a, instances } = await twoInstances(kind, monday, false);
+    const shared = await watchedWithDestination(a, DEMO_KEYS.pro);
+    const expired = await watchedWithDestination(a, DEMO_KEYS.free);
+    const token = randomBytes(24).toString("base64url");
+    const link = (workspace: WorkspaceId, expiresAt: number | null) =>
+      a.shares.create(workspace, {
+        name: "AI traffic",
+        path: "/platforms",
+        query: { range: "30d", platform: "chatgpt" },
+        token: workspace === shared.workspace ? token : randomBytes(24).toString("base64url"),
+        passwordHash: null,
+        expiresAt,
+      });
+    expect(await a.alerts.setDigest(shared.workspace, shared.destination.id, (await link(shared.workspace, null)).id)).toBe("set");
+    // Live when chosen, expired at 08:45, before the digest goes at 09:00.
+    expect(await a.alerts.setDigest(expired.workspace, expired.destination.id, (await link(expired.workspace, monday + 15 * 60_000)).id)).toBe("set");
+
+    await runUntil(Date.parse("2026-11-23T10:00:00Z"), instances);
+    expect(receiver.received).toHaveLength(2);
+    const bodyOf = (secret: string) => receiver.received.find((r) => verifySignature(secret, r))!.json as EventBody;
+
+    const url = `https://analytics.example.com/s/${token}?platform=chatgpt&from=2026-11-16&to=2026-11-22&tz=UTC`;
+    const through = bodyOf(shared.secret);
+    expect(through.type).toBe("digest.weekly");
+    expect(through.data.url).toBe(url);
+    const [week, platforms, , notes] = through.data.sections!;
+    expect(week!.links).toEqual([{ label: "From AI platforms", url }]);
+    expect(platforms!.links).toEqual([{ label: "AI platforms", url }]);
+    expect(notes).toBeUndefined();
+    expect(JSON.stringify(through)).not.toMatch(/analytics\.example\.com\/(\?|platforms|intelligence)/);
+
+    const none = bodyOf(expired.secret);
+    expect(none.type).toBe("digest.weekly");
+    expect(none.data).not.toHaveProperty("url");
+    expect(none.data.sections!.every((s) => s.links === undefined)).toBe(true);
+    expect(JSON.stringify(none)).not.toContain("https://");
+  });
 });

@@ -1,7 +1,8 @@
 // Alerts' refusals as the production build answers them (`npm start`, testing/system-setup.ts): bad
 // fields of destinations, rules (added or changed), the digest and the lists a 400 naming the field,
 // a rule's kind changed too; unknown ids a 404 (a rule or the digest naming an unknown destination
-// names `destination_id`); the digest sent now while it goes nowhere a 409; a delivered test
+// names `destination_id`; its links through a share link not the workspace's a 400 naming
+// `share_id`); the digest sent now while it goes nowhere a 409; a delivered test
 // retried a 409; an 11th "Send a test" in a minute a 429 with Retry-After, sending nothing, and the
 // digest's "Send now" in that minute too; a
 // destination over the workspace's allowance per minute a 429 with Retry-After; the
@@ -136,6 +137,16 @@ describe("alerts: refusals from the production server", () => {
       "the digest to a destination that is not an id",
       () => ["PUT", "/api/alerts/digest", { body: { destination_id: 5 } }],
       { status: 400, code: "invalid_parameter", param: "destination_id" },
+    ],
+    [
+      "the digest's links through an unknown share link",
+      () => ["PUT", "/api/alerts/digest", { body: { destination_id: destination.id, share_id: "shr_AAAAAAAAAAAAAAAAAAAAAA" } }],
+      { status: 400, code: "invalid_parameter", param: "share_id" },
+    ],
+    [
+      "the digest's links through a share link that is not an id",
+      () => ["PUT", "/api/alerts/digest", { body: { destination_id: destination.id, share_id: 5 } }],
+      { status: 400, code: "invalid_parameter", param: "share_id" },
     ],
     ["deleting an unknown destination", () => ["DELETE", `/api/alerts/destinations/${UNKNOWN.destination}`, {}], { status: 404, code: "not_found" }],
     ["deleting with an id that is no destination's", () => ["DELETE", `/api/alerts/destinations/${rule.id}`, {}], { status: 404, code: "not_found" }],

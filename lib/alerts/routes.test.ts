@@ -342,7 +342,7 @@ describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
     await storeFor(kind);
     const destination = (await addDestination({ kind: "webhook", name: "Digest", url: receiver.url })).body;
     await request(rules.POST, "POST", "/api/alerts/rules", { kind: "score_below", threshold: 40, destination_id: destination.id });
-    expect((await request(digest.GET, "GET", "/api/alerts/digest")).body).toEqual({ destination_id: null, next_at: null, time_zone: "UTC" });
+    expect((await request(digest.GET, "GET", "/api/alerts/digest")).body).toEqual({ destination_id: null, share_id: null, next_at: null, time_zone: "UTC" });
     const set = await request<{ destination_id: string | null; next_at: string | null }>(digest.PUT, "PUT", "/api/alerts/digest", {
       destination_id: destination.id,
     });
@@ -365,6 +365,60 @@ describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
     expect((await request(destinationById.DELETE, "DELETE", `/api/alerts/destinations/${destination.id}`, undefined, { id: destination.id })).status).toBe(204);
     expect((await request<{ data: unknown[] }>(rules.GET, "GET", "/api/alerts/rules")).body.data).toEqual([]);
     expect((await request(digest.GET, "GET", "/api/alerts/digest")).body).toMatchObject({ destination_id: null });
+  });
+
+  it("the digest's links may open one of the workspace's share links: another workspace's, a revoked, an expired or an unknown one is a 400 naming share_id", async () => {
+    vi.stubEnv("WEBHOOK_ALLOW_PRIVATE", "true");
+    let now = Date.parse(TEST_NOW);
+    const store = await stores.open(kind, { now: () => now });
+    overrideContext({ store: async () => store, now: () => now });
+    const workspace = (await store.workspaces.workspaceForKey(DEMO_KEYS.pro)).id;
+    const other = (await store.workspaces.workspaceForKey(DEMO_KEYS.free)).id;
+    const share = (on: typeof workspace, name: string, expiresAt: number | null = null) =>
+      store.shares.create(on, { name, path: "/platforms", query: { platform: "chatgpt" }, token: name.padEnd(32, "0"), passwordHash: null, expiresAt });
+    const traffic = await share(workspace, "AI traffic");
+    const foreign = await share(other, "Theirs");
+    const revoked = await share(workspace, "Revoked");
+    await store.shares.remove(workspace, revoked.id);
+    const expired = await share(workspace, "Expired", now - 1);
+    const destination = (await addDestination({ kind: "webhook", name: "Digest", url: receiver.url })).body;
+    const put = (body: unknown) => request<{ destination_id: string | null; share_id: string | null }>(digest.PUT, "PUT", "/api/alerts/digest", body);
+    const get = async () => (await request<{ destination_id: string | null; share_id: string | null }>(digest.GET, "GET", "/api/alerts/digest")).body;
+    const activityOf = async () => (await request<{ data: { action: string; subject: string }[] }>(activity.GET, "GET", "/api/workspace/activity")).body.data;
+
+    expect((await put({ destination_id: destination.id })).body).toMatchObject({ destination_id: destination.id, share_id: null });
+    const lines = (await activityOf()).length;
+    for (const shareId of [foreign.id, revoked.id, expired.id, "shr_AAAAAAAAAAAAAAAAAAAAAA", "nope", 42]) {
+      const refused = await put({ destination_id: destination.id, share_id: shareId });
+      expect([refused.status, refused.body.error?.code, refused.body.error?.param]).toEqual([400, "invalid_parameter", "share_id"]);
+    }
+    // Nothing written, nothing recorded.
+    expect(await get()).toMatchObject({ destination_id: destination.id, share_id: null });
+    expect(await activityOf()).toHaveLength(lines);
+
+    const set = await put({ destination_id: destination.id, share_id: traffic.id });
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({ destination_id: destination.id, share_id: traffic.id, next_at: "2026-11-23T09:00:00.000Z" });
+    expect(await get()).toMatchObject({ share_id: traffic.id });
+    expect((await activityOf()).slice(0, 2)).toMatchObject([
+      { action: "digest.links", subject: "Share link: AI traffic (/platforms)" },
+      { action: "digest.set", subject: expect.stringMatching(/^Digest /) },
+    ]);
+    // Left out, it stays (and no line says it changed); null, the dashboard's pages.
+    expect((await put({ destination_id: destination.id })).body).toMatchObject({ share_id: traffic.id });
+    expect((await activityOf())[0]).toMatchObject({ action: "digest.set" });
+    expect((await put({ destination_id: destination.id, share_id: null })).body).toMatchObject({ share_id: null });
+    expect((await activityOf())[0]).toMatchObject({ action: "digest.links", subject: "Dashboard pages" });
+
+    // One that expires after it was chosen: answered as none.
+    const soon = await share(workspace, "Soon", now + 60_000);
+    expect((await put({ destination_id: destination.id, share_id: soon.id })).body).toMatchObject({ share_id: soon.id });
+    now += 60_000;
+    expect(await get()).toMatchObject({ destination_id: destination.id, share_id: null });
+    // Revoked after it was chosen: the choice goes, the digest stays.
+    expect((await put({ destination_id: destination.id, share_id: traffic.id })).body).toMatchObject({ share_id: traffic.id });
+    await store.shares.remove(workspace, traffic.id);
+    expect(await get()).toMatchObject({ destination_id: destination.id, share_id: null });
   });
 
   it("a write from another site is refused with 403 and changes nothing", async () => {
@@ -555,6 +609,54 @@ describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
     await new Promise((r) => setTimeout(r, 200));
     expect(receiver.received).toHaveLength(1);
     expect((await request(digest.GET, "GET", "/api/alerts/digest")).body).toMatchObject({ destination_id: created.id, next_at: "2026-11-23T09:00:00.000Z" });
+  });
+
+  it("through a share link the preview and Send now link the shared page's figures to it for the week, and no other; once it expired, nothing links", async () => {
+    vi.stubEnv("WEBHOOK_ALLOW_PRIVATE", "true");
+    vi.stubEnv("PUBLIC_URL", "https://analytics.example.com");
+    let now = Date.parse(TEST_NOW);
+    const store = await stores.open(kind, { now: () => now });
+    overrideContext({ store: async () => store, now: () => now });
+    const workspace = (await store.workspaces.workspaceForKey(DEMO_KEYS.pro)).id;
+    const token = "AbCdEfGhIjKlMnOpQrStUvWxYz012345";
+    const traffic = await store.shares.create(workspace, {
+      name: "AI traffic",
+      path: "/platforms",
+      query: { range: "90d", tz: "Asia/Tokyo", platform: "chatgpt" },
+      token,
+      passwordHash: null,
+      expiresAt: now + 3_600_000,
+    });
+    const created = (await addDestination({ kind: "webhook", name: "Digest", url: receiver.url })).body;
+    await request(digest.PUT, "PUT", "/api/alerts/digest", { destination_id: created.id, share_id: traffic.id });
+
+    const link = `https://analytics.example.com/s/${token}?platform=chatgpt&from=2026-11-09&to=2026-11-15&tz=UTC`;
+    const { text, html } = (await request<PreviewJson>(digestPreview.GET, "GET", "/api/alerts/digest/preview")).body;
+    expect(text).toContain(`  From AI platforms: ${link}\n`);
+    expect(text).toContain(`  AI platforms: ${link}\n`);
+    expect(text).toMatch(new RegExp(`\n\nOpen in the dashboard: ${link.replace(/[?.]/g, "\\$&")}$`));
+    // No figure of another page links anywhere (its recipients have no key).
+    expect([...text.matchAll(/https:\/\/\S+/g)].map((m) => m[0])).toEqual([link, link, link]);
+    expect([...html.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!.replace(/&amp;/g, "&"))).toEqual([link, link, link]);
+
+    expect((await request(digestSend.POST, "POST", "/api/alerts/digest/send")).status).toBe(202);
+    const [received] = await receiver.waitFor(1);
+    expect(eventText(received!.json as EventBody)).toBe(text);
+
+    // Expired by the time it is read: no links at all (the dashboard's would ask for a key).
+    now += 3_600_000;
+    const bare = (await request<PreviewJson>(digestPreview.GET, "GET", "/api/alerts/digest/preview")).body;
+    expect(bare.text).not.toContain("https://");
+    expect(bare.text).not.toContain("Open in the dashboard");
+    expect(bare.html).not.toContain("href=");
+    expect((await request(digestSend.POST, "POST", "/api/alerts/digest/send")).status).toBe(202);
+    await receiver.waitFor(2);
+    expect(eventText(receiver.received[1]!.json as EventBody)).toBe(bare.text);
+    // Both attempts kept before the test's store closes.
+    await vi.waitFor(async () => {
+      const list = await request<{ data: AttemptJson[] }>(deliveries.GET, "GET", "/api/alerts/deliveries");
+      expect(list.body.data.map((a) => a.status)).toEqual(["delivered", "delivered"]);
+    });
   });
 
   it("Send now counts against the 10 sends by hand a minute, is refused from another site and to a stopped destination, and sends nothing then", async () => {

@@ -25,11 +25,20 @@ import { isDataApiError } from "@/lib/data-api/errors";
 import type { CollectContext } from "@/lib/history/collect";
 import { insightsContext } from "@/lib/insights/context";
 import { serverContext, upstreamFor } from "@/lib/server/context";
-import { MANUAL_SENDS_PER_WINDOW, MAX_WAITING_PER_DESTINATION, type Attempt, type Destination, type Rule, type RuleChanges } from "@/lib/store/alerts";
+import {
+  MANUAL_SENDS_PER_WINDOW,
+  MAX_WAITING_PER_DESTINATION,
+  type Attempt,
+  type Destination,
+  type DigestSetting,
+  type Rule,
+  type RuleChanges,
+} from "@/lib/store/alerts";
 import type { ManualSendKind, WorkspaceId } from "@/lib/store/schema";
+import type { Share } from "@/lib/store/shares";
 import type { Store } from "@/lib/store/store";
 import { nextCheckAt, previewRule } from "./check";
-import { digestEvent, digestSubject, lastFullWeek, nextDigestAt, readDigest, type DigestFigures } from "./digest";
+import { chosenShare, digestEvent, digestShare, digestSubject, lastFullWeek, nextDigestAt, readDigest, type DigestFigures } from "./digest";
 import { digestHtml } from "./digest-html";
 import { checkResolved, checkSlackWebhookUrl, isDestinationRefused, parseDestinationUrl, urlHint } from "./destination-url";
 import { eventText, type EventBody } from "./messages";
@@ -407,14 +416,23 @@ async function mayRead(apiKey: string, resource: StoreResource): Promise<boolean
   }
 }
 
-/** The figures of the latest full week in the workspace's zone, read with the session's key: what "Preview" shows and "Send now" sends. */
-async function latestDigest(scope: StoreScope, signal: AbortSignal | undefined): Promise<{ figures: DigestFigures; tz: string; now: number }> {
+/**
+ * The figures of the latest full week in the workspace's zone, read with the session's key: what
+ * "Preview" shows and "Send now" sends, its links through the share link chosen for it as the
+ * scheduled digest's are.
+ */
+async function latestDigest(
+  scope: StoreScope,
+  digest: DigestSetting | null,
+  signal: AbortSignal | undefined,
+): Promise<{ figures: DigestFigures; tz: string; now: number }> {
   const { store, workspace, apiKey } = scope;
   const tz = (await store.workspaces.workspace(workspace))?.timeZone ?? "UTC";
   const now = serverContext().now();
   // The score and rank come from kept history: shown only to a key the Data API lets read them.
   const [score, ranking] = await Promise.all([mayRead(apiKey, "/intelligence/score"), mayRead(apiKey, "/intelligence/ranking")]);
   const publicUrl = getEnv().publicUrl;
+  const share = await digestShare(store, workspace, digest?.shareId ?? null, now);
   const figures = await readDigest({
     store,
     ctx: readerContext(store, signal),
@@ -425,6 +443,7 @@ async function latestDigest(scope: StoreScope, signal: AbortSignal | undefined):
     now,
     kept: { score, ranking },
     ...(publicUrl ? { publicUrl } : {}),
+    ...(share !== undefined ? { share } : {}),
   });
   return { figures, tz, now };
 }
@@ -436,8 +455,8 @@ async function latestDigest(scope: StoreScope, signal: AbortSignal | undefined):
  * as a self-contained e-mail; `sends_at` when the scheduled one goes next (null while it is off).
  */
 export async function previewDigest({ scope, signal }: Scoped) {
-  const { figures, tz, now } = await latestDigest(scope, signal);
-  const destination = await scope.store.alerts.digest(scope.workspace);
+  const digest = await scope.store.alerts.digest(scope.workspace);
+  const { figures, tz, now } = await latestDigest(scope, digest, signal);
   const subject = digestSubject(figures);
   return {
     subject,
@@ -445,7 +464,7 @@ export async function previewDigest({ scope, signal }: Scoped) {
     html: digestHtml(figures, subject),
     week: figures.week,
     time_zone: tz,
-    sends_at: destination === null ? null : iso(nextDigestAt(tz, now)),
+    sends_at: digest === null ? null : iso(nextDigestAt(tz, now)),
   };
 }
 
@@ -457,8 +476,8 @@ export async function previewDigest({ scope, signal }: Scoped) {
  */
 export async function sendDigest({ scope, signal }: Scoped): Promise<Response> {
   const { store, workspace } = scope;
-  const destinationId = await store.alerts.digest(workspace);
-  const destination = destinationId === null ? undefined : await store.alerts.destination(workspace, destinationId);
+  const digest = await store.alerts.digest(workspace);
+  const destination = digest === null ? undefined : await store.alerts.destination(workspace, digest.destinationId);
   if (!destination)
     throw finalError({ status: 409, code: "digest_off", message: "The weekly digest goes nowhere: choose where it goes first (PUT /api/alerts/digest)." });
   if (destination.status === "stopped") {
@@ -470,7 +489,7 @@ export async function sendDigest({ scope, signal }: Scoped): Promise<Response> {
   }
   // Counted before the week is read: reading it costs upstream calls.
   await takeManualSend(store, workspace, "digest");
-  const { figures, now } = await latestDigest(scope, signal);
+  const { figures, now } = await latestDigest(scope, digest, signal);
   const body = digestEvent(figures, now);
   const made = await store.alerts.enqueue(workspace, { dedupeKey: `digest-now:${workspace}:${randomBytes(8).toString("hex")}`, type: body.type, body }, [
     destination.id,
@@ -479,27 +498,56 @@ export async function sendDigest({ scope, signal }: Scoped): Promise<Response> {
   return json({ delivery_id: made?.[0]?.id ?? null, week: figures.week }, { status: 202 });
 }
 
+/** The digest as GET answers it; `share_id` null for none, and for a share link chosen that expired (its figures then have no links). */
 async function digestJson(scope: StoreScope) {
-  const destination = await scope.store.alerts.digest(scope.workspace);
+  const now = serverContext().now();
+  const digest = await scope.store.alerts.digest(scope.workspace);
+  const share = digest === null ? undefined : await chosenShare(scope.store, scope.workspace, digest.shareId, now);
   const ws = await scope.store.workspaces.workspace(scope.workspace);
   const tz = ws?.timeZone ?? "UTC";
-  return { destination_id: destination, next_at: destination === null ? null : iso(nextDigestAt(tz, serverContext().now())), time_zone: tz };
+  return {
+    destination_id: digest?.destinationId ?? null,
+    share_id: share?.id ?? null,
+    next_at: digest === null ? null : iso(nextDigestAt(tz, now)),
+    time_zone: tz,
+  };
 }
 
 /** GET /api/alerts/digest */
 export const getDigest = ({ scope }: Scoped) => digestJson(scope);
 
+/** What the digest's links open, as the activity list says it. */
+const shareSubject = (share: Share | undefined) => (share ? `Share link: ${share.name} (${share.path})` : "Dashboard pages");
+
 /**
- * PUT /api/alerts/digest {destination_id: string | null, time_zone?}: where the digest goes, or
- * never; `time_zone` (an IANA name) is the workspace's zone, whose Monday 09:00 it is sent at (Settings
- * sends the zone of the member who sets it up; left out, the zone stays as it was).
+ * PUT /api/alerts/digest {destination_id: string | null, share_id?: string | null, time_zone?}: where
+ * the digest goes, or never; `share_id` the share link its links open, for recipients without a key
+ * (only the figures of the shared page then have a link, to the shared page for the digest's week),
+ * null for the dashboard's pages, left out as it was; one that is not this workspace's, or no longer
+ * opens, is a 400 naming it. `time_zone` (an IANA name) is the workspace's zone, whose Monday 09:00 it
+ * is sent at (Settings sends the zone of the member who sets it up; left out, the zone stays as it was).
+ * Each change is a line of the activity list: where it goes (or that it stopped), and what its links open.
  */
 export async function putDigest({ scope, body }: Scoped<{ body: z.output<typeof digestSetting> }>) {
-  if (!(await scope.store.alerts.setDigest(scope.workspace, body.destination_id))) {
+  const { store, workspace } = scope;
+  const before = await store.alerts.digest(workspace);
+  const set = await store.alerts.setDigest(workspace, body.destination_id, body.share_id);
+  if (set === "unknown_destination") {
     throw finalError({ status: 404, code: "not_found", message: "This workspace has no destination with that id.", param: "destination_id" });
   }
-  if (body.time_zone !== undefined) await scope.store.workspaces.setTimeZone(scope.workspace, body.time_zone);
-  const destination = body.destination_id === null ? undefined : await scope.store.alerts.destination(scope.workspace, body.destination_id);
+  if (set === "unknown_share") {
+    throw invalidParameter(
+      "share_id",
+      "share_id must be the id of one of this workspace's share links that has not expired (GET /api/shares), or null for links to the dashboard's pages.",
+    );
+  }
+  if (body.time_zone !== undefined) await store.workspaces.setTimeZone(workspace, body.time_zone);
+  const destination = body.destination_id === null ? undefined : await store.alerts.destination(workspace, body.destination_id);
   await (destination ? scope.record("digest.set", destinationSubject(destination)) : scope.record("digest.stopped", ""));
+  const after = await store.alerts.digest(workspace);
+  if (after !== null && after.shareId !== (before?.shareId ?? null)) {
+    const share = after.shareId === null ? undefined : await store.shares.share(workspace, after.shareId);
+    await scope.record("digest.links", shareSubject(share));
+  }
   return digestJson(scope);
 }

@@ -1,7 +1,7 @@
 // What the alerts' routes take, checked once here before anything reaches the store (which trusts
 // it): a destination {kind, name, url} (its URL is judged by destination-url.ts, which resolves it),
 // a rule {kind, threshold, destination_id, cooldown_minutes?} and its changes, the digest's
-// destination and zone, the rule preview's and the deliveries' queries, and the ids (anything that is
+// destination, share link and zone, the rule preview's and the deliveries' queries, and the ids (anything that is
 // not one of ours is simply not found). A bad field is a 400 naming it; a threshold is judged by its
 // rule's kind (rules.ts `checkThreshold`), once the kind is known.
 import { z } from "zod";
@@ -99,9 +99,13 @@ export const deliveriesQuery = z.object({ limit: wholeParam(1, 200, "limit must 
 
 const timeZoneMessage = "time_zone must be an IANA time zone name, e.g. Europe/Berlin.";
 
-/** PUT /api/alerts/digest {destination_id: string | null, time_zone?} */
+/** PUT /api/alerts/digest {destination_id: string | null, share_id?: string | null, time_zone?} (whose share link `share_id` is, the route judges). */
 export const digestSetting = z.object({
   destination_id: z.string({ error: "destination_id must be a destination's id, or null for never." }).nullable(),
+  share_id: z
+    .string({ error: "share_id must be the id of one of this workspace's share links, or null for links to the dashboard's pages." })
+    .nullable()
+    .optional(),
   time_zone: z.string({ error: timeZoneMessage }).refine(isTimeZoneName, { error: timeZoneMessage }).optional(),
 });
-export const DIGEST_SETTING_EXAMPLE = '{"destination_id": "dst_…", "time_zone": "Europe/Berlin"}';
+export const DIGEST_SETTING_EXAMPLE = '{"destination_id": "dst_…", "share_id": null, "time_zone": "Europe/Berlin"}';

@@ -78,7 +78,8 @@ export type Delivery = {
   retryable: boolean;
 };
 
-export type Digest = { destination_id: string | null; next_at: string | null; time_zone: string };
+/** `share_id`: the share link the digest's links open (for recipients without the key), null for the dashboard's pages. */
+export type Digest = { destination_id: string | null; share_id: string | null; next_at: string | null; time_zone: string };
 /** The digest as "Send now" sends it: the latest full week, as its receivers read it and as an e-mail. */
 export type DigestPreview = { subject: string; text: string; html: string; week: { from: string; to: string }; time_zone: string; sends_at: string | null };
 
@@ -246,9 +247,16 @@ export function useAlertWrites() {
     onSettled: () => refresh(alertsKeys.deliveries(DELIVERIES_SHOWN)),
   });
   const setDigest = useMutation({
-    /** `timeZone`: the zone whose Monday 09:00 the digest goes at (the member's who sets it up). */
-    mutationFn: async ({ destinationId, timeZone }: { destinationId: string | null; timeZone: string }) =>
-      (await sendJson<Digest>("PUT", `${base}/digest`, { destination_id: destinationId, time_zone: timeZone }))!,
+    /**
+     * `timeZone`: the zone whose Monday 09:00 the digest goes at (the member's who sets it up);
+     * `shareId`: the share link its links open, null for the dashboard's pages, left out as it is.
+     */
+    mutationFn: async ({ destinationId, shareId, timeZone }: { destinationId: string | null; shareId?: string | null; timeZone: string }) =>
+      (await sendJson<Digest>("PUT", `${base}/digest`, {
+        destination_id: destinationId,
+        ...(shareId !== undefined ? { share_id: shareId } : {}),
+        time_zone: timeZone,
+      }))!,
     onSuccess: (digest) => queryClient.setQueryData(alertsKeys.digest, digest),
     onSettled: () => refresh(alertsKeys.digest),
   });

@@ -5,6 +5,7 @@
 // Settings show them there): watching required, a short password, a past expiry, the connection.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { isDataApiError } from "@/lib/data-api/errors";
+import { alertsKeys } from "./alerts";
 import { getJson, sendJson } from "./api";
 
 export type ShareLink = {
@@ -74,7 +75,8 @@ export type ShareLinkChange = { name?: string; password?: string | null; expires
 /** The writes, each refreshing the list once done (or failed: someone else may have changed it). */
 export function useShareWrites() {
   const queryClient = useQueryClient();
-  const settle = () => queryClient.invalidateQueries({ queryKey: SHARES_KEY });
+  // The digest's share link is one of these: revoked or expired, it is the digest's no more (and its preview's links change).
+  const settle = () => Promise.all([SHARES_KEY, alertsKeys.digest].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
   const create = useMutation({
     mutationFn: (share: NewShareLink) => saying("Sharing the page", async () => (await sendJson<ShareLink>("POST", "/api/shares", share))!),
     onSettled: settle,

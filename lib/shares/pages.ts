@@ -33,6 +33,15 @@ export const SHARED_PAGES = Object.keys(SHARED_READS) as SharedPage[];
 
 export const isSharedPage = (path: string): path is SharedPage => Object.hasOwn(SHARED_READS, path);
 
+/** Each page that may be shared as its title (Settings names a link's page by it). */
+export const SHARED_PAGE_TITLES: Record<SharedPage, string> = {
+  "/": "Overview",
+  "/platforms": "AI platforms",
+  "/locations": "Locations",
+  "/queries": "Questions",
+  "/intelligence": "Intelligence",
+};
+
 /** A password's bounds, in characters. */
 export const MIN_PASSWORD = 6;
 export const MAX_PASSWORD = 128;

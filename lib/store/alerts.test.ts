@@ -310,6 +310,55 @@ describe.each(STORE_KINDS)("alerts store (%s)", (kind) => {
       expect((await (i % 2 ? a : b).alerts.takeManualSend(workspace, i % 3 === 0 ? "digest" : "test")).allowed).toBe(true);
     expect(await a.alerts.takeManualSend(workspace, "digest")).toEqual({ allowed: false, retryAfterMs: MANUAL_SEND_WINDOW_MS });
   });
+
+  it("the digest keeps the share link its links open: only one of the workspace's that has not expired; left out it stays; revoking it drops the choice", async () => {
+    let t = T0;
+    const store = await stores.open(kind, { now: () => t });
+    const workspace = (await store.workspaces.workspaceForKey("svc_sk_test_alert_share_0001")).id;
+    const other = (await store.workspaces.workspaceForKey("svc_sk_test_alert_share_0002")).id;
+    const destination = await store.alerts.createDestination(workspace, destinationInput(1));
+    const share = (token: string, on: typeof workspace = workspace, expiresAt: number | null = null) =>
+      store.shares.create(on, { name: token, path: "/platforms", query: {}, token: token.padEnd(32, "x"), passwordHash: null, expiresAt });
+    const platforms = await share("platforms");
+    const foreign = await share("foreign", other);
+    const expiring = await share("expiring", workspace, T0 + 60_000);
+
+    // Set without one: none.
+    expect(await store.alerts.setDigest(workspace, destination.id)).toBe("set");
+    expect(await store.alerts.digest(workspace)).toEqual({ destinationId: destination.id, shareId: null });
+    expect(await store.alerts.setDigest(workspace, destination.id, platforms.id)).toBe("set");
+    expect(await store.alerts.digest(workspace)).toEqual({ destinationId: destination.id, shareId: platforms.id });
+    // Left out, it stays; null, none.
+    expect(await store.alerts.setDigest(workspace, destination.id)).toBe("set");
+    expect(await store.alerts.digest(workspace)).toEqual({ destinationId: destination.id, shareId: platforms.id });
+    expect(await store.alerts.setDigest(workspace, destination.id, null)).toBe("set");
+    expect(await store.alerts.digest(workspace)).toEqual({ destinationId: destination.id, shareId: null });
+
+    // Another workspace's, an unknown one, and one that expired change nothing.
+    for (const id of [foreign.id, "shr_AAAAAAAAAAAAAAAAAAAAAA"]) expect(await store.alerts.setDigest(workspace, destination.id, id)).toBe("unknown_share");
+    expect(await store.alerts.setDigest(workspace, destination.id, expiring.id)).toBe("set");
+    t = T0 + 60_000;
+    expect(await store.alerts.setDigest(workspace, destination.id, null)).toBe("set");
+    expect(await store.alerts.setDigest(workspace, destination.id, expiring.id)).toBe("unknown_share");
+    expect(await store.alerts.setDigest(workspace, "dst_AAAAAAAAAAAAAAAA", platforms.id)).toBe("unknown_destination");
+    expect(await store.alerts.digest(workspace)).toEqual({ destinationId: destination.id, shareId: null });
+
+    // Chosen, then it expires: still named (what that means is the digest's to say).
+    const later = await share("later", workspace, T0 + 120_000);
+    expect(await store.alerts.setDigest(workspace, destination.id, later.id)).toBe("set");
+    t = T0 + 120_000;
+    expect(await store.alerts.digest(workspace)).toEqual({ destinationId: destination.id, shareId: later.id });
+    expect(await store.alerts.setDigest(workspace, destination.id, platforms.id)).toBe("set");
+    // Revoked: the choice goes, the digest stays.
+    expect(await store.shares.remove(workspace, platforms.id)).toBe(true);
+    expect(await store.alerts.digest(workspace)).toEqual({ destinationId: destination.id, shareId: null });
+    // Off, the choice goes with the digest.
+    const again = await share("again");
+    expect(await store.alerts.setDigest(workspace, destination.id, again.id)).toBe("set");
+    expect(await store.alerts.setDigest(workspace, null)).toBe("set");
+    expect(await store.alerts.digest(workspace)).toBeNull();
+    expect(await store.alerts.setDigest(workspace, null, foreign.id)).toBe("unknown_share");
+  });
 });
 
 describe.each(STORE_KINDS)("e-mail destinations (%s)", (kind) => {
@@ -408,6 +457,8 @@ describe("migration 0010 (e-mail destinations) on SQLite", () => {
     expect(["alert_destinations", "alert_rules", "alert_checks", "alert_deliveries", "alert_attempts", "alert_digests"].map(count)).toEqual([1, 1, 1, 1, 1, 1]);
     expect(sqlite.prepare("select name from sqlite_master where name like '%_0009'").all()).toEqual([]);
     expect(sqlite.pragma("foreign_key_check")).toEqual([]);
+    // The digest kept has no share link chosen.
+    expect(sqlite.prepare("select destination_id, share_id from alert_digests").all()).toEqual([{ destination_id: "dst_1", share_id: null }]);
     sqlite
       .prepare(
         "insert into alert_destinations (id, workspace_id, kind, name, url_sealed, url_hint, status, created_at) values ('dst_2', ?, 'email', 'M', 's', 'h', 'unconfirmed', 1)",

@@ -474,6 +474,12 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable("alert_destinations").addColumn("confirmed_at", "bigint").execute();
       await db.schema.createIndex("alert_destinations_confirm").on("alert_destinations").column("confirm_hash").unique().execute();
       await db.schema.createIndex("alert_destinations_unsubscribe").on("alert_destinations").column("unsubscribe_hash").unique().execute();
+      // The share link the weekly digest's links open (lib/store/alerts/digest.ts), for recipients
+      // without a key: revoking the link drops the choice, the digest stays.
+      await db.schema
+        .alterTable("alert_digests")
+        .addColumn("share_id", "text", (c) => c.references("shares.id").onDelete("set null"))
+        .execute();
 
       await setSchemaVersion(db, 10);
     },

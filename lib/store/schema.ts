@@ -288,6 +288,8 @@ export interface AlertManualSendsTable {
 export interface AlertDigestsTable {
   workspace_id: WorkspaceId;
   destination_id: string;
+  /** The share link (of the same workspace) whose link the digest's figures open instead of the dashboard's pages; null for none. */
+  share_id: string | null;
   created_at: number;
 }
 

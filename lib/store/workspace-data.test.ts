@@ -98,7 +98,7 @@ async function fill(store: Store, workspace: WorkspaceId, tag: string, options: 
   await store.keptDays.noteZone(workspace, "Europe/Berlin");
   await store.annotations.create(workspace, { date: "2026-10-02", text: `note of ${tag}` });
   await store.views.create(workspace, { name: options.view, path: "/visitors", query: { source: "chatgpt" } });
-  await store.shares.create(workspace, {
+  const share = await store.shares.create(workspace, {
     name: `link of ${tag}`,
     path: "/platforms",
     query: {},
@@ -128,7 +128,7 @@ async function fill(store: Store, workspace: WorkspaceId, tag: string, options: 
     nextAttemptAt: null,
   });
   expect(await store.alerts.takeManualSend(workspace, "test")).toEqual({ allowed: true });
-  await store.alerts.setDigest(workspace, destination.id);
+  await store.alerts.setDigest(workspace, destination.id, share.id);
   await store.activity.record(workspace, { keyHint: `svc_sk_live_…${tag}`, action: "destination.added", subject: `hook ${tag}` });
 }
 
@@ -189,7 +189,8 @@ describe.each(STORE_KINDS)("what the store keeps per workspace (%s)", (kind) => 
     // The digest this workspace had stays where it went.
     const destinations = new Map((await store.alerts.destinations(a)).map((d) => [d.name, d.id]));
     expect([...destinations.keys()].sort()).toEqual(["hook a", "hook b"]);
-    expect(await store.alerts.digest(a)).toBe(destinations.get("hook a"));
+    const aLink = (await store.shares.list(a)).find((l) => l.name === "link of a");
+    expect(await store.alerts.digest(a)).toEqual({ destinationId: destinations.get("hook a"), shareId: aLink!.id });
     // b's destination still opens (its URL and secret are sealed to its id, which did not change).
     expect(await store.alerts.openDestination(destinations.get("hook b")!)).toMatchObject({ url: "https://b.example/hook", workspaceId: a });
   });

@@ -306,6 +306,8 @@ export function alertErrorText(error: ErrorFacts, subject: AlertSubject, kind?: 
         return kind && kind !== "slack" && kind !== "webhook" && kind !== "email" ? thresholdBoundsText(kind) : "Type a number for the threshold.";
       case "destination_id":
         return "Choose where the rule sends to. Add a destination first if there is none.";
+      case "share_id":
+        return "That share link no longer opens (it was revoked or has expired). Choose another one, or the dashboard pages.";
       case "cooldown_minutes":
         return `The cooldown is a whole number of minutes from 0 to ${formatNumber(ALERT_BOUNDS.cooldownMax)} (a week).`;
       default:

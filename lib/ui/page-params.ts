@@ -6,6 +6,8 @@
 import { RANGE_PRESETS, type RangePresetId } from "@/lib/range/date-range";
 
 const RANGE = ["from", "to", "tz", "range"] as const;
+/** The parameters that say a page's range (a relative `range`, or `from`/`to` in `tz`). */
+export const RANGE_PARAMS: readonly string[] = RANGE;
 // What the changes on a page compare with (lib/range/comparison.ts), on the pages that show changes.
 const COMPARE = ["compare", "compare_from", "compare_to"] as const;
 // A figure table's order (components/data-table/table-sort.ts): `sort=-visitors` for a page's first

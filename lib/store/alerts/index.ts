@@ -1,6 +1,6 @@
 // Alerts as the store keeps them: destinations (their URL and signing secret sealed, sealed.ts),
 // rules with their state, every check of a rule, the events to send and their delivery to each
-// destination with every attempt, and the weekly digest's destination; one file of queries each
+// destination with every attempt, and the weekly digest's destination and share link; one file of queries each
 // (destinations.ts, rules.ts, deliveries.ts, events.ts, digest.ts), `store.alerts` all of them.
 // Exactly once across instances rests on three unique keys: a rule's check per basis (the snapshot or
 // day it looked at: the instance whose insert makes the row acts on it), an event per `dedupe_key`,
@@ -14,6 +14,7 @@ import "server-only";
 import { deliveryQueries } from "./deliveries";
 import { destinationQueries } from "./destinations";
 import { digestQueries } from "./digest";
+export type { DigestSetting } from "./digest";
 import { eventQueries } from "./events";
 import { ruleQueries } from "./rules";
 import type { AlertsDeps } from "./shared";

@@ -1,4 +1,4 @@
-// GET /api/alerts/digest - where the weekly digest goes; PUT {destination_id | null, time_zone?} - sets it (lib/alerts/routes.ts).
+// GET /api/alerts/digest - where the weekly digest goes and what its links open; PUT {destination_id | null, share_id?, time_zone?} - sets it (lib/alerts/routes.ts).
 import { getDigest, putDigest } from "@/lib/alerts/routes";
 import { DIGEST_SETTING_EXAMPLE, digestSetting } from "@/lib/alerts/schema";
 import { route } from "@/lib/server/route";
