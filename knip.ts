@@ -9,7 +9,8 @@ const config: KnipConfig = {
   // bench/export-memory-probe.ts is a diagnostic run by hand (npx tsx).
   // testing/fixtures/ are programs the store's tests start as other processes (by path).
   // e2e/clock.setup.ts is the Playwright project every other depends on (its testMatch, not a spec name).
-  entry: ["bench/*.bench.ts", "bench/export-memory-probe.ts", "testing/fixtures/*.ts", "e2e/clock.setup.ts"],
+  // testing/mail-catcher.ts is a program Playwright's webServer starts (a command, not an import).
+  entry: ["bench/*.bench.ts", "bench/export-memory-probe.ts", "testing/fixtures/*.ts", "e2e/clock.setup.ts", "testing/mail-catcher.ts"],
   // An export also used in its own file is live code, only exported wider than needed: knip is here
   // for dead code. (Turn this off to see those exports.)
   ignoreExportsUsedInFile: true,

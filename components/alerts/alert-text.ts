@@ -199,6 +199,18 @@ export const DESTINATION_KINDS: Record<DestinationKind, { name: string; urlHint:
 /** A listed destination's kind in words. */
 export const destinationKindName = (kind: Destination["kind"]): string => DESTINATION_KINDS[kind].name;
 
+const KIND_LABEL: Record<Destination["kind"], string> = { slack: "Slack", webhook: "webhook", email: "e-mail" };
+const STATUS_LABEL: Record<Destination["status"], string> = {
+  active: "",
+  unconfirmed: ", waiting for confirmation",
+  unsubscribed: ", unsubscribed",
+  stopped: ", stopped",
+};
+/** "Ops (webhook)", "Maria (e-mail, waiting for confirmation)": a destination as the rule forms offer it. */
+export const destinationLabel = (d: Destination) => `${d.name} (${KIND_LABEL[d.kind]}${STATUS_LABEL[d.status]})`;
+/** "Ops", "Maria (waiting for confirmation)": a destination as the digest's choice offers it. */
+export const digestDestinationLabel = (d: Destination) => (d.status === "active" ? d.name : `${d.name} (${STATUS_LABEL[d.status].slice(2)})`);
+
 /** A destination's state as its badge says it, and the badge's colour. */
 export function destinationState(d: Pick<Destination, "status" | "resting_until">): { text: string; badge: string } {
   switch (d.status) {

@@ -17,7 +17,7 @@ import { usePageNow } from "@/components/ui/date-time";
 import { useAlertWrites, useDestinations, useDigest, useDigestPreview } from "@/lib/queries/alerts";
 import { useShareLinks, type ShareLink } from "@/lib/queries/shares";
 import { isSharedPage, SHARED_PAGE_TITLES } from "@/lib/shares/pages";
-import { digestTimeText, fieldOf, problemText } from "./alert-text";
+import { digestDestinationLabel, digestTimeText, fieldOf, problemText } from "./alert-text";
 import styles from "./alerts.module.css";
 import { useWatchOffer, WatchOffer } from "./watch-offer";
 
@@ -158,7 +158,7 @@ export function DigestCard({ onSent }: { onSent: (deliveryId: string) => void })
                   <option value={NEVER}>Never (off)</option>
                   {list.map((d) => (
                     <option key={d.id} value={d.id}>
-                      {d.name}
+                      {digestDestinationLabel(d)}
                     </option>
                   ))}
                 </select>

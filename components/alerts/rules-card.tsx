@@ -26,6 +26,7 @@ import {
 } from "@/lib/queries/alerts";
 import {
   cooldownText,
+  destinationLabel,
   fieldOf,
   previewSentence,
   problemText,
@@ -394,16 +395,6 @@ export function RulesCard() {
     </Card>
   );
 }
-
-const KIND_LABEL: Record<Destination["kind"], string> = { slack: "Slack", webhook: "webhook", email: "e-mail" };
-const STATUS_LABEL: Record<Destination["status"], string> = {
-  active: "",
-  unconfirmed: ", waiting for confirmation",
-  unsubscribed: ", unsubscribed",
-  stopped: ", stopped",
-};
-/** "Ops (webhook)", "Maria (e-mail, waiting for confirmation)": a destination as the rule forms offer it. */
-const destinationLabel = (d: Destination) => `${d.name} (${KIND_LABEL[d.kind]}${STATUS_LABEL[d.status]})`;
 
 function FieldError({ id, message }: { id: string; message: string | null }) {
   if (!message) return null;

@@ -20,6 +20,7 @@ import type { WorkspaceId } from "@/lib/store/schema";
 import { isSealedUnreadable } from "@/lib/store/sealed";
 import type { Store } from "@/lib/store/store";
 import { bodyFor, type EventBody } from "./messages";
+import { resolveShareMarks } from "./share-marks";
 import { send, SEND_TIMEOUT_MS, type SendResult } from "./send";
 
 /** Waits before the 2nd, 3rd... attempt: about 5 s, 1 min, 10 min, 1 h, 6 h. Six attempts in all. */
@@ -190,6 +191,8 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       await finish("retrying", { status: null, error: NO_SMTP }, waitForSecretAt(attempt, options.now()));
       return "kept";
     }
+    // A share link's token goes in now (kept as a mark: share-marks.ts).
+    const body = await resolveShareMarks(store, destination.workspaceId, event.body as EventBody, options.now());
     // Sent only if the whole send fits in the lease: past it another instance may claim it again.
     if (options.now() + timeoutMs > leaseUntil) {
       await store.alerts.release(delivery, options.instance);
@@ -198,13 +201,8 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     }
     const result =
       destination.kind === "email"
-        ? await options.sendMail!(destination, { id: event.id, body: event.body as EventBody })
-        : await options.send(
-            destination.url,
-            destination.secret,
-            { id: event.id, at: started, body: bodyFor(destination.kind, event.body as EventBody) },
-            { timeoutMs },
-          );
+        ? await options.sendMail!(destination, { id: event.id, body })
+        : await options.send(destination.url, destination.secret, { id: event.id, at: started, body: bodyFor(destination.kind, body) }, { timeoutMs });
     if (result.ok) {
       await finish("delivered", result, null);
       return "kept";

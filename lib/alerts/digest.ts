@@ -38,6 +38,7 @@ import type { Share } from "@/lib/store/shares";
 import type { Store } from "@/lib/store/store";
 import { alertsDeliverer } from "./runtime";
 import { dashboardLink, type EventBody } from "./messages";
+import { shareMark } from "./share-marks";
 import { countsTest } from "@/lib/stats/exact-tests";
 
 const DAY = 86_400_000;
@@ -175,11 +176,20 @@ export async function chosenShare(store: Store, workspace: WorkspaceId, shareId:
  * What the digest's links open, from the share link chosen (`shareId`): the dashboard's pages
  * (undefined: none chosen), the share link, or nothing at all (null: the one chosen expired, or its
  * sealed token opens with no secret this server has): its recipients have no key for the dashboard.
+ * A digest to be kept and sent (`use: "send"`) carries the token's mark, which the sender replaces
+ * (share-marks.ts: a token is never kept in clear); the preview, the token.
  */
-export async function digestShare(store: Store, workspace: WorkspaceId, shareId: string | null, now: number): Promise<DigestShare | null | undefined> {
+export async function digestShare(
+  store: Store,
+  workspace: WorkspaceId,
+  shareId: string | null,
+  now: number,
+  use: "send" | "preview",
+): Promise<DigestShare | null | undefined> {
   if (shareId === null) return undefined;
   const share = await chosenShare(store, workspace, shareId, now);
-  return share?.token ? { token: share.token, path: share.path, query: share.query } : null;
+  if (!share?.token) return null;
+  return { token: use === "send" ? shareMark(share.id) : share.token, path: share.path, query: share.query };
 }
 
 export type DigestInput = {
@@ -464,7 +474,7 @@ export function digestJob(deps: DigestJobDeps): JobDefinition {
       try {
         const ctx = (deps.context ?? serverCollectContext)(store, signal);
         const publicUrl = deps.publicUrl?.();
-        const share = await digestShare(store, workspaceId, digest.shareId, now());
+        const share = await digestShare(store, workspaceId, digest.shareId, now(), "send");
         const body = await buildDigest({
           store,
           ctx,

@@ -20,6 +20,7 @@ import { DEMO_KEYS } from "@/sandbox/keys";
 import { createNameResolver, setDestinationResolver } from "./resolve-name";
 import { startDnsServer } from "@/testing/name-server";
 import { eventText, type EventBody } from "./messages";
+import { resolveShareMarks } from "./share-marks";
 import { startReceiver, verifySignature, type Receiver } from "@/testing/webhook-receiver";
 import { routeFileAt } from "@/testing/api-routes";
 
@@ -642,6 +643,34 @@ describe.each(STORE_KINDS)("alert routes (%s)", (kind) => {
     expect((await request(digestSend.POST, "POST", "/api/alerts/digest/send")).status).toBe(202);
     const [received] = await receiver.waitFor(1);
     expect(eventText(received!.json as EventBody)).toBe(text);
+    // Kept, the event holds the link's mark, never its token (put in as it is sent).
+    const kept = JSON.stringify((await store.alerts.event(String(received!.headers["webhook-id"])))!.body);
+    expect(kept).not.toContain(token);
+    expect(kept).toContain(`/s/~share.${traffic.id}~?platform=chatgpt`);
+
+    // Made while the link opened, sent after it was revoked: its links open the one "expired" page.
+    const revoked = await store.shares.create(workspace, {
+      name: "Soon revoked",
+      path: "/platforms",
+      query: {},
+      token: "R".repeat(32),
+      passwordHash: null,
+      expiresAt: null,
+    });
+    const madeBody = {
+      type: "digest.weekly",
+      timestamp: TEST_NOW,
+      data: { message: "Week", url: `https://analytics.example.com/s/~share.${revoked.id}~?from=2026-11-09` },
+    };
+    expect(await resolveShareMarks(store, workspace, madeBody, now)).toEqual({
+      ...madeBody,
+      data: { ...madeBody.data, url: `https://analytics.example.com/s/${"R".repeat(32)}?from=2026-11-09` },
+    });
+    await store.shares.remove(workspace, revoked.id);
+    expect(await resolveShareMarks(store, workspace, madeBody, now)).toEqual({
+      ...madeBody,
+      data: { ...madeBody.data, url: "https://analytics.example.com/s/expired?from=2026-11-09" },
+    });
 
     // Expired by the time it is read: no links at all (the dashboard's would ask for a key).
     now += 3_600_000;

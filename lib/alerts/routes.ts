@@ -425,6 +425,7 @@ async function latestDigest(
   scope: StoreScope,
   digest: DigestSetting | null,
   signal: AbortSignal | undefined,
+  use: "send" | "preview",
 ): Promise<{ figures: DigestFigures; tz: string; now: number }> {
   const { store, workspace, apiKey } = scope;
   const tz = (await store.workspaces.workspace(workspace))?.timeZone ?? "UTC";
@@ -432,7 +433,7 @@ async function latestDigest(
   // The score and rank come from kept history: shown only to a key the Data API lets read them.
   const [score, ranking] = await Promise.all([mayRead(apiKey, "/intelligence/score"), mayRead(apiKey, "/intelligence/ranking")]);
   const publicUrl = getEnv().publicUrl;
-  const share = await digestShare(store, workspace, digest?.shareId ?? null, now);
+  const share = await digestShare(store, workspace, digest?.shareId ?? null, now, use);
   const figures = await readDigest({
     store,
     ctx: readerContext(store, signal),
@@ -456,7 +457,7 @@ async function latestDigest(
  */
 export async function previewDigest({ scope, signal }: Scoped) {
   const digest = await scope.store.alerts.digest(scope.workspace);
-  const { figures, tz, now } = await latestDigest(scope, digest, signal);
+  const { figures, tz, now } = await latestDigest(scope, digest, signal, "preview");
   const subject = digestSubject(figures);
   return {
     subject,
@@ -480,16 +481,23 @@ export async function sendDigest({ scope, signal }: Scoped): Promise<Response> {
   const destination = digest === null ? undefined : await store.alerts.destination(workspace, digest.destinationId);
   if (!destination)
     throw finalError({ status: 409, code: "digest_off", message: "The weekly digest goes nowhere: choose where it goes first (PUT /api/alerts/digest)." });
-  if (destination.status === "stopped") {
+  if (destination.status === "stopped" || destination.status === "unsubscribed") {
     throw finalError({
       status: 409,
       code: "destination_stopped",
       message: destination.stoppedReason ?? "The digest's destination is stopped: delete it and add it again.",
     });
   }
+  if (destination.status === "unconfirmed") {
+    throw finalError({
+      status: 409,
+      code: "destination_unconfirmed",
+      message: "The digest's destination is an address that has not confirmed yet: nothing but the confirmation e-mail goes there until it does.",
+    });
+  }
   // Counted before the week is read: reading it costs upstream calls.
   await takeManualSend(store, workspace, "digest");
-  const { figures, now } = await latestDigest(scope, digest, signal);
+  const { figures, now } = await latestDigest(scope, digest, signal, "send");
   const body = digestEvent(figures, now);
   const made = await store.alerts.enqueue(workspace, { dedupeKey: `digest-now:${workspace}:${randomBytes(8).toString("hex")}`, type: body.type, body }, [
     destination.id,
