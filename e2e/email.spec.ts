@@ -5,7 +5,8 @@
 // and confirms with its button; the confirmed address gets a test and the weekly digest, whose HTML
 // is read in Chromium in light and dark (axe); a mail client's one-click POST to the List-Unsubscribe
 // address, through the production front server with no cookie and no Origin, stops the destination,
-// which Settings and its activity then say; the unsubscribe page answers the same again.
+// which Settings and its activity then say; the unsubscribe page answers the same again. No console
+// error or warning nor page error on a recipient's pages (the tour leaves these pages to this spec).
 // MAIL_SHOTS=<dir> keeps screenshots of the pages and the digest.
 import { expect, test, type Browser, type Locator, type Page } from "@playwright/test";
 import { deriveDemoKey } from "../sandbox/keys";
@@ -38,10 +39,25 @@ async function listed(page: Page) {
   return data.find((d) => d.name === "Maria")!;
 }
 
-/** A page of its own (no session, as a recipient's browser), in `colorScheme`, narrow when asked. */
+/**
+ * A page of its own (no session, as a recipient's browser), in `colorScheme`, narrow when asked; closed,
+ * it fails on any console error or warning or page error it saw (as the tour does for other pages).
+ */
 async function recipientPage(browser: Browser, colorScheme: "light" | "dark", narrow = false) {
   const context = await browser.newContext({ colorScheme, ...(narrow ? { viewport: { width: 375, height: 760 } } : {}) });
-  return { page: await context.newPage(), close: () => context.close() };
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning") problems.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  return {
+    page,
+    close: async () => {
+      await context.close();
+      expect(problems, `the recipient's page (${colorScheme})`).toEqual([]);
+    },
+  };
 }
 
 test("a member adds an e-mail address in Settings, and it is sent a confirmation with one-click unsubscribe", async ({ page }) => {
@@ -163,6 +179,11 @@ test("a mail client's one-click unsubscribe stops it; Settings and its activity 
   await expect(activity).toHaveCount(1);
   await expect(activity).toContainText(HINT);
 
+  const light = await recipientPage(browser, "light");
+  await light.page.goto(target);
+  await expect(light.page.getByRole("heading", { name: "Unsubscribe" })).toBeVisible();
+  await expectNoSeriousViolations(light.page, "the unsubscribe page (light)");
+  await light.close();
   const recipient = await recipientPage(browser, "dark", true);
   await recipient.page.goto(target);
   await expect(recipient.page.getByRole("heading", { name: "Unsubscribe" })).toBeVisible();

@@ -27,8 +27,12 @@ test.describe.configure({ mode: "parallel" });
 /** Pages outside the navigation, by their route pattern. */
 const OTHER_PAGES = ["/visitors/[id]", "/sign-in"] as const;
 
-/** Pages another spec tours, axe in both themes and 375 px: a share link's page needs a link made first (shares.spec.ts). */
-const TOURED_ELSEWHERE = ["/s/[token]"] as const;
+/**
+ * Pages another spec tours, axe in both themes and 375 px, because they need a link made first: a share
+ * link's page (shares.spec.ts), an e-mail's confirmation and unsubscribe pages (email.spec.ts, which
+ * also fails on a console error or warning or a page error there).
+ */
+const TOURED_ELSEWHERE = ["/s/[token]", "/mail/confirm/[token]", "/mail/unsubscribe/[token]"] as const;
 
 /** Each app/**\/page.tsx as its route: route groups left out ("(app)"), dynamic segments as written ("[id]"). */
 function pageRoutes(dir = join(__dirname, "..", "app")): string[] {
