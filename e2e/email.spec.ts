@@ -158,6 +158,39 @@ test("confirmed, it gets a test and the weekly digest as text and HTML that read
   await page.emulateMedia({ colorScheme: null });
 });
 
+test("for recipients without the key, the digest's links open a share link chosen in Settings, the shared page's figures only", async ({ page }) => {
+  await signInWithKey(page, KEY);
+  const made = await page.request.post(`${BASE_URL}/api/shares`, {
+    headers: { Origin: BASE_URL },
+    data: { name: "AI traffic for the team", path: "/platforms", query: { range: "30d" } },
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  const shared = new URL(((await made.json()) as { url: string }).url).pathname;
+
+  await page.goto("/settings");
+  const card = page.getByTestId("digest-form");
+  await expect(card.getByTestId("digest-destination")).toHaveValue((await listed(page)).id);
+  await card.getByLabel("Links in the digest").selectOption({ label: "Share link: AI traffic for the team (AI platforms)" });
+  await card.getByTestId("digest-save").click();
+  await expect(page.getByTestId("digest-status")).not.toBeEmpty();
+  await expectNoSeriousViolations(page, "Settings' digest with its links", '[data-testid="digest-form"]');
+  await shot(card, "settings-digest-links");
+  await page.getByTestId("digest-send").click();
+
+  const digest = (await mailsTo(ADDRESS, 4))[3]!;
+  const hrefs = [...digest.html!.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!.replace(/&amp;/g, "&"));
+  const unsubscribe = LINK.exec(digest.list_unsubscribe!)![1]!;
+  const figures = hrefs.filter((h) => h !== unsubscribe);
+  // The AI platforms' figures (and the "open" link) go to the shared page for the week; the overview's
+  // and Intelligence's figures have none: nothing asks the recipient for a key.
+  expect(figures.length).toBeGreaterThanOrEqual(2);
+  for (const href of figures) expect(href, href).toMatch(new RegExp(`^${BASE_URL}${shared}\\?from=\\d{4}-\\d{2}-\\d{2}&to=\\d{4}-\\d{2}-\\d{2}&tz=`));
+  expect(`${digest.text}${digest.html}`).not.toContain("~share.");
+  // The link as sent opens the shared page.
+  const opened = await fetch(figures[0]!, { redirect: "manual" });
+  expect(opened.status).toBe(200);
+});
+
 test("a mail client's one-click unsubscribe stops it; Settings and its activity say so; the page answers the same again", async ({ browser, page }) => {
   const target = LINK.exec(confirmation!.list_unsubscribe ?? "")![1]!;
   // RFC 8058: the client's POST, from its own servers: no cookie, no Origin, a form body.
