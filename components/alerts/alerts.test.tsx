@@ -672,4 +672,22 @@ describe("the weekly digest", () => {
     await user.selectOptions(within(card).getByRole("combobox", { name: "Send it to" }), "Never (off)");
     expect(links.disabled).toBe(true);
   });
+
+  it("a share link with a password, chosen, says its recipients need the password given another way", async () => {
+    const ops = await keptDestination("Ops");
+    await store.workspaces.setWatching(ws, DEMO_KEYS.pro);
+    await store.alerts.setDigest(ws, ops.id);
+    await store.shares.create(ws, { name: "Locked", path: "/", query: {}, token: "L".repeat(32), passwordHash: "scrypt$kept", expiresAt: null });
+    await keptShare("Open", "/platforms");
+    const { user } = renderIn("UTC");
+    const card = await screen.findByTestId("digest-card");
+    const links = (await within(card).findByRole("combobox", { name: "Links in the digest" })) as HTMLSelectElement;
+    await waitFor(() => expect(links.options).toHaveLength(3));
+    const PASSWORD = "This link asks for its password: give it to the digest's recipients some other way.";
+    await user.selectOptions(links, "Share link: Locked (Overview)");
+    expect(describedBy(links)).toEqual([LINKS_HELP, PASSWORD]);
+    await user.selectOptions(links, "Share link: Open (AI platforms)");
+    expect(describedBy(links)).toEqual([LINKS_HELP]);
+    expect(within(card).queryByTestId("digest-links-password")).toBeNull();
+  });
 });

@@ -124,7 +124,14 @@ export function DigestCard({ onSent }: { onSent: (deliveryId: string) => void })
   const formError = error && errorField === null ? error : null;
   const shareError = error && errorField === "share_id" ? error : null;
   const noShares = shares.isSuccess && shareList.length === 0;
-  const linksHelp = [shareError ? `${id}-links-error` : null, `${id}-links-help`, noShares || shares.error ? `${id}-links-none` : null]
+  // A link with a password opens only with it: the recipients must be given it some other way.
+  const chosenNeedsPassword = shareList.find((l) => l.id === shareChoice)?.password === true;
+  const linksHelp = [
+    shareError ? `${id}-links-error` : null,
+    `${id}-links-help`,
+    noShares || shares.error ? `${id}-links-none` : null,
+    chosenNeedsPassword ? `${id}-links-password` : null,
+  ]
     .filter(Boolean)
     .join(" ");
   return (
@@ -194,6 +201,11 @@ export function DigestCard({ onSent }: { onSent: (deliveryId: string) => void })
               <p id={`${id}-links-help`} className="small muted">
                 For recipients without the key: only the figures of the shared page get a link, and it opens the shared page for the digest&apos;s week.
               </p>
+              {chosenNeedsPassword && (
+                <p id={`${id}-links-password`} className="small" data-testid="digest-links-password">
+                  This link asks for its password: give it to the digest&apos;s recipients some other way.
+                </p>
+              )}
               {noShares && (
                 <p id={`${id}-links-none`} className="small muted" data-testid="digest-links-none">
                   Make a share link from a page&apos;s Share button to offer one here.
